@@ -1,0 +1,91 @@
+//! The host backend: the Serial and Threads execution spaces and HostSpace.
+
+mod context;
+mod host_space;
+mod pool;
+mod serial;
+mod threads;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+pub use host_space::{HOST_ALIGNMENT, HostSpace};
+use pool::Pool;
+pub use serial::Serial;
+pub use threads::Threads;
+
+use crate::error::{Error, Result};
+use crate::settings::InitSettings;
+use crate::space::{ExecutionSpace, MemoryRecord};
+
+/// What every host instance shares: whether the backend still runs, and the instance counters.
+#[derive(Debug)]
+pub(crate) struct HostShared {
+    alive: AtomicBool,
+    serial_ids: AtomicU32,
+    threads_ids: AtomicU32,
+}
+
+impl HostShared {
+    fn check_alive(&self, what: impl FnOnce() -> String) -> Result<()> {
+        if self.alive.load(Ordering::Acquire) {
+            Ok(())
+        } else {
+            Err(Error::Finalized { what: what() })
+        }
+    }
+}
+
+/// The host backend's part of the runtime state.
+pub(crate) struct HostBackend {
+    shared: Arc<HostShared>,
+    pub(crate) memory: Arc<MemoryRecord>,
+    pool: Pool,
+    serial: Serial,
+    threads: Threads,
+}
+
+impl HostBackend {
+    /// Starts the pool and creates the default instances.
+    pub(crate) fn start(settings: &InitSettings) -> Result<HostBackend> {
+        let shared = Arc::new(HostShared {
+            alive: AtomicBool::new(true),
+            serial_ids: AtomicU32::new(0),
+            threads_ids: AtomicU32::new(0),
+        });
+        let pool = Pool::start(settings.effective_threads(), settings.pins_threads())?;
+        let serial = Serial::create(&shared);
+        let threads = Threads::create(&shared, pool.shared(), 0..pool.workers());
+        Ok(HostBackend {
+            shared,
+            memory: Arc::default(),
+            pool,
+            serial,
+            threads,
+        })
+    }
+
+    /// The default Serial instance.
+    pub(crate) fn serial(&self) -> &Serial {
+        &self.serial
+    }
+
+    /// The default Threads instance.
+    pub(crate) fn threads(&self) -> &Threads {
+        &self.threads
+    }
+
+    /// Fences the default instances.
+    pub(crate) fn fence_all(&self, label: &str) -> Result<()> {
+        self.serial.fence(label)?;
+        self.threads.fence(label)
+    }
+
+    /// Waits for work in flight, stops the pool; host instances refuse work afterwards.
+    pub(crate) fn shutdown(&self) {
+        // Wait for dispatches in progress on the default instances, then close the door.
+        let _ = self.fence_all("ferrokkos::finalize");
+        self.shared.alive.store(false, Ordering::Release);
+        self.pool.shutdown();
+    }
+}

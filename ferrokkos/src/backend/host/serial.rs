@@ -1,0 +1,115 @@
+//! [`Serial`]: runs work on the calling thread, one iteration after the other.
+
+use std::sync::{Arc, Mutex};
+
+use super::context::{self, KernelScope};
+use super::{HostShared, HostSpace};
+use crate::error::Result;
+use crate::runtime;
+use crate::space::{DeviceType, ExecutionSpace};
+
+/// The Serial execution space: work runs on the thread that dispatches it, in order.
+///
+/// ```
+/// use ferrokkos::{ExecutionSpace, InitSettings, Serial};
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// let serial = Serial::default_instance()?;
+/// assert_eq!((serial.name(), serial.concurrency(), serial.instance_id()), ("Serial", 1, 1));
+/// assert_eq!(serial.device_id(), 1); // device type 0, instance 1
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Serial {
+    inner: Arc<SerialInstance>,
+}
+
+struct SerialInstance {
+    id: u32,
+    shared: Arc<HostShared>,
+    /// Held while work runs, so that a fence from another thread waits for it.
+    launch: Mutex<()>,
+}
+
+impl Serial {
+    /// A new instance with the next instance number.
+    pub(super) fn create(shared: &Arc<HostShared>) -> Serial {
+        let id = shared
+            .serial_ids
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
+        Serial {
+            inner: Arc::new(SerialInstance {
+                id,
+                shared: Arc::clone(shared),
+                launch: Mutex::new(()),
+            }),
+        }
+    }
+
+    /// Runs `f` as this instance's next piece of work. From inside a host kernel it runs at once.
+    #[allow(dead_code)] // The dispatch layer (parallel patterns) is its user.
+    pub(crate) fn execute<R>(&self, f: impl FnOnce() -> R) -> Result<R> {
+        self.inner
+            .shared
+            .check_alive(|| "running work on a Serial instance".into())?;
+        if context::in_kernel() {
+            return Ok(f());
+        }
+        let _launch = self.inner.launch.lock().unwrap_or_else(|e| e.into_inner());
+        let _scope = KernelScope::enter();
+        Ok(f())
+    }
+}
+
+impl std::fmt::Debug for Serial {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Serial")
+            .field("instance", &self.inner.id)
+            .finish()
+    }
+}
+
+impl ExecutionSpace for Serial {
+    type MemorySpace = HostSpace;
+    const NAME: &'static str = "Serial";
+    const DEVICE_TYPE: DeviceType = DeviceType::Serial;
+
+    fn default_instance() -> Result<Self> {
+        Ok(
+            runtime::state(|| "getting the default Serial instance".into())?
+                .host
+                .serial()
+                .clone(),
+        )
+    }
+
+    fn fence(&self, label: &str) -> Result<()> {
+        self.inner
+            .shared
+            .check_alive(|| format!("fence \"{label}\" on Serial"))?;
+        if !context::in_kernel() {
+            drop(self.inner.launch.lock().unwrap_or_else(|e| e.into_inner()));
+        }
+        Ok(())
+    }
+
+    fn concurrency(&self) -> usize {
+        1
+    }
+
+    fn instance_id(&self) -> u32 {
+        self.inner.id
+    }
+
+    /// New Serial instances, one per weight (the weights do not matter: each runs on its caller).
+    fn partition(&self, weights: &[f64]) -> Result<Vec<Self>> {
+        self.inner
+            .shared
+            .check_alive(|| "partition_space on Serial".into())?;
+        let shares = crate::space::split_concurrency(1, weights)?;
+        Ok(shares
+            .iter()
+            .map(|_| Serial::create(&self.inner.shared))
+            .collect())
+    }
+}

@@ -1,0 +1,143 @@
+//! [`Threads`]: runs work on the crate's own pool of persistent threads.
+
+use std::ops::Range;
+use std::sync::{Arc, Mutex};
+
+use super::context;
+use super::pool::{Part, Shared as PoolShared};
+use super::{HostShared, HostSpace};
+use crate::error::Result;
+use crate::runtime;
+use crate::space::{DeviceType, ExecutionSpace};
+
+/// The Threads execution space: work is split among the calling thread and a set of pool workers.
+///
+/// The default instance uses the whole pool (`InitSettings::num_threads`, else every core the process
+/// may use). [`crate::partition_space`] splits an instance into instances over disjoint sets of workers,
+/// which may run concurrently when dispatched from different threads (Kokkos' OpenMP semantics).
+///
+/// ```
+/// use ferrokkos::{ExecutionSpace, InitSettings, Threads, partition_space_with_weights};
+/// let _rt = ferrokkos::initialize(InitSettings::new().num_threads(4))?;
+/// let all = Threads::default_instance()?;
+/// assert_eq!(all.concurrency(), 4);
+/// let parts = partition_space_with_weights(&all, &[1.0, 3.0])?;
+/// assert_eq!((parts[0].concurrency(), parts[1].concurrency()), (1, 3));
+/// assert_eq!(parts[1].device_id(), (6 << 24) | 3);
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Threads {
+    inner: Arc<ThreadsInstance>,
+}
+
+struct ThreadsInstance {
+    id: u32,
+    shared: Arc<HostShared>,
+    pool: Arc<PoolShared>,
+    /// The pool workers this instance uses besides the dispatching thread.
+    workers: Range<usize>,
+    /// Held while work runs, so that work on one instance runs in order and a fence waits for it.
+    launch: Mutex<()>,
+}
+
+impl Threads {
+    /// A new instance over `workers`, with the next instance number.
+    pub(super) fn create(
+        shared: &Arc<HostShared>,
+        pool: &Arc<PoolShared>,
+        workers: Range<usize>,
+    ) -> Threads {
+        let id = shared
+            .threads_ids
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
+        Threads {
+            inner: Arc::new(ThreadsInstance {
+                id,
+                shared: Arc::clone(shared),
+                pool: Arc::clone(pool),
+                workers,
+                launch: Mutex::new(()),
+            }),
+        }
+    }
+
+    /// Runs `f` once per participant (`Part::index` in `0..concurrency()`), the calling thread being
+    /// participant 0, and returns when all are done. From inside a host kernel it runs `f` once, inline,
+    /// as the only participant.
+    #[allow(dead_code)] // The dispatch layer (parallel patterns) is its user.
+    pub(crate) fn broadcast(&self, f: &(dyn Fn(Part) + Sync)) -> Result<()> {
+        self.inner
+            .shared
+            .check_alive(|| "running work on a Threads instance".into())?;
+        if context::in_kernel() {
+            f(Part { index: 0, count: 1 });
+            return Ok(());
+        }
+        let _launch = self.inner.launch.lock().unwrap_or_else(|e| e.into_inner());
+        self.inner.pool.broadcast(self.inner.workers.clone(), f)
+    }
+}
+
+impl std::fmt::Debug for Threads {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Threads")
+            .field("instance", &self.inner.id)
+            .field("concurrency", &self.concurrency())
+            .finish()
+    }
+}
+
+impl ExecutionSpace for Threads {
+    type MemorySpace = HostSpace;
+    const NAME: &'static str = "Threads";
+    const DEVICE_TYPE: DeviceType = DeviceType::Threads;
+
+    fn default_instance() -> Result<Self> {
+        Ok(
+            runtime::state(|| "getting the default Threads instance".into())?
+                .host
+                .threads()
+                .clone(),
+        )
+    }
+
+    fn fence(&self, label: &str) -> Result<()> {
+        self.inner
+            .shared
+            .check_alive(|| format!("fence \"{label}\" on Threads"))?;
+        if !context::in_kernel() {
+            drop(self.inner.launch.lock().unwrap_or_else(|e| e.into_inner()));
+        }
+        Ok(())
+    }
+
+    fn concurrency(&self) -> usize {
+        self.inner.workers.len() + 1
+    }
+
+    fn instance_id(&self) -> u32 {
+        self.inner.id
+    }
+
+    /// Instances over disjoint sets of this instance's workers, sized by the weights. Each instance's
+    /// work runs on the thread that dispatches it plus its workers, so `n` instances share
+    /// `concurrency()` threads when dispatched from `n` threads. More parts than threads gives
+    /// instances of concurrency 1 (they run on their callers).
+    fn partition(&self, weights: &[f64]) -> Result<Vec<Self>> {
+        self.inner
+            .shared
+            .check_alive(|| "partition_space on Threads".into())?;
+        let shares = crate::space::split_concurrency(self.concurrency(), weights)?;
+        let mut next = self.inner.workers.start;
+        Ok(shares
+            .iter()
+            .map(|&share| {
+                let workers = next..next + (share - 1);
+                next = workers.end;
+                Threads::create(&self.inner.shared, &self.inner.pool, workers)
+            })
+            .collect())
+    }
+}

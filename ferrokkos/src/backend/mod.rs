@@ -1,0 +1,3 @@
+//! Backends: each implements the generic traits of [`crate::space`] in its own folder.
+
+pub(crate) mod host;

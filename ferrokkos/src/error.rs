@@ -1,0 +1,235 @@
+//! The one error type of ferrokkos.
+//!
+//! Every fallible operation returns [`Result<T>`]. Each variant carries the facts a user needs to act on
+//! the failure: the View's label, the memory space, sizes, shapes and bounds.
+
+use std::fmt;
+
+/// `Result<T, ferrokkos::Error>`.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// How a View's allocation is borrowed by host code (see [`crate::View::host`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BorrowKind {
+    /// Read-only access, shared with other readers.
+    Shared,
+    /// Read-write access, excluding every other access.
+    Exclusive,
+}
+
+impl fmt::Display for BorrowKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BorrowKind::Shared => "shared (read)",
+            BorrowKind::Exclusive => "exclusive (write)",
+        })
+    }
+}
+
+/// Everything that can go wrong in ferrokkos.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// [`crate::initialize`] was called while ferrokkos was already initialized.
+    #[error("ferrokkos is already initialized: initialize may be called once per process")]
+    AlreadyInitialized,
+
+    /// [`crate::initialize`] was called after [`crate::finalize`] (Kokkos forbids this too).
+    #[error("ferrokkos cannot be initialized again after it was finalized")]
+    InitializeAfterFinalize,
+
+    /// An operation needs the runtime but [`crate::initialize`] has not been called yet.
+    #[error("{what} requires ferrokkos to be initialized: call ferrokkos::initialize first")]
+    NotInitialized {
+        /// What was attempted, e.g. `allocating View "x" in HostSpace`.
+        what: String,
+    },
+
+    /// An operation needs the runtime but it has already been finalized.
+    #[error("{what} is not possible: ferrokkos has been finalized")]
+    Finalized {
+        /// What was attempted.
+        what: String,
+    },
+
+    /// A setting from the environment, the command line or [`crate::InitSettings`] is invalid.
+    #[error("invalid setting {name}={value:?}: {reason}")]
+    Setting {
+        /// The variable or option, e.g. `FERROKKOS_NUM_THREADS` or `--kokkos-num-threads`.
+        name: String,
+        /// The value as given.
+        value: String,
+        /// What is expected instead.
+        reason: String,
+    },
+
+    /// The memory space could not provide the requested bytes (Kokkos: `TestViewBadAlloc`).
+    #[error(
+        "failed to allocate {bytes} bytes ({human}) for View \"{label}\" in {space}",
+        human = human_bytes(*bytes)
+    )]
+    Allocation {
+        /// The View's label.
+        label: String,
+        /// The number of bytes requested.
+        bytes: u128,
+        /// The memory space's name, e.g. `HostSpace`.
+        space: &'static str,
+    },
+
+    /// The extents (or strides) of a View describe more elements than the address space holds.
+    #[error("View \"{label}\" with extents {extents:?} is too large: its size overflows usize")]
+    SizeOverflow {
+        /// The View's label.
+        label: String,
+        /// The requested extents.
+        extents: Vec<usize>,
+    },
+
+    /// Host access to a View conflicts with an access that is already in progress.
+    #[error(
+        "View \"{label}\" cannot be borrowed {requested} on the host: it is already borrowed {held}"
+    )]
+    Borrow {
+        /// The View's label.
+        label: String,
+        /// The access that was asked for.
+        requested: BorrowKind,
+        /// The access that is in progress.
+        held: BorrowKind,
+    },
+
+    /// The View wraps borrowed memory whose scope has ended.
+    #[error(
+        "View \"{label}\" wraps borrowed memory whose scope has ended; it can no longer be used"
+    )]
+    Expired {
+        /// The View's label.
+        label: String,
+    },
+
+    /// An index is outside the extents of a View.
+    #[error("index {index:?} is out of bounds for View \"{label}\" with extents {extents:?}")]
+    OutOfBounds {
+        /// The View's label.
+        label: String,
+        /// The offending multi-index.
+        index: Vec<usize>,
+        /// The View's extents.
+        extents: Vec<usize>,
+    },
+
+    /// Two Views that must have equal extents do not.
+    #[error(
+        "{operation}: extents differ: destination \"{dst_label}\" has {dst_extents:?}, \
+         source \"{src_label}\" has {src_extents:?}"
+    )]
+    ExtentMismatch {
+        /// The operation, e.g. `deep_copy`.
+        operation: &'static str,
+        /// The destination View's label.
+        dst_label: String,
+        /// The destination View's extents.
+        dst_extents: Vec<usize>,
+        /// The source View's label.
+        src_label: String,
+        /// The source View's extents.
+        src_extents: Vec<usize>,
+    },
+
+    /// A subview argument selects indices outside the parent View.
+    #[error(
+        "subview of View \"{label}\": argument {arg} ({given}) is out of bounds for dimension {arg} \
+         of extent {extent} (parent extents {extents:?})"
+    )]
+    SubviewBounds {
+        /// The parent View's label.
+        label: String,
+        /// The position of the offending argument (= the parent dimension).
+        arg: usize,
+        /// The argument as given, e.g. `3..9` or `7`.
+        given: String,
+        /// The parent's extent in that dimension.
+        extent: usize,
+        /// All parent extents.
+        extents: Vec<usize>,
+    },
+
+    /// A View cannot be built or changed as asked (bad strides, a too-short slice, resizing an
+    /// unmanaged View, ...).
+    #[error("View \"{label}\": {reason}")]
+    InvalidView {
+        /// The View's label.
+        label: String,
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// An argument of an operation is invalid.
+    #[error("{operation}: {reason}")]
+    InvalidArgument {
+        /// The operation, e.g. `partition_space`.
+        operation: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// The Threads pool could not start (thread creation or pinning failed).
+    #[error("Threads pool: {reason}")]
+    ThreadPool {
+        /// What failed.
+        reason: String,
+    },
+
+    /// One or more finalize hooks panicked; finalize still ran every hook and shut the backends down.
+    #[error("finalize: {count} finalize hook(s) panicked; first: {first}")]
+    FinalizeHook {
+        /// How many hooks panicked.
+        count: usize,
+        /// The first panic's message.
+        first: String,
+    },
+}
+
+/// A byte count as a short human-readable string (`1.0 PiB`).
+pub(crate) fn human_bytes(bytes: u128) -> String {
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_bytes_uses_binary_units() {
+        assert_eq!(human_bytes(0), "0 B");
+        assert_eq!(human_bytes(1023), "1023 B");
+        assert_eq!(human_bytes(1024), "1.0 KiB");
+        assert_eq!(human_bytes(1 << 50), "1.0 PiB");
+        assert_eq!(human_bytes(3 << 29), "1.5 GiB");
+    }
+
+    #[test]
+    fn allocation_error_names_label_bytes_and_space() {
+        let e = Error::Allocation {
+            label: "big".into(),
+            bytes: 1 << 50,
+            space: "HostSpace",
+        };
+        assert_eq!(
+            e.to_string(),
+            "failed to allocate 1125899906842624 bytes (1.0 PiB) for View \"big\" in HostSpace"
+        );
+    }
+}

@@ -1,0 +1,70 @@
+//! ferrokkos: the [Kokkos](https://kokkos.org) performance-portability programming model in Rust.
+//!
+//! Write a parallel kernel once, over multidimensional [`View`]s that live in explicit memory spaces,
+//! and run it on one core ([`Serial`]), on all cores ([`Threads`]) or, later, on an NVIDIA GPU. The
+//! concepts and names are Kokkos': execution spaces and their instances, memory spaces, Views with
+//! layouts, subviews, mirrors, `deep_copy`, `partition_space`, fences.
+//!
+//! ```
+//! use ferrokkos::prelude::*;
+//!
+//! let rt = ferrokkos::initialize(InitSettings::from_env()?)?;
+//! let exec = Threads::default_instance()?;
+//! println!("{} with {} threads", exec.name(), exec.concurrency());
+//!
+//! let a = View::<f64, 2>::new("A", [3, 4])?;        // zero-filled, LayoutRight, HostSpace
+//! deep_copy(&a, 1.0)?;                                // fill
+//! let row = subview(&a, (1, ALL))?;                   // a rank-1 View into row 1
+//! row.set(2, 5.0)?;
+//! let left = View::<f64, 2, LayoutLeft>::new("A_left", [3, 4])?;
+//! deep_copy(&left, &a)?;                              // any layouts, equal extents
+//! assert_eq!(left.get((1, 2))?, 5.0);
+//! {
+//!     let g = a.host()?;                              // borrow-checked host access
+//!     assert_eq!(g[(0, 0)] + g[(1, 2)], 6.0);
+//! }
+//! exec.fence("done")?;
+//! drop((a, row, left));
+//! rt.finalize()?;
+//! # Ok::<(), ferrokkos::Error>(())
+//! ```
+//!
+//! The architecture is described in `docs/architecture.md` of the repository.
+
+#![warn(missing_docs)]
+
+mod backend;
+mod error;
+mod runtime;
+mod settings;
+pub mod space;
+pub mod view;
+
+pub use backend::host::{HOST_ALIGNMENT, HostSpace, Serial, Threads};
+pub use error::{BorrowKind, Error, Result};
+pub use runtime::{
+    Runtime, initialize, is_finalized, is_initialized, push_finalize_hook, settings,
+};
+pub use settings::InitSettings;
+pub use space::{
+    DeviceType, ExecutionSpace, HostAccessible, Init, MemorySpace, MemoryStats, device_id, fence,
+    partition_space, partition_space_with_weights,
+};
+pub use view::{
+    ALL, Element, HostMut, HostRef, Layout, LayoutLeft, LayoutRight, LayoutStride, View, ViewAlloc,
+    create_mirror, create_mirror_in, create_mirror_view, create_mirror_view_and_copy,
+    create_mirror_view_in, deep_copy, realloc, realloc_without_initializing, resize, subview,
+    view_alloc,
+};
+
+/// The host execution space that Kokkos code gets by default (`Kokkos::DefaultHostExecutionSpace`).
+pub type DefaultHostExecutionSpace = Threads;
+
+/// The names most programs need: `use ferrokkos::prelude::*;`.
+pub mod prelude {
+    pub use crate::{
+        ALL, ExecutionSpace, HostSpace, InitSettings, LayoutLeft, LayoutRight, LayoutStride,
+        MemorySpace, Serial, Threads, View, create_mirror_view, deep_copy, partition_space,
+        subview, view_alloc,
+    };
+}

@@ -1,0 +1,188 @@
+//! Initialize and finalize: the [`Runtime`] guard that owns all process-wide state.
+//!
+//! Everything ferrokkos keeps for the process (the Threads pool, the memory spaces' accounting, the
+//! default instances, the finalize hooks) lives in one `State` object. [`initialize`] creates it and the
+//! [`Runtime`] guard's drop (or [`Runtime::finalize`]) runs the finalize hooks, shuts the backends down
+//! and drops it, so nothing is left behind (Kokkos 4.6 leaked a Serial singleton, kokkos#8041). Objects
+//! that outlive finalize (a View, an instance handle) keep only their own memory alive, free it when they
+//! drop, and refuse new work with [`Error::Finalized`].
+//!
+//! Backends reach their part of the state through [`state`]; this is the only global of the crate.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::backend::host::HostBackend;
+use crate::error::{Error, Result};
+use crate::settings::InitSettings;
+
+/// A function run at finalize.
+type Hook = Box<dyn FnOnce() + Send>;
+
+/// The process-wide state of a running ferrokkos.
+pub(crate) struct State {
+    settings: InitSettings,
+    pub(crate) host: HostBackend,
+    hooks: Mutex<Vec<Hook>>,
+}
+
+enum Lifecycle {
+    Uninitialized,
+    Running(Arc<State>),
+    Finalized,
+}
+
+static LIFECYCLE: Mutex<Lifecycle> = Mutex::new(Lifecycle::Uninitialized);
+
+fn lifecycle() -> MutexGuard<'static, Lifecycle> {
+    LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The running state, or the error that says why there is none. `what` describes the attempted
+/// operation for the message (e.g. `allocating View "x" in HostSpace`).
+pub(crate) fn state(what: impl FnOnce() -> String) -> Result<Arc<State>> {
+    match &*lifecycle() {
+        Lifecycle::Running(state) => Ok(Arc::clone(state)),
+        Lifecycle::Uninitialized => Err(Error::NotInitialized { what: what() }),
+        Lifecycle::Finalized => Err(Error::Finalized { what: what() }),
+    }
+}
+
+/// Starts ferrokkos with `settings` and returns the guard whose drop finalizes it.
+///
+/// May be called once per process: a second call while running is [`Error::AlreadyInitialized`], a call
+/// after finalize is [`Error::InitializeAfterFinalize`] (as in Kokkos).
+///
+/// ```
+/// use ferrokkos::{InitSettings, View};
+/// let rt = ferrokkos::initialize(InitSettings::from_env()?)?;
+/// assert!(ferrokkos::is_initialized());
+/// let v = View::<f64, 1>::new("v", [10])?;
+/// assert_eq!(v.size(), 10);
+/// drop(v);
+/// rt.finalize()?;
+/// assert!(ferrokkos::is_finalized());
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+pub fn initialize(settings: InitSettings) -> Result<Runtime> {
+    let mut guard = lifecycle();
+    match &*guard {
+        Lifecycle::Running(_) => return Err(Error::AlreadyInitialized),
+        Lifecycle::Finalized => return Err(Error::InitializeAfterFinalize),
+        Lifecycle::Uninitialized => {}
+    }
+    let host = HostBackend::start(&settings)?;
+    *guard = Lifecycle::Running(Arc::new(State {
+        settings,
+        host,
+        hooks: Mutex::new(Vec::new()),
+    }));
+    Ok(Runtime { done: false })
+}
+
+/// Whether ferrokkos is initialized and not yet finalized.
+pub fn is_initialized() -> bool {
+    matches!(&*lifecycle(), Lifecycle::Running(_))
+}
+
+/// Whether ferrokkos has been finalized.
+pub fn is_finalized() -> bool {
+    matches!(&*lifecycle(), Lifecycle::Finalized)
+}
+
+/// Registers `hook` to run at finalize, before the backends shut down. Hooks run in reverse order of
+/// registration (the last pushed runs first), as in Kokkos; they may still use ferrokkos.
+pub fn push_finalize_hook(hook: impl FnOnce() + Send + 'static) -> Result<()> {
+    let state = state(|| "registering a finalize hook".into())?;
+    state
+        .hooks
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(Box::new(hook));
+    Ok(())
+}
+
+/// The settings the running ferrokkos was initialized with.
+pub fn settings() -> Result<InitSettings> {
+    Ok(state(|| "reading the settings".into())?.settings.clone())
+}
+
+/// Fences the default instance of every backend.
+pub(crate) fn fence_all(label: &str) -> Result<()> {
+    let state = state(|| format!("fence \"{label}\""))?;
+    state.host.fence_all(label)
+}
+
+/// The guard returned by [`initialize`]. Dropping it finalizes ferrokkos; [`Runtime::finalize`] does the
+/// same and reports a failed finalize hook as an error.
+#[derive(Debug)]
+#[must_use = "dropping the Runtime finalizes ferrokkos at once"]
+pub struct Runtime {
+    done: bool,
+}
+
+impl Runtime {
+    /// Finalizes ferrokkos: runs the finalize hooks (last registered first), waits for work in flight,
+    /// stops the backends and drops all process-wide state.
+    ///
+    /// Every hook runs even if an earlier one panicked; panics are reported as
+    /// [`Error::FinalizeHook`] after the shutdown completed.
+    pub fn finalize(mut self) -> Result<()> {
+        self.done = true;
+        finalize_now()
+    }
+}
+
+impl Drop for Runtime {
+    fn drop(&mut self) {
+        if !self.done
+            && let Err(e) = finalize_now()
+        {
+            eprintln!("ferrokkos: {e}");
+        }
+    }
+}
+
+fn finalize_now() -> Result<()> {
+    let Ok(state) = state(String::new) else {
+        return Ok(());
+    };
+    // Hooks may push further hooks; run until none is left.
+    let mut panics = Vec::new();
+    loop {
+        let hooks = std::mem::take(&mut *state.hooks.lock().unwrap_or_else(|e| e.into_inner()));
+        if hooks.is_empty() {
+            break;
+        }
+        for hook in hooks.into_iter().rev() {
+            if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(hook)) {
+                panics.push(panic_message(&*payload));
+            }
+        }
+    }
+    let previous = std::mem::replace(&mut *lifecycle(), Lifecycle::Finalized);
+    if !matches!(previous, Lifecycle::Running(_)) {
+        // Finalized concurrently by someone else: put back what was there.
+        *lifecycle() = previous;
+        return Ok(());
+    }
+    drop(previous);
+    state.host.shutdown();
+    drop(state);
+    match panics.len() {
+        0 => Ok(()),
+        count => Err(Error::FinalizeHook {
+            count,
+            first: panics.swap_remove(0),
+        }),
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a non-string panic payload".to_string()
+    }
+}

@@ -1,0 +1,93 @@
+//! The [`ExecutionSpace`] trait: a place where parallel work runs, through one of its instances.
+
+use std::fmt::Debug;
+
+use super::memory::MemorySpace;
+use crate::error::Result;
+
+/// Kokkos Tools' device-type codes (the top byte of a device ID).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum DeviceType {
+    /// The Serial backend.
+    Serial = 0,
+    /// The CUDA backend.
+    Cuda = 2,
+    /// The Threads backend.
+    Threads = 6,
+}
+
+/// Kokkos Tools' device ID: `type << 24 | device << 17 | instance`.
+///
+/// ```
+/// use ferrokkos::{DeviceType, device_id};
+/// assert_eq!(device_id(DeviceType::Threads, 0, 1), 0x0600_0001);
+/// assert_eq!(device_id(DeviceType::Cuda, 1, 3), (2 << 24) | (1 << 17) | 3);
+/// ```
+pub const fn device_id(kind: DeviceType, device: u32, instance: u32) -> u32 {
+    ((kind as u32) << 24) | ((device & 0x7f) << 17) | (instance & 0x1_ffff)
+}
+
+/// An execution space instance: a handle to an ordered stream of work on one backend.
+///
+/// Handles are cheap to clone and clones refer to the same instance. Work submitted to one instance runs
+/// in submission order; different instances may run concurrently. On the host backends a dispatch
+/// returns when its work is done, so [`ExecutionSpace::fence`] only waits for dispatches that other
+/// threads are running on the same instance.
+///
+/// ```
+/// use ferrokkos::{ExecutionSpace, InitSettings, Threads};
+/// let _rt = ferrokkos::initialize(InitSettings::new().num_threads(2))?;
+/// let exec = Threads::default_instance()?;
+/// assert_eq!(exec.name(), "Threads");
+/// assert_eq!(exec.concurrency(), 2);
+/// exec.fence("after setup")?;
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+pub trait ExecutionSpace: Clone + Debug + Send + Sync + 'static {
+    /// The memory space this execution space allocates in by default.
+    type MemorySpace: MemorySpace;
+
+    /// The space's name, as Kokkos spells it (`"Serial"`, `"Threads"`).
+    const NAME: &'static str;
+
+    /// The Kokkos Tools device type of this backend.
+    const DEVICE_TYPE: DeviceType;
+
+    /// The default instance of this space. An error before `initialize` or after finalize.
+    fn default_instance() -> Result<Self>;
+
+    /// The space's name.
+    fn name(&self) -> &'static str {
+        Self::NAME
+    }
+
+    /// Waits until all work submitted to this instance has completed. `label` names the fence for tools.
+    fn fence(&self, label: &str) -> Result<()>;
+
+    /// The maximum number of threads (or lanes) that work on this instance runs on at once.
+    fn concurrency(&self) -> usize;
+
+    /// This instance's number within its backend, counted from 1 in creation order.
+    fn instance_id(&self) -> u32;
+
+    /// Kokkos Tools' device ID of this instance (see [`device_id`]).
+    fn device_id(&self) -> u32 {
+        device_id(Self::DEVICE_TYPE, 0, self.instance_id())
+    }
+
+    /// Splits this instance into `weights.len()` instances whose shares of the resources follow the
+    /// weights. See [`crate::partition_space`].
+    fn partition(&self, weights: &[f64]) -> Result<Vec<Self>>;
+
+    /// The memory space Views default to for this execution space.
+    fn memory_space(&self) -> Self::MemorySpace {
+        Self::MemorySpace::default()
+    }
+}
+
+/// Fences the default instance of every backend of this process (Kokkos' global `fence`). `label`
+/// names the fence for tools.
+pub fn fence(label: &str) -> Result<()> {
+    crate::runtime::fence_all(label)
+}

@@ -1,0 +1,13 @@
+//! The generic concepts every backend implements: execution spaces (where code runs), memory spaces
+//! (where data lives) and splitting an execution space into instances.
+
+mod execution;
+mod memory;
+mod partition;
+
+pub use execution::{DeviceType, ExecutionSpace, device_id, fence};
+pub use memory::RawMemory;
+pub use memory::{HostAccessible, Init, MemorySpace, MemoryStats};
+pub(crate) use memory::{MemoryRecord, Release};
+pub(crate) use partition::split_concurrency;
+pub use partition::{partition_space, partition_space_with_weights};

@@ -1,0 +1,213 @@
+//! The allocation record every View handle of one allocation shares: the memory, its label and space,
+//! and the host borrow state (DESIGN.md decision 5).
+//!
+//! The borrow state is a non-blocking reader-writer flag: `n > 0` shared borrows, `-1` one exclusive
+//! borrow, [`EXPIRED`] for borrowed memory whose scope has ended. A conflicting request is an error that
+//! names the View, never a wait.
+
+use std::ptr::NonNull;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicIsize, Ordering};
+use std::time::Duration;
+
+use crate::error::{BorrowKind, Error, Result};
+use crate::space::RawMemory;
+
+const EXCLUSIVE: isize = -1;
+const EXPIRED: isize = isize::MIN;
+
+/// Where an allocation's memory comes from.
+enum Memory {
+    /// Allocated by a memory space; freed when the record drops.
+    Owned(RawMemory),
+    /// Provided by the user; never freed here.
+    Unmanaged(NonNull<u8>),
+}
+
+/// The shared record of one allocation.
+pub(crate) struct Allocation {
+    label: String,
+    memory: Memory,
+    borrow: AtomicIsize,
+}
+
+// SAFETY: the record's memory is only accessed through borrows checked by the atomic `borrow` flag (host
+// guards) or by the unsafe contracts of raw accessors; the fields themselves are immutable.
+unsafe impl Send for Allocation {}
+// SAFETY: as above; `&Allocation` only exposes immutable fields and the atomic flag.
+unsafe impl Sync for Allocation {}
+
+impl Allocation {
+    /// A record owning memory from a memory space.
+    pub(crate) fn owned(label: &str, memory: RawMemory) -> Arc<Allocation> {
+        Arc::new(Allocation {
+            label: label.to_string(),
+            memory: Memory::Owned(memory),
+            borrow: AtomicIsize::new(0),
+        })
+    }
+
+    /// A record for memory the user manages.
+    pub(crate) fn unmanaged(label: &str, ptr: NonNull<u8>) -> Arc<Allocation> {
+        Arc::new(Allocation {
+            label: label.to_string(),
+            memory: Memory::Unmanaged(ptr),
+            borrow: AtomicIsize::new(0),
+        })
+    }
+
+    pub(crate) fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The start of the memory.
+    pub(crate) fn ptr(&self) -> NonNull<u8> {
+        match &self.memory {
+            Memory::Owned(m) => m.ptr(),
+            Memory::Unmanaged(ptr) => *ptr,
+        }
+    }
+
+    /// Whether a memory space allocated (and will free) the memory.
+    pub(crate) fn is_managed(&self) -> bool {
+        matches!(self.memory, Memory::Owned(_))
+    }
+
+    /// Takes a shared borrow, or says why not.
+    pub(crate) fn borrow_shared(&self) -> Result<()> {
+        let mut state = self.borrow.load(Ordering::Relaxed);
+        loop {
+            if state < 0 {
+                return Err(self.conflict(BorrowKind::Shared, state));
+            }
+            match self.borrow.compare_exchange_weak(
+                state,
+                state + 1,
+                Ordering::Acquire,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return Ok(()),
+                Err(now) => state = now,
+            }
+        }
+    }
+
+    /// Gives back a shared borrow.
+    pub(crate) fn release_shared(&self) {
+        self.borrow.fetch_sub(1, Ordering::Release);
+    }
+
+    /// Takes the exclusive borrow, or says why not.
+    pub(crate) fn borrow_exclusive(&self) -> Result<()> {
+        self.borrow
+            .compare_exchange(0, EXCLUSIVE, Ordering::Acquire, Ordering::Relaxed)
+            .map(drop)
+            .map_err(|state| self.conflict(BorrowKind::Exclusive, state))
+    }
+
+    /// Gives back the exclusive borrow.
+    pub(crate) fn release_exclusive(&self) {
+        self.borrow.store(0, Ordering::Release);
+    }
+
+    /// Ends the life of borrowed memory: waits until no host borrow is held (on any thread), then makes
+    /// every later borrow fail with [`Error::Expired`].
+    pub(crate) fn expire(&self) {
+        let mut spins = 0u32;
+        while self
+            .borrow
+            .compare_exchange_weak(0, EXPIRED, Ordering::AcqRel, Ordering::Relaxed)
+            .is_err()
+        {
+            spins += 1;
+            if spins < 100 {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(Duration::from_micros(100));
+            }
+        }
+    }
+
+    fn conflict(&self, requested: BorrowKind, state: isize) -> Error {
+        match state {
+            EXPIRED => Error::Expired {
+                label: self.label.clone(),
+            },
+            EXCLUSIVE => Error::Borrow {
+                label: self.label.clone(),
+                requested,
+                held: BorrowKind::Exclusive,
+            },
+            _ => Error::Borrow {
+                label: self.label.clone(),
+                requested,
+                held: BorrowKind::Shared,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record() -> Arc<Allocation> {
+        Allocation::unmanaged("r", NonNull::dangling())
+    }
+
+    #[test]
+    fn shared_borrows_stack_and_exclude_writers() {
+        let a = record();
+        a.borrow_shared().unwrap();
+        a.borrow_shared().unwrap();
+        let e = a.borrow_exclusive().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "View \"r\" cannot be borrowed exclusive (write) on the host: it is already borrowed \
+             shared (read)"
+        );
+        a.release_shared();
+        a.release_shared();
+        a.borrow_exclusive().unwrap();
+        let e = a.borrow_shared().unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::Borrow {
+                    held: BorrowKind::Exclusive,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        a.release_exclusive();
+        a.borrow_shared().unwrap();
+        a.release_shared();
+    }
+
+    #[test]
+    fn expired_records_refuse_every_borrow() {
+        let a = record();
+        a.expire();
+        assert_eq!(
+            a.borrow_shared().unwrap_err().to_string(),
+            "View \"r\" wraps borrowed memory whose scope has ended; it can no longer be used"
+        );
+        assert!(matches!(a.borrow_exclusive(), Err(Error::Expired { .. })));
+    }
+
+    #[test]
+    fn expire_waits_for_a_borrow_on_another_thread() {
+        let a = record();
+        a.borrow_shared().unwrap();
+        let b = Arc::clone(&a);
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            b.release_shared();
+        });
+        let start = std::time::Instant::now();
+        a.expire();
+        assert!(start.elapsed() >= Duration::from_millis(20));
+        t.join().unwrap();
+    }
+}

@@ -1,0 +1,228 @@
+//! Host access to elements: borrow-checked guards and by-value accessors (DESIGN.md decision 5).
+
+use std::ops::{Index, IndexMut};
+
+use super::element::Element;
+use super::index::{ViewIndex, for_each_index};
+use super::layout::Layout;
+use super::view::View;
+use crate::error::{Error, Result};
+use crate::space::HostAccessible;
+
+/// Shared, read-only host access to a View's elements, indexed as `g[i]`, `g[(i, j)]`, `g[[i, j, k]]`
+/// or `g[()]` (rank 0). Taken with [`View::host`]; any number may coexist, but none while a
+/// [`HostMut`] of the same allocation is alive.
+///
+/// Indexing is always bounds-checked (also in release builds, since it is safe code) and panics with a
+/// message naming the View's label, the index and the extents.
+pub struct HostRef<'a, T: Element, const R: usize, L: Layout, M: HostAccessible> {
+    view: &'a View<T, R, L, M>,
+}
+
+/// Exclusive, read-write host access to a View's elements. Taken with [`View::host_mut`]; no other
+/// guard of the same allocation (clones and subviews included) can exist at the same time.
+pub struct HostMut<'a, T: Element, const R: usize, L: Layout, M: HostAccessible> {
+    view: &'a View<T, R, L, M>,
+}
+
+impl<T: Element, const R: usize, L: Layout, M: HostAccessible> View<T, R, L, M> {
+    /// Borrows the elements for reading. An [`Error::Borrow`] naming the View if a [`HostMut`] of the
+    /// same allocation is alive.
+    ///
+    /// ```
+    /// use ferrokkos::{InitSettings, View};
+    /// let _rt = ferrokkos::initialize(InitSettings::new())?;
+    /// let v = View::<i64, 2>::new("grid", [2, 3])?;
+    /// v.host_mut()?[(1, 2)] = 7;
+    /// let g = v.host()?;
+    /// assert_eq!((g[(1, 2)], g[[0, 0]]), (7, 0));
+    /// assert!(v.host_mut().is_err()); // a reader is alive
+    /// # Ok::<(), ferrokkos::Error>(())
+    /// ```
+    pub fn host(&self) -> Result<HostRef<'_, T, R, L, M>> {
+        self.allocation().borrow_shared()?;
+        Ok(HostRef { view: self })
+    }
+
+    /// Borrows the elements for reading and writing. An [`Error::Borrow`] naming the View if any other
+    /// guard of the same allocation is alive.
+    pub fn host_mut(&self) -> Result<HostMut<'_, T, R, L, M>> {
+        self.allocation().borrow_exclusive()?;
+        Ok(HostMut { view: self })
+    }
+
+    /// Reads one element. Errors: out of bounds, or a [`HostMut`] is alive.
+    pub fn get(&self, index: impl ViewIndex<R>) -> Result<T> {
+        let g = self.host()?;
+        let offset = self.checked_offset(&index.to_array())?;
+        Ok(g.read(offset))
+    }
+
+    /// Writes one element. Errors: out of bounds, or another guard is alive.
+    pub fn set(&self, index: impl ViewIndex<R>, value: T) -> Result<()> {
+        let mut g = self.host_mut()?;
+        let offset = self.checked_offset(&index.to_array())?;
+        *g.element_mut(offset) = value;
+        Ok(())
+    }
+
+    /// All elements in row-major index order (whatever the layout).
+    pub fn to_vec(&self) -> Result<Vec<T>> {
+        let g = self.host()?;
+        let mut out = Vec::with_capacity(self.size());
+        for_each_index(&self.extents(), |i| out.push(g.read(self.offset_of(i))));
+        Ok(out)
+    }
+}
+
+#[track_caller]
+fn out_of_bounds<T: Element, const R: usize, L: Layout, M: HostAccessible>(
+    view: &View<T, R, L, M>,
+    index: &[usize; R],
+) -> ! {
+    panic!(
+        "{}",
+        Error::OutOfBounds {
+            label: view.label().to_string(),
+            index: index.to_vec(),
+            extents: view.extents().to_vec(),
+        }
+    )
+}
+
+#[inline(always)]
+#[track_caller]
+fn offset_or_panic<T: Element, const R: usize, L: Layout, M: HostAccessible>(
+    view: &View<T, R, L, M>,
+    index: &[usize; R],
+) -> usize {
+    let extents = view.extents();
+    for r in 0..R {
+        if index[r] >= extents[r] {
+            out_of_bounds(view, index);
+        }
+    }
+    view.offset_of(index)
+}
+
+impl<T: Element, const R: usize, L: Layout, M: HostAccessible> HostRef<'_, T, R, L, M> {
+    /// The element at `offset` (in bounds of the View's mapping).
+    #[inline(always)]
+    fn read(&self, offset: usize) -> T {
+        // SAFETY: `offset` comes from an in-bounds index of the View, so it lies inside the allocation
+        // (View invariant); the shared borrow excludes writers; the space is host-accessible.
+        unsafe { *self.view.ptr().as_ptr().add(offset) }
+    }
+
+    /// The elements as one slice in memory order, if the View is contiguous.
+    pub fn as_slice(&self) -> Option<&[T]> {
+        self.view.span_is_contiguous().then(|| {
+            // SAFETY: contiguous: the `size()` elements from `ptr` are exactly the View's elements,
+            // inside the allocation; the shared borrow excludes writers for the guard's lifetime.
+            unsafe { std::slice::from_raw_parts(self.view.ptr().as_ptr(), self.view.size()) }
+        })
+    }
+
+    /// The View this guard borrows.
+    pub fn view(&self) -> &View<T, R, L, M> {
+        self.view
+    }
+}
+
+impl<T: Element, const R: usize, L: Layout, M: HostAccessible> HostMut<'_, T, R, L, M> {
+    #[inline(always)]
+    fn element_mut(&mut self, offset: usize) -> &mut T {
+        // SAFETY: `offset` comes from an in-bounds index, so it lies inside the allocation; the
+        // exclusive borrow excludes every other access; `&mut self` ties the reference to one use.
+        unsafe { &mut *self.view.ptr().as_ptr().add(offset) }
+    }
+
+    #[inline(always)]
+    fn element(&self, offset: usize) -> &T {
+        // SAFETY: as in `element_mut`; `&self` only hands out a shared reference.
+        unsafe { &*self.view.ptr().as_ptr().add(offset) }
+    }
+
+    /// The elements as one slice in memory order, if the View is contiguous.
+    pub fn as_slice(&self) -> Option<&[T]> {
+        self.view.span_is_contiguous().then(|| {
+            // SAFETY: see `HostRef::as_slice`; the exclusive borrow is held.
+            unsafe { std::slice::from_raw_parts(self.view.ptr().as_ptr(), self.view.size()) }
+        })
+    }
+
+    /// The elements as one mutable slice in memory order, if the View is contiguous.
+    pub fn as_mut_slice(&mut self) -> Option<&mut [T]> {
+        self.view.span_is_contiguous().then(|| {
+            // SAFETY: contiguous elements inside the allocation; the exclusive borrow excludes every
+            // other access for the guard's lifetime, and `&mut self` makes this slice unique.
+            unsafe { std::slice::from_raw_parts_mut(self.view.ptr().as_ptr(), self.view.size()) }
+        })
+    }
+
+    /// Sets every element to `value`.
+    pub fn fill(&mut self, value: T) {
+        if let Some(all) = self.as_mut_slice() {
+            all.fill(value);
+        } else {
+            let view = self.view;
+            for_each_index(&view.extents(), |i| {
+                *self.element_mut(view.offset_of(i)) = value
+            });
+        }
+    }
+
+    /// The View this guard borrows.
+    pub fn view(&self) -> &View<T, R, L, M> {
+        self.view
+    }
+}
+
+impl<T: Element, const R: usize, L: Layout, M: HostAccessible, I: ViewIndex<R>> Index<I>
+    for HostRef<'_, T, R, L, M>
+{
+    type Output = T;
+
+    #[inline(always)]
+    #[track_caller]
+    fn index(&self, index: I) -> &T {
+        let offset = offset_or_panic(self.view, &index.to_array());
+        // SAFETY: in bounds (checked above), shared borrow held, host-accessible space.
+        unsafe { &*self.view.ptr().as_ptr().add(offset) }
+    }
+}
+
+impl<T: Element, const R: usize, L: Layout, M: HostAccessible, I: ViewIndex<R>> Index<I>
+    for HostMut<'_, T, R, L, M>
+{
+    type Output = T;
+
+    #[inline(always)]
+    #[track_caller]
+    fn index(&self, index: I) -> &T {
+        self.element(offset_or_panic(self.view, &index.to_array()))
+    }
+}
+
+impl<T: Element, const R: usize, L: Layout, M: HostAccessible, I: ViewIndex<R>> IndexMut<I>
+    for HostMut<'_, T, R, L, M>
+{
+    #[inline(always)]
+    #[track_caller]
+    fn index_mut(&mut self, index: I) -> &mut T {
+        let offset = offset_or_panic(self.view, &index.to_array());
+        self.element_mut(offset)
+    }
+}
+
+impl<T: Element, const R: usize, L: Layout, M: HostAccessible> Drop for HostRef<'_, T, R, L, M> {
+    fn drop(&mut self) {
+        self.view.allocation().release_shared();
+    }
+}
+
+impl<T: Element, const R: usize, L: Layout, M: HostAccessible> Drop for HostMut<'_, T, R, L, M> {
+    fn drop(&mut self) {
+        self.view.allocation().release_exclusive();
+    }
+}

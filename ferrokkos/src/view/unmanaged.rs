@@ -1,0 +1,161 @@
+//! Unmanaged Views over memory the user owns: a safe scoped form over `&mut [T]`, and an `unsafe` form
+//! over a raw pointer (Kokkos' `View<..., MemoryUnmanaged>`).
+//!
+//! A View handle can be cloned and sent anywhere, so a View over borrowed memory cannot simply carry the
+//! borrow's lifetime. The safe form therefore lends the View to a closure and, when the closure returns,
+//! *expires* the allocation record: it waits until no host guard is held on it, then every later
+//! access through any surviving clone fails with [`Error::Expired`] instead of touching the memory.
+
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+use super::alloc::Allocation;
+use super::element::Element;
+use super::layout::{Layout, LayoutStride, RegularLayout, checked_span};
+use super::view::{View, check_strides};
+use crate::error::{Error, Result};
+use crate::space::MemorySpace;
+
+impl<T: Element, const R: usize, L: RegularLayout, M: MemorySpace> View<T, R, L, M> {
+    /// Lends `data` to `f` as a View with these extents (in layout `L`), then ends the View's access to
+    /// it. Returns what `f` returns.
+    ///
+    /// Errors (before `f` runs): `data` is shorter than the extents need ([`Error::InvalidView`]
+    /// naming both), or the extents overflow.
+    ///
+    /// When `f` returns, this call waits until no host guard of the View is held (another thread may
+    /// still hold one through a clone); afterwards every clone refuses access with
+    /// [`Error::Expired`].
+    ///
+    /// ```
+    /// use ferrokkos::{InitSettings, View, deep_copy};
+    /// let _rt = ferrokkos::initialize(InitSettings::new())?;
+    /// let mut data = vec![0.0f64; 6];
+    /// View::<f64, 2>::with_slice("wrapped", &mut data, [2, 3], |v| deep_copy(v, 1.5))??;
+    /// assert_eq!(data, [1.5; 6]);
+    /// # Ok::<(), ferrokkos::Error>(())
+    /// ```
+    pub fn with_slice<U>(
+        label: &str,
+        data: &mut [T],
+        extents: [usize; R],
+        f: impl FnOnce(&Self) -> U,
+    ) -> Result<U> {
+        let strides = L::strides_for(&extents).ok_or_else(|| Error::SizeOverflow {
+            label: label.to_string(),
+            extents: extents.to_vec(),
+        })?;
+        lend(label, data, extents, strides, f)
+    }
+
+    /// Wraps memory the caller manages as an unmanaged View with these extents (Kokkos' unmanaged View).
+    ///
+    /// A null `ptr` is accepted only for an empty View. Errors: null or misaligned pointer, extents
+    /// that overflow.
+    ///
+    /// # Safety
+    /// `ptr` must point to `span()` valid, initialized elements of `T` (the product of the extents for
+    /// the regular layouts) that stay allocated, and that nothing accesses except through this View and
+    /// its clones, for as long as any of them is alive.
+    pub unsafe fn from_raw_parts(label: &str, ptr: *mut T, extents: [usize; R]) -> Result<Self> {
+        let strides = L::strides_for(&extents).ok_or_else(|| Error::SizeOverflow {
+            label: label.to_string(),
+            extents: extents.to_vec(),
+        })?;
+        wrap(label, ptr, extents, strides)
+    }
+}
+
+impl<T: Element, const R: usize, M: MemorySpace> View<T, R, LayoutStride, M> {
+    /// [`View::with_slice`] with explicit strides (which must not make indices share elements).
+    pub fn with_slice_strided<U>(
+        label: &str,
+        data: &mut [T],
+        extents: [usize; R],
+        strides: [usize; R],
+        f: impl FnOnce(&Self) -> U,
+    ) -> Result<U> {
+        check_strides(label, &extents, &strides)?;
+        lend(label, data, extents, strides, f)
+    }
+
+    /// [`View::from_raw_parts`] with explicit strides.
+    ///
+    /// # Safety
+    /// As for [`View::from_raw_parts`], with `span()` computed from these strides.
+    pub unsafe fn from_raw_parts_strided(
+        label: &str,
+        ptr: *mut T,
+        extents: [usize; R],
+        strides: [usize; R],
+    ) -> Result<Self> {
+        check_strides(label, &extents, &strides)?;
+        wrap(label, ptr, extents, strides)
+    }
+}
+
+fn lend<T: Element, const R: usize, L: Layout, M: MemorySpace, U>(
+    label: &str,
+    data: &mut [T],
+    extents: [usize; R],
+    strides: [usize; R],
+    f: impl FnOnce(&View<T, R, L, M>) -> U,
+) -> Result<U> {
+    let span = checked_span(&extents, &strides).ok_or_else(|| Error::SizeOverflow {
+        label: label.to_string(),
+        extents: extents.to_vec(),
+    })?;
+    if data.len() < span {
+        return Err(Error::InvalidView {
+            label: label.to_string(),
+            reason: format!(
+                "a slice of {} elements is too short for extents {extents:?} (span {span})",
+                data.len()
+            ),
+        });
+    }
+    let ptr = NonNull::from(&mut *data).cast::<T>();
+    let alloc = Allocation::unmanaged(label, ptr.cast());
+    /// Expires the record when the scope ends, also if `f` panics.
+    struct Expire(Arc<Allocation>);
+    impl Drop for Expire {
+        fn drop(&mut self) {
+            self.0.expire();
+        }
+    }
+    let expire = Expire(Arc::clone(&alloc));
+    let view = View::from_parts(alloc, ptr, extents, strides);
+    let out = f(&view);
+    drop(view);
+    drop(expire);
+    Ok(out)
+}
+
+fn wrap<T: Element, const R: usize, L: Layout, M: MemorySpace>(
+    label: &str,
+    ptr: *mut T,
+    extents: [usize; R],
+    strides: [usize; R],
+) -> Result<View<T, R, L, M>> {
+    let span = checked_span(&extents, &strides).ok_or_else(|| Error::SizeOverflow {
+        label: label.to_string(),
+        extents: extents.to_vec(),
+    })?;
+    let invalid = |reason: String| Error::InvalidView {
+        label: label.to_string(),
+        reason,
+    };
+    let ptr = match NonNull::new(ptr) {
+        Some(p) => p,
+        None if span == 0 => NonNull::dangling(),
+        None => return Err(invalid(format!("null pointer for extents {extents:?}"))),
+    };
+    if !ptr.as_ptr().is_aligned() {
+        return Err(invalid(format!(
+            "pointer {ptr:p} is not aligned to {} bytes",
+            align_of::<T>()
+        )));
+    }
+    let alloc = Allocation::unmanaged(label, ptr.cast());
+    Ok(View::from_parts(alloc, ptr, extents, strides))
+}
