@@ -68,3 +68,8 @@ pub mod prelude {
         subview, view_alloc,
     };
 }
+
+/// The README's example, compiled and run as a doctest so that it stays true.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeExample;

@@ -14,8 +14,10 @@
 //! Host rows need both sides host-accessible; the CUDA backend adds its rows here (device copies,
 //! memsets and copy kernels chosen from the driver's pointer attributes).
 //!
-//! Every copy takes the host guards of both allocations, so a copy into a View that host code is
-//! reading, or from one that it is writing, is an [`Error::Borrow`] naming the View.
+//! Every copy that moves data takes the host guards of both allocations, so a copy into a View that
+//! host code is reading, or from one that it is writing, is an [`Error::Borrow`] naming the View. A copy
+//! with nothing to do (empty Views, or a View onto itself) touches no element and takes no guard, as it
+//! is a no-op in Kokkos.
 
 use super::element::Element;
 use super::index::for_each_index;

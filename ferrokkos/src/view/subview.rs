@@ -213,10 +213,12 @@ impl SubviewArg for RangeInclusive<usize> {
     type Kind = Rng;
     fn select(self, extent: usize) -> std::result::Result<Selection, String> {
         let (b, e) = (*self.start(), *self.end());
-        match e.checked_add(1) {
-            Some(end) => range(b, end, extent).map_err(|_| format!("{b}..={e}")),
-            None => Err(format!("{b}..={e}")),
-        }
+        let Some(end) = e.checked_add(1) else {
+            return Err(format!("{b}..={e}"));
+        };
+        // An exhausted range (iterated to its end) selects nothing, as in slice indexing.
+        let begin = if self.is_empty() && b <= e { end } else { b };
+        range(begin, end, extent).map_err(|_| format!("{b}..={e}"))
     }
 }
 

@@ -7,7 +7,7 @@
 //! access through any surviving clone fails with [`Error::Expired`] instead of touching the memory.
 
 use std::ptr::NonNull;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use super::alloc::Allocation;
 use super::element::Element;
@@ -116,14 +116,17 @@ fn lend<T: Element, const R: usize, L: Layout, M: MemorySpace, U>(
     }
     let ptr = NonNull::from(&mut *data).cast::<T>();
     let alloc = Allocation::unmanaged(label, ptr.cast());
-    /// Expires the record when the scope ends, also if `f` panics.
-    struct Expire(Arc<Allocation>);
+    /// Expires the record when the scope ends, also if `f` panics. Weak, so that it is not counted as
+    /// a handle; if no handle survives, nothing can reach the memory and there is nothing to expire.
+    struct Expire(Weak<Allocation>);
     impl Drop for Expire {
         fn drop(&mut self) {
-            self.0.expire();
+            if let Some(alloc) = self.0.upgrade() {
+                alloc.expire();
+            }
         }
     }
-    let expire = Expire(Arc::clone(&alloc));
+    let expire = Expire(Arc::downgrade(&alloc));
     let view = View::from_parts(alloc, ptr, extents, strides);
     let out = f(&view);
     drop(view);

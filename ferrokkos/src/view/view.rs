@@ -149,9 +149,10 @@ impl<M: MemorySpace> From<&String> for ViewAlloc<M> {
 impl<T: Element, const R: usize, L: RegularLayout, M: MemorySpace> View<T, R, L, M> {
     /// Allocates a View with these extents, zero-filled unless the properties say otherwise.
     ///
-    /// Errors: [`Error::SizeOverflow`] if the extents describe more bytes than fit in `usize`,
+    /// Errors: [`Error::SizeOverflow`] if the number of elements overflows `usize`,
     /// [`Error::Allocation`] (naming the label, the bytes and the space) if the space cannot provide
-    /// them, [`Error::NotInitialized`] / [`Error::Finalized`] outside the runtime's lifetime.
+    /// the bytes (more than `usize` can count included), [`Error::NotInitialized`] /
+    /// [`Error::Finalized`] outside the runtime's lifetime.
     pub fn new(props: impl Into<ViewAlloc<M>>, extents: [usize; R]) -> Result<Self> {
         let props = props.into();
         let strides = L::strides_for(&extents).ok_or_else(|| overflow(&props.label, &extents))?;

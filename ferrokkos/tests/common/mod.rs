@@ -1,0 +1,80 @@
+//! Helpers shared by the View integration tests.
+//!
+//! Each test binary uses only some of these helpers.
+#![allow(dead_code)]
+
+use std::sync::OnceLock;
+
+use ferrokkos::{InitSettings, Runtime};
+
+/// Initializes ferrokkos once for this test process. Tests of one binary run on several threads and
+/// `initialize` may be called only once per process, so the runtime lives (never finalized) in a static.
+pub fn runtime() -> &'static Runtime {
+    static RUNTIME: OnceLock<Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        ferrokkos::initialize(InitSettings::new().num_threads(2))
+            .expect("ferrokkos::initialize failed")
+    })
+}
+
+/// Every multi-index of the box `extents`, the last index fastest (row-major order).
+pub fn indices<const R: usize>(extents: [usize; R]) -> Vec<[usize; R]> {
+    let count: usize = extents.iter().product();
+    let mut out = Vec::with_capacity(count);
+    for n in 0..count {
+        let mut rest = n;
+        let mut index = [0; R];
+        for r in (0..R).rev() {
+            index[r] = rest % extents[r];
+            rest /= extents[r];
+        }
+        out.push(index);
+    }
+    out
+}
+
+/// The position of `index` in the row-major order of the box `extents`.
+pub fn row_major<const R: usize>(index: [usize; R], extents: [usize; R]) -> usize {
+    index
+        .iter()
+        .zip(&extents)
+        .fold(0, |acc, (&i, &e)| acc * e + i)
+}
+
+/// The memory offset of `index` with these strides.
+pub fn offset<const R: usize>(index: [usize; R], strides: [usize; R]) -> usize {
+    index.iter().zip(&strides).map(|(i, s)| i * s).sum()
+}
+
+/// Row-major compact strides (LayoutRight), computed independently of the library.
+pub fn right_strides<const R: usize>(extents: [usize; R]) -> [usize; R] {
+    std::array::from_fn(|r| extents[r + 1..].iter().product())
+}
+
+/// Column-major compact strides (LayoutLeft), computed independently of the library.
+pub fn left_strides<const R: usize>(extents: [usize; R]) -> [usize; R] {
+    std::array::from_fn(|r| extents[..r].iter().product())
+}
+
+/// Row-major strides of a box whose every extent is padded by `pad` (a non-contiguous layout).
+pub fn padded_right_strides<const R: usize>(extents: [usize; R], pad: usize) -> [usize; R] {
+    std::array::from_fn(|r| extents[r + 1..].iter().map(|e| e + pad).product())
+}
+
+/// Column-major strides of a box whose every extent is padded by `pad`.
+pub fn padded_left_strides<const R: usize>(extents: [usize; R], pad: usize) -> [usize; R] {
+    std::array::from_fn(|r| extents[..r].iter().map(|e| e + pad).product())
+}
+
+/// The span (one past the largest offset) of a box with these extents and strides.
+pub fn span<const R: usize>(extents: [usize; R], strides: [usize; R]) -> usize {
+    if extents.contains(&0) {
+        0
+    } else {
+        1 + extents
+            .iter()
+            .zip(&strides)
+            .map(|(e, s)| (e - 1) * s)
+            .sum::<usize>()
+    }
+}
