@@ -620,5 +620,11 @@ fn to_layout_stride_and_try_into_layout_keep_the_elements() -> Result<()> {
         (pr.strides(), pr.span_is_contiguous(), pr.get((1, 2))?),
         ([8, 1], false, 7.0)
     );
+
+    // A unit-stride dimension of extent 1 fits whatever its stride: it is never stepped over.
+    let thin = View::<f64, 2, LayoutStride>::new_strided("thin", [3, 1], [4, 9])?;
+    thin.set((2, 0), 3.0)?;
+    let tr: View<f64, 2> = thin.try_into_layout()?;
+    assert_eq!((tr.strides(), tr.get((2, 0))?), ([4, 1], 3.0));
     Ok(())
 }

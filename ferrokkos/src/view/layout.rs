@@ -43,8 +43,8 @@ pub trait RegularLayout: Layout {
     /// The compact strides for `extents`, or `None` if the size overflows `usize`.
     fn strides_for<const R: usize>(extents: &[usize; R]) -> Option<[usize; R]>;
 
-    /// Whether `strides` are valid strides of this layout (the known-unit stride is 1).
-    fn accepts<const R: usize>(strides: &[usize; R]) -> bool;
+    /// The dimension whose stride this layout knows to be 1 (`None` for rank 0).
+    fn unit_dim<const R: usize>() -> Option<usize>;
 }
 
 /// Row-major layout (C order, Kokkos' `LayoutRight`): the last index is contiguous.
@@ -87,8 +87,8 @@ impl RegularLayout for LayoutRight {
         Some(strides)
     }
 
-    fn accepts<const R: usize>(strides: &[usize; R]) -> bool {
-        R == 0 || strides[R - 1] == 1
+    fn unit_dim<const R: usize>() -> Option<usize> {
+        R.checked_sub(1)
     }
 }
 
@@ -120,8 +120,8 @@ impl RegularLayout for LayoutLeft {
         Some(strides)
     }
 
-    fn accepts<const R: usize>(strides: &[usize; R]) -> bool {
-        R == 0 || strides[0] == 1
+    fn unit_dim<const R: usize>() -> Option<usize> {
+        (R > 0).then_some(0)
     }
 }
 

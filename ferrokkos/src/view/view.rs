@@ -374,16 +374,28 @@ impl<T: Element, const R: usize, L: RegularLayout, M: MemorySpace> View<T, R, L,
 }
 
 impl<T: Element, const R: usize, M: MemorySpace> View<T, R, LayoutStride, M> {
-    /// This LayoutStride View as a View of layout `K`, if its strides fit `K` (the unit stride where
-    /// `K` needs it); otherwise [`Error::InvalidView`] naming the strides.
+    /// This LayoutStride View as a View of layout `K`, if its strides fit `K` (stride 1 in the
+    /// dimension `K` makes contiguous, unless that extent is 0 or 1); otherwise [`Error::InvalidView`]
+    /// naming the strides.
     pub fn try_into_layout<K: RegularLayout>(&self) -> Result<View<T, R, K, M>> {
-        if K::accepts(&self.strides) {
-            Ok(self.retype())
-        } else {
-            Err(Error::InvalidView {
-                label: self.label().to_string(),
-                reason: format!("strides {:?} do not fit {}", self.strides, K::NAME),
-            })
+        let mut strides = self.strides;
+        if let Some(r) = K::unit_dim::<R>() {
+            match (self.extents[r], self.strides[r]) {
+                (_, 1) => {}
+                (0 | 1, _) => strides[r] = 1, // never multiplied by a non-zero index
+                _ => {
+                    return Err(Error::InvalidView {
+                        label: self.label().to_string(),
+                        reason: format!("strides {:?} do not fit {}", self.strides, K::NAME),
+                    });
+                }
+            }
         }
+        Ok(View::from_parts(
+            Arc::clone(&self.alloc),
+            self.ptr,
+            self.extents,
+            strides,
+        ))
     }
 }

@@ -141,3 +141,84 @@ impl ExecutionSpace for Threads {
             .collect())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, AtomicU32};
+
+    use super::*;
+    use crate::backend::host::pool::Pool;
+
+    fn backend(threads: usize) -> (Arc<HostShared>, Pool) {
+        let shared = Arc::new(HostShared {
+            alive: AtomicBool::new(true),
+            serial_ids: AtomicU32::new(0),
+            threads_ids: AtomicU32::new(0),
+        });
+        (shared, Pool::start(threads, false).unwrap())
+    }
+
+    /// The OS threads that ran `exec`'s participants other than the caller, over many broadcasts.
+    fn worker_threads(exec: &Threads, rounds: usize) -> HashSet<std::thread::ThreadId> {
+        let seen = Mutex::new(HashSet::new());
+        for _ in 0..rounds {
+            exec.broadcast(&|p| {
+                assert_eq!(p.count, exec.concurrency());
+                if p.index > 0 {
+                    seen.lock().unwrap().insert(std::thread::current().id());
+                }
+            })
+            .unwrap();
+        }
+        seen.into_inner().unwrap()
+    }
+
+    #[test]
+    fn partitions_run_concurrently_on_disjoint_workers() {
+        let (shared, pool) = backend(6);
+        let all = Threads::create(&shared, pool.shared(), 0..pool.workers());
+        let parts = all.partition(&[1.0, 2.0]).unwrap();
+        assert_eq!((parts[0].concurrency(), parts[1].concurrency()), (2, 4));
+        let (a, b) = std::thread::scope(|s| {
+            let a = s.spawn(|| worker_threads(&parts[0], 200));
+            let b = s.spawn(|| worker_threads(&parts[1], 200));
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        assert_eq!((a.len(), b.len()), (1, 3));
+        assert!(a.is_disjoint(&b), "partitions shared a worker: {a:?} {b:?}");
+        // The parent uses all five workers; the partitions' two callers stand in for the fifth.
+        let parent = worker_threads(&all, 50);
+        assert_eq!(parent.len(), 5);
+        assert!(parent.is_superset(&(&a | &b)));
+    }
+
+    #[test]
+    fn a_nested_dispatch_runs_inline_instead_of_deadlocking() {
+        let (shared, pool) = backend(3);
+        let exec = Threads::create(&shared, pool.shared(), 0..pool.workers());
+        let inner = AtomicU32::new(0);
+        exec.broadcast(&|_| {
+            exec.broadcast(&|p| {
+                assert_eq!((p.index, p.count), (0, 1));
+                inner.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            })
+            .unwrap();
+        })
+        .unwrap();
+        assert_eq!(inner.into_inner(), 3);
+    }
+
+    #[test]
+    fn pinned_workers_start_and_run() {
+        let pool = Pool::start(2, true).unwrap();
+        let ran = AtomicU32::new(0);
+        pool.shared()
+            .broadcast(0..1, &|_| {
+                ran.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            })
+            .unwrap();
+        assert_eq!(ran.into_inner(), 2);
+    }
+}
