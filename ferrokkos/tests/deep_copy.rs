@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{indices, padded_left_strides, padded_right_strides, right_strides, span};
+use common::{conflict, indices, padded_left_strides, padded_right_strides, right_strides, span};
 use ferrokkos::{
     ALL, BorrowKind, Error, Layout, LayoutLeft, LayoutRight, LayoutStride, Result, View, deep_copy,
     subview,
@@ -318,19 +318,6 @@ fn copying_a_view_onto_itself_changes_nothing() -> Result<()> {
     Ok(())
 }
 
-fn borrow_error(e: Error, label: &str, requested: BorrowKind, held: BorrowKind) {
-    match e {
-        Error::Borrow {
-            label: l,
-            requested: r,
-            held: h,
-        } => {
-            assert_eq!((l.as_str(), r, h), (label, requested, held));
-        }
-        other => panic!("unexpected error {other}"),
-    }
-}
-
 #[test]
 fn deep_copy_while_a_guard_is_alive_is_a_borrow_error() -> Result<()> {
     common::runtime();
@@ -345,8 +332,8 @@ fn deep_copy_while_a_guard_is_alive_is_a_borrow_error() -> Result<()> {
             "View \"dst\" cannot be borrowed exclusive (write) on the host: it is already borrowed \
              shared (read)"
         );
-        borrow_error(
-            deep_copy(&dst, 2.0).unwrap_err(),
+        conflict(
+            deep_copy(&dst, 2.0),
             "dst",
             BorrowKind::Exclusive,
             BorrowKind::Shared,
@@ -354,13 +341,21 @@ fn deep_copy_while_a_guard_is_alive_is_a_borrow_error() -> Result<()> {
     }
     {
         let _writing_dst = dst.host_mut()?;
-        let e = deep_copy(&dst, &src).unwrap_err();
-        borrow_error(e, "dst", BorrowKind::Exclusive, BorrowKind::Exclusive);
+        conflict(
+            deep_copy(&dst, &src),
+            "dst",
+            BorrowKind::Exclusive,
+            BorrowKind::Exclusive,
+        );
     }
     {
         let _writing_src = src.host_mut()?;
-        let e = deep_copy(&dst, &src).unwrap_err();
-        borrow_error(e, "src", BorrowKind::Shared, BorrowKind::Exclusive);
+        conflict(
+            deep_copy(&dst, &src),
+            "src",
+            BorrowKind::Shared,
+            BorrowKind::Exclusive,
+        );
     }
     assert_eq!(dst.to_vec()?, [0.0; 4], "a refused copy wrote something");
     {
@@ -377,13 +372,17 @@ fn overlapping_copy_and_scalar_read_respect_guards() -> Result<()> {
     let v = View::<i32, 1>::new("v", [6])?;
     let reader = subview(&v, 4..)?;
     let _r = reader.host()?;
-    let e = deep_copy(&subview(&v, 0..3)?, &subview(&v, 1..4)?).unwrap_err();
-    borrow_error(e, "v", BorrowKind::Exclusive, BorrowKind::Shared);
+    conflict(
+        deep_copy(&subview(&v, 0..3)?, &subview(&v, 1..4)?),
+        "v",
+        BorrowKind::Exclusive,
+        BorrowKind::Shared,
+    );
     let s = View::<i32, 0>::new("s", [])?;
     let _w = s.host_mut()?;
     let mut x = 0;
-    borrow_error(
-        deep_copy(&mut x, &s).unwrap_err(),
+    conflict(
+        deep_copy(&mut x, &s),
         "s",
         BorrowKind::Shared,
         BorrowKind::Exclusive,

@@ -6,7 +6,7 @@ mod common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use common::{indices, left_strides, offset, padded_right_strides, right_strides, span};
+use common::{conflict, indices, left_strides, offset, padded_right_strides, right_strides, span};
 use ferrokkos::{
     ALL, BorrowKind, Error, HostSpace, Layout, LayoutLeft, LayoutRight, LayoutStride, MemorySpace,
     Result, View, deep_copy, subview,
@@ -417,20 +417,6 @@ fn writing_through_a_guard_out_of_bounds_panics() {
 
 const READ: BorrowKind = BorrowKind::Shared;
 const WRITE: BorrowKind = BorrowKind::Exclusive;
-
-/// Checks that `r` is the borrow conflict on `label`: `requested` refused while `held` is alive.
-fn conflict<T>(r: Result<T>, label: &str, requested: BorrowKind, held: BorrowKind) {
-    match r.err().expect("expected a borrow conflict") {
-        Error::Borrow {
-            label: l,
-            requested: q,
-            held: h,
-        } => {
-            assert_eq!((l.as_str(), q, h), (label, requested, held));
-        }
-        other => panic!("unexpected error {other}"),
-    }
-}
 
 #[test]
 fn writing_while_a_reader_is_alive_is_a_borrow_error() -> Result<()> {

@@ -78,3 +78,22 @@ pub fn span<const R: usize>(extents: [usize; R], strides: [usize; R]) -> usize {
             .sum::<usize>()
     }
 }
+
+/// Checks that `r` is the borrow conflict on `label`: `requested` refused while `held` is alive.
+pub fn conflict<T>(
+    r: ferrokkos::Result<T>,
+    label: &str,
+    requested: ferrokkos::BorrowKind,
+    held: ferrokkos::BorrowKind,
+) {
+    match r.err().expect("expected a borrow conflict") {
+        ferrokkos::Error::Borrow {
+            label: l,
+            requested: q,
+            held: h,
+        } => {
+            assert_eq!((l.as_str(), q, h), (label, requested, held));
+        }
+        other => panic!("unexpected error {other}"),
+    }
+}
