@@ -174,6 +174,15 @@ pub enum Error {
         reason: String,
     },
 
+    /// An execution policy was given bounds, tile sizes or a chunk size it cannot use.
+    #[error("invalid {policy}: {reason}")]
+    Policy {
+        /// The policy, e.g. `RangePolicy` or `MDRangePolicy<3>`.
+        policy: String,
+        /// What is wrong, e.g. `lower bound (100) is greater than the upper bound (90)`.
+        reason: String,
+    },
+
     /// The Threads pool could not start (thread creation or pinning failed).
     #[error("Threads pool: {reason}")]
     ThreadPool {

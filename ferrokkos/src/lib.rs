@@ -34,14 +34,26 @@
 #![warn(missing_docs)]
 
 mod backend;
+pub mod dispatch;
 mod error;
+pub mod policy;
+pub mod reducer;
 mod runtime;
 mod settings;
 pub mod space;
 pub mod view;
 
 pub use backend::host::{HOST_ALIGNMENT, HostSpace, Serial, Threads};
+pub use dispatch::{
+    ForKernel, HostExecutionSpace, ReduceKernel, ScanKernel, parallel_for, parallel_reduce,
+    parallel_scan, parallel_scan_with,
+};
 pub use error::{BorrowKind, Error, Result};
+pub use policy::{IndexType, Iterate, MDRangePolicy, RangePolicy, Schedule};
+pub use reducer::{
+    BAnd, BOr, Custom, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar,
+    MinMaxScalar, Prod, Reducer, Sum, ValLocScalar,
+};
 pub use runtime::{
     Runtime, initialize, is_finalized, is_initialized, push_finalize_hook, settings,
 };
@@ -51,10 +63,10 @@ pub use space::{
     partition_space, partition_space_with_weights,
 };
 pub use view::{
-    ALL, Element, HostMut, HostRef, Layout, LayoutLeft, LayoutRight, LayoutStride, View, ViewAlloc,
-    create_mirror, create_mirror_in, create_mirror_view, create_mirror_view_and_copy,
-    create_mirror_view_in, deep_copy, realloc, realloc_without_initializing, resize, subview,
-    view_alloc,
+    ALL, Element, HostMut, HostRef, Layout, LayoutLeft, LayoutRight, LayoutStride, ParallelMut,
+    View, ViewAlloc, create_mirror, create_mirror_in, create_mirror_view,
+    create_mirror_view_and_copy, create_mirror_view_in, deep_copy, realloc,
+    realloc_without_initializing, resize, subview, view_alloc,
 };
 
 /// The host execution space that Kokkos code gets by default (`Kokkos::DefaultHostExecutionSpace`).
@@ -63,9 +75,11 @@ pub type DefaultHostExecutionSpace = Threads;
 /// The names most programs need: `use ferrokkos::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        ALL, ExecutionSpace, HostSpace, InitSettings, LayoutLeft, LayoutRight, LayoutStride,
-        MemorySpace, Serial, Threads, View, create_mirror_view, deep_copy, partition_space,
-        subview, view_alloc,
+        ALL, BAnd, BOr, Custom, ExecutionSpace, HostSpace, InitSettings, Iterate, LAnd, LOr,
+        LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, MemorySpace, Min,
+        MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prod, RangePolicy, Reducer,
+        Schedule, Serial, Sum, Threads, ValLocScalar, View, create_mirror_view, deep_copy,
+        parallel_for, parallel_reduce, parallel_scan, partition_space, subview, view_alloc,
     };
 }
 

@@ -26,6 +26,7 @@ mod guard;
 mod index;
 mod layout;
 mod mirror;
+mod parallel;
 mod resize;
 mod subview;
 mod unmanaged;
@@ -41,6 +42,7 @@ pub use mirror::{
     create_mirror, create_mirror_in, create_mirror_view, create_mirror_view_and_copy,
     create_mirror_view_in,
 };
+pub use parallel::ParallelMut;
 pub use resize::{realloc, realloc_without_initializing, resize};
 pub use subview::{ALL, All, Subview, SubviewArg, SubviewArgs, subview, typelevel};
 pub use view::{MAX_RANK, View, ViewAlloc, view_alloc};

@@ -47,11 +47,13 @@ impl Serial {
     }
 
     /// Runs `f` as this instance's next piece of work. From inside a host kernel it runs at once.
-    #[allow(dead_code)] // The dispatch layer (parallel patterns) is its user.
-    pub(crate) fn execute<R>(&self, f: impl FnOnce() -> R) -> Result<R> {
-        self.inner
-            .shared
-            .check_alive(|| "running work on a Serial instance".into())?;
+    /// `what` describes the work for the error returned after finalize.
+    pub(crate) fn execute<R>(
+        &self,
+        what: impl FnOnce() -> String,
+        f: impl FnOnce() -> R,
+    ) -> Result<R> {
+        self.inner.shared.check_alive(what)?;
         if context::in_kernel() {
             return Ok(f());
         }

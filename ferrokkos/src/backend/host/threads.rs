@@ -63,20 +63,27 @@ impl Threads {
         }
     }
 
-    /// Runs `f` once per participant (`Part::index` in `0..concurrency()`), the calling thread being
-    /// participant 0, and returns when all are done. From inside a host kernel it runs `f` once, inline,
-    /// as the only participant.
-    #[allow(dead_code)] // The dispatch layer (parallel patterns) is its user.
-    pub(crate) fn broadcast(&self, f: &(dyn Fn(Part) + Sync)) -> Result<()> {
-        self.inner
-            .shared
-            .check_alive(|| "running work on a Threads instance".into())?;
-        if context::in_kernel() {
-            f(Part { index: 0, count: 1 });
-            return Ok(());
-        }
-        let _launch = self.inner.launch.lock().unwrap_or_else(|e| e.into_inner());
-        self.inner.pool.broadcast(self.inner.workers.clone(), f)
+    /// Runs `f` once per participant (`Part::index` in `0..Part::count`, at most `concurrency()`), the
+    /// calling thread being participant 0, and returns when all are done. From inside a host kernel it
+    /// runs `f` once, inline, as the only participant. `what` describes the work for the error returned
+    /// after finalize.
+    pub(crate) fn broadcast(
+        &self,
+        what: impl FnOnce() -> String,
+        f: &(dyn Fn(Part) + Sync),
+    ) -> Result<()> {
+        let outcome = self.inner.shared.check_alive(String::new).and_then(|()| {
+            if context::in_kernel() {
+                f(Part { index: 0, count: 1 });
+                return Ok(());
+            }
+            let _launch = self.inner.launch.lock().unwrap_or_else(|e| e.into_inner());
+            self.inner.pool.broadcast(self.inner.workers.clone(), f)
+        });
+        outcome.map_err(|e| match e {
+            crate::Error::Finalized { .. } => crate::Error::Finalized { what: what() },
+            e => e,
+        })
     }
 }
 
@@ -164,7 +171,7 @@ mod tests {
     fn worker_threads(exec: &Threads, rounds: usize) -> HashSet<std::thread::ThreadId> {
         let seen = Mutex::new(HashSet::new());
         for _ in 0..rounds {
-            exec.broadcast(&|p| {
+            exec.broadcast(String::new, &|p| {
                 assert_eq!(p.count, exec.concurrency());
                 if p.index > 0 {
                     seen.lock().unwrap().insert(std::thread::current().id());
@@ -199,8 +206,8 @@ mod tests {
         let (shared, pool) = backend(3);
         let exec = Threads::create(&shared, pool.shared(), 0..pool.workers());
         let inner = AtomicU32::new(0);
-        exec.broadcast(&|_| {
-            exec.broadcast(&|p| {
+        exec.broadcast(String::new, &|_| {
+            exec.broadcast(String::new, &|p| {
                 assert_eq!((p.index, p.count), (0, 1));
                 inner.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             })

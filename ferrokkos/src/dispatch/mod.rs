@@ -1,0 +1,163 @@
+//! The parallel patterns: [`parallel_for`], [`parallel_reduce`], [`parallel_scan`].
+//!
+//! A pattern runs a kernel over the iterations of a policy on the policy's execution-space instance.
+//! On the host spaces the call returns when the work is done. Kernels are values implementing
+//! [`ForKernel`], [`ReduceKernel`] or [`ScanKernel`]; plain closures do, with their parameter types
+//! written out (`|i: usize| ...`).
+//!
+//! # Writing Views from a kernel
+//!
+//! A kernel runs on several threads at once, so it reads Views through shared guards
+//! ([`crate::View::host`]), which are `Sync`, and writes them through a
+//! [`crate::view::ParallelMut`], whose creation is `unsafe`: the caller promises Kokkos' contract that
+//! no element is written by two iterations, nor written by one and read by another. The `kernel!`
+//! macro (a later release) will check the common owner-computes case and make it safe.
+
+mod host;
+mod kernel;
+mod patterns;
+mod run;
+mod work;
+
+pub use host::HostExecutionSpace;
+pub use kernel::{ForKernel, ReduceKernel, ScanKernel};
+
+use crate::error::Result;
+use crate::reducer::{ReduceTarget, Reducer, ReductionScalar, Sum};
+
+/// A policy that can run the kernel `K` with [`parallel_for`]. Implemented by [`crate::RangePolicy`]
+/// and [`crate::MDRangePolicy`] on the host spaces for every [`ForKernel`] of their index type.
+pub trait ParallelFor<K> {
+    /// Runs the kernel; see [`parallel_for`].
+    #[doc(hidden)]
+    fn launch_for(self, label: &str, kernel: K) -> Result<()>;
+}
+
+/// A policy that can run the kernel `K` with [`parallel_reduce`] into the target `T`.
+pub trait ParallelReduce<K, T: ReduceTarget> {
+    /// Runs the kernel; see [`parallel_reduce`].
+    #[doc(hidden)]
+    fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output>;
+}
+
+/// A policy that can run the scan kernel `K` with the reducer `Rd` ([`parallel_scan`]).
+pub trait ParallelScan<K, Rd: Reducer> {
+    /// Runs the kernel; see [`parallel_scan`].
+    #[doc(hidden)]
+    fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value>;
+}
+
+/// Runs `kernel` once for every iteration of `policy` (Kokkos' `parallel_for`). `label` names the
+/// launch for tools and errors.
+///
+/// ```
+/// use ferrokkos::prelude::*;
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// let exec = Threads::default_instance()?;
+/// let (x, y) = (View::<f64, 1>::new("x", [1000])?, View::<f64, 1>::new("y", [1000])?);
+/// deep_copy(&x, 2.0)?;
+/// {
+///     let x = x.host()?;
+///     // SAFETY: iteration i writes y[i] only and reads no other element of y.
+///     let y = unsafe { y.parallel_mut()? };
+///     parallel_for("axpy", RangePolicy::new(&exec, 0, 1000)?, |i: usize| {
+///         y.set(i, 3.0 * x[i] + y.get(i));
+///     })?;
+/// }
+/// assert_eq!(y.get(999)?, 6.0);
+///
+/// // Two dimensions: the kernel receives the index tuple.
+/// let a = View::<i64, 2>::new("a", [3, 4])?;
+/// {
+///     // SAFETY: point (i, j) writes a[(i, j)] only.
+///     let a = unsafe { a.parallel_mut()? };
+///     parallel_for("fill", MDRangePolicy::new(&exec, [0, 0], [3, 4])?, |(i, j): (usize, usize)| {
+///         a.set((i, j), (10 * i + j) as i64);
+///     })?;
+/// }
+/// assert_eq!(a.get((2, 3))?, 23);
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+pub fn parallel_for<P, K>(label: &str, policy: P, kernel: K) -> Result<()>
+where
+    P: ParallelFor<K>,
+{
+    policy.launch_for(label, kernel)
+}
+
+/// Runs `kernel` for every iteration of `policy`, combining the iterations' contributions with a
+/// reducer (Kokkos' `parallel_reduce`). `target` is a reducer (the value is returned), a tuple of
+/// reducers, a `&mut` number or a rank-0 View (summed into it), or a reducer aimed at a place
+/// ([`crate::reducer::Reducer::into_result`]). An empty range gives the reducer's identity.
+///
+/// ```
+/// use ferrokkos::prelude::*;
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// let exec = Threads::default_instance()?;
+/// let policy = RangePolicy::new(&exec, 0, 1000)?;
+///
+/// let mut sum = 0.0;
+/// parallel_reduce("sum", policy.clone(), |i: usize, acc: &mut f64| *acc += i as f64, &mut sum)?;
+/// assert_eq!(sum, 499500.0);
+///
+/// let (lo, hi) = parallel_reduce("range", policy,
+///     |i: usize, acc: &mut (i64, i64)| {
+///         let v = (i as i64 - 300).pow(2);
+///         acc.0 = acc.0.min(v);
+///         acc.1 = acc.1.max(v);
+///     },
+///     (Min::new(), Max::new()))?;
+/// assert_eq!((lo, hi), (0, 699 * 699));
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+pub fn parallel_reduce<P, K, T>(label: &str, policy: P, kernel: K, target: T) -> Result<T::Output>
+where
+    T: ReduceTarget,
+    P: ParallelReduce<K, T>,
+{
+    policy.launch_reduce(label, kernel, target)
+}
+
+/// A prefix sum over the iterations of `policy` (Kokkos' `parallel_scan`); returns the total. The
+/// kernel receives `(i, &mut partial, is_final)`, see [`ScanKernel`].
+///
+/// ```
+/// use ferrokkos::prelude::*;
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// let exec = Threads::default_instance()?;
+/// let counts = [3u32, 1, 4, 1, 5];
+/// let offsets = View::<u32, 1>::new("offsets", [5])?;
+/// let total = {
+///     // SAFETY: iteration i writes offsets[i] only.
+///     let out = unsafe { offsets.parallel_mut()? };
+///     parallel_scan("offsets", RangePolicy::new(&exec, 0, 5)?,
+///         |i: usize, partial: &mut u32, is_final: bool| {
+///             if is_final { out.set(i, *partial); } // exclusive: before adding
+///             *partial += counts[i];
+///         })?
+/// };
+/// assert_eq!((offsets.to_vec()?, total), (vec![0, 3, 4, 8, 9], 14));
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+pub fn parallel_scan<P, K, V>(label: &str, policy: P, kernel: K) -> Result<V>
+where
+    V: ReductionScalar,
+    P: ParallelScan<K, Sum<V>>,
+{
+    policy.launch_scan(label, kernel, Sum::new())
+}
+
+/// A scan whose contributions combine with `reducer` instead of `+` (any associative join with an
+/// identity, e.g. [`crate::Max`] for a running maximum). Returns the total.
+pub fn parallel_scan_with<P, K, Rd>(
+    label: &str,
+    policy: P,
+    kernel: K,
+    reducer: Rd,
+) -> Result<Rd::Value>
+where
+    Rd: Reducer,
+    P: ParallelScan<K, Rd>,
+{
+    policy.launch_scan(label, kernel, reducer)
+}

@@ -1,0 +1,139 @@
+//! The three patterns on host policies: `RangePolicy` and `MDRangePolicy` over Serial and Threads.
+
+use std::ops::Range;
+
+use super::host::HostExecutionSpace;
+use super::kernel::{ForKernel, ReduceKernel, ScanKernel};
+use super::run::{run_for, run_reduce, run_scan};
+use super::work::Work;
+use super::{ParallelFor, ParallelReduce, ParallelScan};
+use crate::error::Result;
+use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy, Schedule};
+use crate::reducer::{ReduceTarget, Reducer};
+
+/// Describes a launch for error messages: `parallel_for "label" on Threads`.
+fn describe<'a>(pattern: &'a str, label: &'a str, space: &'a str) -> impl Fn() -> String + 'a {
+    move || format!("{pattern} \"{label}\" on {space}")
+}
+
+impl<S: HostExecutionSpace, I: IndexType> RangePolicy<S, I> {
+    fn work(&self) -> Work {
+        Work::new(
+            self.len(),
+            self.get_schedule(),
+            self.chunk(),
+            self.space().concurrency(),
+        )
+    }
+}
+
+impl<S, const R: usize, I> MDRangePolicy<S, R, I>
+where
+    S: HostExecutionSpace,
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+{
+    fn work(&self, tiles: u64) -> Work {
+        Work::new(tiles, Schedule::Static, None, self.space().concurrency())
+    }
+}
+
+impl<S, I, K> ParallelFor<K> for RangePolicy<S, I>
+where
+    S: HostExecutionSpace,
+    I: IndexType,
+    K: ForKernel<I>,
+{
+    fn launch_for(self, label: &str, kernel: K) -> Result<()> {
+        let begin = self.begin();
+        let body = |items: Range<u64>| {
+            for k in items {
+                kernel.apply(begin.advance(k));
+            }
+        };
+        let what = describe("parallel_for", label, S::NAME);
+        run_for(self.space(), &what, self.work(), &body)
+    }
+}
+
+impl<S, I, K, T> ParallelReduce<K, T> for RangePolicy<S, I>
+where
+    S: HostExecutionSpace,
+    I: IndexType,
+    T: ReduceTarget,
+    K: ReduceKernel<I, <T::Reducer as Reducer>::Value>,
+{
+    fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
+        let (reducer, sink) = target.split();
+        let begin = self.begin();
+        let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
+            for k in items {
+                kernel.apply(begin.advance(k), acc);
+            }
+        };
+        let what = describe("parallel_reduce", label, S::NAME);
+        let value = run_reduce(self.space(), &what, self.work(), &reducer, &body)?;
+        T::deliver(sink, value)
+    }
+}
+
+impl<S, I, K, Rd> ParallelScan<K, Rd> for RangePolicy<S, I>
+where
+    S: HostExecutionSpace,
+    I: IndexType,
+    Rd: Reducer,
+    K: ScanKernel<I, Rd::Value>,
+{
+    fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value> {
+        let begin = self.begin();
+        let body = |items: Range<u64>, partial: &mut Rd::Value, is_final: bool| {
+            for k in items {
+                kernel.apply(begin.advance(k), partial, is_final);
+            }
+        };
+        let what = describe("parallel_scan", label, S::NAME);
+        run_scan(
+            self.space(),
+            &what,
+            self.work(),
+            self.len(),
+            &reducer,
+            &body,
+        )
+    }
+}
+
+impl<S, const R: usize, I, K> ParallelFor<K> for MDRangePolicy<S, R, I>
+where
+    S: HostExecutionSpace,
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+    K: ForKernel<<[I; R] as IndexTuple<I>>::Tuple>,
+{
+    fn launch_for(self, label: &str, kernel: K) -> Result<()> {
+        let grid = self.grid();
+        let body = |tiles: Range<u64>| grid.visit(tiles, |idx| kernel.apply(idx.to_tuple()));
+        let what = describe("parallel_for", label, S::NAME);
+        run_for(self.space(), &what, self.work(grid.count), &body)
+    }
+}
+
+impl<S, const R: usize, I, K, T> ParallelReduce<K, T> for MDRangePolicy<S, R, I>
+where
+    S: HostExecutionSpace,
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+    T: ReduceTarget,
+    K: ReduceKernel<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>,
+{
+    fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
+        let (reducer, sink) = target.split();
+        let grid = self.grid();
+        let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
+            grid.visit(tiles, |idx| kernel.apply(idx.to_tuple(), acc))
+        };
+        let what = describe("parallel_reduce", label, S::NAME);
+        let value = run_reduce(self.space(), &what, self.work(grid.count), &reducer, &body)?;
+        T::deliver(sink, value)
+    }
+}

@@ -1,0 +1,151 @@
+//! The host drivers of the three patterns: split the work, run it on the participants, join the
+//! partial results in a fixed order.
+
+use std::ops::Range;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicU64;
+
+use super::host::HostExecutionSpace;
+use super::work::Work;
+use crate::error::Result;
+use crate::reducer::Reducer;
+
+/// At most this many per-chunk partial results exist in one launch (chunks are enlarged to fit).
+const MAX_PARTIALS: u64 = 1024;
+
+/// One partial result per participant or chunk, each written once, then read in index order.
+struct Partials<V>(Vec<Mutex<Option<V>>>);
+
+impl<V> Partials<V> {
+    fn new(n: usize) -> Self {
+        Partials((0..n).map(|_| Mutex::new(None)).collect())
+    }
+
+    fn put(&self, k: usize, value: V) {
+        *self.0[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(value);
+    }
+
+    /// The partial results that were written, in index order.
+    fn into_values(self) -> impl Iterator<Item = V> {
+        self.0
+            .into_iter()
+            .filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+/// Runs `body` over every item of `work`.
+pub(crate) fn run_for<S: HostExecutionSpace>(
+    space: &S,
+    what: &dyn Fn() -> String,
+    work: Work,
+    body: &(impl Fn(Range<u64>) + Sync),
+) -> Result<()> {
+    let next = AtomicU64::new(0);
+    space.run_participants(what, &|part, count| {
+        work.run(part, count, &next, |_, items| body(items))
+    })
+}
+
+/// Runs `body` over every item of `work`, each thread (static schedules) or chunk (dynamic) into its
+/// own accumulator starting at the identity, and joins the accumulators in thread or chunk order.
+pub(crate) fn run_reduce<S: HostExecutionSpace, R: Reducer>(
+    space: &S,
+    what: &dyn Fn() -> String,
+    work: Work,
+    reducer: &R,
+    body: &(impl Fn(Range<u64>, &mut R::Value) + Sync),
+) -> Result<R::Value> {
+    let participants = space.concurrency();
+    let per_thread = work.is_static();
+    let work = if per_thread {
+        work
+    } else {
+        work.with_chunk_cap(MAX_PARTIALS)
+    };
+    let slots = if per_thread {
+        participants
+    } else {
+        work.chunk_count(participants) as usize
+    };
+    let partials = Partials::new(slots);
+    let next = AtomicU64::new(0);
+    space.run_participants(what, &|part, count| {
+        if per_thread {
+            let mut acc = reducer.init();
+            work.run(part, count, &next, |_, items| body(items, &mut acc));
+            partials.put(part, acc);
+        } else {
+            work.run(part, count, &next, |chunk, items| {
+                let mut acc = reducer.init();
+                body(items, &mut acc);
+                partials.put(chunk as usize, acc);
+            });
+        }
+    })?;
+    let mut values = partials.into_values();
+    let mut result = values.next().unwrap_or_else(|| reducer.init());
+    for v in values {
+        reducer.join(&mut result, &v);
+    }
+    reducer.finalize(&mut result);
+    Ok(result)
+}
+
+/// Runs a scan: with one thread, a single final pass; otherwise a first pass computes each chunk's
+/// total, the totals are combined into exclusive prefixes in chunk order, and a final pass runs each
+/// chunk from its prefix. Returns the total (finalized).
+pub(crate) fn run_scan<S: HostExecutionSpace, R: Reducer>(
+    space: &S,
+    what: &dyn Fn() -> String,
+    work: Work,
+    len: u64,
+    reducer: &R,
+    body: &(impl Fn(Range<u64>, &mut R::Value, bool) + Sync),
+) -> Result<R::Value> {
+    let participants = space.concurrency();
+    if participants == 1 {
+        let total = Partials::new(1);
+        space.run_participants(what, &|_, _| {
+            let mut acc = reducer.init();
+            if len > 0 {
+                body(0..len, &mut acc, true);
+            }
+            total.put(0, acc);
+        })?;
+        let mut total = total.into_values().next().unwrap_or_else(|| reducer.init());
+        reducer.finalize(&mut total);
+        return Ok(total);
+    }
+    let work = work.with_chunk_cap(MAX_PARTIALS);
+    let chunks = work.chunk_count(participants) as usize;
+    let sums = Partials::new(chunks);
+    let next = AtomicU64::new(0);
+    space.run_participants(what, &|part, count| {
+        work.run(part, count, &next, |chunk, items| {
+            let mut acc = reducer.init();
+            body(items, &mut acc, false);
+            sums.put(chunk as usize, acc);
+        })
+    })?;
+    let mut prefixes = Vec::with_capacity(chunks);
+    let mut running = reducer.init();
+    for (k, slot) in sums.0.into_iter().enumerate() {
+        prefixes.push(running.clone());
+        if let Some(v) = slot.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            if k == 0 {
+                running = v;
+            } else {
+                reducer.join(&mut running, &v);
+            }
+        }
+    }
+    let next = AtomicU64::new(0);
+    space.run_participants(what, &|part, count| {
+        work.run(part, count, &next, |chunk, items| {
+            let mut acc = prefixes[chunk as usize].clone();
+            body(items, &mut acc, true);
+        })
+    })?;
+    reducer.finalize(&mut running);
+    Ok(running)
+}

@@ -1,0 +1,325 @@
+//! [`MDRangePolicy`]: a box of iterations in 2 to 6 dimensions, walked tile by tile.
+
+use super::index::IndexType;
+use crate::error::{Error, Result};
+use crate::space::ExecutionSpace;
+
+/// The order in which a multidimensional range is walked (Kokkos' `Iterate`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Iterate {
+    /// The last index varies fastest (matches `LayoutRight`, the host spaces' default).
+    #[default]
+    Right,
+    /// The first index varies fastest (matches `LayoutLeft`).
+    Left,
+}
+
+/// The index arrays a multidimensional kernel can receive, with their tuple form: an `MDRangePolicy` of
+/// rank 3 over `i64` calls its kernel with `(i64, i64, i64)`. Implemented for ranks 2 to 6.
+pub trait IndexTuple<I>: Copy {
+    /// The tuple the kernel receives.
+    type Tuple: Copy + Send;
+    /// The tuple with the same elements.
+    fn to_tuple(self) -> Self::Tuple;
+}
+
+macro_rules! index_tuple {
+    ($($n:literal => ($($k:tt),*);)*) => {$(
+        impl<I: IndexType> IndexTuple<I> for [I; $n] {
+            type Tuple = ($(index_tuple!(@ty $k I),)*);
+            #[inline(always)]
+            fn to_tuple(self) -> Self::Tuple {
+                ($(self[$k],)*)
+            }
+        }
+    )*};
+    (@ty $k:tt $i:ident) => { $i };
+}
+
+index_tuple! {
+    2 => (0, 1);
+    3 => (0, 1, 2);
+    4 => (0, 1, 2, 3);
+    5 => (0, 1, 2, 3, 4);
+    6 => (0, 1, 2, 3, 4, 5);
+}
+
+/// The points `lower[r] <= i_r < upper[r]` of a box of rank `R` (2 to 6), run on the instance `S`.
+///
+/// The box is cut into tiles (by default a tile is one line along the fastest dimension); threads take
+/// whole tiles, and each tile is walked in the policy's [`Iterate`] order. Negative lower bounds are
+/// allowed with a signed index type, as in Kokkos. The kernel receives the index as a tuple
+/// (`(i, j)` at rank 2).
+///
+/// ```
+/// use ferrokkos::prelude::*;
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// let exec = Serial::default_instance()?;
+/// let p = MDRangePolicy::new(&exec, [-1i64, 0, 0], [2, 3, 4])?.tile_sizes([2, 2, 3])?;
+/// assert_eq!((p.len(), p.tile_count()), (3 * 3 * 4, 2 * 2 * 2));
+///
+/// let e = MDRangePolicy::new(&exec, [0, 5], [4, 3]).unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "invalid MDRangePolicy<2>: lower bound (5) is greater than the upper bound (3) in dimension 1"
+/// );
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct MDRangePolicy<S: ExecutionSpace, const R: usize, I: IndexType = i64> {
+    space: S,
+    lower: [I; R],
+    upper: [I; R],
+    tiles: Option<[u64; R]>,
+    iterate: Iterate,
+}
+
+impl<S: ExecutionSpace, const R: usize, I: IndexType> MDRangePolicy<S, R, I>
+where
+    [I; R]: IndexTuple<I>,
+{
+    /// The box `lower..upper` on `space`. An error if `lower[r] > upper[r]` in some dimension, or if
+    /// the number of points does not fit in 64 bits.
+    pub fn new(space: &S, lower: [I; R], upper: [I; R]) -> Result<Self> {
+        for r in 0..R {
+            if lower[r] > upper[r] {
+                return Err(policy_error::<R>(format!(
+                    "lower bound ({}) is greater than the upper bound ({}) in dimension {r}",
+                    lower[r], upper[r]
+                )));
+            }
+        }
+        let policy = MDRangePolicy {
+            space: space.clone(),
+            lower,
+            upper,
+            tiles: None,
+            iterate: Iterate::Right,
+        };
+        let mut points = 1u64;
+        for e in policy.extents() {
+            points = points.checked_mul(e).ok_or_else(|| {
+                policy_error::<R>(format!(
+                    "the box {lower:?}..{upper:?} has more than 2^64 points"
+                ))
+            })?;
+        }
+        Ok(policy)
+    }
+
+    /// Sets the tile sizes (Kokkos' third constructor argument). A tile that does not divide its
+    /// extent leaves a partial tile at the end. A zero tile size is an error.
+    pub fn tile_sizes(mut self, tiles: [usize; R]) -> Result<Self> {
+        if let Some(r) = tiles.iter().position(|&t| t == 0) {
+            return Err(policy_error::<R>(format!(
+                "tile size in dimension {r} is 0; every tile size must be at least 1"
+            )));
+        }
+        self.tiles = Some(tiles.map(|t| t as u64));
+        Ok(self)
+    }
+
+    /// Sets the iteration order, of the tiles and inside each tile (default [`Iterate::Right`]).
+    pub fn iterate(mut self, order: Iterate) -> Self {
+        self.iterate = order;
+        self
+    }
+
+    /// The lower bounds.
+    pub fn lower(&self) -> [I; R] {
+        self.lower
+    }
+
+    /// The upper bounds (exclusive).
+    pub fn upper(&self) -> [I; R] {
+        self.upper
+    }
+
+    /// The number of points in each dimension.
+    pub fn extents(&self) -> [u64; R] {
+        std::array::from_fn(|r| I::distance(self.lower[r], self.upper[r]))
+    }
+
+    /// The number of points of the box.
+    pub fn len(&self) -> u64 {
+        self.extents().iter().product()
+    }
+
+    /// Whether the box has no points.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The tile sizes in use: the ones set, or one line along the fastest dimension.
+    pub fn get_tile_sizes(&self) -> [u64; R] {
+        self.tiles.unwrap_or_else(|| {
+            let fastest = self.fastest_dim();
+            let ext = self.extents();
+            std::array::from_fn(|r| if r == fastest { ext[r].max(1) } else { 1 })
+        })
+    }
+
+    /// The number of tiles (the units of work threads take).
+    pub fn tile_count(&self) -> u64 {
+        self.grid().count
+    }
+
+    /// The iteration order.
+    pub fn get_iterate(&self) -> Iterate {
+        self.iterate
+    }
+
+    /// The execution-space instance the work runs on.
+    pub fn space(&self) -> &S {
+        &self.space
+    }
+
+    fn fastest_dim(&self) -> usize {
+        match self.iterate {
+            Iterate::Right => R - 1,
+            Iterate::Left => 0,
+        }
+    }
+
+    /// The tiling of the box, for the dispatch layer.
+    pub(crate) fn grid(&self) -> TileGrid<I, R> {
+        let extents = self.extents();
+        let tile = self.get_tile_sizes();
+        let ntiles: [u64; R] = std::array::from_fn(|r| extents[r].div_ceil(tile[r]));
+        let count = if extents.contains(&0) {
+            0
+        } else {
+            ntiles.iter().product()
+        };
+        let order: [usize; R] = match self.iterate {
+            Iterate::Right => std::array::from_fn(|k| k),
+            Iterate::Left => std::array::from_fn(|k| R - 1 - k),
+        };
+        TileGrid {
+            lower: self.lower,
+            extents,
+            tile,
+            ntiles,
+            order,
+            count,
+        }
+    }
+}
+
+fn policy_error<const R: usize>(reason: String) -> Error {
+    Error::Policy {
+        policy: format!("MDRangePolicy<{R}>"),
+        reason,
+    }
+}
+
+/// A box cut into tiles, numbered `0..count` in iteration order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TileGrid<I, const R: usize> {
+    lower: [I; R],
+    extents: [u64; R],
+    tile: [u64; R],
+    ntiles: [u64; R],
+    /// Dimensions from the slowest to the fastest.
+    order: [usize; R],
+    /// The number of tiles.
+    pub(crate) count: u64,
+}
+
+impl<I: IndexType, const R: usize> TileGrid<I, R> {
+    /// Calls `f` on every point of the tiles `tiles`, tile after tile, each in iteration order.
+    #[inline]
+    pub(crate) fn visit(&self, tiles: std::ops::Range<u64>, mut f: impl FnMut([I; R])) {
+        let fast = self.order[R - 1];
+        for t in tiles {
+            let mut rem = t;
+            let mut lo = [0u64; R];
+            let mut hi = [0u64; R];
+            for k in (0..R).rev() {
+                let d = self.order[k];
+                let c = rem % self.ntiles[d];
+                rem /= self.ntiles[d];
+                lo[d] = c * self.tile[d];
+                hi[d] = (lo[d] + self.tile[d]).min(self.extents[d]);
+            }
+            let mut cur = lo;
+            'tile: loop {
+                let mut idx: [I; R] = std::array::from_fn(|r| self.lower[r].advance(cur[r]));
+                for x in lo[fast]..hi[fast] {
+                    idx[fast] = self.lower[fast].advance(x);
+                    f(idx);
+                }
+                let mut k = R - 1;
+                loop {
+                    if k == 0 {
+                        break 'tile;
+                    }
+                    k -= 1;
+                    let d = self.order[k];
+                    cur[d] += 1;
+                    if cur[d] < hi[d] {
+                        break;
+                    }
+                    cur[d] = lo[d];
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid<const R: usize>(
+        lower: [i64; R],
+        upper: [i64; R],
+        tiles: [u64; R],
+        iterate: Iterate,
+    ) -> TileGrid<i64, R> {
+        let extents: [u64; R] = std::array::from_fn(|r| (upper[r] - lower[r]) as u64);
+        let ntiles = std::array::from_fn(|r| extents[r].div_ceil(tiles[r]));
+        let order = match iterate {
+            Iterate::Right => std::array::from_fn(|k| k),
+            Iterate::Left => std::array::from_fn(|k| R - 1 - k),
+        };
+        TileGrid {
+            lower,
+            extents,
+            tile: tiles,
+            ntiles,
+            order,
+            count: ntiles.iter().product(),
+        }
+    }
+
+    #[test]
+    fn tiles_walk_their_points_in_order() {
+        let g = grid([0, -1], [3, 2], [2, 2], Iterate::Right);
+        assert_eq!(g.count, 4);
+        let mut seen = Vec::new();
+        g.visit(0..g.count, |p| seen.push(p));
+        assert_eq!(
+            seen,
+            vec![
+                [0, -1],
+                [0, 0],
+                [1, -1],
+                [1, 0], // tile (0, 0)
+                [0, 1],
+                [1, 1], // tile (0, 1)
+                [2, -1],
+                [2, 0], // tile (1, 0)
+                [2, 1], // tile (1, 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn left_order_walks_the_first_index_fastest() {
+        let g = grid([0, 0], [2, 2], [2, 2], Iterate::Left);
+        let mut seen = Vec::new();
+        g.visit(0..g.count, |p| seen.push(p));
+        assert_eq!(seen, vec![[0, 0], [1, 0], [0, 1], [1, 1]]);
+    }
+}

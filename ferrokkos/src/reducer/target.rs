@@ -1,0 +1,188 @@
+//! [`ReduceTarget`]: where the result of a `parallel_reduce` goes.
+
+use super::{
+    BAnd, BOr, Bitwise, Custom, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxLoc, Prod,
+    Reducer, ReductionScalar, Sum,
+};
+use crate::error::Result;
+use crate::policy::IndexType;
+use crate::space::HostAccessible;
+use crate::view::{Element, Layout, View};
+
+/// What `parallel_reduce` reduces into: a reducer (the result is returned), a `&mut` number or a
+/// rank-0 View (summed into it), or a [`ReduceInto`]. See the [module documentation](self).
+pub trait ReduceTarget {
+    /// The reducer that combines the contributions.
+    type Reducer: Reducer;
+    /// What `parallel_reduce` returns: the value for a reducer, `()` when it is stored.
+    type Output;
+    /// Where the result goes.
+    #[doc(hidden)]
+    type Sink;
+    /// The reducer and the place for the result.
+    #[doc(hidden)]
+    fn split(self) -> (Self::Reducer, Self::Sink);
+    /// Delivers the final (joined and finalized) value.
+    #[doc(hidden)]
+    fn deliver(sink: Self::Sink, value: <Self::Reducer as Reducer>::Value) -> Result<Self::Output>;
+}
+
+/// Returns the result of a reducer: `parallel_reduce(label, policy, kernel, ByValue(my_reducer))`.
+/// The built-in reducers, [`crate::Custom`] and tuples of reducers are targets by themselves; a
+/// reducer type of your own is wrapped in `ByValue` (or aimed at a place with
+/// [`Reducer::into_result`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ByValue<R>(pub R);
+
+impl<R: Reducer> ReduceTarget for ByValue<R> {
+    type Reducer = R;
+    type Output = R::Value;
+    type Sink = ();
+    fn split(self) -> (R, ()) {
+        (self.0, ())
+    }
+    fn deliver((): (), value: R::Value) -> Result<R::Value> {
+        Ok(value)
+    }
+}
+
+/// Implements [`ReduceTarget`] for reducers that return their value.
+macro_rules! by_value_target {
+    ($(impl[$($g:tt)*] $t:ty;)*) => {$(
+        impl<$($g)*> ReduceTarget for $t {
+            type Reducer = Self;
+            type Output = <Self as Reducer>::Value;
+            type Sink = ();
+            fn split(self) -> (Self, ()) {
+                (self, ())
+            }
+            fn deliver((): (), value: Self::Output) -> Result<Self::Output> {
+                Ok(value)
+            }
+        }
+    )*};
+}
+
+by_value_target! {
+    impl[T: ReductionScalar] Sum<T>;
+    impl[T: ReductionScalar] Prod<T>;
+    impl[T: ReductionScalar] Min<T>;
+    impl[T: ReductionScalar] Max<T>;
+    impl[T: Bitwise] BAnd<T>;
+    impl[T: Bitwise] BOr<T>;
+    impl[] LAnd;
+    impl[] LOr;
+    impl[T: ReductionScalar, I: IndexType] MinLoc<T, I>;
+    impl[T: ReductionScalar, I: IndexType] MaxLoc<T, I>;
+    impl[T: ReductionScalar] MinMax<T>;
+    impl[T: ReductionScalar, I: IndexType] MinMaxLoc<T, I>;
+    impl[A: Reducer, B: Reducer] (A, B);
+    impl[A: Reducer, B: Reducer, C: Reducer] (A, B, C);
+    impl[A: Reducer, B: Reducer, C: Reducer, D: Reducer] (A, B, C, D);
+    impl[A: Reducer, B: Reducer, C: Reducer, D: Reducer, E: Reducer] (A, B, C, D, E);
+    impl[A: Reducer, B: Reducer, C: Reducer, D: Reducer, E: Reducer, F: Reducer] (A, B, C, D, E, F);
+}
+
+impl<Init, Join, Final> ReduceTarget for Custom<Init, Join, Final>
+where
+    Custom<Init, Join, Final>: Reducer,
+{
+    type Reducer = Self;
+    type Output = <Self as Reducer>::Value;
+    type Sink = ();
+    fn split(self) -> (Self, ()) {
+        (self, ())
+    }
+    fn deliver((): (), value: Self::Output) -> Result<Self::Output> {
+        Ok(value)
+    }
+}
+
+/// A place a reduction result can be stored: a `&mut V`, or a rank-0 View of `V` in a
+/// host-accessible space.
+pub trait ResultPlace<V> {
+    /// Stores `value`. An error if the place cannot be written now (a View borrowed elsewhere).
+    fn store(self, value: V) -> Result<()>;
+}
+
+impl<V> ResultPlace<V> for &mut V {
+    fn store(self, value: V) -> Result<()> {
+        *self = value;
+        Ok(())
+    }
+}
+
+impl<V: Element, L: Layout, M: HostAccessible> ResultPlace<V> for &View<V, 0, L, M> {
+    fn store(self, value: V) -> Result<()> {
+        self.set((), value)
+    }
+}
+
+/// A reducer delivering into a place ([`Reducer::into_result`]), like Kokkos' `Max<double>(result)`.
+///
+/// ```
+/// use ferrokkos::prelude::*;
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// let exec = Serial::default_instance()?;
+/// let best = View::<i32, 0>::new("best", [])?;
+/// let x = [4, -2, 9, 7];
+/// parallel_reduce("max", RangePolicy::new(&exec, 0, 4)?,
+///     |i: usize, m: &mut i32| *m = (*m).max(x[i]), Max::new().into_result(&best))?;
+/// assert_eq!(best.get(())?, 9);
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ReduceInto<R, P> {
+    reducer: R,
+    place: P,
+}
+
+impl<R, P> ReduceInto<R, P> {
+    pub(super) fn new(reducer: R, place: P) -> Self {
+        ReduceInto { reducer, place }
+    }
+}
+
+impl<R: Reducer, P: ResultPlace<R::Value>> ReduceTarget for ReduceInto<R, P> {
+    type Reducer = R;
+    type Output = ();
+    type Sink = P;
+    fn split(self) -> (R, P) {
+        (self.reducer, self.place)
+    }
+    fn deliver(place: P, value: R::Value) -> Result<()> {
+        place.store(value)
+    }
+}
+
+/// Sums into the number (Kokkos' `parallel_reduce(policy, functor, result)`).
+impl<T: ReductionScalar> ReduceTarget for &mut T {
+    type Reducer = Sum<T>;
+    type Output = ();
+    type Sink = Self;
+    fn split(self) -> (Sum<T>, Self) {
+        (Sum::new(), self)
+    }
+    fn deliver(place: Self, value: T) -> Result<()> {
+        *place = value;
+        Ok(())
+    }
+}
+
+/// Sums into the rank-0 View (Kokkos' reduction into a View).
+impl<'a, T, L, M> ReduceTarget for &'a View<T, 0, L, M>
+where
+    T: ReductionScalar + Element,
+    L: Layout,
+    M: HostAccessible,
+{
+    type Reducer = Sum<T>;
+    type Output = ();
+    type Sink = Self;
+    fn split(self) -> (Sum<T>, Self) {
+        (Sum::new(), self)
+    }
+    fn deliver(view: Self, value: T) -> Result<()> {
+        view.set((), value)
+    }
+}
