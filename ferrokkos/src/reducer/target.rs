@@ -170,7 +170,7 @@ impl<T: ReductionScalar> ReduceTarget for &mut T {
 }
 
 /// Sums into the rank-0 View (Kokkos' reduction into a View).
-impl<'a, T, L, M> ReduceTarget for &'a View<T, 0, L, M>
+impl<T, L, M> ReduceTarget for &View<T, 0, L, M>
 where
     T: ReductionScalar + Element,
     L: Layout,
