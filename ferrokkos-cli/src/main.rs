@@ -1,25 +1,49 @@
 //! `ferrokkos`: the command-line front end of ferrokkos.
 //!
-//! `ferrokkos info` prints the version, the execution spaces of this process with their concurrency,
-//! and the memory spaces. Kokkos options (`--kokkos-num-threads=N`) and the `FERROKKOS_*` / `KOKKOS_*`
-//! environment variables are honoured.
+//! - `ferrokkos info`: the version, the execution spaces with their concurrency, the memory spaces.
+//! - `ferrokkos stream`: the BabelStream memory-bandwidth benchmark, written with ferrokkos
+//!   (`--compare` adds a plain loop and rayon, run in the same process).
+//! - `ferrokkos latency`: the launch latency of the parallel patterns (Kokkos' launch_latency
+//!   benchmark; `--compare` adds rayon).
+//!
+//! Kokkos options (`--kokkos-num-threads=N`) and the `FERROKKOS_*` / `KOKKOS_*` environment variables
+//! are honoured by every command.
+
+mod info;
+mod latency;
+mod options;
+mod stream;
 
 use std::process::ExitCode;
 
-use ferrokkos::{
-    ExecutionSpace, HOST_ALIGNMENT, HostSpace, InitSettings, MemorySpace, Serial, Threads,
-};
+use ferrokkos::InitSettings;
 
 const USAGE: &str = "\
 usage: ferrokkos <command> [options]
 
 commands:
   info      version, execution spaces, thread count and memory spaces of this process
+  stream    BabelStream memory bandwidth benchmark (ferrokkos stream --help)
+  latency   launch latency of parallel_for / parallel_reduce (ferrokkos latency --help)
   help      this text
 
 options (any command):
   --kokkos-num-threads=N     threads of the Threads space (env FERROKKOS_NUM_THREADS)
   --ferrokkos-pin-threads    pin pool workers to cores (env FERROKKOS_PIN_THREADS=1)";
+
+/// How a command failed: a usage error (exit code 2) or a run-time failure (exit code 1).
+pub enum Failure {
+    /// Bad command-line input.
+    Usage(String),
+    /// The command ran and failed (an error, or a failed validation).
+    Run(String),
+}
+
+impl From<ferrokkos::Error> for Failure {
+    fn from(e: ferrokkos::Error) -> Self {
+        Failure::Run(e.to_string())
+    }
+}
 
 fn main() -> ExitCode {
     let (settings, rest) = match InitSettings::from_args(std::env::args()) {
@@ -32,70 +56,27 @@ fn main() -> ExitCode {
     let command = rest.get(1).map(String::as_str);
     let extra = rest.get(2..).unwrap_or_default();
     let outcome = match command {
-        Some("info") if extra.is_empty() => info(settings),
+        Some("info") if extra.is_empty() => info::info(settings).map_err(Failure::from),
+        Some("info") => Err(Failure::Usage(format!(
+            "info takes no arguments, got {extra:?}"
+        ))),
+        Some("stream") => stream::main(settings, extra),
+        Some("latency") => latency::main(settings, extra),
         None | Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
         }
-        Some("info") => {
-            eprintln!("ferrokkos: info takes no arguments, got {extra:?}\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
-        Some(other) => {
-            eprintln!("ferrokkos: unknown command {other:?}\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
+        Some(other) => Err(Failure::Usage(format!("unknown command {other:?}"))),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("ferrokkos: {e}");
+        Err(Failure::Usage(msg)) => {
+            eprintln!("ferrokkos: {msg}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Run(msg)) => {
+            eprintln!("ferrokkos: {msg}");
             ExitCode::FAILURE
         }
     }
-}
-
-fn info(settings: InitSettings) -> ferrokkos::Result<()> {
-    let runtime = ferrokkos::initialize(settings)?;
-    let settings = ferrokkos::settings()?;
-    let serial = Serial::default_instance()?;
-    let threads = Threads::default_instance()?;
-    println!("ferrokkos {}", env!("CARGO_PKG_VERSION"));
-    println!();
-    println!("Execution spaces:");
-    println!(
-        "  {:<8} concurrency {:>3}   device id 0x{:08x}   runs on the calling thread",
-        serial.name(),
-        serial.concurrency(),
-        serial.device_id()
-    );
-    println!(
-        "  {:<8} concurrency {:>3}   device id 0x{:08x}   calling thread + {} pool worker(s), pinning {}",
-        threads.name(),
-        threads.concurrency(),
-        threads.device_id(),
-        threads.concurrency() - 1,
-        if settings.pins_threads() { "on" } else { "off" }
-    );
-    println!(
-        "  Default execution space: {}",
-        ferrokkos::DefaultHostExecutionSpace::NAME
-    );
-    println!();
-    println!("Memory spaces:");
-    let stats = HostSpace.stats()?;
-    println!(
-        "  {:<10} alignment {} B, live {} B in {} allocation(s), high water {} B",
-        HostSpace.name(),
-        HOST_ALIGNMENT,
-        stats.live_bytes,
-        stats.live_allocations,
-        stats.high_water_bytes
-    );
-    println!();
-    println!(
-        "Hardware threads available to this process: {}",
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    );
-    runtime.finalize()
 }

@@ -11,6 +11,45 @@ use crate::error::Result;
 use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy, Schedule};
 use crate::reducer::{ReduceTarget, Reducer};
 
+// The loops below sit in functions that take the kernel as `&K`: the compiler then knows that the
+// kernel's captures do not change during the loop (a shared reference parameter), so it keeps pointers
+// and extents captured by value in registers instead of reloading them after every store.
+
+/// Runs iterations `items` (counted from `begin`) of a range kernel.
+#[inline]
+fn for_range<I: IndexType, K: ForKernel<I>>(kernel: &K, begin: I, items: Range<u64>) {
+    for k in items {
+        kernel.apply(begin.advance(k));
+    }
+}
+
+/// Runs iterations `items` of a range reduction into `acc`.
+#[inline]
+fn reduce_range<I: IndexType, V, K: ReduceKernel<I, V>>(
+    kernel: &K,
+    begin: I,
+    items: Range<u64>,
+    acc: &mut V,
+) {
+    for k in items {
+        kernel.apply(begin.advance(k), acc);
+    }
+}
+
+/// Runs iterations `items` of one scan pass.
+#[inline]
+fn scan_range<I: IndexType, V, K: ScanKernel<I, V>>(
+    kernel: &K,
+    begin: I,
+    items: Range<u64>,
+    partial: &mut V,
+    is_final: bool,
+) {
+    for k in items {
+        kernel.apply(begin.advance(k), partial, is_final);
+    }
+}
+
 /// Describes a launch for error messages: `parallel_for "label" on Threads`.
 fn describe<'a>(pattern: &'a str, label: &'a str, space: &'a str) -> impl Fn() -> String + 'a {
     move || format!("{pattern} \"{label}\" on {space}")
@@ -46,11 +85,7 @@ where
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
         let begin = self.begin();
-        let body = |items: Range<u64>| {
-            for k in items {
-                kernel.apply(begin.advance(k));
-            }
-        };
+        let body = |items: Range<u64>| for_range(&kernel, begin, items);
         let what = describe("parallel_for", label, S::NAME);
         run_for(self.space(), &what, self.work(), &body)
     }
@@ -67,9 +102,7 @@ where
         let (reducer, sink) = target.split();
         let begin = self.begin();
         let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-            for k in items {
-                kernel.apply(begin.advance(k), acc);
-            }
+            reduce_range(&kernel, begin, items, acc)
         };
         let what = describe("parallel_reduce", label, S::NAME);
         let value = run_reduce(self.space(), &what, self.work(), &reducer, &body)?;
@@ -87,9 +120,7 @@ where
     fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value> {
         let begin = self.begin();
         let body = |items: Range<u64>, partial: &mut Rd::Value, is_final: bool| {
-            for k in items {
-                kernel.apply(begin.advance(k), partial, is_final);
-            }
+            scan_range(&kernel, begin, items, partial, is_final)
         };
         let what = describe("parallel_scan", label, S::NAME);
         run_scan(

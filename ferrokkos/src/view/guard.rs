@@ -5,6 +5,7 @@ use std::ops::{Index, IndexMut};
 use super::element::Element;
 use super::index::{ViewIndex, for_each_index};
 use super::layout::Layout;
+use super::raw::RawMapping;
 use super::view::View;
 use crate::error::{Error, Result};
 use crate::space::HostAccessible;
@@ -16,6 +17,7 @@ use crate::space::HostAccessible;
 /// Indexing is always bounds-checked (also in release builds, since it is safe code) and panics with a
 /// message naming the View's label, the index and the extents.
 pub struct HostRef<'a, T: Element, const R: usize, L: Layout, M: HostAccessible> {
+    raw: RawMapping<'a, T, R, L>,
     view: &'a View<T, R, L, M>,
 }
 
@@ -41,7 +43,10 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible> View<T, R, L, M> 
     /// ```
     pub fn host(&self) -> Result<HostRef<'_, T, R, L, M>> {
         self.allocation().borrow_shared()?;
-        Ok(HostRef { view: self })
+        Ok(HostRef {
+            raw: RawMapping::of(self),
+            view: self,
+        })
     }
 
     /// Borrows the elements for reading and writing. An [`Error::Borrow`] naming the View if any other
@@ -186,9 +191,9 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible, I: ViewIndex<R>> 
     #[inline(always)]
     #[track_caller]
     fn index(&self, index: I) -> &T {
-        let offset = offset_or_panic(self.view, &index.to_array());
-        // SAFETY: in bounds (checked above), shared borrow held, host-accessible space.
-        unsafe { &*self.view.ptr().as_ptr().add(offset) }
+        let p = self.raw.element(&index.to_array());
+        // SAFETY: in bounds (checked by `element`), shared borrow held, host-accessible space.
+        unsafe { &*p }
     }
 }
 

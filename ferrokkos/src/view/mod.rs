@@ -27,6 +27,7 @@ mod index;
 mod layout;
 mod mirror;
 mod parallel;
+mod raw;
 mod resize;
 mod subview;
 mod unmanaged;

@@ -1,14 +1,12 @@
 //! [`ParallelMut`]: writing a View's elements from the iterations of a host kernel, under Kokkos'
 //! contract (DESIGN.md decision 4).
 
-use std::marker::PhantomData;
-use std::ptr::NonNull;
-
 use super::element::Element;
 use super::index::ViewIndex;
 use super::layout::Layout;
+use super::raw::RawMapping;
 use super::view::View;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::space::HostAccessible;
 
 /// Read-write access to a View's elements that many threads share: what a host kernel uses to write a
@@ -18,11 +16,8 @@ use crate::space::HostAccessible;
 /// `get` and `set` take `&self`, so a kernel running on several threads can call them. Every index is
 /// bounds-checked; an out-of-bounds index panics with the View's label, the index and the extents.
 pub struct ParallelMut<'a, T: Element, const R: usize, L: Layout, M: HostAccessible> {
-    ptr: NonNull<T>,
-    extents: [usize; R],
-    strides: [usize; R],
+    raw: RawMapping<'a, T, R, L>,
     view: &'a View<T, R, L, M>,
-    _layout: PhantomData<L>,
 }
 
 // SAFETY: sharing a ParallelMut among threads lets them read and write elements concurrently. The
@@ -69,48 +64,18 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible> View<T, R, L, M> 
     pub unsafe fn parallel_mut(&self) -> Result<ParallelMut<'_, T, R, L, M>> {
         self.allocation().borrow_exclusive()?;
         Ok(ParallelMut {
-            ptr: self.ptr(),
-            extents: self.extents(),
-            strides: self.strides(),
+            raw: RawMapping::of(self),
             view: self,
-            _layout: PhantomData,
         })
     }
 }
 
 impl<T: Element, const R: usize, L: Layout, M: HostAccessible> ParallelMut<'_, T, R, L, M> {
-    #[inline(always)]
-    #[track_caller]
-    fn element(&self, index: &[usize; R]) -> *mut T {
-        for r in 0..R {
-            if index[r] >= self.extents[r] {
-                self.out_of_bounds(index);
-            }
-        }
-        // SAFETY: the index is in bounds (checked above), so the offset lies inside the View's span,
-        // which lies inside its allocation (View invariant); the allocation outlives `self.view`.
-        unsafe { self.ptr.as_ptr().add(L::offset(index, &self.strides)) }
-    }
-
-    #[cold]
-    #[inline(never)]
-    #[track_caller]
-    fn out_of_bounds(&self, index: &[usize; R]) -> ! {
-        panic!(
-            "{}",
-            Error::OutOfBounds {
-                label: self.view.label().to_string(),
-                index: index.to_vec(),
-                extents: self.extents.to_vec(),
-            }
-        )
-    }
-
     /// Reads the element at `index`.
     #[inline(always)]
     #[track_caller]
     pub fn get(&self, index: impl ViewIndex<R>) -> T {
-        let p = self.element(&index.to_array());
+        let p = self.raw.element(&index.to_array());
         // SAFETY: in bounds; no other guard exists; by the constructor's contract no other thread
         // writes this element now.
         unsafe { p.read() }
@@ -120,7 +85,7 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible> ParallelMut<'_, T
     #[inline(always)]
     #[track_caller]
     pub fn set(&self, index: impl ViewIndex<R>, value: T) {
-        let p = self.element(&index.to_array());
+        let p = self.raw.element(&index.to_array());
         // SAFETY: in bounds; no other guard exists; by the constructor's contract no other thread
         // reads or writes this element now.
         unsafe { p.write(value) }

@@ -1,0 +1,50 @@
+//! [`StreamFloat`]: the element types the benchmark runs with (`f64` by default, `f32` with `--float`).
+
+use std::fmt::{Debug, Display};
+use std::ops::{Add, AddAssign, Mul};
+
+use ferrokkos::reducer::ReductionScalar;
+use ferrokkos::view::Element;
+
+/// A floating-point type BabelStream runs with.
+pub trait StreamFloat:
+    Element
+    + ReductionScalar
+    + Add<Output = Self>
+    + Mul<Output = Self>
+    + AddAssign
+    + Debug
+    + Display
+    + std::iter::Sum
+{
+    /// The C name of the type, as BabelStream prints it ("double", "float").
+    const NAME: &'static str;
+    /// The machine epsilon.
+    const EPSILON: Self;
+    /// The value nearest to `x`.
+    fn of(x: f64) -> Self;
+    /// As `f64`.
+    fn to_f64(self) -> f64;
+}
+
+impl StreamFloat for f64 {
+    const NAME: &'static str = "double";
+    const EPSILON: Self = f64::EPSILON;
+    fn of(x: f64) -> Self {
+        x
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+}
+
+impl StreamFloat for f32 {
+    const NAME: &'static str = "float";
+    const EPSILON: Self = f32::EPSILON;
+    fn of(x: f64) -> Self {
+        x as f32
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+}

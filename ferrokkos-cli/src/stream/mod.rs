@@ -1,0 +1,266 @@
+//! `ferrokkos stream`: BabelStream's memory-bandwidth benchmark, written with ferrokkos.
+//!
+//! The kernels, start values, byte counts, repetition rules (the first repetition is discarded) and
+//! validation tolerances are BabelStream's, so the numbers line up with published BabelStream results.
+//! `--compare` runs the same kernels as a plain serial loop and with rayon, interleaved with
+//! ferrokkos's repetition by repetition in the same process, and prints the ratios.
+
+mod ferrokkos_impl;
+mod float;
+mod kernel;
+mod peers;
+mod report;
+
+use std::time::Instant;
+
+use ferrokkos::{ExecutionSpace, InitSettings, Serial, Threads};
+
+use crate::Failure;
+use crate::options::Options;
+use ferrokkos_impl::FerrokkosStream;
+use float::StreamFloat;
+use kernel::{Gold, Kernel};
+use report::{Report, Shape, Times, Unit};
+
+const USAGE: &str = "\
+usage: ferrokkos stream [options]
+
+BabelStream (Copy c=a, Mul b=s*c, Add c=a+b, Triad a=b+s*c, Dot sum(a*b), Nstream a+=b+s*c) on
+ferrokkos. Prints MBytes/sec (from the fastest repetition), min, max and average seconds per kernel,
+the first repetition excluded, and validates the results.
+
+options:
+  -s, --arraysize N    elements per array (default 33554432 = 2^25)
+  -n, --numtimes N     repetitions, at least 2 (default 100)
+      --float          use f32 instead of f64
+  -o, --only NAME      Copy, Mul, Add, Triad, Dot, Nstream, Classic (the first five, default) or All
+      --space NAME     serial or threads (default: threads, the best space available)
+      --compare        also run a plain serial loop and rayon, and print the ratios
+      --csv            print CSV instead of tables
+      --mibibytes      use MiB (2^20 bytes) instead of MB (10^6 bytes)
+  -h, --help           this text";
+
+/// Which ferrokkos execution space runs the kernels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Space {
+    Serial,
+    Threads,
+}
+
+/// The parsed options.
+struct Config {
+    n: usize,
+    reps: usize,
+    float: bool,
+    csv: bool,
+    kernels: Vec<Kernel>,
+    space: Space,
+    compare: bool,
+    unit: Unit,
+}
+
+fn parse(args: &[String]) -> Result<Option<Config>, Failure> {
+    let mut cfg = Config {
+        n: 1 << 25,
+        reps: 100,
+        float: false,
+        csv: false,
+        kernels: Kernel::parse_selection("classic").unwrap_or_default(),
+        space: Space::Threads,
+        compare: false,
+        unit: Unit { mibibytes: false },
+    };
+    let mut opts = Options::new("stream", args);
+    while let Some(name) = opts.next_name() {
+        match name.as_str() {
+            "-s" | "--arraysize" => {
+                cfg.n = opts.value(&name).map_err(Failure::Usage)?;
+                if cfg.n == 0 {
+                    return Err(Failure::Usage(
+                        "stream: the array size must be positive".into(),
+                    ));
+                }
+            }
+            "-n" | "--numtimes" => {
+                cfg.reps = opts.value(&name).map_err(Failure::Usage)?;
+                if cfg.reps < 2 {
+                    return Err(Failure::Usage(
+                        "stream: the number of repetitions must be 2 or more".into(),
+                    ));
+                }
+            }
+            "--float" => cfg.float = true,
+            "--csv" => cfg.csv = true,
+            "--compare" => cfg.compare = true,
+            "--mibibytes" => cfg.unit.mibibytes = true,
+            "-o" | "--only" => {
+                let which: String = opts.value(&name).map_err(Failure::Usage)?;
+                cfg.kernels = Kernel::parse_selection(&which).ok_or_else(|| {
+                    Failure::Usage(format!(
+                        "stream: unknown kernel {which:?}; expected Copy, Mul, Add, Triad, Dot, \
+                         Nstream, Classic or All"
+                    ))
+                })?;
+            }
+            "--space" => {
+                let which: String = opts.value(&name).map_err(Failure::Usage)?;
+                cfg.space = match which.to_ascii_lowercase().as_str() {
+                    "serial" => Space::Serial,
+                    "threads" => Space::Threads,
+                    _ => {
+                        return Err(Failure::Usage(format!(
+                            "stream: unknown space {which:?}; expected serial or threads"
+                        )));
+                    }
+                };
+            }
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(None);
+            }
+            other => return Err(Failure::Usage(opts.unknown(other))),
+        }
+    }
+    Ok(Some(cfg))
+}
+
+/// Runs `ferrokkos stream` with the arguments after the command name.
+pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
+    let Some(cfg) = parse(args)? else {
+        return Ok(());
+    };
+    let runtime = ferrokkos::initialize(settings)?;
+    let outcome = if cfg.float {
+        run::<f32>(&cfg)
+    } else {
+        run::<f64>(&cfg)
+    };
+    runtime.finalize()?;
+    outcome
+}
+
+/// One way of running the kernels: ferrokkos, or a peer.
+pub trait Implementation<T> {
+    /// The full name, for the table header.
+    fn name(&self) -> String;
+    /// A short name, for the comparison columns.
+    fn short_name(&self) -> &'static str;
+    /// Runs one kernel to completion; returns the dot product for `Dot`.
+    fn run(&mut self, kernel: Kernel) -> ferrokkos::Result<Option<T>>;
+    /// Calls `check` with the arrays a, b and c.
+    fn arrays(&self, check: &mut dyn FnMut(&[T], &[T], &[T])) -> ferrokkos::Result<()>;
+}
+
+fn implementations<T: StreamFloat>(
+    cfg: &Config,
+) -> Result<Vec<Box<dyn Implementation<T>>>, Failure> {
+    let mut list: Vec<Box<dyn Implementation<T>>> = Vec::new();
+    let threads = Threads::default_instance()?;
+    match cfg.space {
+        Space::Serial => list.push(Box::new(FerrokkosStream::new(
+            Serial::default_instance()?,
+            cfg.n,
+        )?)),
+        Space::Threads => list.push(Box::new(FerrokkosStream::new(threads.clone(), cfg.n)?)),
+    }
+    if cfg.compare {
+        list.push(Box::new(peers::PlainLoop::new(cfg.n)));
+        #[cfg(feature = "peers")]
+        list.push(Box::new(
+            peers::Rayon::new(cfg.n, threads.concurrency()).map_err(Failure::Run)?,
+        ));
+    }
+    Ok(list)
+}
+
+fn run<T: StreamFloat>(cfg: &Config) -> Result<(), Failure> {
+    let size_of = std::mem::size_of::<T>();
+    if !cfg.csv {
+        let scale = if cfg.unit.mibibytes {
+            1.0 / (1u64 << 20) as f64
+        } else {
+            1e-6
+        };
+        let (small, big) = if cfg.unit.mibibytes {
+            ("MiB", "GiB")
+        } else {
+            ("MB", "GB")
+        };
+        let array = (cfg.n * size_of) as f64 * scale;
+        println!("BabelStream");
+        println!(
+            "Version: 5.0 (ferrokkos stream {})",
+            env!("CARGO_PKG_VERSION")
+        );
+        println!("Running kernels {} times", cfg.reps);
+        println!("Number of elements: {}", cfg.n);
+        println!("Precision: {}", T::NAME);
+        println!("Array size: {array:.1} {small} (={:.1} {big})", array / 1e3);
+        println!(
+            "Total size: {:.1} {small} (={:.1} {big})",
+            3.0 * array,
+            3.0 * array / 1e3
+        );
+        println!();
+    }
+    let mut impls = implementations::<T>(cfg)?;
+    let mut times = vec![vec![Times::default(); cfg.kernels.len()]; impls.len()];
+    let mut dots: Vec<Option<T>> = vec![None; impls.len()];
+    for _ in 0..cfg.reps {
+        for (m, imp) in impls.iter_mut().enumerate() {
+            for (k, &kernel) in cfg.kernels.iter().enumerate() {
+                let start = Instant::now();
+                let dot = imp.run(kernel)?;
+                times[m][k].0.push(start.elapsed().as_secs_f64());
+                if dot.is_some() {
+                    dots[m] = dot;
+                }
+            }
+        }
+    }
+    let gold = Gold::<T>::after(&cfg.kernels, cfg.reps, cfg.n);
+    let mut reports = Vec::new();
+    for ((imp, times), dot) in impls.iter().zip(times).zip(dots) {
+        let mut failures = Vec::new();
+        imp.arrays(&mut |a, b, c| {
+            failures = report::validate(&gold, &cfg.kernels, [a, b, c], dot)
+        })?;
+        reports.push(Report {
+            name: imp.name(),
+            short: imp.short_name(),
+            times,
+            failures,
+        });
+    }
+    drop(impls);
+    let shape = Shape {
+        kernels: cfg.kernels.clone(),
+        reps: cfg.reps,
+        n: cfg.n,
+        size_of,
+        unit: cfg.unit,
+    };
+    if cfg.csv {
+        shape.print_csv(&reports);
+    } else {
+        for r in &reports {
+            shape.print_table(r);
+        }
+        if reports.len() > 1 {
+            shape.print_comparison(&reports);
+        }
+    }
+    let failed: Vec<String> = reports
+        .iter()
+        .filter(|r| !r.failures.is_empty())
+        .map(|r| format!("{}: {}", r.name, r.failures.join("; ")))
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Run(format!(
+            "stream: validation failed: {}",
+            failed.join(" | ")
+        )))
+    }
+}

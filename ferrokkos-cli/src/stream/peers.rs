@@ -1,0 +1,144 @@
+//! The peers `--compare` measures ferrokkos against: a plain serial loop over `Vec`s, and rayon.
+
+use ferrokkos::Result;
+
+use super::Implementation;
+use super::float::StreamFloat;
+use super::kernel::{Kernel, SCALAR, START_A, START_B, START_C};
+
+/// BabelStream written as plain Rust loops on one thread (the compiler vectorizes them).
+pub struct PlainLoop<T> {
+    a: Vec<T>,
+    b: Vec<T>,
+    c: Vec<T>,
+}
+
+impl<T: StreamFloat> PlainLoop<T> {
+    /// The arrays, initialized.
+    pub fn new(n: usize) -> Self {
+        PlainLoop {
+            a: vec![T::of(START_A); n],
+            b: vec![T::of(START_B); n],
+            c: vec![T::of(START_C); n],
+        }
+    }
+}
+
+impl<T: StreamFloat> Implementation<T> for PlainLoop<T> {
+    fn name(&self) -> String {
+        "plain serial loop".into()
+    }
+
+    fn short_name(&self) -> &'static str {
+        "plain loop"
+    }
+
+    fn run(&mut self, kernel: Kernel) -> Result<Option<T>> {
+        let s = T::of(SCALAR);
+        let (a, b, c) = (&mut self.a, &mut self.b, &mut self.c);
+        match kernel {
+            Kernel::Copy => c.iter_mut().zip(a.iter()).for_each(|(c, a)| *c = *a),
+            Kernel::Mul => b.iter_mut().zip(c.iter()).for_each(|(b, c)| *b = s * *c),
+            Kernel::Add => c
+                .iter_mut()
+                .zip(a.iter().zip(b.iter()))
+                .for_each(|(c, (a, b))| *c = *a + *b),
+            Kernel::Triad => a
+                .iter_mut()
+                .zip(b.iter().zip(c.iter()))
+                .for_each(|(a, (b, c))| *a = *b + s * *c),
+            Kernel::Nstream => a
+                .iter_mut()
+                .zip(b.iter().zip(c.iter()))
+                .for_each(|(a, (b, c))| *a += *b + s * *c),
+            Kernel::Dot => {
+                let mut sum = T::ZERO;
+                for (a, b) in a.iter().zip(b.iter()) {
+                    sum += *a * *b;
+                }
+                return Ok(Some(sum));
+            }
+        }
+        Ok(None)
+    }
+
+    fn arrays(&self, check: &mut dyn FnMut(&[T], &[T], &[T])) -> Result<()> {
+        check(&self.a, &self.b, &self.c);
+        Ok(())
+    }
+}
+
+/// BabelStream written with rayon's parallel iterators on a pool of the same size as ferrokkos'.
+#[cfg(feature = "peers")]
+pub struct Rayon<T> {
+    pool: rayon::ThreadPool,
+    a: Vec<T>,
+    b: Vec<T>,
+    c: Vec<T>,
+}
+
+#[cfg(feature = "peers")]
+impl<T: StreamFloat> Rayon<T> {
+    /// A pool of `threads` threads and the arrays, initialized in parallel (first touch).
+    pub fn new(n: usize, threads: usize) -> std::result::Result<Self, String> {
+        use rayon::prelude::*;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| format!("could not start the rayon pool: {e}"))?;
+        let init = |v: T| pool.install(|| (0..n).into_par_iter().map(|_| v).collect::<Vec<T>>());
+        let (a, b, c) = (init(T::of(START_A)), init(T::of(START_B)), init(T::of(START_C)));
+        Ok(Rayon { pool, a, b, c })
+    }
+}
+
+#[cfg(feature = "peers")]
+impl<T: StreamFloat> Implementation<T> for Rayon<T> {
+    fn name(&self) -> String {
+        format!("rayon ({} threads)", self.pool.current_num_threads())
+    }
+
+    fn short_name(&self) -> &'static str {
+        "rayon"
+    }
+
+    fn run(&mut self, kernel: Kernel) -> Result<Option<T>> {
+        use rayon::prelude::*;
+        let s = T::of(SCALAR);
+        let (a, b, c) = (&mut self.a, &mut self.b, &mut self.c);
+        Ok(self.pool.install(|| match kernel {
+            Kernel::Copy => {
+                c.par_iter_mut().zip(a.par_iter()).for_each(|(c, a)| *c = *a);
+                None
+            }
+            Kernel::Mul => {
+                b.par_iter_mut().zip(c.par_iter()).for_each(|(b, c)| *b = s * *c);
+                None
+            }
+            Kernel::Add => {
+                c.par_iter_mut()
+                    .zip(a.par_iter().zip(b.par_iter()))
+                    .for_each(|(c, (a, b))| *c = *a + *b);
+                None
+            }
+            Kernel::Triad => {
+                a.par_iter_mut()
+                    .zip(b.par_iter().zip(c.par_iter()))
+                    .for_each(|(a, (b, c))| *a = *b + s * *c);
+                None
+            }
+            Kernel::Nstream => {
+                a.par_iter_mut()
+                    .zip(b.par_iter().zip(c.par_iter()))
+                    .for_each(|(a, (b, c))| *a += *b + s * *c);
+                None
+            }
+            Kernel::Dot => Some(a.par_iter().zip(b.par_iter()).map(|(a, b)| *a * *b).sum()),
+        }))
+    }
+
+    fn arrays(&self, check: &mut dyn FnMut(&[T], &[T], &[T])) -> Result<()> {
+        check(&self.a, &self.b, &self.c);
+        Ok(())
+    }
+}

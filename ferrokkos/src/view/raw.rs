@@ -1,0 +1,78 @@
+//! [`RawMapping`]: a View's pointer, extents and strides copied into an accessor, so that a kernel
+//! holding the accessor reaches elements without going through the View (and the compiler can keep
+//! them in registers across iterations).
+
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+
+use super::element::Element;
+use super::layout::Layout;
+use super::view::View;
+use crate::error::Error;
+use crate::space::MemorySpace;
+
+/// The element mapping of one View, borrowed from it for `'a`.
+pub(super) struct RawMapping<'a, T, const R: usize, L> {
+    ptr: NonNull<T>,
+    extents: [usize; R],
+    strides: [usize; R],
+    label: &'a str,
+    _layout: PhantomData<L>,
+}
+
+// SAFETY: a RawMapping is a pointer and the View's shape; it reads or writes nothing by itself. Every
+// dereference of the pointers it returns happens in the guard types (HostRef, HostMut, ParallelMut),
+// whose borrow rules or `unsafe` contracts make the access race-free. The elements are `Send + Sync`.
+unsafe impl<T: Element, const R: usize, L: Layout> Sync for RawMapping<'_, T, R, L> {}
+
+// SAFETY: as for `Sync`; nothing in a RawMapping is tied to a thread.
+unsafe impl<T: Element, const R: usize, L: Layout> Send for RawMapping<'_, T, R, L> {}
+
+impl<T, const R: usize, L> Clone for RawMapping<'_, T, R, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, const R: usize, L> Copy for RawMapping<'_, T, R, L> {}
+
+impl<'a, T: Element, const R: usize, L: Layout> RawMapping<'a, T, R, L> {
+    /// The mapping of `view`.
+    pub(super) fn of<M: MemorySpace>(view: &'a View<T, R, L, M>) -> Self {
+        RawMapping {
+            ptr: view.ptr(),
+            extents: view.extents(),
+            strides: view.strides(),
+            label: view.label(),
+            _layout: PhantomData,
+        }
+    }
+
+    /// The pointer to the element at `index`; panics (naming the View) if it is out of bounds.
+    #[inline(always)]
+    #[track_caller]
+    pub(super) fn element(&self, index: &[usize; R]) -> *mut T {
+        for r in 0..R {
+            if index[r] >= self.extents[r] {
+                self.out_of_bounds(index);
+            }
+        }
+        // SAFETY: the index is in bounds (checked above), so the offset lies inside the View's span,
+        // which lies inside its allocation (View invariant), alive for `'a`.
+        unsafe { self.ptr.as_ptr().add(L::offset(index, &self.strides)) }
+    }
+
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    fn out_of_bounds(&self, index: &[usize; R]) -> ! {
+        panic!(
+            "{}",
+            Error::OutOfBounds {
+                label: self.label.to_string(),
+                index: index.to_vec(),
+                extents: self.extents.to_vec(),
+            }
+        )
+    }
+}
