@@ -8,15 +8,18 @@ use super::run::{run_for, run_reduce, run_scan};
 use super::work::Work;
 use super::{ParallelFor, ParallelReduce, ParallelScan};
 use crate::error::Result;
-use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy, Schedule};
+use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy, Schedule, TileGrid};
 use crate::reducer::{ReduceTarget, Reducer};
 
-// The loops below sit in functions that take the kernel as `&K`: the compiler then knows that the
-// kernel's captures do not change during the loop (a shared reference parameter), so it keeps pointers
-// and extents captured by value in registers instead of reloading them after every store.
+// The loops below sit in functions that take the kernel as `&K` and are never inlined: a shared
+// reference parameter tells the compiler that the kernel's captures do not change during the loop, so it
+// keeps pointers and extents captured by value (`move` closures) in registers instead of reloading them
+// after every store, and it can then vectorize the loop, with its bounds checks hoisted. (Inlining
+// would drop that knowledge: rustc's MIR inliner does not keep the parameter's `noalias`.) The call
+// costs a few nanoseconds per chunk, not per iteration.
 
 /// Runs iterations `items` (counted from `begin`) of a range kernel.
-#[inline]
+#[inline(never)]
 fn for_range<I: IndexType, K: ForKernel<I>>(kernel: &K, begin: I, items: Range<u64>) {
     for k in items {
         kernel.apply(begin.advance(k));
@@ -24,7 +27,7 @@ fn for_range<I: IndexType, K: ForKernel<I>>(kernel: &K, begin: I, items: Range<u
 }
 
 /// Runs iterations `items` of a range reduction into `acc`.
-#[inline]
+#[inline(never)]
 fn reduce_range<I: IndexType, V, K: ReduceKernel<I, V>>(
     kernel: &K,
     begin: I,
@@ -37,7 +40,7 @@ fn reduce_range<I: IndexType, V, K: ReduceKernel<I, V>>(
 }
 
 /// Runs iterations `items` of one scan pass.
-#[inline]
+#[inline(never)]
 fn scan_range<I: IndexType, V, K: ScanKernel<I, V>>(
     kernel: &K,
     begin: I,
@@ -48,6 +51,30 @@ fn scan_range<I: IndexType, V, K: ScanKernel<I, V>>(
     for k in items {
         kernel.apply(begin.advance(k), partial, is_final);
     }
+}
+
+/// Runs the points of tiles `tiles` of a multidimensional kernel.
+#[inline(never)]
+fn for_tiles<I: IndexType, const R: usize, K>(kernel: &K, grid: &TileGrid<I, R>, tiles: Range<u64>)
+where
+    [I; R]: IndexTuple<I>,
+    K: ForKernel<<[I; R] as IndexTuple<I>>::Tuple>,
+{
+    grid.visit(tiles, |idx| kernel.apply(idx.to_tuple()));
+}
+
+/// Runs the points of tiles `tiles` of a multidimensional reduction into `acc`.
+#[inline(never)]
+fn reduce_tiles<I: IndexType, const R: usize, V, K>(
+    kernel: &K,
+    grid: &TileGrid<I, R>,
+    tiles: Range<u64>,
+    acc: &mut V,
+) where
+    [I; R]: IndexTuple<I>,
+    K: ReduceKernel<<[I; R] as IndexTuple<I>>::Tuple, V>,
+{
+    grid.visit(tiles, |idx| kernel.apply(idx.to_tuple(), acc));
 }
 
 /// Describes a launch for error messages: `parallel_for "label" on Threads`.
@@ -143,7 +170,7 @@ where
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
         let grid = self.grid();
-        let body = |tiles: Range<u64>| grid.visit(tiles, |idx| kernel.apply(idx.to_tuple()));
+        let body = |tiles: Range<u64>| for_tiles(&kernel, &grid, tiles);
         let what = describe("parallel_for", label, S::NAME);
         run_for(self.space(), &what, self.work(grid.count), &body)
     }
@@ -161,7 +188,7 @@ where
         let (reducer, sink) = target.split();
         let grid = self.grid();
         let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-            grid.visit(tiles, |idx| kernel.apply(idx.to_tuple(), acc))
+            reduce_tiles(&kernel, &grid, tiles, acc)
         };
         let what = describe("parallel_reduce", label, S::NAME);
         let value = run_reduce(self.space(), &what, self.work(grid.count), &reducer, &body)?;

@@ -6,5 +6,6 @@ mod md_range;
 mod range;
 
 pub use index::IndexType;
+pub(crate) use md_range::TileGrid;
 pub use md_range::{IndexTuple, Iterate, MDRangePolicy};
 pub use range::{RangePolicy, Schedule};
