@@ -12,6 +12,14 @@
 //! [`crate::view::ParallelMut`], whose creation is `unsafe`: the caller promises Kokkos' contract that
 //! no element is written by two iterations, nor written by one and read by another. The `kernel!`
 //! macro (a later release) will check the common owner-computes case and make it safe.
+//!
+//! # Fast kernels
+//!
+//! Write kernels as `move` closures that own their guards and accessors (they are released when the
+//! launch ends). The kernel then holds the Views' pointers and extents itself, the compiler keeps them
+//! in registers for the whole loop, hoists the bounds checks and vectorizes: a BabelStream Triad runs at
+//! the speed of a plain loop over slices. A closure that borrows its guards works too, without
+//! vectorization.
 
 mod host;
 mod kernel;
@@ -60,7 +68,7 @@ pub trait ParallelScan<K, Rd: Reducer> {
 ///     let x = x.host()?;
 ///     // SAFETY: iteration i writes y[i] only and reads no other element of y.
 ///     let y = unsafe { y.parallel_mut()? };
-///     parallel_for("axpy", RangePolicy::new(&exec, 0, 1000)?, |i: usize| {
+///     parallel_for("axpy", RangePolicy::new(&exec, 0, 1000)?, move |i: usize| {
 ///         y.set(i, 3.0 * x[i] + y.get(i));
 ///     })?;
 /// }
@@ -71,7 +79,7 @@ pub trait ParallelScan<K, Rd: Reducer> {
 /// {
 ///     // SAFETY: point (i, j) writes a[(i, j)] only.
 ///     let a = unsafe { a.parallel_mut()? };
-///     parallel_for("fill", MDRangePolicy::new(&exec, [0, 0], [3, 4])?, |(i, j): (usize, usize)| {
+///     parallel_for("fill", MDRangePolicy::new(&exec, [0, 0], [3, 4])?, move |(i, j): (usize, usize)| {
 ///         a.set((i, j), (10 * i + j) as i64);
 ///     })?;
 /// }
