@@ -96,13 +96,17 @@ where
             tiles: None,
             iterate: Iterate::Right,
         };
-        let mut points = 1u64;
-        for e in policy.extents() {
-            points = points.checked_mul(e).ok_or_else(|| {
-                policy_error::<R>(format!(
-                    "the box {lower:?}..{upper:?} has more than 2^64 points"
-                ))
-            })?;
+        let extents = policy.extents();
+        if !extents.contains(&0) {
+            extents
+                .iter()
+                .try_fold(1u64, |points, &e| points.checked_mul(e))
+                .ok_or_else(|| {
+                    policy_error::<R>(format!(
+                        "the box {lower:?}..{upper:?} has 2^64 points or more, which does not fit \
+                         in 64 bits"
+                    ))
+                })?;
         }
         Ok(policy)
     }
@@ -142,7 +146,13 @@ where
 
     /// The number of points of the box.
     pub fn len(&self) -> u64 {
-        self.extents().iter().product()
+        let extents = self.extents();
+        if extents.contains(&0) {
+            0
+        } else {
+            // Checked by `new`: a non-empty box has fewer than 2^64 points.
+            extents.iter().product()
+        }
     }
 
     /// Whether the box has no points.

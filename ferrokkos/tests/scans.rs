@@ -1,0 +1,394 @@
+//! Conformance tests for `parallel_scan` and `parallel_scan_with`: exclusive scans (store before
+//! adding) and inclusive scans (store after adding) compared with a sequential prefix sum, the
+//! returned totals, empty ranges, non-zero and negative begins, every schedule and chunk size, each
+//! index seen exactly once by the final pass, and scans with other reducers (a running maximum).
+
+mod common;
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use ferrokkos::prelude::*;
+use ferrokkos::{HostExecutionSpace, IndexType, parallel_scan_with};
+
+/// Every schedule/chunk configuration of `begin..end` on `exec`, each with a description.
+fn configs<S: HostExecutionSpace, I: IndexType>(
+    exec: &S,
+    begin: I,
+    end: I,
+) -> Vec<(String, RangePolicy<S, I>)> {
+    let base = RangePolicy::new(exec, begin, end).unwrap();
+    let mut out = Vec::new();
+    for schedule in [Schedule::Static, Schedule::Dynamic] {
+        let p = base.clone().schedule(schedule);
+        out.push((format!("{} {schedule:?}", S::NAME), p.clone()));
+        for chunk in [1, 7, 1 << 20] {
+            let c = p.clone().chunk_size(chunk).unwrap();
+            out.push((format!("{} {schedule:?} chunk {chunk}", S::NAME), c));
+        }
+    }
+    out
+}
+
+/// The contribution of iteration `i`: small, of both signs.
+fn value(i: usize) -> i64 {
+    ((i * 7919) % 13) as i64 - 4
+}
+
+/// Sequential exclusive and inclusive prefix sums of `value` over `begin..end`, and the total.
+fn sequential(begin: usize, end: usize) -> (Vec<i64>, Vec<i64>, i64) {
+    let (mut exclusive, mut inclusive, mut running) = (Vec::new(), Vec::new(), 0);
+    for i in begin..end {
+        exclusive.push(running);
+        running += value(i);
+        inclusive.push(running);
+    }
+    (exclusive, inclusive, running)
+}
+
+/// Runs an exclusive and an inclusive scan of `value` over `begin..end` in every configuration.
+fn scan_matches_sequential<S: HostExecutionSpace>(exec: &S, begin: usize, end: usize) {
+    let (exclusive, inclusive, total) = sequential(begin, end);
+    for (what, policy) in configs(exec, begin, end) {
+        let what = format!("{what} {begin}..{end}");
+        let ex = View::<i64, 1>::new("exclusive", [end - begin]).unwrap();
+        let inc = View::<i64, 1>::new("inclusive", [end - begin]).unwrap();
+        let finals = (begin..end).map(|_| AtomicU32::new(0)).collect::<Vec<_>>();
+        let (t1, t2) = {
+            // SAFETY: the final pass of iteration i writes element i - begin only.
+            let (ex_out, inc_out) =
+                unsafe { (ex.parallel_mut().unwrap(), inc.parallel_mut().unwrap()) };
+            let t1 = parallel_scan(
+                "ex",
+                policy.clone(),
+                |i: usize, partial: &mut i64, is_final: bool| {
+                    if is_final {
+                        ex_out.set(i - begin, *partial);
+                        finals[i - begin].fetch_add(1, Ordering::Relaxed);
+                    }
+                    *partial += value(i);
+                },
+            )
+            .unwrap();
+            let t2 = parallel_scan(
+                "inc",
+                policy,
+                |i: usize, partial: &mut i64, is_final: bool| {
+                    *partial += value(i);
+                    if is_final {
+                        inc_out.set(i - begin, *partial);
+                    }
+                },
+            )
+            .unwrap();
+            (t1, t2)
+        };
+        assert_eq!(ex.to_vec().unwrap(), exclusive, "{what}: exclusive");
+        assert_eq!(inc.to_vec().unwrap(), inclusive, "{what}: inclusive");
+        assert_eq!((t1, t2), (total, total), "{what}: totals");
+        for (k, c) in finals.iter().enumerate() {
+            assert_eq!(
+                c.load(Ordering::Relaxed),
+                1,
+                "{what}: final pass of {}",
+                begin + k
+            );
+        }
+    }
+}
+
+#[test]
+fn exclusive_and_inclusive_scans_match_a_sequential_prefix_sum() {
+    common::runtime();
+    let threads = Threads::default_instance().unwrap();
+    for (begin, end) in [(0, 1000), (0, 1), (0, 2), (0, 3), (0, 4099)] {
+        scan_matches_sequential(&Serial::default_instance().unwrap(), begin, end);
+        scan_matches_sequential(&threads, begin, end);
+    }
+    for part in partition_space(&threads, 2).unwrap() {
+        scan_matches_sequential(&part, 0, 777);
+    }
+}
+
+#[test]
+fn scan_with_nonzero_begin_starts_the_prefix_at_begin() {
+    common::runtime();
+    for (begin, end) in [(100, 1100), (12345, 12346), (5, 12)] {
+        scan_matches_sequential(&Serial::default_instance().unwrap(), begin, end);
+        scan_matches_sequential(&Threads::default_instance().unwrap(), begin, end);
+    }
+}
+
+#[test]
+fn scan_over_many_chunks_is_exact() {
+    common::runtime();
+    // Chunk size 1 over 100 000 iterations: far more chunks than partial results are kept.
+    let exec = Threads::default_instance().unwrap();
+    let n = 100_000;
+    let (exclusive, _, total) = sequential(0, n);
+    for schedule in [Schedule::Static, Schedule::Dynamic] {
+        let out = View::<i64, 1>::new("many", [n]).unwrap();
+        let policy = RangePolicy::new(&exec, 0, n)
+            .unwrap()
+            .schedule(schedule)
+            .chunk_size(1)
+            .unwrap();
+        let t = {
+            // SAFETY: the final pass of iteration i writes element i only.
+            let o = unsafe { out.parallel_mut().unwrap() };
+            parallel_scan("many", policy, |i: usize, p: &mut i64, fin: bool| {
+                if fin {
+                    o.set(i, *p);
+                }
+                *p += value(i);
+            })
+            .unwrap()
+        };
+        assert_eq!(
+            (out.to_vec().unwrap(), t),
+            (exclusive.clone(), total),
+            "{schedule:?}"
+        );
+    }
+}
+
+#[test]
+fn scan_over_an_empty_range_returns_zero_and_runs_nothing() {
+    common::runtime();
+    fn check<S: HostExecutionSpace>(exec: &S) {
+        for (what, p) in configs(exec, 9usize, 9) {
+            let calls = AtomicU32::new(0);
+            let total = parallel_scan("empty", p.clone(), |_: usize, s: &mut u64, _: bool| {
+                calls.fetch_add(1, Ordering::Relaxed);
+                *s += 1;
+            });
+            assert_eq!(
+                (total.unwrap(), calls.load(Ordering::Relaxed)),
+                (0, 0),
+                "{what}"
+            );
+            let max = parallel_scan_with(
+                "empty",
+                p,
+                |_: usize, s: &mut f64, _: bool| *s = 1.0,
+                Max::new(),
+            );
+            assert_eq!(max.unwrap(), f64::MIN, "{what}: the identity of Max");
+        }
+    }
+    check(&Serial::default_instance().unwrap());
+    check(&Threads::default_instance().unwrap());
+}
+
+#[test]
+fn scan_over_signed_indices_with_negative_begin() {
+    common::runtime();
+    fn check<S: HostExecutionSpace>(exec: &S) {
+        let (begin, end) = (-300i64, 301i64);
+        let mut running = 0;
+        let expected: Vec<i64> = (begin..end)
+            .map(|i| {
+                running += i * i;
+                running
+            })
+            .collect();
+        for (what, p) in configs(exec, begin, end) {
+            let out = View::<i64, 1>::new("signed_scan", [601]).unwrap();
+            let total = {
+                // SAFETY: the final pass of iteration i writes element i - begin only.
+                let o = unsafe { out.parallel_mut().unwrap() };
+                parallel_scan("signed", p, |i: i64, s: &mut i64, fin: bool| {
+                    *s += i * i;
+                    if fin {
+                        o.set((i - begin) as usize, *s);
+                    }
+                })
+                .unwrap()
+            };
+            assert_eq!(total, *expected.last().unwrap(), "{what}");
+            assert_eq!(out.to_vec().unwrap(), expected, "{what}");
+        }
+    }
+    check(&Serial::default_instance().unwrap());
+    check(&Threads::default_instance().unwrap());
+}
+
+/// Data for running maxima: rising and falling, with its maximum in the middle.
+fn wave(i: usize) -> f64 {
+    ((i as f64) * 0.37).sin() * (i as f64) - if i > 600 { 1000.0 } else { 0.0 }
+}
+
+#[test]
+fn scan_with_max_gives_the_running_maximum() {
+    common::runtime();
+    fn check<S: HostExecutionSpace>(exec: &S) {
+        let n = 1000;
+        let mut inclusive = Vec::new();
+        let mut exclusive = Vec::new();
+        let mut m = f64::MIN;
+        for i in 0..n {
+            exclusive.push(m);
+            m = m.max(wave(i));
+            inclusive.push(m);
+        }
+        for (what, p) in configs(exec, 0, n) {
+            let inc = View::<f64, 1>::new("running_max", [n]).unwrap();
+            let ex = View::<f64, 1>::new("max_before", [n]).unwrap();
+            let (t1, t2) = {
+                // SAFETY: the final pass of iteration i writes element i only.
+                let (io, eo) = unsafe { (inc.parallel_mut().unwrap(), ex.parallel_mut().unwrap()) };
+                let t1 = parallel_scan_with(
+                    "running_max",
+                    p.clone(),
+                    |i: usize, s: &mut f64, fin: bool| {
+                        *s = s.max(wave(i));
+                        if fin {
+                            io.set(i, *s);
+                        }
+                    },
+                    Max::new(),
+                )
+                .unwrap();
+                let t2 = parallel_scan_with(
+                    "max_before",
+                    p,
+                    |i: usize, s: &mut f64, fin: bool| {
+                        if fin {
+                            eo.set(i, *s);
+                        }
+                        *s = s.max(wave(i));
+                    },
+                    Max::new(),
+                )
+                .unwrap();
+                (t1, t2)
+            };
+            assert_eq!(inc.to_vec().unwrap(), inclusive, "{what}: inclusive");
+            assert_eq!(ex.to_vec().unwrap(), exclusive, "{what}: exclusive");
+            assert_eq!((t1, t2), (m, m), "{what}: total");
+        }
+    }
+    check(&Serial::default_instance().unwrap());
+    check(&Threads::default_instance().unwrap());
+}
+
+#[test]
+fn scan_with_a_custom_reducer_applies_its_final_step_to_the_total() {
+    common::runtime();
+    fn check<S: HostExecutionSpace>(exec: &S) {
+        // A running (count, sum) whose total becomes (count, mean).
+        let mean = Custom::new(
+            || (0u32, 0.0f64),
+            |d: &mut (u32, f64), s: &(u32, f64)| {
+                d.0 += s.0;
+                d.1 += s.1;
+            },
+        )
+        .with_final(|v: &mut (u32, f64)| v.1 /= v.0 as f64);
+        for (what, p) in configs(exec, 1usize, 101) {
+            let prefix = View::<u32, 1>::new("counts", [100]).unwrap();
+            let total = {
+                // SAFETY: the final pass of iteration i writes element i - 1 only.
+                let o = unsafe { prefix.parallel_mut().unwrap() };
+                parallel_scan_with(
+                    "mean",
+                    p,
+                    |i: usize, s: &mut (u32, f64), fin: bool| {
+                        if fin {
+                            o.set(i - 1, s.0);
+                        }
+                        *s = (s.0 + 1, s.1 + i as f64);
+                    },
+                    mean.clone(),
+                )
+                .unwrap()
+            };
+            assert_eq!(total, (100, 50.5), "{what}");
+            assert_eq!(
+                prefix.to_vec().unwrap(),
+                (0..100).collect::<Vec<u32>>(),
+                "{what}"
+            );
+        }
+    }
+    check(&Serial::default_instance().unwrap());
+    check(&Threads::default_instance().unwrap());
+}
+
+#[test]
+fn nested_scan_inside_a_threads_kernel_runs_inline() {
+    common::runtime();
+    let exec = Threads::default_instance().unwrap();
+    let totals = View::<i64, 1>::new("nested_totals", [20]).unwrap();
+    {
+        // SAFETY: outer iteration r writes totals[r] only.
+        let out = unsafe { totals.parallel_mut().unwrap() };
+        parallel_for(
+            "outer",
+            RangePolicy::new(&exec, 0, 20).unwrap(),
+            |r: usize| {
+                let inner = RangePolicy::new(&exec, 0, 50 + r)
+                    .unwrap()
+                    .chunk_size(3)
+                    .unwrap();
+                let t = parallel_scan("inner", inner, |i: usize, s: &mut i64, _: bool| {
+                    *s += value(i)
+                })
+                .unwrap();
+                out.set(r, t);
+            },
+        )
+        .unwrap();
+    }
+    let expected: Vec<i64> = (0..20).map(|r| sequential(0, 50 + r).2).collect();
+    assert_eq!(totals.to_vec().unwrap(), expected);
+}
+
+/// A non-commutative join: the polynomial hash of a sequence, as (B^len, hash), all wrapping.
+type Hash = (u64, u64);
+const B: u64 = 1_000_003;
+
+fn hash_join(d: &mut Hash, s: &Hash) {
+    *d = (
+        d.0.wrapping_mul(s.0),
+        d.1.wrapping_mul(s.0).wrapping_add(s.1),
+    );
+}
+
+#[test]
+fn scan_joins_partial_results_in_iteration_order() {
+    common::runtime();
+    fn check<S: HostExecutionSpace>(exec: &S) {
+        let n = 2000;
+        let mut running = (1, 0);
+        let expected: Vec<u64> = (0..n)
+            .map(|i| {
+                hash_join(&mut running, &(B, value(i) as u64));
+                running.1
+            })
+            .collect();
+        let reducer = Custom::new(|| (1u64, 0u64), hash_join);
+        for (what, p) in configs(exec, 0, n) {
+            let out = View::<u64, 1>::new("hashes", [n]).unwrap();
+            let total = {
+                // SAFETY: the final pass of iteration i writes element i only.
+                let o = unsafe { out.parallel_mut().unwrap() };
+                parallel_scan_with(
+                    "hash",
+                    p,
+                    |i: usize, s: &mut Hash, fin: bool| {
+                        hash_join(s, &(B, value(i) as u64));
+                        if fin {
+                            o.set(i, s.1);
+                        }
+                    },
+                    reducer.clone(),
+                )
+                .unwrap()
+            };
+            assert_eq!(out.to_vec().unwrap(), expected, "{what}");
+            assert_eq!(total, running, "{what}");
+        }
+    }
+    check(&Serial::default_instance().unwrap());
+    check(&Threads::default_instance().unwrap());
+}
