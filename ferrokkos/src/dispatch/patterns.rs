@@ -127,6 +127,7 @@ where
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
         let (reducer, sink) = target.split();
+        T::check(&sink)?;
         let begin = self.begin();
         let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
             reduce_range(&kernel, begin, items, acc)
@@ -186,6 +187,7 @@ where
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
         let (reducer, sink) = target.split();
+        T::check(&sink)?;
         let grid = self.grid();
         let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
             reduce_tiles(&kernel, &grid, tiles, acc)

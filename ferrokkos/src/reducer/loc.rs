@@ -21,6 +21,13 @@ pub struct ValLocScalar<T, I> {
     pub loc: I,
 }
 
+impl<T, I> ValLocScalar<T, I> {
+    /// The value `val` found at `loc`.
+    pub const fn new(val: T, loc: I) -> Self {
+        ValLocScalar { val, loc }
+    }
+}
+
 /// A minimum and a maximum (Kokkos' `MinMaxScalar`), the value of [`MinMax`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MinMaxScalar<T> {
@@ -28,6 +35,13 @@ pub struct MinMaxScalar<T> {
     pub min_val: T,
     /// The maximum.
     pub max_val: T,
+}
+
+impl<T> MinMaxScalar<T> {
+    /// The pair `(min_val, max_val)`.
+    pub const fn new(min_val: T, max_val: T) -> Self {
+        MinMaxScalar { min_val, max_val }
+    }
 }
 
 /// A minimum and a maximum with their locations (Kokkos' `MinMaxLocScalar`), the value of
@@ -42,6 +56,18 @@ pub struct MinMaxLocScalar<T, I> {
     pub min_loc: I,
     /// Where the maximum was found.
     pub max_loc: I,
+}
+
+impl<T, I> MinMaxLocScalar<T, I> {
+    /// The minimum `min_val` at `min_loc` and the maximum `max_val` at `max_loc`.
+    pub const fn new(min_val: T, min_loc: I, max_val: T, max_loc: I) -> Self {
+        MinMaxLocScalar {
+            min_val,
+            max_val,
+            min_loc,
+            max_loc,
+        }
+    }
 }
 
 macro_rules! marker_reducer {

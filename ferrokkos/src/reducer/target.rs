@@ -22,6 +22,12 @@ pub trait ReduceTarget {
     /// The reducer and the place for the result.
     #[doc(hidden)]
     fn split(self) -> (Self::Reducer, Self::Sink);
+    /// Checks, before the launch, that the result can be delivered (a View target is not borrowed).
+    #[doc(hidden)]
+    fn check(sink: &Self::Sink) -> Result<()> {
+        let _ = sink;
+        Ok(())
+    }
     /// Delivers the final (joined and finalized) value.
     #[doc(hidden)]
     fn deliver(sink: Self::Sink, value: <Self::Reducer as Reducer>::Value) -> Result<Self::Output>;
@@ -101,6 +107,10 @@ where
 /// A place a reduction result can be stored: a `&mut V`, or a rank-0 View of `V` in a
 /// host-accessible space.
 pub trait ResultPlace<V> {
+    /// Whether the place can be written now (checked before the launch). `Ok` by default.
+    fn check(&self) -> Result<()> {
+        Ok(())
+    }
     /// Stores `value`. An error if the place cannot be written now (a View borrowed elsewhere).
     fn store(self, value: V) -> Result<()>;
 }
@@ -113,6 +123,9 @@ impl<V> ResultPlace<V> for &mut V {
 }
 
 impl<V: Element, L: Layout, M: HostAccessible> ResultPlace<V> for &View<V, 0, L, M> {
+    fn check(&self) -> Result<()> {
+        self.host_mut().map(drop)
+    }
     fn store(self, value: V) -> Result<()> {
         self.set((), value)
     }
@@ -150,6 +163,9 @@ impl<R: Reducer, P: ResultPlace<R::Value>> ReduceTarget for ReduceInto<R, P> {
     fn split(self) -> (R, P) {
         (self.reducer, self.place)
     }
+    fn check(place: &P) -> Result<()> {
+        place.check()
+    }
     fn deliver(place: P, value: R::Value) -> Result<()> {
         place.store(value)
     }
@@ -181,6 +197,9 @@ where
     type Sink = Self;
     fn split(self) -> (Sum<T>, Self) {
         (Sum::new(), self)
+    }
+    fn check(view: &Self) -> Result<()> {
+        view.host_mut().map(drop)
     }
     fn deliver(view: Self, value: T) -> Result<()> {
         view.set((), value)
