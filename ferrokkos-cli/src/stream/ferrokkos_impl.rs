@@ -4,9 +4,9 @@
 use ferrokkos::prelude::*;
 use ferrokkos::{HostExecutionSpace, Result};
 
-use super::Implementation;
 use super::float::StreamFloat;
 use super::kernel::{Kernel, SCALAR, START_A, START_B, START_C};
+use super::{ArrayCheck, Implementation};
 
 /// BabelStream's arrays as Views, and the instance the kernels run on.
 pub struct FerrokkosStream<S: HostExecutionSpace, T: StreamFloat> {
@@ -118,7 +118,11 @@ impl<S: HostExecutionSpace, T: StreamFloat> Implementation<T> for FerrokkosStrea
             "ferrokkos {} ({} thread{})",
             S::NAME,
             self.space.concurrency(),
-            if self.space.concurrency() == 1 { "" } else { "s" }
+            if self.space.concurrency() == 1 {
+                ""
+            } else {
+                "s"
+            }
         )
     }
 
@@ -140,7 +144,7 @@ impl<S: HostExecutionSpace, T: StreamFloat> Implementation<T> for FerrokkosStrea
         Ok(dot)
     }
 
-    fn arrays(&self, check: &mut dyn FnMut(&[T], &[T], &[T])) -> Result<()> {
+    fn arrays(&self, check: &mut ArrayCheck<'_, T>) -> Result<()> {
         let (a, b, c) = (self.a.to_vec()?, self.b.to_vec()?, self.c.to_vec()?);
         check(&a, &b, &c);
         Ok(())

@@ -139,6 +139,9 @@ pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
     outcome
 }
 
+/// A function given the final arrays a, b and c.
+pub type ArrayCheck<'a, T> = dyn FnMut(&[T], &[T], &[T]) + 'a;
+
 /// One way of running the kernels: ferrokkos, or a peer.
 pub trait Implementation<T> {
     /// The full name, for the table header.
@@ -148,7 +151,7 @@ pub trait Implementation<T> {
     /// Runs one kernel to completion; returns the dot product for `Dot`.
     fn run(&mut self, kernel: Kernel) -> ferrokkos::Result<Option<T>>;
     /// Calls `check` with the arrays a, b and c.
-    fn arrays(&self, check: &mut dyn FnMut(&[T], &[T], &[T])) -> ferrokkos::Result<()>;
+    fn arrays(&self, check: &mut ArrayCheck<'_, T>) -> ferrokkos::Result<()>;
 }
 
 fn implementations<T: StreamFloat>(

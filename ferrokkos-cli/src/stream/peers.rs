@@ -2,9 +2,9 @@
 
 use ferrokkos::Result;
 
-use super::Implementation;
 use super::float::StreamFloat;
 use super::kernel::{Kernel, SCALAR, START_A, START_B, START_C};
+use super::{ArrayCheck, Implementation};
 
 /// BabelStream written as plain Rust loops on one thread (the compiler vectorizes them).
 pub struct PlainLoop<T> {
@@ -62,7 +62,7 @@ impl<T: StreamFloat> Implementation<T> for PlainLoop<T> {
         Ok(None)
     }
 
-    fn arrays(&self, check: &mut dyn FnMut(&[T], &[T], &[T])) -> Result<()> {
+    fn arrays(&self, check: &mut ArrayCheck<'_, T>) -> Result<()> {
         check(&self.a, &self.b, &self.c);
         Ok(())
     }
@@ -87,7 +87,11 @@ impl<T: StreamFloat> Rayon<T> {
             .build()
             .map_err(|e| format!("could not start the rayon pool: {e}"))?;
         let init = |v: T| pool.install(|| (0..n).into_par_iter().map(|_| v).collect::<Vec<T>>());
-        let (a, b, c) = (init(T::of(START_A)), init(T::of(START_B)), init(T::of(START_C)));
+        let (a, b, c) = (
+            init(T::of(START_A)),
+            init(T::of(START_B)),
+            init(T::of(START_C)),
+        );
         Ok(Rayon { pool, a, b, c })
     }
 }
@@ -108,11 +112,15 @@ impl<T: StreamFloat> Implementation<T> for Rayon<T> {
         let (a, b, c) = (&mut self.a, &mut self.b, &mut self.c);
         Ok(self.pool.install(|| match kernel {
             Kernel::Copy => {
-                c.par_iter_mut().zip(a.par_iter()).for_each(|(c, a)| *c = *a);
+                c.par_iter_mut()
+                    .zip(a.par_iter())
+                    .for_each(|(c, a)| *c = *a);
                 None
             }
             Kernel::Mul => {
-                b.par_iter_mut().zip(c.par_iter()).for_each(|(b, c)| *b = s * *c);
+                b.par_iter_mut()
+                    .zip(c.par_iter())
+                    .for_each(|(b, c)| *b = s * *c);
                 None
             }
             Kernel::Add => {
@@ -137,7 +145,7 @@ impl<T: StreamFloat> Implementation<T> for Rayon<T> {
         }))
     }
 
-    fn arrays(&self, check: &mut dyn FnMut(&[T], &[T], &[T])) -> Result<()> {
+    fn arrays(&self, check: &mut ArrayCheck<'_, T>) -> Result<()> {
         check(&self.a, &self.b, &self.c);
         Ok(())
     }
