@@ -51,8 +51,8 @@ pub use dispatch::{
 pub use error::{BorrowKind, Error, Result};
 pub use policy::{IndexType, Iterate, MDRangePolicy, RangePolicy, Schedule};
 pub use reducer::{
-    BAnd, BOr, ByValue, Custom, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar,
-    MinMaxScalar, Prod, ReduceTarget, Reducer, Sum, ValLocScalar,
+    BAnd, BOr, ByValue, Custom, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxLoc,
+    MinMaxLocScalar, MinMaxScalar, Prod, ReduceTarget, Reducer, Sum, ValLocScalar,
 };
 pub use runtime::{
     Runtime, initialize, is_finalized, is_initialized, push_finalize_hook, settings,
@@ -75,8 +75,8 @@ pub type DefaultHostExecutionSpace = Threads;
 /// The names most programs need: `use ferrokkos::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        ALL, BAnd, BOr, ByValue, Custom, ExecutionSpace, HostSpace, InitSettings, Iterate, LAnd, LOr,
-        LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, MemorySpace, Min,
+        ALL, BAnd, BOr, ByValue, Custom, ExecutionSpace, HostSpace, InitSettings, Iterate, LAnd,
+        LOr, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, MemorySpace, Min,
         MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prod, RangePolicy, Reducer,
         Schedule, Serial, Sum, Threads, ValLocScalar, View, create_mirror_view, deep_copy,
         parallel_for, parallel_reduce, parallel_scan, partition_space, subview, view_alloc,

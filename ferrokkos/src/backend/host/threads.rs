@@ -167,13 +167,19 @@ mod tests {
         (shared, Pool::start(threads, false).unwrap())
     }
 
-    /// The OS threads that ran `exec`'s participants other than the caller, over many broadcasts.
+    /// The pool threads that ran `exec`'s participants, over many broadcasts (the dispatching thread
+    /// also runs participants that no worker had started yet; it is not counted).
     fn worker_threads(exec: &Threads, rounds: usize) -> HashSet<std::thread::ThreadId> {
         let seen = Mutex::new(HashSet::new());
+        let caller = std::thread::current().id();
         for _ in 0..rounds {
             exec.broadcast(String::new, &|p| {
                 assert_eq!(p.count, exec.concurrency());
-                if p.index > 0 {
+                if p.index == 0 {
+                    // Give every worker the time to take its part before the caller takes it back.
+                    std::thread::sleep(std::time::Duration::from_micros(300));
+                }
+                if std::thread::current().id() != caller {
                     seen.lock().unwrap().insert(std::thread::current().id());
                 }
             })

@@ -1,7 +1,8 @@
 //! The Threads space's own pool of persistent worker threads (DESIGN.md decision 10).
 //!
 //! A pool of `n` threads is the dispatching thread plus `n - 1` workers. A broadcast hands one job to a
-//! contiguous range of workers and runs participant 0 on the calling thread, then waits for all of them.
+//! contiguous range of workers and runs participant 0 on the calling thread; then it takes back and runs
+//! itself every participant that no worker has started yet, and waits for the others.
 //! Workers spin on their mailbox for a while after each job (so back-to-back launches cost about a
 //! microsecond), then yield, then park. Instances (`Threads`, its partitions) own disjoint or nested
 //! worker ranges; a dispatcher claims its workers in ascending order, so overlapping instances used from
@@ -218,6 +219,14 @@ impl Shared {
                 count: slots.len() + 1,
             })
         }));
+        // Tasks that no worker has started yet (asleep, descheduled, or slower than our own share) are
+        // taken back and run here, so the launch never waits for a thread to wake up.
+        for (k, slot) in slots.iter().enumerate() {
+            if slot.revoke() {
+                job.run(k + 1);
+                job.finish();
+            }
+        }
         drop(scope);
         job.wait();
         drop(claims);

@@ -2,7 +2,7 @@
 
 use std::cell::UnsafeCell;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
 
@@ -12,6 +12,13 @@ use super::job::Job;
 const SPIN: Duration = Duration::from_micros(50);
 const YIELD: Duration = Duration::from_micros(150);
 
+/// No task is waiting: none was posted, or the last one was revoked or taken.
+const IDLE: u8 = 0;
+/// A task is posted and nobody has started it yet.
+const POSTED: u8 = 1;
+/// The worker took the posted task (it runs it, or has run it).
+const TAKEN: u8 = 2;
+
 /// What a worker is asked to run: a job and its participant index.
 #[derive(Clone, Copy)]
 struct Task {
@@ -19,10 +26,14 @@ struct Task {
     part: usize,
 }
 
-/// A worker's mailbox. One dispatcher at a time owns it (the claim), writes a task, then bumps `epoch`;
-/// the worker sees the new epoch, reads the task and runs it.
+/// A worker's mailbox. One dispatcher at a time owns it (the claim), writes a task, marks it `POSTED`,
+/// then bumps `epoch`; the worker sees the new epoch, takes the task (`POSTED -> TAKEN`) and runs it. A
+/// dispatcher that finished its own share while the task is still `POSTED` (the worker is asleep,
+/// descheduled, or just slower to notice) revokes it (`POSTED -> IDLE`) and runs it itself, so a launch
+/// never waits for a thread that has not started.
 pub(super) struct Slot {
     claimed: AtomicBool,
+    state: AtomicU8,
     epoch: AtomicU64,
     sleeping: AtomicBool,
     shutdown: AtomicBool,
@@ -30,10 +41,11 @@ pub(super) struct Slot {
     thread: OnceLock<Thread>,
 }
 
-// SAFETY: `task` is written only by the dispatcher that holds the claim, before it publishes the write with
-// the SeqCst increment of `epoch`; the worker reads it only after observing that increment (Acquire), and
-// the dispatcher does not write it again before the worker has finished the job (the job's `pending`
-// count, which the dispatcher waits on while still holding the claim). All other fields are atomics or
+// SAFETY: `task` is written only by the dispatcher that holds the claim, before it publishes the write by
+// storing `POSTED` (Release); the worker reads it only after its `POSTED -> TAKEN` exchange (Acquire)
+// succeeded. The dispatcher does not write it again before the worker has finished the job (the job's
+// `pending` count, which the dispatcher waits on while still holding the claim) or before it revoked the
+// task (then the worker's exchange fails and it never reads it). All other fields are atomics or
 // thread-safe types.
 unsafe impl Sync for Slot {}
 // SAFETY: the raw job pointer in `task` is only dereferenced under the protocol above; a Slot owns nothing
@@ -44,6 +56,7 @@ impl Slot {
     pub(super) fn new() -> Self {
         Slot {
             claimed: AtomicBool::new(false),
+            state: AtomicU8::new(IDLE),
             epoch: AtomicU64::new(0),
             sleeping: AtomicBool::new(false),
             shutdown: AtomicBool::new(false),
@@ -86,15 +99,25 @@ impl Slot {
     ///
     /// # Safety
     /// The caller holds the claim, and no earlier task of this slot is still running (the caller waited
-    /// for its job). `job` stays alive until the worker has called `Job::finish`.
+    /// for its job, or revoked it). `job` stays alive until the worker has called `Job::finish` or the
+    /// task was revoked.
     pub(super) unsafe fn post(&self, job: &Job, part: usize) {
-        // SAFETY: the caller holds the claim and the worker is idle (see the function's contract), so
-        // nobody else reads or writes `task` now.
+        // SAFETY: the caller holds the claim and the worker is not using `task` (see the function's
+        // contract), so nobody else reads or writes it now.
         unsafe { *self.task.get() = Task { job, part } };
+        self.state.store(POSTED, Ordering::Release);
         self.epoch.fetch_add(1, Ordering::SeqCst);
         if self.sleeping.load(Ordering::SeqCst) {
             self.wake();
         }
+    }
+
+    /// Takes back the posted task if the worker has not started it. Returns whether it did: the caller
+    /// then runs the task itself, and the worker will not touch it.
+    pub(super) fn revoke(&self) -> bool {
+        self.state
+            .compare_exchange(POSTED, IDLE, Ordering::AcqRel, Ordering::Relaxed)
+            .is_ok()
     }
 
     /// Asks the worker to exit once it is idle.
@@ -114,8 +137,17 @@ impl Slot {
         let mut seen = 0u64;
         while let Some(epoch) = self.wait(seen) {
             seen = epoch;
-            // SAFETY: we observed the dispatcher's epoch increment with Acquire, which happens after its
-            // write of `task`; the dispatcher does not write `task` again until we call `finish`.
+            if self
+                .state
+                .compare_exchange(POSTED, TAKEN, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+            {
+                // The dispatcher revoked the task and ran it itself.
+                continue;
+            }
+            // SAFETY: our exchange from POSTED (Acquire) synchronizes with the dispatcher's Release store
+            // of POSTED, which follows its write of `task`; the dispatcher does not write `task` again
+            // until we call `finish`.
             let task = unsafe { *self.task.get() };
             // SAFETY: the dispatcher keeps the job alive until we have called `finish` (`Slot::post`).
             let job = unsafe { &*task.job };
