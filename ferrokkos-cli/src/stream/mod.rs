@@ -209,8 +209,13 @@ fn run<T: StreamFloat>(cfg: &Config) -> Result<(), Failure> {
     let mut impls = implementations::<T>(cfg)?;
     let mut times = vec![vec![Times::default(); cfg.kernels.len()]; impls.len()];
     let mut dots: Vec<Option<T>> = vec![None; impls.len()];
-    for _ in 0..cfg.reps {
-        for (m, imp) in impls.iter_mut().enumerate() {
+    // Implementations take turns within each repetition, starting with a different one each time, so
+    // that none is systematically first (or last) after another one's traffic.
+    for rep in 0..cfg.reps {
+        let count = impls.len();
+        for turn in 0..count {
+            let m = (rep + turn) % count;
+            let imp = &mut impls[m];
             for (k, &kernel) in cfg.kernels.iter().enumerate() {
                 let start = Instant::now();
                 let dot = imp.run(kernel)?;

@@ -191,7 +191,7 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible, I: ViewIndex<R>> 
     #[inline(always)]
     #[track_caller]
     fn index(&self, index: I) -> &T {
-        let p = self.raw.element(&index.to_array());
+        let p = self.raw.element(index.to_array());
         // SAFETY: in bounds (checked by `element`), shared borrow held, host-accessible space.
         unsafe { &*p }
     }

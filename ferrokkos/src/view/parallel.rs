@@ -75,7 +75,7 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible> ParallelMut<'_, T
     #[inline(always)]
     #[track_caller]
     pub fn get(&self, index: impl ViewIndex<R>) -> T {
-        let p = self.raw.element(&index.to_array());
+        let p = self.raw.element(index.to_array());
         // SAFETY: in bounds; no other guard exists; by the constructor's contract no other thread
         // writes this element now.
         unsafe { p.read() }
@@ -85,7 +85,7 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible> ParallelMut<'_, T
     #[inline(always)]
     #[track_caller]
     pub fn set(&self, index: impl ViewIndex<R>, value: T) {
-        let p = self.raw.element(&index.to_array());
+        let p = self.raw.element(index.to_array());
         // SAFETY: in bounds; no other guard exists; by the constructor's contract no other thread
         // reads or writes this element now.
         unsafe { p.write(value) }

@@ -51,21 +51,23 @@ impl<'a, T: Element, const R: usize, L: Layout> RawMapping<'a, T, R, L> {
     /// The pointer to the element at `index`; panics (naming the View) if it is out of bounds.
     #[inline(always)]
     #[track_caller]
-    pub(super) fn element(&self, index: &[usize; R]) -> *mut T {
+    pub(super) fn element(&self, index: [usize; R]) -> *mut T {
         for r in 0..R {
             if index[r] >= self.extents[r] {
+                // By value: the index need not live in memory on the fast path (which would keep the
+                // compiler from vectorizing loops around it).
                 self.out_of_bounds(index);
             }
         }
         // SAFETY: the index is in bounds (checked above), so the offset lies inside the View's span,
         // which lies inside its allocation (View invariant), alive for `'a`.
-        unsafe { self.ptr.as_ptr().add(L::offset(index, &self.strides)) }
+        unsafe { self.ptr.as_ptr().add(L::offset(&index, &self.strides)) }
     }
 
     #[cold]
     #[inline(never)]
     #[track_caller]
-    fn out_of_bounds(&self, index: &[usize; R]) -> ! {
+    fn out_of_bounds(&self, index: [usize; R]) -> ! {
         panic!(
             "{}",
             Error::OutOfBounds {
