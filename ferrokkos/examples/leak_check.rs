@@ -1,5 +1,5 @@
-//! A small program for leak checkers (CI runs it under valgrind): initialize, allocate Views, use a
-//! Serial and a Threads instance (and partitions of it) through a fence, finalize.
+//! A small program for leak checkers (CI runs it under valgrind): initialize, allocate Views, run the
+//! parallel patterns on a Serial and a Threads instance (and partitions of it), fence, finalize.
 //!
 //! ```text
 //! cargo build -p ferrokkos --example leak_check
@@ -22,6 +22,46 @@ fn main() -> ferrokkos::Result<()> {
     let row = subview(&b, (7, ALL))?;
     let mirror = create_mirror_view(&row)?;
     assert_eq!(mirror.get(3)?, 2.0);
+
+    // The patterns, with every kind of partial-result storage: per thread, per chunk, scans.
+    let n = a.extent(0);
+    {
+        let col = subview(&a, (ALL, 0))?;
+        let col = col.host()?;
+        let out = View::<f64, 1>::new("out", [n])?;
+        // SAFETY: iteration i writes out[i] only.
+        let w = unsafe { out.parallel_mut()? };
+        parallel_for(
+            "leak_check: for",
+            RangePolicy::new(&threads, 0, n)?,
+            move |i: usize| w.set(i, col[i] + 1.0),
+        )?;
+        let dynamic = RangePolicy::new(&threads, 0, n)?
+            .schedule(Schedule::Dynamic)
+            .chunk_size(7)?;
+        let (sum, max) = parallel_reduce(
+            "leak_check: reduce",
+            dynamic,
+            |i: usize, acc: &mut (f64, usize)| {
+                acc.0 += i as f64;
+                acc.1 = acc.1.max(i);
+            },
+            (Sum::new(), Max::new()),
+        )?;
+        assert_eq!((sum, max), (4950.0, 99));
+        let total = parallel_scan(
+            "leak_check: scan",
+            RangePolicy::new(&serial, 0, n)?,
+            |i: usize, partial: &mut u64, _: bool| *partial += i as u64,
+        )?;
+        let md = parallel_reduce(
+            "leak_check: mdrange",
+            MDRangePolicy::new(&parts[0], [0, 0], [4, 5])?,
+            |(i, j): (i64, i64), acc: &mut i64| *acc += i * j,
+            Sum::new(),
+        )?;
+        assert_eq!((total, md, out.get(99)?), (4950, 60, 3.0));
+    }
 
     serial.fence("leak_check: serial")?;
     threads.fence("leak_check: threads")?;

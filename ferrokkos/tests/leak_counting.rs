@@ -1,5 +1,5 @@
 //! No leaks: a counting global allocator shows that initialize .. finalize, with Views, subviews,
-//! mirrors, copies, partitions and fences in between, leaves zero live bytes behind (the Kokkos 4.6
+//! mirrors, copies, partitions, parallel patterns and fences in between, leaves zero live bytes behind (the Kokkos 4.6
 //! Serial singleton leaked 216 bytes, kokkos#8041).
 //!
 //! A plain `main` (harness = false): the test harness's own threads would disturb the count.
@@ -8,7 +8,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 
 use ferrokkos::{
-    ALL, ExecutionSpace, InitSettings, LayoutLeft, Serial, Threads, View, create_mirror, deep_copy,
+    ALL, ExecutionSpace, InitSettings, LayoutLeft, MDRangePolicy, RangePolicy, Schedule, Serial,
+    Sum, Threads, View, create_mirror, deep_copy, parallel_for, parallel_reduce, parallel_scan,
     partition_space, resize, subview,
 };
 
@@ -62,6 +63,24 @@ fn work() -> ferrokkos::Result<()> {
     resize(&mut a, [10, 10])?;
     let mut data = vec![0i32; 16];
     View::<i32, 1>::with_slice("wrapped", &mut data, [16], |v| deep_copy(v, 7))??;
+    // The patterns: per-thread and per-chunk partials, a two-pass scan, an MDRange policy.
+    let dynamic = RangePolicy::new(&threads, 0, 1000)?
+        .schedule(Schedule::Dynamic)
+        .chunk_size(3)?;
+    let s = parallel_reduce(
+        "leak check",
+        dynamic,
+        |i: usize, acc: &mut u64| *acc += i as u64,
+        Sum::new(),
+    )?;
+    let t = parallel_scan(
+        "leak check",
+        RangePolicy::new(&threads, 0, 1000)?,
+        |i: usize, p: &mut u64, _: bool| *p += i as u64,
+    )?;
+    let md = MDRangePolicy::new(&parts[1], [0, 0], [8, 8])?;
+    parallel_for("leak check", md, |(_, _): (i64, i64)| {})?;
+    assert_eq!((s, t), (499500, 499500));
     serial.fence("leak check")?;
     threads.fence("leak check")?;
     for p in &parts {
