@@ -3,8 +3,10 @@
 use super::index::IndexType;
 use crate::error::{Error, Result};
 use crate::space::ExecutionSpace;
+use crate::view::{Layout, LayoutLeft};
 
-/// The order in which a multidimensional range is walked (Kokkos' `Iterate`).
+/// The order in which a multidimensional range is walked (Kokkos' `Iterate`). See
+/// [`Iterate::for_layout`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Iterate {
     /// The last index varies fastest (matches `LayoutRight`, the host spaces' default).
@@ -12,6 +14,19 @@ pub enum Iterate {
     Right,
     /// The first index varies fastest (matches `LayoutLeft`).
     Left,
+}
+
+impl Iterate {
+    /// The order that walks memory contiguously for Views of layout `L`: `Left` for `LayoutLeft`,
+    /// `Right` otherwise (for `LayoutStride` no order is contiguous in general; `Right` is Kokkos'
+    /// choice there too).
+    pub fn for_layout<L: Layout>() -> Iterate {
+        if L::NAME == LayoutLeft::NAME {
+            Iterate::Left
+        } else {
+            Iterate::Right
+        }
+    }
 }
 
 /// The index arrays a multidimensional kernel can receive, with their tuple form: an `MDRangePolicy` of
@@ -94,7 +109,7 @@ where
             lower,
             upper,
             tiles: None,
-            iterate: Iterate::Right,
+            iterate: Iterate::for_layout::<S::ArrayLayout>(),
         };
         let extents = policy.extents();
         if !extents.contains(&0) {
@@ -123,10 +138,17 @@ where
         Ok(self)
     }
 
-    /// Sets the iteration order, of the tiles and inside each tile (default [`Iterate::Right`]).
+    /// Sets the iteration order, of the tiles and inside each tile. The default follows the space's
+    /// [`ExecutionSpace::ArrayLayout`] (`Right` on the host spaces).
     pub fn iterate(mut self, order: Iterate) -> Self {
         self.iterate = order;
         self
+    }
+
+    /// Walks the box in the order that is contiguous for Views of layout `L` (Kokkos chooses the
+    /// iteration pattern from the layout): `policy.iterate_like::<LayoutLeft>()`.
+    pub fn iterate_like<L: Layout>(self) -> Self {
+        self.iterate(Iterate::for_layout::<L>())
     }
 
     /// The lower bounds.
@@ -323,6 +345,14 @@ mod tests {
                 [2, 1], // tile (1, 1)
             ]
         );
+    }
+
+    #[test]
+    fn the_order_follows_the_layout() {
+        use crate::view::{LayoutRight, LayoutStride};
+        assert_eq!(Iterate::for_layout::<LayoutLeft>(), Iterate::Left);
+        assert_eq!(Iterate::for_layout::<LayoutRight>(), Iterate::Right);
+        assert_eq!(Iterate::for_layout::<LayoutStride>(), Iterate::Right);
     }
 
     #[test]

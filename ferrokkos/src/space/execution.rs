@@ -48,6 +48,10 @@ pub trait ExecutionSpace: Clone + Debug + Send + Sync + 'static {
     /// The memory space this execution space allocates in by default.
     type MemorySpace: MemorySpace;
 
+    /// The layout that suits this space best (Kokkos' `array_layout`): `LayoutRight` on the host. An
+    /// `MDRangePolicy` walks its box in this layout's order unless told otherwise.
+    type ArrayLayout: crate::view::Layout;
+
     /// The space's name, as Kokkos spells it (`"Serial"`, `"Threads"`).
     const NAME: &'static str;
 

@@ -73,6 +73,7 @@ impl std::fmt::Debug for Serial {
 
 impl ExecutionSpace for Serial {
     type MemorySpace = HostSpace;
+    type ArrayLayout = crate::view::LayoutRight;
     const NAME: &'static str = "Serial";
     const DEVICE_TYPE: DeviceType = DeviceType::Serial;
 

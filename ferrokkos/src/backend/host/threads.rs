@@ -98,6 +98,7 @@ impl std::fmt::Debug for Threads {
 
 impl ExecutionSpace for Threads {
     type MemorySpace = HostSpace;
+    type ArrayLayout = crate::view::LayoutRight;
     const NAME: &'static str = "Threads";
     const DEVICE_TYPE: DeviceType = DeviceType::Threads;
 
