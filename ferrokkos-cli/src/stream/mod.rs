@@ -2,8 +2,9 @@
 //!
 //! The kernels, start values, byte counts, repetition rules (the first repetition is discarded) and
 //! validation tolerances are BabelStream's, so the numbers line up with published BabelStream results.
-//! `--compare` runs the same kernels as a plain serial loop and with rayon, interleaved with
-//! ferrokkos's repetition by repetition in the same process, and prints the ratios.
+//! `--compare` runs the same kernels as a plain serial loop and with rayon in the same process,
+//! interleaved kernel by kernel, and prints the ratios of the fastest repetitions (BabelStream's
+//! figure) and of the median repetitions (steadier on a shared machine).
 
 mod ferrokkos_impl;
 mod float;
@@ -35,7 +36,7 @@ options:
       --float          use f32 instead of f64
   -o, --only NAME      Copy, Mul, Add, Triad, Dot, Nstream, Classic (the first five, default) or All
       --space NAME     serial or threads (default: threads, the best space available)
-      --compare        also run a plain serial loop and rayon, and print the ratios
+      --compare        also run a plain serial loop and rayon (interleaved), print the ratios
       --csv            print CSV instead of tables
       --mibibytes      use MiB (2^20 bytes) instead of MB (10^6 bytes)
   -h, --help           this text";
@@ -209,16 +210,16 @@ fn run<T: StreamFloat>(cfg: &Config) -> Result<(), Failure> {
     let mut impls = implementations::<T>(cfg)?;
     let mut times = vec![vec![Times::default(); cfg.kernels.len()]; impls.len()];
     let mut dots: Vec<Option<T>> = vec![None; impls.len()];
-    // Implementations take turns within each repetition, starting with a different one each time, so
-    // that none is systematically first (or last) after another one's traffic.
+    // Each kernel runs on every implementation back to back (each implementation keeps BabelStream's
+    // kernel order on its own arrays), starting with a different implementation each time, so that
+    // all see the same machine conditions and none is systematically first.
+    let count = impls.len();
     for rep in 0..cfg.reps {
-        let count = impls.len();
-        for turn in 0..count {
-            let m = (rep + turn) % count;
-            let imp = &mut impls[m];
-            for (k, &kernel) in cfg.kernels.iter().enumerate() {
+        for (k, &kernel) in cfg.kernels.iter().enumerate() {
+            for turn in 0..count {
+                let m = (rep + k + turn) % count;
                 let start = Instant::now();
-                let dot = imp.run(kernel)?;
+                let dot = impls[m].run(kernel)?;
                 times[m][k].0.push(start.elapsed().as_secs_f64());
                 if dot.is_some() {
                     dots[m] = dot;

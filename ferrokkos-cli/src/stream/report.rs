@@ -16,6 +16,18 @@ impl Times {
         let avg = kept.iter().sum::<f64>() / kept.len().max(1) as f64;
         (min, max, avg)
     }
+
+    /// The median seconds, the first repetition excluded: a typical repetition, robust to the
+    /// outliers of a shared machine.
+    pub fn median(&self) -> f64 {
+        let mut kept = self.0[1.min(self.0.len())..].to_vec();
+        kept.sort_by(f64::total_cmp);
+        match kept.len() {
+            0 => f64::NAN,
+            n if n % 2 == 1 => kept[n / 2],
+            n => (kept[n / 2 - 1] + kept[n / 2]) / 2.0,
+        }
+    }
 }
 
 /// Bytes per "MByte" in the tables: 10^6, or 2^20 with `--mibibytes`.
@@ -186,32 +198,40 @@ impl Shape {
         }
     }
 
-    /// The comparison of the first report (ferrokkos) with the others: rates of the fastest
-    /// repetition, and the ratios ferrokkos / peer (above 1: ferrokkos is faster).
+    /// The comparison of the first report (ferrokkos) with the others: the rate of the fastest
+    /// repetition of each (BabelStream's figure), and the ratios ferrokkos / peer of the fastest and of
+    /// the median repetitions (above 1: ferrokkos is faster).
     pub fn print_comparison(&self, reports: &[Report]) {
         let Some((ours, peers)) = reports.split_first() else {
             return;
         };
         println!(
-            "Comparison ({} of the fastest repetition; ratio = ferrokkos rate / peer rate)",
+            "Comparison: {} of the fastest repetition; ratios ferrokkos / peer of the fastest \
+             (best) and of the median repetition",
             self.unit.rate_name()
         );
-        print!("{:<10}{:>14}", "Function", ours.short);
+        print!("{:<10}{:>12}", "Function", ours.short);
         for p in peers {
-            print!("{:>14}", p.short);
+            print!("{:>13}", p.short);
         }
         for p in peers {
-            print!("{:>16}", format!("vs {}", p.short));
+            let name = format!("vs {}", p.short);
+            print!("{:>21}{:>9}", format!("{name} best"), "median");
         }
         println!();
         for (i, k) in self.kernels.iter().enumerate() {
-            let rate = |r: &Report| self.unit.rate(self.bytes(*k), r.times[i].stats().0);
-            print!("{:<10}{:>14.1}", k.label(), rate(ours));
+            let best = |r: &Report| self.unit.rate(self.bytes(*k), r.times[i].stats().0);
+            let median = |r: &Report| self.unit.rate(self.bytes(*k), r.times[i].median());
+            print!("{:<10}{:>12.1}", k.label(), best(ours));
             for p in peers {
-                print!("{:>14.1}", rate(p));
+                print!("{:>13.1}", best(p));
             }
             for p in peers {
-                print!("{:>15.3}x", rate(ours) / rate(p));
+                print!(
+                    "{:>20.3}x{:>8.3}x",
+                    best(ours) / best(p),
+                    median(ours) / median(p)
+                );
             }
             println!();
         }
