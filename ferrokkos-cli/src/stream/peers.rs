@@ -14,12 +14,19 @@ pub struct PlainLoop<T> {
 }
 
 impl<T: StreamFloat> PlainLoop<T> {
-    /// The arrays, initialized.
+    /// The arrays, initialized by writing every element. (Not `vec![0.0; n]`: that is calloc's
+    /// untouched zero pages, which all map one shared physical page, so a kernel that only reads
+    /// such an array, as Triad reads `c` when it runs alone, would read it from cache.)
     pub fn new(n: usize) -> Self {
+        let init = |v: f64| {
+            let mut array = Vec::with_capacity(n);
+            array.resize(n, T::of(v));
+            array
+        };
         PlainLoop {
-            a: vec![T::of(START_A); n],
-            b: vec![T::of(START_B); n],
-            c: vec![T::of(START_C); n],
+            a: init(START_A),
+            b: init(START_B),
+            c: init(START_C),
         }
     }
 }
