@@ -504,3 +504,30 @@ fn out_of_bounds_read_through_parallel_mut_panics() {
     })
     .unwrap();
 }
+
+#[test]
+fn an_integer_policy_runs_zero_to_n_on_the_default_host_space() {
+    common::runtime();
+    let seen = std::sync::Mutex::new(Vec::new());
+    parallel_for("integer for", 37, |i: usize| seen.lock().unwrap().push(i)).unwrap();
+    let mut seen = seen.into_inner().unwrap();
+    seen.sort();
+    assert_eq!(seen, (0..37).collect::<Vec<_>>());
+
+    let mut sum = 0u64;
+    parallel_reduce(
+        "integer reduce",
+        101,
+        |i: usize, acc: &mut u64| *acc += i as u64,
+        &mut sum,
+    )
+    .unwrap();
+    assert_eq!(sum, 5050);
+
+    let total = parallel_scan("integer scan", 10, |i: usize, p: &mut usize, _: bool| {
+        *p += i
+    })
+    .unwrap();
+    assert_eq!(total, 45);
+    parallel_for("integer empty", 0, |_: usize| panic!("no iteration")).unwrap();
+}

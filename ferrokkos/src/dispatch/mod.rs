@@ -56,7 +56,9 @@ pub trait ParallelScan<K, Rd: Reducer> {
 }
 
 /// Runs `kernel` once for every iteration of `policy` (Kokkos' `parallel_for`). `label` names the
-/// launch for tools and errors.
+/// launch for tools and errors. The policy is a [`crate::RangePolicy`], an [`crate::MDRangePolicy`],
+/// or, as Kokkos' `parallel_for(n, f)`, a plain `usize` `n`: iterations `0..n` on the default instance of
+/// [`crate::DefaultHostExecutionSpace`].
 ///
 /// ```
 /// use ferrokkos::prelude::*;
@@ -84,6 +86,13 @@ pub trait ParallelScan<K, Rd: Reducer> {
 ///     })?;
 /// }
 /// assert_eq!(a.get((2, 3))?, 23);
+///
+/// // Kokkos' short form: 0..n on the default host space.
+/// let hits = std::sync::atomic::AtomicUsize::new(0);
+/// parallel_for("count", 500, |_i: usize| {
+///     hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+/// })?;
+/// assert_eq!(hits.into_inner(), 500);
 /// # Ok::<(), ferrokkos::Error>(())
 /// ```
 pub fn parallel_for<P, K>(label: &str, policy: P, kernel: K) -> Result<()>
@@ -96,7 +105,8 @@ where
 /// Runs `kernel` for every iteration of `policy`, combining the iterations' contributions with a
 /// reducer (Kokkos' `parallel_reduce`). `target` is a reducer (the value is returned), a tuple of
 /// reducers, a `&mut` number or a rank-0 View (summed into it), or a reducer aimed at a place
-/// ([`crate::reducer::Reducer::into_result`]). An empty range gives the reducer's identity.
+/// ([`crate::reducer::Reducer::into_result`]). An empty range gives the reducer's identity. As for
+/// [`parallel_for`], the policy may be a plain `usize` `n` (`0..n` on the default host space).
 ///
 /// ```
 /// use ferrokkos::prelude::*;
@@ -116,6 +126,9 @@ where
 ///     },
 ///     (Min::new(), Max::new()))?;
 /// assert_eq!((lo, hi), (0, 699 * 699));
+///
+/// let n_even = parallel_reduce("evens", 10, |i: usize, acc: &mut u32| *acc += (i % 2 == 0) as u32, Sum::new())?;
+/// assert_eq!(n_even, 5);
 /// # Ok::<(), ferrokkos::Error>(())
 /// ```
 pub fn parallel_reduce<P, K, T>(label: &str, policy: P, kernel: K, target: T) -> Result<T::Output>

@@ -197,3 +197,39 @@ where
         T::deliver(sink, value)
     }
 }
+
+/// The policy of Kokkos' `parallel_for(n, f)`: iterations `0..n` on the default instance of
+/// [`crate::DefaultHostExecutionSpace`].
+fn default_range(n: usize) -> Result<RangePolicy<crate::DefaultHostExecutionSpace>> {
+    let space = <crate::DefaultHostExecutionSpace as crate::ExecutionSpace>::default_instance()?;
+    RangePolicy::new(&space, 0, n)
+}
+
+/// `parallel_for(label, n, kernel)`: iterations `0..n` on the default host execution space.
+impl<K: ForKernel<usize>> ParallelFor<K> for usize {
+    fn launch_for(self, label: &str, kernel: K) -> Result<()> {
+        default_range(self)?.launch_for(label, kernel)
+    }
+}
+
+/// `parallel_reduce(label, n, kernel, target)`: iterations `0..n` on the default host execution space.
+impl<K, T> ParallelReduce<K, T> for usize
+where
+    T: ReduceTarget,
+    K: ReduceKernel<usize, <T::Reducer as Reducer>::Value>,
+{
+    fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
+        default_range(self)?.launch_reduce(label, kernel, target)
+    }
+}
+
+/// `parallel_scan(label, n, kernel)`: iterations `0..n` on the default host execution space.
+impl<K, Rd> ParallelScan<K, Rd> for usize
+where
+    Rd: Reducer,
+    K: ScanKernel<usize, Rd::Value>,
+{
+    fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value> {
+        default_range(self)?.launch_scan(label, kernel, reducer)
+    }
+}
