@@ -14,28 +14,6 @@ use ferrokkos::prelude::*;
 use ferrokkos::reducer::ReduceTarget;
 use ferrokkos::{BorrowKind, Error, HostExecutionSpace, IndexType, ReduceKernel};
 
-/// A chunk size larger than every range these tests use.
-const HUGE_CHUNK: usize = 1 << 20;
-
-/// Every schedule/chunk configuration of `begin..end` on `exec`, each with a description.
-fn configs<S: HostExecutionSpace, I: IndexType>(
-    exec: &S,
-    begin: I,
-    end: I,
-) -> Vec<(String, RangePolicy<S, I>)> {
-    let base = RangePolicy::new(exec, begin, end).unwrap();
-    let mut out = Vec::new();
-    for schedule in [Schedule::Static, Schedule::Dynamic] {
-        let p = base.clone().schedule(schedule);
-        out.push((format!("{} {schedule:?} no chunk", S::NAME), p.clone()));
-        for chunk in [1, 7, HUGE_CHUNK] {
-            let c = p.clone().chunk_size(chunk).unwrap();
-            out.push((format!("{} {schedule:?} chunk {chunk}", S::NAME), c));
-        }
-    }
-    out
-}
-
 /// `parallel_reduce` of `kernel` over `policy` into `target`, unwrapped.
 fn red<S, I, T, K>(policy: RangePolicy<S, I>, target: T, kernel: K) -> T::Output
 where
@@ -59,7 +37,7 @@ fn assert_each_once(counts: &[AtomicU32], what: &str) {
 }
 
 fn visit_each_once<S: HostExecutionSpace>(exec: &S, begin: usize, end: usize) {
-    for (what, policy) in configs(exec, begin, end) {
+    for (what, policy) in common::policy_configs(exec, begin, end) {
         let counts = counters(end - begin);
         parallel_for("visit", policy, |i: usize| {
             counts[i - begin].fetch_add(1, Ordering::Relaxed);
@@ -87,7 +65,7 @@ fn range_for_with_nonzero_begin_visits_begin_to_end() {
     common::runtime();
     fn check<S: HostExecutionSpace>(exec: &S) {
         visit_each_once(exec, 17, 1017);
-        for (what, policy) in configs(exec, 40usize, 140) {
+        for (what, policy) in common::policy_configs(exec, 40usize, 140) {
             let v = View::<u64, 1>::new("nonzero_begin", [100]).unwrap();
             {
                 // SAFETY: iteration i writes element i - 40 only.
@@ -107,7 +85,7 @@ fn empty_range_runs_nothing() {
     common::runtime();
     fn check<S: HostExecutionSpace>(exec: &S) {
         for (begin, end) in [(0usize, 0usize), (5, 5), (usize::MAX, usize::MAX)] {
-            for (what, policy) in configs(exec, begin, end) {
+            for (what, policy) in common::policy_configs(exec, begin, end) {
                 assert!(policy.is_empty(), "{what}");
                 assert_eq!(policy.len(), 0, "{what}");
                 let calls = AtomicU32::new(0);
@@ -132,7 +110,7 @@ fn signed_i64_range_with_negative_begin_visits_each_index_once() {
     common::runtime();
     fn check<S: HostExecutionSpace>(exec: &S) {
         let (begin, end) = (-500i64, 250i64);
-        for (what, policy) in configs(exec, begin, end) {
+        for (what, policy) in common::policy_configs(exec, begin, end) {
             let counts = counters(750);
             parallel_for("neg", policy.clone(), |i: i64| {
                 counts[(i - begin) as usize].fetch_add(1, Ordering::Relaxed);
@@ -155,7 +133,7 @@ fn signed_i64_range_with_negative_begin_visits_each_index_once() {
 fn i32_u32_and_isize_ranges_reach_the_ends_of_their_types() {
     common::runtime();
     fn check<S: HostExecutionSpace>(exec: &S) {
-        for (what, p) in configs(exec, -50i32, 50) {
+        for (what, p) in common::policy_configs(exec, -50i32, 50) {
             let counts = counters(100);
             parallel_for("i32", p, |i: i32| {
                 counts[(i + 50) as usize].fetch_add(1, Ordering::Relaxed);
@@ -186,7 +164,7 @@ fn range_reduce_is_exact_for_every_schedule_and_chunk_size() {
     fn check<S: HostExecutionSpace>(exec: &S) {
         for (begin, end) in [(0u64, 10_000u64), (3, 4), (1_000_000_007, 1_000_001_000)] {
             let expected: u64 = (begin..end).map(|i| i * i % 1009).sum();
-            for (what, p) in configs(exec, begin, end) {
+            for (what, p) in common::policy_configs(exec, begin, end) {
                 let s = red(p, Sum::new(), |i: u64, a: &mut u64| *a += i * i % 1009);
                 assert_eq!(s, expected, "{what} {begin}..{end}");
             }

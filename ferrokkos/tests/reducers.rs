@@ -10,26 +10,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use ferrokkos::prelude::*;
 use ferrokkos::reducer::{ByValue, ReduceTarget};
-use ferrokkos::{BorrowKind, HostExecutionSpace, IndexType, ReduceKernel};
-
-/// Every schedule/chunk configuration of `begin..end` on `exec`, each with a description.
-fn configs<S: HostExecutionSpace, I: IndexType>(
-    exec: &S,
-    begin: I,
-    end: I,
-) -> Vec<(String, RangePolicy<S, I>)> {
-    let base = RangePolicy::new(exec, begin, end).unwrap();
-    let mut out = Vec::new();
-    for schedule in [Schedule::Static, Schedule::Dynamic] {
-        let p = base.clone().schedule(schedule);
-        out.push((format!("{} {schedule:?}", S::NAME), p.clone()));
-        for chunk in [1, 7, 1 << 20] {
-            let c = p.clone().chunk_size(chunk).unwrap();
-            out.push((format!("{} {schedule:?} chunk {chunk}", S::NAME), c));
-        }
-    }
-    out
-}
+use ferrokkos::{BorrowKind, HostExecutionSpace, ReduceKernel};
 
 const N: usize = 100;
 
@@ -66,7 +47,7 @@ fn arithmetic_and_logical<S: HostExecutionSpace>(exec: &S) {
         .map(|i| i.wrapping_mul(2_654_435_761) | 0x8000_0001)
         .collect();
     let sum_x: f64 = x.iter().sum();
-    for (what, p) in configs(exec, 0, N) {
+    for (what, p) in common::policy_configs(exec, 0, N) {
         let sum = red(&p, Sum::new(), |i: usize, a: &mut f64| *a += x[i]);
         assert!((sum - sum_x).abs() < 1e-9, "{what}");
         let isum = red(&p, Sum::new(), |i: usize, a: &mut i64| *a += i as i64);
@@ -112,7 +93,7 @@ fn arithmetic_and_logical_reducers_give_known_results() {
 
 fn location_ties<S: HostExecutionSpace>(exec: &S) {
     let x = data();
-    for (what, p) in configs(exec, 0, N) {
+    for (what, p) in common::policy_configs(exec, 0, N) {
         let min = red(
             &p,
             MinLoc::new(),
@@ -165,7 +146,7 @@ fn location_ties<S: HostExecutionSpace>(exec: &S) {
         assert_eq!(late, vl(7, 60), "{what}");
     }
     // Signed locations: the most negative tied location wins.
-    for (what, p) in configs(exec, -50i64, 50) {
+    for (what, p) in common::policy_configs(exec, -50i64, 50) {
         let m = parallel_reduce(
             "minloc_i64",
             p,
@@ -194,7 +175,7 @@ fn never(what: &str) {
 }
 
 fn identities<S: HostExecutionSpace>(exec: &S) {
-    for (what, p) in configs(exec, 7usize, 7) {
+    for (what, p) in common::policy_configs(exec, 7usize, 7) {
         let f = |_: usize, _: &mut f64| never(&what);
         let floats = (red(&p, Sum::new(), f), red(&p, Prod::new(), f));
         assert_eq!(floats, (0.0, 1.0), "{what}");
@@ -316,7 +297,7 @@ fn tuple_of_reducers_runs_several_reductions_in_one_pass() {
     common::runtime();
     fn check<S: HostExecutionSpace>(exec: &S) {
         let x = data();
-        for (what, p) in configs(exec, 0, N) {
+        for (what, p) in common::policy_configs(exec, 0, N) {
             let calls = AtomicU32::new(0);
             let target = (Sum::new(), Max::new(), MinLoc::new());
             let (s, m, l) = red(
@@ -392,7 +373,7 @@ fn mean_reducer() -> MeanCustom {
 fn custom_reducer_uses_init_join_and_final() {
     common::runtime();
     fn check<S: HostExecutionSpace>(exec: &S) {
-        for (what, p) in configs(exec, 1, 101) {
+        for (what, p) in common::policy_configs(exec, 1, 101) {
             let kernel = |i: usize, a: &mut (f64, u32)| {
                 a.0 += i as f64;
                 a.1 += 1;
@@ -422,7 +403,7 @@ fn custom_reducer_uses_init_join_and_final() {
             || vec![0u64; 10],
             |d: &mut Vec<u64>, s: &Vec<u64>| d.iter_mut().zip(s).for_each(|(d, s)| *d += s),
         );
-        for (what, p) in configs(exec, 0, 1000) {
+        for (what, p) in common::policy_configs(exec, 0, 1000) {
             let h = red(&p, hist.clone(), |i: usize, h: &mut Vec<u64>| {
                 h[i % 10] += 1
             });
@@ -472,7 +453,7 @@ impl Reducer for Mean {
 fn by_value_runs_a_reducer_implemented_by_the_user() {
     common::runtime();
     fn check<S: HostExecutionSpace>(exec: &S) {
-        for (what, p) in configs(exec, 0, 1000) {
+        for (what, p) in common::policy_configs(exec, 0, 1000) {
             let bucket = |i: usize, h: &mut [u32; 4]| h[(i * i) % 4] += 1;
             let h = red(&p, ByValue(Histogram), bucket);
             assert_eq!(h, [500, 500, 0, 0], "{what}"); // squares are 0 or 1 mod 4

@@ -8,26 +8,7 @@ mod common;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use ferrokkos::prelude::*;
-use ferrokkos::{HostExecutionSpace, IndexType, parallel_scan_with};
-
-/// Every schedule/chunk configuration of `begin..end` on `exec`, each with a description.
-fn configs<S: HostExecutionSpace, I: IndexType>(
-    exec: &S,
-    begin: I,
-    end: I,
-) -> Vec<(String, RangePolicy<S, I>)> {
-    let base = RangePolicy::new(exec, begin, end).unwrap();
-    let mut out = Vec::new();
-    for schedule in [Schedule::Static, Schedule::Dynamic] {
-        let p = base.clone().schedule(schedule);
-        out.push((format!("{} {schedule:?}", S::NAME), p.clone()));
-        for chunk in [1, 7, 1 << 20] {
-            let c = p.clone().chunk_size(chunk).unwrap();
-            out.push((format!("{} {schedule:?} chunk {chunk}", S::NAME), c));
-        }
-    }
-    out
-}
+use ferrokkos::{HostExecutionSpace, parallel_scan_with};
 
 /// The contribution of iteration `i`: small, of both signs.
 fn value(i: usize) -> i64 {
@@ -48,7 +29,7 @@ fn sequential(begin: usize, end: usize) -> (Vec<i64>, Vec<i64>, i64) {
 /// Runs an exclusive and an inclusive scan of `value` over `begin..end` in every configuration.
 fn scan_matches_sequential<S: HostExecutionSpace>(exec: &S, begin: usize, end: usize) {
     let (exclusive, inclusive, total) = sequential(begin, end);
-    for (what, policy) in configs(exec, begin, end) {
+    for (what, policy) in common::policy_configs(exec, begin, end) {
         let what = format!("{what} {begin}..{end}");
         let ex = View::<i64, 1>::new("exclusive", [end - begin]).unwrap();
         let inc = View::<i64, 1>::new("inclusive", [end - begin]).unwrap();
@@ -155,7 +136,7 @@ fn scan_over_many_chunks_is_exact() {
 fn scan_over_an_empty_range_returns_zero_and_runs_nothing() {
     common::runtime();
     fn check<S: HostExecutionSpace>(exec: &S) {
-        for (what, p) in configs(exec, 9usize, 9) {
+        for (what, p) in common::policy_configs(exec, 9usize, 9) {
             let calls = AtomicU32::new(0);
             let total = parallel_scan("empty", p.clone(), |_: usize, s: &mut u64, _: bool| {
                 calls.fetch_add(1, Ordering::Relaxed);
@@ -191,7 +172,7 @@ fn scan_over_signed_indices_with_negative_begin() {
                 running
             })
             .collect();
-        for (what, p) in configs(exec, begin, end) {
+        for (what, p) in common::policy_configs(exec, begin, end) {
             let out = View::<i64, 1>::new("signed_scan", [601]).unwrap();
             let total = {
                 // SAFETY: the final pass of iteration i writes element i - begin only.
@@ -230,7 +211,7 @@ fn scan_with_max_gives_the_running_maximum() {
             m = m.max(wave(i));
             inclusive.push(m);
         }
-        for (what, p) in configs(exec, 0, n) {
+        for (what, p) in common::policy_configs(exec, 0, n) {
             let inc = View::<f64, 1>::new("running_max", [n]).unwrap();
             let ex = View::<f64, 1>::new("max_before", [n]).unwrap();
             let (t1, t2) = {
@@ -284,7 +265,7 @@ fn scan_with_a_custom_reducer_applies_its_final_step_to_the_total() {
             },
         )
         .with_final(|v: &mut (u32, f64)| v.1 /= v.0 as f64);
-        for (what, p) in configs(exec, 1usize, 101) {
+        for (what, p) in common::policy_configs(exec, 1usize, 101) {
             let prefix = View::<u32, 1>::new("counts", [100]).unwrap();
             let total = {
                 // SAFETY: the final pass of iteration i writes element i - 1 only.
@@ -367,7 +348,7 @@ fn scan_joins_partial_results_in_iteration_order() {
             })
             .collect();
         let reducer = Custom::new(|| (1u64, 0u64), hash_join);
-        for (what, p) in configs(exec, 0, n) {
+        for (what, p) in common::policy_configs(exec, 0, n) {
             let out = View::<u64, 1>::new("hashes", [n]).unwrap();
             let total = {
                 // SAFETY: the final pass of iteration i writes element i only.

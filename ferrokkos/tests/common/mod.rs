@@ -1,4 +1,4 @@
-//! Helpers shared by the View integration tests.
+//! Helpers shared by the integration tests.
 //!
 //! Each test binary uses only some of these helpers.
 #![allow(dead_code)]
@@ -96,4 +96,28 @@ pub fn conflict<T>(
         }
         other => panic!("unexpected error {other}"),
     }
+}
+
+/// A chunk size larger than every range the tests use.
+pub const HUGE_CHUNK: usize = 1 << 20;
+
+/// Every schedule / chunk-size configuration of `begin..end` on `exec` (static and dynamic; no chunk,
+/// 1, 7 and one larger than the range), each with a description for assertion messages.
+pub fn policy_configs<S: ferrokkos::HostExecutionSpace, I: ferrokkos::IndexType>(
+    exec: &S,
+    begin: I,
+    end: I,
+) -> Vec<(String, ferrokkos::RangePolicy<S, I>)> {
+    use ferrokkos::{RangePolicy, Schedule};
+    let base = RangePolicy::new(exec, begin, end).unwrap();
+    let mut out = Vec::new();
+    for schedule in [Schedule::Static, Schedule::Dynamic] {
+        let p = base.clone().schedule(schedule);
+        out.push((format!("{} {schedule:?} no chunk", S::NAME), p.clone()));
+        for chunk in [1, 7, HUGE_CHUNK] {
+            let c = p.clone().chunk_size(chunk).unwrap();
+            out.push((format!("{} {schedule:?} chunk {chunk}", S::NAME), c));
+        }
+    }
+    out
 }
