@@ -261,8 +261,23 @@ pub(crate) struct TileGrid<I, const R: usize> {
 impl<I: IndexType, const R: usize> TileGrid<I, R> {
     /// Calls `f` on every point of the tiles `tiles`, tile after tile, each in iteration order.
     #[inline]
-    pub(crate) fn visit(&self, tiles: std::ops::Range<u64>, mut f: impl FnMut([I; R])) {
-        let fast = self.order[R - 1];
+    pub(crate) fn visit(&self, tiles: std::ops::Range<u64>, f: impl FnMut([I; R])) {
+        // The fastest dimension is a constant in each instance, so that the index array lives in
+        // registers and the innermost loop can be vectorized.
+        if self.order[R - 1] == R - 1 {
+            self.visit_with::<true>(tiles, f)
+        } else {
+            self.visit_with::<false>(tiles, f)
+        }
+    }
+
+    #[inline(always)]
+    fn visit_with<const LAST_FASTEST: bool>(
+        &self,
+        tiles: std::ops::Range<u64>,
+        mut f: impl FnMut([I; R]),
+    ) {
+        let fast = if LAST_FASTEST { R - 1 } else { 0 };
         for t in tiles {
             let mut rem = t;
             let mut lo = [0u64; R];
@@ -277,8 +292,9 @@ impl<I: IndexType, const R: usize> TileGrid<I, R> {
             let mut cur = lo;
             'tile: loop {
                 let mut idx: [I; R] = std::array::from_fn(|r| self.lower[r].advance(cur[r]));
+                let base = self.lower[fast];
                 for x in lo[fast]..hi[fast] {
-                    idx[fast] = self.lower[fast].advance(x);
+                    idx[fast] = base.advance(x);
                     f(idx);
                 }
                 let mut k = R - 1;
