@@ -32,6 +32,7 @@ options (any command):
   --ferrokkos-pin-threads    pin pool workers to cores (env FERROKKOS_PIN_THREADS=1)";
 
 /// How a command failed: a usage error (exit code 2) or a run-time failure (exit code 1).
+#[derive(Debug)]
 pub enum Failure {
     /// Bad command-line input.
     Usage(String),

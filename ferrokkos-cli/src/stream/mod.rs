@@ -177,6 +177,22 @@ fn implementations<T: StreamFloat>(
     Ok(list)
 }
 
+/// Every order of `0..n`.
+fn permutations(n: usize) -> Vec<Vec<usize>> {
+    if n == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for shorter in permutations(n - 1) {
+        for at in 0..n {
+            let mut p = shorter.clone();
+            p.insert(at, n - 1);
+            out.push(p);
+        }
+    }
+    out
+}
+
 fn run<T: StreamFloat>(cfg: &Config) -> Result<(), Failure> {
     let size_of = std::mem::size_of::<T>();
     if !cfg.csv {
@@ -211,13 +227,14 @@ fn run<T: StreamFloat>(cfg: &Config) -> Result<(), Failure> {
     let mut times = vec![vec![Times::default(); cfg.kernels.len()]; impls.len()];
     let mut dots: Vec<Option<T>> = vec![None; impls.len()];
     // Each kernel runs on every implementation back to back (each implementation keeps BabelStream's
-    // kernel order on its own arrays), starting with a different implementation each time, so that
-    // all see the same machine conditions and none is systematically first.
-    let count = impls.len();
-    for rep in 0..cfg.reps {
+    // kernel order on its own arrays), in an order that cycles through every permutation, so that all
+    // see the same machine conditions and each follows each other one equally often (a peer's threads
+    // still spinning after its launch slow whoever comes next).
+    let orders = permutations(impls.len());
+    let mut next_order = orders.iter().cycle();
+    for _ in 0..cfg.reps {
         for (k, &kernel) in cfg.kernels.iter().enumerate() {
-            for turn in 0..count {
-                let m = (rep + k + turn) % count;
+            for &m in next_order.next().into_iter().flatten() {
                 let start = Instant::now();
                 let dot = impls[m].run(kernel)?;
                 times[m][k].0.push(start.elapsed().as_secs_f64());
@@ -271,5 +288,89 @@ fn run<T: StreamFloat>(cfg: &Config) -> Result<(), Failure> {
             "stream: validation failed: {}",
             failed.join(" | ")
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_order_appears_once() {
+        let mut p = permutations(3);
+        assert_eq!(p.len(), 6);
+        p.sort();
+        p.dedup();
+        assert_eq!(p.len(), 6);
+        assert!(p.iter().all(|o| {
+            let mut s = o.clone();
+            s.sort();
+            s == [0, 1, 2]
+        }));
+        assert_eq!(permutations(1), vec![vec![0]]);
+    }
+
+    #[test]
+    fn selections_follow_babelstream() {
+        let classic = Kernel::parse_selection("Classic").unwrap();
+        assert_eq!(classic.len(), 5);
+        assert!(!classic.contains(&Kernel::Nstream));
+        assert_eq!(Kernel::parse_selection("all").unwrap().len(), 6);
+        assert_eq!(
+            Kernel::parse_selection("triad").unwrap(),
+            vec![Kernel::Triad]
+        );
+        assert!(Kernel::parse_selection("fma").is_none());
+    }
+
+    #[test]
+    fn gold_values_replay_the_kernels() {
+        let g = Gold::<f64>::after(&Kernel::parse_selection("classic").unwrap(), 1, 10);
+        // c = a; b = s c; c = a + b; a = b + s c; dot = a b n
+        let (a0, s) = (0.1, 0.4);
+        let b = s * a0;
+        let c = a0 + b;
+        let a = b + s * c;
+        assert_eq!((g.a, g.b, g.c), (a, b, c));
+        assert_eq!(g.sum, a * b * 10.0);
+    }
+
+    #[test]
+    fn validation_reports_a_wrong_element_and_a_wrong_sum() {
+        let kernels = Kernel::parse_selection("classic").unwrap();
+        let g = Gold::<f64>::after(&kernels, 3, 4);
+        let good = |v: f64| vec![v; 4];
+        let (a, b, c) = (good(g.a), good(g.b), good(g.c));
+        assert!(report::validate(&g, &kernels, [&a, &b, &c], Some(g.sum)).is_empty());
+        let mut bad = a.clone();
+        bad[2] *= 1.0 + 1e-10;
+        let failures = report::validate(&g, &kernels, [&bad, &b, &c], Some(g.sum * 1.1));
+        assert_eq!(failures.len(), 2, "{failures:?}");
+        assert!(failures[0].starts_with("sum:"));
+        assert!(failures[1].starts_with("a[2]:"));
+    }
+
+    #[test]
+    fn bad_options_are_usage_errors() {
+        let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        for bad in [
+            &["-n", "1"][..],
+            &["-s", "0"],
+            &["--only", "fma"],
+            &["--space", "gpu"],
+            &["-x"],
+        ] {
+            assert!(
+                matches!(parse(&args(bad)), Err(Failure::Usage(_))),
+                "{bad:?}"
+            );
+        }
+        let cfg = parse(&args(&["-s", "1000", "--only=triad", "--float"]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (cfg.n, cfg.kernels.clone(), cfg.float),
+            (1000, vec![Kernel::Triad], true)
+        );
     }
 }
