@@ -7,7 +7,7 @@ use super::index::{ViewIndex, for_each_index};
 use super::layout::Layout;
 use super::raw::RawMapping;
 use super::view::View;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::space::HostAccessible;
 
 /// Shared, read-only host access to a View's elements, indexed as `g[i]`, `g[(i, j)]`, `g[[i, j, k]]`
@@ -24,6 +24,7 @@ pub struct HostRef<'a, T: Element, const R: usize, L: Layout, M: HostAccessible>
 /// Exclusive, read-write host access to a View's elements. Taken with [`View::host_mut`]; no other
 /// guard of the same allocation (clones and subviews included) can exist at the same time.
 pub struct HostMut<'a, T: Element, const R: usize, L: Layout, M: HostAccessible> {
+    raw: RawMapping<'a, T, R, L>,
     view: &'a View<T, R, L, M>,
 }
 
@@ -53,7 +54,10 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible> View<T, R, L, M> 
     /// guard of the same allocation is alive.
     pub fn host_mut(&self) -> Result<HostMut<'_, T, R, L, M>> {
         self.allocation().borrow_exclusive()?;
-        Ok(HostMut { view: self })
+        Ok(HostMut {
+            raw: RawMapping::of(self),
+            view: self,
+        })
     }
 
     /// Reads one element. Errors: out of bounds, or a [`HostMut`] is alive.
@@ -78,36 +82,6 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible> View<T, R, L, M> 
         for_each_index(&self.extents(), |i| out.push(g.read(self.offset_of(i))));
         Ok(out)
     }
-}
-
-#[track_caller]
-fn out_of_bounds<T: Element, const R: usize, L: Layout, M: HostAccessible>(
-    view: &View<T, R, L, M>,
-    index: &[usize; R],
-) -> ! {
-    panic!(
-        "{}",
-        Error::OutOfBounds {
-            label: view.label().to_string(),
-            index: index.to_vec(),
-            extents: view.extents().to_vec(),
-        }
-    )
-}
-
-#[inline(always)]
-#[track_caller]
-fn offset_or_panic<T: Element, const R: usize, L: Layout, M: HostAccessible>(
-    view: &View<T, R, L, M>,
-    index: &[usize; R],
-) -> usize {
-    let extents = view.extents();
-    for r in 0..R {
-        if index[r] >= extents[r] {
-            out_of_bounds(view, index);
-        }
-    }
-    view.offset_of(index)
 }
 
 impl<T: Element, const R: usize, L: Layout, M: HostAccessible> HostRef<'_, T, R, L, M> {
@@ -140,12 +114,6 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible> HostMut<'_, T, R,
         // SAFETY: `offset` comes from an in-bounds index, so it lies inside the allocation; the
         // exclusive borrow excludes every other access; `&mut self` ties the reference to one use.
         unsafe { &mut *self.view.ptr().as_ptr().add(offset) }
-    }
-
-    #[inline(always)]
-    fn element(&self, offset: usize) -> &T {
-        // SAFETY: as in `element_mut`; `&self` only hands out a shared reference.
-        unsafe { &*self.view.ptr().as_ptr().add(offset) }
     }
 
     /// The elements as one slice in memory order, if the View is contiguous.
@@ -205,7 +173,9 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible, I: ViewIndex<R>> 
     #[inline(always)]
     #[track_caller]
     fn index(&self, index: I) -> &T {
-        self.element(offset_or_panic(self.view, &index.to_array()))
+        let p = self.raw.element(index.to_array());
+        // SAFETY: in bounds (checked by `element`), exclusive borrow held, host-accessible space.
+        unsafe { &*p }
     }
 }
 
@@ -215,8 +185,10 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible, I: ViewIndex<R>> 
     #[inline(always)]
     #[track_caller]
     fn index_mut(&mut self, index: I) -> &mut T {
-        let offset = offset_or_panic(self.view, &index.to_array());
-        self.element_mut(offset)
+        let p = self.raw.element(index.to_array());
+        // SAFETY: in bounds (checked by `element`); the exclusive borrow excludes every other access,
+        // and `&mut self` ties the reference to one use.
+        unsafe { &mut *p }
     }
 }
 
