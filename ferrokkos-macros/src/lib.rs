@@ -1,5 +1,30 @@
-//! Procedural macros of [ferrokkos](https://example.invalid/ferrokkos).
+//! Procedural macros of [ferrokkos](https://example.invalid/ferrokkos): `kernel!` (single-source
+//! kernels for the host and CUDA spaces) and `#[device]` (functions kernels may call).
 //!
-//! This crate will hold the `kernel!` macro (single-source kernels for host and CUDA spaces) and the
-//! `#[device]` attribute. Until then it is intentionally empty: the foundation of ferrokkos runs plain
-//! Rust closures on the host spaces and needs no macro.
+//! Use them through the `ferrokkos` crate (`ferrokkos::kernel!`, `#[ferrokkos::device]`), which
+//! documents them with examples.
+
+mod analyze;
+mod device;
+mod host;
+mod kernel;
+mod shadow;
+mod subset;
+
+use proc_macro::TokenStream;
+
+/// A single-source kernel; see `ferrokkos::kernel!`.
+#[proc_macro]
+pub fn kernel(input: TokenStream) -> TokenStream {
+    kernel::expand(input.into())
+        .unwrap_or_else(|e| e.to_compile_error())
+        .into()
+}
+
+/// Makes a function callable from kernels; see `ferrokkos::device`.
+#[proc_macro_attribute]
+pub fn device(attr: TokenStream, item: TokenStream) -> TokenStream {
+    device::expand(attr.into(), item.into())
+        .unwrap_or_else(|e| e.to_compile_error())
+        .into()
+}

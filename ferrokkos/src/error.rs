@@ -119,6 +119,24 @@ pub enum Error {
         extents: Vec<usize>,
     },
 
+    /// A kernel writes a View whose allocation another View captured by the same kernel shares, which
+    /// could race; a kernel that needs this must say so with `unsafe { }`.
+    #[error(
+        "{launch}: the kernel writes View \"{label}\" through `{written}`, and `{other}` shares its \
+         allocation; a kernel may write an allocation only through one captured View (or mark the \
+         access `unsafe`)"
+    )]
+    KernelAlias {
+        /// The launch (`parallel_for "label" on Threads`).
+        launch: String,
+        /// The capture that writes.
+        written: String,
+        /// The other capture of the same allocation.
+        other: String,
+        /// The label of the allocation.
+        label: String,
+    },
+
     /// Two Views that must have equal extents do not.
     #[error(
         "{operation}: extents differ: destination \"{dst_label}\" has {dst_extents:?}, \
@@ -198,6 +216,34 @@ pub enum Error {
         /// The first panic's message.
         first: String,
     },
+
+    /// A CUDA library that ferrokkos loads at run time could not be loaded (or lacks a function).
+    #[error("the CUDA library {library} could not be loaded: {hint}")]
+    LibraryMissing {
+        /// The library, e.g. `libnvrtc`.
+        library: &'static str,
+        /// What was searched for and how to install it.
+        hint: String,
+    },
+
+    /// NVRTC failed to compile a generated CUDA C++ program (or to hand back its CUBIN).
+    #[error(
+        "NVRTC could not compile program \"{program}\" for sm_{arch}: {call} returned {code}; \
+         compile log:\n{log_text}",
+        log_text = if log.trim().is_empty() { "(empty)" } else { log.trim_end() }
+    )]
+    Nvrtc {
+        /// The program's name (the file name in the log's messages, e.g. `fk_kernel_l12_0badc0de.cu`).
+        program: String,
+        /// The target architecture: 90 for `sm_90`.
+        arch: u32,
+        /// The NVRTC function that failed, e.g. `nvrtcCompileProgram`.
+        call: &'static str,
+        /// The NVRTC error name, e.g. `NVRTC_ERROR_COMPILATION`.
+        code: String,
+        /// NVRTC's log for the program (empty when the failure came before compiling).
+        log: String,
+    },
 }
 
 /// A byte count as a short human-readable string (`1.0 PiB`).
@@ -240,5 +286,41 @@ mod tests {
             e.to_string(),
             "failed to allocate 1125899906842624 bytes (1.0 PiB) for View \"big\" in HostSpace"
         );
+    }
+
+    #[test]
+    fn library_missing_error_names_library_and_hint() {
+        let e = Error::LibraryMissing {
+            library: "libnvrtc",
+            hint: "searched for [\"libnvrtc.so\"]".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "the CUDA library libnvrtc could not be loaded: searched for [\"libnvrtc.so\"]"
+        );
+    }
+
+    #[test]
+    fn nvrtc_error_names_program_arch_call_code_and_log() {
+        let e = Error::Nvrtc {
+            program: "k.cu".into(),
+            arch: 90,
+            call: "nvrtcCompileProgram",
+            code: "NVRTC_ERROR_COMPILATION".into(),
+            log: "k.cu(3): error: expected a \";\"\n\n".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "NVRTC could not compile program \"k.cu\" for sm_90: nvrtcCompileProgram returned \
+             NVRTC_ERROR_COMPILATION; compile log:\nk.cu(3): error: expected a \";\""
+        );
+        let empty = Error::Nvrtc {
+            program: "k.cu".into(),
+            arch: 80,
+            call: "nvrtcCreateProgram",
+            code: "NVRTC_ERROR_OUT_OF_MEMORY".into(),
+            log: String::new(),
+        };
+        assert!(empty.to_string().ends_with("compile log:\n(empty)"));
     }
 }

@@ -36,6 +36,7 @@
 mod backend;
 pub mod dispatch;
 mod error;
+pub mod kernel;
 pub mod policy;
 pub mod reducer;
 mod runtime;
@@ -45,10 +46,11 @@ pub mod view;
 
 pub use backend::host::{HOST_ALIGNMENT, HostSpace, Serial, Threads};
 pub use dispatch::{
-    ForKernel, HostExecutionSpace, ReduceKernel, ScanKernel, parallel_for, parallel_reduce,
-    parallel_scan, parallel_scan_with,
+    ForFunctor, ForKernel, HostExecutionSpace, ReduceFunctor, ReduceKernel, ScanFunctor,
+    ScanKernel, parallel_for, parallel_reduce, parallel_scan, parallel_scan_with,
 };
 pub use error::{BorrowKind, Error, Result};
+pub use ferrokkos_macros::{device, kernel};
 pub use policy::{IndexType, Iterate, MDRangePolicy, RangePolicy, Schedule};
 pub use reducer::{
     BAnd, BOr, ByValue, Custom, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxLoc,

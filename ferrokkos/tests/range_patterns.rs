@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use ferrokkos::prelude::*;
 use ferrokkos::reducer::ReduceTarget;
-use ferrokkos::{BorrowKind, Error, HostExecutionSpace, IndexType, ReduceKernel};
+use ferrokkos::{BorrowKind, Error, HostExecutionSpace, IndexType, ReduceFunctor};
 
 /// `parallel_reduce` of `kernel` over `policy` into `target`, unwrapped.
 fn red<S, I, T, K>(policy: RangePolicy<S, I>, target: T, kernel: K) -> T::Output
@@ -20,7 +20,7 @@ where
     S: HostExecutionSpace,
     I: IndexType,
     T: ReduceTarget,
-    K: ReduceKernel<I, <T::Reducer as Reducer>::Value>,
+    K: ReduceFunctor<I, <T::Reducer as Reducer>::Value>,
 {
     parallel_reduce("range_patterns", policy, kernel, target).unwrap()
 }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use ferrokkos::prelude::*;
 use ferrokkos::reducer::{ByValue, ReduceTarget};
-use ferrokkos::{BorrowKind, HostExecutionSpace, ReduceKernel};
+use ferrokkos::{BorrowKind, HostExecutionSpace, ReduceFunctor};
 
 const N: usize = 100;
 
@@ -31,7 +31,7 @@ fn red<S, T, K>(p: &RangePolicy<S>, target: T, kernel: K) -> T::Output
 where
     S: HostExecutionSpace,
     T: ReduceTarget,
-    K: ReduceKernel<usize, <T::Reducer as Reducer>::Value>,
+    K: ReduceFunctor<usize, <T::Reducer as Reducer>::Value>,
 {
     parallel_reduce("reducers", p.clone(), kernel, target).unwrap()
 }

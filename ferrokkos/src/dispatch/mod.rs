@@ -21,12 +21,14 @@
 //! the speed of a plain loop over slices. A closure that borrows its guards works too, without
 //! vectorization.
 
+mod functor;
 mod host;
 mod kernel;
 mod patterns;
 mod run;
 mod work;
 
+pub use functor::{ForFunctor, ReduceFunctor, ScanFunctor};
 pub use host::HostExecutionSpace;
 pub use kernel::{ForKernel, ReduceKernel, ScanKernel};
 

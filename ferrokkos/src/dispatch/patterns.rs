@@ -2,6 +2,7 @@
 
 use std::ops::Range;
 
+use super::functor::{ForFunctor, ReduceFunctor, ScanFunctor};
 use super::host::HostExecutionSpace;
 use super::kernel::{ForKernel, ReduceKernel, ScanKernel};
 use super::run::{run_for, run_reduce, run_scan};
@@ -108,13 +109,15 @@ impl<S, I, K> ParallelFor<K> for RangePolicy<S, I>
 where
     S: HostExecutionSpace,
     I: IndexType,
-    K: ForKernel<I>,
+    K: ForFunctor<I>,
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
         let begin = self.begin();
-        let body = |items: Range<u64>| for_range(&kernel, begin, items);
         let what = describe("parallel_for", label, S::NAME);
-        run_for(self.space(), &what, self.work(), &body)
+        kernel.with_body(&what, |kernel| {
+            let body = |items: Range<u64>| for_range(kernel, begin, items);
+            run_for(self.space(), &what, self.work(), &body)
+        })?
     }
 }
 
@@ -123,17 +126,19 @@ where
     S: HostExecutionSpace,
     I: IndexType,
     T: ReduceTarget,
-    K: ReduceKernel<I, <T::Reducer as Reducer>::Value>,
+    K: ReduceFunctor<I, <T::Reducer as Reducer>::Value>,
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
         let (reducer, sink) = target.split();
         T::check(&sink)?;
         let begin = self.begin();
-        let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-            reduce_range(&kernel, begin, items, acc)
-        };
         let what = describe("parallel_reduce", label, S::NAME);
-        let value = run_reduce(self.space(), &what, self.work(), &reducer, &body)?;
+        let value = kernel.with_body(&what, |kernel| {
+            let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
+                reduce_range(kernel, begin, items, acc)
+            };
+            run_reduce(self.space(), &what, self.work(), &reducer, &body)
+        })??;
         T::deliver(sink, value)
     }
 }
@@ -143,22 +148,24 @@ where
     S: HostExecutionSpace,
     I: IndexType,
     Rd: Reducer,
-    K: ScanKernel<I, Rd::Value>,
+    K: ScanFunctor<I, Rd::Value>,
 {
     fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value> {
         let begin = self.begin();
-        let body = |items: Range<u64>, partial: &mut Rd::Value, is_final: bool| {
-            scan_range(&kernel, begin, items, partial, is_final)
-        };
         let what = describe("parallel_scan", label, S::NAME);
-        run_scan(
-            self.space(),
-            &what,
-            self.work(),
-            self.len(),
-            &reducer,
-            &body,
-        )
+        kernel.with_body(&what, |kernel| {
+            let body = |items: Range<u64>, partial: &mut Rd::Value, is_final: bool| {
+                scan_range(kernel, begin, items, partial, is_final)
+            };
+            run_scan(
+                self.space(),
+                &what,
+                self.work(),
+                self.len(),
+                &reducer,
+                &body,
+            )
+        })?
     }
 }
 
@@ -167,13 +174,15 @@ where
     S: HostExecutionSpace,
     I: IndexType,
     [I; R]: IndexTuple<I>,
-    K: ForKernel<<[I; R] as IndexTuple<I>>::Tuple>,
+    K: ForFunctor<<[I; R] as IndexTuple<I>>::Tuple>,
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
         let grid = self.grid();
-        let body = |tiles: Range<u64>| for_tiles(&kernel, &grid, tiles);
         let what = describe("parallel_for", label, S::NAME);
-        run_for(self.space(), &what, self.work(grid.count), &body)
+        kernel.with_body(&what, |kernel| {
+            let body = |tiles: Range<u64>| for_tiles(kernel, &grid, tiles);
+            run_for(self.space(), &what, self.work(grid.count), &body)
+        })?
     }
 }
 
@@ -183,17 +192,19 @@ where
     I: IndexType,
     [I; R]: IndexTuple<I>,
     T: ReduceTarget,
-    K: ReduceKernel<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>,
+    K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>,
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
         let (reducer, sink) = target.split();
         T::check(&sink)?;
         let grid = self.grid();
-        let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-            reduce_tiles(&kernel, &grid, tiles, acc)
-        };
         let what = describe("parallel_reduce", label, S::NAME);
-        let value = run_reduce(self.space(), &what, self.work(grid.count), &reducer, &body)?;
+        let value = kernel.with_body(&what, |kernel| {
+            let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
+                reduce_tiles(kernel, &grid, tiles, acc)
+            };
+            run_reduce(self.space(), &what, self.work(grid.count), &reducer, &body)
+        })??;
         T::deliver(sink, value)
     }
 }
@@ -206,7 +217,7 @@ fn default_range(n: usize) -> Result<RangePolicy<crate::DefaultHostExecutionSpac
 }
 
 /// `parallel_for(label, n, kernel)`: iterations `0..n` on the default host execution space.
-impl<K: ForKernel<usize>> ParallelFor<K> for usize {
+impl<K: ForFunctor<usize>> ParallelFor<K> for usize {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
         default_range(self)?.launch_for(label, kernel)
     }
@@ -216,7 +227,7 @@ impl<K: ForKernel<usize>> ParallelFor<K> for usize {
 impl<K, T> ParallelReduce<K, T> for usize
 where
     T: ReduceTarget,
-    K: ReduceKernel<usize, <T::Reducer as Reducer>::Value>,
+    K: ReduceFunctor<usize, <T::Reducer as Reducer>::Value>,
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
         default_range(self)?.launch_reduce(label, kernel, target)
@@ -227,7 +238,7 @@ where
 impl<K, Rd> ParallelScan<K, Rd> for usize
 where
     Rd: Reducer,
-    K: ScanKernel<usize, Rd::Value>,
+    K: ScanFunctor<usize, Rd::Value>,
 {
     fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value> {
         default_range(self)?.launch_scan(label, kernel, reducer)

@@ -12,12 +12,13 @@ use crate::error::Error;
 use crate::space::MemorySpace;
 
 /// The element mapping of one View, borrowed from it for `'a`.
-pub(super) struct RawMapping<'a, T, const R: usize, L> {
+pub(crate) struct RawMapping<'a, T, const R: usize, L> {
     ptr: NonNull<T>,
     extents: [usize; R],
     strides: [usize; R],
-    label: &'a str,
-    _layout: PhantomData<L>,
+    /// The View's label (for out-of-bounds panics), valid for `'a`.
+    label: NonNull<str>,
+    _borrow: PhantomData<(&'a str, L)>,
 }
 
 // SAFETY: a RawMapping is a pointer and the View's shape; it reads or writes nothing by itself. Every
@@ -38,20 +39,42 @@ impl<T, const R: usize, L> Copy for RawMapping<'_, T, R, L> {}
 
 impl<'a, T: Element, const R: usize, L: Layout> RawMapping<'a, T, R, L> {
     /// The mapping of `view`.
-    pub(super) fn of<M: MemorySpace>(view: &'a View<T, R, L, M>) -> Self {
+    pub(crate) fn of<M: MemorySpace>(view: &'a View<T, R, L, M>) -> Self {
         RawMapping {
             ptr: view.ptr(),
             extents: view.extents(),
             strides: view.strides(),
-            label: view.label(),
-            _layout: PhantomData,
+            label: NonNull::from(view.label()),
+            _borrow: PhantomData,
         }
+    }
+
+    /// The mapping of `view`, not tied to a borrow of it.
+    ///
+    /// # Safety
+    /// The View's allocation must stay alive while the mapping (or a copy) is used.
+    pub(crate) unsafe fn unbounded<M: MemorySpace>(
+        view: &View<T, R, L, M>,
+    ) -> RawMapping<'static, T, R, L> {
+        RawMapping {
+            ptr: view.ptr(),
+            extents: view.extents(),
+            strides: view.strides(),
+            label: NonNull::from(view.label()),
+            _borrow: PhantomData,
+        }
+    }
+
+    /// The extent of dimension `r` (panics if `r >= R`).
+    #[inline(always)]
+    pub(crate) fn extent(&self, r: usize) -> usize {
+        self.extents[r]
     }
 
     /// The pointer to the element at `index`; panics (naming the View) if it is out of bounds.
     #[inline(always)]
     #[track_caller]
-    pub(super) fn element(&self, index: [usize; R]) -> *mut T {
+    pub(crate) fn element(&self, index: [usize; R]) -> *mut T {
         for r in 0..R {
             if index[r] >= self.extents[r] {
                 // By value: the index need not live in memory on the fast path (which would keep the
@@ -71,7 +94,9 @@ impl<'a, T: Element, const R: usize, L: Layout> RawMapping<'a, T, R, L> {
         panic!(
             "{}",
             Error::OutOfBounds {
-                label: self.label.to_string(),
+                // SAFETY: the label lives as long as the View's allocation, alive for `'a` (or, for
+                // an unbounded mapping, by its constructor's contract).
+                label: unsafe { self.label.as_ref() }.to_string(),
                 index: index.to_vec(),
                 extents: self.extents.to_vec(),
             }

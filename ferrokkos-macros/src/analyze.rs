@@ -1,0 +1,663 @@
+//! The checks on a kernel body: the supported subset, the captured variables (free identifiers) and
+//! the race rules (DESIGN.md decision 4).
+
+use std::collections::HashSet;
+
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::{BinOp, Block, Expr, Lit, Member, Pat, Stmt, UnOp};
+
+use crate::subset::{self, ATOMICS, FIELDS, METHODS, SUMMARY};
+
+/// How a kernel touches a captured View.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    Read,
+    Write,
+    Atomic,
+}
+
+/// One View access: `x[index]`, `y[index] = ...` or `h.atomic_add(index, ...)`.
+pub struct Access {
+    pub kind: AccessKind,
+    pub index: Expr,
+    pub in_unsafe: bool,
+    pub span: Span,
+}
+
+/// The role a capture gets, from its accesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Read,
+    Write,
+    Atomic,
+}
+
+/// What is being analysed: a kernel (free identifiers are captures) or a `#[device]` function
+/// (they are errors).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Kernel,
+    DeviceFn,
+}
+
+/// The result of walking a body.
+pub struct Analysis {
+    /// Captured names in order of first use, with their roles.
+    pub captures: Vec<(String, Role)>,
+    /// Whether the body contains `unsafe { }`.
+    pub is_unsafe: bool,
+    /// Parameters used as `*p` or `p.field` (accumulators, not the scan flag).
+    pub dereferenced: HashSet<String>,
+    pub errors: Vec<syn::Error>,
+}
+
+struct Walker {
+    mode: Mode,
+    scopes: Vec<HashSet<String>>,
+    index_params: Vec<String>,
+    params: HashSet<String>,
+    captures: Vec<(String, Span)>,
+    accesses: Vec<(String, Access)>,
+    unsafe_depth: usize,
+    is_unsafe: bool,
+    dereferenced: HashSet<String>,
+    errors: Vec<syn::Error>,
+}
+
+/// Walks `body`, whose parameters are `index_params` (the iteration index, whose names may not be
+/// rebound) and `other_params`.
+pub fn analyze(
+    mode: Mode,
+    body: &Expr,
+    index_params: &[String],
+    other_params: &[String],
+) -> Analysis {
+    let mut w = Walker {
+        mode,
+        scopes: vec![HashSet::new()],
+        index_params: index_params.to_vec(),
+        params: index_params.iter().chain(other_params).cloned().collect(),
+        captures: Vec::new(),
+        accesses: Vec::new(),
+        unsafe_depth: 0,
+        is_unsafe: false,
+        dereferenced: HashSet::new(),
+        errors: Vec::new(),
+    };
+    w.expr(body);
+    let captures = w.roles();
+    Analysis {
+        captures,
+        is_unsafe: w.is_unsafe,
+        dereferenced: w.dereferenced,
+        errors: w.errors,
+    }
+}
+
+/// The single identifier of a path expression, if it is one.
+pub fn ident_of(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            let seg = &p.path.segments[0];
+            seg.arguments.is_none().then(|| seg.ident.to_string())
+        }
+        Expr::Paren(p) => ident_of(&p.expr),
+        Expr::Group(g) => ident_of(&g.expr),
+        _ => None,
+    }
+}
+
+/// `e` without parentheses.
+pub fn strip(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        _ => e,
+    }
+}
+
+fn unsupported(span: Span, what: &str) -> syn::Error {
+    syn::Error::new(
+        span,
+        format!("{what} is not supported in a kernel; {SUMMARY}"),
+    )
+}
+
+impl Walker {
+    fn err(&mut self, span: Span, msg: impl Into<String>) {
+        self.errors.push(syn::Error::new(span, msg.into()));
+    }
+
+    fn is_local(&self, name: &str) -> bool {
+        self.scopes.iter().any(|s| s.contains(name)) || self.params.contains(name)
+    }
+
+    fn bind(&mut self, name: String, span: Span) {
+        if self.index_params.contains(&name) {
+            self.err(
+                span,
+                format!(
+                    "the iteration index `{name}` may not be rebound in a kernel (the race rules \
+                     rely on it); use another name"
+                ),
+            );
+        }
+        self.scopes.last_mut().expect("scope").insert(name);
+    }
+
+    fn use_name(&mut self, name: &str, span: Span) {
+        if self.is_local(name) {
+            return;
+        }
+        if self.mode == Mode::DeviceFn {
+            self.err(
+                span,
+                format!(
+                    "a device function cannot use `{name}` from its surroundings; pass it as a \
+                     parameter"
+                ),
+            );
+            return;
+        }
+        if !self.captures.iter().any(|(n, _)| n == name) {
+            self.captures.push((name.to_string(), span));
+        }
+    }
+
+    fn block(&mut self, b: &Block) {
+        self.scopes.push(HashSet::new());
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+        self.scopes.pop();
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Local(l) => {
+                if let Some(init) = &l.init {
+                    self.expr(&init.expr);
+                    if let Some((_, e)) = &init.diverge {
+                        self.errors.push(unsupported(e.span(), "`let ... else`"));
+                    }
+                }
+                self.pattern(&l.pat);
+            }
+            Stmt::Expr(e, _) => self.expr(e),
+            Stmt::Item(i) => self.errors.push(unsupported(i.span(), "an item")),
+            Stmt::Macro(m) => self.errors.push(unsupported(m.span(), "a macro call")),
+        }
+    }
+
+    /// A `let` pattern: `x`, `mut x`, `x: T`, `mut x: T`.
+    fn pattern(&mut self, p: &Pat) {
+        match p {
+            Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() => {
+                self.bind(i.ident.to_string(), i.ident.span())
+            }
+            Pat::Type(t) => {
+                self.check_type(&t.ty);
+                self.pattern(&t.pat)
+            }
+            Pat::Wild(_) => {}
+            other => self.errors.push(unsupported(
+                other.span(),
+                "this pattern (only `x`, `mut x` and `_`)",
+            )),
+        }
+    }
+
+    fn check_type(&mut self, ty: &syn::Type) {
+        let name = ty.to_token_stream().to_string();
+        if !subset::PRIMITIVES.contains(&name.as_str()) {
+            self.err(
+                ty.span(),
+                format!("the type `{name}` is not supported in a kernel; use a primitive number type or `bool`"),
+            );
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match e {
+            Expr::Lit(l) => match &l.lit {
+                Lit::Int(_) | Lit::Float(_) | Lit::Bool(_) => {}
+                other => self.errors.push(unsupported(other.span(), "this literal")),
+            },
+            Expr::Path(p) => {
+                if let Some(name) = ident_of(e) {
+                    self.use_name(&name, p.span());
+                } else {
+                    let segs: Vec<String> = p
+                        .path
+                        .segments
+                        .iter()
+                        .map(|s| s.ident.to_string())
+                        .collect();
+                    if p.qself.is_some() || !subset::is_numeric_constant(&segs) {
+                        self.err(
+                            p.span(),
+                            format!(
+                                "the path `{}` is not supported in a kernel; paths may name numeric \
+                                 constants only (`f64::consts::PI`, `i32::MAX`)",
+                                p.to_token_stream()
+                            ),
+                        );
+                    }
+                }
+            }
+            Expr::Binary(b) => {
+                if is_compound(&b.op) {
+                    self.place(&b.left);
+                } else {
+                    self.expr(&b.left);
+                }
+                self.expr(&b.right);
+            }
+            Expr::Assign(a) => {
+                self.place(&a.left);
+                self.expr(&a.right);
+            }
+            Expr::Unary(u) => {
+                if let UnOp::Deref(_) = u.op {
+                    match ident_of(&u.expr) {
+                        Some(n) if self.params.contains(&n) && !self.index_params.contains(&n) => {
+                            self.dereferenced.insert(n);
+                        }
+                        _ => self.err(
+                            u.span(),
+                            "only the accumulator parameters (`*acc`) may be dereferenced in a kernel",
+                        ),
+                    }
+                }
+                self.expr(&u.expr);
+            }
+            Expr::Cast(c) => {
+                self.expr(&c.expr);
+                self.check_type(&c.ty);
+            }
+            Expr::Paren(p) => self.expr(&p.expr),
+            Expr::Group(g) => self.expr(&g.expr),
+            Expr::Index(ix) => self.index(&ix.expr, &ix.index, AccessKind::Read, e.span()),
+            Expr::MethodCall(m) => {
+                let name = m.method.to_string();
+                if m.turbofish.is_some() {
+                    self.errors.push(unsupported(m.span(), "a turbofish"));
+                }
+                if !METHODS.contains(&name.as_str()) {
+                    self.err(
+                        m.method.span(),
+                        format!(
+                            "the method `{name}` is not supported in a kernel; supported methods: {}",
+                            METHODS.join(", ")
+                        ),
+                    );
+                }
+                if ATOMICS.contains(&name.as_str()) {
+                    match (ident_of(&m.receiver), m.args.first()) {
+                        (Some(view), Some(index)) if m.args.len() == 2 => {
+                            self.view_access(&view, index, AccessKind::Atomic, m.span(), m.receiver.span());
+                            self.index_expr(index);
+                            self.expr(&m.args[1]);
+                        }
+                        _ => self.err(
+                            m.span(),
+                            format!("`{name}` takes a captured View, an index and a value: `h.{name}(k, v)`"),
+                        ),
+                    }
+                    return;
+                }
+                self.expr(&m.receiver);
+                for a in &m.args {
+                    self.expr(a);
+                }
+            }
+            Expr::Call(c) => {
+                match &*c.func {
+                    Expr::Path(p) if p.qself.is_none() => {}
+                    other => self.errors.push(unsupported(
+                        other.span(),
+                        "calling this (kernels call `#[ferrokkos::device]` functions by name)",
+                    )),
+                }
+                for a in &c.args {
+                    self.expr(a);
+                }
+            }
+            Expr::If(i) => {
+                if let Expr::Let(l) = &*i.cond {
+                    self.errors.push(unsupported(l.span(), "`if let`"));
+                } else {
+                    self.expr(&i.cond);
+                }
+                self.block(&i.then_branch);
+                if let Some((_, e)) = &i.else_branch {
+                    self.expr(e);
+                }
+            }
+            Expr::Block(b) => {
+                if let Some(l) = &b.label {
+                    self.errors.push(unsupported(l.span(), "a labeled block"));
+                }
+                self.block(&b.block)
+            }
+            Expr::Unsafe(u) => {
+                self.is_unsafe = true;
+                self.unsafe_depth += 1;
+                self.block(&u.block);
+                self.unsafe_depth -= 1;
+            }
+            Expr::ForLoop(f) => {
+                if let Some(l) = &f.label {
+                    self.errors.push(unsupported(l.span(), "a loop label"));
+                }
+                match crate::shadow::range_parts(&f.expr) {
+                    Ok(parts) => {
+                        self.expr(parts.start);
+                        self.expr(parts.end);
+                        if let Some(s) = parts.step {
+                            self.expr(s);
+                        }
+                    }
+                    Err(e) => self.errors.push(e),
+                }
+                self.scopes.push(HashSet::new());
+                match &*f.pat {
+                    Pat::Ident(i)
+                        if i.by_ref.is_none() && i.subpat.is_none() && i.mutability.is_none() =>
+                    {
+                        self.bind(i.ident.to_string(), i.ident.span())
+                    }
+                    Pat::Wild(_) => {}
+                    other => self.errors.push(unsupported(
+                        other.span(),
+                        "this loop pattern (only `k` or `_`)",
+                    )),
+                }
+                self.block(&f.body);
+                self.scopes.pop();
+            }
+            Expr::While(w) => {
+                if let Some(l) = &w.label {
+                    self.errors.push(unsupported(l.span(), "a loop label"));
+                }
+                if let Expr::Let(l) = &*w.cond {
+                    self.errors.push(unsupported(l.span(), "`while let`"));
+                } else {
+                    self.expr(&w.cond);
+                }
+                self.block(&w.body);
+            }
+            Expr::Loop(l) => {
+                if let Some(l) = &l.label {
+                    self.errors.push(unsupported(l.span(), "a loop label"));
+                }
+                self.block(&l.body);
+            }
+            Expr::Break(b) => {
+                if b.label.is_some() || b.expr.is_some() {
+                    self.errors
+                        .push(unsupported(b.span(), "`break` with a label or a value"));
+                }
+            }
+            Expr::Continue(c) => {
+                if c.label.is_some() {
+                    self.errors
+                        .push(unsupported(c.span(), "`continue` with a label"));
+                }
+            }
+            Expr::Return(r) => {
+                if let Some(v) = &r.expr {
+                    if self.mode == Mode::Kernel {
+                        self.errors
+                            .push(unsupported(r.span(), "returning a value from a kernel"));
+                    }
+                    self.expr(v);
+                }
+            }
+            Expr::Field(f) => self.field(f),
+            Expr::Tuple(t) => self.errors.push(unsupported(
+                t.span(),
+                "a tuple (tuples appear only as View indices: `a[(i, j)]`)",
+            )),
+            Expr::Closure(c) => self.errors.push(unsupported(c.span(), "a closure")),
+            Expr::Match(m) => self.errors.push(unsupported(m.match_token.span, "`match`")),
+            Expr::Macro(m) => self.errors.push(unsupported(m.span(), "a macro call")),
+            Expr::Reference(r) => self
+                .errors
+                .push(unsupported(r.span(), "taking a reference")),
+            Expr::Range(r) => self
+                .errors
+                .push(unsupported(r.span(), "a range outside a `for` loop")),
+            other => self
+                .errors
+                .push(unsupported(other.span(), "this expression")),
+        }
+    }
+
+    fn field(&mut self, f: &syn::ExprField) {
+        match &f.member {
+            Member::Named(n) if FIELDS.contains(&n.to_string().as_str()) => {
+                if let Some(p) = ident_of(&f.base)
+                    && self.params.contains(&p)
+                {
+                    self.dereferenced.insert(p);
+                }
+                self.expr(&f.base);
+            }
+            m => self.err(
+                m.span(),
+                format!(
+                    "this field is not supported in a kernel; kernels reach the accumulator fields {}",
+                    FIELDS.join(", ")
+                ),
+            ),
+        }
+    }
+
+    /// The target of `=` or `op=`.
+    fn place(&mut self, e: &Expr) {
+        match strip(e) {
+            Expr::Index(ix) => self.index(&ix.expr, &ix.index, AccessKind::Write, e.span()),
+            Expr::Path(_) => {
+                let name = ident_of(e).unwrap_or_default();
+                if self.index_params.contains(&name) {
+                    self.err(
+                        e.span(),
+                        format!("the iteration index `{name}` cannot be assigned"),
+                    );
+                } else if !self.is_local(&name) {
+                    self.err(
+                        e.span(),
+                        format!(
+                            "`{name}` is captured by the kernel, and captures are read-only copies; \
+                             declare a local (`let mut {name} = {name};`) or write a View"
+                        ),
+                    );
+                }
+            }
+            Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => self.expr(e),
+            Expr::Field(f) => self.field(f),
+            other => self
+                .errors
+                .push(unsupported(other.span(), "assigning to this expression")),
+        }
+    }
+
+    /// `view[index]` read or written.
+    fn index(&mut self, base: &Expr, index: &Expr, kind: AccessKind, span: Span) {
+        match ident_of(base) {
+            Some(view) if !self.is_local(&view) => {
+                self.view_access(&view, index, kind, span, base.span());
+            }
+            _ => self.err(
+                base.span(),
+                "only captured Views can be indexed in a kernel (`x[i]`, `a[(i, j)]`)",
+            ),
+        }
+        self.index_expr(index);
+    }
+
+    fn index_expr(&mut self, index: &Expr) {
+        match strip(index) {
+            Expr::Tuple(t) => {
+                for e in &t.elems {
+                    self.expr(e);
+                }
+            }
+            e => self.expr(e),
+        }
+    }
+
+    fn view_access(
+        &mut self,
+        view: &str,
+        index: &Expr,
+        kind: AccessKind,
+        span: Span,
+        name_span: Span,
+    ) {
+        self.use_name(view, name_span);
+        self.accesses.push((
+            view.to_string(),
+            Access {
+                kind,
+                index: index.clone(),
+                in_unsafe: self.unsafe_depth > 0,
+                span,
+            },
+        ));
+    }
+
+    /// The captures' roles, after checking the race rules.
+    fn roles(&mut self) -> Vec<(String, Role)> {
+        let captures = std::mem::take(&mut self.captures);
+        let accesses = std::mem::take(&mut self.accesses);
+        let mut out = Vec::new();
+        for (name, _) in captures {
+            let mine: Vec<&Access> = accesses
+                .iter()
+                .filter(|(n, _)| *n == name)
+                .map(|(_, a)| a)
+                .collect();
+            let atomic = mine.iter().any(|a| a.kind == AccessKind::Atomic);
+            let write = mine.iter().any(|a| a.kind == AccessKind::Write);
+            let role = if atomic {
+                for a in &mine {
+                    if a.kind == AccessKind::Write || (a.kind == AccessKind::Read && !a.in_unsafe) {
+                        let what = if a.kind == AccessKind::Write {
+                            "writes"
+                        } else {
+                            "reads"
+                        };
+                        self.err(
+                            a.span,
+                            format!(
+                                "the kernel updates View `{name}` atomically, so it may reach it only \
+                                 atomically, but here it {what} `{name}[{}]`{}",
+                                a.index.to_token_stream(),
+                                if a.kind == AccessKind::Read { " (a read may sit in `unsafe { }`)" } else { "" }
+                            ),
+                        );
+                    }
+                }
+                Role::Atomic
+            } else if write {
+                self.check_owner(&name, &mine);
+                Role::Write
+            } else {
+                Role::Read
+            };
+            out.push((name, role));
+        }
+        out
+    }
+
+    /// The race rule for a written View: outside `unsafe`, every access is at the iteration index
+    /// (the index itself, or a tuple holding each index coordinate at the same positions).
+    fn check_owner(&mut self, name: &str, accesses: &[&Access]) {
+        let mut first: Option<(Vec<usize>, bool)> = None;
+        for a in accesses.iter().filter(|a| !a.in_unsafe) {
+            let sig = owner_signature(&a.index, &self.index_params);
+            let ok = match (&sig, &first) {
+                (None, _) => false,
+                (Some(s), Some(f)) => s == f,
+                (Some(s), None) => {
+                    first = Some(s.clone());
+                    true
+                }
+            };
+            if !ok {
+                let index = a.index.to_token_stream().to_string();
+                let own = own_index(&self.index_params);
+                let msg = if a.kind == AccessKind::Write {
+                    format!(
+                        "the kernel writes View `{name}` at index `{index}`, which is not the iteration \
+                         index: a View that a kernel writes may be written and read only at the iteration \
+                         index (`{name}[{own}]`), so that no two iterations touch the same element; use \
+                         an atomic (`{name}.atomic_add(k, v)`) or an `unsafe {{ }}` block"
+                    )
+                } else {
+                    format!(
+                        "the kernel reads View `{name}` at index `{index}` and also writes it: a View that \
+                         a kernel writes may be read only at the iteration index (`{name}[{own}]`), since \
+                         another iteration may be writing element `{index}`; read it inside `unsafe {{ }}` \
+                         if the algorithm guarantees otherwise"
+                    )
+                };
+                self.err(a.span, msg);
+            }
+        }
+    }
+}
+
+fn own_index(params: &[String]) -> String {
+    if params.len() == 1 {
+        params[0].clone()
+    } else {
+        format!("({})", params.join(", "))
+    }
+}
+
+/// Where the iteration index sits in `index`: `([0], false)` for the index itself, `(positions,
+/// true)` for a tuple holding each index coordinate once as a bare name; `None` otherwise.
+fn owner_signature(index: &Expr, params: &[String]) -> Option<(Vec<usize>, bool)> {
+    let index = strip(index);
+    if params.len() == 1 && ident_of(index).as_deref() == Some(params[0].as_str()) {
+        return Some((vec![0], false));
+    }
+    let Expr::Tuple(t) = index else { return None };
+    let names: Vec<Option<String>> = t.elems.iter().map(ident_of).collect();
+    let mut positions = Vec::new();
+    for p in params {
+        let at: Vec<usize> = names
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.as_deref() == Some(p.as_str()))
+            .map(|(k, _)| k)
+            .collect();
+        if at.len() != 1 {
+            return None;
+        }
+        positions.push(at[0]);
+    }
+    Some((positions, true))
+}
+
+/// Whether `op` is a compound assignment (`+=` ...).
+pub fn is_compound(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::AddAssign(_)
+            | BinOp::SubAssign(_)
+            | BinOp::MulAssign(_)
+            | BinOp::DivAssign(_)
+            | BinOp::RemAssign(_)
+            | BinOp::BitXorAssign(_)
+            | BinOp::BitAndAssign(_)
+            | BinOp::BitOrAssign(_)
+            | BinOp::ShlAssign(_)
+            | BinOp::ShrAssign(_)
+    )
+}

@@ -1,0 +1,294 @@
+//! `kernel!`: parses the closure, checks it, and expands it to a `ferrokkos::kernel::Kernel` with a
+//! host body and a typed shadow.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+use syn::spanned::Spanned;
+use syn::{Expr, ExprClosure, Pat, Stmt, Type};
+
+use crate::analyze::{self, Mode, Role};
+use crate::{host, shadow};
+
+/// What the kernel's parameters say it is.
+enum Kind {
+    For,
+    /// One accumulator, or several (a tuple of reducers).
+    Reduce {
+        accs: Vec<Pat>,
+    },
+    Scan {
+        partial: Pat,
+        flag: Pat,
+    },
+}
+
+/// The iteration index parameter: its names, its pattern and its type.
+struct IndexParam {
+    names: Vec<String>,
+    pat: TokenStream,
+    ty: TokenStream,
+}
+
+fn index_param(p: &Pat) -> syn::Result<IndexParam> {
+    let (pat, ty) = match p {
+        Pat::Type(t) => (&*t.pat, Some(&*t.ty)),
+        p => (p, None),
+    };
+    match pat {
+        Pat::Ident(i) if i.by_ref.is_none() && i.mutability.is_none() && i.subpat.is_none() => {
+            let ty = ty.map_or_else(|| quote!(usize), |t| t.to_token_stream());
+            Ok(IndexParam {
+                names: vec![i.ident.to_string()],
+                pat: quote!(#i),
+                ty,
+            })
+        }
+        Pat::Tuple(t) if (2..=6).contains(&t.elems.len()) => {
+            let mut names = Vec::new();
+            for e in &t.elems {
+                match e {
+                    Pat::Ident(i) if i.by_ref.is_none() && i.mutability.is_none() => {
+                        names.push(i.ident.to_string())
+                    }
+                    other => {
+                        return Err(syn::Error::new(
+                            other.span(),
+                            "an MDRange kernel's index is a tuple of names: `|(i, j)|`",
+                        ));
+                    }
+                }
+            }
+            let ty = match ty {
+                Some(t) => t.to_token_stream(),
+                None => {
+                    let each = names.iter().map(|_| quote!(i64));
+                    quote!((#(#each,)*))
+                }
+            };
+            Ok(IndexParam {
+                names,
+                pat: quote!(#t),
+                ty,
+            })
+        }
+        other => Err(syn::Error::new(
+            other.span(),
+            "a kernel's first parameter is its index: `i` (a range) or `(i, j, ...)` (an MDRange \
+             of rank 2 to 6), optionally with a type (`i: i32`, `(i, j): (usize, usize)`)",
+        )),
+    }
+}
+
+/// The name of a simple parameter `p` or `p: T`.
+fn param_name(p: &Pat) -> syn::Result<syn::Ident> {
+    match p {
+        Pat::Type(t) => param_name(&t.pat),
+        Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() => Ok(i.ident.clone()),
+        other => Err(syn::Error::new(
+            other.span(),
+            "a kernel parameter is a name: `acc`",
+        )),
+    }
+}
+
+fn is_bool(p: &Pat) -> bool {
+    matches!(p, Pat::Type(t) if matches!(&*t.ty, Type::Path(tp) if tp.path.is_ident("bool")))
+}
+
+/// FNV-1a over the kernel's tokens: with the call site, the kernel's identity.
+fn hash(text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
+    let closure: ExprClosure = syn::parse2(input).map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            format!("kernel! takes a closure: `kernel!(|i| y[i] = a * x[i] + y[i])` ({e})"),
+        )
+    })?;
+    if closure.asyncness.is_some() || closure.constness.is_some() || closure.lifetimes.is_some() {
+        return Err(syn::Error::new(
+            closure.span(),
+            "kernel! takes a plain closure",
+        ));
+    }
+    let params: Vec<&Pat> = closure.inputs.iter().collect();
+    let Some(first) = params.first() else {
+        return Err(syn::Error::new(
+            closure.span(),
+            "a kernel takes at least its index: `kernel!(|i| ...)`",
+        ));
+    };
+    let index = index_param(first)?;
+    let rest: Vec<Pat> = params[1..].iter().map(|p| (*p).clone()).collect();
+    let rest_names: Vec<String> = rest
+        .iter()
+        .map(|p| param_name(p).map(|i| i.to_string()))
+        .collect::<syn::Result<_>>()?;
+    let body = &*closure.body;
+    let analysis = analyze::analyze(Mode::Kernel, body, &index.names, &rest_names);
+    if let Some(mut first) = analysis.errors.first().cloned() {
+        for e in &analysis.errors[1..] {
+            first.combine(e.clone());
+        }
+        return Err(first);
+    }
+    let kind = match rest.len() {
+        0 => Kind::For,
+        1 => Kind::Reduce { accs: rest.clone() },
+        2 if is_bool(&rest[1]) || !analysis.dereferenced.contains(&rest_names[1]) => Kind::Scan {
+            partial: rest[0].clone(),
+            flag: rest[1].clone(),
+        },
+        _ => Kind::Reduce { accs: rest.clone() },
+    };
+    if let Kind::Reduce { accs } = &kind
+        && accs.len() > 6
+    {
+        return Err(syn::Error::new(
+            accs[6].span(),
+            "a kernel reduces into at most 6 accumulators (a tuple of up to 6 reducers)",
+        ));
+    }
+    Ok(generate(&closure, &index, &kind, &analysis, body))
+}
+
+fn generate(
+    closure: &ExprClosure,
+    index: &IndexParam,
+    kind: &Kind,
+    analysis: &analyze::Analysis,
+    body: &Expr,
+) -> TokenStream {
+    let k = quote!(::ferrokkos::kernel);
+    let caps: Vec<TokenStream> = analysis
+        .captures
+        .iter()
+        .map(|(name, role)| {
+            let ident = syn::Ident::new(name, Span::call_site());
+            let ctor = match role {
+                Role::Read => quote!(read),
+                Role::Write => quote!(write),
+                Role::Atomic => quote!(atomic),
+            };
+            quote!(#k::capture::#ctor(&#ident, #name))
+        })
+        .collect();
+    let cap_idents: Vec<syn::Ident> = analysis
+        .captures
+        .iter()
+        .map(|(n, _)| syn::Ident::new(n, Span::call_site()))
+        .collect();
+    let host_body = host::body(body);
+    let shadow_block = match body {
+        Expr::Block(b) if b.label.is_none() => shadow::block(&b.block),
+        other => shadow::block(&syn::Block {
+            brace_token: Default::default(),
+            stmts: vec![Stmt::Expr(other.clone(), None)],
+        }),
+    };
+    let (idx_pat, idx_ty) = (&index.pat, &index.ty);
+    let index_names = &index.names;
+    let unpack_host = quote!(let (#(#cap_idents,)*) = *__fk_captures;);
+    let unpack_shadow = quote!(let (#(#cap_idents,)*) = __fk_captures;);
+    let (host, shadow, ctor, params): (TokenStream, TokenStream, TokenStream, Vec<String>) =
+        match kind {
+            Kind::For => (
+                quote!(#k::host_for::<#idx_ty, _, _>(&__fk_caps, move |__fk_captures, #idx_pat: #idx_ty| {
+                    #unpack_host
+                    #host_body
+                })),
+                quote!(#k::shadow_for::<#idx_ty, _, _>(&__fk_caps, move |__fk_captures, #idx_pat| {
+                    #unpack_shadow
+                    #shadow_block
+                })),
+                quote!(new_for),
+                vec![],
+            ),
+            Kind::Reduce { accs } if accs.len() == 1 => {
+                let acc = &accs[0];
+                let acc_name = param_name(acc).expect("checked");
+                (
+                    quote!(#k::host_reduce::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat: #idx_ty, #acc| {
+                        #unpack_host
+                        #host_body
+                    })),
+                    quote!(#k::shadow_reduce::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat, #acc_name| {
+                        #unpack_shadow
+                        #shadow_block
+                    })),
+                    quote!(new_reduce),
+                    vec![acc_name.to_string()],
+                )
+            }
+            Kind::Reduce { accs } => {
+                let names: Vec<syn::Ident> = accs
+                    .iter()
+                    .map(|a| param_name(a).expect("checked"))
+                    .collect();
+                let strs: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+                let split = format_ident!("split{}", accs.len());
+                (
+                    quote!(#k::host_reduce::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat: #idx_ty, __fk_accs| {
+                        #unpack_host
+                        let (#(#names,)*) = #k::#split(__fk_accs);
+                        #host_body
+                    })),
+                    quote!(#k::shadow_reduce::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat, __fk_accs| {
+                        #unpack_shadow
+                        let (#(#names,)*) = #k::shadow::#split(__fk_accs, [#(#strs),*]);
+                        #shadow_block
+                    })),
+                    quote!(new_reduce),
+                    vec!["accs".to_string()],
+                )
+            }
+            Kind::Scan { partial, flag } => {
+                let p = param_name(partial).expect("checked");
+                let f = param_name(flag).expect("checked");
+                (
+                    quote!(#k::host_scan::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat: #idx_ty, #partial, #f: bool| {
+                        #unpack_host
+                        #host_body
+                    })),
+                    quote!(#k::shadow_scan::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat, #p, #f| {
+                        #unpack_shadow
+                        #shadow_block
+                    })),
+                    quote!(new_scan),
+                    vec![p.to_string(), f.to_string()],
+                )
+            }
+        };
+    let is_unsafe = analysis.is_unsafe;
+    let h = hash(&closure.to_token_stream().to_string());
+    quote!({
+        let __fk_caps = (#(#caps,)*);
+        #[allow(unused, clippy::all)]
+        let __fk_host = #host;
+        #[allow(unused, clippy::all)]
+        let __fk_shadow = #shadow;
+        #[allow(unused_unsafe)]
+        // SAFETY: `kernel!` checked the race rules on the body: a written View is touched only at the
+        // iteration index, an atomic View only atomically, except inside `unsafe { }`, which
+        // `is_unsafe` reports.
+        let __fk_kernel = unsafe {
+            #k::Kernel::#ctor(__fk_caps, __fk_host, __fk_shadow, #k::KernelInfo {
+                file: file!(),
+                line: line!(),
+                column: column!(),
+                hash: #h,
+                is_unsafe: #is_unsafe,
+                index: &[#(#index_names),*],
+                params: &[#(#params),*],
+            })
+        };
+        __fk_kernel
+    })
+}

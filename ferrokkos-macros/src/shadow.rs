@@ -1,0 +1,321 @@
+//! The typed shadow: a kernel body rewritten so that every operation is a builder call of
+//! `ferrokkos::kernel::shadow` (DESIGN.md decision 3). Runs only on bodies the analysis accepted.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{BinOp, Block, Expr, Lit, Pat, Stmt, UnOp};
+
+use crate::analyze::{ident_of, strip};
+
+/// The parts of a `for` loop's range: `start..end`, `start..=end`, `.rev()`, `.step_by(step)`.
+pub struct RangeParts<'a> {
+    pub start: &'a Expr,
+    pub end: &'a Expr,
+    pub inclusive: bool,
+    pub rev: bool,
+    pub step: Option<&'a Expr>,
+}
+
+/// Splits a `for` loop's iterator into its parts, or says what is supported.
+pub fn range_parts(e: &Expr) -> syn::Result<RangeParts<'_>> {
+    let mut inner = strip(e);
+    let mut step = None;
+    let mut rev = false;
+    if let Expr::MethodCall(m) = inner
+        && m.method == "step_by"
+        && m.args.len() == 1
+    {
+        step = Some(&m.args[0]);
+        inner = strip(&m.receiver);
+    }
+    if let Expr::MethodCall(m) = inner
+        && m.method == "rev"
+        && m.args.is_empty()
+    {
+        rev = true;
+        inner = strip(&m.receiver);
+    }
+    match inner {
+        Expr::Range(r) => match (&r.start, &r.end) {
+            (Some(start), Some(end)) => Ok(RangeParts {
+                start,
+                end,
+                inclusive: matches!(r.limits, syn::RangeLimits::Closed(_)),
+                rev,
+                step,
+            }),
+            _ => Err(syn::Error::new(
+                r.span(),
+                "a kernel's `for` loop needs a range with both ends (`a..b` or `a..=b`)",
+            )),
+        },
+        other => Err(syn::Error::new(
+            other.span(),
+            "a kernel's `for` loop runs over a range: `a..b`, `a..=b`, optionally followed by \
+             `.rev()` and then `.step_by(k)`",
+        )),
+    }
+}
+
+fn s() -> TokenStream {
+    quote!(::ferrokkos::kernel::shadow)
+}
+
+/// The shadow of a block: each statement preceded by its source line.
+pub fn block(b: &Block) -> TokenStream {
+    let stmts = b.stmts.iter().map(stmt);
+    quote!({ #(#stmts)* })
+}
+
+fn source_marker(span: Span) -> TokenStream {
+    let s = s();
+    quote_spanned!(span=> #s::source(line!(), file!());)
+}
+
+fn stmt(st: &Stmt) -> TokenStream {
+    let s = s();
+    match st {
+        Stmt::Local(l) => {
+            let marker = source_marker(l.span());
+            let (pat, ty) = match &l.pat {
+                Pat::Type(t) => (&*t.pat, Some(&t.ty)),
+                p => (p, None),
+            };
+            let (ident, mutable) = match pat {
+                Pat::Ident(i) => (Some(i.ident.clone()), i.mutability.is_some()),
+                _ => (None, false),
+            };
+            match (ident, &l.init) {
+                (None, Some(init)) => {
+                    let e = expr(&init.expr);
+                    quote!(#marker #s::stmt(#e);)
+                }
+                (None, None) => quote!(),
+                (Some(ident), Some(init)) => {
+                    let e = expr(&init.expr);
+                    let name = ident.to_string();
+                    let ty = ty.map(|t| quote!(: ::ferrokkos::kernel::Expr<#t>));
+                    quote!(#marker let #ident #ty = #s::let_(#name, #mutable, #e);)
+                }
+                (Some(ident), None) => {
+                    let name = ident.to_string();
+                    match ty {
+                        Some(t) => quote!(#marker let #ident = #s::let_uninit::<#t>(#name);),
+                        None => syn::Error::new(
+                            l.span(),
+                            "a kernel's `let` without a value needs a type: `let x: f64;`",
+                        )
+                        .to_compile_error(),
+                    }
+                }
+            }
+        }
+        Stmt::Expr(e, Some(_)) => {
+            let marker = source_marker(e.span());
+            let e = expr(e);
+            quote!(#marker #s::stmt(#e);)
+        }
+        Stmt::Expr(e, None) => {
+            let marker = source_marker(e.span());
+            let e = expr(e);
+            quote!(#marker #e)
+        }
+        // Rejected by the analysis.
+        _ => quote!(),
+    }
+}
+
+fn binary_fn(op: &BinOp) -> &'static str {
+    match op {
+        BinOp::Add(_) => "add",
+        BinOp::Sub(_) => "sub",
+        BinOp::Mul(_) => "mul",
+        BinOp::Div(_) => "div",
+        BinOp::Rem(_) => "rem",
+        BinOp::BitAnd(_) => "bitand",
+        BinOp::BitOr(_) => "bitor",
+        BinOp::BitXor(_) => "bitxor",
+        BinOp::Shl(_) => "shl",
+        BinOp::Shr(_) => "shr",
+        BinOp::Eq(_) => "eq",
+        BinOp::Ne(_) => "ne",
+        BinOp::Lt(_) => "lt",
+        BinOp::Le(_) => "le",
+        BinOp::Gt(_) => "gt",
+        BinOp::Ge(_) => "ge",
+        BinOp::And(_) => "and",
+        BinOp::Or(_) => "or",
+        BinOp::AddAssign(_) => "add_assign",
+        BinOp::SubAssign(_) => "sub_assign",
+        BinOp::MulAssign(_) => "mul_assign",
+        BinOp::DivAssign(_) => "div_assign",
+        BinOp::RemAssign(_) => "rem_assign",
+        BinOp::BitAndAssign(_) => "bitand_assign",
+        BinOp::BitOrAssign(_) => "bitor_assign",
+        BinOp::BitXorAssign(_) => "bitxor_assign",
+        BinOp::ShlAssign(_) => "shl_assign",
+        BinOp::ShrAssign(_) => "shr_assign",
+        _ => "unsupported_operator",
+    }
+}
+
+/// The shadow of a View index: a tuple of shadows, or one.
+fn index(e: &Expr) -> TokenStream {
+    match strip(e) {
+        Expr::Tuple(t) => {
+            let elems = t.elems.iter().map(expr);
+            quote!((#(#elems,)*))
+        }
+        e => expr(e),
+    }
+}
+
+/// The shadow of an expression.
+pub fn expr(e: &Expr) -> TokenStream {
+    let s = s();
+    let span = e.span();
+    match e {
+        Expr::Lit(l) => quote_spanned!(span=> #s::lit(#l)),
+        Expr::Path(p) => {
+            if ident_of(e).is_some() {
+                quote!(#p)
+            } else {
+                quote_spanned!(span=> #s::lit(#p))
+            }
+        }
+        Expr::Binary(b) => {
+            let f = format_ident!("{}", binary_fn(&b.op), span = b.op.span());
+            let l = expr(&b.left);
+            let r = expr(&b.right);
+            match b.op {
+                BinOp::And(_) | BinOp::Or(_) => quote_spanned!(span=> #s::#f(#l, || #r)),
+                _ => quote_spanned!(span=> #s::#f(#l, #r)),
+            }
+        }
+        Expr::Assign(a) => {
+            let l = expr(&a.left);
+            let r = expr(&a.right);
+            quote_spanned!(span=> #s::assign(#l, #r))
+        }
+        Expr::Unary(u) => match u.op {
+            UnOp::Neg(_) => match strip(&u.expr) {
+                Expr::Lit(l) if matches!(l.lit, Lit::Int(_) | Lit::Float(_)) => {
+                    quote_spanned!(span=> #s::lit(-#l))
+                }
+                inner => {
+                    let inner = expr(inner);
+                    quote_spanned!(span=> #s::neg(#inner))
+                }
+            },
+            UnOp::Not(_) => {
+                let inner = expr(&u.expr);
+                quote_spanned!(span=> #s::not(#inner))
+            }
+            _ => {
+                let inner = expr(&u.expr);
+                quote_spanned!(span=> #s::deref(#inner))
+            }
+        },
+        Expr::Cast(c) => {
+            let inner = expr(&c.expr);
+            let ty = &c.ty;
+            quote_spanned!(span=> #s::cast::<#ty, _>(#inner))
+        }
+        Expr::Paren(p) => expr(&p.expr),
+        Expr::Group(g) => expr(&g.expr),
+        Expr::Index(ix) => {
+            let base = expr(&ix.expr);
+            let idx = index(&ix.index);
+            quote_spanned!(span=> #base.at(#idx))
+        }
+        Expr::MethodCall(m) => {
+            let recv = expr(&m.receiver);
+            let method = &m.method;
+            let name = method.to_string();
+            let args: Vec<TokenStream> = if name.starts_with("atomic_") {
+                vec![index(&m.args[0]), expr(&m.args[1])]
+            } else {
+                m.args.iter().map(expr).collect()
+            };
+            quote_spanned!(span=> #recv.#method(#(#args),*))
+        }
+        Expr::Call(c) => {
+            let Expr::Path(p) = &*c.func else {
+                return quote!();
+            };
+            let mut path = p.path.clone();
+            if let Some(last) = path.segments.last_mut() {
+                last.ident = format_ident!("__fk_device_{}", last.ident, span = last.ident.span());
+            }
+            let args = c.args.iter().map(expr);
+            quote_spanned!(span=> #path(#(#args),*))
+        }
+        Expr::If(i) => {
+            let c = expr(&i.cond);
+            let then = block(&i.then_branch);
+            match &i.else_branch {
+                None => quote_spanned!(span=> #s::if_(#c, || #then)),
+                Some((_, els)) => {
+                    let els = match &**els {
+                        Expr::Block(b) => block(&b.block),
+                        other => {
+                            let e = expr(other);
+                            quote!({ #e })
+                        }
+                    };
+                    quote_spanned!(span=> #s::if_else(#c, || #then, || #els))
+                }
+            }
+        }
+        Expr::Block(b) => block(&b.block),
+        Expr::Unsafe(u) => block(&u.block),
+        Expr::ForLoop(f) => {
+            let Ok(parts) = range_parts(&f.expr) else {
+                return quote!();
+            };
+            let (var, name) = match &*f.pat {
+                Pat::Ident(i) => (quote!(#i), i.ident.to_string()),
+                _ => (quote!(_), "k".to_string()),
+            };
+            let start = expr(parts.start);
+            let end = expr(parts.end);
+            let (inclusive, rev) = (parts.inclusive, parts.rev);
+            let step = match parts.step {
+                Some(st) => {
+                    let st = expr(st);
+                    quote!(::core::option::Option::Some(#st))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            let body = block(&f.body);
+            quote_spanned!(span=> #s::for_range(#name, #start, #end,
+                #s::RangeShape { inclusive: #inclusive, rev: #rev }, #step, |#var| #body))
+        }
+        Expr::While(w) => {
+            let c = expr(&w.cond);
+            let body = block(&w.body);
+            quote_spanned!(span=> #s::while_(|| #c, || #body))
+        }
+        Expr::Loop(l) => {
+            let body = block(&l.body);
+            quote_spanned!(span=> #s::loop_(|| #body))
+        }
+        Expr::Break(_) => quote_spanned!(span=> #s::break_()),
+        Expr::Continue(_) => quote_spanned!(span=> #s::continue_()),
+        Expr::Return(r) => match &r.expr {
+            None => quote_spanned!(span=> #s::return_unit()),
+            Some(v) => {
+                let v = expr(v);
+                quote_spanned!(span=> #s::return_value(#v))
+            }
+        },
+        Expr::Field(f) => {
+            let base = expr(&f.base);
+            let member = &f.member;
+            quote_spanned!(span=> #s::#member(#base))
+        }
+        // Rejected by the analysis.
+        _ => quote!(),
+    }
+}

@@ -1,0 +1,403 @@
+//! The emission state: while a kernel's typed shadow runs, every builder call appends C++ text here.
+//!
+//! The state is thread-local and exists only inside [`emit`]; the shadow code that the `kernel!` macro
+//! generates calls the free functions of [`super::shadow`], which reach it through [`with`]. An
+//! expression is a [`super::Expr`] (a copyable handle to a node here), a statement a line of the
+//! current function.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
+/// C++ operator precedence levels (smaller binds tighter), used to print the fewest parentheses.
+pub(crate) mod prec {
+    /// Names, literals, calls, subscripts.
+    pub const PRIMARY: u8 = 2;
+    /// `-x`, `!x`, `~x`.
+    pub const UNARY: u8 = 3;
+    /// `*`, `/`, `%`.
+    pub const MUL: u8 = 5;
+    /// `+`, `-`.
+    pub const ADD: u8 = 6;
+    /// `<`, `<=`, `>`, `>=`.
+    pub const REL: u8 = 9;
+    /// `==`, `!=`.
+    pub const EQ: u8 = 10;
+    /// `&`.
+    pub const BITAND: u8 = 11;
+    /// `^`.
+    pub const XOR: u8 = 12;
+    /// `|`.
+    pub const BITOR: u8 = 13;
+    /// `&&`.
+    pub const AND: u8 = 14;
+    /// `||`.
+    pub const OR: u8 = 15;
+    /// `c ? a : b`.
+    pub const TERNARY: u8 = 16;
+}
+
+/// One line of a function body.
+#[derive(Clone, Debug)]
+pub(crate) enum Line {
+    /// A statement or brace at an indentation depth (relative to the enclosing capture).
+    Code(usize, String),
+    /// `#line N "file"`: the next line came from Rust line N.
+    Source(u32, &'static str),
+}
+
+/// A C++ expression: its text and the precedence of its outermost operator.
+struct Node {
+    text: String,
+    prec: u8,
+}
+
+/// The function being emitted (the kernel body, or a `#[device]` function).
+#[derive(Default)]
+struct Function {
+    lines: Vec<Line>,
+    depth: usize,
+    names: HashSet<String>,
+}
+
+#[derive(Default)]
+struct State {
+    nodes: Vec<Node>,
+    stack: Vec<Function>,
+    /// Definitions of the `#[device]` functions called so far, callees before callers.
+    functions: Vec<String>,
+    /// Device function key (Rust path) to its C++ name.
+    device_names: HashMap<&'static str, String>,
+    used_function_names: HashSet<String>,
+}
+
+thread_local! {
+    static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
+}
+
+/// What one run of a shadow produced.
+pub(crate) struct Emitted<R> {
+    /// The body's lines.
+    pub body: Vec<Line>,
+    /// Definitions of the device functions it calls.
+    pub functions: Vec<String>,
+    /// What the shadow returned.
+    pub value: R,
+}
+
+/// Runs `f` (a shadow) with a fresh emission state whose function parameters are `reserved` names, and
+/// returns what it emitted. Panics if called while another emission runs on this thread.
+pub(crate) fn emit<R>(reserved: &[&str], f: impl FnOnce() -> R) -> Emitted<R> {
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        assert!(
+            s.is_none(),
+            "ferrokkos: a kernel emission is already running on this thread"
+        );
+        let mut state = State::default();
+        state.stack.push(Function {
+            names: reserved.iter().map(|n| n.to_string()).collect(),
+            ..Function::default()
+        });
+        *s = Some(state);
+    });
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            STATE.with(|s| s.borrow_mut().take());
+        }
+    }
+    let reset = Reset;
+    let value = f();
+    let state = STATE
+        .with(|s| s.borrow_mut().take())
+        .expect("emission state present");
+    drop(reset);
+    let mut stack = state.stack;
+    Emitted {
+        body: stack.pop().map(|f| f.lines).unwrap_or_default(),
+        functions: state.functions,
+        value,
+    }
+}
+
+fn with<R>(f: impl FnOnce(&mut State) -> R) -> R {
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        let state = s
+            .as_mut()
+            .expect("ferrokkos: kernel shadow code ran outside an emission (it is generated code)");
+        f(state)
+    })
+}
+
+fn current(state: &mut State) -> &mut Function {
+    state.stack.last_mut().expect("a function is being emitted")
+}
+
+/// Stores an expression node; returns its id.
+pub(crate) fn node(text: String, prec: u8) -> u32 {
+    with(|s| {
+        s.nodes.push(Node { text, prec });
+        (s.nodes.len() - 1) as u32
+    })
+}
+
+/// The text of node `id`, parenthesized if its operator binds looser than `max_prec` allows.
+pub(crate) fn operand(id: u32, max_prec: u8) -> String {
+    with(|s| {
+        let n = &s.nodes[id as usize];
+        if n.prec > max_prec {
+            format!("({})", n.text)
+        } else {
+            n.text.clone()
+        }
+    })
+}
+
+/// The full text of node `id` (for a statement or an initializer).
+pub(crate) fn text(id: u32) -> String {
+    operand(id, u8::MAX)
+}
+
+/// Appends a statement line at the current depth.
+pub(crate) fn line(text: impl Into<String>) {
+    with(|s| {
+        let f = current(s);
+        f.lines.push(Line::Code(f.depth, text.into()));
+    })
+}
+
+/// Records that the following statements come from Rust line `line` of `file`.
+pub(crate) fn source(line: u32, file: &'static str) {
+    with(|s| current(s).lines.push(Line::Source(line, file)))
+}
+
+/// Changes the indentation depth by `delta` (after `{`, before `}`).
+pub(crate) fn indent(delta: isize) {
+    with(|s| {
+        let f = current(s);
+        f.depth = f.depth.saturating_add_signed(delta);
+    })
+}
+
+/// Runs `f`, collecting the lines it emits (depths relative to now) instead of appending them.
+pub(crate) fn capture<R>(f: impl FnOnce() -> R) -> (Vec<Line>, R) {
+    let (saved, depth) = with(|s| {
+        let cur = current(s);
+        (
+            std::mem::take(&mut cur.lines),
+            std::mem::replace(&mut cur.depth, 0),
+        )
+    });
+    let value = f();
+    let lines = with(|s| {
+        let cur = current(s);
+        cur.depth = depth;
+        std::mem::replace(&mut cur.lines, saved)
+    });
+    (lines, value)
+}
+
+/// Appends captured lines at the current depth.
+pub(crate) fn splice(lines: Vec<Line>) {
+    with(|s| {
+        let f = current(s);
+        let base = f.depth;
+        f.lines.extend(lines.into_iter().map(|l| match l {
+            Line::Code(d, t) => Line::Code(base + d, t),
+            src => src,
+        }));
+    })
+}
+
+/// Whether captured lines hold any statement (source markers alone do not count).
+pub(crate) fn has_code(lines: &[Line]) -> bool {
+    lines.iter().any(|l| matches!(l, Line::Code(..)))
+}
+
+/// C++ keywords and names of the generated code that a Rust identifier could collide with.
+const RESERVED: &[&str] = &[
+    "alignas",
+    "alignof",
+    "and",
+    "asm",
+    "auto",
+    "bitand",
+    "bitor",
+    "bool",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "compl",
+    "concept",
+    "const",
+    "constexpr",
+    "const_cast",
+    "decltype",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "dynamic_cast",
+    "explicit",
+    "export",
+    "extern",
+    "float",
+    "friend",
+    "goto",
+    "inline",
+    "int",
+    "long",
+    "mutable",
+    "namespace",
+    "new",
+    "noexcept",
+    "not",
+    "nullptr",
+    "operator",
+    "or",
+    "private",
+    "protected",
+    "public",
+    "register",
+    "reinterpret_cast",
+    "requires",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "static_assert",
+    "static_cast",
+    "switch",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "try",
+    "typedef",
+    "typeid",
+    "typename",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "wchar_t",
+    "xor",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "isize",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "usize",
+    "f32",
+    "f64",
+    "fk",
+    "main",
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
+    "warpSize",
+];
+
+/// A C++ name for the Rust binding `base`, unique in the current function (Rust may shadow a name;
+/// C++ may not redeclare it), never a C++ keyword.
+pub(crate) fn fresh_name(base: &str) -> String {
+    with(|s| {
+        let f = current(s);
+        let base = base.trim_start_matches("r#");
+        let base = if base.is_empty() || base == "_" {
+            "tmp"
+        } else {
+            base
+        };
+        let mut candidate = if RESERVED.contains(&base) || base.starts_with("fk_") {
+            format!("{base}_")
+        } else {
+            base.to_string()
+        };
+        let mut k = 1;
+        while f.names.contains(&candidate) {
+            candidate = format!("{base}_{k}");
+            k += 1;
+        }
+        f.names.insert(candidate.clone());
+        candidate
+    })
+}
+
+/// Defines a device function once per emission: `key` identifies it (its Rust path), `name` is its
+/// Rust name. If it is not yet defined, `define` runs in a new function context and returns the
+/// definition's signature line (given the C++ name); its body lines follow it. Returns the C++ name.
+pub(crate) fn device_function(
+    key: &'static str,
+    name: &str,
+    reserved: &[&str],
+    define: impl FnOnce(&str) -> String,
+) -> String {
+    if let Some(cxx) = with(|s| s.device_names.get(key).cloned()) {
+        return cxx;
+    }
+    let cxx = with(|s| {
+        let mut candidate = format!("{name}_fn");
+        let mut k = 1;
+        while s.used_function_names.contains(&candidate) {
+            candidate = format!("{name}_fn{k}");
+            k += 1;
+        }
+        s.used_function_names.insert(candidate.clone());
+        s.device_names.insert(key, candidate.clone());
+        s.stack.push(Function {
+            names: reserved.iter().map(|n| n.to_string()).collect(),
+            depth: 1,
+            ..Function::default()
+        });
+        candidate
+    });
+    let signature = define(&cxx);
+    with(|s| {
+        let f = s.stack.pop().expect("device function context");
+        let mut text = format!("{signature} {{\n");
+        text.push_str(&render(&f.lines, 0));
+        text.push_str("}\n");
+        s.functions.push(text);
+    });
+    cxx
+}
+
+/// Renders lines as C++ text, four spaces per depth plus `base`, keeping only the `#line` directives
+/// that change the mapping (after `#line N`, the next line is N, the one after N + 1, ...).
+pub(crate) fn render(lines: &[Line], base: usize) -> String {
+    let mut out = String::new();
+    let mut expected: Option<(u32, &str)> = None;
+    let mut pending: Option<(u32, &str)> = None;
+    for l in lines {
+        match l {
+            Line::Source(n, file) => pending = Some((*n, file)),
+            Line::Code(depth, text) => {
+                if let Some((n, file)) = pending.take()
+                    && expected != Some((n, file))
+                {
+                    out.push_str(&format!("#line {n} \"{file}\"\n"));
+                    expected = Some((n, file));
+                }
+                for _ in 0..base + depth {
+                    out.push_str("    ");
+                }
+                out.push_str(text);
+                out.push('\n');
+                if let Some((n, _)) = &mut expected {
+                    *n += 1;
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,295 @@
+//! Captures: the values a kernel uses from its surroundings, found by `kernel!` (the free identifiers
+//! of the body) and passed by value: scalars as themselves, Views as accessors on the host and as
+//! `fk::View` descriptors on the device.
+
+use super::expr::Expr;
+use super::ty::DeviceType;
+use super::view_expr::ViewExpr;
+use crate::space::HostAccessible;
+use crate::view::kernel_access::{
+    AccessMode, AtomicAccess, HostAtomic, ReadAccess, ViewAccess, WriteAccess,
+};
+use crate::view::{Element, Layout, View};
+
+/// Proof that a launch holds the borrows of a kernel's captured Views; only this crate makes one.
+pub struct Borrowed(());
+
+impl Borrowed {
+    /// # Safety
+    /// The caller holds the borrows that the captures' accesses ask for (see `LaunchBorrows`).
+    pub(crate) unsafe fn assert() -> Self {
+        Borrowed(())
+    }
+}
+
+/// One captured value of a kernel, in the role the kernel gives it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be captured this way by a kernel",
+    note = "kernels write and update atomically only Views (of numbers) in host-accessible memory"
+)]
+pub trait Capture: Send + Sync {
+    /// What the host body sees (a copy of the value, or a View accessor).
+    type Host: Copy + Sync;
+    /// What the typed shadow sees.
+    type Shadow: Copy;
+    /// The capture's name in the kernel.
+    fn name(&self) -> &'static str;
+    /// The View access to check and borrow at launch, if this is a View.
+    fn access(&self) -> Option<ViewAccess>;
+    /// The host value; `_proof` shows that the launch holds the borrows.
+    fn host(&self, proof: &Borrowed) -> Self::Host;
+    /// The shadow handle of the kernel parameter named `cxx_name`.
+    fn shadow(cxx_name: &str) -> Self::Shadow;
+    /// The C++ type of the kernel parameter (`const f32`, `fk::View<const f64, 1, fk::LayoutRight>`).
+    fn cxx_type() -> String;
+}
+
+/// A value a kernel may read: a [`DeviceType`] scalar or a View of them.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be captured by a kernel",
+    note = "kernels capture numbers, `bool`s and Views of them; compute other values inside the kernel"
+)]
+pub trait KernelValue: Clone + Send + Sync + 'static {
+    /// What the host body sees.
+    type Host: Copy + Sync;
+    /// What the typed shadow sees.
+    type Shadow: Copy;
+    #[doc(hidden)]
+    fn read_access(&self, name: &'static str) -> Option<ViewAccess>;
+    #[doc(hidden)]
+    fn read_host(&self, proof: &Borrowed) -> Self::Host;
+    #[doc(hidden)]
+    fn read_shadow(cxx_name: &str) -> Self::Shadow;
+    #[doc(hidden)]
+    fn read_cxx_type() -> String;
+}
+
+impl<T: DeviceType + Send + Sync> KernelValue for T {
+    type Host = T;
+    type Shadow = Expr<T>;
+    fn read_access(&self, _: &'static str) -> Option<ViewAccess> {
+        None
+    }
+    fn read_host(&self, _: &Borrowed) -> T {
+        *self
+    }
+    fn read_shadow(cxx_name: &str) -> Expr<T> {
+        Expr::name(cxx_name)
+    }
+    fn read_cxx_type() -> String {
+        format!("const {}", T::CXX)
+    }
+}
+
+/// The C++ spelling of a View parameter.
+fn view_cxx<T: DeviceType, const R: usize, L: Layout>(konst: bool) -> String {
+    let c = if konst { "const " } else { "" };
+    format!("fk::View<{c}{}, {R}, fk::{}>", T::CXX, L::NAME)
+}
+
+impl<T, const R: usize, L, M> KernelValue for View<T, R, L, M>
+where
+    T: DeviceType + Element,
+    L: Layout,
+    M: HostAccessible,
+{
+    type Host = ReadAccess<T, R, L>;
+    type Shadow = ViewExpr<T, R, L>;
+    fn read_access(&self, name: &'static str) -> Option<ViewAccess> {
+        Some(ViewAccess::of(name, self, AccessMode::Read))
+    }
+    fn read_host(&self, _: &Borrowed) -> Self::Host {
+        // SAFETY: the proof says the launch holds this allocation's borrow (shared or, if another
+        // capture writes it in an `unsafe` kernel, exclusive) and keeps it alive, and that the kernel
+        // obeys the race rules or was declared unsafe.
+        unsafe { ReadAccess::new(self) }
+    }
+    fn read_shadow(cxx_name: &str) -> Self::Shadow {
+        ViewExpr::new(cxx_name)
+    }
+    fn read_cxx_type() -> String {
+        view_cxx::<T, R, L>(true)
+    }
+}
+
+/// A capture the kernel only reads.
+pub struct Read<V> {
+    value: V,
+    name: &'static str,
+}
+
+/// A capture the kernel writes (a View).
+pub struct Write<V> {
+    value: V,
+    name: &'static str,
+}
+
+/// A capture the kernel updates atomically (a View).
+pub struct Atomic<V> {
+    value: V,
+    name: &'static str,
+}
+
+/// Captures `value` (a copy, or a View handle sharing the allocation) as read-only `name`.
+pub fn read<V: KernelValue>(value: &V, name: &'static str) -> Read<V> {
+    Read {
+        value: value.clone(),
+        name,
+    }
+}
+
+/// Captures the View `value` as `name`, written by the kernel.
+pub fn write<V: Clone>(value: &V, name: &'static str) -> Write<V> {
+    Write {
+        value: value.clone(),
+        name,
+    }
+}
+
+/// Captures the View `value` as `name`, updated atomically by the kernel.
+pub fn atomic<V: Clone>(value: &V, name: &'static str) -> Atomic<V> {
+    Atomic {
+        value: value.clone(),
+        name,
+    }
+}
+
+impl<V: KernelValue> Capture for Read<V> {
+    type Host = V::Host;
+    type Shadow = V::Shadow;
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn access(&self) -> Option<ViewAccess> {
+        self.value.read_access(self.name)
+    }
+    fn host(&self, proof: &Borrowed) -> V::Host {
+        self.value.read_host(proof)
+    }
+    fn shadow(cxx_name: &str) -> V::Shadow {
+        V::read_shadow(cxx_name)
+    }
+    fn cxx_type() -> String {
+        V::read_cxx_type()
+    }
+}
+
+impl<T, const R: usize, L, M> Capture for Write<View<T, R, L, M>>
+where
+    T: DeviceType + Element,
+    L: Layout,
+    M: HostAccessible,
+{
+    type Host = WriteAccess<T, R, L>;
+    type Shadow = ViewExpr<T, R, L>;
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn access(&self) -> Option<ViewAccess> {
+        Some(ViewAccess::of(self.name, &self.value, AccessMode::Write))
+    }
+    fn host(&self, _: &Borrowed) -> Self::Host {
+        // SAFETY: the proof says the launch holds this allocation's exclusive borrow and keeps it
+        // alive, and that the kernel writes only at its iteration index or was declared unsafe.
+        unsafe { WriteAccess::new(&self.value) }
+    }
+    fn shadow(cxx_name: &str) -> Self::Shadow {
+        ViewExpr::new(cxx_name)
+    }
+    fn cxx_type() -> String {
+        view_cxx::<T, R, L>(false)
+    }
+}
+
+impl<T, const R: usize, L, M> Capture for Atomic<View<T, R, L, M>>
+where
+    T: DeviceType + HostAtomic,
+    L: Layout,
+    M: HostAccessible,
+{
+    type Host = AtomicAccess<T, R, L>;
+    type Shadow = ViewExpr<T, R, L>;
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn access(&self) -> Option<ViewAccess> {
+        Some(ViewAccess::of(self.name, &self.value, AccessMode::Atomic))
+    }
+    fn host(&self, _: &Borrowed) -> Self::Host {
+        // SAFETY: the proof says the launch holds this allocation's exclusive borrow and keeps it
+        // alive, and that the kernel reaches this View only atomically or was declared unsafe.
+        unsafe { AtomicAccess::new(&self.value) }
+    }
+    fn shadow(cxx_name: &str) -> Self::Shadow {
+        ViewExpr::new(cxx_name)
+    }
+    fn cxx_type() -> String {
+        view_cxx::<T, R, L>(false)
+    }
+}
+
+/// All captures of one kernel: a tuple of [`Capture`]s (up to 16).
+pub trait Captures: Send + Sync {
+    /// The tuple of host values.
+    type Host: Copy + Sync;
+    /// The tuple of shadow handles.
+    type Shadow: Copy;
+    /// The captures' names, in order.
+    fn names(&self) -> Vec<&'static str>;
+    /// The View accesses to check and borrow at launch.
+    fn accesses(&self) -> Vec<ViewAccess>;
+    /// The host values (after the borrows are taken).
+    fn host(&self, proof: &Borrowed) -> Self::Host;
+    /// The shadow handles of the parameters named `cxx_names`.
+    fn shadow(cxx_names: &[String]) -> Self::Shadow;
+    /// The C++ types of the parameters.
+    fn cxx_types() -> Vec<String>;
+}
+
+macro_rules! captures {
+    ($($c:ident $k:tt),*) => {
+        impl<$($c: Capture),*> Captures for ($($c,)*) {
+            type Host = ($($c::Host,)*);
+            type Shadow = ($($c::Shadow,)*);
+            fn names(&self) -> Vec<&'static str> {
+                vec![$(self.$k.name()),*]
+            }
+            fn accesses(&self) -> Vec<ViewAccess> {
+                let all: Vec<Option<ViewAccess>> = vec![$(self.$k.access()),*];
+                all.into_iter().flatten().collect()
+            }
+            #[allow(clippy::unused_unit)]
+            fn host(&self, _proof: &Borrowed) -> Self::Host {
+                ($(self.$k.host(_proof),)*)
+            }
+            #[allow(clippy::unused_unit)]
+            fn shadow(_cxx_names: &[String]) -> Self::Shadow {
+                ($($c::shadow(&_cxx_names[$k]),)*)
+            }
+            fn cxx_types() -> Vec<String> {
+                vec![$($c::cxx_type()),*]
+            }
+        }
+    };
+}
+
+captures!();
+captures!(C0 0);
+captures!(C0 0, C1 1);
+captures!(C0 0, C1 1, C2 2);
+captures!(C0 0, C1 1, C2 2, C3 3);
+captures!(C0 0, C1 1, C2 2, C3 3, C4 4);
+captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5);
+captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6);
+captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7);
+captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7, C8 8);
+captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7, C8 8, C9 9);
+captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7, C8 8, C9 9, C10 10);
+captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7, C8 8, C9 9, C10 10, C11 11);
+captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7, C8 8, C9 9, C10 10, C11 11, C12 12);
+captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7, C8 8, C9 9, C10 10, C11 11, C12 12,
+    C13 13);
+captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7, C8 8, C9 9, C10 10, C11 11, C12 12,
+    C13 13, C14 14);
+captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7, C8 8, C9 9, C10 10, C11 11, C12 12,
+    C13 13, C14 14, C15 15);

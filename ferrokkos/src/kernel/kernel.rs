@@ -1,0 +1,363 @@
+//! [`Kernel`]: what `kernel!` produces; a host body and a typed shadow over the same captures.
+
+use std::marker::PhantomData;
+
+use super::capture::{Borrowed, Captures};
+use super::device_reducer::DeviceReducer;
+use super::expr::Expr;
+use super::index::ShadowIndex;
+use super::shadow::Mut;
+use super::unit::{self, Pattern, TranslationUnit};
+use crate::dispatch::{
+    ForFunctor, ForKernel, ReduceFunctor, ReduceKernel, ScanFunctor, ScanKernel,
+};
+use crate::error::Result;
+use crate::policy::Iterate;
+use crate::view::kernel_access::LaunchBorrows;
+
+/// Where a kernel was written and what the macro found out about it.
+#[derive(Clone, Copy, Debug)]
+pub struct KernelInfo {
+    /// The source file (`file!()` at the macro call).
+    pub file: &'static str,
+    /// The line of the macro call.
+    pub line: u32,
+    /// The column of the macro call.
+    pub column: u32,
+    /// A hash of the kernel's tokens (with `file`, `line` and `column`, the kernel's identity).
+    pub hash: u64,
+    /// Whether the body contains `unsafe { }` (the launch then skips the aliasing check).
+    pub is_unsafe: bool,
+    /// The names of the index parameters (`["i"]`, `["i", "j"]`).
+    pub index: &'static [&'static str],
+    /// The names of the other parameters (the accumulator; scans: the partial value and the flag).
+    pub params: &'static [&'static str],
+}
+
+/// Marks a `parallel_for` kernel over index `A`.
+pub struct ForKind<A>(PhantomData<fn(A)>);
+/// Marks a `parallel_reduce` kernel over index `A` with values `V`.
+pub struct ReduceKind<A, V>(PhantomData<fn(A, V)>);
+/// Marks a `parallel_scan` kernel over index `A` with values `V`.
+pub struct ScanKind<A, V>(PhantomData<fn(A, V)>);
+
+/// A single-source kernel, made by [`crate::kernel!`]: its captures `C`, the body compiled for the
+/// host `H` and the typed shadow `S` that writes the body in C++.
+///
+/// Pass it to `parallel_for` / `parallel_reduce` / `parallel_scan` like a closure, by value or by
+/// reference (to launch it again). At each launch it checks its captured Views (a written View may
+/// not share its allocation with another capture unless the kernel used `unsafe`) and borrows them
+/// until the launch ends.
+pub struct Kernel<K, C, H, S> {
+    captures: C,
+    host: H,
+    shadow: S,
+    info: KernelInfo,
+    _kind: PhantomData<K>,
+}
+
+impl<K, C, H, S> Kernel<K, C, H, S> {
+    /// What the macro recorded about the kernel.
+    pub fn info(&self) -> &KernelInfo {
+        &self.info
+    }
+
+    fn new(captures: C, host: H, shadow: S, info: KernelInfo) -> Self {
+        Kernel {
+            captures,
+            host,
+            shadow,
+            info,
+            _kind: PhantomData,
+        }
+    }
+}
+
+impl<K, C: Captures, H: Copy, S> Kernel<K, C, H, S> {
+    /// Checks and borrows the captures, runs `run` with the host body, and releases the borrows.
+    fn run_host<R>(
+        &self,
+        what: &dyn Fn() -> String,
+        run: impl FnOnce(&HostBody<C::Host, H>) -> R,
+    ) -> Result<R> {
+        let borrows = LaunchBorrows::take(&self.captures.accesses(), self.info.is_unsafe, what)?;
+        // SAFETY: `borrows` holds every borrow the accesses asked for until after `run` returns,
+        // and the accessors made below live in `body`, which is dropped before `borrows`.
+        let proof = unsafe { Borrowed::assert() };
+        let body = HostBody {
+            captures: self.captures.host(&proof),
+            host: self.host,
+        };
+        let r = run(&body);
+        drop(body);
+        drop(borrows);
+        Ok(r)
+    }
+}
+
+/// Checks the host closure of a `parallel_for` kernel (and gives rustc its parameter types).
+pub fn host_for<A, C: Captures, H: Fn(&C::Host, A) + Copy + Sync>(_: &C, host: H) -> H {
+    host
+}
+
+/// Checks the shadow of a `parallel_for` kernel.
+pub fn shadow_for<A: ShadowIndex, C: Captures, S: Fn(C::Shadow, A::Exprs)>(_: &C, s: S) -> S {
+    s
+}
+
+/// Checks the host closure of a `parallel_reduce` kernel.
+pub fn host_reduce<A, V, C: Captures, H: Fn(&C::Host, A, &mut V) + Copy + Sync>(
+    _: &C,
+    host: H,
+) -> H {
+    host
+}
+
+/// Checks the shadow of a `parallel_reduce` kernel.
+pub fn shadow_reduce<A: ShadowIndex, V, C: Captures, S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>)>(
+    _: &C,
+    s: S,
+) -> S {
+    s
+}
+
+/// Checks the host closure of a `parallel_scan` kernel.
+pub fn host_scan<A, V, C: Captures, H: Fn(&C::Host, A, &mut V, bool) + Copy + Sync>(
+    _: &C,
+    host: H,
+) -> H {
+    host
+}
+
+/// Checks the shadow of a `parallel_scan` kernel.
+pub fn shadow_scan<
+    A: ShadowIndex,
+    V,
+    C: Captures,
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>, Expr<bool>),
+>(
+    _: &C,
+    s: S,
+) -> S {
+    s
+}
+
+impl<A, C, H, S> Kernel<ForKind<A>, C, H, S>
+where
+    C: Captures,
+    H: Fn(&C::Host, A) + Copy + Sync,
+{
+    /// A `parallel_for` kernel.
+    ///
+    /// # Safety
+    /// The host closure obeys the race rules (a written View touched only at the iteration index,
+    /// atomic Views only atomically) except where `info.is_unsafe` says its author took over; the
+    /// `kernel!` macro checks this on the syntax.
+    pub unsafe fn new_for(captures: C, host: H, shadow: S, info: KernelInfo) -> Self {
+        Self::new(captures, host, shadow, info)
+    }
+}
+
+impl<A, V, C, H, S> Kernel<ReduceKind<A, V>, C, H, S>
+where
+    C: Captures,
+    H: Fn(&C::Host, A, &mut V) + Copy + Sync,
+{
+    /// A `parallel_reduce` kernel.
+    ///
+    /// # Safety
+    /// As for [`Kernel::new_for`].
+    pub unsafe fn new_reduce(captures: C, host: H, shadow: S, info: KernelInfo) -> Self {
+        Self::new(captures, host, shadow, info)
+    }
+}
+
+impl<A, V, C, H, S> Kernel<ScanKind<A, V>, C, H, S>
+where
+    C: Captures,
+    H: Fn(&C::Host, A, &mut V, bool) + Copy + Sync,
+{
+    /// A `parallel_scan` kernel.
+    ///
+    /// # Safety
+    /// As for [`Kernel::new_for`].
+    pub unsafe fn new_scan(captures: C, host: H, shadow: S, info: KernelInfo) -> Self {
+        Self::new(captures, host, shadow, info)
+    }
+}
+
+/// The host body of a launch: the captures' host values and the closure that runs one iteration.
+pub struct HostBody<B, H> {
+    captures: B,
+    host: H,
+}
+
+impl<A, B: Sync, H: Fn(&B, A) + Sync> ForKernel<A> for HostBody<B, H> {
+    #[inline(always)]
+    fn apply(&self, index: A) {
+        (self.host)(&self.captures, index)
+    }
+}
+
+impl<A, V, B: Sync, H: Fn(&B, A, &mut V) + Sync> ReduceKernel<A, V> for HostBody<B, H> {
+    #[inline(always)]
+    fn apply(&self, index: A, acc: &mut V) {
+        (self.host)(&self.captures, index, acc)
+    }
+}
+
+impl<A, V, B: Sync, H: Fn(&B, A, &mut V, bool) + Sync> ScanKernel<A, V> for HostBody<B, H> {
+    #[inline(always)]
+    fn apply(&self, index: A, partial: &mut V, is_final: bool) {
+        (self.host)(&self.captures, index, partial, is_final)
+    }
+}
+
+macro_rules! functors {
+    ($($t:ty),*) => {$(
+        impl<A, C, H, S> ForFunctor<A> for $t
+        where
+            C: Captures,
+            H: Fn(&C::Host, A) + Copy + Sync,
+        {
+            type Body = HostBody<C::Host, H>;
+            fn with_body<R>(
+                &self,
+                what: &dyn Fn() -> String,
+                run: impl FnOnce(&Self::Body) -> R,
+            ) -> Result<R> {
+                self.run_host(what, run)
+            }
+        }
+    )*};
+}
+
+functors!(Kernel<ForKind<A>, C, H, S>, &Kernel<ForKind<A>, C, H, S>);
+
+macro_rules! reduce_functors {
+    ($($t:ty),*) => {$(
+        impl<A, V, C, H, S> ReduceFunctor<A, V> for $t
+        where
+            C: Captures,
+            H: Fn(&C::Host, A, &mut V) + Copy + Sync,
+        {
+            type Body = HostBody<C::Host, H>;
+            fn with_body<R>(
+                &self,
+                what: &dyn Fn() -> String,
+                run: impl FnOnce(&Self::Body) -> R,
+            ) -> Result<R> {
+                self.run_host(what, run)
+            }
+        }
+    )*};
+}
+
+reduce_functors!(
+    Kernel<ReduceKind<A, V>, C, H, S>,
+    &Kernel<ReduceKind<A, V>, C, H, S>
+);
+
+macro_rules! scan_functors {
+    ($($t:ty),*) => {$(
+        impl<A, V, C, H, S> ScanFunctor<A, V> for $t
+        where
+            C: Captures,
+            H: Fn(&C::Host, A, &mut V, bool) + Copy + Sync,
+        {
+            type Body = HostBody<C::Host, H>;
+            fn with_body<R>(
+                &self,
+                what: &dyn Fn() -> String,
+                run: impl FnOnce(&Self::Body) -> R,
+            ) -> Result<R> {
+                self.run_host(what, run)
+            }
+        }
+    )*};
+}
+
+scan_functors!(
+    Kernel<ScanKind<A, V>, C, H, S>,
+    &Kernel<ScanKind<A, V>, C, H, S>
+);
+
+impl<A: ShadowIndex, C: Captures, H, S: Fn(C::Shadow, A::Exprs)> Kernel<ForKind<A>, C, H, S> {
+    /// The CUDA C++ translation unit of this kernel as a `parallel_for`: the device header, the
+    /// device functions it calls and the entry `extern "C" __global__` function. A multidimensional
+    /// index walks in `iterate` order (consecutive threads take consecutive points along the
+    /// fastest dimension).
+    pub fn cuda_source(&self, iterate: Iterate) -> TranslationUnit {
+        unit::generate::<A, C, _>(
+            &self.info,
+            &self.captures,
+            Pattern::For { iterate },
+            |caps, index, _| (self.shadow)(caps, index),
+        )
+    }
+}
+
+impl<A: ShadowIndex, V, C: Captures, H, S> Kernel<ReduceKind<A, V>, C, H, S>
+where
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>),
+{
+    /// The CUDA C++ translation unit of this kernel as a `parallel_reduce` with reducer `R`: the
+    /// entry writes one partial value per block, and `<entry>_join` joins them (see
+    /// [`TranslationUnit`]).
+    pub fn cuda_source<R: DeviceReducer<Value = V>>(&self, iterate: Iterate) -> TranslationUnit {
+        let pattern = Pattern::Reduce {
+            iterate,
+            reducer: R::cxx_reducer(),
+            value: R::cxx_value(),
+            definitions: R::cxx_definitions(),
+        };
+        unit::generate::<A, C, _>(
+            &self.info,
+            &self.captures,
+            pattern,
+            |caps, index, params| (self.shadow)(caps, index, Expr::name(&params[0])),
+        )
+    }
+}
+
+impl<A: ShadowIndex, V, C: Captures, H, S> Kernel<ScanKind<A, V>, C, H, S>
+where
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>, Expr<bool>),
+{
+    /// The CUDA C++ translation unit of this kernel as a `parallel_scan` with reducer `R` (`Sum`
+    /// for [`crate::parallel_scan`]); see [`TranslationUnit`] for its entries.
+    pub fn cuda_source<R: DeviceReducer<Value = V>>(&self) -> TranslationUnit {
+        let pattern = Pattern::Scan {
+            reducer: R::cxx_reducer(),
+            value: R::cxx_value(),
+            definitions: R::cxx_definitions(),
+        };
+        unit::generate::<A, C, _>(
+            &self.info,
+            &self.captures,
+            pattern,
+            |caps, index, params| {
+                (self.shadow)(caps, index, Expr::name(&params[0]), Expr::name(&params[1]))
+            },
+        )
+    }
+}
+
+macro_rules! split {
+    ($($f:ident: $($t:ident $v:ident),+;)*) => {$(
+        /// The accumulators of a tuple of reducers, one `&mut` each (host side of `kernel!`).
+        #[inline(always)]
+        pub fn $f<$($t),+>(accs: &mut ($($t,)+)) -> ($(&mut $t,)+) {
+            let ($($v,)+) = accs;
+            ($($v,)+)
+        }
+    )*};
+}
+
+split! {
+    split2: A a, B b;
+    split3: A a, B b, C c;
+    split4: A a, B b, C c, D d;
+    split5: A a, B b, C c, D d, E e;
+    split6: A a, B b, C c, D d, E e, F f;
+}

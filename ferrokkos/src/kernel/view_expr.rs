@@ -1,0 +1,110 @@
+//! [`ViewExpr`]: a captured View inside a kernel's typed shadow (a `fk::View` parameter in C++).
+
+use std::marker::PhantomData;
+
+use super::builder::prec;
+use super::expr::Expr;
+use super::shadow::DeviceInt;
+use super::ty::DeviceType;
+
+/// A View captured by a kernel, as the typed shadow sees it: indexing gives the element expression
+/// `x(i, j)`.
+pub struct ViewExpr<T, const R: usize, L> {
+    name: Expr<()>,
+    _type: PhantomData<fn() -> (T, L)>,
+}
+
+impl<T, const R: usize, L> Clone for ViewExpr<T, R, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, const R: usize, L> Copy for ViewExpr<T, R, L> {}
+
+/// An index of a rank-`R` View in the shadow: an integer expression (rank 1) or a tuple of them.
+pub trait DeviceIndex<const R: usize> {
+    /// The C++ text of each coordinate.
+    fn coordinates(self) -> Vec<String>;
+}
+
+impl DeviceIndex<0> for () {
+    fn coordinates(self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+impl<I: DeviceInt> DeviceIndex<1> for Expr<I> {
+    fn coordinates(self) -> Vec<String> {
+        vec![self.text()]
+    }
+}
+
+macro_rules! tuple_index {
+    ($r:literal: $($i:ident $v:ident),+) => {
+        impl<$($i: DeviceInt),+> DeviceIndex<$r> for ($(Expr<$i>,)+) {
+            fn coordinates(self) -> Vec<String> {
+                let ($($v,)+) = self;
+                vec![$($v.text()),+]
+            }
+        }
+    };
+}
+
+tuple_index!(2: I0 a, I1 b);
+tuple_index!(3: I0 a, I1 b, I2 c);
+tuple_index!(4: I0 a, I1 b, I2 c, I3 d);
+tuple_index!(5: I0 a, I1 b, I2 c, I3 d, I4 e);
+tuple_index!(6: I0 a, I1 b, I2 c, I3 d, I4 e, I5 f);
+tuple_index!(7: I0 a, I1 b, I2 c, I3 d, I4 e, I5 f, I6 g);
+tuple_index!(8: I0 a, I1 b, I2 c, I3 d, I4 e, I5 f, I6 g, I7 h);
+
+impl<T: DeviceType, const R: usize, L> ViewExpr<T, R, L> {
+    /// The View parameter named `cxx_name`.
+    pub(crate) fn new(cxx_name: &str) -> Self {
+        ViewExpr {
+            name: Expr::name(cxx_name),
+            _type: PhantomData,
+        }
+    }
+
+    fn element(self, index: impl DeviceIndex<R>) -> String {
+        format!("{}({})", self.name.text(), index.coordinates().join(", "))
+    }
+
+    /// `x[index]`: the element (readable, and assignable for a written View).
+    pub fn at(self, index: impl DeviceIndex<R>) -> Expr<T> {
+        Expr::new(self.element(index), prec::PRIMARY)
+    }
+
+    /// `x.extent(r)`.
+    pub fn extent(self, r: Expr<usize>) -> Expr<usize> {
+        let r = r.text();
+        // A literal dimension reads better without its suffix: `x.extent[0]`.
+        let r = match r.strip_suffix("ULL") {
+            Some(digits) if digits.bytes().all(|b| b.is_ascii_digit()) => digits.to_string(),
+            _ => r,
+        };
+        Expr::new(format!("{}.extent[{r}]", self.name.text()), prec::PRIMARY)
+    }
+
+    /// `x.atomic_add(index, v)`: adds `v` to the element atomically.
+    pub fn atomic_add(self, index: impl DeviceIndex<R>, v: Expr<T>) {
+        self.atomic("fk::atomic_add", index, v)
+    }
+
+    /// `x.atomic_min(index, v)`: lowers the element to `v` atomically if `v` is smaller.
+    pub fn atomic_min(self, index: impl DeviceIndex<R>, v: Expr<T>) {
+        self.atomic("fk::atomic_min", index, v)
+    }
+
+    /// `x.atomic_max(index, v)`: raises the element to `v` atomically if `v` is larger.
+    pub fn atomic_max(self, index: impl DeviceIndex<R>, v: Expr<T>) {
+        self.atomic("fk::atomic_max", index, v)
+    }
+
+    fn atomic(self, f: &str, index: impl DeviceIndex<R>, v: Expr<T>) {
+        let place = self.element(index);
+        super::builder::line(format!("{f}(&{place}, {});", v.text()));
+    }
+}

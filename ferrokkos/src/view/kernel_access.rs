@@ -1,0 +1,387 @@
+//! What the host side of a `kernel!` kernel uses to reach View elements: copyable accessors created
+//! at launch, while the launch holds the allocations' borrows (DESIGN.md decisions 4 and 5).
+//!
+//! The `kernel!` macro proves its race rules on the kernel's syntax (a written View is touched only at
+//! the iteration index; other writes are atomic or sit in `unsafe`), and the launch checks that no
+//! written View shares its allocation with another capture. Under those two facts the accessors'
+//! safe methods cannot race, which is why only this crate creates them.
+
+use std::sync::Arc;
+use std::sync::atomic::{
+    AtomicI32, AtomicI64, AtomicIsize, AtomicU32, AtomicU64, AtomicUsize, Ordering,
+};
+
+use super::alloc::Allocation;
+use super::element::Element;
+use super::layout::Layout;
+use super::raw::RawMapping;
+use super::view::View;
+use crate::error::{Error, Result};
+use crate::space::MemorySpace;
+
+/// An index a kernel may use on a rank-`R` View: any integer (rank 1) or a tuple of integers (ranks 2
+/// to 8). A negative coordinate is out of bounds.
+pub trait KernelIndex<const R: usize>: Copy {
+    /// The index as `usize` coordinates (negative ones wrap to huge values, hence out of bounds).
+    fn to_index(self) -> [usize; R];
+}
+
+/// The integer types a kernel may index with.
+pub trait IndexInt: Copy {
+    /// The value as a coordinate (negative values wrap, so they are out of bounds).
+    fn coordinate(self) -> usize;
+}
+
+macro_rules! index_int {
+    ($($t:ty)*) => {$(
+        impl IndexInt for $t {
+            #[inline(always)]
+            fn coordinate(self) -> usize {
+                // Sign extension then reinterpretation: -1 becomes usize::MAX, never in bounds.
+                self as i128 as usize
+            }
+        }
+        impl KernelIndex<1> for $t {
+            #[inline(always)]
+            fn to_index(self) -> [usize; 1] {
+                [self.coordinate()]
+            }
+        }
+    )*};
+}
+
+index_int!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize);
+
+macro_rules! tuple_index {
+    ($r:literal: $($i:ident $v:ident),+) => {
+        impl<$($i: IndexInt),+> KernelIndex<$r> for ($($i,)+) {
+            #[inline(always)]
+            fn to_index(self) -> [usize; $r] {
+                let ($($v,)+) = self;
+                [$($v.coordinate()),+]
+            }
+        }
+    };
+}
+
+tuple_index!(2: I0 a, I1 b);
+tuple_index!(3: I0 a, I1 b, I2 c);
+tuple_index!(4: I0 a, I1 b, I2 c, I3 d);
+tuple_index!(5: I0 a, I1 b, I2 c, I3 d, I4 e);
+tuple_index!(6: I0 a, I1 b, I2 c, I3 d, I4 e, I5 f);
+tuple_index!(7: I0 a, I1 b, I2 c, I3 d, I4 e, I5 f, I6 g);
+tuple_index!(8: I0 a, I1 b, I2 c, I3 d, I4 e, I5 f, I6 g, I7 h);
+
+macro_rules! accessor {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        pub struct $name<T, const R: usize, L> {
+            raw: RawMapping<'static, T, R, L>,
+        }
+
+        impl<T, const R: usize, L> Clone for $name<T, R, L> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+
+        impl<T, const R: usize, L> Copy for $name<T, R, L> {}
+
+        impl<T: Element, const R: usize, L: Layout> $name<T, R, L> {
+            /// The accessor of `view`.
+            ///
+            /// # Safety
+            /// The launch holds the borrow that this accessor's methods need (shared for reads,
+            /// exclusive for writes and atomics) on the View's allocation, and keeps the allocation
+            /// alive, while the accessor or a copy is used; the kernel using it obeys the race
+            /// rules or was declared `unsafe` by its author.
+            pub(crate) unsafe fn new<M: MemorySpace>(view: &View<T, R, L, M>) -> Self {
+                // SAFETY: the caller keeps the allocation alive while the accessor is used.
+                $name { raw: unsafe { RawMapping::unbounded(view) } }
+            }
+
+            /// `x.extent(r)`: the extent of dimension `r`.
+            #[inline(always)]
+            pub fn extent(&self, r: usize) -> usize {
+                self.raw.extent(r)
+            }
+        }
+    };
+}
+
+accessor! {
+    /// A View that a kernel reads: `x[i]`.
+    ReadAccess
+}
+accessor! {
+    /// A View that a kernel writes at its iteration index (and may read there): `y[i] = v`.
+    WriteAccess
+}
+accessor! {
+    /// A View that a kernel updates with atomic operations: `h.atomic_add(k, 1)`.
+    AtomicAccess
+}
+
+impl<T: Element, const R: usize, L: Layout> ReadAccess<T, R, L> {
+    /// `x[index]`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn at(&self, index: impl KernelIndex<R>) -> T {
+        let p = self.raw.element(index.to_index());
+        // SAFETY: in bounds; the launch holds a borrow of the allocation under which nothing writes
+        // this element except, in a kernel its author declared `unsafe`, what that author allowed.
+        unsafe { p.read() }
+    }
+}
+
+impl<T: Element, const R: usize, L: Layout> WriteAccess<T, R, L> {
+    /// `y[index]` (the macro allows it only at the iteration index, or in `unsafe`).
+    #[inline(always)]
+    #[track_caller]
+    pub fn at(&self, index: impl KernelIndex<R>) -> T {
+        let p = self.raw.element(index.to_index());
+        // SAFETY: in bounds; the launch holds the exclusive borrow, and by the race rules only this
+        // iteration touches this element.
+        unsafe { p.read() }
+    }
+
+    /// `y[index] = value` (the macro allows it only at the iteration index, or in `unsafe`).
+    #[inline(always)]
+    #[track_caller]
+    pub fn put(&self, index: impl KernelIndex<R>, value: T) {
+        let p = self.raw.element(index.to_index());
+        // SAFETY: as for `at`.
+        unsafe { p.write(value) }
+    }
+}
+
+/// Element types with host atomic operations (`atomic_add`, `atomic_min`, `atomic_max`).
+pub trait HostAtomic: Element {
+    /// `*p += v` atomically (wrapping for integers).
+    ///
+    /// # Safety
+    /// `p` is valid and aligned, and every concurrent access to `*p` is atomic.
+    unsafe fn atomic_add(p: *mut Self, v: Self);
+    /// `*p = min(*p, v)` atomically.
+    ///
+    /// # Safety
+    /// As for `atomic_add`.
+    unsafe fn atomic_min(p: *mut Self, v: Self);
+    /// `*p = max(*p, v)` atomically.
+    ///
+    /// # Safety
+    /// As for `atomic_add`.
+    unsafe fn atomic_max(p: *mut Self, v: Self);
+}
+
+macro_rules! int_atomic {
+    ($($t:ty => $a:ty),*) => {$(
+        impl HostAtomic for $t {
+            unsafe fn atomic_add(p: *mut Self, v: Self) {
+                // SAFETY: by the caller's contract; the atomic type has the integer's size and
+                // alignment.
+                unsafe { <$a>::from_ptr(p) }.fetch_add(v, Ordering::Relaxed);
+            }
+            unsafe fn atomic_min(p: *mut Self, v: Self) {
+                // SAFETY: as above.
+                unsafe { <$a>::from_ptr(p) }.fetch_min(v, Ordering::Relaxed);
+            }
+            unsafe fn atomic_max(p: *mut Self, v: Self) {
+                // SAFETY: as above.
+                unsafe { <$a>::from_ptr(p) }.fetch_max(v, Ordering::Relaxed);
+            }
+        }
+    )*};
+}
+
+int_atomic!(i32 => AtomicI32, u32 => AtomicU32, i64 => AtomicI64, u64 => AtomicU64,
+    isize => AtomicIsize, usize => AtomicUsize);
+
+macro_rules! float_atomic {
+    ($($t:ident => $a:ty),*) => {$(
+        impl HostAtomic for $t {
+            unsafe fn atomic_add(p: *mut Self, v: Self) {
+                // SAFETY: by the caller's contract.
+                unsafe { update(p, |x: $t| x + v) }
+            }
+            unsafe fn atomic_min(p: *mut Self, v: Self) {
+                // SAFETY: by the caller's contract.
+                unsafe { update(p, |x: $t| x.min(v)) }
+            }
+            unsafe fn atomic_max(p: *mut Self, v: Self) {
+                // SAFETY: by the caller's contract.
+                unsafe { update(p, |x: $t| x.max(v)) }
+            }
+        }
+    )*};
+}
+
+float_atomic!(f32 => AtomicU32, f64 => AtomicU64);
+
+/// A compare-and-swap loop on the bits of a float.
+///
+/// # Safety
+/// As for [`HostAtomic::atomic_add`].
+unsafe fn update<F: FloatBits>(p: *mut F, f: impl Fn(F) -> F) {
+    // SAFETY: by the caller's contract.
+    unsafe { F::update(p, f) }
+}
+
+trait FloatBits: Sized {
+    unsafe fn update(p: *mut Self, f: impl Fn(Self) -> Self);
+}
+
+macro_rules! float_bits {
+    ($($t:ident => $a:ty),*) => {$(
+        impl FloatBits for $t {
+            unsafe fn update(p: *mut Self, f: impl Fn(Self) -> Self) {
+                // SAFETY: the atomic integer has the float's size and alignment; the caller makes
+                // every concurrent access atomic.
+                let a = unsafe { <$a>::from_ptr(p.cast()) };
+                let mut old = a.load(Ordering::Relaxed);
+                loop {
+                    let new = f(<$t>::from_bits(old)).to_bits();
+                    match a.compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed) {
+                        Ok(_) => return,
+                        Err(now) => old = now,
+                    }
+                }
+            }
+        }
+    )*};
+}
+
+float_bits!(f32 => AtomicU32, f64 => AtomicU64);
+
+impl<T: HostAtomic, const R: usize, L: Layout> AtomicAccess<T, R, L> {
+    /// `h.atomic_add(index, v)`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn atomic_add(&self, index: impl KernelIndex<R>, v: T) {
+        let p = self.raw.element(index.to_index());
+        // SAFETY: in bounds and aligned; by the race rules every access to this View in the kernel
+        // is atomic, and the launch holds the allocation's exclusive borrow.
+        unsafe { T::atomic_add(p, v) }
+    }
+
+    /// `h.atomic_min(index, v)`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn atomic_min(&self, index: impl KernelIndex<R>, v: T) {
+        let p = self.raw.element(index.to_index());
+        // SAFETY: as for `atomic_add`.
+        unsafe { T::atomic_min(p, v) }
+    }
+
+    /// `h.atomic_max(index, v)`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn atomic_max(&self, index: impl KernelIndex<R>, v: T) {
+        let p = self.raw.element(index.to_index());
+        // SAFETY: as for `atomic_add`.
+        unsafe { T::atomic_max(p, v) }
+    }
+}
+
+/// How a kernel uses a captured View.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessMode {
+    /// Read only.
+    Read,
+    /// Written (at the iteration index, or anywhere in `unsafe`).
+    Write,
+    /// Updated with atomic operations.
+    Atomic,
+}
+
+/// One captured View of a kernel: its name in the kernel, its allocation and how it is used.
+pub struct ViewAccess {
+    pub(crate) name: &'static str,
+    pub(crate) allocation: Arc<Allocation>,
+    pub(crate) mode: AccessMode,
+}
+
+impl ViewAccess {
+    /// The access of the capture `name` to `view`.
+    pub(crate) fn of<T: Element, const R: usize, L: Layout, M: MemorySpace>(
+        name: &'static str,
+        view: &View<T, R, L, M>,
+        mode: AccessMode,
+    ) -> Self {
+        ViewAccess {
+            name,
+            allocation: view.allocation().clone(),
+            mode,
+        }
+    }
+}
+
+/// The borrows one launch holds on the allocations of its captured Views; released when dropped.
+pub(crate) struct LaunchBorrows {
+    held: Vec<(Arc<Allocation>, bool)>,
+}
+
+impl LaunchBorrows {
+    /// Checks the captures of a kernel and borrows their allocations: an allocation that the kernel
+    /// writes (or updates atomically) exclusively, others shared. Unless the kernel is `unsafe`, a
+    /// written View sharing its allocation with another captured View is [`Error::KernelAlias`];
+    /// `what` names the launch.
+    pub(crate) fn take(
+        accesses: &[ViewAccess],
+        is_unsafe: bool,
+        what: &dyn Fn() -> String,
+    ) -> Result<LaunchBorrows> {
+        if !is_unsafe {
+            for (k, a) in accesses.iter().enumerate() {
+                if a.mode == AccessMode::Read {
+                    continue;
+                }
+                if let Some(b) = accesses
+                    .iter()
+                    .enumerate()
+                    .find(|(j, b)| *j != k && Arc::ptr_eq(&a.allocation, &b.allocation))
+                    .map(|(_, b)| b)
+                {
+                    return Err(Error::KernelAlias {
+                        launch: what(),
+                        written: a.name.to_string(),
+                        other: b.name.to_string(),
+                        label: a.allocation.label().to_string(),
+                    });
+                }
+            }
+        }
+        let mut held: Vec<(Arc<Allocation>, bool)> = Vec::new();
+        for a in accesses {
+            let exclusive = a.mode != AccessMode::Read;
+            match held.iter_mut().find(|(h, _)| Arc::ptr_eq(h, &a.allocation)) {
+                Some((_, e)) => *e |= exclusive,
+                None => held.push((a.allocation.clone(), exclusive)),
+            }
+        }
+        let mut borrows = LaunchBorrows { held: Vec::new() };
+        for (alloc, exclusive) in held {
+            if exclusive {
+                alloc.borrow_exclusive()?;
+            } else {
+                alloc.borrow_shared()?;
+            }
+            // Pushed only once taken, so that dropping `borrows` on an error releases exactly the
+            // borrows taken so far.
+            borrows.held.push((alloc, exclusive));
+        }
+        Ok(borrows)
+    }
+}
+
+impl Drop for LaunchBorrows {
+    fn drop(&mut self) {
+        for (alloc, exclusive) in &self.held {
+            if *exclusive {
+                alloc.release_exclusive();
+            } else {
+                alloc.release_shared();
+            }
+        }
+    }
+}
