@@ -50,6 +50,9 @@ pub struct Analysis {
     pub is_unsafe: bool,
     /// Parameters used as `*p` or `p.field` (accumulators, not the scan flag).
     pub dereferenced: HashSet<String>,
+    /// Captures used as Views (indexed, `extent`, atomics): the host body borrows them, so their
+    /// accessors stay where the launch put them instead of being copied on every iteration.
+    pub views: HashSet<String>,
     pub errors: Vec<syn::Error>,
 }
 
@@ -63,6 +66,7 @@ struct Walker {
     unsafe_depth: usize,
     is_unsafe: bool,
     dereferenced: HashSet<String>,
+    views: HashSet<String>,
     errors: Vec<syn::Error>,
 }
 
@@ -84,6 +88,7 @@ pub fn analyze(
         unsafe_depth: 0,
         is_unsafe: false,
         dereferenced: HashSet::new(),
+        views: HashSet::new(),
         errors: Vec::new(),
     };
     w.expr(body);
@@ -92,6 +97,7 @@ pub fn analyze(
         captures,
         is_unsafe: w.is_unsafe,
         dereferenced: w.dereferenced,
+        views: w.views,
         errors: w.errors,
     }
 }
@@ -308,6 +314,12 @@ impl Walker {
                     }
                     return;
                 }
+                if name == "extent"
+                    && let Some(view) = ident_of(&m.receiver)
+                    && !self.is_local(&view)
+                {
+                    self.views.insert(view);
+                }
                 self.expr(&m.receiver);
                 for a in &m.args {
                     self.expr(a);
@@ -519,6 +531,7 @@ impl Walker {
         name_span: Span,
     ) {
         self.use_name(view, name_span);
+        self.views.insert(view.to_string());
         self.accesses.push((
             view.to_string(),
             Access {

@@ -195,7 +195,21 @@ fn generate(
     };
     let (idx_pat, idx_ty) = (&index.pat, &index.ty);
     let index_names = &index.names;
-    let unpack_host = quote!(let (#(#cap_idents,)*) = *__fk_captures;);
+    // Views by reference (their accessors stay in the launch's body, where the compiler keeps them in
+    // registers); numbers by value, as the body expects.
+    let unpack_host: Vec<TokenStream> = cap_idents
+        .iter()
+        .enumerate()
+        .map(|(k, ident)| {
+            let k = syn::Index::from(k);
+            if analysis.views.contains(&ident.to_string()) {
+                quote!(let #ident = &__fk_captures.#k;)
+            } else {
+                quote!(let #ident = __fk_captures.#k;)
+            }
+        })
+        .collect();
+    let unpack_host = quote!(#(#unpack_host)*);
     let unpack_shadow = quote!(let (#(#cap_idents,)*) = __fk_captures;);
     let (host, shadow, ctor, params): (TokenStream, TokenStream, TokenStream, Vec<String>) =
         match kind {

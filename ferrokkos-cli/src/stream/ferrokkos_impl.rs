@@ -2,7 +2,7 @@
 //! host execution space.
 
 use ferrokkos::prelude::*;
-use ferrokkos::{HostExecutionSpace, Result};
+use ferrokkos::{HostExecutionSpace, Result, kernel};
 
 use super::float::StreamFloat;
 use super::kernel::{Kernel, SCALAR, START_A, START_B, START_C};
@@ -17,8 +17,9 @@ pub struct FerrokkosStream<S: HostExecutionSpace, T: StreamFloat> {
     n: usize,
 }
 
-// Kernels are `move` closures: they own the guards (released when the launch ends), so their
-// pointers and extents live in the kernel itself and stay in registers inside the loop.
+// Kernels are `kernel!`s: each writes its output View at the iteration index only, which the macro
+// checks, so no `unsafe` is needed. Their captures (the Views' pointers and extents) are copied into
+// the launch's body, so they stay in registers inside the loop and the loop vectorizes.
 impl<S: HostExecutionSpace, T: StreamFloat> FerrokkosStream<S, T> {
     /// Allocates the arrays (uninitialized) and initializes them with a kernel, so that each page is
     /// first touched by the thread that later works on it.
@@ -31,18 +32,17 @@ impl<S: HostExecutionSpace, T: StreamFloat> FerrokkosStream<S, T> {
             space,
             n,
         };
-        {
-            let (a0, b0, c0) = (T::of(START_A), T::of(START_B), T::of(START_C));
-            // SAFETY (all three): iteration i writes element i of each array and reads nothing.
-            let a = unsafe { stream.a.parallel_mut()? };
-            let b = unsafe { stream.b.parallel_mut()? };
-            let c = unsafe { stream.c.parallel_mut()? };
-            parallel_for("babelstream::init", stream.policy()?, move |i: usize| {
-                a.set(i, a0);
-                b.set(i, b0);
-                c.set(i, c0);
-            })?;
-        }
+        let (a0, b0, c0) = (T::of(START_A), T::of(START_B), T::of(START_C));
+        let (a, b, c) = (&stream.a, &stream.b, &stream.c);
+        parallel_for(
+            "babelstream::init",
+            stream.policy()?,
+            kernel!(|i| {
+                a[i] = a0;
+                b[i] = b0;
+                c[i] = c0;
+            }),
+        )?;
         stream.space.fence("babelstream::init")?;
         Ok(stream)
     }
@@ -52,60 +52,48 @@ impl<S: HostExecutionSpace, T: StreamFloat> FerrokkosStream<S, T> {
     }
 
     fn copy(&self) -> Result<()> {
-        let a = self.a.host()?;
-        // SAFETY: iteration i writes c[i] only, and c is not read.
-        let c = unsafe { self.c.parallel_mut()? };
-        parallel_for("babelstream::copy", self.policy()?, move |i: usize| {
-            c.set(i, a[i])
-        })
+        let (a, c) = (&self.a, &self.c);
+        parallel_for("babelstream::copy", self.policy()?, kernel!(|i| c[i] = a[i]))
     }
 
     fn mul(&self) -> Result<()> {
         let s = T::of(SCALAR);
-        let c = self.c.host()?;
-        // SAFETY: iteration i writes b[i] only, and b is not read.
-        let b = unsafe { self.b.parallel_mut()? };
-        parallel_for("babelstream::mul", self.policy()?, move |i: usize| {
-            b.set(i, s * c[i])
-        })
+        let (b, c) = (&self.b, &self.c);
+        parallel_for("babelstream::mul", self.policy()?, kernel!(|i| b[i] = s * c[i]))
     }
 
     fn add(&self) -> Result<()> {
-        let (a, b) = (self.a.host()?, self.b.host()?);
-        // SAFETY: iteration i writes c[i] only, and c is not read.
-        let c = unsafe { self.c.parallel_mut()? };
-        parallel_for("babelstream::add", self.policy()?, move |i: usize| {
-            c.set(i, a[i] + b[i])
-        })
+        let (a, b, c) = (&self.a, &self.b, &self.c);
+        parallel_for("babelstream::add", self.policy()?, kernel!(|i| c[i] = a[i] + b[i]))
     }
 
     fn triad(&self) -> Result<()> {
         let s = T::of(SCALAR);
-        let (b, c) = (self.b.host()?, self.c.host()?);
-        // SAFETY: iteration i writes a[i] only, and a is not read.
-        let a = unsafe { self.a.parallel_mut()? };
-        parallel_for("babelstream::triad", self.policy()?, move |i: usize| {
-            a.set(i, b[i] + s * c[i])
-        })
+        let (a, b, c) = (&self.a, &self.b, &self.c);
+        parallel_for(
+            "babelstream::triad",
+            self.policy()?,
+            kernel!(|i| a[i] = b[i] + s * c[i]),
+        )
     }
 
     fn nstream(&self) -> Result<()> {
         let s = T::of(SCALAR);
-        let (b, c) = (self.b.host()?, self.c.host()?);
-        // SAFETY: iteration i reads and writes a[i] only.
-        let a = unsafe { self.a.parallel_mut()? };
-        parallel_for("babelstream::nstream", self.policy()?, move |i: usize| {
-            a.set(i, a.get(i) + b[i] + s * c[i])
-        })
+        let (a, b, c) = (&self.a, &self.b, &self.c);
+        parallel_for(
+            "babelstream::nstream",
+            self.policy()?,
+            kernel!(|i| a[i] += b[i] + s * c[i]),
+        )
     }
 
     fn dot(&self) -> Result<T> {
-        let (a, b) = (self.a.host()?, self.b.host()?);
+        let (a, b) = (&self.a, &self.b);
         let mut sum = T::ZERO;
         parallel_reduce(
             "babelstream::dot",
             self.policy()?,
-            move |i: usize, acc: &mut T| *acc += a[i] * b[i],
+            kernel!(|i, acc| *acc += a[i] * b[i]),
             &mut sum,
         )?;
         Ok(sum)

@@ -9,6 +9,7 @@ use ferrokkos::view::Element;
 /// A floating-point type BabelStream runs with.
 pub trait StreamFloat:
     Element
+    + ferrokkos::kernel::DeviceType
     + ReductionScalar
     + Add<Output = Self>
     + Mul<Output = Self>

@@ -46,7 +46,7 @@ pub trait Capture: Send + Sync {
 
 /// A value a kernel may read: a [`DeviceType`] scalar or a View of them.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be captured by a kernel",
+    message = "`{Self}` cannot be captured by a kernel (only read)",
     note = "kernels capture numbers, `bool`s and Views of them; compute other values inside the kernel"
 )]
 pub trait KernelValue: Clone + Send + Sync + 'static {
@@ -130,26 +130,76 @@ pub struct Atomic<V> {
     name: &'static str,
 }
 
+/// How a captured name becomes a captured value: numbers are copied, Views cloned (sharing the
+/// allocation), and references to either captured as what they refer to (so that `let x = &self.x;`
+/// can be captured).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be captured by a kernel",
+    note = "kernels capture numbers, `bool`s and Views of them; compute other values inside the kernel"
+)]
+pub trait IntoCapture {
+    /// The captured value.
+    type Value: Clone + Send + Sync + 'static;
+    /// The value to capture.
+    fn capture_value(&self) -> Self::Value;
+}
+
+impl<T: IntoCapture + ?Sized> IntoCapture for &T {
+    type Value = T::Value;
+    fn capture_value(&self) -> T::Value {
+        (**self).capture_value()
+    }
+}
+
+impl<T: IntoCapture + ?Sized> IntoCapture for &mut T {
+    type Value = T::Value;
+    fn capture_value(&self) -> T::Value {
+        (**self).capture_value()
+    }
+}
+
+macro_rules! into_capture {
+    ($($t:ty)*) => {$(
+        impl IntoCapture for $t {
+            type Value = $t;
+            fn capture_value(&self) -> $t {
+                *self
+            }
+        }
+    )*};
+}
+
+into_capture!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize f32 f64 bool);
+
+impl<T: Element, const R: usize, L: Layout, M: crate::space::MemorySpace> IntoCapture
+    for View<T, R, L, M>
+{
+    type Value = View<T, R, L, M>;
+    fn capture_value(&self) -> Self::Value {
+        self.clone()
+    }
+}
+
 /// Captures `value` (a copy, or a View handle sharing the allocation) as read-only `name`.
-pub fn read<V: KernelValue>(value: &V, name: &'static str) -> Read<V> {
+pub fn read<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Read<C::Value> {
     Read {
-        value: value.clone(),
+        value: value.capture_value(),
         name,
     }
 }
 
 /// Captures the View `value` as `name`, written by the kernel.
-pub fn write<V: Clone>(value: &V, name: &'static str) -> Write<V> {
+pub fn write<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Write<C::Value> {
     Write {
-        value: value.clone(),
+        value: value.capture_value(),
         name,
     }
 }
 
 /// Captures the View `value` as `name`, updated atomically by the kernel.
-pub fn atomic<V: Clone>(value: &V, name: &'static str) -> Atomic<V> {
+pub fn atomic<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Atomic<C::Value> {
     Atomic {
-        value: value.clone(),
+        value: value.capture_value(),
         name,
     }
 }

@@ -291,9 +291,23 @@ FK_FLOAT_BINARY(powf, powf, pow)
 FK_FLOAT_BINARY(atan2, atan2f, atan2)  // y.atan2(x): atan2(y, x)
 FK_FLOAT_BINARY(min, fminf, fmin)      // NaN-ignoring, as Rust's f64::min
 FK_FLOAT_BINARY(max, fmaxf, fmax)      // NaN-ignoring, as Rust's f64::max
-FK_FLOAT_BINARY(hypot, hypotf, hypot)
 #undef FK_FLOAT_UNARY
 #undef FK_FLOAT_BINARY
+
+/// `x.hypot(y)`. CUDA's hypot overflows to infinity for some results near the largest finite value
+/// (hypot(0.5, f64::MAX) must be f64::MAX); when it does with finite inputs, the inputs are scaled
+/// down by an exact power of two (2^-1000, 2^-100 for f32: a lost low bit of the smaller input is far
+/// below the larger's last bit) and the result scaled back up.
+__device__ __forceinline__ f32 hypot(f32 x, f32 y) {
+  const f32 r = ::hypotf(x, y);
+  if (r != infinity<f32>() || !is_finite(x) || !is_finite(y)) return r;
+  return 0x1p100f * ::hypotf(0x1p-100f * x, 0x1p-100f * y);
+}
+__device__ __forceinline__ f64 hypot(f64 x, f64 y) {
+  const f64 r = ::hypot(x, y);
+  if (r != infinity<f64>() || !is_finite(x) || !is_finite(y)) return r;
+  return 0x1p1000 * ::hypot(0x1p-1000 * x, 0x1p-1000 * y);
+}
 
 /// `x.mul_add(a, b)`: x * a + b rounded once.
 __device__ __forceinline__ f32 mul_add(f32 x, f32 a, f32 b) { return ::fmaf(x, a, b); }

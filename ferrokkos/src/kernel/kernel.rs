@@ -144,8 +144,10 @@ pub fn shadow_scan<
 
 impl<A, C, H, S> Kernel<ForKind<A>, C, H, S>
 where
+    A: ShadowIndex,
     C: Captures,
     H: Fn(&C::Host, A) + Copy + Sync,
+    S: Fn(C::Shadow, A::Exprs),
 {
     /// A `parallel_for` kernel.
     ///
@@ -160,8 +162,10 @@ where
 
 impl<A, V, C, H, S> Kernel<ReduceKind<A, V>, C, H, S>
 where
+    A: ShadowIndex,
     C: Captures,
     H: Fn(&C::Host, A, &mut V) + Copy + Sync,
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>),
 {
     /// A `parallel_reduce` kernel.
     ///
@@ -174,8 +178,10 @@ where
 
 impl<A, V, C, H, S> Kernel<ScanKind<A, V>, C, H, S>
 where
+    A: ShadowIndex,
     C: Captures,
     H: Fn(&C::Host, A, &mut V, bool) + Copy + Sync,
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>, Expr<bool>),
 {
     /// A `parallel_scan` kernel.
     ///

@@ -3,7 +3,9 @@
 /// A type that kernels can use on the device: the primitive numbers and `bool`. Its C++ name is the
 /// Rust name, made a type by the device header (`typedef double f64;`), so generated code reads like
 /// the kernel it came from.
-pub trait DeviceType: Copy + 'static {
+pub trait DeviceType:
+    Copy + Send + Sync + 'static + super::capture::IntoCapture<Value = Self>
+{
     /// The C++ spelling (`"f64"`, `"u32"`, `"bool"`).
     const CXX: &'static str;
     /// Whether arithmetic on it is promoted to `int` in C++ (8- and 16-bit integers and `bool`), so
