@@ -64,7 +64,12 @@ fn s() -> TokenStream {
 
 /// The shadow of a block: each statement preceded by its source line.
 pub fn block(b: &Block) -> TokenStream {
-    let stmts = b.stmts.iter().map(stmt);
+    let last = b.stmts.len().saturating_sub(1);
+    let stmts = b
+        .stmts
+        .iter()
+        .enumerate()
+        .map(|(k, st)| stmt(st, k == last));
     quote!({ #(#stmts)* })
 }
 
@@ -73,7 +78,8 @@ fn source_marker(span: Span) -> TokenStream {
     quote_spanned!(span=> #s::source(line!(), file!());)
 }
 
-fn stmt(st: &Stmt) -> TokenStream {
+/// One statement; `last`: the block's last, whose value (if it has no `;`) is the block's.
+fn stmt(st: &Stmt, last: bool) -> TokenStream {
     let s = s();
     match st {
         Stmt::Local(l) => {
@@ -116,10 +122,16 @@ fn stmt(st: &Stmt) -> TokenStream {
             let e = expr(e);
             quote!(#marker #s::stmt(#e);)
         }
-        Stmt::Expr(e, None) => {
+        Stmt::Expr(e, None) if last => {
             let marker = source_marker(e.span());
             let e = expr(e);
             quote!(#marker #e)
+        }
+        // A block-like expression (`if`, `for`, ...) in statement position.
+        Stmt::Expr(e, None) => {
+            let marker = source_marker(e.span());
+            let e = expr(e);
+            quote!(#marker #s::stmt(#e);)
         }
         // Rejected by the analysis.
         _ => quote!(),

@@ -233,7 +233,7 @@ pub enum Error {
         log_text = if log.trim().is_empty() { "(empty)" } else { log.trim_end() }
     )]
     Nvrtc {
-        /// The program's name (the file name in the log's messages, e.g. `fk_kernel_l12_0badc0de.cu`).
+        /// The program's name, the file name of the log's messages (`fk_kernel_l3_0a1b.cu`).
         program: String,
         /// The target architecture: 90 for `sm_90`.
         arch: u32,

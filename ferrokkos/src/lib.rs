@@ -44,6 +44,7 @@ mod settings;
 pub mod space;
 pub mod view;
 
+pub use backend::cuda::nvrtc;
 pub use backend::host::{HOST_ALIGNMENT, HostSpace, Serial, Threads};
 pub use dispatch::{
     ForFunctor, ForKernel, HostExecutionSpace, ReduceFunctor, ReduceKernel, ScanFunctor,

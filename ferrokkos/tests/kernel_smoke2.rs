@@ -1,5 +1,5 @@
-use ferrokkos::prelude::*;
 use ferrokkos::kernel;
+use ferrokkos::prelude::*;
 
 fn dot(a: &View<f32, 1>, b: &View<f32, 1>) -> ferrokkos::Result<f32> {
     let exec = Threads::default_instance()?;

@@ -33,7 +33,8 @@ static_assert(sizeof(i8) == 1 && sizeof(i16) == 2 && sizeof(i32) == 4 && sizeof(
               "signed integer widths");
 static_assert(sizeof(u8) == 1 && sizeof(u16) == 2 && sizeof(u32) == 4 && sizeof(u64) == 8,
               "unsigned integer widths");
-static_assert(sizeof(f32) == 4 && sizeof(f64) == 8 && sizeof(void*) == 8, "float and pointer widths");
+static_assert(sizeof(f32) == 4 && sizeof(f64) == 8 && sizeof(void*) == 8 && sizeof(long) == 8,
+              "float, pointer and long widths");
 
 namespace fk {
 
@@ -76,6 +77,9 @@ FK_INT_TRAITS(u8, u8, u32, false, 8, (u8)0, (u8)255)
 FK_INT_TRAITS(u16, u16, u32, false, 16, (u16)0, (u16)65535)
 FK_INT_TRAITS(u32, u32, u32, false, 32, 0U, 4294967295U)
 FK_INT_TRAITS(u64, u64, u64, false, 64, 0ULL, 18446744073709551615ULL)
+// `long` is 64-bit under NVRTC (LP64) and a type distinct from `long long` (size_t is unsigned long).
+FK_INT_TRAITS(long, unsigned long, unsigned long, true, 64, (-9223372036854775807L - 1), 9223372036854775807L)
+FK_INT_TRAITS(unsigned long, unsigned long, unsigned long, false, 64, 0UL, 18446744073709551615UL)
 #undef FK_INT_TRAITS
 
 template <class T> struct is_float { static constexpr bool value = false; };
@@ -294,19 +298,23 @@ FK_FLOAT_BINARY(max, fmaxf, fmax)      // NaN-ignoring, as Rust's f64::max
 #undef FK_FLOAT_UNARY
 #undef FK_FLOAT_BINARY
 
-/// `x.hypot(y)`. CUDA's hypot overflows to infinity for some results near the largest finite value
-/// (hypot(0.5, f64::MAX) must be f64::MAX); when it does with finite inputs, the inputs are scaled
-/// down by an exact power of two (2^-1000, 2^-100 for f32: a lost low bit of the smaller input is far
-/// below the larger's last bit) and the result scaled back up.
+/// `x.hypot(y)`. CUDA's hypot is within 2 ulp, so a result within an ulp or two of the largest finite
+/// value can overflow to infinity (hypot(0.5, f64::MAX) must be f64::MAX). When it does for finite
+/// inputs, the result is recomputed as a * sqrt(1 + (b/a)^2), a = max(|x|, |y|), b = min(|x|, |y|),
+/// which is exactly a when b is negligible and overflows only when the true result does.
 __device__ __forceinline__ f32 hypot(f32 x, f32 y) {
   const f32 r = ::hypotf(x, y);
   if (r != infinity<f32>() || !is_finite(x) || !is_finite(y)) return r;
-  return 0x1p100f * ::hypotf(0x1p-100f * x, 0x1p-100f * y);
+  const f32 a = ::fmaxf(::fabsf(x), ::fabsf(y));
+  const f32 t = ::fminf(::fabsf(x), ::fabsf(y)) / a;
+  return a * ::sqrtf(::fmaf(t, t, 1.0f));
 }
 __device__ __forceinline__ f64 hypot(f64 x, f64 y) {
   const f64 r = ::hypot(x, y);
   if (r != infinity<f64>() || !is_finite(x) || !is_finite(y)) return r;
-  return 0x1p1000 * ::hypot(0x1p-1000 * x, 0x1p-1000 * y);
+  const f64 a = ::fmax(::fabs(x), ::fabs(y));
+  const f64 t = ::fmin(::fabs(x), ::fabs(y)) / a;
+  return a * ::sqrt(::fma(t, t, 1.0));
 }
 
 /// `x.mul_add(a, b)`: x * a + b rounded once.

@@ -1,8 +1,9 @@
 //! The builder calls that `kernel!` and `#[device]` generate: the typed shadow's vocabulary.
 //!
 //! Every operator of a kernel body becomes a call here whose signature carries the Rust types
-//! (`add<A: Add<B>, B>(Expr<A>, Expr<B>) -> Expr<A::Output>`), so rustc infers every literal and
-//! local exactly as in the host closure, and each call appends C++ with explicit types. These
+//! (`add<T: Add<Output = T>>(Expr<T>, Expr<T>) -> Expr<T>`: Rust's primitive arithmetic takes two
+//! operands of one type and gives that type, and so does its inference), so rustc infers every
+//! literal and local exactly as in the host closure, and each call appends C++ with explicit types. These
 //! functions are public for the generated code only.
 
 use std::ops;
@@ -37,14 +38,12 @@ pub fn source(line: u32, file: &'static str) {
 macro_rules! binary {
     ($($(#[$doc:meta])* $f:ident: $tr:ident, $op:literal, $p:expr;)*) => {$(
         $(#[$doc])*
-        pub fn $f<A, B>(a: Expr<A>, b: Expr<B>) -> Expr<A::Output>
+        pub fn $f<T>(a: Expr<T>, b: Expr<T>) -> Expr<T>
         where
-            A: DeviceType + ops::$tr<B>,
-            B: DeviceType,
-            A::Output: DeviceType,
+            T: DeviceType + ops::$tr<T, Output = T>,
         {
             let text = format!("{} {} {}", a.operand($p), $op, b.operand($p - 1));
-            keep_type::<A::Output>(text, $p)
+            keep_type::<T>(text, $p)
         }
     )*};
 }
@@ -68,18 +67,16 @@ binary! {
 
 /// `a % b`: C++ `%` for integers (both truncate, so negative operands agree with Rust), `fmod` for
 /// floats.
-pub fn rem<A, B>(a: Expr<A>, b: Expr<B>) -> Expr<A::Output>
+pub fn rem<T>(a: Expr<T>, b: Expr<T>) -> Expr<T>
 where
-    A: DeviceType + ops::Rem<B>,
-    B: DeviceType,
-    A::Output: DeviceType,
+    T: DeviceType + ops::Rem<T, Output = T>,
 {
-    if A::KIND == Kind::Float {
-        let f = if A::CXX == "f32" { "fmodf" } else { "fmod" };
+    if T::KIND == Kind::Float {
+        let f = if T::CXX == "f32" { "fmodf" } else { "fmod" };
         call(f, &[a.text(), b.text()])
     } else {
         let text = format!("{} % {}", a.operand(prec::MUL), b.operand(prec::MUL - 1));
-        keep_type::<A::Output>(text, prec::MUL)
+        keep_type::<T>(text, prec::MUL)
     }
 }
 
@@ -106,10 +103,9 @@ where
 macro_rules! compare {
     ($($(#[$doc:meta])* $f:ident: $tr:ident, $op:literal, $p:expr;)*) => {$(
         $(#[$doc])*
-        pub fn $f<A, B>(a: Expr<A>, b: Expr<B>) -> Expr<bool>
+        pub fn $f<T>(a: Expr<T>, b: Expr<T>) -> Expr<bool>
         where
-            A: DeviceType + $tr<B>,
-            B: DeviceType,
+            T: DeviceType + $tr<T>,
         {
             Expr::new(format!("{} {} {}", a.operand($p), $op, b.operand($p - 1)), $p)
         }
@@ -165,24 +161,16 @@ fn lazy_logic(
 }
 
 /// `-a`.
-pub fn neg<A>(a: Expr<A>) -> Expr<A::Output>
-where
-    A: DeviceType + ops::Neg,
-    A::Output: DeviceType,
-{
-    keep_type::<A::Output>(format!("-{}", a.operand(prec::UNARY)), prec::UNARY)
+pub fn neg<T: DeviceType + ops::Neg<Output = T>>(a: Expr<T>) -> Expr<T> {
+    keep_type::<T>(format!("-{}", a.operand(prec::UNARY)), prec::UNARY)
 }
 
 /// `!a`: logical for `bool`, bitwise (`~`) for integers.
-pub fn not<A>(a: Expr<A>) -> Expr<A::Output>
-where
-    A: DeviceType + ops::Not,
-    A::Output: DeviceType,
-{
-    if A::KIND == Kind::Bool {
+pub fn not<T: DeviceType + ops::Not<Output = T>>(a: Expr<T>) -> Expr<T> {
+    if T::KIND == Kind::Bool {
         Expr::new(format!("!{}", a.operand(prec::UNARY)), prec::UNARY)
     } else {
-        keep_type::<A::Output>(format!("~{}", a.operand(prec::UNARY)), prec::UNARY)
+        keep_type::<T>(format!("~{}", a.operand(prec::UNARY)), prec::UNARY)
     }
 }
 
@@ -236,10 +224,9 @@ pub fn assign<T>(place: Expr<T>, e: Expr<T>) {
 macro_rules! compound {
     ($($(#[$doc:meta])* $f:ident: $tr:ident, $op:literal;)*) => {$(
         $(#[$doc])*
-        pub fn $f<A, B>(place: Expr<A>, e: Expr<B>)
+        pub fn $f<T>(place: Expr<T>, e: Expr<T>)
         where
-            A: DeviceType + ops::$tr<B>,
-            B: DeviceType,
+            T: DeviceType + ops::$tr<T>,
         {
             builder::line(format!("{} {} {};", place.text(), $op, e.text()));
         }
@@ -264,9 +251,9 @@ compound! {
 }
 
 /// `place %= e;`.
-pub fn rem_assign<A: DeviceType + ops::RemAssign<B>, B: DeviceType>(place: Expr<A>, e: Expr<B>) {
-    if A::KIND == Kind::Float {
-        let f = if A::CXX == "f32" { "fmodf" } else { "fmod" };
+pub fn rem_assign<T: DeviceType + ops::RemAssign<T>>(place: Expr<T>, e: Expr<T>) {
+    if T::KIND == Kind::Float {
+        let f = if T::CXX == "f32" { "fmodf" } else { "fmod" };
         builder::line(format!("{p} = {f}({p}, {});", e.text(), p = place.text()));
     } else {
         builder::line(format!("{} %= {};", place.text(), e.text()));

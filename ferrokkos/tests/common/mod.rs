@@ -121,3 +121,45 @@ pub fn policy_configs<S: ferrokkos::HostExecutionSpace, I: ferrokkos::IndexType>
     }
     out
 }
+
+/// Compiles a kernel's translation unit with NVRTC for sm_80 and sm_90 (skipped, with a message,
+/// when NVRTC is missing, unless `FERROKKOS_REQUIRE_NVRTC=1`). Panics with NVRTC's log and the
+/// generated code if it does not compile.
+pub fn check_cuda(tu: &ferrokkos::kernel::TranslationUnit) {
+    if !ferrokkos::nvrtc::require_or_skip() {
+        return;
+    }
+    for arch in [80, 90] {
+        match tu.compile_cubin(arch) {
+            Ok(cubin) => assert!(
+                cubin.image.starts_with(b"\x7fELF"),
+                "{}: not an ELF image",
+                tu.entry
+            ),
+            Err(e) => panic!("{e}\n--- generated code ---\n{}", tu.generated()),
+        }
+    }
+}
+
+/// A small deterministic random number generator (xorshift64*), for differential tests.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed (any value but 0 works).
+    pub fn new(seed: u64) -> Self {
+        Rng(seed | 1)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A float uniform in `[lo, hi)`.
+    pub fn f64_in(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
+    }
+}

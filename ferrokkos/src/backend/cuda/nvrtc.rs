@@ -1,14 +1,16 @@
 //! Run-time compilation of generated CUDA C++ to CUBIN with NVRTC.
 //!
 //! NVRTC is loaded dynamically (cudarc's `dynamic-loading`), on first use. cudarc asks the dynamic
-//! loader (`dlopen`, so `LD_LIBRARY_PATH`, the runpath and the system directories) for these names,
-//! in order: `libnvrtc.so`, `libnvrtc64.so`, `libnvrtc64_13.so`, `libnvrtc64_130.so`,
-//! `libnvrtc64_130_0.so`, `libnvrtc64_130_0.so`, `libnvrtc64_10.so`, `libnvrtc64_11.so`,
-//! `libnvrtc64_12.so`, `libnvrtc64_130_0.so`, `libnvrtc64_9.so`, `libnvrtc.so.13`, `libnvrtc.so.12`,
-//! `libnvrtc.so.11`, `libnvrtc.so.10`, `libnvrtc.so.9`, `libnvrtc.so.1` (the list is
-//! [`cudarc::get_lib_name_candidates`]`("nvrtc")`). NVRTC from PyPI
+//! loader (`dlopen`: `LD_LIBRARY_PATH`, the runpath, the system directories) for these names, in
+//! order, and takes the first that loads: `libnvrtc.so`, `libnvrtc64.so`, `libnvrtc64_13.so`,
+//! `libnvrtc64_130.so`, `libnvrtc64_130_0.so`, `libnvrtc64_10.so`, `libnvrtc64_11.so`,
+//! `libnvrtc64_12.so`, `libnvrtc64_9.so`, `libnvrtc.so.13`, `libnvrtc.so.12`, `libnvrtc.so.11`,
+//! `libnvrtc.so.10`, `libnvrtc.so.9`, `libnvrtc.so.1`
+//! ([`cudarc::get_lib_name_candidates`]`("nvrtc")`; 13 and 0 are the CUDA version of the
+//! `cuda-13000` feature). NVRTC from PyPI
 //! (`pip install --target DIR nvidia-cuda-nvrtc==13.0.88`) is `DIR/nvidia/cu13/lib/libnvrtc.so.13`,
-//! found by its soname once that directory is on `LD_LIBRARY_PATH`.
+//! found by that name once the directory is on `LD_LIBRARY_PATH` (it loads
+//! `libnvrtc-builtins.so.13.0` from the same directory when it compiles).
 //!
 //! cudarc panics when a function of an absent library is called, so every entry point here checks
 //! [`is_available`] first and returns [`Error::LibraryMissing`] instead.
@@ -46,8 +48,8 @@ pub fn is_available() -> bool {
 fn availability() -> &'static std::result::Result<(), String> {
     static STATE: OnceLock<std::result::Result<(), String>> = OnceLock::new();
     STATE.get_or_init(|| {
-        // SAFETY: this only tries to dlopen each candidate name (running the library's initializers,
-        // which have no preconditions) and closes it again.
+        // SAFETY: this only tries to dlopen each candidate name (running the library's
+        // initializers, which have no preconditions) and closes it again.
         if !unsafe { sys::is_culib_present() } {
             return Err(format!(
                 "none of {:?} was found by the dynamic loader; install NVRTC (for example \
@@ -164,12 +166,13 @@ fn c_string(text: &str, what: &str) -> Result<CString> {
     })
 }
 
-/// Compiles the CUDA C++ `source` (a complete translation unit: no `#include`s are resolved) for the
-/// real architecture `sm_{arch}` with `-std=c++17 -default-device -lineinfo`. `program_name` is the
-/// file name NVRTC's messages use (`fk_kernel_l12_0badc0de.cu`).
+/// Compiles the CUDA C++ `source` (a complete translation unit: no `#include`s are resolved) for
+/// the real architecture `sm_{arch}` with `-std=c++17 -default-device -lineinfo`. `program_name` is
+/// the file name NVRTC's messages use (`fk_kernel_l12_0badc0de.cu`).
 ///
-/// Errors: [`Error::LibraryMissing`] when NVRTC cannot be loaded, [`Error::Nvrtc`] (with the log) when
-/// the program does not compile or NVRTC fails otherwise.
+/// Errors: [`Error::LibraryMissing`] when NVRTC cannot be loaded, [`Error::Nvrtc`] (with the log)
+/// when the program does not compile or NVRTC fails otherwise, [`Error::InvalidArgument`] when the
+/// source or the name contains a NUL byte.
 pub fn compile_cubin(source: &str, program_name: &str, arch: u32) -> Result<Cubin> {
     check_available()?;
     let src = c_string(source, "source")?;
@@ -194,8 +197,8 @@ pub fn compile_cubin(source: &str, program_name: &str, arch: u32) -> Result<Cubi
 
     let start = Instant::now();
     let mut raw: sys::nvrtcProgram = std::ptr::null_mut();
-    // SAFETY: NVRTC is loaded; `src` and `name` are NUL-terminated and outlive the program (they are
-    // dropped after `program`, declared later); no headers are passed (0, null, null).
+    // SAFETY: NVRTC is loaded; `src` and `name` are NUL-terminated and outlive the program (they
+    // are dropped after `program`, declared later); no headers are passed (0, null, null).
     let code = unsafe {
         sys::nvrtcCreateProgram(
             &mut raw,
@@ -212,8 +215,8 @@ pub fn compile_cubin(source: &str, program_name: &str, arch: u32) -> Result<Cubi
     let program = Program(raw);
 
     let count = c_int::try_from(option_ptrs.len()).expect("four options");
-    // SAFETY: `program` is live; `option_ptrs` holds `count` pointers to NUL-terminated strings that
-    // `options` keeps alive for the call.
+    // SAFETY: `program` is live; `option_ptrs` holds `count` pointers to NUL-terminated strings
+    // that `options` keeps alive for the call.
     let code = unsafe { sys::nvrtcCompileProgram(program.0, count, option_ptrs.as_ptr()) };
     let log = program.log();
     if code != sys::nvrtcResult::NVRTC_SUCCESS {
@@ -258,7 +261,8 @@ pub fn require_or_skip() -> bool {
         }
         Err(hint) => {
             eprintln!(
-                "skipped: NVRTC is not usable ({hint}); set FERROKKOS_REQUIRE_NVRTC=1 to fail instead"
+                "skipped: NVRTC is not usable ({hint}); \
+                 set FERROKKOS_REQUIRE_NVRTC=1 to fail instead"
             );
             false
         }
@@ -288,9 +292,10 @@ mod tests {
             s.push_str(&format!(
                 "extern \"C\" __global__ void views_{l}(fk::View<f64, 1, fk::{l}> a, \
                  fk::View<const f64, 2, fk::{l}> b, fk::View<f32, 8, fk::{l}> c, \
-                 fk::View<const i32, 1, fk::{l}> d) {{\n\
+                 fk::View<const i32, 1, fk::{l}> d, fk::View<u64, 0, fk::{l}> e) {{\n\
                  \x20   const u32 i = threadIdx.x;\n\
                  \x20   a(i) = b(i, 1) + b(u8(0), (i64)i) + (f64)d(i);\n\
+                 \x20   e() = (u64)a(0);\n\
                  \x20   c(0, 1, 2, 3, 4, 5, 6, i) = (f32)a(usize(i)) + c(i, i, 0, 0, u16(1), 0, 0, 0);\n}}\n"
             ));
         }
@@ -456,6 +461,20 @@ mod tests {
                 cubin.compile_time
             );
         }
+    }
+
+    #[test]
+    fn views_compile_with_bounds_checks() {
+        if !require_or_skip() {
+            return;
+        }
+        let source = format!(
+            "#define FK_BOUNDS_CHECK\n{DEVICE_HEADER}\nextern \"C\" __global__ void k(\
+             fk::View<f64, 3, fk::LayoutStride> x, fk::View<const f32, 2, fk::LayoutLeft> y) {{\n\
+             \x20   x(threadIdx.x, 1, blockIdx.x) = y(i64(threadIdx.x) - 1, 0u);\n}}\n"
+        );
+        let cubin = compile_cubin(&source, "bounds.cu", 90).expect("compiles with FK_BOUNDS_CHECK");
+        assert!(cubin.image.starts_with(b"\x7fELF"));
     }
 
     #[test]

@@ -1,0 +1,12 @@
+// Unsupported syntax: a tuple expression outside a View index.
+use ferrokkos::kernel;
+use ferrokkos::prelude::*;
+
+fn main() {
+    let x = View::<f64, 1>::new("x", [10]).unwrap();
+    let y = View::<f64, 1>::new("y", [10]).unwrap();
+    let _kernel = kernel!(|i| {
+        let t = (x[i], 1.0);
+        y[i] = 1.0;
+    });
+}

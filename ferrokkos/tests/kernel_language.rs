@@ -1,0 +1,501 @@
+//! The kernel language of `kernel!`: every supported construct runs on the host with Rust's results,
+//! and its generated C++ compiles with NVRTC (sm_80 and sm_90).
+
+mod common;
+
+use common::{check_cuda, runtime};
+use ferrokkos::prelude::*;
+use ferrokkos::{Result, kernel};
+
+fn exec() -> Threads {
+    runtime();
+    Threads::default_instance().unwrap()
+}
+
+fn view_from<T: ferrokkos::Element>(label: &str, data: &[T]) -> Result<View<T, 1>> {
+    let v = View::<T, 1>::new(label, [data.len()])?;
+    {
+        let mut g = v.host_mut()?;
+        for (k, x) in data.iter().enumerate() {
+            g[k] = *x;
+        }
+    }
+    Ok(v)
+}
+
+#[test]
+fn let_assignment_and_compound_assignment() -> Result<()> {
+    runtime();
+    let n = 64;
+    let x = view_from("x", &(0..n).map(|k| k as i64 - 20).collect::<Vec<_>>())?;
+    let y = View::<i64, 1>::new("y", [n])?;
+    let k = kernel!(|i| {
+        let a = x[i];
+        let mut b = a * 3;
+        b += 7;
+        b -= a;
+        b *= 2;
+        b /= 3;
+        b %= 5;
+        b <<= 2;
+        b >>= 1;
+        b &= 0xff;
+        b |= 0x100;
+        b ^= 0x11;
+        let c: i64;
+        c = b + 1;
+        y[i] = c;
+    });
+    parallel_for("let", RangePolicy::new(&exec(), 0, n)?, &k)?;
+    let got = y.to_vec()?;
+    for (i, g) in got.iter().enumerate() {
+        let a = i as i64 - 20;
+        let mut b = a * 3;
+        b += 7;
+        b -= a;
+        b *= 2;
+        b /= 3;
+        b %= 5;
+        b <<= 2;
+        b >>= 1;
+        b &= 0xff;
+        b |= 0x100;
+        b ^= 0x11;
+        assert_eq!(*g, b + 1, "element {i}");
+    }
+    let tu = k.cuda_source(Iterate::Right);
+    assert!(
+        tu.generated().contains("i64 b = a * 3LL;"),
+        "{}",
+        tu.generated()
+    );
+    assert!(
+        tu.generated().contains("const i64 a = x(i);"),
+        "{}",
+        tu.generated()
+    );
+    check_cuda(&tu);
+    Ok(())
+}
+
+/// Every operator on one primitive type, on the host and in C++.
+macro_rules! operators_on {
+    ($name:ident, $t:ty, $values:expr) => {
+        #[test]
+        fn $name() -> Result<()> {
+            runtime();
+            let values: Vec<$t> = $values;
+            let n = values.len();
+            let x = view_from("x", &values)?;
+            let out = View::<$t, 2>::new("out", [n, 8])?;
+            let cmp = View::<bool, 2>::new("cmp", [n, 6])?;
+            let k = kernel!(|i| {
+                let a = x[i];
+                let b = x[(i + 1) % x.extent(0)];
+                out[(i, 0)] = a.wrapping_add(b);
+                out[(i, 1)] = a.wrapping_sub(b);
+                out[(i, 2)] = a.wrapping_mul(b);
+                out[(i, 3)] = if b != 0 { a / b } else { 0 };
+                out[(i, 4)] = if b != 0 { a % b } else { 0 };
+                out[(i, 5)] = (a & b) | (a ^ !b);
+                out[(i, 6)] = a << (i as u32 % 7);
+                out[(i, 7)] = a >> (i as u32 % 7);
+                cmp[(i, 0)] = a == b;
+                cmp[(i, 1)] = a != b;
+                cmp[(i, 2)] = a < b && b > a;
+                cmp[(i, 3)] = a <= b || b >= a;
+                cmp[(i, 4)] = !(a < b);
+                cmp[(i, 5)] = a > b;
+            });
+            parallel_for("ops", RangePolicy::new(&exec(), 0, n)?, &k)?;
+            let (o, c) = (out.host()?, cmp.host()?);
+            for i in 0..n {
+                let (a, b) = (values[i], values[(i + 1) % n]);
+                let want = [
+                    a.wrapping_add(b),
+                    a.wrapping_sub(b),
+                    a.wrapping_mul(b),
+                    if b != 0 { a / b } else { 0 },
+                    if b != 0 { a % b } else { 0 },
+                    (a & b) | (a ^ !b),
+                    a << (i as u32 % 7),
+                    a >> (i as u32 % 7),
+                ];
+                for (r, w) in want.iter().enumerate() {
+                    assert_eq!(o[(i, r)], *w, "{} op {r} on {a}, {b}", stringify!($t));
+                }
+                let want = [
+                    a == b,
+                    a != b,
+                    a < b && b > a,
+                    a <= b || b >= a,
+                    !(a < b),
+                    a > b,
+                ];
+                for (r, w) in want.iter().enumerate() {
+                    assert_eq!(
+                        c[(i, r)],
+                        *w,
+                        "{} comparison {r} on {a}, {b}",
+                        stringify!($t)
+                    );
+                }
+            }
+            check_cuda(&k.cuda_source(Iterate::Right));
+            Ok(())
+        }
+    };
+}
+
+operators_on!(operators_on_i8, i8, vec![-128, -7, -1, 0, 1, 5, 100, 127]);
+operators_on!(
+    operators_on_i16,
+    i16,
+    vec![-32768, -300, -1, 0, 1, 77, 32767]
+);
+operators_on!(
+    operators_on_i32,
+    i32,
+    vec![i32::MIN, -70000, -3, 0, 2, 9, i32::MAX]
+);
+operators_on!(
+    operators_on_i64,
+    i64,
+    vec![i64::MIN, -1 << 40, -3, 0, 2, 9, i64::MAX]
+);
+operators_on!(
+    operators_on_isize,
+    isize,
+    vec![isize::MIN, -3, 0, 2, 9, isize::MAX]
+);
+operators_on!(operators_on_u8, u8, vec![0, 1, 2, 7, 100, 200, 255]);
+operators_on!(operators_on_u16, u16, vec![0, 1, 3, 300, 40000, 65535]);
+operators_on!(
+    operators_on_u32,
+    u32,
+    vec![0, 1, 3, 70000, 3_000_000_000, u32::MAX]
+);
+operators_on!(
+    operators_on_u64,
+    u64,
+    vec![0, 1, 3, 1 << 40, u64::MAX - 1, u64::MAX]
+);
+operators_on!(
+    operators_on_usize,
+    usize,
+    vec![0, 1, 3, 1 << 40, usize::MAX]
+);
+
+macro_rules! float_operators_on {
+    ($name:ident, $t:ident) => {
+        #[test]
+        fn $name() -> Result<()> {
+            runtime();
+            let values: Vec<$t> = vec![-3.5, -0.0, 0.25, 1.0, 7.75, 1e30, $t::MIN_POSITIVE];
+            let n = values.len();
+            let x = view_from("x", &values)?;
+            let out = View::<$t, 2>::new("out", [n, 6])?;
+            let cmp = View::<bool, 2>::new("cmp", [n, 4])?;
+            let k = kernel!(|i| {
+                let a = x[i];
+                let b = x[(i + 1) % x.extent(0)];
+                out[(i, 0)] = a + b;
+                out[(i, 1)] = a - b * 2.0;
+                out[(i, 2)] = -a * b;
+                out[(i, 3)] = a / b;
+                out[(i, 4)] = a % b;
+                out[(i, 5)] = 0.5 * a + 1.0 / 3.0;
+                cmp[(i, 0)] = a < b;
+                cmp[(i, 1)] = a >= b;
+                cmp[(i, 2)] = a == b || a != a;
+                cmp[(i, 3)] = !(a > b) && true;
+            });
+            parallel_for("float ops", RangePolicy::new(&exec(), 0, n)?, &k)?;
+            let (o, c) = (out.host()?, cmp.host()?);
+            for i in 0..n {
+                let (a, b) = (values[i], values[(i + 1) % n]);
+                let want = [
+                    a + b,
+                    a - b * 2.0,
+                    -a * b,
+                    a / b,
+                    a % b,
+                    0.5 * a + 1.0 / 3.0,
+                ];
+                for (r, w) in want.iter().enumerate() {
+                    assert_eq!(o[(i, r)].to_bits(), w.to_bits(), "op {r} on {a}, {b}");
+                }
+                let want = [a < b, a >= b, a == b || a != a, !(a > b) && true];
+                for (r, w) in want.iter().enumerate() {
+                    assert_eq!(c[(i, r)], *w, "comparison {r} on {a}, {b}");
+                }
+            }
+            let tu = k.cuda_source(Iterate::Right);
+            if stringify!($t) == "f32" {
+                // Unsuffixed literals next to an f32 are f32 in C++ too.
+                assert!(
+                    tu.generated().contains("0.5f * a + 1.0f / 3.0f"),
+                    "{}",
+                    tu.generated()
+                );
+            } else {
+                assert!(
+                    tu.generated().contains("0.5 * a + 1.0 / 3.0"),
+                    "{}",
+                    tu.generated()
+                );
+            }
+            check_cuda(&tu);
+            Ok(())
+        }
+    };
+}
+
+float_operators_on!(float_operators_on_f32, f32);
+float_operators_on!(float_operators_on_f64, f64);
+
+#[test]
+fn literals_take_the_type_rust_infers() -> Result<()> {
+    runtime();
+    let x = view_from("x", &[1.5f32, 2.5])?;
+    let y = View::<f64, 1>::new("y", [2])?;
+    let k = kernel!(|i| {
+        let alone = 2.0; // f64: nothing constrains it
+        let with_f32 = x[i] * 2.0; // f32
+        let n = 3; // i32
+        y[i] = alone * (with_f32 as f64) + n as f64;
+    });
+    parallel_for("literals", RangePolicy::new(&exec(), 0, 2)?, &k)?;
+    assert_eq!(y.to_vec()?, vec![9.0, 13.0]);
+    let tu = k.cuda_source(Iterate::Right);
+    let g = tu.generated();
+    assert!(g.contains("const f64 alone = 2.0;"), "{g}");
+    assert!(g.contains("const f32 with_f32 = x(i) * 2.0f;"), "{g}");
+    assert!(g.contains("const i32 n = 3;"), "{g}");
+    check_cuda(&tu);
+    Ok(())
+}
+
+#[test]
+fn bool_operators() -> Result<()> {
+    runtime();
+    let x = view_from("x", &[true, false, true, false])?;
+    let y = View::<bool, 1>::new("y", [4])?;
+    let k = kernel!(|i| {
+        let a = x[i];
+        let b = x[(i + 1) % 4];
+        y[i] = (a & b) | (a ^ b) && !b || a == b;
+    });
+    parallel_for("bools", RangePolicy::new(&exec(), 0, 4)?, &k)?;
+    let v = [true, false, true, false];
+    for i in 0..4 {
+        let (a, b) = (v[i], v[(i + 1) % 4]);
+        assert_eq!(y.get(i)?, (a & b) | (a ^ b) && !b || a == b);
+    }
+    check_cuda(&k.cuda_source(Iterate::Right));
+    Ok(())
+}
+
+#[test]
+fn casts_follow_rust() -> Result<()> {
+    runtime();
+    let values = [1e20f64, -1e20, f64::NAN, 3.99, -3.99, 300.0, -129.5, 0.0];
+    let x = view_from("x", &values)?;
+    let n = values.len();
+    let out = View::<i64, 2>::new("out", [n, 6])?;
+    let f = View::<f32, 1>::new("f", [n])?;
+    let k = kernel!(|i| {
+        let v = x[i];
+        out[(i, 0)] = v as i32 as i64;
+        out[(i, 1)] = v as u8 as i64;
+        out[(i, 2)] = v as i8 as i64;
+        out[(i, 3)] = (v as i64) as u16 as i64;
+        out[(i, 4)] = v as u64 as i64;
+        out[(i, 5)] = (v > 0.0) as i64 + (i as i32) as i64;
+        f[i] = v as f32;
+    });
+    parallel_for("casts", RangePolicy::new(&exec(), 0, n)?, &k)?;
+    let o = out.host()?;
+    for (i, &v) in values.iter().enumerate() {
+        let want = [
+            v as i32 as i64,
+            v as u8 as i64,
+            v as i8 as i64,
+            (v as i64) as u16 as i64,
+            v as u64 as i64,
+            (v > 0.0) as i64 + (i as i32) as i64,
+        ];
+        for (r, w) in want.iter().enumerate() {
+            assert_eq!(o[(i, r)], *w, "cast {r} of {v}");
+        }
+        assert_eq!(f.get(i)?.to_bits(), (v as f32).to_bits());
+    }
+    let tu = k.cuda_source(Iterate::Right);
+    assert!(
+        tu.generated().contains("fk::cast<i32>(v)"),
+        "{}",
+        tu.generated()
+    );
+    check_cuda(&tu);
+    Ok(())
+}
+
+#[test]
+fn if_else_as_statement_and_as_value() -> Result<()> {
+    runtime();
+    let n = 40;
+    let x = view_from("x", &(0..n).map(|k| k as i32 - 20).collect::<Vec<_>>())?;
+    let y = View::<i32, 1>::new("y", [n])?;
+    let k = kernel!(|i| {
+        let v = x[i];
+        let sign = if v < 0 {
+            -1
+        } else if v == 0 {
+            0
+        } else {
+            1
+        };
+        let big = if v.abs() > 10 {
+            let t = v * 2;
+            t + 1
+        } else {
+            v
+        };
+        if sign < 0 {
+            y[i] = big - 1000;
+        } else if sign == 0 {
+            y[i] = 7;
+        } else {
+            y[i] = big + 1000;
+        }
+    });
+    parallel_for("branches", RangePolicy::new(&exec(), 0, n)?, &k)?;
+    for (i, g) in y.to_vec()?.iter().enumerate() {
+        let v = i as i32 - 20;
+        let big = if v.abs() > 10 { v * 2 + 1 } else { v };
+        let want = if v < 0 {
+            big - 1000
+        } else if v == 0 {
+            7
+        } else {
+            big + 1000
+        };
+        assert_eq!(*g, want, "element {i}");
+    }
+    let tu = k.cuda_source(Iterate::Right);
+    let g = tu.generated();
+    assert!(g.contains("} else if (sign == 0) {"), "{g}");
+    assert!(g.contains("v < 0 ? -1 : v == 0 ? 0 : 1"), "{g}");
+    check_cuda(&tu);
+    Ok(())
+}
+
+#[test]
+fn for_loops_over_ranges() -> Result<()> {
+    runtime();
+    let n = 16usize;
+    let y = View::<u64, 2>::new("y", [n, 5])?;
+    let k = kernel!(|i| {
+        let mut s = 0u64;
+        for k in 0..i {
+            s += k as u64;
+        }
+        y[(i, 0)] = s;
+        let mut t = 0u64;
+        for k in 1..=i {
+            t = t * 3 + k as u64;
+        }
+        y[(i, 1)] = t;
+        let mut r = 0u64;
+        for k in (0..i).rev() {
+            r = r * 2 + k as u64;
+        }
+        y[(i, 2)] = r;
+        let mut q = 0u64;
+        for k in (2..i + 9).step_by(3) {
+            q = q * 5 + k as u64;
+        }
+        y[(i, 3)] = q;
+        let mut p = 0u64;
+        for k in (1..i + 7).rev().step_by(2) {
+            p = p * 7 + k as u64;
+        }
+        y[(i, 4)] = p;
+    });
+    parallel_for("loops", RangePolicy::new(&exec(), 0, n)?, &k)?;
+    let g = y.host()?;
+    for i in 0..n {
+        let want = [
+            (0..i).map(|k| k as u64).sum(),
+            (1..=i).fold(0u64, |t, k| t * 3 + k as u64),
+            (0..i).rev().fold(0u64, |r, k| r * 2 + k as u64),
+            (2..i + 9).step_by(3).fold(0u64, |q, k| q * 5 + k as u64),
+            (1..i + 7)
+                .rev()
+                .step_by(2)
+                .fold(0u64, |p, k| p * 7 + k as u64),
+        ];
+        for (r, w) in want.iter().enumerate() {
+            assert_eq!(g[(i, r)], *w, "loop {r} at {i}");
+        }
+    }
+    check_cuda(&k.cuda_source(Iterate::Right));
+    Ok(())
+}
+
+#[test]
+fn while_loop_break_and_continue() -> Result<()> {
+    runtime();
+    let n = 30;
+    let y = View::<u32, 2>::new("y", [n, 3])?;
+    let k = kernel!(|i| {
+        // Collatz steps.
+        let mut v = i as u64 + 1;
+        let mut steps = 0u32;
+        while v != 1 {
+            v = if v % 2 == 0 { v / 2 } else { 3 * v + 1 };
+            steps += 1;
+        }
+        y[(i, 0)] = steps;
+        let mut k = 0u32;
+        let mut odd = 0u32;
+        loop {
+            k += 1;
+            if k > i as u32 {
+                break;
+            }
+            if k % 2 == 0 {
+                continue;
+            }
+            odd += k;
+        }
+        y[(i, 1)] = odd;
+        let mut found = 0u32;
+        for d in 2..20u32 {
+            if (i as u32 + 2) % d == 0 {
+                found = d;
+                break;
+            }
+        }
+        y[(i, 2)] = found;
+    });
+    parallel_for("loops", RangePolicy::new(&exec(), 0, n)?, &k)?;
+    let g = y.host()?;
+    for i in 0..n {
+        let mut v = i as u64 + 1;
+        let mut steps = 0;
+        while v != 1 {
+            v = if v % 2 == 0 { v / 2 } else { 3 * v + 1 };
+            steps += 1;
+        }
+        let odd: u32 = (1..=i as u32).filter(|k| k % 2 == 1).sum();
+        let found = (2..20u32).find(|d| (i as u32 + 2) % d == 0).unwrap_or(0);
+        assert_eq!(
+            [g[(i, 0)], g[(i, 1)], g[(i, 2)]],
+            [steps, odd, found],
+            "at {i}"
+        );
+    }
+    check_cuda(&k.cuda_source(Iterate::Right));
+    Ok(())
+}
