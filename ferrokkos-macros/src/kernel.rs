@@ -131,7 +131,8 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         .iter()
         .map(|p| param_name(p).map(|i| i.to_string()))
         .collect::<syn::Result<_>>()?;
-    let body = &*closure.body;
+    // `acc.max(v)` means `(*acc).max(v)`: a method of the accumulator's value, not of the reference.
+    let body = &deref_receivers(&closure.body, &rest_names);
     let analysis = analyze::analyze(Mode::Kernel, body, &index.names, &rest_names);
     if let Some(mut first) = analysis.errors.first().cloned() {
         for e in &analysis.errors[1..] {
@@ -228,12 +229,13 @@ fn generate(
             Kind::Reduce { accs } if accs.len() == 1 => {
                 let acc = &accs[0];
                 let acc_name = param_name(acc).expect("checked");
+                let acc_shadow = shadow_param(acc);
                 (
                     quote!(#k::host_reduce::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat: #idx_ty, #acc| {
                         #unpack_host
                         #host_body
                     })),
-                    quote!(#k::shadow_reduce::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat, #acc_name| {
+                    quote!(#k::shadow_reduce::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat, #acc_shadow| {
                         #unpack_shadow
                         #shadow_block
                     })),
@@ -248,15 +250,26 @@ fn generate(
                     .collect();
                 let strs: Vec<String> = names.iter().map(|n| n.to_string()).collect();
                 let split = format_ident!("split{}", accs.len());
+                let host_types: Vec<TokenStream> = accs
+                    .iter()
+                    .map(|a| match a {
+                        Pat::Type(t) => t.ty.to_token_stream(),
+                        _ => quote!(_),
+                    })
+                    .collect();
+                let types: Vec<TokenStream> = accs
+                    .iter()
+                    .map(|a| shadow_param_type(a).unwrap_or_else(|| quote!(_)))
+                    .collect();
                 (
                     quote!(#k::host_reduce::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat: #idx_ty, __fk_accs| {
                         #unpack_host
-                        let (#(#names,)*) = #k::#split(__fk_accs);
+                        let (#(#names,)*): (#(#host_types,)*) = #k::#split(__fk_accs);
                         #host_body
                     })),
                     quote!(#k::shadow_reduce::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat, __fk_accs| {
                         #unpack_shadow
-                        let (#(#names,)*) = #k::shadow::#split(__fk_accs, [#(#strs),*]);
+                        let (#(#names,)*): (#(#types,)*) = #k::shadow::#split(__fk_accs, [#(#strs),*]);
                         #shadow_block
                     })),
                     quote!(new_reduce),
@@ -265,13 +278,14 @@ fn generate(
             }
             Kind::Scan { partial, flag } => {
                 let p = param_name(partial).expect("checked");
+                let p_shadow = shadow_param(partial);
                 let f = param_name(flag).expect("checked");
                 (
                     quote!(#k::host_scan::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat: #idx_ty, #partial, #f: bool| {
                         #unpack_host
                         #host_body
                     })),
-                    quote!(#k::shadow_scan::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat, #p, #f| {
+                    quote!(#k::shadow_scan::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat, #p_shadow, #f| {
                         #unpack_shadow
                         #shadow_block
                     })),
@@ -304,5 +318,51 @@ fn generate(
             })
         };
         __fk_kernel
+    })
+}
+
+/// Rewrites `p.method(..)` to `(*p).method(..)` for the reference parameters `params` (accumulators,
+/// partial values): kernels call methods of their values (which Rust does not auto-dereference for
+/// `&mut u32` receivers of `Ord::max`, and the shadow needs to see the dereference).
+fn deref_receivers(body: &Expr, params: &[String]) -> Expr {
+    use syn::visit_mut::VisitMut;
+    struct Deref<'a>(&'a [String]);
+    impl VisitMut for Deref<'_> {
+        fn visit_expr_method_call_mut(&mut self, m: &mut syn::ExprMethodCall) {
+            syn::visit_mut::visit_expr_method_call_mut(self, m);
+            if let Some(name) = crate::analyze::ident_of(&m.receiver)
+                && self.0.contains(&name)
+            {
+                let recv = &m.receiver;
+                *m.receiver = syn::parse_quote!((*#recv));
+            }
+        }
+    }
+    let mut body = body.clone();
+    Deref(params).visit_expr_mut(&mut body);
+    body
+}
+
+/// A reference parameter as the shadow sees it, keeping the user's type: `acc: &mut f64` becomes
+/// `acc: Expr<Mut<f64>>` (so that the shadow knows the type as early as the host closure does),
+/// `flag: bool` becomes `flag: Expr<bool>`, an unannotated `acc` stays as it is.
+fn shadow_param(p: &Pat) -> TokenStream {
+    let name = param_name(p).expect("checked");
+    match shadow_param_type(p) {
+        Some(ty) => quote!(#name: #ty),
+        None => quote!(#name),
+    }
+}
+
+/// The shadow type of an annotated parameter (`&mut T` gives `Expr<Mut<T>>`, `T` gives `Expr<T>`).
+fn shadow_param_type(p: &Pat) -> Option<TokenStream> {
+    let k = quote!(::ferrokkos::kernel);
+    let Pat::Type(t) = p else { return None };
+    Some(match &*t.ty {
+        Type::Reference(r) if r.mutability.is_some() => {
+            let inner = &r.elem;
+            quote!(#k::Expr<#k::shadow::Mut<#inner>>)
+        }
+        other => quote!(#k::Expr<#other>),
     })
 }

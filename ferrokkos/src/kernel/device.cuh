@@ -192,7 +192,7 @@ __device__ __forceinline__ To float_to_int(From x) {
   // 2^(bits-1) for signed types, 2^bits for unsigned ones (2 * 2^(k-1), so that 2^64 is no shift).
   constexpr unsigned k = tr::is_signed ? tr::bits - 1 : tr::bits;
   const From hi = (From)((u64)1 << (k - 1)) * (From)2;
-  if (tr::is_signed) {
+  if constexpr (tr::is_signed) {
     if (x != x) return (To)0;
     if (x < -hi) return tr::min();
     if (x >= hi) return tr::max();
@@ -254,6 +254,9 @@ __device__ __forceinline__ detail::if_int<T> shr(T a, S b) {
 
 // ---------------------------------------------------------------------------------------------------
 // Float methods, named as Rust's, for f32 (float builtins, nothing promoted to double) and f64.
+// abs sqrt floor ceil round trunc signum min max mul_add clamp powi give the bits Rust gives; the
+// transcendental ones are CUDA's math library, within its documented ulp bounds of the exact result
+// (Rust's libm differs by at most 1 ulp, so the two may differ by a few ulp).
 // ---------------------------------------------------------------------------------------------------
 
 /// `x.is_nan()`.
@@ -293,8 +296,10 @@ FK_FLOAT_UNARY(round, roundf, round)  // halfway cases away from zero, as Rust's
 FK_FLOAT_UNARY(trunc, truncf, trunc)
 FK_FLOAT_BINARY(powf, powf, pow)
 FK_FLOAT_BINARY(atan2, atan2f, atan2)  // y.atan2(x): atan2(y, x)
-FK_FLOAT_BINARY(min, fminf, fmin)      // NaN-ignoring, as Rust's f64::min
-FK_FLOAT_BINARY(max, fmaxf, fmax)      // NaN-ignoring, as Rust's f64::max
+// min and max ignore a NaN operand, as Rust's do. For min(0.0, -0.0) the device returns -0.0 and
+// max(-0.0, 0.0) gives 0.0; Rust leaves the sign of such a zero unspecified.
+FK_FLOAT_BINARY(min, fminf, fmin)
+FK_FLOAT_BINARY(max, fmaxf, fmax)
 #undef FK_FLOAT_UNARY
 #undef FK_FLOAT_BINARY
 

@@ -51,11 +51,14 @@ fn availability() -> &'static std::result::Result<(), String> {
         // SAFETY: this only tries to dlopen each candidate name (running the library's
         // initializers, which have no preconditions) and closes it again.
         if !unsafe { sys::is_culib_present() } {
+            let mut names = cudarc::get_lib_name_candidates("nvrtc");
+            let mut seen = std::collections::HashSet::new();
+            names.retain(|n| seen.insert(n.clone()));
             return Err(format!(
                 "none of {:?} was found by the dynamic loader; install NVRTC (for example \
                  `python3 -m pip install --target DIR nvidia-cuda-nvrtc==13.0.88`) and put its \
                  library directory (DIR/nvidia/cu13/lib) on LD_LIBRARY_PATH",
-                cudarc::get_lib_name_candidates("nvrtc")
+                names
             ));
         }
         // SAFETY: the library is present (checked just above), so `culib` finds it by the same list

@@ -1,0 +1,515 @@
+//! `kernel!` beyond the core language: math methods, Views of every rank, MDRange indices, device
+//! functions, constants, reductions, scans and atomics. Each runs on the host with Rust's results and
+//! its C++ compiles with NVRTC.
+
+mod common;
+
+use common::{check_cuda, runtime};
+use ferrokkos::prelude::*;
+use ferrokkos::{Result, device, kernel};
+
+fn exec() -> Threads {
+    runtime();
+    Threads::default_instance().unwrap()
+}
+
+fn view_from<T: ferrokkos::Element>(label: &str, data: &[T]) -> Result<View<T, 1>> {
+    runtime();
+    let v = View::<T, 1>::new(label, [data.len()])?;
+    {
+        let mut g = v.host_mut()?;
+        for (k, x) in data.iter().enumerate() {
+            g[k] = *x;
+        }
+    }
+    Ok(v)
+}
+
+macro_rules! float_methods_on {
+    ($name:ident, $t:ident) => {
+        #[test]
+        fn $name() -> Result<()> {
+            let values: Vec<$t> = vec![
+                -2.75,
+                -0.5,
+                -0.0,
+                0.0,
+                0.3,
+                1.0,
+                2.5,
+                10.0,
+                $t::NAN,
+                $t::INFINITY,
+            ];
+            let n = values.len();
+            let x = view_from("x", &values)?;
+            let out = View::<$t, 2>::new("out", [n, 32])?;
+            let flags = View::<bool, 2>::new("flags", [n, 2])?;
+            let k = kernel!(|i| {
+                let v = x[i];
+                let w = x[(i + 3) % x.extent(0)];
+                out[(i, 0)] = v.abs();
+                out[(i, 1)] = v.sqrt();
+                out[(i, 2)] = v.cbrt();
+                out[(i, 3)] = v.exp();
+                out[(i, 4)] = v.exp2();
+                out[(i, 5)] = v.ln();
+                out[(i, 6)] = v.log2();
+                out[(i, 7)] = v.log10();
+                out[(i, 8)] = v.powi(3);
+                out[(i, 9)] = v.powf(w);
+                out[(i, 10)] = v.sin();
+                out[(i, 11)] = v.cos();
+                out[(i, 12)] = v.tan();
+                out[(i, 13)] = (v / 16.0).asin();
+                out[(i, 14)] = (v / 16.0).acos();
+                out[(i, 15)] = v.atan();
+                out[(i, 16)] = v.atan2(w);
+                out[(i, 17)] = v.sinh();
+                out[(i, 18)] = v.cosh();
+                out[(i, 19)] = v.tanh();
+                out[(i, 20)] = v.floor();
+                out[(i, 21)] = v.ceil();
+                out[(i, 22)] = v.round();
+                out[(i, 23)] = v.trunc();
+                out[(i, 24)] = v.min(w);
+                out[(i, 25)] = v.max(w);
+                out[(i, 26)] = v.mul_add(w, 1.5);
+                out[(i, 27)] = v.hypot(w);
+                out[(i, 28)] = v.signum();
+                out[(i, 29)] = v.clamp(-1.0, 2.0);
+                out[(i, 30)] = std::$t::consts::PI * v;
+                out[(i, 31)] = $t::MAX.min(v) + $t::EPSILON;
+                flags[(i, 0)] = v.is_nan();
+                flags[(i, 1)] = v.is_finite();
+            });
+            parallel_for("math", RangePolicy::new(&exec(), 0, n)?, &k)?;
+            let (o, f) = (out.host()?, flags.host()?);
+            for i in 0..n {
+                let (v, w) = (values[i], values[(i + 3) % n]);
+                let want = [
+                    v.abs(),
+                    v.sqrt(),
+                    v.cbrt(),
+                    v.exp(),
+                    v.exp2(),
+                    v.ln(),
+                    v.log2(),
+                    v.log10(),
+                    v.powi(3),
+                    v.powf(w),
+                    v.sin(),
+                    v.cos(),
+                    v.tan(),
+                    (v / 16.0).asin(),
+                    (v / 16.0).acos(),
+                    v.atan(),
+                    v.atan2(w),
+                    v.sinh(),
+                    v.cosh(),
+                    v.tanh(),
+                    v.floor(),
+                    v.ceil(),
+                    v.round(),
+                    v.trunc(),
+                    v.min(w),
+                    v.max(w),
+                    v.mul_add(w, 1.5),
+                    v.hypot(w),
+                    v.signum(),
+                    v.clamp(-1.0, 2.0),
+                    std::$t::consts::PI * v,
+                    $t::MAX.min(v) + $t::EPSILON,
+                ];
+                for (r, w) in want.iter().enumerate() {
+                    let g = o[(i, r)];
+                    assert!(
+                        g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
+                        "method {r} of {v}: {g} != {w}"
+                    );
+                }
+                assert_eq!((f[(i, 0)], f[(i, 1)]), (v.is_nan(), v.is_finite()));
+            }
+            check_cuda(&k.cuda_source(Iterate::Right));
+            Ok(())
+        }
+    };
+}
+
+float_methods_on!(float_methods_on_f32, f32);
+float_methods_on!(float_methods_on_f64, f64);
+
+macro_rules! int_methods_on {
+    ($name:ident, $t:ident, $values:expr) => {
+        #[test]
+        fn $name() -> Result<()> {
+            let values: Vec<$t> = $values;
+            let n = values.len();
+            let x = view_from("x", &values)?;
+            let out = View::<$t, 2>::new("out", [n, 8])?;
+            let bits = View::<u32, 2>::new("bits", [n, 2])?;
+            let k = kernel!(|i| {
+                let v = x[i];
+                let w = x[(i + 1) % x.extent(0)];
+                out[(i, 0)] = v.min(w);
+                out[(i, 1)] = v.max(w);
+                out[(i, 2)] = v.pow(3);
+                out[(i, 3)] = v.wrapping_add(w);
+                out[(i, 4)] = v.wrapping_sub(w);
+                out[(i, 5)] = v.wrapping_mul(w);
+                out[(i, 6)] = if w != 0 { v.rem_euclid(w) } else { 0 };
+                out[(i, 7)] = $t::MAX.min(v).max($t::MIN);
+                bits[(i, 0)] = v.count_ones();
+                bits[(i, 1)] = v.leading_zeros();
+            });
+            parallel_for("int methods", RangePolicy::new(&exec(), 0, n)?, &k)?;
+            let (o, b) = (out.host()?, bits.host()?);
+            for i in 0..n {
+                let (v, w) = (values[i], values[(i + 1) % n]);
+                let want = [
+                    v.min(w),
+                    v.max(w),
+                    v.wrapping_pow(3),
+                    v.wrapping_add(w),
+                    v.wrapping_sub(w),
+                    v.wrapping_mul(w),
+                    if w != 0 { v.rem_euclid(w) } else { 0 },
+                    $t::MAX.min(v).max($t::MIN),
+                ];
+                for (r, w) in want.iter().enumerate() {
+                    assert_eq!(o[(i, r)], *w, "method {r} of {v}");
+                }
+                assert_eq!((b[(i, 0)], b[(i, 1)]), (v.count_ones(), v.leading_zeros()));
+            }
+            check_cuda(&k.cuda_source(Iterate::Right));
+            Ok(())
+        }
+    };
+}
+
+// pow overflows in debug builds for large values: the values keep v^3 in range.
+int_methods_on!(int_methods_on_i8, i8, vec![-5, -1, 0, 1, 3, 5]);
+int_methods_on!(int_methods_on_i16, i16, vec![-30, -7, 0, 1, 9, 31]);
+int_methods_on!(int_methods_on_i32, i32, vec![-1000, -7, 0, 1, 9, 1290]);
+int_methods_on!(int_methods_on_i64, i64, vec![-100000, -7, 0, 1, 9, 2000000]);
+int_methods_on!(
+    int_methods_on_isize,
+    isize,
+    vec![-100000, -7, 0, 1, 9, 2000000]
+);
+int_methods_on!(int_methods_on_u8, u8, vec![0, 1, 2, 5, 6]);
+int_methods_on!(int_methods_on_u16, u16, vec![0, 1, 7, 31, 40]);
+int_methods_on!(int_methods_on_u32, u32, vec![0, 1, 7, 1000, 1625]);
+int_methods_on!(int_methods_on_u64, u64, vec![0, 1, 7, 1000, 2097151]);
+int_methods_on!(int_methods_on_usize, usize, vec![0, 1, 7, 1000, 2097151]);
+
+#[test]
+fn signed_abs() -> Result<()> {
+    let x = view_from("x", &[-5i32, 0, 7, i32::MIN + 1])?;
+    let y = View::<i32, 1>::new("y", [4])?;
+    let k = kernel!(|i| y[i] = x[i].abs());
+    parallel_for("abs", RangePolicy::new(&exec(), 0, 4)?, &k)?;
+    assert_eq!(y.to_vec()?, vec![5, 0, 7, i32::MAX]);
+    check_cuda(&k.cuda_source(Iterate::Right));
+    Ok(())
+}
+
+#[test]
+fn views_of_every_rank_and_layout() -> Result<()> {
+    runtime();
+    let e = exec();
+    let v1 = View::<f64, 1>::new("v1", [3])?;
+    let v2 = View::<f64, 2, LayoutLeft>::new("v2", [3, 2])?;
+    let v3 = View::<f64, 3>::new("v3", [3, 2, 2])?;
+    let v4 = View::<f64, 4, LayoutLeft>::new("v4", [3, 2, 1, 2])?;
+    let v5 = View::<f64, 5>::new("v5", [3, 1, 2, 1, 2])?;
+    let v6 = View::<f64, 6>::new("v6", [3, 1, 1, 2, 1, 2])?;
+    let v7 = View::<f64, 7, LayoutLeft>::new("v7", [3, 1, 1, 1, 2, 1, 2])?;
+    let v8 = View::<f64, 8>::new("v8", [3, 1, 1, 1, 1, 2, 1, 2])?;
+    let parent = View::<f64, 2>::new("parent", [3, 4])?;
+    let strided = subview(&parent, (ALL, 1))?;
+    let k = kernel!(|i| {
+        let f = i as f64;
+        v1[i] = f;
+        for a in 0..v2.extent(1) {
+            v2[(i, a)] = f + a as f64;
+            for b in 0..2 {
+                v3[(i, a, b)] = f * 10.0 + (a * 2 + b) as f64;
+                v4[(i, a, 0, b)] = v3[(i, a, b)] + 1.0;
+                v5[(i, 0, a, 0, b)] = v4[(i, a, 0, b)] + 1.0;
+                v6[(i, 0, 0, a, 0, b)] = v5[(i, 0, a, 0, b)] + 1.0;
+                v7[(i, 0, 0, 0, a, 0, b)] = v6[(i, 0, 0, a, 0, b)] + 1.0;
+                v8[(i, 0, 0, 0, 0, a, 0, b)] = v7[(i, 0, 0, 0, a, 0, b)] + 1.0;
+            }
+        }
+        strided[i] = v1[i] * 2.0 + v2.extent(0) as f64;
+    });
+    parallel_for("ranks", RangePolicy::new(&e, 0, 3)?, &k)?;
+    assert_eq!(v1.to_vec()?, vec![0.0, 1.0, 2.0]);
+    assert_eq!(v2.get((2, 1))?, 3.0);
+    assert_eq!(v8.get((2, 0, 0, 0, 0, 1, 0, 1))?, 20.0 + 3.0 + 5.0);
+    assert_eq!(parent.get((2, 1))?, 4.0 + 3.0);
+    let tu = k.cuda_source(Iterate::Right);
+    assert!(
+        tu.generated()
+            .contains("fk::View<f64, 8, fk::LayoutRight> v8"),
+        "{}",
+        tu.generated()
+    );
+    assert!(
+        tu.generated()
+            .contains("fk::View<f64, 1, fk::LayoutStride> strided"),
+        "{}",
+        tu.generated()
+    );
+    check_cuda(&tu);
+    Ok(())
+}
+
+#[test]
+fn md_range_indices_destructure_as_tuples() -> Result<()> {
+    runtime();
+    let (n, m) = (5, 7);
+    let a = View::<f64, 2>::new("a", [n, m])?;
+    let k = kernel!(|(i, j)| a[(i, j)] = (i * 100 + j) as f64);
+    parallel_for(
+        "fill",
+        MDRangePolicy::new(&exec(), [0, 0], [n as i64, m as i64])?,
+        &k,
+    )?;
+    assert_eq!(a.get((4, 6))?, 406.0);
+    let b = View::<i64, 3>::new("b", [2, 3, 4])?;
+    let k3 =
+        kernel!(|(i, j, l): (usize, usize, usize)| b[(i, j, l)] = (i * 100 + j * 10 + l) as i64);
+    parallel_for(
+        "fill3",
+        MDRangePolicy::new(&exec(), [0, 0, 0], [2, 3, 4])?,
+        &k3,
+    )?;
+    assert_eq!(b.get((1, 2, 3))?, 123);
+    for tu in [
+        k.cuda_source(Iterate::Right),
+        k.cuda_source(Iterate::Left),
+        k3.cuda_source(Iterate::Right),
+    ] {
+        check_cuda(&tu);
+    }
+    assert!(
+        k.cuda_source(Iterate::Right)
+            .generated()
+            .contains("[&](const i64 i, const i64 j)")
+    );
+    Ok(())
+}
+
+/// The smoothing weight of a stencil.
+#[device]
+fn weight(d: i32) -> f64 {
+    if d == 0 { 0.5 } else { 0.25 }
+}
+
+/// A weighted neighbour, calling another device function.
+#[device]
+fn weighted(v: f64, d: i32) -> f64 {
+    weight(d) * v
+}
+
+/// Integer square root by bisection (loops and early return in a device function).
+#[device]
+fn isqrt(n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let mut lo = 1u64;
+    let mut hi = n;
+    while lo + 1 < hi {
+        let mid = lo + (hi - lo) / 2;
+        if mid <= n / mid {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+#[test]
+fn device_functions_are_callable_and_defined_once() -> Result<()> {
+    let x = view_from("x", &(0..20).map(|k| (k * k) as f64).collect::<Vec<_>>())?;
+    let y = View::<f64, 1>::new("y", [20])?;
+    let r = View::<u64, 1>::new("r", [20])?;
+    let k = kernel!(|i| {
+        let l = if i > 0 { i - 1 } else { i };
+        let h = if i + 1 < x.extent(0) { i + 1 } else { i };
+        y[i] = weighted(x[l], -1) + weighted(x[i], 0) + weighted(x[h], 1);
+        r[i] = isqrt(i as u64 * 1000);
+    });
+    parallel_for("stencil", RangePolicy::new(&exec(), 0, 20)?, &k)?;
+    for i in 0..20usize {
+        let f = |k: usize| (k * k) as f64;
+        let (l, h) = (i.saturating_sub(1), (i + 1).min(19));
+        assert_eq!(y.get(i)?, 0.25 * f(l) + 0.5 * f(i) + 0.25 * f(h));
+        assert_eq!(r.get(i)?, (i as f64 * 1000.0).sqrt().floor() as u64);
+    }
+    let tu = k.cuda_source(Iterate::Right);
+    let g = tu.generated();
+    assert_eq!(
+        g.matches("static __device__ f64 weight_fn(").count(),
+        1,
+        "{g}"
+    );
+    assert!(
+        g.find("weight_fn(").unwrap() < g.find("weighted_fn(").unwrap(),
+        "callee first: {g}"
+    );
+    check_cuda(&tu);
+    Ok(())
+}
+
+#[test]
+fn reductions_with_one_and_several_accumulators() -> Result<()> {
+    let e = exec();
+    let values: Vec<f64> = (0..1000)
+        .map(|k| ((k * 7919) % 1009) as f64 - 500.0)
+        .collect();
+    let x = view_from("x", &values)?;
+    let p = RangePolicy::new(&e, 0, values.len())?;
+    let mut sum = 0.0;
+    let k = kernel!(|i, acc| *acc += x[i] * x[i]);
+    parallel_reduce("sumsq", p.clone(), &k, &mut sum)?;
+    assert_eq!(sum, values.iter().map(|v| v * v).sum::<f64>());
+    check_cuda(&k.cuda_source::<Sum<f64>>(Iterate::Right));
+
+    let k2 = kernel!(|i, lo, hi: &mut f64, count| {
+        let v = x[i];
+        if v < *lo {
+            *lo = v;
+        }
+        *hi = hi.max(v);
+        if v > 0.0 {
+            *count += 1;
+        }
+    });
+    let (lo, hi, count) = parallel_reduce(
+        "stats",
+        p.clone(),
+        &k2,
+        (Min::new(), Max::new(), Sum::<u32>::new()),
+    )?;
+    assert_eq!(lo, values.iter().cloned().fold(f64::MAX, f64::min));
+    assert_eq!(hi, values.iter().cloned().fold(f64::MIN, f64::max));
+    assert_eq!(count, values.iter().filter(|v| **v > 0.0).count() as u32);
+    let tu = k2.cuda_source::<(Min<f64>, Max<f64>, Sum<u32>)>(Iterate::Right);
+    assert!(
+        tu.generated().contains("struct FkTupleValue"),
+        "{}",
+        tu.generated()
+    );
+    check_cuda(&tu);
+
+    let k3 = kernel!(|i, best: &mut ValLocScalar<f64, usize>| {
+        if x[i] < best.val {
+            best.val = x[i];
+            best.loc = i;
+        }
+    });
+    let m = parallel_reduce("minloc", p, &k3, MinLoc::<f64, usize>::new())?;
+    let want = values.iter().cloned().fold(f64::MAX, f64::min);
+    assert_eq!(
+        (m.val, m.loc),
+        (want, values.iter().position(|v| *v == want).unwrap())
+    );
+    check_cuda(&k3.cuda_source::<MinLoc<f64, usize>>(Iterate::Right));
+    Ok(())
+}
+
+#[test]
+fn md_range_reduction() -> Result<()> {
+    runtime();
+    let a = View::<i64, 2>::new("a", [6, 9])?;
+    parallel_for(
+        "fill",
+        MDRangePolicy::new(&exec(), [0, 0], [6, 9])?,
+        kernel!(|(i, j)| a[(i, j)] = i * j),
+    )?;
+    let k = kernel!(|(i, j), acc| *acc += a[(i, j)]);
+    let s: i64 = parallel_reduce(
+        "sum2d",
+        MDRangePolicy::new(&exec(), [0, 0], [6, 9])?,
+        &k,
+        Sum::new(),
+    )?;
+    assert_eq!(s, (0..6).sum::<i64>() * (0..9).sum::<i64>());
+    check_cuda(&k.cuda_source::<Sum<i64>>(Iterate::Left));
+    Ok(())
+}
+
+#[test]
+fn scans_exclusive_and_inclusive() -> Result<()> {
+    let counts = view_from("counts", &[3u32, 1, 4, 1, 5, 9, 2, 6])?;
+    let excl = View::<u32, 1>::new("excl", [8])?;
+    let incl = View::<u32, 1>::new("incl", [8])?;
+    let k = kernel!(|i, partial, is_final| {
+        if is_final {
+            excl[i] = *partial;
+        }
+        *partial += counts[i];
+        if is_final {
+            incl[i] = *partial;
+        }
+    });
+    let total: u32 = parallel_scan("offsets", RangePolicy::new(&exec(), 0, 8)?, &k)?;
+    assert_eq!(total, 31);
+    assert_eq!(excl.to_vec()?, vec![0, 3, 4, 8, 9, 14, 23, 25]);
+    assert_eq!(incl.to_vec()?, vec![3, 4, 8, 9, 14, 23, 25, 31]);
+    let tu = k.cuda_source::<Sum<u32>>();
+    assert!(tu.generated().contains("_prefix("), "{}", tu.generated());
+    check_cuda(&tu);
+    // A running maximum with an annotated flag.
+    let m = View::<u32, 1>::new("m", [8])?;
+    let k2 = kernel!(|i, run: &mut u32, last: bool| {
+        *run = run.max(counts[i]);
+        if last {
+            m[i] = *run;
+        }
+    });
+    let top =
+        ferrokkos::parallel_scan_with("runmax", RangePolicy::new(&exec(), 0, 8)?, &k2, Max::new())?;
+    assert_eq!((top, m.to_vec()?), (9, vec![3, 3, 4, 4, 5, 9, 9, 9]));
+    check_cuda(&k2.cuda_source::<Max<u32>>());
+    Ok(())
+}
+
+#[test]
+fn atomics_update_shared_elements() -> Result<()> {
+    let values: Vec<u32> = (0..5000).map(|k| (k * 37 % 101) as u32).collect();
+    let x = view_from("x", &values)?;
+    let hist = View::<u32, 1>::new("hist", [10])?;
+    let lo = View::<i64, 1>::new("lo", [1])?;
+    let hi = View::<f64, 1>::new("hi", [1])?;
+    deep_copy(&lo, i64::MAX)?;
+    deep_copy(&hi, f64::MIN)?;
+    let k = kernel!(|i| {
+        let v = x[i];
+        hist.atomic_add(v % 10, 1);
+        lo.atomic_min(0, v as i64 - 50);
+        hi.atomic_max(0, v as f64 * 0.5);
+    });
+    parallel_for("histogram", RangePolicy::new(&exec(), 0, values.len())?, &k)?;
+    let mut want = vec![0u32; 10];
+    for v in &values {
+        want[(v % 10) as usize] += 1;
+    }
+    assert_eq!(hist.to_vec()?, want);
+    assert_eq!(lo.get(0)?, *values.iter().min().unwrap() as i64 - 50);
+    assert_eq!(hi.get(0)?, *values.iter().max().unwrap() as f64 * 0.5);
+    let tu = k.cuda_source(Iterate::Right);
+    assert!(
+        tu.generated()
+            .contains("fk::atomic_add(&hist(v % 10U), 1U);"),
+        "{}",
+        tu.generated()
+    );
+    check_cuda(&tu);
+    Ok(())
+}
