@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{BinOp, Block, Expr, Lit, Member, Pat, Stmt, UnOp};
@@ -23,7 +23,8 @@ pub struct Access {
     pub kind: AccessKind,
     pub index: Expr,
     pub in_unsafe: bool,
-    pub span: Span,
+    /// The whole access expression (errors underline all of it).
+    pub tokens: TokenStream,
 }
 
 /// The role a capture gets, from its accesses.
@@ -44,8 +45,8 @@ pub enum Mode {
 
 /// The result of walking a body.
 pub struct Analysis {
-    /// Captured names in order of first use, with their roles.
-    pub captures: Vec<(String, Role)>,
+    /// Captured names in order of first use, with their roles and where they are first used.
+    pub captures: Vec<(String, Role, Span)>,
     /// Whether the body contains `unsafe { }`.
     pub is_unsafe: bool,
     /// Parameters used as `*p` or `p.field` (accumulators, not the scan flag).
@@ -124,9 +125,9 @@ pub fn strip(e: &Expr) -> &Expr {
     }
 }
 
-fn unsupported(span: Span, what: &str) -> syn::Error {
-    syn::Error::new(
-        span,
+fn unsupported(tokens: &impl ToTokens, what: &str) -> syn::Error {
+    syn::Error::new_spanned(
+        tokens,
         format!("{what} is not supported in a kernel; {SUMMARY}"),
     )
 }
@@ -134,6 +135,12 @@ fn unsupported(span: Span, what: &str) -> syn::Error {
 impl Walker {
     fn err(&mut self, span: Span, msg: impl Into<String>) {
         self.errors.push(syn::Error::new(span, msg.into()));
+    }
+
+    /// An error underlining all of `tokens`.
+    fn err_spanned(&mut self, tokens: &TokenStream, msg: impl Into<String>) {
+        self.errors
+            .push(syn::Error::new_spanned(tokens, msg.into()));
     }
 
     fn is_local(&self, name: &str) -> bool {
@@ -186,14 +193,14 @@ impl Walker {
                 if let Some(init) = &l.init {
                     self.expr(&init.expr);
                     if let Some((_, e)) = &init.diverge {
-                        self.errors.push(unsupported(e.span(), "`let ... else`"));
+                        self.errors.push(unsupported(e, "`let ... else`"));
                     }
                 }
                 self.pattern(&l.pat);
             }
             Stmt::Expr(e, _) => self.expr(e),
-            Stmt::Item(i) => self.errors.push(unsupported(i.span(), "an item")),
-            Stmt::Macro(m) => self.errors.push(unsupported(m.span(), "a macro call")),
+            Stmt::Item(i) => self.errors.push(unsupported(i, "an item")),
+            Stmt::Macro(m) => self.errors.push(unsupported(m, "a macro call")),
         }
     }
 
@@ -209,14 +216,14 @@ impl Walker {
             }
             Pat::Wild(_) => {}
             other => self.errors.push(unsupported(
-                other.span(),
+                other,
                 "this pattern (only `x`, `mut x` and `_`)",
             )),
         }
     }
 
     fn check_type(&mut self, ty: &syn::Type) {
-        let name = ty.to_token_stream().to_string();
+        let name = pretty(ty);
         if !subset::PRIMITIVES.contains(&name.as_str()) {
             self.err(
                 ty.span(),
@@ -229,7 +236,7 @@ impl Walker {
         match e {
             Expr::Lit(l) => match &l.lit {
                 Lit::Int(_) | Lit::Float(_) | Lit::Bool(_) => {}
-                other => self.errors.push(unsupported(other.span(), "this literal")),
+                other => self.errors.push(unsupported(other, "this literal")),
             },
             Expr::Path(p) => {
                 if let Some(name) = ident_of(e) {
@@ -247,7 +254,7 @@ impl Walker {
                             format!(
                                 "the path `{}` is not supported in a kernel; paths may name numeric \
                                  constants only (`f64::consts::PI`, `i32::MAX`)",
-                                p.to_token_stream()
+                                pretty(p)
                             ),
                         );
                     }
@@ -285,11 +292,13 @@ impl Walker {
             }
             Expr::Paren(p) => self.expr(&p.expr),
             Expr::Group(g) => self.expr(&g.expr),
-            Expr::Index(ix) => self.index(&ix.expr, &ix.index, AccessKind::Read, e.span()),
+            Expr::Index(ix) => {
+                self.index(&ix.expr, &ix.index, AccessKind::Read, e.to_token_stream())
+            }
             Expr::MethodCall(m) => {
                 let name = m.method.to_string();
                 if m.turbofish.is_some() {
-                    self.errors.push(unsupported(m.span(), "a turbofish"));
+                    self.errors.push(unsupported(m, "a turbofish"));
                 }
                 if !METHODS.contains(&name.as_str()) {
                     self.err(
@@ -303,7 +312,7 @@ impl Walker {
                 if ATOMICS.contains(&name.as_str()) {
                     match (ident_of(&m.receiver), m.args.first()) {
                         (Some(view), Some(index)) if m.args.len() == 2 => {
-                            self.view_access(&view, index, AccessKind::Atomic, m.span(), m.receiver.span());
+                            self.view_access(&view, index, AccessKind::Atomic, m.to_token_stream(), m.receiver.span());
                             self.index_expr(index);
                             self.expr(&m.args[1]);
                         }
@@ -327,11 +336,15 @@ impl Walker {
             }
             Expr::Call(c) => {
                 match &*c.func {
-                    Expr::Path(p) if p.qself.is_none() => {}
-                    other => self.errors.push(unsupported(
-                        other.span(),
-                        "calling this (kernels call `#[ferrokkos::device]` functions by name)",
-                    )),
+                    Expr::Path(p) if is_function_path(&p.path) && p.qself.is_none() => {}
+                    other => self.err_spanned(
+                        &other.to_token_stream(),
+                        format!(
+                            "`{}` cannot be called in a kernel: kernels call `#[ferrokkos::device]` \
+                             functions by name (`helper(x)`, `module::helper(x)`); {SUMMARY}",
+                            pretty(other)
+                        ),
+                    ),
                 }
                 for a in &c.args {
                     self.expr(a);
@@ -339,7 +352,7 @@ impl Walker {
             }
             Expr::If(i) => {
                 if let Expr::Let(l) = &*i.cond {
-                    self.errors.push(unsupported(l.span(), "`if let`"));
+                    self.errors.push(unsupported(l, "`if let`"));
                 } else {
                     self.expr(&i.cond);
                 }
@@ -350,7 +363,7 @@ impl Walker {
             }
             Expr::Block(b) => {
                 if let Some(l) = &b.label {
-                    self.errors.push(unsupported(l.span(), "a labeled block"));
+                    self.errors.push(unsupported(l, "a labeled block"));
                 }
                 self.block(&b.block)
             }
@@ -362,7 +375,7 @@ impl Walker {
             }
             Expr::ForLoop(f) => {
                 if let Some(l) = &f.label {
-                    self.errors.push(unsupported(l.span(), "a loop label"));
+                    self.errors.push(unsupported(l, "a loop label"));
                 }
                 match crate::shadow::range_parts(&f.expr) {
                     Ok(parts) => {
@@ -382,20 +395,19 @@ impl Walker {
                         self.bind(i.ident.to_string(), i.ident.span())
                     }
                     Pat::Wild(_) => {}
-                    other => self.errors.push(unsupported(
-                        other.span(),
-                        "this loop pattern (only `k` or `_`)",
-                    )),
+                    other => self
+                        .errors
+                        .push(unsupported(other, "this loop pattern (only `k` or `_`)")),
                 }
                 self.block(&f.body);
                 self.scopes.pop();
             }
             Expr::While(w) => {
                 if let Some(l) = &w.label {
-                    self.errors.push(unsupported(l.span(), "a loop label"));
+                    self.errors.push(unsupported(l, "a loop label"));
                 }
                 if let Expr::Let(l) = &*w.cond {
-                    self.errors.push(unsupported(l.span(), "`while let`"));
+                    self.errors.push(unsupported(l, "`while let`"));
                 } else {
                     self.expr(&w.cond);
                 }
@@ -403,48 +415,43 @@ impl Walker {
             }
             Expr::Loop(l) => {
                 if let Some(l) = &l.label {
-                    self.errors.push(unsupported(l.span(), "a loop label"));
+                    self.errors.push(unsupported(l, "a loop label"));
                 }
                 self.block(&l.body);
             }
             Expr::Break(b) => {
                 if b.label.is_some() || b.expr.is_some() {
                     self.errors
-                        .push(unsupported(b.span(), "`break` with a label or a value"));
+                        .push(unsupported(b, "`break` with a label or a value"));
                 }
             }
             Expr::Continue(c) => {
                 if c.label.is_some() {
-                    self.errors
-                        .push(unsupported(c.span(), "`continue` with a label"));
+                    self.errors.push(unsupported(c, "`continue` with a label"));
                 }
             }
             Expr::Return(r) => {
                 if let Some(v) = &r.expr {
                     if self.mode == Mode::Kernel {
                         self.errors
-                            .push(unsupported(r.span(), "returning a value from a kernel"));
+                            .push(unsupported(r, "returning a value from a kernel"));
                     }
                     self.expr(v);
                 }
             }
             Expr::Field(f) => self.field(f),
             Expr::Tuple(t) => self.errors.push(unsupported(
-                t.span(),
+                t,
                 "a tuple (tuples appear only as View indices: `a[(i, j)]`)",
             )),
-            Expr::Closure(c) => self.errors.push(unsupported(c.span(), "a closure")),
-            Expr::Match(m) => self.errors.push(unsupported(m.match_token.span, "`match`")),
-            Expr::Macro(m) => self.errors.push(unsupported(m.span(), "a macro call")),
-            Expr::Reference(r) => self
-                .errors
-                .push(unsupported(r.span(), "taking a reference")),
+            Expr::Closure(c) => self.errors.push(unsupported(c, "a closure")),
+            Expr::Match(m) => self.errors.push(unsupported(&m.match_token, "`match`")),
+            Expr::Macro(m) => self.errors.push(unsupported(m, "a macro call")),
+            Expr::Reference(r) => self.errors.push(unsupported(r, "taking a reference")),
             Expr::Range(r) => self
                 .errors
-                .push(unsupported(r.span(), "a range outside a `for` loop")),
-            other => self
-                .errors
-                .push(unsupported(other.span(), "this expression")),
+                .push(unsupported(r, "a range outside a `for` loop")),
+            other => self.errors.push(unsupported(other, "this expression")),
         }
     }
 
@@ -471,7 +478,9 @@ impl Walker {
     /// The target of `=` or `op=`.
     fn place(&mut self, e: &Expr) {
         match strip(e) {
-            Expr::Index(ix) => self.index(&ix.expr, &ix.index, AccessKind::Write, e.span()),
+            Expr::Index(ix) => {
+                self.index(&ix.expr, &ix.index, AccessKind::Write, e.to_token_stream())
+            }
             Expr::Path(_) => {
                 let name = ident_of(e).unwrap_or_default();
                 if self.index_params.contains(&name) {
@@ -493,15 +502,15 @@ impl Walker {
             Expr::Field(f) => self.field(f),
             other => self
                 .errors
-                .push(unsupported(other.span(), "assigning to this expression")),
+                .push(unsupported(other, "assigning to this expression")),
         }
     }
 
     /// `view[index]` read or written.
-    fn index(&mut self, base: &Expr, index: &Expr, kind: AccessKind, span: Span) {
+    fn index(&mut self, base: &Expr, index: &Expr, kind: AccessKind, tokens: TokenStream) {
         match ident_of(base) {
             Some(view) if !self.is_local(&view) => {
-                self.view_access(&view, index, kind, span, base.span());
+                self.view_access(&view, index, kind, tokens, base.span());
             }
             _ => self.err(
                 base.span(),
@@ -527,7 +536,7 @@ impl Walker {
         view: &str,
         index: &Expr,
         kind: AccessKind,
-        span: Span,
+        tokens: TokenStream,
         name_span: Span,
     ) {
         self.use_name(view, name_span);
@@ -538,17 +547,17 @@ impl Walker {
                 kind,
                 index: index.clone(),
                 in_unsafe: self.unsafe_depth > 0,
-                span,
+                tokens,
             },
         ));
     }
 
     /// The captures' roles, after checking the race rules.
-    fn roles(&mut self) -> Vec<(String, Role)> {
+    fn roles(&mut self) -> Vec<(String, Role, Span)> {
         let captures = std::mem::take(&mut self.captures);
         let accesses = std::mem::take(&mut self.accesses);
         let mut out = Vec::new();
-        for (name, _) in captures {
+        for (name, span) in captures {
             let mine: Vec<&Access> = accesses
                 .iter()
                 .filter(|(n, _)| *n == name)
@@ -564,12 +573,11 @@ impl Walker {
                         } else {
                             "reads"
                         };
-                        self.err(
-                            a.span,
+                        self.err_spanned(&a.tokens,
                             format!(
                                 "the kernel updates View `{name}` atomically, so it may reach it only \
                                  atomically, but here it {what} `{name}[{}]`{}",
-                                a.index.to_token_stream(),
+                                pretty(&a.index),
                                 if a.kind == AccessKind::Read { " (a read may sit in `unsafe { }`)" } else { "" }
                             ),
                         );
@@ -582,7 +590,7 @@ impl Walker {
             } else {
                 Role::Read
             };
-            out.push((name, role));
+            out.push((name, role, span));
         }
         out
     }
@@ -602,7 +610,7 @@ impl Walker {
                 }
             };
             if !ok {
-                let index = a.index.to_token_stream().to_string();
+                let index = pretty(&a.index).to_string();
                 let own = own_index(&self.index_params);
                 let msg = if a.kind == AccessKind::Write {
                     format!(
@@ -619,7 +627,7 @@ impl Walker {
                          if the algorithm guarantees otherwise"
                     )
                 };
-                self.err(a.span, msg);
+                self.err_spanned(&a.tokens, msg);
             }
         }
     }
@@ -673,4 +681,45 @@ pub fn is_compound(op: &BinOp) -> bool {
             | BinOp::ShlAssign(_)
             | BinOp::ShrAssign(_)
     )
+}
+
+/// Tokens as text without the spaces `to_string` puts around `::`, `<`, `>`, `(`, `)` and `.`.
+pub fn pretty(t: &impl ToTokens) -> String {
+    let mut s = t.to_token_stream().to_string();
+    for (from, to) in [
+        (" :: ", "::"),
+        (":: ", "::"),
+        (" < ", "<"),
+        (" <", "<"),
+        ("< ", "<"),
+        (" >", ">"),
+        ("( ", "("),
+        (" )", ")"),
+        (" [", "["),
+        ("[ ", "["),
+        (" ]", "]"),
+        (" . ", "."),
+        (" ,", ","),
+        ("& ", "&"),
+    ] {
+        s = s.replace(from, to);
+    }
+    s
+}
+
+/// Whether `path` can name a `#[ferrokkos::device]` function: no generic arguments, no type
+/// segment (`Vec::new`), nothing from `std` / `core` / `alloc`.
+fn is_function_path(path: &syn::Path) -> bool {
+    let segs: Vec<_> = path.segments.iter().collect();
+    let Some(first) = segs.first() else {
+        return false;
+    };
+    let root = first.ident.to_string();
+    segs.iter().all(|s| s.arguments.is_none())
+        && !["std", "core", "alloc"].contains(&root.as_str())
+        && segs[..segs.len() - 1].iter().all(|s| {
+            !s.ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase())
+        })
 }

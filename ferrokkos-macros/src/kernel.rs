@@ -2,7 +2,7 @@
 //! host body and a typed shadow.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{ToTokens, format_ident, quote};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Expr, ExprClosure, Pat, Stmt, Type};
 
@@ -17,8 +17,8 @@ enum Kind {
         accs: Vec<Pat>,
     },
     Scan {
-        partial: Pat,
-        flag: Pat,
+        partial: Box<Pat>,
+        flag: Box<Pat>,
     },
 }
 
@@ -144,8 +144,8 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         0 => Kind::For,
         1 => Kind::Reduce { accs: rest.clone() },
         2 if is_bool(&rest[1]) || !analysis.dereferenced.contains(&rest_names[1]) => Kind::Scan {
-            partial: rest[0].clone(),
-            flag: rest[1].clone(),
+            partial: Box::new(rest[0].clone()),
+            flag: Box::new(rest[1].clone()),
         },
         _ => Kind::Reduce { accs: rest.clone() },
     };
@@ -171,20 +171,20 @@ fn generate(
     let caps: Vec<TokenStream> = analysis
         .captures
         .iter()
-        .map(|(name, role)| {
-            let ident = syn::Ident::new(name, Span::call_site());
+        .map(|(name, role, span)| {
+            let ident = syn::Ident::new(name, *span);
             let ctor = match role {
                 Role::Read => quote!(read),
                 Role::Write => quote!(write),
                 Role::Atomic => quote!(atomic),
             };
-            quote!(#k::capture::#ctor(&#ident, #name))
+            quote_spanned!(*span=> #k::capture::#ctor(&#ident, #name))
         })
         .collect();
     let cap_idents: Vec<syn::Ident> = analysis
         .captures
         .iter()
-        .map(|(n, _)| syn::Ident::new(n, Span::call_site()))
+        .map(|(n, _, _)| syn::Ident::new(n, Span::call_site()))
         .collect();
     let host_body = host::body(body);
     let shadow_block = match body {

@@ -2,6 +2,13 @@
 //! functions, constants, reductions, scans and atomics. Each runs on the host with Rust's results and
 //! its C++ compiles with NVRTC.
 
+// The reference computations mirror the kernel bodies, which are written to exercise each construct.
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::manual_is_multiple_of,
+    clippy::nonminimal_bool
+)]
+
 mod common;
 
 use common::{check_cuda, runtime};

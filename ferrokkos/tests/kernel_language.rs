@@ -1,6 +1,13 @@
 //! The kernel language of `kernel!`: every supported construct runs on the host with Rust's results,
 //! and its generated C++ compiles with NVRTC (sm_80 and sm_90).
 
+// The reference computations mirror the kernel bodies, which are written to exercise each construct.
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::manual_is_multiple_of,
+    clippy::nonminimal_bool
+)]
+
 mod common;
 
 use common::{check_cuda, runtime};

@@ -188,8 +188,37 @@ pub fn read<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Read<C::V
     }
 }
 
+/// A value a kernel may write: a View of [`DeviceType`] elements in host-accessible memory.
+#[diagnostic::on_unimplemented(
+    message = "the kernel writes `{Self}`, but only Views can be written by a kernel",
+    note = "captured numbers are read-only copies; declare a local (`let mut t = a;`) or write a View"
+)]
+pub trait KernelWritable {}
+
+impl<T: DeviceType + Element, const R: usize, L: Layout, M: HostAccessible> KernelWritable
+    for View<T, R, L, M>
+{
+}
+
+/// A value a kernel may update atomically: a View of `i32`, `u32`, `i64`, `u64`, `isize`, `usize`,
+/// `f32` or `f64` in host-accessible memory.
+#[diagnostic::on_unimplemented(
+    message = "the kernel updates `{Self}` atomically, but only Views of i32, u32, i64, u64, isize, \
+               usize, f32 or f64 can be",
+    note = "`atomic_add`, `atomic_min` and `atomic_max` act on an element of a captured View"
+)]
+pub trait KernelAtomic {}
+
+impl<T: DeviceType + HostAtomic, const R: usize, L: Layout, M: HostAccessible> KernelAtomic
+    for View<T, R, L, M>
+{
+}
+
 /// Captures the View `value` as `name`, written by the kernel.
-pub fn write<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Write<C::Value> {
+pub fn write<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Write<C::Value>
+where
+    C::Value: KernelWritable,
+{
     Write {
         value: value.capture_value(),
         name,
@@ -197,7 +226,10 @@ pub fn write<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Write<C:
 }
 
 /// Captures the View `value` as `name`, updated atomically by the kernel.
-pub fn atomic<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Atomic<C::Value> {
+pub fn atomic<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Atomic<C::Value>
+where
+    C::Value: KernelAtomic,
+{
     Atomic {
         value: value.capture_value(),
         name,

@@ -89,7 +89,8 @@ impl<K, C: Captures, H: Copy, S> Kernel<K, C, H, S> {
             host: self.host,
         };
         let r = run(&body);
-        drop(body);
+        // The accessors (in `body`) go before the borrows they rely on.
+        let _ = body;
         drop(borrows);
         Ok(r)
     }
