@@ -17,7 +17,12 @@ use proc_macro::TokenStream;
 #[proc_macro]
 pub fn kernel(input: TokenStream) -> TokenStream {
     kernel::expand(input.into())
-        .unwrap_or_else(|e| e.to_compile_error())
+        .unwrap_or_else(|e| {
+            // In a block, several errors are several statements (in expression position, tokens after
+            // the first `compile_error!` would be ignored with a confusing message).
+            let errors = e.to_compile_error();
+            quote::quote!({ #errors })
+        })
         .into()
 }
 

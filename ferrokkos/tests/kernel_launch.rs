@@ -18,12 +18,26 @@ fn a_written_view_sharing_its_allocation_with_another_capture_is_refused() -> Re
     runtime();
     let x = View::<f64, 1>::new("field", [8])?;
     let y = x.clone();
-    let err = parallel_for("alias", RangePolicy::new(&exec(), 0, 8)?, kernel!(|i| y[i] = x[i] + 1.0))
-        .unwrap_err();
+    let err = parallel_for(
+        "alias",
+        RangePolicy::new(&exec(), 0, 8)?,
+        kernel!(|i| y[i] = x[i] + 1.0),
+    )
+    .unwrap_err();
     match &err {
-        Error::KernelAlias { launch, written, other, label } => {
+        Error::KernelAlias {
+            launch,
+            written,
+            other,
+            label,
+        } => {
             assert_eq!(
-                (launch.as_str(), written.as_str(), other.as_str(), label.as_str()),
+                (
+                    launch.as_str(),
+                    written.as_str(),
+                    other.as_str(),
+                    label.as_str()
+                ),
                 ("parallel_for \"alias\" on Threads", "y", "x", "field")
             );
         }
@@ -38,7 +52,11 @@ fn a_written_view_sharing_its_allocation_with_another_capture_is_refused() -> Re
     // A subview of the written View is the same allocation too.
     let a = View::<f64, 2>::new("a", [4, 4])?;
     let row = subview(&a, (0, ALL))?;
-    let e = parallel_for("alias2", RangePolicy::new(&exec(), 0, 4)?, kernel!(|i| a[(i, 0)] = row[i]));
+    let e = parallel_for(
+        "alias2",
+        RangePolicy::new(&exec(), 0, 4)?,
+        kernel!(|i| a[(i, 0)] = row[i]),
+    );
     assert!(matches!(e, Err(Error::KernelAlias { .. })), "{e:?}");
     // Nothing ran and nothing stays borrowed.
     assert_eq!(x.to_vec()?, vec![0.0; 8]);
@@ -68,7 +86,11 @@ fn unsafe_blocks_allow_other_indices() -> Result<()> {
     let n = 10;
     let src = View::<i32, 1>::new("src", [n])?;
     let dst = View::<i32, 1>::new("dst", [n])?;
-    parallel_for("iota", RangePolicy::new(&exec(), 0, n)?, kernel!(|i| src[i] = i as i32))?;
+    parallel_for(
+        "iota",
+        RangePolicy::new(&exec(), 0, n)?,
+        kernel!(|i| src[i] = i as i32),
+    )?;
     // Iteration i writes element n - 1 - i: a permutation, so no two iterations share an element.
     let k = kernel!(|i| {
         let j = dst.extent(0) - 1 - i;
@@ -77,7 +99,10 @@ fn unsafe_blocks_allow_other_indices() -> Result<()> {
         }
     });
     parallel_for("reverse", RangePolicy::new(&exec(), 0, n)?, &k)?;
-    assert_eq!(dst.to_vec()?, (0..n as i32).rev().map(|v| v * 10).collect::<Vec<_>>());
+    assert_eq!(
+        dst.to_vec()?,
+        (0..n as i32).rev().map(|v| v * 10).collect::<Vec<_>>()
+    );
     Ok(())
 }
 
@@ -100,7 +125,10 @@ fn a_launch_refuses_views_with_host_guards_and_releases_its_borrows() -> Result<
     {
         let _writing = x.host_mut()?;
         let err = parallel_for("guarded", RangePolicy::new(&exec(), 0, 4)?, &k).unwrap_err();
-        assert!(matches!(&err, Error::Borrow { label, .. } if label == "input"), "{err:?}");
+        assert!(
+            matches!(&err, Error::Borrow { label, .. } if label == "input"),
+            "{err:?}"
+        );
     }
     deep_copy(&x, 1.5)?;
     parallel_for("ok", RangePolicy::new(&exec(), 0, 4)?, &k)?;
@@ -116,14 +144,27 @@ fn a_launch_refuses_views_with_host_guards_and_releases_its_borrows() -> Result<
 fn read_only_captures_may_share_an_allocation() -> Result<()> {
     runtime();
     let x = View::<u64, 1>::new("x", [6])?;
-    parallel_for("fill", RangePolicy::new(&exec(), 0, 6)?, kernel!(|i| x[i] = i as u64))?;
+    parallel_for(
+        "fill",
+        RangePolicy::new(&exec(), 0, 6)?,
+        kernel!(|i| x[i] = i as u64),
+    )?;
     let x2 = x.clone();
     let y = View::<u64, 1>::new("y", [6])?;
-    parallel_for("sum", RangePolicy::new(&exec(), 0, 6)?, kernel!(|i| y[i] = x[i] + x2[i]))?;
+    parallel_for(
+        "sum",
+        RangePolicy::new(&exec(), 0, 6)?,
+        kernel!(|i| y[i] = x[i] + x2[i]),
+    )?;
     assert_eq!(y.to_vec()?, vec![0, 2, 4, 6, 8, 10]);
     // A shared host guard does not stop a kernel that only reads.
     let _g = x.host()?;
-    let s: u64 = parallel_reduce("total", RangePolicy::new(&exec(), 0, 6)?, kernel!(|i, acc| *acc += x[i]), Sum::new())?;
+    let s: u64 = parallel_reduce(
+        "total",
+        RangePolicy::new(&exec(), 0, 6)?,
+        kernel!(|i, acc| *acc += x[i]),
+        Sum::new(),
+    )?;
     assert_eq!(s, 15);
     Ok(())
 }
@@ -134,9 +175,18 @@ fn kernels_run_on_serial_and_partitions() -> Result<()> {
     let n = 100;
     let y = View::<f64, 1>::new("y", [n])?;
     let k = kernel!(|i| y[i] = (i * i) as f64);
-    parallel_for("serial", RangePolicy::new(&Serial::default_instance()?, 0, n)?, &k)?;
+    parallel_for(
+        "serial",
+        RangePolicy::new(&Serial::default_instance()?, 0, n)?,
+        &k,
+    )?;
     let parts = partition_space(&exec(), 2)?;
-    let s: f64 = parallel_reduce("part", RangePolicy::new(&parts[1], 0, n)?, kernel!(|i, acc| *acc += y[i]), Sum::new())?;
+    let s: f64 = parallel_reduce(
+        "part",
+        RangePolicy::new(&parts[1], 0, n)?,
+        kernel!(|i, acc| *acc += y[i]),
+        Sum::new(),
+    )?;
     assert_eq!(s, (0..n).map(|i| (i * i) as f64).sum::<f64>());
     // Kokkos' short form: a plain n runs 0..n on the default host space.
     parallel_for("short", n, kernel!(|i| y[i] = 1.0))?;
@@ -150,7 +200,13 @@ fn an_out_of_bounds_index_panics_with_the_view_label() -> Result<()> {
     let x = View::<f64, 1>::new("short_view", [3])?;
     let y = View::<f64, 1>::new("y", [5])?;
     let k = kernel!(|i| y[i] = x[i]);
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parallel_for("oob", RangePolicy::new(&Serial::default_instance().unwrap(), 0, 5).unwrap(), &k)));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        parallel_for(
+            "oob",
+            RangePolicy::new(&Serial::default_instance().unwrap(), 0, 5).unwrap(),
+            &k,
+        )
+    }));
     let msg = match r {
         Err(p) => p.downcast_ref::<String>().cloned().unwrap_or_default(),
         Ok(r) => panic!("no panic: {r:?}"),
