@@ -7,7 +7,8 @@ use super::ty::DeviceType;
 use super::view_expr::ViewExpr;
 use crate::space::HostAccessible;
 use crate::view::kernel_access::{
-    AccessMode, AtomicAccess, HostAtomic, ReadAccess, ViewAccess, WriteAccess,
+    AccessMode, Accesses, AtomicAccess, HostAtomic, MAX_CAPTURES, ReadAccess, ViewAccess,
+    WriteAccess,
 };
 use crate::view::{Element, Layout, View};
 
@@ -35,7 +36,7 @@ pub trait Capture: Send + Sync {
     /// The capture's name in the kernel.
     fn name(&self) -> &'static str;
     /// The View access to check and borrow at launch, if this is a View.
-    fn access(&self) -> Option<ViewAccess>;
+    fn access(&self) -> Option<ViewAccess<'_>>;
     /// The host value; `_proof` shows that the launch holds the borrows.
     fn host(&self, proof: &Borrowed) -> Self::Host;
     /// The shadow handle of the kernel parameter named `cxx_name`.
@@ -55,7 +56,7 @@ pub trait KernelValue: Clone + Send + Sync + 'static {
     /// What the typed shadow sees.
     type Shadow: Copy;
     #[doc(hidden)]
-    fn read_access(&self, name: &'static str) -> Option<ViewAccess>;
+    fn read_access(&self, name: &'static str) -> Option<ViewAccess<'_>>;
     #[doc(hidden)]
     fn read_host(&self, proof: &Borrowed) -> Self::Host;
     #[doc(hidden)]
@@ -67,7 +68,7 @@ pub trait KernelValue: Clone + Send + Sync + 'static {
 impl<T: DeviceType + Send + Sync> KernelValue for T {
     type Host = T;
     type Shadow = Expr<T>;
-    fn read_access(&self, _: &'static str) -> Option<ViewAccess> {
+    fn read_access(&self, _: &'static str) -> Option<ViewAccess<'_>> {
         None
     }
     fn read_host(&self, _: &Borrowed) -> T {
@@ -95,7 +96,7 @@ where
 {
     type Host = ReadAccess<T, R, L>;
     type Shadow = ViewExpr<T, R, L>;
-    fn read_access(&self, name: &'static str) -> Option<ViewAccess> {
+    fn read_access(&self, name: &'static str) -> Option<ViewAccess<'_>> {
         Some(ViewAccess::of(name, self, AccessMode::Read))
     }
     fn read_host(&self, _: &Borrowed) -> Self::Host {
@@ -242,7 +243,7 @@ impl<V: KernelValue> Capture for Read<V> {
     fn name(&self) -> &'static str {
         self.name
     }
-    fn access(&self) -> Option<ViewAccess> {
+    fn access(&self) -> Option<ViewAccess<'_>> {
         self.value.read_access(self.name)
     }
     fn host(&self, proof: &Borrowed) -> V::Host {
@@ -267,7 +268,7 @@ where
     fn name(&self) -> &'static str {
         self.name
     }
-    fn access(&self) -> Option<ViewAccess> {
+    fn access(&self) -> Option<ViewAccess<'_>> {
         Some(ViewAccess::of(self.name, &self.value, AccessMode::Write))
     }
     fn host(&self, _: &Borrowed) -> Self::Host {
@@ -294,7 +295,7 @@ where
     fn name(&self) -> &'static str {
         self.name
     }
-    fn access(&self) -> Option<ViewAccess> {
+    fn access(&self) -> Option<ViewAccess<'_>> {
         Some(ViewAccess::of(self.name, &self.value, AccessMode::Atomic))
     }
     fn host(&self, _: &Borrowed) -> Self::Host {
@@ -319,7 +320,7 @@ pub trait Captures: Send + Sync {
     /// The captures' names, in order.
     fn names(&self) -> Vec<&'static str>;
     /// The View accesses to check and borrow at launch.
-    fn accesses(&self) -> Vec<ViewAccess>;
+    fn accesses(&self) -> Accesses<'_>;
     /// The host values (after the borrows are taken).
     fn host(&self, proof: &Borrowed) -> Self::Host;
     /// The shadow handles of the parameters named `cxx_names`.
@@ -336,9 +337,20 @@ macro_rules! captures {
             fn names(&self) -> Vec<&'static str> {
                 vec![$(self.$k.name()),*]
             }
-            fn accesses(&self) -> Vec<ViewAccess> {
-                let all: Vec<Option<ViewAccess>> = vec![$(self.$k.access()),*];
-                all.into_iter().flatten().collect()
+            #[allow(unused_assignments)]
+            fn accesses(&self) -> Accesses<'_> {
+                // Packed at the front: the Views only, in capture order.
+                #[allow(unused_mut)]
+                let mut all: Accesses<'_> = [None; MAX_CAPTURES];
+                #[allow(unused_mut, unused_variables, unused_assignments)]
+                let mut n = 0;
+                $(
+                    if let Some(a) = self.$k.access() {
+                        all[n] = Some(a);
+                        n += 1;
+                    }
+                )*
+                all
             }
             #[allow(clippy::unused_unit)]
             fn host(&self, _proof: &Borrowed) -> Self::Host {

@@ -6,7 +6,6 @@
 //! written View shares its allocation with another capture. Under those two facts the accessors'
 //! safe methods cannot race, which is why only this crate creates them.
 
-use std::sync::Arc;
 use std::sync::atomic::{
     AtomicI32, AtomicI64, AtomicIsize, AtomicU32, AtomicU64, AtomicUsize, Ordering,
 };
@@ -294,54 +293,64 @@ pub enum AccessMode {
     Atomic,
 }
 
+/// The most captures a kernel may have (the `Captures` tuples go up to 16).
+pub const MAX_CAPTURES: usize = 16;
+
 /// One captured View of a kernel: its name in the kernel, its allocation and how it is used.
-pub struct ViewAccess {
+#[derive(Clone, Copy)]
+pub struct ViewAccess<'a> {
     pub(crate) name: &'static str,
-    pub(crate) allocation: Arc<Allocation>,
+    pub(crate) allocation: &'a Allocation,
     pub(crate) mode: AccessMode,
 }
 
-impl ViewAccess {
+impl<'a> ViewAccess<'a> {
     /// The access of the capture `name` to `view`.
     pub(crate) fn of<T: Element, const R: usize, L: Layout, M: MemorySpace>(
         name: &'static str,
-        view: &View<T, R, L, M>,
+        view: &'a View<T, R, L, M>,
         mode: AccessMode,
     ) -> Self {
         ViewAccess {
             name,
-            allocation: view.allocation().clone(),
+            allocation: view.allocation(),
             mode,
         }
     }
 }
 
+/// The View accesses of one kernel's captures, packed at the front (no heap allocation: a launch
+/// makes one).
+pub type Accesses<'a> = [Option<ViewAccess<'a>>; MAX_CAPTURES];
+
 /// The borrows one launch holds on the allocations of its captured Views; released when dropped.
-pub(crate) struct LaunchBorrows {
-    held: Vec<(Arc<Allocation>, bool)>,
+pub(crate) struct LaunchBorrows<'a> {
+    held: [Option<(&'a Allocation, bool)>; MAX_CAPTURES],
 }
 
-impl LaunchBorrows {
+impl<'a> LaunchBorrows<'a> {
     /// Checks the captures of a kernel and borrows their allocations: an allocation that the kernel
     /// writes (or updates atomically) exclusively, others shared. Unless the kernel is `unsafe`, a
     /// written View sharing its allocation with another captured View is [`Error::KernelAlias`];
     /// `what` names the launch.
     pub(crate) fn take(
-        accesses: &[ViewAccess],
+        accesses: &Accesses<'a>,
         is_unsafe: bool,
         what: &dyn Fn() -> String,
-    ) -> Result<LaunchBorrows> {
+    ) -> Result<LaunchBorrows<'a>> {
+        let same = |a: &Allocation, b: &Allocation| std::ptr::eq(a, b);
+        let n = accesses.iter().take_while(|a| a.is_some()).count();
+        // Packed at the front, so the first `n` are all the Views.
+        let list = || accesses[..n].iter().flatten();
         if !is_unsafe {
-            for (k, a) in accesses.iter().enumerate() {
+            for (k, a) in list().enumerate() {
                 if a.mode == AccessMode::Read {
                     continue;
                 }
-                if let Some(b) = accesses
-                    .iter()
+                let other = list()
                     .enumerate()
-                    .find(|(j, b)| *j != k && Arc::ptr_eq(&a.allocation, &b.allocation))
-                    .map(|(_, b)| b)
-                {
+                    .find(|(j, b)| *j != k && same(a.allocation, b.allocation));
+                if let Some((_, b)) = other {
                     return Err(Error::KernelAlias {
                         launch: what(),
                         written: a.name.to_string(),
@@ -351,32 +360,43 @@ impl LaunchBorrows {
                 }
             }
         }
-        let mut held: Vec<(Arc<Allocation>, bool)> = Vec::new();
-        for a in accesses {
+        // One borrow per allocation: exclusive if any capture of it writes.
+        let mut wanted: [Option<(&'a Allocation, bool)>; MAX_CAPTURES] = [None; MAX_CAPTURES];
+        let mut m = 0;
+        for a in list() {
             let exclusive = a.mode != AccessMode::Read;
-            match held.iter_mut().find(|(h, _)| Arc::ptr_eq(h, &a.allocation)) {
+            match wanted[..m]
+                .iter_mut()
+                .flatten()
+                .find(|(h, _)| same(h, a.allocation))
+            {
                 Some((_, e)) => *e |= exclusive,
-                None => held.push((a.allocation.clone(), exclusive)),
+                None => {
+                    wanted[m] = Some((a.allocation, exclusive));
+                    m += 1;
+                }
             }
         }
-        let mut borrows = LaunchBorrows { held: Vec::new() };
-        for (alloc, exclusive) in held {
-            if exclusive {
+        let mut borrows = LaunchBorrows {
+            held: [None; MAX_CAPTURES],
+        };
+        for (k, (alloc, exclusive)) in wanted[..m].iter().flatten().enumerate() {
+            if *exclusive {
                 alloc.borrow_exclusive()?;
             } else {
                 alloc.borrow_shared()?;
             }
-            // Pushed only once taken, so that dropping `borrows` on an error releases exactly the
+            // Recorded only once taken, so that dropping `borrows` on an error releases exactly the
             // borrows taken so far.
-            borrows.held.push((alloc, exclusive));
+            borrows.held[k] = Some((alloc, *exclusive));
         }
         Ok(borrows)
     }
 }
 
-impl Drop for LaunchBorrows {
+impl Drop for LaunchBorrows<'_> {
     fn drop(&mut self) {
-        for (alloc, exclusive) in &self.held {
+        for (alloc, exclusive) in self.held.iter().flatten() {
             if *exclusive {
                 alloc.release_exclusive();
             } else {
