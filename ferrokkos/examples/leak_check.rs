@@ -1,5 +1,6 @@
 //! A small program for leak checkers (CI runs it under valgrind): initialize, allocate Views, run the
-//! parallel patterns on a Serial and a Threads instance (and partitions of it), fence, finalize.
+//! parallel patterns (`kernel!`s and a closure) on a Serial and a Threads instance (and partitions of
+//! it), generate a kernel's CUDA C++, fence, finalize.
 //!
 //! ```text
 //! cargo build -p ferrokkos --example leak_check
@@ -8,6 +9,12 @@
 //! ```
 
 use ferrokkos::prelude::*;
+
+/// A device function, so that generating code defines one.
+#[device]
+fn col_view_len(i: usize) -> f64 {
+    i as f64 * 0.5
+}
 
 fn main() -> ferrokkos::Result<()> {
     let rt = ferrokkos::initialize(InitSettings::from_env()?.num_threads(2))?;
@@ -27,14 +34,11 @@ fn main() -> ferrokkos::Result<()> {
     let n = a.extent(0);
     {
         let col = subview(&a, (ALL, 0))?;
-        let col = col.host()?;
         let out = View::<f64, 1>::new("out", [n])?;
-        // SAFETY: iteration i writes out[i] only.
-        let w = unsafe { out.parallel_mut()? };
         parallel_for(
             "leak_check: for",
             RangePolicy::new(&threads, 0, n)?,
-            move |i: usize| w.set(i, col[i] + 1.0),
+            kernel!(|i| out[i] = col[i] + 1.0),
         )?;
         let dynamic = RangePolicy::new(&threads, 0, n)?
             .schedule(Schedule::Dynamic)
@@ -42,25 +46,43 @@ fn main() -> ferrokkos::Result<()> {
         let (sum, max) = parallel_reduce(
             "leak_check: reduce",
             dynamic,
-            |i: usize, acc: &mut (f64, usize)| {
-                acc.0 += i as f64;
-                acc.1 = acc.1.max(i);
-            },
+            kernel!(|i, sum, max: &mut usize| {
+                *sum += i as f64;
+                *max = max.max(i);
+            }),
             (Sum::new(), Max::new()),
         )?;
         assert_eq!((sum, max), (4950.0, 99));
         let total = parallel_scan(
             "leak_check: scan",
             RangePolicy::new(&serial, 0, n)?,
-            |i: usize, partial: &mut u64, _: bool| *partial += i as u64,
+            kernel!(|i, partial, is_final| {
+                if !is_final {
+                    *partial += i as u64;
+                } else {
+                    *partial += i as u64;
+                }
+            }),
         )?;
         let md = parallel_reduce(
             "leak_check: mdrange",
             MDRangePolicy::new(&parts[0], [0, 0], [4, 5])?,
-            |(i, j): (i64, i64), acc: &mut i64| *acc += i * j,
+            kernel!(|(i, j), acc| *acc += i * j),
             Sum::new(),
         )?;
-        assert_eq!((total, md, out.get(99)?), (4950, 60, 3.0));
+        // A plain closure with the unsafe accessor still works alongside.
+        let col = col.host()?;
+        // SAFETY: iteration i writes out[i] only.
+        let w = unsafe { out.parallel_mut()? };
+        parallel_for(
+            "leak_check: closure",
+            RangePolicy::new(&threads, 0, n)?,
+            move |i: usize| w.set(i, w.get(i) + col[i]),
+        )?;
+        // Generating the device code allocates and frees its own state.
+        let unit = kernel!(|i| out[i] = col_view_len(i)).cuda_source(Iterate::Right);
+        assert!(unit.generated().contains("col_view_len_fn"));
+        assert_eq!((total, md, out.get(99)?), (4950, 60, 5.0));
     }
 
     serial.fence("leak_check: serial")?;

@@ -34,7 +34,7 @@ pub enum Error {
     #[error("ferrokkos is already initialized: initialize may be called once per process")]
     AlreadyInitialized,
 
-    /// [`crate::initialize`] was called after [`crate::finalize`] (Kokkos forbids this too).
+    /// [`crate::initialize`] was called after [`crate::Runtime::finalize`] (Kokkos forbids this too).
     #[error("ferrokkos cannot be initialized again after it was finalized")]
     InitializeAfterFinalize,
 

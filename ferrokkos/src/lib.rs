@@ -51,7 +51,33 @@ pub use dispatch::{
     ScanKernel, parallel_for, parallel_reduce, parallel_scan, parallel_scan_with,
 };
 pub use error::{BorrowKind, Error, Result};
-pub use ferrokkos_macros::{device, kernel};
+/// A single-source kernel: `kernel!(|i| y[i] = a * x[i] + y[i])` runs on the host spaces as Rust and
+/// becomes CUDA C++ for the GPU. Its language, parameters and race rules are described in the
+/// [`kernel`](mod@kernel) module.
+pub use ferrokkos_macros::kernel;
+
+/// Makes a function callable from kernels: the function stays as it is for the host, and the macro
+/// adds its typed shadow, which defines it once in each translation unit that calls it. Its
+/// parameters and result are primitive numbers or `bool`, and its body uses the kernel language
+/// (see [`kernel`](mod@kernel)); it cannot capture variables.
+///
+/// ```
+/// use ferrokkos::prelude::*;
+/// use ferrokkos::{device, kernel};
+///
+/// #[device]
+/// fn smoothstep(x: f64) -> f64 {
+///     let t = x.clamp(0.0, 1.0);
+///     t * t * (3.0 - 2.0 * t)
+/// }
+///
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// let y = View::<f64, 1>::new("y", [11])?;
+/// parallel_for("ramp", 11, kernel!(|i| y[i] = smoothstep(i as f64 / 10.0)))?;
+/// assert_eq!(y.get(5)?, 0.5);
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+pub use ferrokkos_macros::device;
 pub use policy::{IndexType, Iterate, MDRangePolicy, RangePolicy, Schedule};
 pub use reducer::{
     BAnd, BOr, ByValue, Custom, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxLoc,
@@ -84,6 +110,7 @@ pub mod prelude {
         Schedule, Serial, Sum, Threads, ValLocScalar, View, create_mirror_view, deep_copy,
         parallel_for, parallel_reduce, parallel_scan, partition_space, subview, view_alloc,
     };
+    pub use crate::{device, kernel};
 }
 
 /// The README's example, compiled and run as a doctest so that it stays true.

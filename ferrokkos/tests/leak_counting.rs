@@ -81,6 +81,14 @@ fn work() -> ferrokkos::Result<()> {
     let md = MDRangePolicy::new(&parts[1], [0, 0], [8, 8])?;
     parallel_for("leak check", md, |(_, _): (i64, i64)| {})?;
     assert_eq!((s, t), (499500, 499500));
+    // kernel!: captures, launch-time borrows, and the generation of its CUDA C++ (thread-local
+    // emission state, cleared after each run of the shadow).
+    let out = View::<f64, 1>::new("out", [64])?;
+    let k = ferrokkos::kernel!(|i| out[i] = column[i] * 2.0);
+    parallel_for("leak check kernel", RangePolicy::new(&threads, 0, 64)?, &k)?;
+    let unit = k.cuda_source(ferrokkos::Iterate::Right);
+    assert!(unit.generated().contains("out(i) = column(i) * 2.0;"));
+    drop((k, unit, out));
     serial.fence("leak check")?;
     threads.fence("leak check")?;
     for p in &parts {

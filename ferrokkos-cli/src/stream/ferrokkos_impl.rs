@@ -53,18 +53,30 @@ impl<S: HostExecutionSpace, T: StreamFloat> FerrokkosStream<S, T> {
 
     fn copy(&self) -> Result<()> {
         let (a, c) = (&self.a, &self.c);
-        parallel_for("babelstream::copy", self.policy()?, kernel!(|i| c[i] = a[i]))
+        parallel_for(
+            "babelstream::copy",
+            self.policy()?,
+            kernel!(|i| c[i] = a[i]),
+        )
     }
 
     fn mul(&self) -> Result<()> {
         let s = T::of(SCALAR);
         let (b, c) = (&self.b, &self.c);
-        parallel_for("babelstream::mul", self.policy()?, kernel!(|i| b[i] = s * c[i]))
+        parallel_for(
+            "babelstream::mul",
+            self.policy()?,
+            kernel!(|i| b[i] = s * c[i]),
+        )
     }
 
     fn add(&self) -> Result<()> {
         let (a, b, c) = (&self.a, &self.b, &self.c);
-        parallel_for("babelstream::add", self.policy()?, kernel!(|i| c[i] = a[i] + b[i]))
+        parallel_for(
+            "babelstream::add",
+            self.policy()?,
+            kernel!(|i| c[i] = a[i] + b[i]),
+        )
     }
 
     fn triad(&self) -> Result<()> {

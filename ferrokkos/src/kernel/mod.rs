@@ -1,9 +1,94 @@
-//! Single-source kernels: the typed shadow and the CUDA C++ emitter (DESIGN.md decisions 3 and 4).
+//! Single-source kernels: [`crate::kernel!`], its typed shadow and the CUDA C++ emitter (DESIGN.md
+//! decisions 3 and 4).
 //!
-//! `kernel!(|i| y[i] = a * x[i] + y[i])` expands to a [`Kernel`]: the body as a Rust closure for the
-//! host spaces, and the same body as a *typed shadow*, Rust code in which every operation is a call
-//! of [`shadow`] on [`Expr`] values. Running the shadow once writes the body in C++ with explicit
-//! types, which [`Kernel`]'s source methods wrap into a translation unit with the device header.
+//! `kernel!(|i| y[i] = a * x[i] + y[i])` is one kernel body for every execution space. It expands to a
+//! [`Kernel`] holding
+//! - the captures: the body's free identifiers, copied (numbers) or cloned (Views, sharing their
+//!   allocation), so a kernel owns what it uses and may be launched many times;
+//! - the body as a Rust closure for the host spaces (Serial, Threads), compiled by rustc: View
+//!   accesses become bounds-checked accessor calls, and the loop vectorizes like a plain loop;
+//! - the *typed shadow*: the same body rewritten so that each operation is a call of [`shadow`] on
+//!   [`Expr`] values. rustc type-checks it like the host closure, so every literal and local gets the
+//!   same type (an unsuffixed `2.0` next to an `f32` is `float`, alone it is `double`). Running it once
+//!   writes the body in C++ with explicit types; [`Kernel::cuda_source`] wraps that into a translation
+//!   unit (the device header, the `#[device]` functions called, the entry points) that NVRTC compiles.
+//!
+//! ```
+//! use ferrokkos::prelude::*;
+//! use ferrokkos::kernel;
+//!
+//! let _rt = ferrokkos::initialize(InitSettings::new())?;
+//! let exec = Threads::default_instance()?;
+//! let (x, y) = (View::<f32, 1>::new("x", [1000])?, View::<f32, 1>::new("y", [1000])?);
+//! deep_copy(&x, 1.5f32)?;
+//! let a = 2.0f32;
+//! parallel_for("axpy", RangePolicy::new(&exec, 0, 1000)?, kernel!(|i| y[i] = a * x[i] + y[i]))?;
+//! assert_eq!(y.get(7)?, 3.0);
+//!
+//! // A reduction: the accumulator is `&mut` the reducer's value.
+//! let dot = parallel_reduce("dot", RangePolicy::new(&exec, 0, 1000)?,
+//!     kernel!(|i, acc| *acc += x[i] * y[i]), Sum::<f32>::new())?;
+//! assert_eq!(dot, 4500.0);
+//!
+//! // The same kernel in CUDA C++ (compiled by NVRTC when the CUDA backend launches it).
+//! let k = kernel!(|i| y[i] = a * x[i] + 1.0);
+//! let unit = k.cuda_source(Iterate::Right);
+//! assert!(unit.generated().contains("y(i) = a * x(i) + 1.0f;"));
+//! # Ok::<(), ferrokkos::Error>(())
+//! ```
+//!
+//! # Parameters
+//!
+//! | kernel | pattern | parameters |
+//! |---|---|---|
+//! | `kernel!(\|i\| ...)` | `parallel_for` over a `RangePolicy` | `i: usize` unless annotated (`\|i: i32\|`) |
+//! | `kernel!(\|(i, j)\| ...)` | `parallel_for` over an `MDRangePolicy` (rank 2 to 6) | `i64` coordinates unless annotated (`\|(i, j): (usize, usize)\|`) |
+//! | `kernel!(\|i, acc\| ...)` | `parallel_reduce` | `acc: &mut V`, `V` the reducer's value type |
+//! | `kernel!(\|i, a, b, ...\| ...)` | `parallel_reduce` with a tuple of reducers | one `&mut` accumulator per reducer |
+//! | `kernel!(\|i, partial, is_final\| ...)` | `parallel_scan` | `partial: &mut V`, `is_final: bool` |
+//!
+//! Three parameters mean a scan when the last one is annotated `bool` or is never dereferenced, and
+//! a reduction into two accumulators otherwise. Accumulator types are inferred from the reducer; a
+//! kernel that calls methods on an accumulator or reads its fields (`best.val` of a `MinLoc`) writes
+//! its type (`best: &mut ValLocScalar<f64, usize>`), as a Rust closure would need to.
+//!
+//! # The kernel language
+//!
+//! Kernels use a subset of Rust that has a meaning on every device: `let` / `let mut`, assignment and
+//! compound assignment; arithmetic, comparison, logical, bitwise and shift operators on the primitive
+//! numbers and `bool`; `as` casts; `if` / `else` (statements and values); `for` over ranges
+//! (`a..b`, `a..=b`, then optionally `.rev()`, then optionally `.step_by(k)`), `while`, `loop`,
+//! `break`, `continue`, `return`; the `f32` / `f64` methods `abs sqrt cbrt exp exp2 ln log2 log10
+//! powi powf sin cos tan asin acos atan atan2 sinh cosh tanh floor ceil round trunc min max mul_add
+//! hypot signum clamp is_nan is_finite` and the integer methods `min max abs pow wrapping_add
+//! wrapping_sub wrapping_mul rem_euclid count_ones leading_zeros`; View indexing at ranks 1 to 8
+//! (`x[i]`, `a[(i, j)]`, any integer types), `x.extent(r)`, `h.atomic_add(k, v)` / `atomic_min` /
+//! `atomic_max`; numeric constants (`f64::consts::PI`, `std::f32::consts::E`, `i32::MAX`,
+//! `f64::INFINITY`); calls of [`crate::device`] functions; `unsafe { }` blocks. Anything else is a
+//! compile error at the offending syntax that says what is supported.
+//!
+//! On the device the semantics are Rust's (release build): shifts mask their amount, `%` truncates,
+//! float-to-integer `as` saturates (NaN gives 0), integer narrowing wraps, the methods behave as
+//! Rust's. Integer overflow of `+ - *` is a panic in a Rust debug build and has no defined result in
+//! the device code (use the `wrapping_*` methods where it is intended).
+//!
+//! # Race freedom
+//!
+//! The macro checks, on the syntax, that a View the kernel writes is written and read only at the
+//! iteration index (`y[i]`, or for an MDRange `a[(i, j)]`; a tuple holding the index coordinates at
+//! fixed positions, such as `m[(i, k)]`, also qualifies: iteration `i` owns row `i`), and that a View
+//! updated with atomics is touched only atomically. Accesses inside `unsafe { }` are exempt: the
+//! author then promises Kokkos' contract (no element written by one iteration and touched by
+//! another). At launch, a written View that shares its allocation with another captured View is an
+//! [`crate::Error::KernelAlias`] unless the kernel contains `unsafe`; every captured allocation is
+//! borrowed for the launch (exclusively if written), so a host guard held on it is an
+//! [`crate::Error::Borrow`] rather than a race. Hence safe code cannot race through a kernel.
+//!
+//! # Generated code
+//!
+//! [`TranslationUnit::generated`] is readable C++ with the Rust names of the types (`const f32 t = a *
+//! x(i) + 1.0f;`) and `#line` directives to the kernel's Rust source, so that an NVRTC error points at
+//! the user's line. The entry points and their parameters are described on [`TranslationUnit`].
 
 mod builder;
 pub mod capture;

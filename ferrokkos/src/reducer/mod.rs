@@ -10,7 +10,7 @@
 //!   (wrap a reducer type of your own in [`ByValue`]);
 //! - a tuple of reducers, several reductions in one pass, returned as a tuple: `(Sum::new(), Max::new())`;
 //! - a `&mut` number, summed into it (Kokkos' `parallel_reduce(policy, f, result)`);
-//! - a rank-0 [`View`], summed into it;
+//! - a rank-0 [`crate::View`], summed into it;
 //! - a reducer aimed at a place: `Max::new().into_result(&mut m)` or `.into_result(&view)` (Kokkos'
 //!   `Max<double>(result)`).
 

@@ -10,7 +10,7 @@ use crate::space::HostAccessible;
 use crate::view::{Element, Layout, View};
 
 /// What `parallel_reduce` reduces into: a reducer (the result is returned), a `&mut` number or a
-/// rank-0 View (summed into it), or a [`ReduceInto`]. See the [module documentation](self).
+/// rank-0 View (summed into it), or a [`ReduceInto`]. See the [module documentation](crate::reducer).
 pub trait ReduceTarget {
     /// The reducer that combines the contributions.
     type Reducer: Reducer;

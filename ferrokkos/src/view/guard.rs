@@ -29,7 +29,7 @@ pub struct HostMut<'a, T: Element, const R: usize, L: Layout, M: HostAccessible>
 }
 
 impl<T: Element, const R: usize, L: Layout, M: HostAccessible> View<T, R, L, M> {
-    /// Borrows the elements for reading. An [`Error::Borrow`] naming the View if a [`HostMut`] of the
+    /// Borrows the elements for reading. An [`crate::Error::Borrow`] naming the View if a [`HostMut`] of the
     /// same allocation is alive.
     ///
     /// ```
@@ -50,7 +50,7 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible> View<T, R, L, M> 
         })
     }
 
-    /// Borrows the elements for reading and writing. An [`Error::Borrow`] naming the View if any other
+    /// Borrows the elements for reading and writing. An [`crate::Error::Borrow`] naming the View if any other
     /// guard of the same allocation is alive.
     pub fn host_mut(&self) -> Result<HostMut<'_, T, R, L, M>> {
         self.allocation().borrow_exclusive()?;

@@ -36,7 +36,7 @@ unsafe impl<T: Element, const R: usize, L: Layout, M: HostAccessible> Send
 
 impl<T: Element, const R: usize, L: Layout, M: HostAccessible> View<T, R, L, M> {
     /// Read-write access that the iterations of a host kernel can share (see [`ParallelMut`]). An
-    /// [`Error::Borrow`] naming the View if any other guard of its allocation is alive.
+    /// [`crate::Error::Borrow`] naming the View if any other guard of its allocation is alive.
     ///
     /// # Safety
     /// Kokkos' contract for kernels: while the returned accessor (or a copy of a reference to it) is

@@ -312,7 +312,7 @@ pub type Subview<T, const R: usize, L, M, A> = <<A as SubviewArgs<R>>::Rank as N
 >;
 
 /// A View of the part of `view` that `args` select, sharing its allocation (see the [module
-/// docs](self)). An argument outside the parent's extents is [`Error::SubviewBounds`], naming the
+/// docs](crate::view::subview)). An argument outside the parent's extents is [`Error::SubviewBounds`], naming the
 /// label, the argument and the extents.
 pub fn subview<T, const R: usize, L, M, A>(
     view: &View<T, R, L, M>,

@@ -15,7 +15,7 @@ pub const HOST_ALIGNMENT: usize = 64;
 ///
 /// Allocations are 64-byte aligned and zero-filled. Large allocations come straight from the operating
 /// system as untouched zero pages, so they cost nothing until first use, with or without
-/// [`crate::WithoutInitializing`].
+/// `WithoutInitializing` ([`crate::ViewAlloc::without_initializing`]).
 ///
 /// ```
 /// use ferrokkos::{HostSpace, InitSettings, MemorySpace, View};
