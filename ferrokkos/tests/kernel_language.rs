@@ -506,3 +506,44 @@ fn while_loop_break_and_continue() -> Result<()> {
     check_cuda(&k.cuda_source(Iterate::Right));
     Ok(())
 }
+
+#[test]
+fn return_ends_an_iteration_and_blocks_have_values() -> Result<()> {
+    runtime();
+    let n = 20;
+    let y = View::<i32, 1>::new("y", [n])?;
+    let k = kernel!(|i| {
+        let v = i as i32 - 10;
+        // A block with statements on the right of `&&` runs only when the left side holds.
+        let small = v > 0 && {
+            let t = v * 2;
+            t < 10
+        };
+        if v < -5 {
+            y[i] = -1;
+            return;
+        }
+        y[i] = if small { 100 } else { v };
+    });
+    parallel_for("return", RangePolicy::new(&exec(), 0, n)?, &k)?;
+    for (i, g) in y.to_vec()?.iter().enumerate() {
+        let v = i as i32 - 10;
+        let want = if v < -5 {
+            -1
+        } else if v > 0 && v * 2 < 10 {
+            100
+        } else {
+            v
+        };
+        assert_eq!(*g, want, "at {i}");
+    }
+    let tu = k.cuda_source(Iterate::Right);
+    let g = tu.generated();
+    assert!(
+        g.contains("bool fk_cond = v > 0;") && g.contains("if (fk_cond) {"),
+        "{g}"
+    );
+    assert!(g.contains("return;"), "{g}");
+    check_cuda(&tu);
+    Ok(())
+}

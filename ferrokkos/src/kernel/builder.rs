@@ -310,6 +310,15 @@ const RESERVED: &[&str] = &[
 /// A C++ name for the Rust binding `base`, unique in the current function (Rust may shadow a name;
 /// C++ may not redeclare it), never a C++ keyword.
 pub(crate) fn fresh_name(base: &str) -> String {
+    fresh(base, true)
+}
+
+/// A C++ name for a temporary of the generated code (`fk_cond`), unique in the current function.
+pub(crate) fn fresh_temp(base: &str) -> String {
+    fresh(base, false)
+}
+
+fn fresh(base: &str, user: bool) -> String {
     with(|s| {
         let f = current(s);
         let base = base.trim_start_matches("r#");
@@ -318,7 +327,8 @@ pub(crate) fn fresh_name(base: &str) -> String {
         } else {
             base
         };
-        let mut candidate = if RESERVED.contains(&base) || base.starts_with("fk_") {
+        // `fk_` names belong to the generated code: a user's `fk_x` becomes `fk_x_`.
+        let mut candidate = if RESERVED.contains(&base) || (user && base.starts_with("fk_")) {
             format!("{base}_")
         } else {
             base.to_string()

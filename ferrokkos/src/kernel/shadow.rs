@@ -149,7 +149,7 @@ fn lazy_logic(
         builder::splice(lines);
         return Expr::new(format!("{} {op} {}", a.operand(p), b.operand(p - 1)), p);
     }
-    let t = builder::fresh_name("fk_cond");
+    let t = builder::fresh_temp("fk_cond");
     builder::line(format!("bool {t} = {};", a.text()));
     builder::line(format!("if ({negate}{t}) {{"));
     builder::indent(1);
@@ -380,7 +380,7 @@ impl<T: DeviceType> Branch for Expr<T> {
                 prec::TERNARY,
             );
         }
-        let t = builder::fresh_name("fk_if");
+        let t = builder::fresh_temp("fk_if");
         builder::line(format!("{} {t};", T::CXX));
         builder::line(format!("if ({}) {{", cond.text()));
         builder::indent(1);
