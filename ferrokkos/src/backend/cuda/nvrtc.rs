@@ -170,7 +170,8 @@ fn c_string(text: &str, what: &str) -> Result<CString> {
 }
 
 /// Compiles the CUDA C++ `source` (a complete translation unit: no `#include`s are resolved) for
-/// the real architecture `sm_{arch}` with `-std=c++17 -default-device -lineinfo`. `program_name` is
+/// the real architecture `sm_{arch}` with `-std=c++17 -default-device -lineinfo --fmad=false` (no
+/// contraction of `a * b + c`: each operation is rounded as Rust rounds it). `program_name` is
 /// the file name NVRTC's messages use (`fk_kernel_l12_0badc0de.cu`).
 ///
 /// Errors: [`Error::LibraryMissing`] when NVRTC cannot be loaded, [`Error::Nvrtc`] (with the log)
@@ -185,6 +186,10 @@ pub fn compile_cubin(source: &str, program_name: &str, arch: u32) -> Result<Cubi
         "-std=c++17".to_string(),
         "-default-device".to_string(),
         "-lineinfo".to_string(),
+        // Rust never fuses `a * b + c` into one rounding; neither does the device code, so that it
+        // computes what the host closure computes (kernels that want a fused multiply-add say
+        // `a.mul_add(b, c)`).
+        "--fmad=false".to_string(),
     ]
     .into_iter()
     .map(|o| CString::new(o).expect("the options contain no NUL byte"))
