@@ -8,32 +8,8 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{BinOp, Block, Expr, Lit, Member, Pat, Stmt, UnOp};
 
+use crate::race::{self, Access, AccessKind, Role};
 use crate::subset::{self, ATOMICS, FIELDS, METHODS, SUMMARY};
-
-/// How a kernel touches a captured View.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AccessKind {
-    Read,
-    Write,
-    Atomic,
-}
-
-/// One View access: `x[index]`, `y[index] = ...` or `h.atomic_add(index, ...)`.
-pub struct Access {
-    pub kind: AccessKind,
-    pub index: Expr,
-    pub in_unsafe: bool,
-    /// The whole access expression (errors underline all of it).
-    pub tokens: TokenStream,
-}
-
-/// The role a capture gets, from its accesses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    Read,
-    Write,
-    Atomic,
-}
 
 /// What is being analysed: a kernel (free identifiers are captures) or a `#[device]` function
 /// (they are errors).
@@ -93,7 +69,12 @@ pub fn analyze(
         errors: Vec::new(),
     };
     w.expr(body);
-    let captures = w.roles();
+    let captures = race::roles(
+        std::mem::take(&mut w.captures),
+        std::mem::take(&mut w.accesses),
+        &w.index_params,
+        &mut w.errors,
+    );
     Analysis {
         captures,
         is_unsafe: w.is_unsafe,
@@ -551,119 +532,6 @@ impl Walker {
             },
         ));
     }
-
-    /// The captures' roles, after checking the race rules.
-    fn roles(&mut self) -> Vec<(String, Role, Span)> {
-        let captures = std::mem::take(&mut self.captures);
-        let accesses = std::mem::take(&mut self.accesses);
-        let mut out = Vec::new();
-        for (name, span) in captures {
-            let mine: Vec<&Access> = accesses
-                .iter()
-                .filter(|(n, _)| *n == name)
-                .map(|(_, a)| a)
-                .collect();
-            let atomic = mine.iter().any(|a| a.kind == AccessKind::Atomic);
-            let write = mine.iter().any(|a| a.kind == AccessKind::Write);
-            let role = if atomic {
-                for a in &mine {
-                    if a.kind == AccessKind::Write || (a.kind == AccessKind::Read && !a.in_unsafe) {
-                        let what = if a.kind == AccessKind::Write {
-                            "writes"
-                        } else {
-                            "reads"
-                        };
-                        self.err_spanned(&a.tokens,
-                            format!(
-                                "the kernel updates View `{name}` atomically, so it may reach it only \
-                                 atomically, but here it {what} `{name}[{}]`{}",
-                                pretty(&a.index),
-                                if a.kind == AccessKind::Read { " (a read may sit in `unsafe { }`)" } else { "" }
-                            ),
-                        );
-                    }
-                }
-                Role::Atomic
-            } else if write {
-                self.check_owner(&name, &mine);
-                Role::Write
-            } else {
-                Role::Read
-            };
-            out.push((name, role, span));
-        }
-        out
-    }
-
-    /// The race rule for a written View: outside `unsafe`, every access is at the iteration index
-    /// (the index itself, or a tuple holding each index coordinate at the same positions).
-    fn check_owner(&mut self, name: &str, accesses: &[&Access]) {
-        let mut first: Option<(Vec<usize>, bool)> = None;
-        for a in accesses.iter().filter(|a| !a.in_unsafe) {
-            let sig = owner_signature(&a.index, &self.index_params);
-            let ok = match (&sig, &first) {
-                (None, _) => false,
-                (Some(s), Some(f)) => s == f,
-                (Some(s), None) => {
-                    first = Some(s.clone());
-                    true
-                }
-            };
-            if !ok {
-                let index = pretty(&a.index).to_string();
-                let own = own_index(&self.index_params);
-                let msg = if a.kind == AccessKind::Write {
-                    format!(
-                        "the kernel writes View `{name}` at index `{index}`, which is not the iteration \
-                         index: a View that a kernel writes may be written and read only at the iteration \
-                         index (`{name}[{own}]`), so that no two iterations touch the same element; use \
-                         an atomic (`{name}.atomic_add(k, v)`) or an `unsafe {{ }}` block"
-                    )
-                } else {
-                    format!(
-                        "the kernel reads View `{name}` at index `{index}` and also writes it: a View that \
-                         a kernel writes may be read only at the iteration index (`{name}[{own}]`), since \
-                         another iteration may be writing element `{index}`; read it inside `unsafe {{ }}` \
-                         if the algorithm guarantees otherwise"
-                    )
-                };
-                self.err_spanned(&a.tokens, msg);
-            }
-        }
-    }
-}
-
-fn own_index(params: &[String]) -> String {
-    if params.len() == 1 {
-        params[0].clone()
-    } else {
-        format!("({})", params.join(", "))
-    }
-}
-
-/// Where the iteration index sits in `index`: `([0], false)` for the index itself, `(positions,
-/// true)` for a tuple holding each index coordinate once as a bare name; `None` otherwise.
-fn owner_signature(index: &Expr, params: &[String]) -> Option<(Vec<usize>, bool)> {
-    let index = strip(index);
-    if params.len() == 1 && ident_of(index).as_deref() == Some(params[0].as_str()) {
-        return Some((vec![0], false));
-    }
-    let Expr::Tuple(t) = index else { return None };
-    let names: Vec<Option<String>> = t.elems.iter().map(ident_of).collect();
-    let mut positions = Vec::new();
-    for p in params {
-        let at: Vec<usize> = names
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| n.as_deref() == Some(p.as_str()))
-            .map(|(k, _)| k)
-            .collect();
-        if at.len() != 1 {
-            return None;
-        }
-        positions.push(at[0]);
-    }
-    Some((positions, true))
 }
 
 /// Whether `op` is a compound assignment (`+=` ...).

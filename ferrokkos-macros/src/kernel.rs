@@ -6,7 +6,8 @@ use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Expr, ExprClosure, Pat, Stmt, Type};
 
-use crate::analyze::{self, Mode, Role};
+use crate::analyze::{self, Mode};
+use crate::race::Role;
 use crate::{host, shadow};
 
 /// What the kernel's parameters say it is.

@@ -8,6 +8,7 @@ mod analyze;
 mod device;
 mod host;
 mod kernel;
+mod race;
 mod shadow;
 mod subset;
 

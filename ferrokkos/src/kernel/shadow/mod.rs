@@ -1,0 +1,304 @@
+//! The builder calls that `kernel!` and `#[device]` generate: the typed shadow's vocabulary.
+//!
+//! Every operator of a kernel body becomes a call here whose signature carries the Rust types
+//! (`add<T: Add<Output = T>>(Expr<T>, Expr<T>) -> Expr<T>`: Rust's primitive arithmetic takes two
+//! operands of one type and gives that type, and so does its inference), so rustc infers every
+//! literal and local exactly as in the host closure, and each call appends C++ with explicit types. These
+//! functions are public for the generated code only.
+
+use std::ops;
+
+use super::builder::{self, prec};
+use super::expr::{Expr, call, keep_type};
+use super::ty::{DeviceType, Kind};
+
+mod call;
+mod control;
+
+pub use super::view_expr::{DeviceIndex, ViewExpr};
+pub use call::{
+    FnReturn, HasLoc, HasMaxLoc, HasMaxVal, HasMinLoc, HasMinVal, HasVal, Place, Statement,
+    cxx_type, device_call, loc, max_loc, max_val, min_loc, min_val, param, split2, split3, split4,
+    split5, split6, stmt, val,
+};
+pub use control::{
+    Branch, DeviceInt, RangeShape, break_, continue_, for_range, if_, if_else, loop_, return_unit,
+    return_value, while_,
+};
+
+/// A literal: `lit(2.0)` has the type rustc infers for `2.0` in the same place of the host closure.
+pub fn lit<T: DeviceType>(value: T) -> Expr<T> {
+    let text = value.literal();
+    let p = if text.starts_with('-') {
+        prec::UNARY
+    } else {
+        prec::PRIMARY
+    };
+    Expr::new(text, p)
+}
+
+/// The C++ text of an expression (for generated calls of device functions).
+pub fn arg<T>(e: Expr<T>) -> String {
+    e.text()
+}
+
+/// Marks the following statements as coming from Rust line `line` of `file` (a `#line` directive).
+pub fn source(line: u32, file: &'static str) {
+    builder::source(line, file)
+}
+
+macro_rules! binary {
+    ($($(#[$doc:meta])* $f:ident: $tr:ident, $op:literal, $p:expr;)*) => {$(
+        $(#[$doc])*
+        pub fn $f<T>(a: Expr<T>, b: Expr<T>) -> Expr<T>
+        where
+            T: DeviceType + ops::$tr<T, Output = T>,
+        {
+            let text = format!("{} {} {}", a.operand($p), $op, b.operand($p - 1));
+            keep_type::<T>(text, $p)
+        }
+    )*};
+}
+
+binary! {
+    /// `a + b`.
+    add: Add, "+", prec::ADD;
+    /// `a - b`.
+    sub: Sub, "-", prec::ADD;
+    /// `a * b`.
+    mul: Mul, "*", prec::MUL;
+    /// `a / b` (integers truncate toward zero, as in Rust).
+    div: Div, "/", prec::MUL;
+    /// `a & b`.
+    bitand: BitAnd, "&", prec::BITAND;
+    /// `a | b`.
+    bitor: BitOr, "|", prec::BITOR;
+    /// `a ^ b`.
+    bitxor: BitXor, "^", prec::XOR;
+}
+
+/// `a % b`: C++ `%` for integers (both truncate, so negative operands agree with Rust), `fmod` for
+/// floats.
+pub fn rem<T>(a: Expr<T>, b: Expr<T>) -> Expr<T>
+where
+    T: DeviceType + ops::Rem<T, Output = T>,
+{
+    if T::KIND == Kind::Float {
+        let f = if T::CXX == "f32" { "fmodf" } else { "fmod" };
+        call(f, &[a.text(), b.text()])
+    } else {
+        let text = format!("{} % {}", a.operand(prec::MUL), b.operand(prec::MUL - 1));
+        keep_type::<T>(text, prec::MUL)
+    }
+}
+
+/// `a << b`, masked by the bit width as Rust does in release builds.
+pub fn shl<A, B>(a: Expr<A>, b: Expr<B>) -> Expr<A::Output>
+where
+    A: DeviceType + ops::Shl<B>,
+    B: DeviceType,
+    A::Output: DeviceType,
+{
+    call("fk::shl", &[a.text(), b.text()])
+}
+
+/// `a >> b` (arithmetic for signed types), masked by the bit width.
+pub fn shr<A, B>(a: Expr<A>, b: Expr<B>) -> Expr<A::Output>
+where
+    A: DeviceType + ops::Shr<B>,
+    B: DeviceType,
+    A::Output: DeviceType,
+{
+    call("fk::shr", &[a.text(), b.text()])
+}
+
+macro_rules! compare {
+    ($($(#[$doc:meta])* $f:ident: $tr:ident, $op:literal, $p:expr;)*) => {$(
+        $(#[$doc])*
+        pub fn $f<T>(a: Expr<T>, b: Expr<T>) -> Expr<bool>
+        where
+            T: DeviceType + $tr<T>,
+        {
+            Expr::new(format!("{} {} {}", a.operand($p), $op, b.operand($p - 1)), $p)
+        }
+    )*};
+}
+
+compare! {
+    /// `a == b`.
+    eq: PartialEq, "==", prec::EQ;
+    /// `a != b`.
+    ne: PartialEq, "!=", prec::EQ;
+    /// `a < b`.
+    lt: PartialOrd, "<", prec::REL;
+    /// `a <= b`.
+    le: PartialOrd, "<=", prec::REL;
+    /// `a > b`.
+    gt: PartialOrd, ">", prec::REL;
+    /// `a >= b`.
+    ge: PartialOrd, ">=", prec::REL;
+}
+
+/// `a && b`, `b` evaluated only when `a` holds (also when `b` needs statements).
+pub fn and(a: Expr<bool>, b: impl FnOnce() -> Expr<bool>) -> Expr<bool> {
+    lazy_logic(a, b, "&&", prec::AND, "")
+}
+
+/// `a || b`, `b` evaluated only when `a` does not hold.
+pub fn or(a: Expr<bool>, b: impl FnOnce() -> Expr<bool>) -> Expr<bool> {
+    lazy_logic(a, b, "||", prec::OR, "!")
+}
+
+fn lazy_logic(
+    a: Expr<bool>,
+    b: impl FnOnce() -> Expr<bool>,
+    op: &str,
+    p: u8,
+    negate: &str,
+) -> Expr<bool> {
+    let (lines, b) = builder::capture(b);
+    if !builder::has_code(&lines) {
+        builder::splice(lines);
+        return Expr::new(format!("{} {op} {}", a.operand(p), b.operand(p - 1)), p);
+    }
+    let t = builder::fresh_temp("fk_cond");
+    builder::line(format!("bool {t} = {};", a.text()));
+    builder::line(format!("if ({negate}{t}) {{"));
+    builder::indent(1);
+    builder::splice(lines);
+    builder::line(format!("{t} = {};", b.text()));
+    builder::indent(-1);
+    builder::line("}");
+    Expr::name(&t)
+}
+
+/// `-a`.
+pub fn neg<T: DeviceType + ops::Neg<Output = T>>(a: Expr<T>) -> Expr<T> {
+    keep_type::<T>(format!("-{}", a.operand(prec::UNARY)), prec::UNARY)
+}
+
+/// `!a`: logical for `bool`, bitwise (`~`) for integers.
+pub fn not<T: DeviceType + ops::Not<Output = T>>(a: Expr<T>) -> Expr<T> {
+    if T::KIND == Kind::Bool {
+        Expr::new(format!("!{}", a.operand(prec::UNARY)), prec::UNARY)
+    } else {
+        keep_type::<T>(format!("~{}", a.operand(prec::UNARY)), prec::UNARY)
+    }
+}
+
+/// The pairs of types Rust's `as` converts between (numbers to numbers, `bool` to integers).
+pub trait AsCast<To>: DeviceType {}
+
+macro_rules! as_cast {
+    ($($from:ident)*) => {$( as_cast!(@to $from: i8 i16 i32 i64 isize u8 u16 u32 u64 usize f32 f64); )*};
+    (@to $from:ident: $($to:ident)*) => {$( impl AsCast<$to> for $from {} )*};
+}
+
+as_cast!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize f32 f64);
+
+macro_rules! bool_cast {
+    ($($to:ident)*) => {$( impl AsCast<$to> for bool {} )*};
+}
+
+bool_cast!(bool i8 i16 i32 i64 isize u8 u16 u32 u64 usize);
+
+/// `e as To`, with Rust's semantics: float-to-integer saturates (NaN gives 0), integer narrowing wraps.
+pub fn cast<To: DeviceType, From: AsCast<To>>(e: Expr<From>) -> Expr<To> {
+    if From::CXX == To::CXX {
+        e.retype()
+    } else if From::KIND == Kind::Float && To::KIND != Kind::Float {
+        call(&format!("fk::cast<{}>", To::CXX), &[e.text()])
+    } else {
+        call(To::CXX, &[e.text()])
+    }
+}
+
+/// `let name = e;` (`mutable`: `let mut`): declares a C++ local and returns it.
+pub fn let_<T: DeviceType>(name: &str, mutable: bool, e: Expr<T>) -> Expr<T> {
+    let cxx = builder::fresh_name(name);
+    let konst = if mutable { "" } else { "const " };
+    builder::line(format!("{konst}{} {cxx} = {};", T::CXX, e.text()));
+    Expr::name(&cxx)
+}
+
+/// `let mut name: T;` without a value.
+pub fn let_uninit<T: DeviceType>(name: &str) -> Expr<T> {
+    let cxx = builder::fresh_name(name);
+    builder::line(format!("{} {cxx};", T::CXX));
+    Expr::name(&cxx)
+}
+
+/// `place = e;`.
+pub fn assign<T>(place: Expr<T>, e: Expr<T>) {
+    builder::line(format!("{} = {};", place.text(), e.text()));
+}
+
+macro_rules! compound {
+    ($($(#[$doc:meta])* $f:ident: $tr:ident, $op:literal;)*) => {$(
+        $(#[$doc])*
+        pub fn $f<T>(place: Expr<T>, e: Expr<T>)
+        where
+            T: DeviceType + ops::$tr<T>,
+        {
+            builder::line(format!("{} {} {};", place.text(), $op, e.text()));
+        }
+    )*};
+}
+
+compound! {
+    /// `place += e;`.
+    add_assign: AddAssign, "+=";
+    /// `place -= e;`.
+    sub_assign: SubAssign, "-=";
+    /// `place *= e;`.
+    mul_assign: MulAssign, "*=";
+    /// `place /= e;`.
+    div_assign: DivAssign, "/=";
+    /// `place &= e;`.
+    bitand_assign: BitAndAssign, "&=";
+    /// `place |= e;`.
+    bitor_assign: BitOrAssign, "|=";
+    /// `place ^= e;`.
+    bitxor_assign: BitXorAssign, "^=";
+}
+
+/// `place %= e;`.
+pub fn rem_assign<T: DeviceType + ops::RemAssign<T>>(place: Expr<T>, e: Expr<T>) {
+    if T::KIND == Kind::Float {
+        let f = if T::CXX == "f32" { "fmodf" } else { "fmod" };
+        builder::line(format!("{p} = {f}({p}, {});", e.text(), p = place.text()));
+    } else {
+        builder::line(format!("{} %= {};", place.text(), e.text()));
+    }
+}
+
+/// `place <<= e;` (masked shift).
+pub fn shl_assign<A: DeviceType + ops::ShlAssign<B>, B: DeviceType>(place: Expr<A>, e: Expr<B>) {
+    builder::line(format!(
+        "{p} = fk::shl({p}, {});",
+        e.text(),
+        p = place.text()
+    ));
+}
+
+/// `place >>= e;` (masked shift).
+pub fn shr_assign<A: DeviceType + ops::ShrAssign<B>, B: DeviceType>(place: Expr<A>, e: Expr<B>) {
+    builder::line(format!(
+        "{p} = fk::shr({p}, {});",
+        e.text(),
+        p = place.text()
+    ));
+}
+
+/// A `&mut T` parameter of a kernel (a reduction accumulator, a scan's partial value).
+pub struct Mut<T>(std::marker::PhantomData<T>);
+
+/// `*r`: the place a `&mut` parameter refers to.
+pub fn deref<T>(r: Expr<Mut<T>>) -> Expr<T> {
+    r.retype()
+}
+
+/// An expression statement whose value is unused (`f(x);`).
+pub fn discard<T>(e: Expr<T>) {
+    builder::line(format!("(void){};", e.operand(prec::UNARY)));
+}
