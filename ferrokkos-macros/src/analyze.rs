@@ -234,7 +234,7 @@ impl Walker {
                             p.span(),
                             format!(
                                 "the path `{}` is not supported in a kernel; paths may name numeric \
-                                 constants only (`f64::consts::PI`, `i32::MAX`)",
+                                 constants only (`std::f64::consts::PI`, `i32::MAX`)",
                                 pretty(p)
                             ),
                         );

@@ -66,10 +66,10 @@ pub const SUMMARY: &str = "kernels support `let`, assignment and compound assign
     comparison, logical, bitwise and shift operators, `as` casts between primitive types, `if` / \
     `else`, `for` over ranges (with `.rev()` and `.step_by(k)`), `while`, `loop`, `break`, \
     `continue`, float and integer methods, View indexing, `extent`, `atomic_add` / `atomic_min` / \
-    `atomic_max`, calls of `#[ferrokkos::device]` functions, numeric constants (`f64::consts::PI`, \
+    `atomic_max`, calls of `#[ferrokkos::device]` functions, numeric constants (`std::f64::consts::PI`, \
     `i32::MAX`) and `unsafe { }` blocks";
 
-/// Whether a multi-segment path is a numeric constant: `f64::MAX`, `f32::consts::PI`,
+/// Whether a multi-segment path is a numeric constant: `f64::MAX`, `std::f32::consts::PI`,
 /// `std::f64::consts::E`, `core::i32::MIN`.
 pub fn is_numeric_constant(segments: &[String]) -> bool {
     let rest = match segments.first().map(String::as_str) {

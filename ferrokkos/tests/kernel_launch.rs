@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::runtime;
+use common::{check_cuda, runtime};
 use ferrokkos::prelude::*;
 use ferrokkos::{BorrowKind, Error, Result, kernel};
 
@@ -75,6 +75,7 @@ fn an_unsafe_kernel_may_alias() -> Result<()> {
         y[i] = x[i] * 2.0;
     });
     assert!(k.info().is_unsafe);
+    check_cuda(&k.cuda_source(Iterate::Right));
     parallel_for("in place", RangePolicy::new(&exec(), 0, 8)?, &k)?;
     assert_eq!(x.to_vec()?, vec![6.0; 8]);
     Ok(())
@@ -99,6 +100,7 @@ fn unsafe_blocks_allow_other_indices() -> Result<()> {
         }
     });
     parallel_for("reverse", RangePolicy::new(&exec(), 0, n)?, &k)?;
+    check_cuda(&k.cuda_source(Iterate::Right));
     assert_eq!(
         dst.to_vec()?,
         (0..n as i32).rev().map(|v| v * 10).collect::<Vec<_>>()
@@ -112,6 +114,7 @@ fn a_launch_refuses_views_with_host_guards_and_releases_its_borrows() -> Result<
     let x = View::<f64, 1>::new("input", [4])?;
     let y = View::<f64, 1>::new("output", [4])?;
     let k = kernel!(|i| y[i] = x[i] * 2.0);
+    check_cuda(&k.cuda_source(Iterate::Right));
     {
         let _reading = y.host()?;
         let err = parallel_for("guarded", RangePolicy::new(&exec(), 0, 4)?, &k).unwrap_err();

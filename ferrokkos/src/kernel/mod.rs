@@ -63,7 +63,7 @@
 //! hypot signum clamp is_nan is_finite` and the integer methods `min max abs pow wrapping_add
 //! wrapping_sub wrapping_mul rem_euclid count_ones leading_zeros`; View indexing at ranks 1 to 8
 //! (`x[i]`, `a[(i, j)]`, any integer types), `x.extent(r)`, `h.atomic_add(k, v)` / `atomic_min` /
-//! `atomic_max`; numeric constants (`f64::consts::PI`, `std::f32::consts::E`, `i32::MAX`,
+//! `atomic_max`; numeric constants (`std::f64::consts::PI`, `std::f32::consts::E`, `i32::MAX`,
 //! `f64::INFINITY`); calls of [`crate::device`] functions; `unsafe { }` blocks. Anything else is a
 //! compile error at the offending syntax that says what is supported.
 //!
