@@ -1,8 +1,9 @@
 //! The benchmark written with ferrokkos: three Views and one kernel per BabelStream kernel, run on any
 //! host execution space.
 
+use ferrokkos::kernel::{DeviceFor, DeviceReduce};
 use ferrokkos::prelude::*;
-use ferrokkos::{HostExecutionSpace, Result, kernel};
+use ferrokkos::{ForFunctor, HostExecutionSpace, ReduceFunctor, Result};
 
 use super::float::StreamFloat;
 use super::kernel::{Kernel, SCALAR, START_A, START_B, START_C};
@@ -52,63 +53,74 @@ impl<S: HostExecutionSpace, T: StreamFloat> FerrokkosStream<S, T> {
     }
 
     fn copy(&self) -> Result<()> {
-        let (a, c) = (&self.a, &self.c);
-        parallel_for(
-            "babelstream::copy",
-            self.policy()?,
-            kernel!(|i| c[i] = a[i]),
-        )
+        parallel_for("babelstream::copy", self.policy()?, self.copy_kernel())
     }
 
     fn mul(&self) -> Result<()> {
-        let s = T::of(SCALAR);
-        let (b, c) = (&self.b, &self.c);
-        parallel_for(
-            "babelstream::mul",
-            self.policy()?,
-            kernel!(|i| b[i] = s * c[i]),
-        )
+        parallel_for("babelstream::mul", self.policy()?, self.mul_kernel())
     }
 
     fn add(&self) -> Result<()> {
-        let (a, b, c) = (&self.a, &self.b, &self.c);
-        parallel_for(
-            "babelstream::add",
-            self.policy()?,
-            kernel!(|i| c[i] = a[i] + b[i]),
-        )
+        parallel_for("babelstream::add", self.policy()?, self.add_kernel())
     }
 
     fn triad(&self) -> Result<()> {
-        let s = T::of(SCALAR);
-        let (a, b, c) = (&self.a, &self.b, &self.c);
-        parallel_for(
-            "babelstream::triad",
-            self.policy()?,
-            kernel!(|i| a[i] = b[i] + s * c[i]),
-        )
+        parallel_for("babelstream::triad", self.policy()?, self.triad_kernel())
     }
 
     fn nstream(&self) -> Result<()> {
-        let s = T::of(SCALAR);
-        let (a, b, c) = (&self.a, &self.b, &self.c);
         parallel_for(
             "babelstream::nstream",
             self.policy()?,
-            kernel!(|i| a[i] += b[i] + s * c[i]),
+            self.nstream_kernel(),
         )
     }
 
     fn dot(&self) -> Result<T> {
-        let (a, b) = (&self.a, &self.b);
         let mut sum = T::ZERO;
         parallel_reduce(
             "babelstream::dot",
             self.policy()?,
-            kernel!(|i, acc| *acc += a[i] * b[i]),
+            self.dot_kernel(),
             &mut sum,
         )?;
         Ok(sum)
+    }
+
+    // The kernels, one per BabelStream kernel (each usable on the host, and by the CUDA backend
+    // through its device translation).
+
+    fn copy_kernel(&self) -> impl ForFunctor<usize> + DeviceFor<usize> {
+        let (a, c) = (&self.a, &self.c);
+        kernel!(|i| c[i] = a[i])
+    }
+
+    fn mul_kernel(&self) -> impl ForFunctor<usize> + DeviceFor<usize> {
+        let s = T::of(SCALAR);
+        let (b, c) = (&self.b, &self.c);
+        kernel!(|i| b[i] = s * c[i])
+    }
+
+    fn add_kernel(&self) -> impl ForFunctor<usize> + DeviceFor<usize> {
+        let (a, b, c) = (&self.a, &self.b, &self.c);
+        kernel!(|i| c[i] = a[i] + b[i])
+    }
+
+    fn triad_kernel(&self) -> impl ForFunctor<usize> + DeviceFor<usize> {
+        let s = T::of(SCALAR);
+        let (a, b, c) = (&self.a, &self.b, &self.c);
+        kernel!(|i| a[i] = b[i] + s * c[i])
+    }
+
+    fn nstream_kernel(&self) -> impl ForFunctor<usize> + DeviceFor<usize> {
+        let s = T::of(SCALAR);
+        let (a, b, c) = (&self.a, &self.b, &self.c);
+        kernel!(|i| a[i] += b[i] + s * c[i])
+    }
+
+    fn dot_kernel(&self) -> impl ReduceFunctor<usize, T> + DeviceReduce<usize, Sum<T>> {
+        let (a, b) = (&self.a, &self.b);
+        kernel!(|i, acc| *acc += a[i] * b[i])
     }
 }
 
@@ -148,5 +160,44 @@ impl<S: HostExecutionSpace, T: StreamFloat> Implementation<T> for FerrokkosStrea
         let (a, b, c) = (self.a.to_vec()?, self.b.to_vec()?, self.c.to_vec()?);
         check(&a, &b, &c);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The benchmark's kernels have device translations that NVRTC compiles (for the GPU machine's
+    /// sm_90 and for sm_80), in both precisions.
+    fn kernels_compile<T: StreamFloat>() {
+        let stream =
+            FerrokkosStream::<Serial, T>::new(Serial::default_instance().unwrap(), 8).unwrap();
+        let units = [
+            stream.copy_kernel().translation_unit(Iterate::Right),
+            stream.mul_kernel().translation_unit(Iterate::Right),
+            stream.add_kernel().translation_unit(Iterate::Right),
+            stream.triad_kernel().translation_unit(Iterate::Right),
+            stream.nstream_kernel().translation_unit(Iterate::Right),
+            stream.dot_kernel().translation_unit(Iterate::Right),
+        ];
+        assert!(units[3].generated().contains("a(i) = b(i) + s * c(i);"));
+        if !ferrokkos::nvrtc::require_or_skip() {
+            return;
+        }
+        for unit in &units {
+            for arch in [80, 90] {
+                if let Err(e) = unit.compile_cubin(arch) {
+                    panic!("{e}\n{}", unit.generated());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn stream_kernels_compile_for_the_gpu() {
+        static RUNTIME: std::sync::OnceLock<ferrokkos::Runtime> = std::sync::OnceLock::new();
+        RUNTIME.get_or_init(|| ferrokkos::initialize(InitSettings::new().num_threads(1)).unwrap());
+        kernels_compile::<f64>();
+        kernels_compile::<f32>();
     }
 }

@@ -93,6 +93,7 @@
 mod builder;
 pub mod capture;
 pub mod device_header;
+mod device_kernel;
 mod device_reducer;
 mod expr;
 mod index;
@@ -107,6 +108,7 @@ pub use crate::view::kernel_access::{
     AccessMode, AtomicAccess, HostAtomic, IndexInt, KernelIndex, ReadAccess, ViewAccess,
     WriteAccess,
 };
+pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
 pub use device_reducer::DeviceReducer;
 pub use expr::Expr;
 pub use index::ShadowIndex;
