@@ -141,6 +141,16 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         }
         return Err(first);
     }
+    if analysis.captures.len() > 16 {
+        let (name, _, span) = &analysis.captures[16];
+        return Err(syn::Error::new(
+            *span,
+            format!(
+                "a kernel captures at most 16 values, and `{name}` is the 17th; group numbers in a \
+                 View or compute them inside the kernel"
+            ),
+        ));
+    }
     let kind = match rest.len() {
         0 => Kind::For,
         1 => Kind::Reduce { accs: rest.clone() },
