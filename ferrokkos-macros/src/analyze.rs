@@ -172,10 +172,26 @@ impl Walker {
         match s {
             Stmt::Local(l) => {
                 if let Some(init) = &l.init {
-                    self.expr(&init.expr);
                     if let Some((_, e)) = &init.diverge {
                         self.errors.push(unsupported(e, "`let ... else`"));
                     }
+                    // `let (a, b) = (x, y);`: a tuple of names bound to a tuple of values.
+                    if let (Pat::Tuple(p), Expr::Tuple(t)) = (&l.pat, strip(&init.expr)) {
+                        if p.elems.len() != t.elems.len() {
+                            self.errors.push(unsupported(
+                                &l.pat,
+                                "a tuple pattern whose length differs from its value's",
+                            ));
+                        }
+                        for e in &t.elems {
+                            self.expr(e);
+                        }
+                        for p in &p.elems {
+                            self.pattern(p);
+                        }
+                        return;
+                    }
+                    self.expr(&init.expr);
                 }
                 self.pattern(&l.pat);
             }
@@ -198,7 +214,7 @@ impl Walker {
             Pat::Wild(_) => {}
             other => self.errors.push(unsupported(
                 other,
-                "this pattern (only `x`, `mut x` and `_`)",
+                "this pattern (only `x`, `mut x`, `_`, and `(a, b)` bound to a tuple `(x, y)`)",
             )),
         }
     }

@@ -84,6 +84,29 @@ fn stmt(st: &Stmt, last: bool) -> TokenStream {
     match st {
         Stmt::Local(l) => {
             let marker = source_marker(l.span());
+            // `let (a, b) = (x, y);`: the values first (as Rust evaluates the tuple), then the names.
+            if let (Pat::Tuple(p), Some(init)) = (&l.pat, &l.init)
+                && let Expr::Tuple(t) = strip(&init.expr)
+            {
+                let names = p.elems.iter().map(|p| match p {
+                    Pat::Ident(i) => {
+                        let ident = &i.ident;
+                        quote!(#ident)
+                    }
+                    _ => quote!(_),
+                });
+                let values = p.elems.iter().zip(&t.elems).map(|(p, e)| {
+                    let e = expr(e);
+                    match p {
+                        Pat::Ident(i) => {
+                            let (name, mutable) = (i.ident.to_string(), i.mutability.is_some());
+                            quote!(#s::let_(#name, #mutable, #e))
+                        }
+                        _ => quote!(#s::let_("_", false, #e)),
+                    }
+                });
+                return quote!(#marker let (#(#names,)*) = (#(#values,)*););
+            }
             let (pat, ty) = match &l.pat {
                 Pat::Type(t) => (&*t.pat, Some(&t.ty)),
                 p => (p, None),

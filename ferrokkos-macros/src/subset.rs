@@ -62,7 +62,7 @@ pub const PRIMITIVES: &[&str] = &[
 ];
 
 /// A one-line summary of the kernel language for error messages.
-pub const SUMMARY: &str = "kernels support `let`, assignment and compound assignment, arithmetic, \
+pub const SUMMARY: &str = "kernels support `let` (of names, or of a tuple of names to a tuple of values), assignment and compound assignment, arithmetic, \
     comparison, logical, bitwise and shift operators, `as` casts between primitive types, `if` / \
     `else`, `for` over ranges (with `.rev()` and `.step_by(k)`), `while`, `loop`, `break`, \
     `continue`, float and integer methods, View indexing, `extent`, `atomic_add` / `atomic_min` / \

@@ -54,7 +54,8 @@
 //!
 //! # The kernel language
 //!
-//! Kernels use a subset of Rust that has a meaning on every device: `let` / `let mut`, assignment and
+//! Kernels use a subset of Rust that has a meaning on every device: `let` / `let mut` (also
+//! `let (a, b) = (x, y);`), assignment and
 //! compound assignment; arithmetic, comparison, logical, bitwise and shift operators on the primitive
 //! numbers and `bool`; `as` casts; `if` / `else` (statements and values); `for` over ranges
 //! (`a..b`, `a..=b`, then optionally `.rev()`, then optionally `.step_by(k)`), `while`, `loop`,
