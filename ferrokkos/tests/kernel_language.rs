@@ -721,3 +721,30 @@ fn tuple_lets_bind_values_before_names() -> Result<()> {
     check_cuda(&k.cuda_source(Iterate::Right));
     Ok(())
 }
+
+#[test]
+fn an_nvrtc_error_in_a_body_points_at_the_rust_line() -> Result<()> {
+    runtime();
+    let y = View::<f64, 1>::new("y", [4])?;
+    let line = line!() + 3;
+    let k = kernel!(|i| {
+        let t = i as f64;
+        y[i] = t * 2.0;
+    });
+    let mut tu = k.cuda_source(Iterate::Right);
+    if !ferrokkos::nvrtc::require_or_skip() {
+        return Ok(());
+    }
+    // Break the C++ of the statement on `line` (as a bug in the emitter would).
+    tu.source = tu
+        .source
+        .replace("y(i) = t * 2.0;", "y(i) = t * undefined_name;");
+    let err = tu.compile_cubin(90).unwrap_err();
+    let text = err.to_string();
+    let at = format!("ferrokkos/tests/kernel_language.rs({line})");
+    assert!(
+        text.contains(&at) && text.contains("undefined_name"),
+        "{text}"
+    );
+    Ok(())
+}
