@@ -82,6 +82,12 @@ struct Text {
 
 impl Text {
     fn push(&mut self, s: &str) {
+        if s.is_empty() {
+            // A blank line (`lines()` of "" yields nothing).
+            self.out.push('\n');
+            self.lines += 1;
+            return;
+        }
         for line in s.lines() {
             self.out.push_str(line);
             self.out.push('\n');
