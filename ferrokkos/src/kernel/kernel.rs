@@ -81,16 +81,16 @@ impl<K, C: Captures, H: Copy, S> Kernel<K, C, H, S> {
         run: impl FnOnce(&HostBody<C::Host, H>) -> R,
     ) -> Result<R> {
         let borrows = LaunchBorrows::take(&self.captures.accesses(), self.info.is_unsafe, what)?;
-        // SAFETY: `borrows` holds every borrow the accesses asked for until after `run` returns,
-        // and the accessors made below live in `body`, which is dropped before `borrows`.
-        let proof = unsafe { Borrowed::assert() };
-        let body = HostBody {
-            captures: self.captures.host(&proof),
-            host: self.host,
+        let r = {
+            // SAFETY: `borrows` holds every borrow the accesses asked for until after this block,
+            // and the accessors made here live in `body`, which ends with the block.
+            let proof = unsafe { Borrowed::assert() };
+            let body = HostBody {
+                captures: self.captures.host(&proof),
+                host: self.host,
+            };
+            run(&body)
         };
-        let r = run(&body);
-        // The accessors (in `body`) go before the borrows they rely on.
-        let _ = body;
         drop(borrows);
         Ok(r)
     }
