@@ -30,6 +30,8 @@ pub struct Analysis {
     /// Captures used as Views (indexed, `extent`, atomics): the host body borrows them, so their
     /// accessors stay where the launch put them instead of being copied on every iteration.
     pub views: HashSet<String>,
+    /// Constants used by name (`N`, `SCALE`): not captured, written as literals in the shadow.
+    pub constants: HashSet<String>,
     pub errors: Vec<syn::Error>,
 }
 
@@ -44,6 +46,7 @@ struct Walker {
     is_unsafe: bool,
     dereferenced: HashSet<String>,
     views: HashSet<String>,
+    constants: HashSet<String>,
     errors: Vec<syn::Error>,
 }
 
@@ -66,6 +69,7 @@ pub fn analyze(
         is_unsafe: false,
         dereferenced: HashSet::new(),
         views: HashSet::new(),
+        constants: HashSet::new(),
         errors: Vec::new(),
     };
     w.expr(body);
@@ -80,6 +84,7 @@ pub fn analyze(
         is_unsafe: w.is_unsafe,
         dereferenced: w.dereferenced,
         views: w.views,
+        constants: w.constants,
         errors: w.errors,
     }
 }
@@ -129,6 +134,15 @@ impl Walker {
     }
 
     fn bind(&mut self, name: String, span: Span) {
+        if name.starts_with(|c: char| c.is_ascii_uppercase()) {
+            self.err(
+                span,
+                format!(
+                    "`{name}`: in a kernel, names starting with an uppercase letter are constants; \
+                     name the local in snake_case"
+                ),
+            );
+        }
         if self.index_params.contains(&name) {
             self.err(
                 span,
@@ -143,6 +157,12 @@ impl Walker {
 
     fn use_name(&mut self, name: &str, span: Span) {
         if self.is_local(name) {
+            return;
+        }
+        // `N`, `SCALE`: constants (const items, const generics, statics) are used as values, not
+        // captured; the shadow writes their value as a literal.
+        if name.starts_with(|c: char| c.is_ascii_uppercase()) && !self.views.contains(name) {
+            self.constants.insert(name.to_string());
             return;
         }
         if self.mode == Mode::DeviceFn {
@@ -536,8 +556,9 @@ impl Walker {
         tokens: TokenStream,
         name_span: Span,
     ) {
-        self.use_name(view, name_span);
         self.views.insert(view.to_string());
+        self.constants.remove(view);
+        self.use_name(view, name_span);
         self.accesses.push((
             view.to_string(),
             Access {

@@ -92,7 +92,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         Some(t) => quote!(#k::Expr<#t>),
         None => quote!(()),
     };
-    let body_shadow = shadow::block(&f.block);
+    let body_shadow = shadow::with_constants(&analysis.constants, || shadow::block(&f.block));
     let idx: Vec<usize> = (0..names.len()).collect();
     Ok(quote! {
         #f

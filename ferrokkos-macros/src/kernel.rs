@@ -198,13 +198,13 @@ fn generate(
         .map(|(n, _, _)| syn::Ident::new(n, Span::call_site()))
         .collect();
     let host_body = host::body(body);
-    let shadow_block = match body {
+    let shadow_block = shadow::with_constants(&analysis.constants, || match body {
         Expr::Block(b) if b.label.is_none() => shadow::block(&b.block),
         other => shadow::block(&syn::Block {
             brace_token: Default::default(),
             stmts: vec![Stmt::Expr(other.clone(), None)],
         }),
-    };
+    });
     let (idx_pat, idx_ty) = (&index.pat, &index.ty);
     let index_names = &index.names;
     // Views by reference (their accessors stay in the launch's body, where the compiler keeps them in

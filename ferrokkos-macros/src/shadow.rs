@@ -1,6 +1,8 @@
 //! The typed shadow: a kernel body rewritten so that every operation is a builder call of
 //! `ferrokkos::kernel::shadow` (DESIGN.md decision 3). Runs only on bodies the analysis accepted.
 
+use std::collections::HashSet;
+
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -56,6 +58,23 @@ pub fn range_parts(e: &Expr) -> syn::Result<RangeParts<'_>> {
              `.rev()` and then `.step_by(k)`",
         )),
     }
+}
+
+thread_local! {
+    /// The constants (`N`, `SCALE`) of the body being translated, set by [`with_constants`].
+    static CONSTANTS: std::cell::RefCell<HashSet<String>> = std::cell::RefCell::new(HashSet::new());
+}
+
+/// Runs `f` (a translation) with `constants` as the names to write as literals.
+pub fn with_constants<R>(constants: &HashSet<String>, f: impl FnOnce() -> R) -> R {
+    CONSTANTS.with(|c| *c.borrow_mut() = constants.clone());
+    let r = f();
+    CONSTANTS.with(|c| c.borrow_mut().clear());
+    r
+}
+
+fn is_constant(name: &str) -> bool {
+    CONSTANTS.with(|c| c.borrow().contains(name))
 }
 
 fn s() -> TokenStream {
@@ -212,13 +231,10 @@ pub fn expr(e: &Expr) -> TokenStream {
     let span = e.span();
     match e {
         Expr::Lit(l) => quote_spanned!(span=> #s::lit(#l)),
-        Expr::Path(p) => {
-            if ident_of(e).is_some() {
-                quote!(#p)
-            } else {
-                quote_spanned!(span=> #s::lit(#p))
-            }
-        }
+        Expr::Path(p) => match ident_of(e) {
+            Some(name) if !is_constant(&name) => quote!(#p),
+            _ => quote_spanned!(span=> #s::lit(#p)),
+        },
         Expr::Binary(b) => {
             let f = format_ident!("{}", binary_fn(&b.op), span = b.op.span());
             let l = expr(&b.left);

@@ -520,3 +520,100 @@ fn atomics_update_shared_elements() -> Result<()> {
     check_cuda(&tu);
     Ok(())
 }
+
+/// A weighted sum with weights from a captured array (generic length, as Kokkos functors carry).
+fn smooth<const N: usize>(
+    weights: [f64; N],
+) -> Result<(Vec<f64>, ferrokkos::kernel::TranslationUnit)> {
+    let n = 50;
+    let x = view_from(
+        "x",
+        &(0..n).map(|k| (k * k % 17) as f64).collect::<Vec<_>>(),
+    )?;
+    let y = View::<f64, 1>::new("y", [n])?;
+    let k = kernel!(|i| {
+        let mut s = 0.0;
+        for j in 0..N {
+            s += weights[j] * x[(i + j) % x.extent(0)];
+        }
+        y[i] = s;
+    });
+    parallel_for("smooth", RangePolicy::new(&exec(), 0, n)?, &k)?;
+    Ok((y.to_vec()?, k.cuda_source(Iterate::Right)))
+}
+
+#[test]
+fn captured_arrays_are_read_by_index() -> Result<()> {
+    let (three, tu3) = smooth([0.25, 0.5, 0.25])?;
+    let (one, tu1) = smooth([2.0])?;
+    let x = |k: usize| (k * k % 17) as f64;
+    for i in 0..50 {
+        assert_eq!(
+            three[i],
+            0.25 * x(i) + 0.5 * x((i + 1) % 50) + 0.25 * x((i + 2) % 50)
+        );
+        assert_eq!(one[i], 2.0 * x(i));
+    }
+    assert!(
+        tu3.generated().contains("const fk::Array<f64, 3> weights"),
+        "{}",
+        tu3.generated()
+    );
+    assert!(
+        tu3.generated().contains("weights[j] * x("),
+        "{}",
+        tu3.generated()
+    );
+    check_cuda(&tu3);
+    check_cuda(&tu1);
+    // An index past the end panics, naming the length.
+    let w = [1.0f64, 2.0];
+    let y = View::<f64, 1>::new("y", [3])?;
+    let k = kernel!(|i| y[i] = w[i]);
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        parallel_for(
+            "past",
+            RangePolicy::new(&Serial::default_instance().unwrap(), 0, 3).unwrap(),
+            &k,
+        )
+    }));
+    let msg = r
+        .err()
+        .and_then(|p| p.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    assert!(
+        msg.contains("out of bounds for a captured array of length 2"),
+        "{msg}"
+    );
+    Ok(())
+}
+
+/// A constant of the program, used by name in a kernel and a device function.
+const SCALE: f64 = 1.5;
+
+/// Scales by [`SCALE`] (a device function may use constants).
+#[device]
+fn scaled(v: f64) -> f64 {
+    v * SCALE
+}
+
+#[test]
+fn constants_are_used_by_value() -> Result<()> {
+    const OFFSET: i32 = -7;
+    let x = view_from("x", &[1.0, 2.0, 3.0])?;
+    let y = View::<f64, 1>::new("y", [3])?;
+    let k = kernel!(|i| y[i] = scaled(x[i]) + SCALE + OFFSET as f64 + f64::EPSILON);
+    parallel_for("constants", RangePolicy::new(&exec(), 0, 3)?, &k)?;
+    assert_eq!(
+        y.to_vec()?,
+        (1..=3)
+            .map(|v| v as f64 * 1.5 + 1.5 - 7.0 + f64::EPSILON)
+            .collect::<Vec<_>>()
+    );
+    let tu = k.cuda_source(Iterate::Right);
+    let g = tu.generated();
+    assert!(g.contains("scaled_fn(x(i)) + 1.5 + f64(-7)"), "{g}");
+    assert!(g.contains("return v * 1.5;"), "{g}");
+    check_cuda(&tu);
+    Ok(())
+}

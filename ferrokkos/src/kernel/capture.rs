@@ -48,7 +48,7 @@ pub trait Capture: Send + Sync {
 /// A value a kernel may read: a [`DeviceType`] scalar or a View of them.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be captured by a kernel (only read)",
-    note = "kernels capture numbers, `bool`s and Views of them; compute other values inside the kernel"
+    note = "kernels capture numbers, `bool`s, arrays of them and Views of them; compute other values inside the kernel"
 )]
 pub trait KernelValue: Clone + Send + Sync + 'static {
     /// What the host body sees.
@@ -136,7 +136,7 @@ pub struct Atomic<V> {
 /// can be captured).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be captured by a kernel",
-    note = "kernels capture numbers, `bool`s and Views of them; compute other values inside the kernel"
+    note = "kernels capture numbers, `bool`s, arrays of them and Views of them; compute other values inside the kernel"
 )]
 pub trait IntoCapture {
     /// The captured value.

@@ -151,6 +151,23 @@ struct View<T, 0, L> {
   __device__ __forceinline__ T& operator()() const { return *data; }
 };
 
+/// A captured Rust array `[T; N]`, passed by value (a struct, since C++ cannot pass an array by
+/// value). Read-only in kernels; `values[j]` reads element j.
+template <class T, int N>
+struct Array {
+  static_assert(N >= 1, "fk::Array: a captured array has at least one element");
+  T v[N];
+
+  /// Element `i` of any integer type (traps under FK_BOUNDS_CHECK when out of range).
+  template <class I>
+  __device__ __forceinline__ const T& operator[](I i) const {
+#ifdef FK_BOUNDS_CHECK
+    if ((usize)i >= (usize)N) __trap();
+#endif
+    return v[(usize)i];
+  }
+};
+
 // ---------------------------------------------------------------------------------------------------
 // Special float values (fk::infinity<f64>(), fk::quiet_nan<f32>()).
 // ---------------------------------------------------------------------------------------------------

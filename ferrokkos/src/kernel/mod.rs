@@ -3,8 +3,11 @@
 //!
 //! `kernel!(|i| y[i] = a * x[i] + y[i])` is one kernel body for every execution space. It expands to a
 //! [`Kernel`] holding
-//! - the captures: the body's free identifiers, copied (numbers) or cloned (Views, sharing their
-//!   allocation), so a kernel owns what it uses and may be launched many times;
+//! - the captures: the body's free identifiers, copied (numbers, `bool`s, arrays of them such as
+//!   `[f64; 8]`, read by index) or cloned (Views, sharing their allocation), so a kernel owns what it
+//!   uses and may be launched many times (at most 16 captures). Names in UPPER_CASE (`const` items,
+//!   const generics, statics) are constants: the host uses them as they are and the device code
+//!   gets their value as a literal;
 //! - the body as a Rust closure for the host spaces (Serial, Threads), compiled by rustc: View
 //!   accesses become bounds-checked accessor calls, and the loop vectorizes like a plain loop;
 //! - the *typed shadow*: the same body rewritten so that each operation is a call of [`shadow`] on
@@ -91,6 +94,7 @@
 //! x(i) + 1.0f;`) and `#line` directives to the kernel's Rust source, so that an NVRTC error points at
 //! the user's line. The entry points and their parameters are described on [`TranslationUnit`].
 
+mod array;
 mod builder;
 pub mod capture;
 pub mod device_header;
@@ -109,6 +113,7 @@ pub use crate::view::kernel_access::{
     AccessMode, AtomicAccess, HostAtomic, IndexInt, KernelIndex, ReadAccess, ViewAccess,
     WriteAccess,
 };
+pub use array::{ArrayExpr, HostArray};
 pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
 pub use device_reducer::DeviceReducer;
 pub use expr::Expr;

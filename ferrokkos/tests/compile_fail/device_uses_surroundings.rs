@@ -1,13 +1,14 @@
-// `#[ferrokkos::device]`: a device function may use only its parameters and locals, not a variable
-// from its surroundings (here a `static`).
+// `#[ferrokkos::device]`: a device function may use its parameters, its locals and constants (names
+// in UPPER_CASE), not a variable from its surroundings (here a lower-case `static`).
 use ferrokkos::kernel;
 use ferrokkos::prelude::*;
 
-static SCALE: f64 = 2.0;
+#[allow(non_upper_case_globals)]
+static scale: f64 = 2.0;
 
 #[ferrokkos::device]
 fn scaled(x: f64) -> f64 {
-    x * SCALE
+    x * scale
 }
 
 fn main() {

@@ -1,0 +1,84 @@
+//! Captured arrays: a kernel may read a Rust array of numbers (`[f64; 8]`) that it captures by value,
+//! as Kokkos functors carry small arrays. On the device it is an `fk::Array<T, N>` parameter.
+
+use std::marker::PhantomData;
+
+use super::builder::prec;
+use super::capture::{Borrowed, IntoCapture, KernelValue};
+use super::expr::Expr;
+use super::ty::DeviceType;
+use super::view_expr::DeviceIndex;
+use crate::view::kernel_access::{KernelIndex, ViewAccess};
+
+impl<T: DeviceType, const N: usize> IntoCapture for [T; N] {
+    type Value = [T; N];
+    fn capture_value(&self) -> [T; N] {
+        *self
+    }
+}
+
+/// A captured array as the host body sees it: `values[j]` reads element `j` (bounds-checked).
+#[derive(Clone, Copy)]
+pub struct HostArray<T, const N: usize>([T; N]);
+
+impl<T: Copy, const N: usize> HostArray<T, N> {
+    /// `values[index]`; panics, naming the length, if `index` is out of range.
+    #[inline(always)]
+    #[track_caller]
+    pub fn at(&self, index: impl KernelIndex<1>) -> T {
+        let [i] = index.to_index();
+        match self.0.get(i) {
+            Some(v) => *v,
+            None => out_of_range(i, N),
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn out_of_range(index: usize, len: usize) -> ! {
+    panic!("index {index} is out of bounds for a captured array of length {len}")
+}
+
+/// A captured array in the typed shadow.
+pub struct ArrayExpr<T, const N: usize> {
+    name: Expr<()>,
+    _type: PhantomData<fn() -> T>,
+}
+
+impl<T, const N: usize> Clone for ArrayExpr<T, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, const N: usize> Copy for ArrayExpr<T, N> {}
+
+impl<T: DeviceType, const N: usize> ArrayExpr<T, N> {
+    /// `values[index]`.
+    pub fn at(self, index: impl DeviceIndex<1>) -> Expr<T> {
+        let i = index.coordinates().remove(0);
+        Expr::new(format!("{}[{i}]", self.name.text()), prec::PRIMARY)
+    }
+}
+
+impl<T: DeviceType, const N: usize> KernelValue for [T; N] {
+    type Host = HostArray<T, N>;
+    type Shadow = ArrayExpr<T, N>;
+    fn read_access(&self, _: &'static str) -> Option<ViewAccess<'_>> {
+        None
+    }
+    fn read_host(&self, _: &Borrowed) -> HostArray<T, N> {
+        HostArray(*self)
+    }
+    fn read_shadow(cxx_name: &str) -> ArrayExpr<T, N> {
+        ArrayExpr {
+            name: Expr::name(cxx_name),
+            _type: PhantomData,
+        }
+    }
+    fn read_cxx_type() -> String {
+        format!("const fk::Array<{}, {N}>", T::CXX)
+    }
+}
