@@ -17,9 +17,23 @@ impl<T: DeviceType, const N: usize> IntoCapture for [T; N] {
     }
 }
 
-/// A captured array as the host body sees it: `values[j]` reads element `j` (bounds-checked).
-#[derive(Clone, Copy)]
-pub struct HostArray<T, const N: usize>([T; N]);
+/// A captured array as the host body sees it: `values[j]` reads element `j` (bounds-checked). It
+/// points at the array the kernel holds (a launch does not copy it again).
+pub struct HostArray<T, const N: usize> {
+    array: *const [T; N],
+}
+
+impl<T, const N: usize> Clone for HostArray<T, N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, const N: usize> Copy for HostArray<T, N> {}
+
+// SAFETY: a HostArray only reads the array it points at, which nothing writes while the kernel that
+// holds it exists (the kernel owns it and lends it only as `&`); the elements are `Sync` numbers.
+unsafe impl<T: Sync, const N: usize> Sync for HostArray<T, N> {}
 
 impl<T: Copy, const N: usize> HostArray<T, N> {
     /// `values[index]`; panics, naming the length, if `index` is out of range.
@@ -27,10 +41,12 @@ impl<T: Copy, const N: usize> HostArray<T, N> {
     #[track_caller]
     pub fn at(&self, index: impl KernelIndex<1>) -> T {
         let [i] = index.to_index();
-        match self.0.get(i) {
-            Some(v) => *v,
-            None => out_of_range(i, N),
+        if i >= N {
+            out_of_range(i, N);
         }
+        // SAFETY: `i < N`; the array lives in the kernel, which outlives every launch body holding
+        // this HostArray (the launch borrows the kernel), and nothing writes it.
+        unsafe { (*self.array)[i] }
     }
 }
 
@@ -70,7 +86,8 @@ impl<T: DeviceType, const N: usize> KernelValue for [T; N] {
         None
     }
     fn read_host(&self, _: &Borrowed) -> HostArray<T, N> {
-        HostArray(*self)
+        // The proof says this runs for a launch that borrows the kernel holding `self`.
+        HostArray { array: self }
     }
     fn read_shadow(cxx_name: &str) -> ArrayExpr<T, N> {
         ArrayExpr {
