@@ -38,6 +38,7 @@ enum Arg<'a> {
     Desc2(Desc<2>),
     SliceF64(&'a CudaSlice<f64>),
     SliceU32(&'a CudaSlice<u32>),
+    Weights([f64; 3]),
 }
 
 struct Gpu {
@@ -137,6 +138,7 @@ impl Gpu {
                 Arg::Desc2(v) => b.arg(v),
                 Arg::SliceF64(v) => b.arg(*v),
                 Arg::SliceU32(v) => b.arg(*v),
+                Arg::Weights(v) => b.arg(v),
             };
         }
         // SAFETY: the arguments match the entry's parameters by name and type (checked by the
@@ -387,5 +389,51 @@ fn md_range_stencil_on_the_gpu_equals_the_host() -> Result<()> {
             }
         }
     }
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_captured_array_reaches_the_gpu() -> Result<()> {
+    let g = gpu();
+    let mut rng = Rng::new(11);
+    let n = 100_003;
+    let x = random_f64("x", &mut rng, n);
+    let y = View::<f64, 1>::new("y", [n])?;
+    let w = [0.25, 0.5, 0.25];
+    let k = kernel!(|i| {
+        let last = x.extent(0) - 1;
+        let l = if i > 0 { i - 1 } else { 0 };
+        let r = if i < last { i + 1 } else { last };
+        y[i] = w[0] * x[l] + w[1] * x[i] + w[2] * x[r];
+    });
+    let (dx, dy) = (g.slice_f64(&x), g.stream.alloc_zeros::<f64>(n).unwrap());
+    let tu = k.cuda_source(Iterate::Right);
+    assert!(
+        tu.generated().contains("const fk::Array<f64, 3> w"),
+        "{}",
+        tu.generated()
+    );
+    let args = HashMap::from([
+        ("fk_begin", Arg::Usize(0)),
+        ("fk_count", Arg::U64(n as u64)),
+        ("w", Arg::Weights(w)),
+        ("x", Arg::Desc1(g.desc1(&dx))),
+        ("y", Arg::Desc1(g.desc1(&dy))),
+    ]);
+    g.launch(&tu, &tu.entry, cfg(128, 256, 0), &args);
+    let device: Vec<f64> = g.stream.clone_dtoh(&dy).unwrap();
+    parallel_for(
+        "smooth",
+        RangePolicy::new(&Threads::default_instance()?, 0, n)?,
+        &k,
+    )?;
+    let host = y.to_vec()?;
+    assert!(
+        host.iter()
+            .zip(&device)
+            .all(|(h, d)| h.to_bits() == d.to_bits()),
+        "smoothing differs"
+    );
     Ok(())
 }
