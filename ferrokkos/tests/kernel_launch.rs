@@ -75,6 +75,11 @@ fn an_unsafe_kernel_may_alias() -> Result<()> {
         y[i] = x[i] * 2.0;
     });
     assert!(k.info().is_unsafe);
+    let shown = format!("{k:?}");
+    assert!(
+        shown.contains("captures: [\"y\", \"x\"]") && shown.contains("is_unsafe: true"),
+        "{shown}"
+    );
     check_cuda(&k.cuda_source(Iterate::Right));
     parallel_for("in place", RangePolicy::new(&exec(), 0, 8)?, &k)?;
     assert_eq!(x.to_vec()?, vec![6.0; 8]);

@@ -73,6 +73,21 @@ impl<K, C, H, S> Kernel<K, C, H, S> {
     }
 }
 
+impl<K, C: Captures, H, S> std::fmt::Debug for Kernel<K, C, H, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kernel")
+            .field(
+                "at",
+                &format_args!("{}:{}:{}", self.info.file, self.info.line, self.info.column),
+            )
+            .field("index", &self.info.index)
+            .field("params", &self.info.params)
+            .field("captures", &self.captures.names())
+            .field("is_unsafe", &self.info.is_unsafe)
+            .finish()
+    }
+}
+
 impl<K, C: Captures, H: Copy, S> Kernel<K, C, H, S> {
     /// Checks and borrows the captures, runs `run` with the host body, and releases the borrows.
     fn run_host<R>(
