@@ -748,3 +748,53 @@ fn an_nvrtc_error_in_a_body_points_at_the_rust_line() -> Result<()> {
     );
     Ok(())
 }
+
+#[test]
+fn shadowing_captures_and_conditions_with_statements() -> Result<()> {
+    runtime();
+    let scale = 3i64;
+    let y = View::<i64, 1>::new("y", [10])?;
+    let k = kernel!(|i| {
+        // A local that shadows a capture gets its own C++ name.
+        let scale = scale * 2;
+        let mut n = i as i64;
+        let mut steps = 0i64;
+        // A loop condition that needs statements is evaluated on every iteration.
+        while {
+            let doubled = n * 2;
+            doubled < 40
+        } {
+            n += scale;
+            steps += 1;
+        }
+        y[i] = steps * 100 + n;
+    });
+    parallel_for("shadowing", RangePolicy::new(&exec(), 0, 10)?, &k)?;
+    for (i, g) in y.to_vec()?.iter().enumerate() {
+        let (mut n, mut steps) = (i as i64, 0);
+        while n * 2 < 40 {
+            n += 6;
+            steps += 1;
+        }
+        assert_eq!(*g, steps * 100 + n, "at {i}");
+    }
+    let tu = k.cuda_source(Iterate::Right);
+    assert!(
+        tu.generated().contains("const i64 scale_1 = scale * 2LL;"),
+        "{}",
+        tu.generated()
+    );
+    assert!(
+        tu.generated().contains("while (true) {"),
+        "{}",
+        tu.generated()
+    );
+    check_cuda(&tu);
+    // A kernel without captures.
+    let empty = kernel!(|i| {
+        let _t = i * 2;
+    });
+    parallel_for("empty", RangePolicy::new(&exec(), 0, 10)?, &empty)?;
+    check_cuda(&empty.cuda_source(Iterate::Right));
+    Ok(())
+}
