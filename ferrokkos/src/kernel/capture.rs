@@ -7,8 +7,7 @@ use super::ty::DeviceType;
 use super::view_expr::ViewExpr;
 use crate::space::HostAccessible;
 use crate::view::kernel_access::{
-    AccessMode, Accesses, AtomicAccess, HostAtomic, MAX_CAPTURES, ReadAccess, ViewAccess,
-    WriteAccess,
+    AccessMode, AtomicAccess, HostAtomic, ReadAccess, ViewAccess, WriteAccess,
 };
 use crate::view::{Element, Layout, View};
 
@@ -319,8 +318,8 @@ pub trait Captures: Send + Sync {
     type Shadow: Copy;
     /// The captures' names, in order.
     fn names(&self) -> Vec<&'static str>;
-    /// The View accesses to check and borrow at launch.
-    fn accesses(&self) -> Accesses<'_>;
+    /// Hands each captured View's access (to check and borrow at launch) to `f`, in capture order.
+    fn for_each_access<'a>(&'a self, f: &mut dyn FnMut(ViewAccess<'a>));
     /// The host values (after the borrows are taken).
     fn host(&self, proof: &Borrowed) -> Self::Host;
     /// The shadow handles of the parameters named `cxx_names`.
@@ -337,20 +336,12 @@ macro_rules! captures {
             fn names(&self) -> Vec<&'static str> {
                 vec![$(self.$k.name()),*]
             }
-            #[allow(unused_assignments)]
-            fn accesses(&self) -> Accesses<'_> {
-                // Packed at the front: the Views only, in capture order.
-                #[allow(unused_mut)]
-                let mut all: Accesses<'_> = [None; MAX_CAPTURES];
-                #[allow(unused_mut, unused_variables, unused_assignments)]
-                let mut n = 0;
+            fn for_each_access<'a>(&'a self, _f: &mut dyn FnMut(ViewAccess<'a>)) {
                 $(
                     if let Some(a) = self.$k.access() {
-                        all[n] = Some(a);
-                        n += 1;
+                        _f(a);
                     }
                 )*
-                all
             }
             #[allow(clippy::unused_unit)]
             fn host(&self, _proof: &Borrowed) -> Self::Host {

@@ -95,7 +95,11 @@ impl<K, C: Captures, H: Copy, S> Kernel<K, C, H, S> {
         what: &dyn Fn() -> String,
         run: impl FnOnce(&HostBody<C::Host, H>) -> R,
     ) -> Result<R> {
-        let borrows = LaunchBorrows::take(&self.captures.accesses(), self.info.is_unsafe, what)?;
+        let borrows = LaunchBorrows::take(
+            |f| self.captures.for_each_access(f),
+            self.info.is_unsafe,
+            what,
+        )?;
         let r = {
             // SAFETY: `borrows` holds every borrow the accesses asked for until after this block,
             // and the accessors made here live in `body`, which ends with the block.

@@ -319,35 +319,59 @@ impl<'a> ViewAccess<'a> {
     }
 }
 
-/// The View accesses of one kernel's captures, packed at the front (no heap allocation: a launch
-/// makes one).
-pub type Accesses<'a> = [Option<ViewAccess<'a>>; MAX_CAPTURES];
+/// A list of at most [`MAX_CAPTURES`] `Copy` items kept on the stack, uninitialized past its length
+/// (a launch builds two: its accesses and its borrows, so neither allocates nor zeroes memory).
+struct Small<T: Copy> {
+    items: [std::mem::MaybeUninit<T>; MAX_CAPTURES],
+    len: usize,
+}
+
+impl<T: Copy> Small<T> {
+    fn new() -> Self {
+        Small {
+            items: [const { std::mem::MaybeUninit::uninit() }; MAX_CAPTURES],
+            len: 0,
+        }
+    }
+
+    /// Appends `item`; panics past [`MAX_CAPTURES`] (a kernel has at most that many captures).
+    fn push(&mut self, item: T) {
+        self.items[self.len].write(item);
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[T] {
+        // SAFETY: the first `len` items were written by `push`; `MaybeUninit<T>` has `T`'s layout.
+        unsafe { std::slice::from_raw_parts(self.items.as_ptr().cast::<T>(), self.len) }
+    }
+}
 
 /// The borrows one launch holds on the allocations of its captured Views; released when dropped.
 pub(crate) struct LaunchBorrows<'a> {
-    held: [Option<(&'a Allocation, bool)>; MAX_CAPTURES],
+    held: Small<(&'a Allocation, bool)>,
 }
 
 impl<'a> LaunchBorrows<'a> {
     /// Checks the captures of a kernel and borrows their allocations: an allocation that the kernel
-    /// writes (or updates atomically) exclusively, others shared. Unless the kernel is `unsafe`, a
-    /// written View sharing its allocation with another captured View is [`Error::KernelAlias`];
-    /// `what` names the launch.
+    /// writes (or updates atomically) exclusively, others shared. `visit` hands each captured View's
+    /// access to its argument. Unless the kernel is `unsafe`, a written View sharing its allocation
+    /// with another captured View is [`Error::KernelAlias`]; `what` names the launch.
     pub(crate) fn take(
-        accesses: &Accesses<'a>,
+        visit: impl FnOnce(&mut dyn FnMut(ViewAccess<'a>)),
         is_unsafe: bool,
         what: &dyn Fn() -> String,
     ) -> Result<LaunchBorrows<'a>> {
+        let mut accesses = Small::new();
+        visit(&mut |a| accesses.push(a));
+        let list = accesses.as_slice();
         let same = |a: &Allocation, b: &Allocation| std::ptr::eq(a, b);
-        let n = accesses.iter().take_while(|a| a.is_some()).count();
-        // Packed at the front, so the first `n` are all the Views.
-        let list = || accesses[..n].iter().flatten();
         if !is_unsafe {
-            for (k, a) in list().enumerate() {
+            for (k, a) in list.iter().enumerate() {
                 if a.mode == AccessMode::Read {
                     continue;
                 }
-                let other = list()
+                let other = list
+                    .iter()
                     .enumerate()
                     .find(|(j, b)| *j != k && same(a.allocation, b.allocation));
                 if let Some((_, b)) = other {
@@ -360,35 +384,23 @@ impl<'a> LaunchBorrows<'a> {
                 }
             }
         }
-        // One borrow per allocation: exclusive if any capture of it writes.
-        let mut wanted: [Option<(&'a Allocation, bool)>; MAX_CAPTURES] = [None; MAX_CAPTURES];
-        let mut m = 0;
-        for a in list() {
-            let exclusive = a.mode != AccessMode::Read;
-            match wanted[..m]
-                .iter_mut()
-                .flatten()
-                .find(|(h, _)| same(h, a.allocation))
-            {
-                Some((_, e)) => *e |= exclusive,
-                None => {
-                    wanted[m] = Some((a.allocation, exclusive));
-                    m += 1;
-                }
+        // One borrow per allocation, at its first access: exclusive if any capture of it writes.
+        let mut borrows = LaunchBorrows { held: Small::new() };
+        for (k, a) in list.iter().enumerate() {
+            if list[..k].iter().any(|b| same(a.allocation, b.allocation)) {
+                continue;
             }
-        }
-        let mut borrows = LaunchBorrows {
-            held: [None; MAX_CAPTURES],
-        };
-        for (k, (alloc, exclusive)) in wanted[..m].iter().flatten().enumerate() {
-            if *exclusive {
-                alloc.borrow_exclusive()?;
+            let exclusive = list[k..]
+                .iter()
+                .any(|b| same(a.allocation, b.allocation) && b.mode != AccessMode::Read);
+            if exclusive {
+                a.allocation.borrow_exclusive()?;
             } else {
-                alloc.borrow_shared()?;
+                a.allocation.borrow_shared()?;
             }
             // Recorded only once taken, so that dropping `borrows` on an error releases exactly the
             // borrows taken so far.
-            borrows.held[k] = Some((alloc, *exclusive));
+            borrows.held.push((a.allocation, exclusive));
         }
         Ok(borrows)
     }
@@ -396,7 +408,7 @@ impl<'a> LaunchBorrows<'a> {
 
 impl Drop for LaunchBorrows<'_> {
     fn drop(&mut self) {
-        for (alloc, exclusive) in self.held.iter().flatten() {
+        for (alloc, exclusive) in self.held.as_slice() {
             if *exclusive {
                 alloc.release_exclusive();
             } else {
