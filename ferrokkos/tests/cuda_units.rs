@@ -8,7 +8,7 @@ mod common;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use common::{Rng, runtime};
+use common::{Rng, random_view, runtime, unflatten};
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use ferrokkos::kernel::TranslationUnit;
 use ferrokkos::prelude::*;
@@ -148,18 +148,6 @@ impl Gpu {
     }
 }
 
-fn random_f64(label: &str, rng: &mut Rng, n: usize) -> View<f64, 1> {
-    runtime();
-    let v = View::<f64, 1>::new(label, [n]).unwrap();
-    {
-        let mut g = v.host_mut().unwrap();
-        for k in 0..n {
-            g[k] = rng.f64_in(-10.0, 10.0);
-        }
-    }
-    v
-}
-
 fn cfg(blocks: u32, threads: u32, shared: u32) -> LaunchConfig {
     LaunchConfig {
         grid_dim: (blocks, 1, 1),
@@ -174,7 +162,10 @@ fn axpy_on_the_gpu_equals_the_host() -> Result<()> {
     let g = gpu();
     let mut rng = Rng::new(7);
     let n = 1_000_003;
-    let (x, y) = (random_f64("x", &mut rng, n), random_f64("y", &mut rng, n));
+    let (x, y) = (
+        random_view("x", &mut rng, n)?.0,
+        random_view("y", &mut rng, n)?.0,
+    );
     let a = 0.75;
     let k = kernel!(|i| y[i] = a * x[i] + y[i]);
     let (dx, dy) = (g.slice_f64(&x), g.slice_f64(&y));
@@ -209,29 +200,36 @@ fn dot_on_the_gpu_equals_the_host_up_to_rounding() -> Result<()> {
     let g = gpu();
     let mut rng = Rng::new(8);
     let n = 2_000_001;
-    let (x, y) = (random_f64("x", &mut rng, n), random_f64("y", &mut rng, n));
+    let (x, y) = (
+        random_view("x", &mut rng, n)?.0,
+        random_view("y", &mut rng, n)?.0,
+    );
     let k = kernel!(|i, acc| *acc += x[i] * y[i]);
     let (dx, dy) = (g.slice_f64(&x), g.slice_f64(&y));
     let tu = k.cuda_source::<Sum<f64>>(Iterate::Right);
     let blocks = 300u32;
     let partials = g.stream.alloc_zeros::<f64>(blocks as usize).unwrap();
     let result = g.stream.alloc_zeros::<f64>(1).unwrap();
-    let args = HashMap::from([
-        ("fk_begin", Arg::Usize(0)),
-        ("fk_count", Arg::U64(n as u64)),
-        ("fk_partials", Arg::SliceF64(&partials)),
-        ("x", Arg::Desc1(g.desc1(&dx))),
-        ("y", Arg::Desc1(g.desc1(&dy))),
-    ]);
-    g.launch(&tu, &tu.entry, cfg(blocks, 256, 256 * 8), &args);
     let join = format!("{}_join", tu.entry);
-    let args = HashMap::from([
-        ("fk_n", Arg::U32(blocks)),
-        ("fk_partials", Arg::SliceF64(&partials)),
-        ("fk_result", Arg::SliceF64(&result)),
-    ]);
-    g.launch(&tu, &join, cfg(1, 128, 128 * 8), &args);
-    let device = g.stream.clone_dtoh(&result).unwrap()[0];
+    // The reduction: one partial per block, then the join.
+    let run = || {
+        let args = HashMap::from([
+            ("fk_begin", Arg::Usize(0)),
+            ("fk_count", Arg::U64(n as u64)),
+            ("fk_partials", Arg::SliceF64(&partials)),
+            ("x", Arg::Desc1(g.desc1(&dx))),
+            ("y", Arg::Desc1(g.desc1(&dy))),
+        ]);
+        g.launch(&tu, &tu.entry, cfg(blocks, 256, 256 * 8), &args);
+        let args = HashMap::from([
+            ("fk_n", Arg::U32(blocks)),
+            ("fk_partials", Arg::SliceF64(&partials)),
+            ("fk_result", Arg::SliceF64(&result)),
+        ]);
+        g.launch(&tu, &join, cfg(1, 128, 128 * 8), &args);
+        g.stream.clone_dtoh(&result).unwrap()[0]
+    };
+    let device = run();
     let mut host = 0.0;
     parallel_reduce(
         "dot",
@@ -244,24 +242,7 @@ fn dot_on_the_gpu_equals_the_host_up_to_rounding() -> Result<()> {
         "device {device}, host {host}"
     );
     // Deterministic: a second launch gives the same bits.
-    let args = HashMap::from([
-        ("fk_begin", Arg::Usize(0)),
-        ("fk_count", Arg::U64(n as u64)),
-        ("fk_partials", Arg::SliceF64(&partials)),
-        ("x", Arg::Desc1(g.desc1(&dx))),
-        ("y", Arg::Desc1(g.desc1(&dy))),
-    ]);
-    g.launch(&tu, &tu.entry, cfg(blocks, 256, 256 * 8), &args);
-    let args = HashMap::from([
-        ("fk_n", Arg::U32(blocks)),
-        ("fk_partials", Arg::SliceF64(&partials)),
-        ("fk_result", Arg::SliceF64(&result)),
-    ]);
-    g.launch(&tu, &join, cfg(1, 128, 128 * 8), &args);
-    assert_eq!(
-        device.to_bits(),
-        g.stream.clone_dtoh(&result).unwrap()[0].to_bits()
-    );
+    assert_eq!(device.to_bits(), run().to_bits());
     Ok(())
 }
 
@@ -333,13 +314,8 @@ fn md_range_stencil_on_the_gpu_equals_the_host() -> Result<()> {
     let g = gpu();
     let mut rng = Rng::new(10);
     let (n, m) = (301usize, 517usize);
-    let flat = random_f64("flat", &mut rng, n * m);
-    let u = View::<f64, 2>::new("u", [n, m])?;
-    parallel_for(
-        "unflatten",
-        MDRangePolicy::new(&Threads::default_instance()?, [0, 0], [n, m])?,
-        kernel!(|(i, j): (usize, usize)| u[(i, j)] = flat[i * u.extent(1) + j]),
-    )?;
+    let flat = random_view("flat", &mut rng, n * m)?.0;
+    let u = unflatten("u", &flat, n, m)?;
     let out = View::<f64, 2>::new("out", [n, m])?;
     let k = kernel!(|(i, j)| {
         let ni = u.extent(0) as i64;
@@ -398,7 +374,7 @@ fn a_captured_array_reaches_the_gpu() -> Result<()> {
     let g = gpu();
     let mut rng = Rng::new(11);
     let n = 100_003;
-    let x = random_f64("x", &mut rng, n);
+    let x = random_view("x", &mut rng, n)?.0;
     let y = View::<f64, 1>::new("y", [n])?;
     let w = [0.25, 0.5, 0.25];
     let k = kernel!(|i| {

@@ -11,26 +11,9 @@
 
 mod common;
 
-use common::{check_cuda, runtime};
+use common::{check_cuda, runtime, threads as exec, view_from};
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, device, kernel};
-
-fn exec() -> Threads {
-    runtime();
-    Threads::default_instance().unwrap()
-}
-
-fn view_from<T: ferrokkos::Element>(label: &str, data: &[T]) -> Result<View<T, 1>> {
-    runtime();
-    let v = View::<T, 1>::new(label, [data.len()])?;
-    {
-        let mut g = v.host_mut()?;
-        for (k, x) in data.iter().enumerate() {
-            g[k] = *x;
-        }
-    }
-    Ok(v)
-}
 
 macro_rules! float_methods_on {
     ($name:ident, $t:ident) => {

@@ -4,14 +4,9 @@
 
 mod common;
 
-use common::{check_cuda, runtime};
+use common::{check_cuda, runtime, threads as exec};
 use ferrokkos::prelude::*;
 use ferrokkos::{BorrowKind, Error, Result, kernel};
-
-fn exec() -> Threads {
-    runtime();
-    Threads::default_instance().unwrap()
-}
 
 #[test]
 fn a_written_view_sharing_its_allocation_with_another_capture_is_refused() -> Result<()> {

@@ -8,30 +8,12 @@
 
 mod common;
 
-use common::{Rng, check_cuda, runtime};
+use common::{Rng, check_cuda, random_view, runtime, threads as exec, unflatten};
 use ferrokkos::kernel::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, device, kernel};
 
 const SEEDS: [u64; 4] = [1, 42, 2026, 0x5eed];
-
-fn exec() -> Threads {
-    runtime();
-    Threads::default_instance().unwrap()
-}
-
-fn random_view(label: &str, rng: &mut Rng, n: usize) -> Result<(View<f64, 1>, Vec<f64>)> {
-    runtime();
-    let data: Vec<f64> = (0..n).map(|_| rng.f64_in(-10.0, 10.0)).collect();
-    let v = View::<f64, 1>::new(label, [n])?;
-    {
-        let mut g = v.host_mut()?;
-        for (k, x) in data.iter().enumerate() {
-            g[k] = *x;
-        }
-    }
-    Ok((v, data))
-}
 
 /// Compares the generated part of `tu` with `tests/snapshots/<name>.cu` (or writes it when
 /// `FERROKKOS_UPDATE_SNAPSHOTS=1`). The `#line` directives that point back into the unit itself
@@ -112,12 +94,7 @@ fn stencil_2d() -> Result<()> {
             10 + (rng.next_u64() % 40) as usize,
         );
         let (flat, data) = random_view("u_flat", &mut rng, n * m)?;
-        let u = View::<f64, 2>::new("u", [n, m])?;
-        parallel_for(
-            "unflatten",
-            MDRangePolicy::new(&exec(), [0, 0], [n, m])?,
-            kernel!(|(i, j): (usize, usize)| u[(i, j)] = flat[i * u.extent(1) + j]),
-        )?;
+        let u = unflatten("u", &flat, n, m)?;
         let out = View::<f64, 2>::new("out", [n, m])?;
         let k = kernel!(|(i, j)| {
             let ni = u.extent(0) as i64;

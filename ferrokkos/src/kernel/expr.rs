@@ -72,7 +72,7 @@ macro_rules! float_methods {
         impl Expr<$t> {
             float_methods!(@unary $t: abs sqrt cbrt exp exp2 ln log2 log10 sin cos tan asin acos atan
                 sinh cosh tanh floor ceil round trunc signum);
-            float_methods!(@binary $t: powf atan2 min max hypot);
+            binary_methods!(powf atan2 min max hypot);
             /// `self.powi(n)`.
             pub fn powi(self, n: Expr<i32>) -> Self {
                 call("fk::powi", &[self.text(), n.text()])
@@ -101,7 +101,11 @@ macro_rules! float_methods {
             call(concat!("fk::", stringify!($m)), &[self.text()])
         }
     )*};
-    (@binary $t:ident: $($m:ident)*) => {$(
+}
+
+/// Methods `self.m(other)` of one type that call `fk::m(self, other)`.
+macro_rules! binary_methods {
+    ($($m:ident)*) => {$(
         #[doc = concat!("`self.", stringify!($m), "(other)`.")]
         pub fn $m(self, other: Self) -> Self {
             call(concat!("fk::", stringify!($m)), &[self.text(), other.text()])
@@ -115,7 +119,7 @@ macro_rules! int_methods {
     ($($t:ident),*) => {$(
         /// The integer methods kernels may call, with Rust's (release) semantics on the device.
         impl Expr<$t> {
-            int_methods!(@binary $t: min max wrapping_add wrapping_sub wrapping_mul rem_euclid);
+            binary_methods!(min max wrapping_add wrapping_sub wrapping_mul rem_euclid);
             /// `self.pow(exp)` (wrapping).
             pub fn pow(self, exp: Expr<u32>) -> Self {
                 call("fk::pow", &[self.text(), exp.text()])
@@ -128,12 +132,6 @@ macro_rules! int_methods {
             pub fn leading_zeros(self) -> Expr<u32> {
                 call("fk::leading_zeros", &[self.text()])
             }
-        }
-    )*};
-    (@binary $t:ident: $($m:ident)*) => {$(
-        #[doc = concat!("`self.", stringify!($m), "(other)`.")]
-        pub fn $m(self, other: Self) -> Self {
-            call(concat!("fk::", stringify!($m)), &[self.text(), other.text()])
         }
     )*};
 }

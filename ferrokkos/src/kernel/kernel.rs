@@ -239,12 +239,18 @@ impl<A, V, B: Sync, H: Fn(&B, A, &mut V, bool) + Sync> ScanKernel<A, V> for Host
     }
 }
 
+/// The functor trait of one pattern for a kernel and for a reference to it: the launch builds the
+/// host body with [`Kernel::run_host`].
 macro_rules! functors {
-    ($($t:ty),*) => {$(
-        impl<A, C, H, S> ForFunctor<A> for $t
+    ($trait:ident<$($p:ident),+>, $kind:ident, ($($arg:ty),+)) => {
+        functors!(@one $trait<$($p),+>, Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+));
+        functors!(@one $trait<$($p),+>, &Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+));
+    };
+    (@one $trait:ident<$($p:ident),+>, $t:ty, ($($arg:ty),+)) => {
+        impl<$($p,)+ C, H, S> $trait<$($p),+> for $t
         where
             C: Captures,
-            H: Fn(&C::Host, A) + Copy + Sync,
+            H: Fn(&C::Host, $($arg),+) + Copy + Sync,
         {
             type Body = HostBody<C::Host, H>;
             fn with_body<R>(
@@ -255,58 +261,12 @@ macro_rules! functors {
                 self.run_host(what, run)
             }
         }
-    )*};
+    };
 }
 
-functors!(Kernel<ForKind<A>, C, H, S>, &Kernel<ForKind<A>, C, H, S>);
-
-macro_rules! reduce_functors {
-    ($($t:ty),*) => {$(
-        impl<A, V, C, H, S> ReduceFunctor<A, V> for $t
-        where
-            C: Captures,
-            H: Fn(&C::Host, A, &mut V) + Copy + Sync,
-        {
-            type Body = HostBody<C::Host, H>;
-            fn with_body<R>(
-                &self,
-                what: &dyn Fn() -> String,
-                run: impl FnOnce(&Self::Body) -> R,
-            ) -> Result<R> {
-                self.run_host(what, run)
-            }
-        }
-    )*};
-}
-
-reduce_functors!(
-    Kernel<ReduceKind<A, V>, C, H, S>,
-    &Kernel<ReduceKind<A, V>, C, H, S>
-);
-
-macro_rules! scan_functors {
-    ($($t:ty),*) => {$(
-        impl<A, V, C, H, S> ScanFunctor<A, V> for $t
-        where
-            C: Captures,
-            H: Fn(&C::Host, A, &mut V, bool) + Copy + Sync,
-        {
-            type Body = HostBody<C::Host, H>;
-            fn with_body<R>(
-                &self,
-                what: &dyn Fn() -> String,
-                run: impl FnOnce(&Self::Body) -> R,
-            ) -> Result<R> {
-                self.run_host(what, run)
-            }
-        }
-    )*};
-}
-
-scan_functors!(
-    Kernel<ScanKind<A, V>, C, H, S>,
-    &Kernel<ScanKind<A, V>, C, H, S>
-);
+functors!(ForFunctor<A>, ForKind, (A));
+functors!(ReduceFunctor<A, V>, ReduceKind, (A, &mut V));
+functors!(ScanFunctor<A, V>, ScanKind, (A, &mut V, bool));
 
 impl<A: ShadowIndex, C: Captures, H, S: Fn(C::Shadow, A::Exprs)> Kernel<ForKind<A>, C, H, S> {
     /// The CUDA C++ translation unit of this kernel as a `parallel_for`: the device header, the

@@ -163,3 +163,52 @@ impl Rng {
         lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
     }
 }
+
+/// The default Threads instance of the test runtime.
+pub fn threads() -> ferrokkos::Threads {
+    runtime();
+    <ferrokkos::Threads as ferrokkos::ExecutionSpace>::default_instance().unwrap()
+}
+
+/// A rank-1 View labelled `label` holding `data`.
+pub fn view_from<T: ferrokkos::Element>(
+    label: &str,
+    data: &[T],
+) -> ferrokkos::Result<ferrokkos::View<T, 1>> {
+    runtime();
+    let v = ferrokkos::View::<T, 1>::new(label, [data.len()])?;
+    {
+        let mut g = v.host_mut()?;
+        for (k, x) in data.iter().enumerate() {
+            g[k] = *x;
+        }
+    }
+    Ok(v)
+}
+
+/// A rank-1 View of `n` random values in [-10, 10), and the values.
+pub fn random_view(
+    label: &str,
+    rng: &mut Rng,
+    n: usize,
+) -> ferrokkos::Result<(ferrokkos::View<f64, 1>, Vec<f64>)> {
+    let data: Vec<f64> = (0..n).map(|_| rng.f64_in(-10.0, 10.0)).collect();
+    Ok((view_from(label, &data)?, data))
+}
+
+/// The row-major `n` x `m` View holding `flat` (a `kernel!` copy).
+pub fn unflatten(
+    label: &str,
+    flat: &ferrokkos::View<f64, 1>,
+    n: usize,
+    m: usize,
+) -> ferrokkos::Result<ferrokkos::View<f64, 2>> {
+    use ferrokkos::prelude::*;
+    let u = View::<f64, 2>::new(label, [n, m])?;
+    parallel_for(
+        "unflatten",
+        MDRangePolicy::new(&threads(), [0, 0], [n, m])?,
+        kernel!(|(i, j): (usize, usize)| u[(i, j)] = flat[i * u.extent(1) + j]),
+    )?;
+    Ok(u)
+}
