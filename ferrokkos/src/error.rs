@@ -244,6 +244,40 @@ pub enum Error {
         /// NVRTC's log for the program (empty when the failure came before compiling).
         log: String,
     },
+
+    /// A CUDA driver call failed. `name` is the driver's own error name
+    /// (`CUDA_ERROR_ILLEGAL_ADDRESS`); `what` says what ferrokkos was doing (the kernel or View label
+    /// and the space).
+    #[error("{what}: {call} failed with {name} (error {code})")]
+    Cuda {
+        /// The driver function that failed, e.g. `cuLaunchKernel`.
+        call: &'static str,
+        /// The driver's error name, e.g. `CUDA_ERROR_OUT_OF_MEMORY`.
+        name: String,
+        /// The numeric `CUresult`.
+        code: i32,
+        /// What was being done: `parallel_for "axpy" on Cuda`, `allocating View "x" in CudaSpace`.
+        what: String,
+    },
+
+    /// An execution or memory space is not usable in this process (no GPU, no driver, or a device
+    /// number that does not exist).
+    #[error("{space} is not available: {reason}")]
+    Unavailable {
+        /// The space, e.g. `Cuda`.
+        space: &'static str,
+        /// Why not.
+        reason: String,
+    },
+
+    /// A kernel cannot run on the execution space it was launched on.
+    #[error("{what}: {reason}")]
+    Unsupported {
+        /// The launch or operation, e.g. `parallel_for "axpy" on Threads`.
+        what: String,
+        /// Why not, e.g. which View lives in memory the space cannot reach.
+        reason: String,
+    },
 }
 
 /// A byte count as a short human-readable string (`1.0 PiB`).

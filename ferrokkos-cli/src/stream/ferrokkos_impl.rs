@@ -173,12 +173,12 @@ mod tests {
         let stream =
             FerrokkosStream::<Serial, T>::new(Serial::default_instance().unwrap(), 8).unwrap();
         let units = [
-            stream.copy_kernel().translation_unit(Iterate::Right),
-            stream.mul_kernel().translation_unit(Iterate::Right),
-            stream.add_kernel().translation_unit(Iterate::Right),
-            stream.triad_kernel().translation_unit(Iterate::Right),
-            stream.nstream_kernel().translation_unit(Iterate::Right),
-            stream.dot_kernel().translation_unit(Iterate::Right),
+            stream.copy_kernel().translation_unit(Iterate::Right, Default::default()),
+            stream.mul_kernel().translation_unit(Iterate::Right, Default::default()),
+            stream.add_kernel().translation_unit(Iterate::Right, Default::default()),
+            stream.triad_kernel().translation_unit(Iterate::Right, Default::default()),
+            stream.nstream_kernel().translation_unit(Iterate::Right, Default::default()),
+            stream.dot_kernel().translation_unit(Iterate::Right, Default::default()),
         ];
         assert!(units[3].generated().contains("a(i) = b(i) + s * c(i);"));
         if !ferrokkos::nvrtc::require_or_skip() {

@@ -98,4 +98,7 @@ impl<T: DeviceType, const N: usize> KernelValue for [T; N] {
     fn read_cxx_type() -> String {
         format!("const fk::Array<{}, {N}>", T::CXX)
     }
+    fn read_pack(&self, w: &mut super::params::ParamWriter<'_>) {
+        w.push(*self);
+    }
 }

@@ -5,7 +5,8 @@
 use super::expr::Expr;
 use super::ty::DeviceType;
 use super::view_expr::ViewExpr;
-use crate::space::HostAccessible;
+use super::params::ParamWriter;
+use crate::space::MemorySpace;
 use crate::view::kernel_access::{
     AccessMode, AtomicAccess, HostAtomic, ReadAccess, ViewAccess, WriteAccess,
 };
@@ -42,6 +43,8 @@ pub trait Capture: Send + Sync {
     fn shadow(cxx_name: &str) -> Self::Shadow;
     /// The C++ type of the kernel parameter (`const f32`, `fk::View<const f64, 1, fk::LayoutRight>`).
     fn cxx_type() -> String;
+    /// Appends the kernel parameter's bytes.
+    fn pack(&self, w: &mut ParamWriter<'_>);
 }
 
 /// A value a kernel may read: a [`DeviceType`] scalar or a View of them.
@@ -62,6 +65,9 @@ pub trait KernelValue: Clone + Send + Sync + 'static {
     fn read_shadow(cxx_name: &str) -> Self::Shadow;
     #[doc(hidden)]
     fn read_cxx_type() -> String;
+    /// Appends the kernel parameter's bytes (a number, a View descriptor, an array).
+    #[doc(hidden)]
+    fn read_pack(&self, w: &mut ParamWriter<'_>);
 }
 
 impl<T: DeviceType + Send + Sync> KernelValue for T {
@@ -79,6 +85,9 @@ impl<T: DeviceType + Send + Sync> KernelValue for T {
     fn read_cxx_type() -> String {
         format!("const {}", T::CXX)
     }
+    fn read_pack(&self, w: &mut ParamWriter<'_>) {
+        w.push(*self);
+    }
 }
 
 /// The C++ spelling of a View parameter.
@@ -91,7 +100,7 @@ impl<T, const R: usize, L, M> KernelValue for View<T, R, L, M>
 where
     T: DeviceType + Element,
     L: Layout,
-    M: HostAccessible,
+    M: MemorySpace,
 {
     type Host = ReadAccess<T, R, L>;
     type Shadow = ViewExpr<T, R, L>;
@@ -110,6 +119,17 @@ where
     fn read_cxx_type() -> String {
         view_cxx::<T, R, L>(true)
     }
+    fn read_pack(&self, w: &mut ParamWriter<'_>) {
+        pack_view(self, w);
+    }
+}
+
+/// Appends the `fk::View` descriptor of `view`.
+fn pack_view<T: Element, const R: usize, L: Layout, M: MemorySpace>(
+    view: &View<T, R, L, M>,
+    w: &mut ParamWriter<'_>,
+) {
+    w.push_view(view.as_ptr() as u64, &view.extents(), &view.strides());
 }
 
 /// A capture the kernel only reads.
@@ -195,7 +215,7 @@ pub fn read<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Read<C::V
 )]
 pub trait KernelWritable {}
 
-impl<T: DeviceType + Element, const R: usize, L: Layout, M: HostAccessible> KernelWritable
+impl<T: DeviceType + Element, const R: usize, L: Layout, M: MemorySpace> KernelWritable
     for View<T, R, L, M>
 {
 }
@@ -209,7 +229,7 @@ impl<T: DeviceType + Element, const R: usize, L: Layout, M: HostAccessible> Kern
 )]
 pub trait KernelAtomic {}
 
-impl<T: DeviceType + HostAtomic, const R: usize, L: Layout, M: HostAccessible> KernelAtomic
+impl<T: DeviceType + HostAtomic, const R: usize, L: Layout, M: MemorySpace> KernelAtomic
     for View<T, R, L, M>
 {
 }
@@ -254,13 +274,16 @@ impl<V: KernelValue> Capture for Read<V> {
     fn cxx_type() -> String {
         V::read_cxx_type()
     }
+    fn pack(&self, w: &mut ParamWriter<'_>) {
+        self.value.read_pack(w);
+    }
 }
 
 impl<T, const R: usize, L, M> Capture for Write<View<T, R, L, M>>
 where
     T: DeviceType + Element,
     L: Layout,
-    M: HostAccessible,
+    M: MemorySpace,
 {
     type Host = WriteAccess<T, R, L>;
     type Shadow = ViewExpr<T, R, L>;
@@ -281,13 +304,16 @@ where
     fn cxx_type() -> String {
         view_cxx::<T, R, L>(false)
     }
+    fn pack(&self, w: &mut ParamWriter<'_>) {
+        pack_view(&self.value, w);
+    }
 }
 
 impl<T, const R: usize, L, M> Capture for Atomic<View<T, R, L, M>>
 where
     T: DeviceType + HostAtomic,
     L: Layout,
-    M: HostAccessible,
+    M: MemorySpace,
 {
     type Host = AtomicAccess<T, R, L>;
     type Shadow = ViewExpr<T, R, L>;
@@ -308,6 +334,9 @@ where
     fn cxx_type() -> String {
         view_cxx::<T, R, L>(false)
     }
+    fn pack(&self, w: &mut ParamWriter<'_>) {
+        pack_view(&self.value, w);
+    }
 }
 
 /// All captures of one kernel: a tuple of [`Capture`]s (up to 16).
@@ -326,6 +355,8 @@ pub trait Captures: Send + Sync {
     fn shadow(cxx_names: &[String]) -> Self::Shadow;
     /// The C++ types of the parameters.
     fn cxx_types() -> Vec<String>;
+    /// Appends the parameters' bytes, in order.
+    fn pack(&self, w: &mut ParamWriter<'_>);
 }
 
 macro_rules! captures {
@@ -353,6 +384,9 @@ macro_rules! captures {
             }
             fn cxx_types() -> Vec<String> {
                 vec![$($c::cxx_type()),*]
+            }
+            fn pack(&self, _w: &mut ParamWriter<'_>) {
+                $(self.$k.pack(_w);)*
             }
         }
     };

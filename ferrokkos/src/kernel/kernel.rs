@@ -7,7 +7,7 @@ use super::device_reducer::DeviceReducer;
 use super::expr::Expr;
 use super::index::ShadowIndex;
 use super::shadow::Mut;
-use super::unit::{self, Pattern, TranslationUnit};
+use super::unit::{self, Pattern, TranslationUnit, UnitOptions};
 use crate::dispatch::{
     ForFunctor, ForKernel, ReduceFunctor, ReduceKernel, ScanFunctor, ScanKernel,
 };
@@ -62,6 +62,11 @@ impl<K, C, H, S> Kernel<K, C, H, S> {
         &self.info
     }
 
+    /// The captures.
+    pub(crate) fn captures(&self) -> &C {
+        &self.captures
+    }
+
     fn new(captures: C, host: H, shadow: S, info: KernelInfo) -> Self {
         Kernel {
             captures,
@@ -98,6 +103,7 @@ impl<K, C: Captures, H: Copy, S> Kernel<K, C, H, S> {
         let borrows = LaunchBorrows::take(
             |f| self.captures.for_each_access(f),
             self.info.is_unsafe,
+            crate::view::kernel_access::Reach::Host,
             what,
         )?;
         let r = {
@@ -274,10 +280,16 @@ impl<A: ShadowIndex, C: Captures, H, S: Fn(C::Shadow, A::Exprs)> Kernel<ForKind<
     /// index walks in `iterate` order (consecutive threads take consecutive points along the
     /// fastest dimension).
     pub fn cuda_source(&self, iterate: Iterate) -> TranslationUnit {
+        self.cuda_source_with(iterate, UnitOptions::default())
+    }
+
+    /// [`Kernel::cuda_source`] with the entry variant `options`.
+    pub fn cuda_source_with(&self, iterate: Iterate, options: UnitOptions) -> TranslationUnit {
         unit::generate::<A, C, _>(
             &self.info,
             &self.captures,
             Pattern::For { iterate },
+            options,
             |caps, index, _| (self.shadow)(caps, index),
         )
     }
@@ -291,6 +303,15 @@ where
     /// entry writes one partial value per block, and `<entry>_join` joins them (see
     /// [`TranslationUnit`]).
     pub fn cuda_source<R: DeviceReducer<Value = V>>(&self, iterate: Iterate) -> TranslationUnit {
+        self.cuda_source_with::<R>(iterate, UnitOptions::default())
+    }
+
+    /// [`Kernel::cuda_source`] with the entry variant `options`.
+    pub fn cuda_source_with<R: DeviceReducer<Value = V>>(
+        &self,
+        iterate: Iterate,
+        options: UnitOptions,
+    ) -> TranslationUnit {
         let pattern = Pattern::Reduce {
             iterate,
             reducer: R::cxx_reducer(),
@@ -301,6 +322,7 @@ where
             &self.info,
             &self.captures,
             pattern,
+            options,
             |caps, index, params| (self.shadow)(caps, index, Expr::name(&params[0])),
         )
     }
@@ -313,6 +335,14 @@ where
     /// The CUDA C++ translation unit of this kernel as a `parallel_scan` with reducer `R` (`Sum`
     /// for [`crate::parallel_scan`]); see [`TranslationUnit`] for its entries.
     pub fn cuda_source<R: DeviceReducer<Value = V>>(&self) -> TranslationUnit {
+        self.cuda_source_with::<R>(UnitOptions::default())
+    }
+
+    /// [`Kernel::cuda_source`] with the entry variant `options`.
+    pub fn cuda_source_with<R: DeviceReducer<Value = V>>(
+        &self,
+        options: UnitOptions,
+    ) -> TranslationUnit {
         let pattern = Pattern::Scan {
             reducer: R::cxx_reducer(),
             value: R::cxx_value(),
@@ -322,6 +352,7 @@ where
             &self.info,
             &self.captures,
             pattern,
+            options,
             |caps, index, params| {
                 (self.shadow)(caps, index, Expr::name(&params[0]), Expr::name(&params[1]))
             },

@@ -104,6 +104,7 @@ mod expr;
 mod index;
 #[allow(clippy::module_inception)]
 mod kernel;
+mod params;
 pub mod shadow;
 mod ty;
 mod unit;
@@ -114,14 +115,15 @@ pub use crate::view::kernel_access::{
     WriteAccess,
 };
 pub use array::{ArrayExpr, HostArray};
-pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
+pub use device_kernel::{DeviceFor, DeviceKey, DeviceLaunch, DeviceReduce, DeviceScan};
 pub use device_reducer::DeviceReducer;
 pub use expr::Expr;
 pub use index::ShadowIndex;
+pub use params::ParamWriter;
 pub use kernel::{
     ForKind, HostBody, Kernel, KernelInfo, ReduceKind, ScanKind, host_for, host_reduce, host_scan,
     shadow_for, shadow_reduce, shadow_scan, split2, split3, split4, split5, split6,
 };
 pub use ty::{DeviceType, Kind};
-pub use unit::TranslationUnit;
+pub use unit::{TranslationUnit, UnitOptions};
 pub use view_expr::{DeviceIndex, ViewExpr};

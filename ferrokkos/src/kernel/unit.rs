@@ -56,6 +56,18 @@ impl TranslationUnit {
     }
 }
 
+/// Variants of a unit's entries that a launch chooses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct UnitOptions {
+    /// Count iterations in 32-bit arithmetic (the launch guarantees that the iteration count plus
+    /// the grid's thread count fits in `u32`). Scans always count in 64 bits.
+    pub index32: bool,
+    /// Take the captures through one pointer to a struct in device memory (`const FkCaptures*
+    /// fk_caps`, the captures as members in order) instead of as parameters: for captures larger
+    /// than the kernel parameter limit.
+    pub captures_by_pointer: bool,
+}
+
 /// The pattern to generate entries for.
 pub(crate) enum Pattern {
     For {
@@ -112,6 +124,7 @@ pub(crate) fn generate<A: ShadowIndex, C: Captures, F>(
     info: &KernelInfo,
     captures: &C,
     pattern: Pattern,
+    options: UnitOptions,
     body: F,
 ) -> TranslationUnit
 where
@@ -174,7 +187,14 @@ where
     let body_text = builder::render(&emitted.body, 2);
     let rank = A::RANK;
     // The launch parameters of the iteration space and the expression of iteration `k`'s index.
-    let (space_params, call_index) = iteration_space(ty, rank, &pattern);
+    let by_pointer = options.captures_by_pointer && !cap_decls.is_empty();
+    // Scans walk contiguous runs per thread; only for and reduce count in 32 bits.
+    let kt = if options.index32 && !matches!(pattern, Pattern::Scan { .. }) {
+        "u32"
+    } else {
+        "u64"
+    };
+    let (space_params, call_index) = iteration_space(ty, kt, rank, &pattern);
     let mut params_all = space_params;
     match &pattern {
         Pattern::For { .. } => {}
@@ -186,18 +206,36 @@ where
             "const bool fk_final_pass".to_string(),
         ]),
     }
-    params_all.extend(cap_decls);
+    if by_pointer {
+        t.push("");
+        t.push("// The captures, in device memory (too large for kernel parameters).");
+        t.push("struct FkCaptures {");
+        for d in &cap_decls {
+            t.push(&format!("    {d};"));
+        }
+        t.push("};");
+        params_all.push("const FkCaptures* __restrict__ fk_caps".to_string());
+    } else {
+        params_all.extend(cap_decls);
+    }
     t.push("");
     t.push(&format!(
         "extern \"C\" __global__ void {entry}({}) {{",
         params_all.join(", ")
     ));
+    if by_pointer {
+        for n in &caps {
+            t.push(&format!("    const auto& {n} = fk_caps->{n};"));
+        }
+    }
     t.push(&format!("    auto fk_body = [&]({}) {{", lambda.join(", ")));
     t.push(&body_text);
     t.resync(&program);
     t.push("    };");
-    let grid_stride = "for (u64 fk_k = (u64)blockIdx.x * blockDim.x + threadIdx.x; fk_k < fk_count; \
-                       fk_k += (u64)gridDim.x * blockDim.x) {";
+    let grid_stride = format!(
+        "for ({kt} fk_k = ({kt})blockIdx.x * blockDim.x + threadIdx.x; fk_k < ({kt})fk_count; \
+         fk_k += ({kt})gridDim.x * blockDim.x) {{"
+    );
     match &pattern {
         Pattern::For { .. } => {
             t.push(&format!("    {grid_stride}"));
@@ -317,7 +355,7 @@ fn index_args(rank: usize) -> String {
 
 /// The launch parameters describing the iteration space, and the code computing iteration `fk_k`'s
 /// index inside the loop.
-fn iteration_space(ty: &str, rank: usize, pattern: &Pattern) -> (Vec<String>, String) {
+fn iteration_space(ty: &str, kt: &str, rank: usize, pattern: &Pattern) -> (Vec<String>, String) {
     if rank == 1 {
         return (
             vec![
@@ -344,7 +382,7 @@ fn iteration_space(ty: &str, rank: usize, pattern: &Pattern) -> (Vec<String>, St
         Iterate::Right => (0..rank).rev().collect(),
         Iterate::Left => (0..rank).collect(),
     };
-    let mut code = String::from("        u64 fk_rest = fk_k;\n");
+    let mut code = format!("        {kt} fk_rest = fk_k;\n");
     for (n, r) in order.iter().enumerate() {
         if n + 1 == rank {
             code.push_str(&format!(
@@ -352,7 +390,7 @@ fn iteration_space(ty: &str, rank: usize, pattern: &Pattern) -> (Vec<String>, St
             ));
         } else {
             code.push_str(&format!(
-                "        const {ty} fk_i{r} = {ty}(fk_lower{r} + fk_rest % fk_extent{r});\n        fk_rest /= fk_extent{r};\n"
+                "        const {ty} fk_i{r} = {ty}(fk_lower{r} + fk_rest % ({kt})fk_extent{r});\n        fk_rest /= ({kt})fk_extent{r};\n"
             ));
         }
     }

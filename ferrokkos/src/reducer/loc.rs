@@ -14,6 +14,7 @@ use crate::policy::IndexType;
 
 /// A value and its location (Kokkos' `ValLocScalar`), the value of [`MinLoc`] and [`MaxLoc`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)] // the layout of the device header's struct of the same name
 pub struct ValLocScalar<T, I> {
     /// The extreme value.
     pub val: T,
@@ -30,6 +31,7 @@ impl<T, I> ValLocScalar<T, I> {
 
 /// A minimum and a maximum (Kokkos' `MinMaxScalar`), the value of [`MinMax`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)] // the layout of the device header's struct of the same name
 pub struct MinMaxScalar<T> {
     /// The minimum.
     pub min_val: T,
@@ -47,6 +49,7 @@ impl<T> MinMaxScalar<T> {
 /// A minimum and a maximum with their locations (Kokkos' `MinMaxLocScalar`), the value of
 /// [`MinMaxLoc`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)] // the layout of the device header's struct of the same name
 pub struct MinMaxLocScalar<T, I> {
     /// The minimum.
     pub min_val: T,

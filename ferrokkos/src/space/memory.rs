@@ -37,6 +37,13 @@ pub trait MemorySpace: Copy + Default + Debug + Send + Sync + 'static {
     /// The space's name as Kokkos spells it (`"HostSpace"`).
     const NAME: &'static str;
 
+    /// Whether host code may read and write this space's memory (true for the [`HostAccessible`]
+    /// spaces).
+    const HOST_ACCESSIBLE: bool = false;
+
+    /// Whether kernels on the GPU (the Cuda execution space) may read and write this space's memory.
+    const DEVICE_ACCESSIBLE: bool = false;
+
     /// The host-accessible space that mirrors of Views in this space live in
     /// ([`crate::create_mirror_view`]). For a host-accessible space, the space itself.
     type HostMirror: HostAccessible;

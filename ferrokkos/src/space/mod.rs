@@ -4,10 +4,12 @@
 mod execution;
 mod memory;
 mod partition;
+mod pending;
 
 pub use execution::{DeviceType, ExecutionSpace, device_id, fence};
 pub use memory::RawMemory;
 pub use memory::{HostAccessible, Init, MemorySpace, MemoryStats};
 pub(crate) use memory::{MemoryRecord, Release};
 pub(crate) use partition::split_concurrency;
+pub(crate) use pending::{Pending, WorkQueue};
 pub use partition::{partition_space, partition_space_with_weights};

@@ -6,12 +6,12 @@
 //! names the View, never a wait.
 
 use std::ptr::NonNull;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicIsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::error::{BorrowKind, Error, Result};
-use crate::space::RawMemory;
+use crate::space::{Pending, RawMemory};
 
 const EXCLUSIVE: isize = -1;
 const EXPIRED: isize = isize::MIN;
@@ -29,6 +29,10 @@ pub(crate) struct Allocation {
     label: String,
     memory: Memory,
     borrow: AtomicIsize,
+    /// Whether `pending` may hold work (a fast check for allocations no device ever used).
+    has_pending: AtomicBool,
+    /// The last asynchronous device work that uses this allocation.
+    pending: Mutex<Option<Pending>>,
 }
 
 // SAFETY: the record's memory is only accessed through borrows checked by the atomic `borrow` flag (host
@@ -44,6 +48,8 @@ impl Allocation {
             label: label.to_string(),
             memory: Memory::Owned(memory),
             borrow: AtomicIsize::new(0),
+            has_pending: AtomicBool::new(false),
+            pending: Mutex::new(None),
         })
     }
 
@@ -53,6 +59,8 @@ impl Allocation {
             label: label.to_string(),
             memory: Memory::Unmanaged(ptr),
             borrow: AtomicIsize::new(0),
+            has_pending: AtomicBool::new(false),
+            pending: Mutex::new(None),
         })
     }
 
@@ -73,8 +81,24 @@ impl Allocation {
         matches!(self.memory, Memory::Owned(_))
     }
 
-    /// Takes a shared borrow, or says why not.
+    /// Takes a shared borrow for host access, or says why not. Device work still using the
+    /// allocation is waited for first.
     pub(crate) fn borrow_shared(&self) -> Result<()> {
+        self.borrow_shared_async()?;
+        self.wait_pending().inspect_err(|_| self.release_shared())
+    }
+
+    /// Takes the exclusive borrow for host access, or says why not. Device work still using the
+    /// allocation is waited for first.
+    pub(crate) fn borrow_exclusive(&self) -> Result<()> {
+        self.borrow_exclusive_async()?;
+        self.wait_pending()
+            .inspect_err(|_| self.release_exclusive())
+    }
+
+    /// Takes a shared borrow without waiting for device work (for device launches, which order
+    /// themselves after that work on their stream).
+    pub(crate) fn borrow_shared_async(&self) -> Result<()> {
         let mut state = self.borrow.load(Ordering::Relaxed);
         loop {
             if state < 0 {
@@ -97,8 +121,8 @@ impl Allocation {
         self.borrow.fetch_sub(1, Ordering::Release);
     }
 
-    /// Takes the exclusive borrow, or says why not.
-    pub(crate) fn borrow_exclusive(&self) -> Result<()> {
+    /// Takes the exclusive borrow without waiting for device work.
+    pub(crate) fn borrow_exclusive_async(&self) -> Result<()> {
         self.borrow
             .compare_exchange(0, EXCLUSIVE, Ordering::Acquire, Ordering::Relaxed)
             .map(drop)
@@ -110,9 +134,51 @@ impl Allocation {
         self.borrow.store(0, Ordering::Release);
     }
 
+    /// Records `work` as the last asynchronous work that uses this allocation.
+    pub(crate) fn stamp(&self, work: Pending) {
+        *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(work);
+        self.has_pending.store(true, Ordering::Release);
+    }
+
+    /// The last asynchronous work recorded on this allocation, if it may still be running.
+    pub(crate) fn pending(&self) -> Option<Pending> {
+        if !self.has_pending.load(Ordering::Acquire) {
+            return None;
+        }
+        let mut slot = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        match &*slot {
+            Some(p) if p.queue.completed(p.seq) => {
+                *slot = None;
+                self.has_pending.store(false, Ordering::Release);
+                None
+            }
+            other => other.clone(),
+        }
+    }
+
+    /// Waits until the device work recorded on this allocation has completed.
+    pub(crate) fn wait_pending(&self) -> Result<()> {
+        let Some(work) = self.pending() else {
+            return Ok(());
+        };
+        work.wait(&|| format!("waiting for device work on View \"{}\"", self.label))?;
+        let mut slot = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        if slot
+            .as_ref()
+            .is_some_and(|p| p.seq == work.seq && Arc::ptr_eq(&p.queue, &work.queue))
+        {
+            *slot = None;
+            self.has_pending.store(false, Ordering::Release);
+        }
+        Ok(())
+    }
+
     /// Ends the life of borrowed memory: waits until no host borrow is held (on any thread), then makes
     /// every later borrow fail with [`Error::Expired`].
     pub(crate) fn expire(&self) {
+        if let Err(e) = self.wait_pending() {
+            eprintln!("ferrokkos: {e}");
+        }
         let mut spins = 0u32;
         while self
             .borrow
@@ -143,6 +209,16 @@ impl Allocation {
                 requested,
                 held: BorrowKind::Shared,
             },
+        }
+    }
+}
+
+impl Drop for Allocation {
+    fn drop(&mut self) {
+        // Device work may still read or write the memory: wait before it is freed (the memory
+        // drops after this, with the fields).
+        if let Err(e) = self.wait_pending() {
+            eprintln!("ferrokkos: {e}");
         }
     }
 }

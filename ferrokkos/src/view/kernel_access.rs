@@ -302,6 +302,10 @@ pub struct ViewAccess<'a> {
     pub(crate) name: &'static str,
     pub(crate) allocation: &'a Allocation,
     pub(crate) mode: AccessMode,
+    /// The View's memory space, and whether the host and the device can reach it.
+    pub(crate) space: &'static str,
+    pub(crate) host_accessible: bool,
+    pub(crate) device_accessible: bool,
 }
 
 impl<'a> ViewAccess<'a> {
@@ -315,6 +319,9 @@ impl<'a> ViewAccess<'a> {
             name,
             allocation: view.allocation(),
             mode,
+            space: M::NAME,
+            host_accessible: M::HOST_ACCESSIBLE,
+            device_accessible: M::DEVICE_ACCESSIBLE,
         }
     }
 }
@@ -346,6 +353,17 @@ impl<T: Copy> Small<T> {
     }
 }
 
+/// Where a launch's kernel runs, for the check that it can reach every captured View.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// On host threads: every View must be host-accessible; device work still using a View is
+    /// waited for.
+    Host,
+    /// On the GPU: every View must be device-accessible; the launch orders itself after device work
+    /// on its stream instead of waiting.
+    Device,
+}
+
 /// The borrows one launch holds on the allocations of its captured Views; released when dropped.
 pub(crate) struct LaunchBorrows<'a> {
     held: Small<(&'a Allocation, bool)>,
@@ -359,11 +377,30 @@ impl<'a> LaunchBorrows<'a> {
     pub(crate) fn take(
         visit: impl FnOnce(&mut dyn FnMut(ViewAccess<'a>)),
         is_unsafe: bool,
+        reach: Reach,
         what: &dyn Fn() -> String,
     ) -> Result<LaunchBorrows<'a>> {
         let mut accesses = Small::new();
         visit(&mut |a| accesses.push(a));
         let list = accesses.as_slice();
+        for a in list {
+            let (ok, who) = match reach {
+                Reach::Host => (a.host_accessible, "host code"),
+                Reach::Device => (a.device_accessible, "the GPU"),
+            };
+            if !ok {
+                return Err(Error::Unsupported {
+                    what: what(),
+                    reason: format!(
+                        "the kernel captures `{}`, View \"{}\" in {}, which {who} cannot access; \
+                         deep_copy it into a View of a space it can reach",
+                        a.name,
+                        a.allocation.label(),
+                        a.space
+                    ),
+                });
+            }
+        }
         let same = |a: &Allocation, b: &Allocation| std::ptr::eq(a, b);
         if !is_unsafe {
             for (k, a) in list.iter().enumerate() {
@@ -393,16 +430,22 @@ impl<'a> LaunchBorrows<'a> {
             let exclusive = list[k..]
                 .iter()
                 .any(|b| same(a.allocation, b.allocation) && b.mode != AccessMode::Read);
-            if exclusive {
-                a.allocation.borrow_exclusive()?;
-            } else {
-                a.allocation.borrow_shared()?;
+            match (exclusive, reach) {
+                (true, Reach::Host) => a.allocation.borrow_exclusive()?,
+                (false, Reach::Host) => a.allocation.borrow_shared()?,
+                (true, Reach::Device) => a.allocation.borrow_exclusive_async()?,
+                (false, Reach::Device) => a.allocation.borrow_shared_async()?,
             }
             // Recorded only once taken, so that dropping `borrows` on an error releases exactly the
             // borrows taken so far.
             borrows.held.push((a.allocation, exclusive));
         }
         Ok(borrows)
+    }
+
+    /// The borrowed allocations (one entry per allocation).
+    pub(crate) fn allocations(&self) -> impl Iterator<Item = &'a Allocation> + '_ {
+        self.held.as_slice().iter().map(|(a, _)| *a)
     }
 }
 

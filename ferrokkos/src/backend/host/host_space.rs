@@ -31,6 +31,7 @@ pub struct HostSpace;
 
 impl MemorySpace for HostSpace {
     const NAME: &'static str = "HostSpace";
+    const HOST_ACCESSIBLE: bool = true;
     type HostMirror = HostSpace;
 
     fn stats(&self) -> Result<MemoryStats> {

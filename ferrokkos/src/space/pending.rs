@@ -1,0 +1,46 @@
+//! Device work in flight on an allocation (DESIGN.md decision 5): each asynchronous launch or copy
+//! stamps the allocations it uses with its queue (a CUDA stream) and sequence number, and host access
+//! to the elements waits for that work first.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use crate::error::Result;
+
+/// An ordered queue of asynchronous work (a backend's stream), as seen by generic code.
+pub(crate) trait WorkQueue: Send + Sync {
+    /// Waits until the queue's work numbered `seq` (and everything before it) has completed.
+    /// `what` describes the wait for errors.
+    fn wait_for(&self, seq: u64, what: &dyn Fn() -> String) -> Result<()>;
+
+    /// Whether the work numbered `seq` has completed (without waiting).
+    fn completed(&self, seq: u64) -> bool;
+
+    /// The queue as `Any`, so that its backend can recognize its own queues.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// The last piece of asynchronous work that uses an allocation.
+#[derive(Clone)]
+pub(crate) struct Pending {
+    /// The queue the work was submitted to.
+    pub(crate) queue: Arc<dyn WorkQueue>,
+    /// The work's number in that queue.
+    pub(crate) seq: u64,
+}
+
+impl Pending {
+    /// Waits for the work.
+    pub(crate) fn wait(&self, what: &dyn Fn() -> String) -> Result<()> {
+        if self.queue.completed(self.seq) {
+            return Ok(());
+        }
+        self.queue.wait_for(self.seq, what)
+    }
+}
+
+impl std::fmt::Debug for Pending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pending").field("seq", &self.seq).finish()
+    }
+}
