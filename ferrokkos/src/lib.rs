@@ -45,6 +45,10 @@ pub mod space;
 pub mod view;
 
 pub use backend::cuda::nvrtc;
+pub use backend::cuda::{
+    Cuda, CudaDevice, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, JitStats,
+    SharedHostPinnedSpace, SharedSpace,
+};
 pub use backend::host::{HOST_ALIGNMENT, HostSpace, Serial, Threads};
 pub use dispatch::{
     ForFunctor, ForKernel, HostExecutionSpace, ReduceFunctor, ReduceKernel, ScanFunctor,
@@ -88,13 +92,13 @@ pub use runtime::{
 };
 pub use settings::InitSettings;
 pub use space::{
-    DeviceType, ExecutionSpace, HostAccessible, Init, MemorySpace, MemoryStats, device_id, fence,
-    partition_space, partition_space_with_weights,
+    DeviceType, ExecutionSpace, HostAccessible, Init, MemorySpace, MemoryStats, SpaceChoice,
+    SpaceTask, device_id, fence, partition_space, partition_space_with_weights, run_on,
 };
 pub use view::{
     ALL, Element, HostMut, HostRef, Layout, LayoutLeft, LayoutRight, LayoutStride, ParallelMut,
     View, ViewAlloc, create_mirror, create_mirror_in, create_mirror_view,
-    create_mirror_view_and_copy, create_mirror_view_in, deep_copy, realloc,
+    create_mirror_view_and_copy, create_mirror_view_in, deep_copy, deep_copy_async, realloc,
     realloc_without_initializing, resize, subview, view_alloc,
 };
 
@@ -104,11 +108,12 @@ pub type DefaultHostExecutionSpace = Threads;
 /// The names most programs need: `use ferrokkos::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        ALL, BAnd, BOr, ByValue, Custom, ExecutionSpace, HostSpace, InitSettings, Iterate, LAnd,
-        LOr, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, MemorySpace, Min,
-        MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prod, RangePolicy, Reducer,
-        Schedule, Serial, Sum, Threads, ValLocScalar, View, create_mirror_view, deep_copy,
-        parallel_for, parallel_reduce, parallel_scan, partition_space, subview, view_alloc,
+        ALL, BAnd, BOr, ByValue, Cuda, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, Custom,
+        ExecutionSpace, HostSpace, InitSettings, Iterate, LAnd, LOr, LayoutLeft, LayoutRight,
+        LayoutStride, MDRangePolicy, Max, MaxLoc, MemorySpace, Min, MinLoc, MinMax, MinMaxLoc,
+        MinMaxLocScalar, MinMaxScalar, Prod, RangePolicy, Reducer, Schedule, Serial, Sum, Threads,
+        ValLocScalar, View, create_mirror_view, deep_copy, parallel_for, parallel_reduce,
+        parallel_scan, partition_space, subview, view_alloc,
     };
     pub use crate::{device, kernel};
 }

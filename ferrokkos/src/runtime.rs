@@ -11,6 +11,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use crate::backend::cuda::backend::CudaBackend;
 use crate::backend::host::HostBackend;
 use crate::error::{Error, Result};
 use crate::settings::InitSettings;
@@ -22,6 +23,8 @@ type Hook = Box<dyn FnOnce() + Send>;
 pub(crate) struct State {
     settings: InitSettings,
     pub(crate) host: HostBackend,
+    /// The Cuda backend, when the process has a usable GPU.
+    pub(crate) cuda: Option<CudaBackend>,
     hooks: Mutex<Vec<Hook>>,
 }
 
@@ -71,9 +74,17 @@ pub fn initialize(settings: InitSettings) -> Result<Runtime> {
         Lifecycle::Uninitialized => {}
     }
     let host = HostBackend::start(&settings)?;
+    let cuda = match CudaBackend::start(&settings) {
+        Ok(cuda) => cuda,
+        Err(e) => {
+            host.shutdown();
+            return Err(e);
+        }
+    };
     *guard = Lifecycle::Running(Arc::new(State {
         settings,
         host,
+        cuda,
         hooks: Mutex::new(Vec::new()),
     }));
     Ok(Runtime { done: false })
@@ -109,7 +120,11 @@ pub fn settings() -> Result<InitSettings> {
 /// Fences the default instance of every backend.
 pub(crate) fn fence_all(label: &str) -> Result<()> {
     let state = state(|| format!("fence \"{label}\""))?;
-    state.host.fence_all(label)
+    state.host.fence_all(label)?;
+    match &state.cuda {
+        Some(cuda) => cuda.fence_all(label),
+        None => Ok(()),
+    }
 }
 
 /// The guard returned by [`initialize`]. Dropping it finalizes ferrokkos; [`Runtime::finalize`] does the
@@ -166,6 +181,9 @@ fn finalize_now() -> Result<()> {
         return Ok(());
     }
     drop(previous);
+    if let Some(cuda) = &state.cuda {
+        cuda.shutdown();
+    }
     state.host.shutdown();
     drop(state);
     match panics.len() {

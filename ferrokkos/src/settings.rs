@@ -24,10 +24,20 @@ use crate::error::{Error, Result};
 pub struct InitSettings {
     num_threads: Option<usize>,
     pin_threads: bool,
+    device_id: Option<usize>,
+    map_device_by_rank: bool,
+    disable_cuda: bool,
 }
 
 /// Environment variables for the thread count, in order of precedence.
 const THREAD_VARS: [&str; 2] = ["FERROKKOS_NUM_THREADS", "KOKKOS_NUM_THREADS"];
+const DEVICE_VARS: [&str; 2] = ["FERROKKOS_DEVICE", "KOKKOS_DEVICE_ID"];
+/// The variables MPI launchers set to a process's rank on its node, in the order they are read.
+const LOCAL_RANK_VARS: [&str; 3] = [
+    "OMPI_COMM_WORLD_LOCAL_RANK",
+    "MV2_COMM_WORLD_LOCAL_RANK",
+    "SLURM_LOCALID",
+];
 
 impl InitSettings {
     /// Defaults: as many threads as the process may use, no pinning. Reads nothing from the environment.
@@ -45,6 +55,77 @@ impl InitSettings {
     pub fn pin_threads(mut self, pin: bool) -> Self {
         self.pin_threads = pin;
         self
+    }
+
+    /// Uses GPU number `id` (Kokkos' `--kokkos-device-id`); an id the machine does not have is an
+    /// error at initialize.
+    pub fn device_id(mut self, id: usize) -> Self {
+        self.device_id = Some(id);
+        self
+    }
+
+    /// Chooses the GPU by the process's rank on its node (Kokkos'
+    /// `--kokkos-map-device-id-by=mpi_rank`): rank modulo the number of GPUs, the rank read from
+    /// `OMPI_COMM_WORLD_LOCAL_RANK`, `MV2_COMM_WORLD_LOCAL_RANK` or `SLURM_LOCALID`. An explicit
+    /// [`InitSettings::device_id`] wins.
+    pub fn map_device_id_by_mpi_rank(mut self, on: bool) -> Self {
+        self.map_device_by_rank = on;
+        self
+    }
+
+    /// Starts without the Cuda backend even when a GPU is present (`FERROKKOS_DISABLE_CUDA=1`).
+    pub fn disable_cuda(mut self, off: bool) -> Self {
+        self.disable_cuda = off;
+        self
+    }
+
+    /// The requested GPU number, if any.
+    pub fn requested_device(&self) -> Option<usize> {
+        self.device_id
+    }
+
+    /// Whether the Cuda backend is disabled.
+    pub fn cuda_disabled(&self) -> bool {
+        self.disable_cuda
+    }
+
+    /// The GPU to use among `count`: the requested one (an error if `count` has no such device),
+    /// else by local MPI rank when asked, else 0.
+    pub fn select_device(&self, count: usize) -> Result<usize> {
+        self.select_device_with(count, |name| std::env::var(name).ok())
+    }
+
+    fn select_device_with(
+        &self,
+        count: usize,
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<usize> {
+        if let Some(id) = self.device_id {
+            if id >= count {
+                return Err(Error::Setting {
+                    name: "device id".into(),
+                    value: id.to_string(),
+                    reason: format!(
+                        "this machine has {count} CUDA device(s), numbered from 0 (after \
+                         CUDA_VISIBLE_DEVICES)"
+                    ),
+                });
+            }
+            return Ok(id);
+        }
+        if self.map_device_by_rank && count > 0 {
+            for name in LOCAL_RANK_VARS {
+                if let Some(value) = lookup(name) {
+                    let rank = value.trim().parse::<usize>().map_err(|_| Error::Setting {
+                        name: name.to_string(),
+                        value: value.clone(),
+                        reason: "expected the process's local rank, a non-negative integer".into(),
+                    })?;
+                    return Ok(rank % count);
+                }
+            }
+        }
+        Ok(0)
     }
 
     /// The requested number of threads, if one was set.
@@ -109,6 +190,28 @@ impl InitSettings {
             }
         }
         settings.num_threads = found.map(|(_, _, n)| n);
+        let mut device: Option<(&str, String, usize)> = None;
+        for name in DEVICE_VARS {
+            let Some(value) = lookup(name) else { continue };
+            let id = parse_device(name, &value)?;
+            match &device {
+                Some((first, first_value, d)) if *d != id => {
+                    return Err(Error::Setting {
+                        name: name.to_string(),
+                        value,
+                        reason: format!(
+                            "conflicts with {first}={first_value:?}; set only one of them"
+                        ),
+                    });
+                }
+                Some(_) => {}
+                None => device = Some((name, value, id)),
+            }
+        }
+        settings.device_id = device.map(|(_, _, d)| d);
+        if let Some(value) = lookup("FERROKKOS_DISABLE_CUDA") {
+            settings.disable_cuda = parse_bool("FERROKKOS_DISABLE_CUDA", &value)?;
+        }
         if let Some(value) = lookup("FERROKKOS_PIN_THREADS") {
             settings.pin_threads = parse_bool("FERROKKOS_PIN_THREADS", &value)?;
         }
@@ -139,6 +242,27 @@ impl InitSettings {
                     };
                     self.num_threads = Some(parse_threads(&format!("--{name}"), &value)?);
                 }
+                "kokkos-device-id" => {
+                    let value = match inline {
+                        Some(v) => v,
+                        None => args.next().ok_or_else(|| Error::Setting {
+                            name: "--kokkos-device-id".into(),
+                            value: String::new(),
+                            reason: "expects a value, e.g. --kokkos-device-id=1".into(),
+                        })?,
+                    };
+                    self.device_id = Some(parse_device("--kokkos-device-id", &value)?);
+                }
+                "kokkos-map-device-id-by" => match inline.as_deref() {
+                    Some("mpi_rank") => self.map_device_by_rank = true,
+                    other => {
+                        return Err(Error::Setting {
+                            name: "--kokkos-map-device-id-by".into(),
+                            value: other.unwrap_or_default().to_string(),
+                            reason: "supported: --kokkos-map-device-id-by=mpi_rank".into(),
+                        });
+                    }
+                },
                 "ferrokkos-pin-threads" => {
                     self.pin_threads = match inline {
                         Some(v) => parse_bool("--ferrokkos-pin-threads", &v)?,
@@ -150,7 +274,8 @@ impl InitSettings {
                         name: format!("--{name}"),
                         value: inline.unwrap_or_default(),
                         reason: "unknown or unsupported Kokkos option; supported: \
-                                 --kokkos-num-threads=N"
+                                 --kokkos-num-threads=N, --kokkos-device-id=N, \
+                                 --kokkos-map-device-id-by=mpi_rank"
                             .into(),
                     });
                 }
@@ -170,6 +295,14 @@ fn parse_threads(name: &str, value: &str) -> Result<usize> {
             reason: "expected a positive integer number of threads".into(),
         }),
     }
+}
+
+fn parse_device(name: &str, value: &str) -> Result<usize> {
+    value.trim().parse::<usize>().map_err(|_| Error::Setting {
+        name: name.to_string(),
+        value: value.to_string(),
+        reason: "expected a device number (0, 1, ...)".into(),
+    })
 }
 
 fn parse_bool(name: &str, value: &str) -> Result<bool> {
@@ -301,5 +434,57 @@ mod tests {
                 .starts_with("invalid setting --kokkos-frobnicate=\"1\""),
             "{e}"
         );
+    }
+
+    #[test]
+    fn device_comes_from_either_variable_or_the_command_line() {
+        let s = InitSettings::from_lookup(env(&[("FERROKKOS_DEVICE", "1")])).unwrap();
+        assert_eq!(s.requested_device(), Some(1));
+        let s = InitSettings::from_lookup(env(&[("KOKKOS_DEVICE_ID", "2")])).unwrap();
+        assert_eq!(s.requested_device(), Some(2));
+        let e =
+            InitSettings::from_lookup(env(&[("FERROKKOS_DEVICE", "0"), ("KOKKOS_DEVICE_ID", "1")]))
+                .unwrap_err();
+        assert!(
+            e.to_string().contains("conflicts with FERROKKOS_DEVICE"),
+            "{e}"
+        );
+        let mut s = InitSettings::new();
+        let rest = s
+            .apply_args(["--kokkos-device-id=3", "x"].into_iter().map(String::from))
+            .unwrap();
+        assert_eq!(
+            (s.requested_device(), rest),
+            (Some(3), vec!["x".to_string()])
+        );
+        let e = InitSettings::new()
+            .apply_args(["--kokkos-map-device-id-by=random".to_string()].into_iter())
+            .unwrap_err();
+        assert!(e.to_string().contains("mpi_rank"), "{e}");
+    }
+
+    #[test]
+    fn device_selection_prefers_the_id_then_the_local_rank() {
+        let ranks = env(&[("SLURM_LOCALID", "5")]);
+        let s = InitSettings::new().map_device_id_by_mpi_rank(true);
+        assert_eq!(s.select_device_with(4, &ranks).unwrap(), 1);
+        assert_eq!(
+            s.clone()
+                .device_id(2)
+                .select_device_with(4, &ranks)
+                .unwrap(),
+            2
+        );
+        assert_eq!(
+            InitSettings::new().select_device_with(4, &ranks).unwrap(),
+            0
+        );
+        let e = InitSettings::new()
+            .device_id(4)
+            .select_device_with(4, &ranks)
+            .unwrap_err();
+        assert!(e.to_string().contains("4 CUDA device(s)"), "{e}");
+        let bad = env(&[("OMPI_COMM_WORLD_LOCAL_RANK", "x")]);
+        assert!(s.select_device_with(2, &bad).is_err());
     }
 }

@@ -10,6 +10,7 @@
 
 use super::kernel::{ForKernel, ReduceKernel, ScanKernel};
 use crate::error::Result;
+use crate::kernel::DeviceKernel;
 
 /// Something [`crate::parallel_for`] can run: a closure, a `kernel!` kernel, or a functor struct.
 pub trait ForFunctor<A> {
@@ -22,6 +23,17 @@ pub trait ForFunctor<A> {
         what: &dyn Fn() -> String,
         run: impl FnOnce(&Self::Body) -> R,
     ) -> Result<R>;
+
+    /// Whether the functor has a device translation (every `kernel!`; closures and functor structs
+    /// run only on the host). A launch on a GPU space of a functor without one does not compile.
+    #[doc(hidden)]
+    const HAS_DEVICE: bool = false;
+
+    /// The device translation (`Some` exactly when [`Self::HAS_DEVICE`]).
+    #[doc(hidden)]
+    fn device_kernel(&self) -> Option<&dyn DeviceKernel> {
+        None
+    }
 }
 
 impl<A, F: Fn(A) + Sync> ForFunctor<A> for F {
@@ -42,6 +54,17 @@ pub trait ReduceFunctor<A, V> {
         what: &dyn Fn() -> String,
         run: impl FnOnce(&Self::Body) -> R,
     ) -> Result<R>;
+
+    /// Whether the functor has a device translation (every `kernel!`; closures and functor structs
+    /// run only on the host). A launch on a GPU space of a functor without one does not compile.
+    #[doc(hidden)]
+    const HAS_DEVICE: bool = false;
+
+    /// The device translation (`Some` exactly when [`Self::HAS_DEVICE`]).
+    #[doc(hidden)]
+    fn device_kernel(&self) -> Option<&dyn DeviceKernel> {
+        None
+    }
 }
 
 impl<A, V, F: Fn(A, &mut V) + Sync> ReduceFunctor<A, V> for F {
@@ -62,6 +85,17 @@ pub trait ScanFunctor<A, V> {
         what: &dyn Fn() -> String,
         run: impl FnOnce(&Self::Body) -> R,
     ) -> Result<R>;
+
+    /// Whether the functor has a device translation (every `kernel!`; closures and functor structs
+    /// run only on the host). A launch on a GPU space of a functor without one does not compile.
+    #[doc(hidden)]
+    const HAS_DEVICE: bool = false;
+
+    /// The device translation (`Some` exactly when [`Self::HAS_DEVICE`]).
+    #[doc(hidden)]
+    fn device_kernel(&self) -> Option<&dyn DeviceKernel> {
+        None
+    }
 }
 
 impl<A, V, F: Fn(A, &mut V, bool) + Sync> ScanFunctor<A, V> for F {

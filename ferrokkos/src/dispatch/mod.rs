@@ -34,6 +34,9 @@ mod work;
 pub use functor::{ForFunctor, ReduceFunctor, ScanFunctor};
 pub use host::HostExecutionSpace;
 pub use kernel::{ForKernel, ReduceKernel, ScanKernel};
+pub(crate) use patterns::{
+    host_md_for, host_md_reduce, host_range_for, host_range_reduce, host_range_scan,
+};
 
 use crate::error::Result;
 use crate::reducer::{ReduceTarget, Reducer, ReductionScalar, Sum};

@@ -11,6 +11,7 @@ use super::{ParallelFor, ParallelReduce, ParallelScan};
 use crate::error::Result;
 use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy, Schedule, TileGrid};
 use crate::reducer::{ReduceTarget, Reducer};
+use crate::space::ExecutionSpace;
 
 // The loops below sit in functions that take the kernel as `&K` and are never inlined: a shared
 // reference parameter tells the compiler that the kernel's captures do not change during the loop, so it
@@ -105,63 +106,156 @@ where
     }
 }
 
+/// The message of a launch of a host-only functor on a device space (a compile error).
+macro_rules! host_only {
+    () => {
+        "this functor runs only on the host (a closure or functor struct); a kernel for a GPU \
+         space must be written with kernel!"
+    };
+}
+
 impl<S, I, K> ParallelFor<K> for RangePolicy<S, I>
+where
+    S: ExecutionSpace,
+    I: IndexType,
+    K: ForFunctor<I>,
+{
+    fn launch_for(self, label: &str, kernel: K) -> Result<()> {
+        const { assert!(!S::DEVICE || K::HAS_DEVICE, host_only!()) };
+        S::launch_range_for(self, label, kernel)
+    }
+}
+
+impl<S, I, K, T> ParallelReduce<K, T> for RangePolicy<S, I>
+where
+    S: ExecutionSpace,
+    I: IndexType,
+    T: ReduceTarget,
+    K: ReduceFunctor<I, <T::Reducer as Reducer>::Value>,
+{
+    fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
+        const { assert!(!S::DEVICE || K::HAS_DEVICE, host_only!()) };
+        S::launch_range_reduce(self, label, kernel, target)
+    }
+}
+
+impl<S, I, K, Rd> ParallelScan<K, Rd> for RangePolicy<S, I>
+where
+    S: ExecutionSpace,
+    I: IndexType,
+    Rd: Reducer,
+    K: ScanFunctor<I, Rd::Value>,
+{
+    fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value> {
+        const { assert!(!S::DEVICE || K::HAS_DEVICE, host_only!()) };
+        S::launch_range_scan(self, label, kernel, reducer)
+    }
+}
+
+impl<S, const R: usize, I, K> ParallelFor<K> for MDRangePolicy<S, R, I>
+where
+    S: ExecutionSpace,
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+    K: ForFunctor<<[I; R] as IndexTuple<I>>::Tuple>,
+{
+    fn launch_for(self, label: &str, kernel: K) -> Result<()> {
+        const { assert!(!S::DEVICE || K::HAS_DEVICE, host_only!()) };
+        S::launch_md_for(self, label, kernel)
+    }
+}
+
+impl<S, const R: usize, I, K, T> ParallelReduce<K, T> for MDRangePolicy<S, R, I>
+where
+    S: ExecutionSpace,
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+    T: ReduceTarget,
+    K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>,
+{
+    fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
+        const { assert!(!S::DEVICE || K::HAS_DEVICE, host_only!()) };
+        S::launch_md_reduce(self, label, kernel, target)
+    }
+}
+
+/// `parallel_for` over a range on a host space.
+pub(crate) fn host_range_for<S, I, K>(
+    policy: RangePolicy<S, I>,
+    label: &str,
+    kernel: K,
+) -> Result<()>
 where
     S: HostExecutionSpace,
     I: IndexType,
     K: ForFunctor<I>,
 {
-    fn launch_for(self, label: &str, kernel: K) -> Result<()> {
-        let begin = self.begin();
+    {
+        let this = policy;
+        let begin = this.begin();
         let what = describe("parallel_for", label, S::NAME);
         kernel.with_body(&what, |kernel| {
             let body = |items: Range<u64>| for_range(kernel, begin, items);
-            run_for(self.space(), &what, self.work(), &body)
+            run_for(this.space(), &what, this.work(), &body)
         })?
     }
 }
 
-impl<S, I, K, T> ParallelReduce<K, T> for RangePolicy<S, I>
+/// `parallel_reduce` over a range on a host space.
+pub(crate) fn host_range_reduce<S, I, K, T>(
+    policy: RangePolicy<S, I>,
+    label: &str,
+    kernel: K,
+    target: T,
+) -> Result<T::Output>
 where
     S: HostExecutionSpace,
     I: IndexType,
     T: ReduceTarget,
     K: ReduceFunctor<I, <T::Reducer as Reducer>::Value>,
 {
-    fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
+    {
+        let this = policy;
         let (reducer, sink) = target.split();
         T::check(&sink)?;
-        let begin = self.begin();
+        let begin = this.begin();
         let what = describe("parallel_reduce", label, S::NAME);
         let value = kernel.with_body(&what, |kernel| {
             let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
                 reduce_range(kernel, begin, items, acc)
             };
-            run_reduce(self.space(), &what, self.work(), &reducer, &body)
+            run_reduce(this.space(), &what, this.work(), &reducer, &body)
         })??;
         T::deliver(sink, value)
     }
 }
 
-impl<S, I, K, Rd> ParallelScan<K, Rd> for RangePolicy<S, I>
+/// `parallel_scan` over a range on a host space.
+pub(crate) fn host_range_scan<S, I, K, Rd>(
+    policy: RangePolicy<S, I>,
+    label: &str,
+    kernel: K,
+    reducer: Rd,
+) -> Result<Rd::Value>
 where
     S: HostExecutionSpace,
     I: IndexType,
     Rd: Reducer,
     K: ScanFunctor<I, Rd::Value>,
 {
-    fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value> {
-        let begin = self.begin();
+    {
+        let this = policy;
+        let begin = this.begin();
         let what = describe("parallel_scan", label, S::NAME);
         kernel.with_body(&what, |kernel| {
             let body = |items: Range<u64>, partial: &mut Rd::Value, is_final: bool| {
                 scan_range(kernel, begin, items, partial, is_final)
             };
             run_scan(
-                self.space(),
+                this.space(),
                 &what,
-                self.work(),
-                self.len(),
+                this.work(),
+                this.len(),
                 &reducer,
                 &body,
             )
@@ -169,24 +263,36 @@ where
     }
 }
 
-impl<S, const R: usize, I, K> ParallelFor<K> for MDRangePolicy<S, R, I>
+/// `parallel_for` over a multidimensional range on a host space.
+pub(crate) fn host_md_for<S, const R: usize, I, K>(
+    policy: MDRangePolicy<S, R, I>,
+    label: &str,
+    kernel: K,
+) -> Result<()>
 where
     S: HostExecutionSpace,
     I: IndexType,
     [I; R]: IndexTuple<I>,
     K: ForFunctor<<[I; R] as IndexTuple<I>>::Tuple>,
 {
-    fn launch_for(self, label: &str, kernel: K) -> Result<()> {
-        let grid = self.grid();
+    {
+        let this = policy;
+        let grid = this.grid();
         let what = describe("parallel_for", label, S::NAME);
         kernel.with_body(&what, |kernel| {
             let body = |tiles: Range<u64>| for_tiles(kernel, &grid, tiles);
-            run_for(self.space(), &what, self.work(grid.count), &body)
+            run_for(this.space(), &what, this.work(grid.count), &body)
         })?
     }
 }
 
-impl<S, const R: usize, I, K, T> ParallelReduce<K, T> for MDRangePolicy<S, R, I>
+/// `parallel_reduce` over a multidimensional range on a host space.
+pub(crate) fn host_md_reduce<S, const R: usize, I, K, T>(
+    policy: MDRangePolicy<S, R, I>,
+    label: &str,
+    kernel: K,
+    target: T,
+) -> Result<T::Output>
 where
     S: HostExecutionSpace,
     I: IndexType,
@@ -194,16 +300,17 @@ where
     T: ReduceTarget,
     K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>,
 {
-    fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
+    {
+        let this = policy;
         let (reducer, sink) = target.split();
         T::check(&sink)?;
-        let grid = self.grid();
+        let grid = this.grid();
         let what = describe("parallel_reduce", label, S::NAME);
         let value = kernel.with_body(&what, |kernel| {
             let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
                 reduce_tiles(kernel, &grid, tiles, acc)
             };
-            run_reduce(self.space(), &what, self.work(grid.count), &reducer, &body)
+            run_reduce(this.space(), &what, this.work(grid.count), &reducer, &body)
         })??;
         T::deliver(sink, value)
     }

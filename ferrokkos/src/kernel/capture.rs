@@ -3,9 +3,9 @@
 //! `fk::View` descriptors on the device.
 
 use super::expr::Expr;
+use super::params::ParamWriter;
 use super::ty::DeviceType;
 use super::view_expr::ViewExpr;
-use super::params::ParamWriter;
 use crate::space::MemorySpace;
 use crate::view::kernel_access::{
     AccessMode, AtomicAccess, HostAtomic, ReadAccess, ViewAccess, WriteAccess,
@@ -26,7 +26,7 @@ impl Borrowed {
 /// One captured value of a kernel, in the role the kernel gives it.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be captured this way by a kernel",
-    note = "kernels write and update atomically only Views (of numbers) in host-accessible memory"
+    note = "kernels write and update atomically only Views of numbers"
 )]
 pub trait Capture: Send + Sync {
     /// What the host body sees (a copy of the value, or a View accessor).
@@ -208,7 +208,8 @@ pub fn read<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Read<C::V
     }
 }
 
-/// A value a kernel may write: a View of [`DeviceType`] elements in host-accessible memory.
+/// A value a kernel may write: a View of [`DeviceType`] elements (in any memory space; a launch
+/// checks that its execution space can reach it).
 #[diagnostic::on_unimplemented(
     message = "the kernel writes `{Self}`, but only Views can be written by a kernel",
     note = "captured numbers are read-only copies; declare a local (`let mut t = a;`) or write a View"
@@ -221,7 +222,7 @@ impl<T: DeviceType + Element, const R: usize, L: Layout, M: MemorySpace> KernelW
 }
 
 /// A value a kernel may update atomically: a View of `i32`, `u32`, `i64`, `u64`, `isize`, `usize`,
-/// `f32` or `f64` in host-accessible memory.
+/// `f32` or `f64`.
 #[diagnostic::on_unimplemented(
     message = "the kernel updates `{Self}` atomically, but only Views of i32, u32, i64, u64, isize, \
                usize, f32 or f64 can be",

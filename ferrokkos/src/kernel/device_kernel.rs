@@ -6,10 +6,11 @@ use super::device_reducer::DeviceReducer;
 use super::expr::Expr;
 use super::index::ShadowIndex;
 use super::kernel::{ForKind, Kernel, ReduceKind, ScanKind};
-use super::shadow::Mut;
 use super::params::ParamWriter;
+use super::shadow::Mut;
 use super::unit::{TranslationUnit, UnitOptions};
 use crate::policy::Iterate;
+use crate::reducer::ReducerCxx;
 use crate::view::kernel_access::ViewAccess;
 
 /// The identity of a kernel's device code: where it was written, a hash of its tokens and the
@@ -66,6 +67,110 @@ impl<K: 'static, C: Captures + 'static, H, S> DeviceLaunch for Kernel<K, C, H, S
     fn pack_captures(&self, w: &mut ParamWriter<'_>) {
         self.captures().pack(w)
     }
+}
+
+/// The pattern a device translation is made for.
+#[derive(Debug, Clone, Copy)]
+pub enum DevicePattern<'a> {
+    /// `parallel_for`, walking a multidimensional index in `iterate` order.
+    For {
+        /// The walk order of a multidimensional index.
+        iterate: Iterate,
+    },
+    /// `parallel_reduce` with the reducer `reducer`.
+    Reduce {
+        /// The walk order of a multidimensional index.
+        iterate: Iterate,
+        /// The reducer's device description.
+        reducer: &'a ReducerCxx,
+    },
+    /// `parallel_scan` with the reducer `reducer`.
+    Scan {
+        /// The reducer's device description.
+        reducer: &'a ReducerCxx,
+    },
+}
+
+/// A kernel with a device translation, as a trait object: what the functor traits hand to a device
+/// launch ([`crate::ForFunctor::device_kernel`]). Implemented by every `kernel!`.
+pub trait DeviceKernel: DeviceLaunch + Sync {
+    /// The translation unit for `pattern` (which matches the kernel's own pattern: a launch asks a
+    /// `parallel_for` kernel only for `For`).
+    #[doc(hidden)]
+    fn device_unit(&self, pattern: &DevicePattern<'_>, options: UnitOptions) -> TranslationUnit;
+}
+
+impl<A, C, H, S> DeviceKernel for Kernel<ForKind<A>, C, H, S>
+where
+    A: ShadowIndex + 'static,
+    C: Captures + 'static,
+    H: Sync,
+    S: Fn(C::Shadow, A::Exprs) + Sync,
+{
+    fn device_unit(&self, pattern: &DevicePattern<'_>, options: UnitOptions) -> TranslationUnit {
+        let iterate = match pattern {
+            DevicePattern::For { iterate } | DevicePattern::Reduce { iterate, .. } => *iterate,
+            DevicePattern::Scan { .. } => Iterate::Right,
+        };
+        self.cuda_source_with(iterate, options)
+    }
+}
+
+impl<A, V, C, H, S> DeviceKernel for Kernel<ReduceKind<A, V>, C, H, S>
+where
+    A: ShadowIndex + 'static,
+    V: 'static,
+    C: Captures + 'static,
+    H: Sync,
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>) + Sync,
+{
+    fn device_unit(&self, pattern: &DevicePattern<'_>, options: UnitOptions) -> TranslationUnit {
+        match pattern {
+            DevicePattern::Reduce { iterate, reducer } => {
+                self.cuda_source_for(reducer, *iterate, options)
+            }
+            DevicePattern::Scan { reducer } => {
+                self.cuda_source_for(reducer, Iterate::Right, options)
+            }
+            DevicePattern::For { .. } => {
+                unreachable_pattern(self.info(), "parallel_reduce", "parallel_for")
+            }
+        }
+    }
+}
+
+impl<A, V, C, H, S> DeviceKernel for Kernel<ScanKind<A, V>, C, H, S>
+where
+    A: ShadowIndex + 'static,
+    V: 'static,
+    C: Captures + 'static,
+    H: Sync,
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>, Expr<bool>) + Sync,
+{
+    fn device_unit(&self, pattern: &DevicePattern<'_>, options: UnitOptions) -> TranslationUnit {
+        match pattern {
+            DevicePattern::Scan { reducer } | DevicePattern::Reduce { reducer, .. } => {
+                self.cuda_source_for(reducer, options)
+            }
+            DevicePattern::For { .. } => {
+                unreachable_pattern(self.info(), "parallel_scan", "parallel_for")
+            }
+        }
+    }
+}
+
+impl<K: DeviceKernel> DeviceKernel for &K {
+    fn device_unit(&self, pattern: &DevicePattern<'_>, options: UnitOptions) -> TranslationUnit {
+        (**self).device_unit(pattern, options)
+    }
+}
+
+/// A kernel asked for another pattern's unit: the typed launch APIs never do this.
+fn unreachable_pattern(info: &super::kernel::KernelInfo, is: &str, asked: &str) -> ! {
+    unreachable!(
+        "the {is} kernel at {}:{} was asked for a {asked} translation",
+        info.file, info.line
+    )
 }
 
 impl<K: DeviceLaunch> DeviceLaunch for &K {

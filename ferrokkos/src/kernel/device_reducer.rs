@@ -19,18 +19,6 @@ pub trait DeviceReducer: Reducer {
     fn cxx_definitions() -> String {
         String::new()
     }
-    /// The size and alignment of the C++ value type (equal to the Rust value's for every reducer
-    /// but the tuples, whose C++ struct is laid out member by member).
-    #[doc(hidden)]
-    fn device_layout() -> (usize, usize) {
-        (
-            std::mem::size_of::<Self::Value>(),
-            std::mem::align_of::<Self::Value>(),
-        )
-    }
-    /// The value from the bytes of a C++ value (`device_layout().0` bytes).
-    #[doc(hidden)]
-    fn decode(bytes: &[u8]) -> Self::Value;
 }
 
 macro_rules! scalar_reducer {
@@ -41,9 +29,6 @@ macro_rules! scalar_reducer {
             }
             fn cxx_value() -> String {
                 T::CXX.to_string()
-            }
-            fn decode(bytes: &[u8]) -> T {
-                read_value(bytes)
             }
         }
     )*};
@@ -61,9 +46,6 @@ macro_rules! logical_reducer {
             fn cxx_value() -> String {
                 "bool".to_string()
             }
-            fn decode(bytes: &[u8]) -> bool {
-                bytes.first().is_some_and(|b| *b != 0)
-            }
         }
     )*};
 }
@@ -79,9 +61,6 @@ macro_rules! loc_reducer {
             fn cxx_value() -> String {
                 format!("fk::{}<{}, {}>", $value, T::CXX, I::CXX)
             }
-            fn decode(bytes: &[u8]) -> Self::Value {
-                read_value(bytes)
-            }
         }
     )*};
 }
@@ -95,21 +74,6 @@ impl<T: ReductionScalar + DeviceType> DeviceReducer for MinMax<T> {
     fn cxx_value() -> String {
         format!("fk::MinMaxScalar<{}>", T::CXX)
     }
-    fn decode(bytes: &[u8]) -> Self::Value {
-        read_value(bytes)
-    }
-}
-
-/// Reads a `#[repr(C)]` (or primitive) value of plain numbers from the start of `bytes`; a short
-/// buffer (never produced by the launches) reads zeros for the missing bytes.
-fn read_value<V: Copy + 'static>(bytes: &[u8]) -> V {
-    let size = std::mem::size_of::<V>();
-    let mut tmp = vec![0u8; size];
-    let n = size.min(bytes.len());
-    tmp[..n].copy_from_slice(&bytes[..n]);
-    // SAFETY: every `V` this is called with (numbers, `bool` excluded, and `#[repr(C)]` structs of
-    // numbers) is valid for any bit pattern of its size, and `tmp` holds `size` bytes.
-    unsafe { std::ptr::read_unaligned(tmp.as_ptr().cast::<V>()) }
 }
 
 macro_rules! tuple_reducer {
@@ -120,26 +84,6 @@ macro_rules! tuple_reducer {
             }
             fn cxx_value() -> String {
                 "FkTupleValue".to_string()
-            }
-            fn device_layout() -> (usize, usize) {
-                let mut size: usize = 0;
-                let mut align: usize = 1;
-                $(
-                    let (s, a) = $r::device_layout();
-                    size = size.next_multiple_of(a) + s;
-                    align = align.max(a);
-                )+
-                (size.next_multiple_of(align), align)
-            }
-            fn decode(bytes: &[u8]) -> Self::Value {
-                let mut at: usize = 0;
-                ($({
-                    let (s, a) = $r::device_layout();
-                    at = at.next_multiple_of(a);
-                    let v = $r::decode(bytes.get(at..at + s).unwrap_or(&[]));
-                    at += s;
-                    v
-                },)+)
             }
             fn cxx_definitions() -> String {
                 let members = [$(format!("    {} v{};", $r::cxx_value(), $k)),+].join("\n");

@@ -3,6 +3,7 @@
 use std::marker::PhantomData;
 
 use super::capture::{Borrowed, Captures};
+use super::device_kernel::DeviceKernel;
 use super::device_reducer::DeviceReducer;
 use super::expr::Expr;
 use super::index::ShadowIndex;
@@ -13,6 +14,7 @@ use crate::dispatch::{
 };
 use crate::error::Result;
 use crate::policy::Iterate;
+use crate::reducer::ReducerCxx;
 use crate::view::kernel_access::LaunchBorrows;
 
 /// Where a kernel was written and what the macro found out about it.
@@ -248,15 +250,18 @@ impl<A, V, B: Sync, H: Fn(&B, A, &mut V, bool) + Sync> ScanKernel<A, V> for Host
 /// The functor trait of one pattern for a kernel and for a reference to it: the launch builds the
 /// host body with [`Kernel::run_host`].
 macro_rules! functors {
-    ($trait:ident<$($p:ident),+>, $kind:ident, ($($arg:ty),+)) => {
-        functors!(@one $trait<$($p),+>, Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+));
-        functors!(@one $trait<$($p),+>, &Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+));
+    ($trait:ident<$($p:ident),+>, $kind:ident, ($($arg:ty),+), ($($sh:ty),+)) => {
+        functors!(@one $trait<$($p),+>, Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+), ($($sh),+));
+        functors!(@one $trait<$($p),+>, &Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+), ($($sh),+));
     };
-    (@one $trait:ident<$($p:ident),+>, $t:ty, ($($arg:ty),+)) => {
+    (@one $trait:ident<$($p:ident),+>, $t:ty, ($($arg:ty),+), ($($sh:ty),+)) => {
         impl<$($p,)+ C, H, S> $trait<$($p),+> for $t
         where
-            C: Captures,
+            $($p: 'static,)+
+            A: ShadowIndex,
+            C: Captures + 'static,
             H: Fn(&C::Host, $($arg),+) + Copy + Sync,
+            S: Fn(C::Shadow, $($sh),+) + Sync,
         {
             type Body = HostBody<C::Host, H>;
             fn with_body<R>(
@@ -266,13 +271,17 @@ macro_rules! functors {
             ) -> Result<R> {
                 self.run_host(what, run)
             }
+            const HAS_DEVICE: bool = true;
+            fn device_kernel(&self) -> Option<&dyn DeviceKernel> {
+                Some(self)
+            }
         }
     };
 }
 
-functors!(ForFunctor<A>, ForKind, (A));
-functors!(ReduceFunctor<A, V>, ReduceKind, (A, &mut V));
-functors!(ScanFunctor<A, V>, ScanKind, (A, &mut V, bool));
+functors!(ForFunctor<A>, ForKind, (A), (A::Exprs));
+functors!(ReduceFunctor<A, V>, ReduceKind, (A, &mut V), (A::Exprs, Expr<Mut<V>>));
+functors!(ScanFunctor<A, V>, ScanKind, (A, &mut V, bool), (A::Exprs, Expr<Mut<V>>, Expr<bool>));
 
 impl<A: ShadowIndex, C: Captures, H, S: Fn(C::Shadow, A::Exprs)> Kernel<ForKind<A>, C, H, S> {
     /// The CUDA C++ translation unit of this kernel as a `parallel_for`: the device header, the
@@ -312,11 +321,28 @@ where
         iterate: Iterate,
         options: UnitOptions,
     ) -> TranslationUnit {
-        let pattern = Pattern::Reduce {
-            iterate,
+        let cxx = ReducerCxx {
             reducer: R::cxx_reducer(),
             value: R::cxx_value(),
             definitions: R::cxx_definitions(),
+            size: 0,
+            align: 1,
+        };
+        self.cuda_source_for(&cxx, iterate, options)
+    }
+
+    /// The unit for the reducer described by `reducer`.
+    pub(crate) fn cuda_source_for(
+        &self,
+        reducer: &ReducerCxx,
+        iterate: Iterate,
+        options: UnitOptions,
+    ) -> TranslationUnit {
+        let pattern = Pattern::Reduce {
+            iterate,
+            reducer: reducer.reducer.clone(),
+            value: reducer.value.clone(),
+            definitions: reducer.definitions.clone(),
         };
         unit::generate::<A, C, _>(
             &self.info,
@@ -343,10 +369,26 @@ where
         &self,
         options: UnitOptions,
     ) -> TranslationUnit {
-        let pattern = Pattern::Scan {
+        let cxx = ReducerCxx {
             reducer: R::cxx_reducer(),
             value: R::cxx_value(),
             definitions: R::cxx_definitions(),
+            size: 0,
+            align: 1,
+        };
+        self.cuda_source_for(&cxx, options)
+    }
+
+    /// The unit for the reducer described by `reducer`.
+    pub(crate) fn cuda_source_for(
+        &self,
+        reducer: &ReducerCxx,
+        options: UnitOptions,
+    ) -> TranslationUnit {
+        let pattern = Pattern::Scan {
+            reducer: reducer.reducer.clone(),
+            value: reducer.value.clone(),
+            definitions: reducer.definitions.clone(),
         };
         unit::generate::<A, C, _>(
             &self.info,

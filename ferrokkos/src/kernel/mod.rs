@@ -115,15 +115,17 @@ pub use crate::view::kernel_access::{
     WriteAccess,
 };
 pub use array::{ArrayExpr, HostArray};
-pub use device_kernel::{DeviceFor, DeviceKey, DeviceLaunch, DeviceReduce, DeviceScan};
+pub use device_kernel::{
+    DeviceFor, DeviceKernel, DeviceKey, DeviceLaunch, DevicePattern, DeviceReduce, DeviceScan,
+};
 pub use device_reducer::DeviceReducer;
 pub use expr::Expr;
 pub use index::ShadowIndex;
-pub use params::ParamWriter;
 pub use kernel::{
     ForKind, HostBody, Kernel, KernelInfo, ReduceKind, ScanKind, host_for, host_reduce, host_scan,
     shadow_for, shadow_reduce, shadow_scan, split2, split3, split4, split5, split6,
 };
+pub use params::ParamWriter;
 pub use ty::{DeviceType, Kind};
 pub use unit::{TranslationUnit, UnitOptions};
 pub use view_expr::{DeviceIndex, ViewExpr};

@@ -51,6 +51,16 @@ macro_rules! reducer {
             fn join(&self, $d: &mut $t, $s: &$t) {
                 $join
             }
+            fn device_cxx() -> Option<super::ReducerCxx> {
+                let t = super::cxx_name::<$t>()?;
+                Some(super::ReducerCxx::of::<$t>(
+                    format!("fk::{}<{t}>", stringify!($name)),
+                    t.to_string(),
+                ))
+            }
+            fn device_decode(bytes: &[u8]) -> Option<$t> {
+                super::read_scalar::<$t>(bytes)
+            }
         }
     };
 }
@@ -105,6 +115,15 @@ impl Reducer for LAnd {
     fn join(&self, dst: &mut bool, src: &bool) {
         *dst = *dst && *src;
     }
+    fn device_cxx() -> Option<super::ReducerCxx> {
+        Some(super::ReducerCxx::of::<bool>(
+            "fk::LAnd".into(),
+            "bool".into(),
+        ))
+    }
+    fn device_decode(bytes: &[u8]) -> Option<bool> {
+        super::read_bool(bytes)
+    }
 }
 
 /// Logical or of `bool` contributions (identity `false`): whether some iteration's condition held.
@@ -120,5 +139,14 @@ impl Reducer for LOr {
     #[inline(always)]
     fn join(&self, dst: &mut bool, src: &bool) {
         *dst = *dst || *src;
+    }
+    fn device_cxx() -> Option<super::ReducerCxx> {
+        Some(super::ReducerCxx::of::<bool>(
+            "fk::LOr".into(),
+            "bool".into(),
+        ))
+    }
+    fn device_decode(bytes: &[u8]) -> Option<bool> {
+        super::read_bool(bytes)
     }
 }

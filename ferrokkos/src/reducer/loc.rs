@@ -164,6 +164,17 @@ impl<T: ReductionScalar, I: IndexType> Reducer for MinLoc<T, I> {
             *d = *s;
         }
     }
+    fn device_cxx() -> Option<super::ReducerCxx> {
+        let t = super::cxx_name::<T>()?;
+        let i = super::cxx_name::<I>()?;
+        Some(super::ReducerCxx::of::<Self::Value>(
+            format!("fk::MinLoc<{t}, {i}>"),
+            format!("fk::ValLocScalar<{t}, {i}>"),
+        ))
+    }
+    fn device_decode(bytes: &[u8]) -> Option<Self::Value> {
+        super::read_plain(bytes)
+    }
 }
 
 impl<T: ReductionScalar, I: IndexType> Reducer for MaxLoc<T, I> {
@@ -179,6 +190,17 @@ impl<T: ReductionScalar, I: IndexType> Reducer for MaxLoc<T, I> {
         if better_max(&s.val, &s.loc, &d.val, &d.loc) {
             *d = *s;
         }
+    }
+    fn device_cxx() -> Option<super::ReducerCxx> {
+        let t = super::cxx_name::<T>()?;
+        let i = super::cxx_name::<I>()?;
+        Some(super::ReducerCxx::of::<Self::Value>(
+            format!("fk::MaxLoc<{t}, {i}>"),
+            format!("fk::ValLocScalar<{t}, {i}>"),
+        ))
+    }
+    fn device_decode(bytes: &[u8]) -> Option<Self::Value> {
+        super::read_plain(bytes)
     }
 }
 
@@ -198,6 +220,17 @@ impl<T: ReductionScalar> Reducer for MinMax<T> {
         if s.max_val > d.max_val {
             d.max_val = s.max_val;
         }
+    }
+    fn device_cxx() -> Option<super::ReducerCxx> {
+        let t = super::cxx_name::<T>()?;
+
+        Some(super::ReducerCxx::of::<Self::Value>(
+            format!("fk::MinMax<{t}>"),
+            format!("fk::MinMaxScalar<{t}>"),
+        ))
+    }
+    fn device_decode(bytes: &[u8]) -> Option<Self::Value> {
+        super::read_plain(bytes)
     }
 }
 
@@ -221,5 +254,16 @@ impl<T: ReductionScalar, I: IndexType> Reducer for MinMaxLoc<T, I> {
             d.max_val = s.max_val;
             d.max_loc = s.max_loc;
         }
+    }
+    fn device_cxx() -> Option<super::ReducerCxx> {
+        let t = super::cxx_name::<T>()?;
+        let i = super::cxx_name::<I>()?;
+        Some(super::ReducerCxx::of::<Self::Value>(
+            format!("fk::MinMaxLoc<{t}, {i}>"),
+            format!("fk::MinMaxLocScalar<{t}, {i}>"),
+        ))
+    }
+    fn device_decode(bytes: &[u8]) -> Option<Self::Value> {
+        super::read_plain(bytes)
     }
 }

@@ -16,6 +16,7 @@
 
 mod basic;
 mod custom;
+mod device;
 mod loc;
 mod scalar;
 mod target;
@@ -23,9 +24,11 @@ mod tuple;
 
 pub use basic::{BAnd, BOr, LAnd, LOr, Max, Min, Prod, Sum};
 pub use custom::Custom;
+pub use device::ReducerCxx;
+pub(crate) use device::{cxx_name, read_bool, read_plain, read_scalar};
 pub use loc::{MaxLoc, MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar, ValLocScalar};
 pub use scalar::{Bitwise, ReductionScalar};
-pub use target::{ByValue, ReduceInto, ReduceTarget, ResultPlace};
+pub use target::{ByValue, DevicePlace, ReduceInto, ReduceTarget, ResultPlace};
 
 /// How contributions combine: an identity, an associative join and an optional final step.
 ///
@@ -44,6 +47,26 @@ pub trait Reducer: Sync {
     /// default.
     fn finalize(&self, value: &mut Self::Value) {
         let _ = value;
+    }
+
+    /// The reducer's device description, if it can run in device code (every built-in reducer
+    /// over device numbers, and tuples of them).
+    #[doc(hidden)]
+    fn device_cxx() -> Option<ReducerCxx>
+    where
+        Self: Sized,
+    {
+        None
+    }
+
+    /// The value from the bytes of its device representation (see [`ReducerCxx`]).
+    #[doc(hidden)]
+    fn device_decode(bytes: &[u8]) -> Option<Self::Value>
+    where
+        Self: Sized,
+    {
+        let _ = bytes;
+        None
     }
 
     /// This reducer, delivering its result into `place` (a `&mut` value or a rank-0 View) instead of

@@ -6,7 +6,7 @@ use super::{
 };
 use crate::error::Result;
 use crate::policy::IndexType;
-use crate::space::HostAccessible;
+use crate::space::MemorySpace;
 use crate::view::{Element, Layout, View};
 
 /// What `parallel_reduce` reduces into: a reducer (the result is returned), a `&mut` number or a
@@ -31,6 +31,32 @@ pub trait ReduceTarget {
     /// Delivers the final (joined and finalized) value.
     #[doc(hidden)]
     fn deliver(sink: Self::Sink, value: <Self::Reducer as Reducer>::Value) -> Result<Self::Output>;
+
+    /// Where a device reduction may write the result itself, without it coming back to the host
+    /// (a View the GPU reaches), with the output the call then returns.
+    #[doc(hidden)]
+    fn device_place(sink: &Self::Sink) -> Option<(DevicePlace<'_>, Self::Output)> {
+        let _ = sink;
+        None
+    }
+}
+
+/// A place in memory the GPU reaches where a reduction's result can be written: the address and
+/// the allocation it belongs to (borrowed and stamped by the launch).
+#[doc(hidden)]
+pub struct DevicePlace<'a> {
+    pub(crate) ptr: u64,
+    pub(crate) alloc: &'a crate::view::alloc::Allocation,
+}
+
+/// The device place of a rank-0 View, when its space is reachable by the GPU.
+fn view_place<V: Element, L: Layout, M: MemorySpace>(
+    view: &View<V, 0, L, M>,
+) -> Option<DevicePlace<'_>> {
+    M::DEVICE_ACCESSIBLE.then(|| DevicePlace {
+        ptr: view.as_ptr() as u64,
+        alloc: view.allocation(),
+    })
 }
 
 /// Returns the result of a reducer: `parallel_reduce(label, policy, kernel, ByValue(my_reducer))`.
@@ -113,6 +139,12 @@ pub trait ResultPlace<V> {
     }
     /// Stores `value`. An error if the place cannot be written now (a View borrowed elsewhere).
     fn store(self, value: V) -> Result<()>;
+
+    /// See [`ReduceTarget::device_place`].
+    #[doc(hidden)]
+    fn device_place(&self) -> Option<DevicePlace<'_>> {
+        None
+    }
 }
 
 impl<V> ResultPlace<V> for &mut V {
@@ -122,12 +154,19 @@ impl<V> ResultPlace<V> for &mut V {
     }
 }
 
-impl<V: Element, L: Layout, M: HostAccessible> ResultPlace<V> for &View<V, 0, L, M> {
+impl<V: Element, L: Layout, M: MemorySpace> ResultPlace<V> for &View<V, 0, L, M> {
     fn check(&self) -> Result<()> {
-        self.host_mut().map(drop)
+        if M::HOST_ACCESSIBLE {
+            self.allocation().borrow_exclusive()?;
+            self.allocation().release_exclusive();
+        }
+        Ok(())
     }
     fn store(self, value: V) -> Result<()> {
-        self.set((), value)
+        crate::view::deep_copy(self, value)
+    }
+    fn device_place(&self) -> Option<DevicePlace<'_>> {
+        view_place(self)
     }
 }
 
@@ -169,6 +208,9 @@ impl<R: Reducer, P: ResultPlace<R::Value>> ReduceTarget for ReduceInto<R, P> {
     fn deliver(place: P, value: R::Value) -> Result<()> {
         place.store(value)
     }
+    fn device_place(place: &P) -> Option<(DevicePlace<'_>, ())> {
+        place.device_place().map(|p| (p, ()))
+    }
 }
 
 /// Sums into the number (Kokkos' `parallel_reduce(policy, functor, result)`).
@@ -190,7 +232,7 @@ impl<T, L, M> ReduceTarget for &View<T, 0, L, M>
 where
     T: ReductionScalar + Element,
     L: Layout,
-    M: HostAccessible,
+    M: MemorySpace,
 {
     type Reducer = Sum<T>;
     type Output = ();
@@ -199,9 +241,12 @@ where
         (Sum::new(), self)
     }
     fn check(view: &Self) -> Result<()> {
-        view.host_mut().map(drop)
+        ResultPlace::<T>::check(view)
     }
     fn deliver(view: Self, value: T) -> Result<()> {
-        view.set((), value)
+        crate::view::deep_copy(view, value)
+    }
+    fn device_place(view: &Self) -> Option<(DevicePlace<'_>, ())> {
+        view_place(view).map(|p| (p, ()))
     }
 }

@@ -19,6 +19,20 @@ macro_rules! tuple_reducer {
             fn finalize(&self, value: &mut Self::Value) {
                 $(self.$k.finalize(&mut value.$k);)*
             }
+            fn device_cxx() -> Option<super::ReducerCxx> {
+                Some(super::ReducerCxx::tuple(&[$($r::device_cxx()?),*]))
+            }
+            #[allow(unused_assignments)] // the last member's `at +=`
+            fn device_decode(bytes: &[u8]) -> Option<Self::Value> {
+                let mut at = 0usize;
+                Some(($({
+                    let m = $r::device_cxx()?;
+                    at = at.next_multiple_of(m.align);
+                    let v = $r::device_decode(bytes.get(at..at + m.size)?)?;
+                    at += m.size;
+                    v
+                },)*))
+            }
         }
     };
 }

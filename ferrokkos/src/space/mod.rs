@@ -1,15 +1,18 @@
 //! The generic concepts every backend implements: execution spaces (where code runs), memory spaces
 //! (where data lives) and splitting an execution space into instances.
 
+mod choice;
 mod execution;
 mod memory;
 mod partition;
 mod pending;
 
+pub use choice::{SpaceChoice, SpaceTask, run_on};
+pub(crate) use execution::host_launches;
 pub use execution::{DeviceType, ExecutionSpace, device_id, fence};
 pub use memory::RawMemory;
 pub use memory::{HostAccessible, Init, MemorySpace, MemoryStats};
 pub(crate) use memory::{MemoryRecord, Release};
 pub(crate) use partition::split_concurrency;
-pub(crate) use pending::{Pending, WorkQueue};
 pub use partition::{partition_space, partition_space_with_weights};
+pub(crate) use pending::{Pending, WorkQueue};

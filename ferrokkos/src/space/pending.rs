@@ -3,7 +3,7 @@
 //! to the elements waits for that work first.
 
 use std::any::Any;
-use std::sync::Arc;
+use std::sync::Weak;
 
 use crate::error::Result;
 
@@ -21,10 +21,14 @@ pub(crate) trait WorkQueue: Send + Sync {
 }
 
 /// The last piece of asynchronous work that uses an allocation.
+///
+/// It holds its queue weakly: a queue is dropped only after its owner (an execution space instance)
+/// fenced it, so work on a queue that no longer exists has completed, and a View never keeps a
+/// stream alive.
 #[derive(Clone)]
 pub(crate) struct Pending {
     /// The queue the work was submitted to.
-    pub(crate) queue: Arc<dyn WorkQueue>,
+    pub(crate) queue: Weak<dyn WorkQueue>,
     /// The work's number in that queue.
     pub(crate) seq: u64,
 }
@@ -32,10 +36,17 @@ pub(crate) struct Pending {
 impl Pending {
     /// Waits for the work.
     pub(crate) fn wait(&self, what: &dyn Fn() -> String) -> Result<()> {
-        if self.queue.completed(self.seq) {
-            return Ok(());
+        match self.queue.upgrade() {
+            Some(queue) if !queue.completed(self.seq) => queue.wait_for(self.seq, what),
+            _ => Ok(()),
         }
-        self.queue.wait_for(self.seq, what)
+    }
+
+    /// Whether the work has completed (without waiting).
+    pub(crate) fn is_complete(&self) -> bool {
+        self.queue
+            .upgrade()
+            .is_none_or(|queue| queue.completed(self.seq))
     }
 }
 

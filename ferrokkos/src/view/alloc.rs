@@ -147,7 +147,7 @@ impl Allocation {
         }
         let mut slot = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         match &*slot {
-            Some(p) if p.queue.completed(p.seq) => {
+            Some(p) if p.is_complete() => {
                 *slot = None;
                 self.has_pending.store(false, Ordering::Release);
                 None
@@ -165,7 +165,7 @@ impl Allocation {
         let mut slot = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         if slot
             .as_ref()
-            .is_some_and(|p| p.seq == work.seq && Arc::ptr_eq(&p.queue, &work.queue))
+            .is_some_and(|p| p.seq == work.seq && std::sync::Weak::ptr_eq(&p.queue, &work.queue))
         {
             *slot = None;
             self.has_pending.store(false, Ordering::Release);

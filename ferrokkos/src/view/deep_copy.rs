@@ -8,30 +8,39 @@
 //! | View | View in the same allocation, overlapping | copy through a temporary (source values win) |
 //! | host View | host View, both contiguous with equal strides | one `memcpy` |
 //! | host View | host View, any other layouts | element by element, in index order |
-//! | host View | a value | fill (`slice::fill` when contiguous) |
+//! | host View | a value | fill, on the host |
 //! | a value | rank-0 host View | read the element |
+//! | either side in a GPU-reachable space | contiguous, equal strides | one `cuMemcpyAsync` on the instance's stream |
+//! | either side in a GPU-reachable space | other layouts, both sides reachable by the GPU | the built-in strided copy kernel |
+//! | either side in a GPU-reachable space | other layouts, one side pageable host memory | pack/unpack on the host, one transfer, the copy kernel on the device side |
+//! | View in a GPU-reachable space | a value, all-zero bytes, contiguous | `cuMemsetD8Async` |
+//! | View in a GPU-reachable space | a value of 1, 2 or 4 bytes, contiguous | `cuMemsetD16/D32Async` |
+//! | View in a GPU-reachable space | any other value or layout | the built-in fill kernel |
+//! | View in a GPU-reachable space over pageable memory | a value | fill on the host |
 //!
-//! Host rows need both sides host-accessible; the CUDA backend adds its rows here (device copies,
-//! memsets and copy kernels chosen from the driver's pointer attributes).
+//! "GPU-reachable" are the spaces the GPU may access (CudaSpace, CudaHostPinnedSpace,
+//! CudaUVMSpace). Which memory a pointer really is comes from the driver's pointer attributes, not
+//! from the declared space, so an unmanaged View over a `Vec` or calloc'd memory declared in any
+//! space is filled and copied correctly (Kokkos failed there, kokkos#7377).
+//!
+//! The device rows run on the default Cuda instance (or the instance given to
+//! [`deep_copy_async`]) and are ordered after device work on any instance that still uses either
+//! View; [`deep_copy`] waits for the copy, [`deep_copy_async`] does not.
 //!
 //! Every copy that moves data takes the host guards of both allocations, so a copy into a View that
 //! host code is reading, or from one that it is writing, is an [`Error::Borrow`] naming the View. A copy
 //! with nothing to do (empty Views, or a View onto itself) touches no element and takes no guard, as it
 //! is a no-op in Kokkos.
 
+use super::alloc::Allocation;
 use super::element::Element;
 use super::index::for_each_index;
 use super::layout::Layout;
 use super::view::View;
+use crate::backend::cuda::Cuda;
+use crate::backend::cuda::copy::{self as device, Elem, Side};
 use crate::error::{Error, Result};
-use crate::space::HostAccessible;
-
-/// The destination of a [`deep_copy`] from `Src`: a View (from a View or a value) or a `&mut` value
-/// (from a rank-0 View).
-pub trait DeepCopyDst<Src> {
-    /// Performs the copy.
-    fn deep_copy_from(self, src: Src) -> Result<()>;
-}
+use crate::space::MemorySpace;
 
 /// Copies `src` into `dst` and waits until the copy is complete (Kokkos' `deep_copy`).
 ///
@@ -66,7 +75,54 @@ pub fn deep_copy<D: DeepCopyDst<S>, S>(dst: D, src: S) -> Result<()> {
     dst.deep_copy_from(src)
 }
 
-/// How a View-to-View copy is carried out (the rows of the table above).
+/// Copies `src` into `dst` on the Cuda instance `exec`, without waiting for the copy (Kokkos'
+/// `deep_copy(exec, dst, src)`): the copy is ordered after the work on `exec` and after device
+/// work on any instance that uses either View; host access to either View waits for it.
+///
+/// Copies into or out of pageable host memory (a `HostSpace` View) complete before this returns
+/// (a CUDA rule: the driver stages pageable memory synchronously). For a truly asynchronous
+/// download, copy into a [`crate::CudaHostPinnedSpace`] mirror
+/// (`create_mirror_view_in(CudaHostPinnedSpace, &v)`). A fill (`deep_copy_async(&exec, &v,
+/// value)`) is asynchronous unless the View is pageable memory.
+pub fn deep_copy_async<D: DeepCopyDst<S>, S>(exec: &Cuda, dst: D, src: S) -> Result<()> {
+    dst.deep_copy_on(Some(exec), false, src)
+}
+
+/// A host borrow of an allocation for the duration of one copy (waits for device work first).
+struct HostBorrow<'a> {
+    alloc: &'a Allocation,
+    exclusive: bool,
+}
+
+impl<'a> HostBorrow<'a> {
+    fn shared(alloc: &'a Allocation) -> Result<Self> {
+        alloc.borrow_shared()?;
+        Ok(HostBorrow {
+            alloc,
+            exclusive: false,
+        })
+    }
+
+    fn exclusive(alloc: &'a Allocation) -> Result<Self> {
+        alloc.borrow_exclusive()?;
+        Ok(HostBorrow {
+            alloc,
+            exclusive: true,
+        })
+    }
+}
+
+impl Drop for HostBorrow<'_> {
+    fn drop(&mut self) {
+        if self.exclusive {
+            self.alloc.release_exclusive();
+        } else {
+            self.alloc.release_shared();
+        }
+    }
+}
+
+/// How a View-to-View copy is carried out on the host (the host rows of the table above).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum CopyPlan {
     Nothing,
@@ -75,7 +131,7 @@ pub(crate) enum CopyPlan {
     ElementWise,
 }
 
-/// Chooses the rule for copying `src` into `dst` (extents already equal).
+/// Chooses the host rule for copying `src` into `dst` (extents already equal).
 pub(crate) fn plan<T, const R: usize, L1, L2, M1, M2>(
     dst: &View<T, R, L1, M1>,
     src: &View<T, R, L2, M2>,
@@ -84,8 +140,8 @@ where
     T: Element,
     L1: Layout,
     L2: Layout,
-    M1: HostAccessible,
-    M2: HostAccessible,
+    M1: MemorySpace,
+    M2: MemorySpace,
 {
     if dst.size() == 0 {
         return CopyPlan::Nothing;
@@ -103,15 +159,66 @@ where
     }
 }
 
+/// Whether copies and fills of Views in `M` go through the Cuda backend's rows.
+fn on_device<M: MemorySpace>() -> bool {
+    M::DEVICE_ACCESSIBLE || !M::HOST_ACCESSIBLE
+}
+
+/// The device-row description of a View.
+fn side<'a, T: Element, const R: usize, L: Layout, M: MemorySpace>(
+    v: &'a View<T, R, L, M>,
+    extents: &'a [usize],
+    strides: &'a [usize],
+) -> Side<'a> {
+    Side {
+        alloc: Some(v.allocation()),
+        ptr: v.as_mut_ptr().cast(),
+        extents,
+        strides,
+    }
+}
+
+/// The element type's size and alignment.
+fn elem<T>() -> Elem {
+    Elem {
+        size: std::mem::size_of::<T>(),
+        align: std::mem::align_of::<T>(),
+    }
+}
+
+/// Describes a copy for error messages.
+fn describe<'a>(dst: &'a str, src: &'a str) -> impl Fn() -> String + 'a {
+    move || format!("deep_copy into View \"{dst}\" from View \"{src}\"")
+}
+
+/// The destination of a [`deep_copy`] from `Src`: a View (from a View or a value) or a `&mut` value
+/// (from a rank-0 View).
+pub trait DeepCopyDst<Src>: Sized {
+    /// Performs the copy and waits for it.
+    fn deep_copy_from(self, src: Src) -> Result<()> {
+        self.deep_copy_on(None, true, src)
+    }
+
+    /// Performs the copy on the Cuda instance `exec` (the default instance when `None` and a device
+    /// row applies), waiting for it when `blocking`.
+    #[doc(hidden)]
+    fn deep_copy_on(self, exec: Option<&Cuda>, blocking: bool, src: Src) -> Result<()>;
+}
+
 impl<T, const R: usize, L1, L2, M1, M2> DeepCopyDst<&View<T, R, L2, M2>> for &View<T, R, L1, M1>
 where
     T: Element,
     L1: Layout,
     L2: Layout,
-    M1: HostAccessible,
-    M2: HostAccessible,
+    M1: MemorySpace,
+    M2: MemorySpace,
 {
-    fn deep_copy_from(self, src: &View<T, R, L2, M2>) -> Result<()> {
+    fn deep_copy_on(
+        self,
+        exec: Option<&Cuda>,
+        blocking: bool,
+        src: &View<T, R, L2, M2>,
+    ) -> Result<()> {
         let dst = self;
         if dst.extents() != src.extents() {
             return Err(Error::ExtentMismatch {
@@ -122,49 +229,126 @@ where
                 src_extents: src.extents().to_vec(),
             });
         }
-        match plan(dst, src) {
+        let plan = plan(dst, src);
+        if plan == CopyPlan::Nothing {
+            return Ok(());
+        }
+        if exec.is_some() || on_device::<M1>() || on_device::<M2>() {
+            let (de, ds) = (dst.extents(), dst.strides());
+            let (se, ss) = (src.extents(), src.strides());
+            let what = describe(dst.label(), src.label());
+            return device::copy(
+                exec,
+                &side(dst, &de, &ds),
+                &side(src, &se, &ss),
+                elem::<T>(),
+                blocking,
+                &what,
+            );
+        }
+        let elements = |d: &View<T, R, L1, M1>, s: &View<T, R, L2, M2>| {
+            for_each_index(&d.extents(), |i| {
+                // SAFETY: `i` is inside the extents of both Views (they are equal), so both offsets
+                // are inside their allocations; the caller holds the borrows that keep other users
+                // out, and the two blocks do not overlap.
+                unsafe {
+                    *d.as_mut_ptr().add(d.offset_of(i)) = *s.as_ptr().add(s.offset_of(i));
+                }
+            });
+        };
+        match plan {
             CopyPlan::Nothing => Ok(()),
             CopyPlan::ViaTemporary => {
-                let values = src.to_vec()?;
-                let mut d = dst.host_mut()?;
+                let mut values = Vec::with_capacity(src.size());
+                {
+                    let _s = HostBorrow::shared(src.allocation())?;
+                    for_each_index(&src.extents(), |i| {
+                        // SAFETY: `i` is inside the extents; the shared borrow keeps writers out.
+                        values.push(unsafe { *src.as_ptr().add(src.offset_of(i)) });
+                    });
+                }
+                let _d = HostBorrow::exclusive(dst.allocation())?;
                 let mut next = values.iter();
                 for_each_index(&dst.extents(), |i| {
                     if let Some(v) = next.next() {
-                        d[*i] = *v;
+                        // SAFETY: `i` is inside the extents; the exclusive borrow keeps others out.
+                        unsafe { *dst.as_mut_ptr().add(dst.offset_of(i)) = *v };
                     }
                 });
                 Ok(())
             }
             CopyPlan::Memcpy => {
-                let s = src.host()?;
-                let mut d = dst.host_mut()?;
-                if let (Some(to), Some(from)) = (d.as_mut_slice(), s.as_slice()) {
-                    to.copy_from_slice(from);
-                }
+                let _s = HostBorrow::shared(src.allocation())?;
+                let _d = HostBorrow::exclusive(dst.allocation())?;
+                // SAFETY: both Views are contiguous with equal strides, so their spans are `size()`
+                // elements starting at element 0 (the lowest address); the borrows keep other users
+                // out and the two allocations differ.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr(), dst.size())
+                };
                 Ok(())
             }
             CopyPlan::ElementWise => {
-                let s = src.host()?;
-                let mut d = dst.host_mut()?;
-                for_each_index(&dst.extents(), |i| d[*i] = s[*i]);
+                let _s = HostBorrow::shared(src.allocation())?;
+                let _d = HostBorrow::exclusive(dst.allocation())?;
+                elements(dst, src);
                 Ok(())
             }
         }
     }
 }
 
-impl<T: Element, const R: usize, L: Layout, M: HostAccessible> DeepCopyDst<T>
-    for &View<T, R, L, M>
-{
-    fn deep_copy_from(self, value: T) -> Result<()> {
-        self.host_mut()?.fill(value);
+impl<T: Element, const R: usize, L: Layout, M: MemorySpace> DeepCopyDst<T> for &View<T, R, L, M> {
+    fn deep_copy_on(self, exec: Option<&Cuda>, blocking: bool, value: T) -> Result<()> {
+        if self.size() == 0 {
+            return Ok(());
+        }
+        if exec.is_some() || on_device::<M>() {
+            let (e, s) = (self.extents(), self.strides());
+            // SAFETY: `T: Element` is plain data; its bytes are read for the duration of the call.
+            let bytes = unsafe {
+                std::slice::from_raw_parts((&value as *const T).cast::<u8>(), size_of::<T>())
+            };
+            let what = || format!("deep_copy of a value into View \"{}\"", self.label());
+            return device::fill(
+                exec,
+                &side(self, &e, &s),
+                bytes,
+                elem::<T>(),
+                blocking,
+                &what,
+            );
+        }
+        let _d = HostBorrow::exclusive(self.allocation())?;
+        for_each_index(&self.extents(), |i| {
+            // SAFETY: `i` is inside the extents; the exclusive borrow keeps others out.
+            unsafe { *self.as_mut_ptr().add(self.offset_of(i)) = value };
+        });
         Ok(())
     }
 }
 
-impl<T: Element, L: Layout, M: HostAccessible> DeepCopyDst<&View<T, 0, L, M>> for &mut T {
-    fn deep_copy_from(self, src: &View<T, 0, L, M>) -> Result<()> {
-        *self = src.get(())?;
+impl<T: Element, L: Layout, M: MemorySpace> DeepCopyDst<&View<T, 0, L, M>> for &mut T {
+    fn deep_copy_on(
+        self,
+        exec: Option<&Cuda>,
+        _blocking: bool,
+        src: &View<T, 0, L, M>,
+    ) -> Result<()> {
+        if exec.is_some() || on_device::<M>() {
+            let what = || format!("deep_copy of View \"{}\" into a value", src.label());
+            let dst = Side {
+                alloc: None,
+                ptr: (self as *mut T).cast(),
+                extents: &[],
+                strides: &[],
+            };
+            // Reading into a host value always waits: the value is pageable host memory.
+            return device::copy(exec, &dst, &side(src, &[], &[]), elem::<T>(), true, &what);
+        }
+        let _s = HostBorrow::shared(src.allocation())?;
+        // SAFETY: a rank-0 View has one element at its pointer; the borrow keeps writers out.
+        *self = unsafe { *src.as_ptr() };
         Ok(())
     }
 }

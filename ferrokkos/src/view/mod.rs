@@ -19,7 +19,7 @@
 //! `g[()]` (rank 0). Indexing is always bounds-checked; an out-of-bounds index panics with a message
 //! naming the label, the index and the extents.
 
-mod alloc;
+pub(crate) mod alloc;
 mod deep_copy;
 mod element;
 mod guard;
@@ -35,7 +35,7 @@ mod unmanaged;
 #[allow(clippy::module_inception)]
 mod view;
 
-pub use deep_copy::{DeepCopyDst, deep_copy};
+pub use deep_copy::{DeepCopyDst, deep_copy, deep_copy_async};
 pub use element::Element;
 pub use guard::{HostMut, HostRef};
 pub use index::ViewIndex;

@@ -1,3 +1,24 @@
-//! The CUDA backend: run-time compilation of generated kernels with NVRTC.
+//! The CUDA backend: the [`Cuda`] execution space, its memory spaces, and the machinery under them
+//! (the driver layer, NVRTC, the kernel cache, launches and copies).
+//!
+//! Everything here is loaded at run time: a build needs no CUDA toolkit, and a process without a
+//! GPU or driver simply has no Cuda backend ([`Cuda::is_available`] is false, and
+//! [`crate::ExecutionSpace::default_instance`] says why).
 
+pub(crate) mod backend;
+pub(crate) mod builtin;
+pub(crate) mod copy;
+pub(crate) mod driver;
+mod instance;
+mod jit;
+pub(crate) mod jit_cache;
+mod launch;
 pub mod nvrtc;
+mod queue;
+mod spaces;
+
+pub use instance::{Cuda, CudaDevice};
+pub use jit::JitStats;
+pub use spaces::{
+    CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, SharedHostPinnedSpace, SharedSpace,
+};

@@ -100,6 +100,8 @@ impl ExecutionSpace for Serial {
         1
     }
 
+    crate::space::host_launches!();
+
     fn instance_id(&self) -> u32 {
         self.inner.id
     }

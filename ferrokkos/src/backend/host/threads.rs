@@ -121,6 +121,8 @@ impl ExecutionSpace for Threads {
         Ok(())
     }
 
+    crate::space::host_launches!();
+
     fn concurrency(&self) -> usize {
         self.inner.workers.len() + 1
     }

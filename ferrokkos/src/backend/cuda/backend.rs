@@ -1,0 +1,117 @@
+//! The Cuda backend's part of the runtime state: the device's context, what every instance shares
+//! (the compiled-kernel cache, the memory accounting) and the default instance.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+use super::driver::{self, Context, DeviceInfo};
+use super::instance::Cuda;
+use super::jit::KernelCache;
+use crate::error::{Error, Result};
+use crate::settings::InitSettings;
+use crate::space::MemoryRecord;
+
+/// What every Cuda instance and memory space of the process shares.
+pub(crate) struct CudaShared {
+    alive: AtomicBool,
+    ids: AtomicU32,
+    pub(crate) ctx: Arc<Context>,
+    pub(crate) info: DeviceInfo,
+    pub(crate) driver_version: (i32, i32),
+    pub(crate) kernels: KernelCache,
+    /// Accounting of CudaSpace, CudaHostPinnedSpace and CudaUVMSpace.
+    pub(crate) device_memory: Arc<MemoryRecord>,
+    pub(crate) pinned_memory: Arc<MemoryRecord>,
+    pub(crate) managed_memory: Arc<MemoryRecord>,
+}
+
+impl CudaShared {
+    /// `Err(Finalized)` once the backend has shut down.
+    pub(crate) fn check_alive(&self, what: impl FnOnce() -> String) -> Result<()> {
+        if self.alive.load(Ordering::Acquire) {
+            Ok(())
+        } else {
+            Err(Error::Finalized { what: what() })
+        }
+    }
+
+    /// The next instance number.
+    pub(crate) fn next_id(&self) -> u32 {
+        self.ids.fetch_add(1, Ordering::Relaxed) + 1
+    }
+}
+
+/// The Cuda backend of a running ferrokkos.
+pub(crate) struct CudaBackend {
+    pub(crate) shared: Arc<CudaShared>,
+    default: Cuda,
+}
+
+impl CudaBackend {
+    /// Starts the backend on the device the settings choose, or `None` when the process has no
+    /// usable GPU (no driver library, no device) or the settings disable it. A device the settings
+    /// name explicitly that does not exist is an error.
+    pub(crate) fn start(settings: &InitSettings) -> Result<Option<CudaBackend>> {
+        if settings.cuda_disabled() {
+            return Ok(None);
+        }
+        if !driver::is_available() {
+            return match settings.requested_device() {
+                Some(id) => Err(Error::Unavailable {
+                    space: "Cuda",
+                    reason: format!("device {id} was requested, but {}", unavailable_reason()),
+                }),
+                None => Ok(None),
+            };
+        }
+        let ordinal = settings.select_device(driver::device_count()?)?;
+        let info = driver::device_info(ordinal)?;
+        let ctx = Context::retain(ordinal)?;
+        let shared = Arc::new(CudaShared {
+            alive: AtomicBool::new(true),
+            ids: AtomicU32::new(0),
+            ctx,
+            info,
+            driver_version: driver::driver_version()?,
+            kernels: KernelCache::new(),
+            device_memory: Arc::default(),
+            pinned_memory: Arc::default(),
+            managed_memory: Arc::default(),
+        });
+        let default = Cuda::create(&shared)?;
+        Ok(Some(CudaBackend { shared, default }))
+    }
+
+    /// The default instance.
+    pub(crate) fn default_instance(&self) -> &Cuda {
+        &self.default
+    }
+
+    /// Waits for all work on the device (every instance).
+    pub(crate) fn fence_all(&self, label: &str) -> Result<()> {
+        self.shared
+            .ctx
+            .synchronize(|| format!("fence \"{label}\" on Cuda"))
+    }
+
+    /// Waits for the device, refuses new work, and drops the compiled kernels.
+    pub(crate) fn shutdown(&self) {
+        if let Err(e) = self.fence_all("ferrokkos::finalize") {
+            eprintln!("ferrokkos: {e}");
+        }
+        self.shared.alive.store(false, Ordering::Release);
+        self.shared.kernels.clear();
+    }
+}
+
+/// Why the Cuda space cannot be used in this process.
+pub(crate) fn unavailable_reason() -> String {
+    match driver::init() {
+        Err(e) => e.to_string(),
+        Ok(()) => match driver::device_count() {
+            Ok(0) => "the CUDA driver reports no device (check CUDA_VISIBLE_DEVICES)".into(),
+            Ok(_) => "ferrokkos was initialized with the Cuda backend disabled".into(),
+            Err(e) => e.to_string(),
+        },
+    }
+}

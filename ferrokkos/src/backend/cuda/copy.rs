@@ -1,0 +1,491 @@
+//! The device rows of `deep_copy` (DESIGN.md decision 9; the table is in `view/deep_copy.rs`):
+//! copies and fills that involve memory the GPU reaches, carried out on a [`Cuda`] instance's
+//! stream.
+//!
+//! Where each side's memory really is comes from the driver's pointer attributes, not from the
+//! View's declared space: an unmanaged View over a `Vec` (pageable memory, which the device cannot
+//! address) is filled and copied on the host side of the transfer, whatever space it claims.
+
+use super::builtin::{self, Desc};
+use super::driver::{self, PointerKind, Stream};
+use super::instance::Cuda;
+use super::queue::Submission;
+use crate::error::{Error, Result};
+use crate::space::ExecutionSpace;
+use crate::view::alloc::Allocation;
+
+/// One side of a copy or fill: where element 0 is, the shape (strides in elements) and the
+/// allocation whose borrows and pending work apply.
+pub(crate) struct Side<'a> {
+    pub(crate) alloc: Option<&'a Allocation>,
+    pub(crate) ptr: *mut u8,
+    pub(crate) extents: &'a [usize],
+    pub(crate) strides: &'a [usize],
+}
+
+/// The element type's size and alignment.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Elem {
+    pub(crate) size: usize,
+    pub(crate) align: usize,
+}
+
+impl Side<'_> {
+    fn count(&self) -> usize {
+        self.extents.iter().product()
+    }
+
+    /// Whether the elements fill one block without holes, in row-major or column-major order.
+    fn is_contiguous(&self) -> bool {
+        let n = self.extents.len();
+        let mut order: Vec<usize> = (0..n).filter(|&r| self.extents[r] > 1).collect();
+        order.sort_by_key(|&r| self.strides[r]);
+        let mut expected = 1;
+        for r in order {
+            if self.strides[r] != expected {
+                return false;
+            }
+            expected *= self.extents[r];
+        }
+        true
+    }
+
+    /// Whether both sides lay out their elements the same way (equal strides where it matters).
+    fn same_layout(&self, other: &Side<'_>) -> bool {
+        self.extents
+            .iter()
+            .zip(self.strides.iter().zip(other.strides))
+            .all(|(&e, (&a, &b))| e <= 1 || a == b)
+    }
+
+    fn kind(&self) -> Result<PointerKind> {
+        driver::pointer_kind(self.ptr)
+    }
+
+    /// The byte offset of the element at row-major position `k`.
+    fn offset_of(&self, mut k: usize, elem: Elem) -> usize {
+        let mut off = 0;
+        for r in (0..self.extents.len()).rev() {
+            let e = self.extents[r].max(1);
+            off += (k % e) * self.strides[r];
+            k /= e;
+        }
+        off * elem.size
+    }
+}
+
+/// The instance a copy runs on: the given one or the default.
+fn instance(exec: Option<&Cuda>) -> Result<Cuda> {
+    match exec {
+        Some(e) => Ok(e.clone()),
+        None => Cuda::default_instance(),
+    }
+}
+
+/// The borrows of one copy (exclusive on the destination, shared on the source), released on drop.
+struct Borrows<'a> {
+    held: Vec<(&'a Allocation, bool)>,
+}
+
+impl<'a> Borrows<'a> {
+    fn take(dst: Option<&'a Allocation>, src: Option<&'a Allocation>) -> Result<Borrows<'a>> {
+        let mut b = Borrows { held: Vec::new() };
+        if let Some(d) = dst {
+            d.borrow_exclusive_async()?;
+            b.held.push((d, true));
+        }
+        if let Some(s) = src
+            && !dst.is_some_and(|d| std::ptr::eq(d, s))
+        {
+            s.borrow_shared_async()?;
+            b.held.push((s, false));
+        }
+        Ok(b)
+    }
+
+    fn allocs(&self) -> impl Iterator<Item = &'a Allocation> + '_ {
+        self.held.iter().map(|(a, _)| *a)
+    }
+}
+
+impl Drop for Borrows<'_> {
+    fn drop(&mut self) {
+        for (a, exclusive) in &self.held {
+            if *exclusive {
+                a.release_exclusive();
+            } else {
+                a.release_shared();
+            }
+        }
+    }
+}
+
+/// Ends a submission: waits for it when `blocking`, else only numbers and stamps it.
+fn finish<'a>(
+    sub: Submission<'_>,
+    allocs: impl Iterator<Item = &'a Allocation>,
+    blocking: bool,
+    what: &dyn Fn() -> String,
+) -> Result<()> {
+    if blocking {
+        sub.finish_and_wait(allocs, what).map(drop)
+    } else {
+        sub.finish(allocs);
+        Ok(())
+    }
+}
+
+/// Copies `src` into `dst` (equal extents, not the same elements) on `exec` (or the default
+/// instance); waits for the copy when `blocking`.
+pub(crate) fn copy(
+    exec: Option<&Cuda>,
+    dst: &Side<'_>,
+    src: &Side<'_>,
+    elem: Elem,
+    blocking: bool,
+    what: &dyn Fn() -> String,
+) -> Result<()> {
+    let count = dst.count();
+    if count == 0 {
+        return Ok(());
+    }
+    let cuda = instance(exec)?;
+    cuda.shared().check_alive(what)?;
+    let same_alloc = match (dst.alloc, src.alloc) {
+        (Some(a), Some(b)) => std::ptr::eq(a, b),
+        _ => false,
+    };
+    if same_alloc {
+        // Overlapping Views of one allocation: through a temporary, so that source values win.
+        let temp = DeviceTemp::new(&cuda, count * elem.size, what)?;
+        let strides = compact_strides(src.extents);
+        let t = Side {
+            alloc: None,
+            ptr: temp.ptr as *mut u8,
+            extents: src.extents,
+            strides: &strides,
+        };
+        copy(Some(&cuda), &t, src, elem, true, what)?;
+        return copy(Some(&cuda), dst, &t, elem, blocking, what);
+    }
+    let borrows = Borrows::take(dst.alloc, src.alloc)?;
+    let (dk, sk) = (dst.kind()?, src.kind()?);
+    let stream: &Stream = cuda.queue().stream();
+    let mut sub = cuda.queue().begin();
+    for a in borrows.allocs() {
+        sub.order_after(a, what)?;
+    }
+    let contiguous = dst.is_contiguous() && src.is_contiguous() && dst.same_layout(src);
+    if contiguous {
+        // One copy of the whole block (cuMemcpy works between any two kinds of memory; into or
+        // out of pageable memory it completes before it returns).
+        // SAFETY: both blocks hold `count` elements (contiguous, equal extents), the borrows keep
+        // them alive and unshared, and the submission orders the copy after their pending work.
+        unsafe {
+            driver::copy_async(
+                dst.ptr as u64,
+                src.ptr as u64,
+                count * elem.size,
+                stream,
+                what,
+            )?
+        };
+        return finish(sub, borrows.allocs(), blocking, what);
+    }
+    let device = |k: PointerKind| k != PointerKind::Pageable;
+    match (device(dk), device(sk)) {
+        (true, true) => {
+            copy_kernel(&cuda, &mut sub, dst, src, elem, what)?;
+            finish(sub, borrows.allocs(), blocking, what)
+        }
+        (false, false) => {
+            // Two pageable blocks: element by element on the host.
+            drop(sub);
+            wait_host(dst.alloc, src.alloc)?;
+            host_copy(dst, src, elem);
+            Ok(())
+        }
+        (true, false) => {
+            // Pageable source: gather it on the host, upload, scatter with the copy kernel.
+            let staging = gather(src, elem);
+            let temp = DeviceTemp::new(&cuda, staging.len(), what)?;
+            // SAFETY: `temp` has `staging.len()` bytes; a copy from pageable memory reads the
+            // source before it returns.
+            unsafe {
+                driver::copy_async(
+                    temp.ptr,
+                    staging.as_ptr() as u64,
+                    staging.len(),
+                    stream,
+                    what,
+                )?
+            };
+            let strides = compact_strides(src.extents);
+            let t = Side {
+                alloc: None,
+                ptr: temp.ptr as *mut u8,
+                extents: src.extents,
+                strides: &strides,
+            };
+            copy_kernel(&cuda, &mut sub, dst, &t, elem, what)?;
+            let r = finish(sub, borrows.allocs(), true, what);
+            drop(temp);
+            r
+        }
+        (false, true) => {
+            // Pageable destination: pack on the device, download, scatter on the host.
+            let temp = DeviceTemp::new(&cuda, count * elem.size, what)?;
+            let strides = compact_strides(src.extents);
+            let t = Side {
+                alloc: None,
+                ptr: temp.ptr as *mut u8,
+                extents: src.extents,
+                strides: &strides,
+            };
+            copy_kernel(&cuda, &mut sub, &t, src, elem, what)?;
+            let mut staging = vec![0u8; count * elem.size];
+            // SAFETY: `staging` has room for the packed block; a copy into pageable memory
+            // completes before the call returns.
+            unsafe {
+                driver::copy_async(
+                    staging.as_mut_ptr() as u64,
+                    temp.ptr,
+                    staging.len(),
+                    stream,
+                    what,
+                )?
+            };
+            finish(sub, borrows.allocs(), true, what)?;
+            scatter(dst, &staging, elem);
+            Ok(())
+        }
+    }
+}
+
+/// Fills every element of `dst` with the element whose bytes are `value`.
+pub(crate) fn fill(
+    exec: Option<&Cuda>,
+    dst: &Side<'_>,
+    value: &[u8],
+    elem: Elem,
+    blocking: bool,
+    what: &dyn Fn() -> String,
+) -> Result<()> {
+    let count = dst.count();
+    if count == 0 {
+        return Ok(());
+    }
+    let cuda = instance(exec)?;
+    cuda.shared().check_alive(what)?;
+    let borrows = Borrows::take(dst.alloc, None)?;
+    if dst.kind()? == PointerKind::Pageable {
+        // Host-only memory (e.g. an unmanaged View over a `Vec` or calloc'd memory): the device
+        // cannot write it, so fill it here.
+        wait_host(dst.alloc, None)?;
+        for k in 0..count {
+            // SAFETY: `offset_of` stays inside the View's span; the exclusive borrow keeps other
+            // users out, and no device work uses the memory any more.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    value.as_ptr(),
+                    dst.ptr.add(dst.offset_of(k, elem)),
+                    elem.size,
+                )
+            };
+        }
+        drop(borrows);
+        return Ok(());
+    }
+    let stream: &Stream = cuda.queue().stream();
+    let mut sub = cuda.queue().begin();
+    for a in borrows.allocs() {
+        sub.order_after(a, what)?;
+    }
+    let contiguous = dst.is_contiguous();
+    let zero = value.iter().all(|b| *b == 0);
+    let repeated = matches!(elem.size, 1 | 2 | 4) && (dst.ptr as usize) % elem.size == 0;
+    if contiguous && zero {
+        // SAFETY: the block has `count * size` bytes, borrowed exclusively and ordered after its
+        // pending work.
+        unsafe { driver::fill_async(dst.ptr as u64, &[0], count * elem.size, stream, what)? };
+    } else if contiguous && repeated {
+        // SAFETY: as above; the pattern is one element of 1, 2 or 4 bytes and the block is
+        // aligned to it.
+        unsafe { driver::fill_async(dst.ptr as u64, value, count, stream, what)? };
+    } else if elem.size <= builtin::MAX_FILL_BYTES {
+        let module = cuda
+            .shared()
+            .kernels
+            .builtin(&cuda.shared().ctx, &cuda.shared().info)?;
+        let f = module.function(builtin::fill_entry(elem.align), what)?;
+        let words = (elem.size / builtin::word_bytes(elem.align)) as u32;
+        let d = Desc::new(dst.ptr as u64, dst.extents, dst.strides)?;
+        let mut params =
+            builtin::pack_fill(count as u64, dst.extents.len() as u32, words, &d, value)?;
+        let (grid, block) = grid_for(count);
+        // SAFETY: the parameters follow the entry's signature; `d` describes the borrowed View.
+        unsafe { driver::launch(&f, grid, block, 0, stream, &mut params, what)? };
+    } else {
+        // Large elements: one element uploaded, then copied into every position.
+        let temp = DeviceTemp::new(&cuda, elem.size, what)?;
+        // SAFETY: `temp` has room for one element; the source is read before the call returns.
+        unsafe { driver::copy_async(temp.ptr, value.as_ptr() as u64, elem.size, stream, what)? };
+        let zeros = vec![0usize; dst.extents.len()];
+        let t = Side {
+            alloc: None,
+            ptr: temp.ptr as *mut u8,
+            extents: dst.extents,
+            strides: &zeros,
+        };
+        copy_kernel(&cuda, &mut sub, dst, &t, elem, what)?;
+        let r = finish(sub, borrows.allocs(), true, what);
+        drop(temp);
+        return r;
+    }
+    finish(sub, borrows.allocs(), blocking, what)
+}
+
+/// A grid-stride launch shape for `count` elements.
+fn grid_for(count: usize) -> (u32, u32) {
+    let block = 256u32;
+    let grid = count.div_ceil(block as usize).clamp(1, 1 << 20) as u32;
+    (grid, block)
+}
+
+/// Enqueues the built-in strided copy kernel.
+fn copy_kernel(
+    cuda: &Cuda,
+    sub: &mut Submission<'_>,
+    dst: &Side<'_>,
+    src: &Side<'_>,
+    elem: Elem,
+    what: &dyn Fn() -> String,
+) -> Result<()> {
+    let module = cuda
+        .shared()
+        .kernels
+        .builtin(&cuda.shared().ctx, &cuda.shared().info)?;
+    let f = module.function(builtin::copy_entry(elem.align), what)?;
+    let words = (elem.size / builtin::word_bytes(elem.align)) as u32;
+    let d = Desc::new(dst.ptr as u64, dst.extents, dst.strides)?;
+    let s = Desc::new(src.ptr as u64, src.extents, src.strides)?;
+    let count = dst.count();
+    let mut params = builtin::pack_copy(count as u64, dst.extents.len() as u32, words, &d, &s);
+    let (grid, block) = grid_for(count);
+    // SAFETY: the parameters follow the entry's signature; both descriptors describe memory the
+    // device reaches (checked by the caller), borrowed for this copy and ordered by `sub`.
+    unsafe { driver::launch(&f, grid, block, 0, sub.stream(), &mut params, what) }
+}
+
+/// Waits for device work on the allocations before host code touches them.
+fn wait_host(a: Option<&Allocation>, b: Option<&Allocation>) -> Result<()> {
+    for x in [a, b].into_iter().flatten() {
+        x.wait_pending()?;
+    }
+    Ok(())
+}
+
+/// Copies element by element between two host blocks.
+fn host_copy(dst: &Side<'_>, src: &Side<'_>, elem: Elem) {
+    for k in 0..dst.count() {
+        // SAFETY: both offsets stay inside their Views' spans; the borrows keep other users out.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                src.ptr.add(src.offset_of(k, elem)),
+                dst.ptr.add(dst.offset_of(k, elem)),
+                elem.size,
+            )
+        };
+    }
+}
+
+/// The elements of a host block, packed in row-major order.
+fn gather(src: &Side<'_>, elem: Elem) -> Vec<u8> {
+    let count = src.count();
+    let mut out = vec![0u8; count * elem.size];
+    for k in 0..count {
+        // SAFETY: the offset stays inside the View's span, `out` has room for `count` elements,
+        // and the borrow keeps writers out.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                src.ptr.add(src.offset_of(k, elem)),
+                out.as_mut_ptr().add(k * elem.size),
+                elem.size,
+            )
+        };
+    }
+    out
+}
+
+/// Writes packed row-major elements into a host block.
+fn scatter(dst: &Side<'_>, packed: &[u8], elem: Elem) {
+    for k in 0..dst.count() {
+        // SAFETY: as in `gather`, with the exclusive borrow of the destination.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                packed.as_ptr().add(k * elem.size),
+                dst.ptr.add(dst.offset_of(k, elem)),
+                elem.size,
+            )
+        };
+    }
+}
+
+/// Row-major strides of a compact block with `extents`.
+fn compact_strides(extents: &[usize]) -> Vec<usize> {
+    let mut strides = vec![1; extents.len()];
+    for r in (0..extents.len().saturating_sub(1)).rev() {
+        strides[r] = strides[r + 1] * extents[r + 1].max(1);
+    }
+    strides
+}
+
+/// A temporary device buffer, freed stream-ordered after the work enqueued so far.
+struct DeviceTemp {
+    cuda: Cuda,
+    ptr: u64,
+}
+
+impl DeviceTemp {
+    fn new(cuda: &Cuda, bytes: usize, what: &dyn Fn() -> String) -> Result<DeviceTemp> {
+        let ptr = driver::alloc_device(
+            &cuda.shared().ctx,
+            bytes.max(1),
+            Some(cuda.queue().stream()),
+            what,
+        )?;
+        if ptr == 0 {
+            return Err(Error::Allocation {
+                label: "deep_copy temporary".into(),
+                bytes: bytes as u128,
+                space: "CudaSpace",
+            });
+        }
+        Ok(DeviceTemp {
+            cuda: cuda.clone(),
+            ptr,
+        })
+    }
+}
+
+impl Drop for DeviceTemp {
+    fn drop(&mut self) {
+        // SAFETY: allocated on this instance's stream; work using it was enqueued there, before.
+        let freed = unsafe {
+            driver::free_device(
+                &self.cuda.shared().ctx,
+                self.ptr,
+                Some(self.cuda.queue().stream()),
+            )
+        };
+        if let Err(e) = freed {
+            eprintln!("ferrokkos: {e}");
+        }
+    }
+}
+
+/// The name of the space a copy runs on, for messages.
+#[allow(dead_code)]
+pub(crate) fn space_name() -> &'static str {
+    Cuda::NAME
+}

@@ -1,0 +1,275 @@
+//! [`Cuda`]: the CUDA execution space. An instance owns a non-blocking stream; work on it runs on the
+//! GPU in submission order, asynchronously to the host.
+
+use std::sync::Arc;
+
+use super::backend::{CudaShared, unavailable_reason};
+use super::queue::Queue;
+use super::spaces::CudaSpace;
+use crate::error::{Error, Result};
+use crate::runtime;
+use crate::space::{DeviceType, ExecutionSpace, device_id};
+
+/// The CUDA execution space (Kokkos' `Kokkos::Cuda`): kernels written with [`crate::kernel!`] run
+/// on the GPU, asynchronously to the host, in submission order per instance.
+///
+/// Each instance owns a CUDA stream. [`Cuda::new_instance`] and [`crate::partition_space`] create
+/// more, whose work may overlap; dropping the last handle of an instance waits for its work and
+/// destroys its stream. Views the work uses are tracked: reading them on the host, or using them
+/// from another instance, first waits for that work.
+///
+/// ```no_run
+/// use ferrokkos::prelude::*;
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// let cuda = Cuda::default_instance()?;
+/// let x = View::<f64, 1, LayoutRight, CudaSpace>::new("x", [1000])?;
+/// parallel_for("fill", RangePolicy::new(&cuda, 0, 1000)?, kernel!(|i| x[i] = i as f64 * 0.5))?;
+/// let sum: f64 = parallel_reduce("sum", RangePolicy::new(&cuda, 0, 1000)?,
+///     kernel!(|i, acc: &mut f64| *acc += x[i]), Sum::new())?;
+/// assert_eq!(sum, 0.5 * 999.0 * 1000.0 / 2.0);
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Cuda {
+    inner: Arc<CudaInstance>,
+}
+
+struct CudaInstance {
+    id: u32,
+    shared: Arc<CudaShared>,
+    queue: Arc<Queue>,
+}
+
+impl Drop for CudaInstance {
+    fn drop(&mut self) {
+        // The queue (and its stream) goes with the instance: wait for the work first.
+        if let Err(e) = self
+            .queue
+            .fence(&|| format!("dropping Cuda instance {}", self.id))
+        {
+            eprintln!("ferrokkos: {e}");
+        }
+    }
+}
+
+impl Cuda {
+    /// A new instance with its own stream.
+    pub(crate) fn create(shared: &Arc<CudaShared>) -> Result<Cuda> {
+        let queue = Queue::new(&shared.ctx)?;
+        Ok(Cuda {
+            inner: Arc::new(CudaInstance {
+                id: shared.next_id(),
+                shared: Arc::clone(shared),
+                queue,
+            }),
+        })
+    }
+
+    /// A new instance with its own stream, independent of the others (Kokkos'
+    /// `Cuda(cudaStream_t)` with a fresh stream).
+    pub fn new_instance() -> Result<Cuda> {
+        let shared = backend_shared(|| "creating a Cuda instance".into())?;
+        shared.check_alive(|| "creating a Cuda instance".into())?;
+        Cuda::create(&shared)
+    }
+
+    /// Whether the process has a usable GPU and ferrokkos started its Cuda backend.
+    pub fn is_available() -> bool {
+        runtime::state(String::new).is_ok_and(|s| s.cuda.is_some())
+    }
+
+    /// The device this backend runs on: name, compute capability, multiprocessors, memory, driver.
+    pub fn device() -> Result<CudaDevice> {
+        let shared = backend_shared(|| "reading the Cuda device".into())?;
+        let i = &shared.info;
+        Ok(CudaDevice {
+            ordinal: i.ordinal,
+            name: i.name.clone(),
+            compute_capability: i.compute_capability,
+            multiprocessors: i.sm_count,
+            memory_bytes: i.total_memory,
+            driver_version: shared.driver_version,
+            max_param_bytes: i.max_param_bytes,
+        })
+    }
+
+    pub(crate) fn shared(&self) -> &Arc<CudaShared> {
+        &self.inner.shared
+    }
+
+    pub(crate) fn queue(&self) -> &Arc<Queue> {
+        &self.inner.queue
+    }
+}
+
+/// The GPU the Cuda space runs on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CudaDevice {
+    /// The device number (after `CUDA_VISIBLE_DEVICES`).
+    pub ordinal: usize,
+    /// The device's name.
+    pub name: String,
+    /// The compute capability, `(9, 0)` for sm_90.
+    pub compute_capability: (u32, u32),
+    /// The number of streaming multiprocessors.
+    pub multiprocessors: u32,
+    /// The device memory, in bytes.
+    pub memory_bytes: usize,
+    /// The CUDA driver's version, `(13, 0)`.
+    pub driver_version: (i32, i32),
+    /// The most bytes of kernel parameters one launch may pass.
+    pub max_param_bytes: usize,
+}
+
+/// The running Cuda backend's shared state, or why there is none.
+pub(crate) fn backend_shared(what: impl Fn() -> String) -> Result<Arc<CudaShared>> {
+    let state = runtime::state(&what)?;
+    match &state.cuda {
+        Some(cuda) => Ok(Arc::clone(&cuda.shared)),
+        None => Err(Error::Unavailable {
+            space: "Cuda",
+            reason: format!("{}: {}", what(), unavailable_reason()),
+        }),
+    }
+}
+
+impl std::fmt::Debug for Cuda {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cuda")
+            .field("instance", &self.inner.id)
+            .field("device", &self.inner.shared.info.ordinal)
+            .finish()
+    }
+}
+
+impl PartialEq for Cuda {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+}
+
+impl ExecutionSpace for Cuda {
+    type MemorySpace = CudaSpace;
+    // Views default to LayoutRight on every space here, so MDRange walks follow it: consecutive
+    // threads take consecutive last indices, which are adjacent in memory.
+    type ArrayLayout = crate::view::LayoutRight;
+    const NAME: &'static str = "Cuda";
+    const DEVICE_TYPE: DeviceType = DeviceType::Cuda;
+    const DEVICE: bool = true;
+
+    fn default_instance() -> Result<Self> {
+        let state = runtime::state(|| "getting the default Cuda instance".into())?;
+        match &state.cuda {
+            Some(cuda) => Ok(cuda.default_instance().clone()),
+            None => Err(Error::Unavailable {
+                space: "Cuda",
+                reason: unavailable_reason(),
+            }),
+        }
+    }
+
+    fn fence(&self, label: &str) -> Result<()> {
+        self.inner
+            .queue
+            .fence(&|| format!("fence \"{label}\" on Cuda instance {}", self.inner.id))
+    }
+
+    /// The most threads resident on the device at once (multiprocessors times threads per
+    /// multiprocessor).
+    fn concurrency(&self) -> usize {
+        let i = &self.inner.shared.info;
+        i.sm_count as usize * i.max_threads_per_sm as usize
+    }
+
+    fn instance_id(&self) -> u32 {
+        self.inner.id
+    }
+
+    fn device_id(&self) -> u32 {
+        device_id(
+            DeviceType::Cuda,
+            self.inner.shared.info.ordinal as u32,
+            self.inner.id,
+        )
+    }
+
+    /// New instances, one per weight, each with its own stream. CUDA streams do not divide the
+    /// device, so the weights only need to be valid (finite and positive).
+    fn partition(&self, weights: &[f64]) -> Result<Vec<Self>> {
+        self.inner
+            .shared
+            .check_alive(|| "partition_space on Cuda".into())?;
+        crate::space::split_concurrency(1, weights)?;
+        weights
+            .iter()
+            .map(|_| Cuda::create(&self.inner.shared))
+            .collect()
+    }
+
+    fn launch_range_for<I: crate::policy::IndexType, K: crate::dispatch::ForFunctor<I>>(
+        policy: crate::policy::RangePolicy<Self, I>,
+        label: &str,
+        kernel: K,
+    ) -> Result<()> {
+        super::launch::range_for(policy, label, kernel)
+    }
+
+    fn launch_range_reduce<I, K, T>(
+        policy: crate::policy::RangePolicy<Self, I>,
+        label: &str,
+        kernel: K,
+        target: T,
+    ) -> Result<T::Output>
+    where
+        I: crate::policy::IndexType,
+        T: crate::reducer::ReduceTarget,
+        K: crate::dispatch::ReduceFunctor<I, <T::Reducer as crate::reducer::Reducer>::Value>,
+    {
+        super::launch::range_reduce(policy, label, kernel, target)
+    }
+
+    fn launch_range_scan<I, K, Rd>(
+        policy: crate::policy::RangePolicy<Self, I>,
+        label: &str,
+        kernel: K,
+        reducer: Rd,
+    ) -> Result<Rd::Value>
+    where
+        I: crate::policy::IndexType,
+        Rd: crate::reducer::Reducer,
+        K: crate::dispatch::ScanFunctor<I, Rd::Value>,
+    {
+        super::launch::range_scan(policy, label, kernel, reducer)
+    }
+
+    fn launch_md_for<const R: usize, I, K>(
+        policy: crate::policy::MDRangePolicy<Self, R, I>,
+        label: &str,
+        kernel: K,
+    ) -> Result<()>
+    where
+        I: crate::policy::IndexType,
+        [I; R]: crate::policy::IndexTuple<I>,
+        K: crate::dispatch::ForFunctor<<[I; R] as crate::policy::IndexTuple<I>>::Tuple>,
+    {
+        super::launch::md_for(policy, label, kernel)
+    }
+
+    fn launch_md_reduce<const R: usize, I, K, T>(
+        policy: crate::policy::MDRangePolicy<Self, R, I>,
+        label: &str,
+        kernel: K,
+        target: T,
+    ) -> Result<T::Output>
+    where
+        I: crate::policy::IndexType,
+        [I; R]: crate::policy::IndexTuple<I>,
+        T: crate::reducer::ReduceTarget,
+        K: crate::dispatch::ReduceFunctor<
+                <[I; R] as crate::policy::IndexTuple<I>>::Tuple,
+                <T::Reducer as crate::reducer::Reducer>::Value,
+            >,
+    {
+        super::launch::md_reduce(policy, label, kernel, target)
+    }
+}

@@ -1,0 +1,212 @@
+//! Compiled kernels in memory: each (kernel, capture types, reducer, entry variant) is compiled by
+//! NVRTC for the device once per process, or loaded from the on-disk cache
+//! ([`super::jit_cache`]), and kept loaded until finalize (DESIGN.md decision 6).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use super::builtin;
+use super::driver::{Context, DeviceInfo, Function, Module};
+use super::jit_cache::DiskCache;
+use crate::error::Result;
+use crate::kernel::{DeviceKey, TranslationUnit};
+
+/// What identifies one compiled entry: the kernel's code, the reducer (reductions and scans) and
+/// the entry variant (pattern, walk order, index width, captures by pointer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct JitKey {
+    pub(crate) kernel: DeviceKey,
+    pub(crate) reducer: &'static str,
+    pub(crate) variant: u32,
+}
+
+impl Hash for JitKey {
+    // Hashes the type names by address and length (a launch hashes its key, and the names are
+    // long); equality still compares them by value, so a name stored twice at different addresses
+    // only costs a second entry.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.kernel.hash);
+        state.write_u32(self.kernel.line);
+        state.write_u32(self.kernel.column);
+        state.write_usize(self.kernel.types.as_ptr() as usize);
+        state.write_usize(self.kernel.types.len());
+        state.write_usize(self.reducer.as_ptr() as usize);
+        state.write_u32(self.variant);
+    }
+}
+
+/// A fast hasher for [`JitKey`] (the keys are few and not adversarial).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+}
+
+/// A loaded entry, with its launch configuration.
+pub(crate) struct Loaded {
+    /// The main entry.
+    pub(crate) main: Function,
+    /// The second entry of a reduction (`_join`) or scan (`_prefix`).
+    pub(crate) extra: Option<Function>,
+    /// The block size the occupancy calculator suggests for `main`.
+    pub(crate) block: u32,
+    /// The grid that fills the device at that block size (resident blocks times multiprocessors).
+    pub(crate) full_grid: u32,
+}
+
+/// How a process's kernels were obtained (see [`crate::Cuda::jit_stats`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct JitStats {
+    /// Kernels compiled by NVRTC in this process.
+    pub compiled: u64,
+    /// Kernels loaded from the on-disk cache.
+    pub from_disk: u64,
+    /// The longest time one kernel took from its first launch's request to loaded code.
+    pub slowest: Duration,
+    /// The time of the last kernel loaded.
+    pub last: Duration,
+}
+
+/// The process's loaded kernels.
+pub(crate) struct KernelCache {
+    map: RwLock<HashMap<JitKey, Arc<Loaded>, BuildHasherDefault<KeyHasher>>>,
+    builtin: Mutex<Option<Arc<Module>>>,
+    disk: DiskCache,
+    compiled: AtomicU64,
+    from_disk: AtomicU64,
+    slowest_ns: AtomicU64,
+    last_ns: AtomicU64,
+}
+
+impl KernelCache {
+    pub(crate) fn new() -> KernelCache {
+        KernelCache {
+            map: RwLock::default(),
+            builtin: Mutex::new(None),
+            disk: DiskCache::from_env(),
+            compiled: AtomicU64::new(0),
+            from_disk: AtomicU64::new(0),
+            slowest_ns: AtomicU64::new(0),
+            last_ns: AtomicU64::new(0),
+        }
+    }
+
+    /// The loaded entry for `key`, compiling or loading `unit()` on the first request.
+    /// `extra` names the second entry (`"_join"`, `"_prefix"`) and `shared_per_thread` the dynamic
+    /// shared memory each thread of the main entry needs.
+    pub(crate) fn get(
+        &self,
+        ctx: &Arc<Context>,
+        info: &DeviceInfo,
+        key: JitKey,
+        unit: impl FnOnce() -> TranslationUnit,
+        extra: Option<&str>,
+        shared_per_thread: usize,
+    ) -> Result<Arc<Loaded>> {
+        if let Some(hit) = self.map.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(Arc::clone(hit));
+        }
+        let start = Instant::now();
+        let unit = unit();
+        let module = self.load(ctx, info, &unit.source, &unit.program_name())?;
+        let what = || format!("loading kernel {}", unit.entry);
+        let main = module.function(&unit.entry, what)?;
+        let extra = match extra {
+            Some(suffix) => Some(module.function(&format!("{}{suffix}", unit.entry), what)?),
+            None => None,
+        };
+        let (full_grid, block) =
+            main.suggested_block_size(shared_per_thread, info.sm_count, what)?;
+        let loaded = Arc::new(Loaded {
+            main,
+            extra,
+            block: block.max(32),
+            full_grid: full_grid.max(info.sm_count),
+        });
+        self.note_time(start.elapsed());
+        self.map
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, Arc::clone(&loaded));
+        Ok(loaded)
+    }
+
+    /// The module of the built-in copy and fill kernels.
+    pub(crate) fn builtin(&self, ctx: &Arc<Context>, info: &DeviceInfo) -> Result<Arc<Module>> {
+        let mut slot = self.builtin.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(m) = &*slot {
+            return Ok(Arc::clone(m));
+        }
+        let start = Instant::now();
+        let module = self.load(
+            ctx,
+            info,
+            &builtin::builtin_source(),
+            builtin::BUILTIN_PROGRAM,
+        )?;
+        self.note_time(start.elapsed());
+        *slot = Some(Arc::clone(&module));
+        Ok(module)
+    }
+
+    /// Compiles (or loads from disk) and loads one program.
+    fn load(
+        &self,
+        ctx: &Arc<Context>,
+        info: &DeviceInfo,
+        source: &str,
+        program: &str,
+    ) -> Result<Arc<Module>> {
+        let cubin = self.disk.compile_cached(source, program, info.arch())?;
+        if cubin.from_disk {
+            self.from_disk.fetch_add(1, Ordering::Relaxed);
+        } else {
+            self.compiled.fetch_add(1, Ordering::Relaxed);
+        }
+        Module::load(ctx, &cubin.image, || {
+            format!("loading the CUBIN of {program}")
+        })
+    }
+
+    fn note_time(&self, t: Duration) {
+        let ns = t.as_nanos().min(u128::from(u64::MAX)) as u64;
+        self.slowest_ns.fetch_max(ns, Ordering::Relaxed);
+        self.last_ns.store(ns, Ordering::Relaxed);
+    }
+
+    /// How the kernels so far were obtained.
+    pub(crate) fn stats(&self) -> JitStats {
+        JitStats {
+            compiled: self.compiled.load(Ordering::Relaxed),
+            from_disk: self.from_disk.load(Ordering::Relaxed),
+            slowest: Duration::from_nanos(self.slowest_ns.load(Ordering::Relaxed)),
+            last: Duration::from_nanos(self.last_ns.load(Ordering::Relaxed)),
+        }
+    }
+
+    /// Unloads every kernel (at finalize).
+    pub(crate) fn clear(&self) {
+        self.map.write().unwrap_or_else(|e| e.into_inner()).clear();
+        *self.builtin.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}

@@ -1,0 +1,606 @@
+//! Launching kernels on a [`Cuda`] instance: `parallel_for`, `parallel_reduce` and `parallel_scan`
+//! over Range and MDRange policies.
+//!
+//! A launch checks and borrows the kernel's captured Views (they must be reachable by the GPU),
+//! takes the compiled entry from the kernel cache, packs the parameters (the iteration space, the
+//! pattern's buffers, the captures; captures beyond the parameter limit go through a buffer in
+//! device memory that the launch allocates and frees stream-ordered), orders itself after device
+//! work on other instances that uses the same allocations, enqueues, and stamps the allocations
+//! with its sequence number. Only reductions and scans that return a value to the host wait.
+
+use std::cell::RefCell;
+
+use super::driver::{self, Stream};
+use super::instance::Cuda;
+use super::jit::{JitKey, Loaded};
+use super::queue::Submission;
+use crate::dispatch::{ForFunctor, ReduceFunctor, ScanFunctor};
+use crate::error::{Error, Result};
+use crate::kernel::{DeviceKernel, DevicePattern, ParamWriter, UnitOptions};
+use crate::policy::{IndexTuple, IndexType, Iterate, MDRangePolicy, RangePolicy};
+use crate::reducer::{DevicePlace, ReduceTarget, Reducer, ReducerCxx};
+use crate::view::kernel_access::{LaunchBorrows, Reach};
+
+thread_local! {
+    /// The parameter and capture buffers of this thread's launches (reused: no allocation per
+    /// launch once they have grown).
+    static BUFFERS: RefCell<(Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Grid sizes are capped at this many times the grid that fills the device (0: no cap; read from
+/// `FERROKKOS_CUDA_MAX_WAVES` once, for tuning).
+fn max_waves() -> u64 {
+    static WAVES: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *WAVES.get_or_init(|| {
+        std::env::var("FERROKKOS_CUDA_MAX_WAVES")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0)
+    })
+}
+
+/// Describes a launch for error messages.
+fn describe<'a>(pattern: &'a str, label: &'a str) -> impl Fn() -> String + 'a {
+    move || format!("{pattern} \"{label}\" on Cuda")
+}
+
+/// The device translation of a functor; functors without one never get here (their launch on
+/// Cuda does not compile), but the error is kept for safety.
+fn device<'a>(
+    kernel: Option<&'a dyn DeviceKernel>,
+    what: &dyn Fn() -> String,
+) -> Result<&'a dyn DeviceKernel> {
+    kernel.ok_or_else(|| Error::Unsupported {
+        what: what(),
+        reason: "the functor has no device translation; write the kernel with kernel!".into(),
+    })
+}
+
+/// The reducer's device description, or why it has none.
+fn reducer_cxx<R: Reducer>(what: &dyn Fn() -> String) -> Result<ReducerCxx> {
+    R::device_cxx().ok_or_else(|| Error::Unsupported {
+        what: what(),
+        reason: format!(
+            "the reducer {} has no device form (custom reducers and values without a device \
+             type run only on host spaces)",
+            std::any::type_name::<R>()
+        ),
+    })
+}
+
+/// Which pattern a launch runs, with the reducer of reductions and scans.
+#[derive(Clone, Copy)]
+enum Kind<'a> {
+    For,
+    Reduce(&'a ReducerCxx),
+    Scan(&'a ReducerCxx),
+}
+
+/// The iteration space of a launch: its iteration count, its walk order, and how to write its
+/// launch parameters.
+struct Space<'a> {
+    count: u64,
+    iterate: Iterate,
+    /// The largest extent (for 32-bit decomposition of multidimensional indices).
+    max_extent: u64,
+    write: &'a dyn Fn(&mut ParamWriter<'_>),
+}
+
+/// The result of one launch's enqueueing.
+enum Done<'a> {
+    /// Enqueued; nothing to wait for.
+    Async,
+    /// Enqueued and waited for; the locked submission holds the result in its pinned scratch.
+    Waited(Submission<'a>, *const u8),
+}
+
+/// Runs one launch of `dk` on `cuda`.
+fn launch<'q>(
+    cuda: &'q Cuda,
+    what: &dyn Fn() -> String,
+    dk: &dyn DeviceKernel,
+    kind: Kind<'_>,
+    reducer_type: &'static str,
+    space: Space<'_>,
+    dest: Option<&DevicePlace<'_>>,
+) -> Result<Done<'q>> {
+    let shared = cuda.shared();
+    shared.check_alive(what)?;
+    // The place a reduction writes its result to, borrowed for the launch like a written View.
+    let _dest_borrow = match dest {
+        Some(d) => {
+            d.alloc.borrow_exclusive_async()?;
+            Some(ReleaseOnDrop(d.alloc))
+        }
+        None => None,
+    };
+    let borrows = LaunchBorrows::take(
+        |f| dk.device_accesses(f),
+        dk.device_is_unsafe(),
+        Reach::Device,
+        what,
+    )?;
+    let info = &shared.info;
+    let index32 = space.count < (1 << 31) && space.max_extent < (1 << 31);
+    BUFFERS.with(|cell| {
+        let mut buffers = cell.borrow_mut();
+        let (params, caps) = &mut *buffers;
+        caps.clear();
+        dk.pack_captures(&mut ParamWriter::new(caps));
+        // The launch parameters plus the captures, or plus one pointer to them.
+        let extras = match kind {
+            Kind::For => 0,
+            Kind::Reduce(_) => 8,
+            Kind::Scan(_) => 8 + 8 + 8 + 8,
+        };
+        let by_pointer = 8 * 16 + extras + caps.len() > info.max_param_bytes;
+        let options = UnitOptions {
+            index32,
+            captures_by_pointer: by_pointer,
+        };
+        let (pattern, pattern_bits, extra, value_size) = match kind {
+            Kind::For => (
+                DevicePattern::For {
+                    iterate: space.iterate,
+                },
+                0,
+                None,
+                0,
+            ),
+            Kind::Reduce(r) => (
+                DevicePattern::Reduce {
+                    iterate: space.iterate,
+                    reducer: r,
+                },
+                1,
+                Some("_join"),
+                r.size,
+            ),
+            Kind::Scan(r) => (
+                DevicePattern::Scan { reducer: r },
+                2,
+                Some("_prefix"),
+                r.size,
+            ),
+        };
+        let variant = pattern_bits
+            | (matches!(space.iterate, Iterate::Left) as u32) << 2
+            | (index32 as u32) << 3
+            | (by_pointer as u32) << 4;
+        let key = JitKey {
+            kernel: dk.device_key(),
+            reducer: reducer_type,
+            variant,
+        };
+        let loaded = shared.kernels.get(
+            &shared.ctx,
+            info,
+            key,
+            || dk.device_unit(&pattern, options),
+            extra,
+            value_size,
+        )?;
+        let block = loaded.block;
+        let wanted = space.count.div_ceil(u64::from(block)).max(1);
+        let cap = match (kind, max_waves()) {
+            (Kind::For, 0) => u64::from(i32::MAX as u32),
+            (Kind::For, waves) => u64::from(loaded.full_grid) * waves,
+            _ => u64::from(loaded.full_grid),
+        };
+        let mut grid = wanted.min(cap).max(1);
+
+        let stream: &Stream = cuda.queue().stream();
+        let mut sub = cuda.queue().begin();
+        for a in borrows.allocations().chain(dest.map(|d| d.alloc)) {
+            sub.order_after(a, what)?;
+        }
+        let caps_dev = if by_pointer {
+            let dev = driver::alloc_device(&shared.ctx, caps.len(), Some(stream), what)?;
+            // SAFETY: `dev` has `caps.len()` bytes, stream-ordered before the launch below; the
+            // source is this thread's buffer, which a copy from pageable memory reads before
+            // the call returns.
+            unsafe { driver::copy_async(dev, caps.as_ptr() as u64, caps.len(), stream, what)? };
+            Some(dev)
+        } else {
+            None
+        };
+        let finish_caps = |w: &mut ParamWriter<'_>| match caps_dev {
+            Some(dev) => w.push(dev),
+            None => dk.pack_captures(w),
+        };
+        let result = match kind {
+            Kind::For => {
+                params.clear();
+                let mut w = ParamWriter::new(params);
+                (space.write)(&mut w);
+                finish_caps(&mut w);
+                // SAFETY: the parameters follow the entry's signature (the unit was generated from
+                // the same kernel, pattern and options); every View pointer in them is borrowed for
+                // this launch and stamped with it below, so its memory outlives the kernel (an
+                // allocation waits for its stamped work before it is freed) and host access waits.
+                unsafe {
+                    driver::launch(&loaded.main, grid as u32, block, 0, stream, params, what)?
+                };
+                None
+            }
+            Kind::Reduce(r) => {
+                let partials_bytes = (grid as usize * r.size).next_multiple_of(256);
+                let base = sub.scratch().device(partials_bytes + r.size, stream)?;
+                let result = dest.map_or(base + partials_bytes as u64, |d| d.ptr);
+                params.clear();
+                let mut w = ParamWriter::new(params);
+                (space.write)(&mut w);
+                w.push(base);
+                finish_caps(&mut w);
+                let shared_bytes = (block as usize * r.size) as u32;
+                // SAFETY: as for `parallel_for`; `base` has room for `grid` partial values.
+                unsafe {
+                    driver::launch(
+                        &loaded.main,
+                        grid as u32,
+                        block,
+                        shared_bytes,
+                        stream,
+                        params,
+                        what,
+                    )?
+                };
+                join(
+                    &loaded,
+                    grid as u32,
+                    base,
+                    result,
+                    r.size,
+                    stream,
+                    params,
+                    what,
+                )?;
+                Some(result)
+            }
+            Kind::Scan(r) => {
+                let per_block = space.count.div_ceil(grid);
+                grid = space.count.div_ceil(per_block).max(1);
+                let totals_bytes = (grid as usize * r.size).next_multiple_of(256);
+                let base = sub.scratch().device(totals_bytes + r.size, stream)?;
+                let total = base + totals_bytes as u64;
+                let shared_bytes = (block as usize * r.size) as u32;
+                for final_pass in [false, true] {
+                    params.clear();
+                    let mut w = ParamWriter::new(params);
+                    (space.write)(&mut w);
+                    w.push(per_block);
+                    w.push(base);
+                    w.push(base);
+                    w.push(final_pass);
+                    finish_caps(&mut w);
+                    // SAFETY: as for `parallel_for`; `base` has room for `grid` totals.
+                    unsafe {
+                        driver::launch(
+                            &loaded.main,
+                            grid as u32,
+                            block,
+                            shared_bytes,
+                            stream,
+                            params,
+                            what,
+                        )?
+                    };
+                    if !final_pass {
+                        params.clear();
+                        let mut w = ParamWriter::new(params);
+                        w.push(grid as u32);
+                        w.push(base);
+                        w.push(total);
+                        let prefix = loaded.extra.as_ref().ok_or_else(|| missing(what))?;
+                        // SAFETY: `_prefix(u32 n, V* totals, V* total)` with `base` holding `n`
+                        // totals and `total` room for one value.
+                        unsafe { driver::launch(prefix, 1, 1, 0, stream, params, what)? };
+                    }
+                }
+                Some(total)
+            }
+        };
+        if let Some(dev) = caps_dev {
+            // SAFETY: allocated above on this stream; the launches that read it come before.
+            unsafe { driver::free_device(&shared.ctx, dev, Some(stream))? };
+        }
+        match result {
+            None => {
+                sub.finish(borrows.allocations());
+                Ok(Done::Async)
+            }
+            Some(_) if dest.is_some() => {
+                sub.finish(borrows.allocations().chain(dest.map(|d| d.alloc)));
+                Ok(Done::Async)
+            }
+            Some(device_value) => {
+                let size = match kind {
+                    Kind::Reduce(r) | Kind::Scan(r) => r.size,
+                    Kind::For => 0,
+                };
+                let pinned = sub.scratch().pinned(size.max(1))?;
+                // SAFETY: `pinned` has room for `size` bytes; nothing else uses it while the
+                // submission holds the queue's lock.
+                unsafe { driver::copy_async(pinned as u64, device_value, size, stream, what)? };
+                let sub = sub.finish_and_wait(borrows.allocations(), what)?;
+                Ok(Done::Waited(sub, pinned))
+            }
+        }
+    })
+}
+
+/// Gives back an exclusive launch borrow.
+struct ReleaseOnDrop<'a>(&'a crate::view::alloc::Allocation);
+
+impl Drop for ReleaseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.release_exclusive();
+    }
+}
+
+/// The error for a unit without its second entry (never happens: both come from one unit).
+fn missing(what: &dyn Fn() -> String) -> Error {
+    Error::Unsupported {
+        what: what(),
+        reason: "the compiled kernel lacks its second entry".into(),
+    }
+}
+
+/// Enqueues the join of `n` partial values at `partials` into `result`.
+#[allow(clippy::too_many_arguments)]
+fn join(
+    loaded: &Loaded,
+    n: u32,
+    partials: u64,
+    result: u64,
+    size: usize,
+    stream: &Stream,
+    params: &mut Vec<u8>,
+    what: &dyn Fn() -> String,
+) -> Result<()> {
+    let f = loaded.extra.as_ref().ok_or_else(|| missing(what))?;
+    let block = 256u32.min(n.next_multiple_of(32)).max(32);
+    params.clear();
+    let mut w = ParamWriter::new(params);
+    w.push(n);
+    w.push(partials);
+    w.push(result);
+    // SAFETY: `_join(u32 n, const V* partials, V* result)` with `n` values at `partials` and room
+    // for one at `result`; dynamic shared memory of one value per thread.
+    unsafe { driver::launch(f, 1, block, block * size as u32, stream, params, what) }
+}
+
+/// Reads the value a waited launch left in the pinned scratch.
+fn read_value<R: Reducer>(
+    done: Done<'_>,
+    size: usize,
+    what: &dyn Fn() -> String,
+) -> Result<R::Value> {
+    let Done::Waited(sub, pinned) = done else {
+        return Err(missing(what));
+    };
+    // SAFETY: the launch copied `size` bytes there and waited for the copy; the submission still
+    // holds the queue's lock, so nothing overwrites them.
+    let bytes = unsafe { std::slice::from_raw_parts(pinned, size) };
+    let value = R::device_decode(bytes).ok_or_else(|| Error::Unsupported {
+        what: what(),
+        reason: "the reducer's value cannot be read back from the device".into(),
+    });
+    drop(sub);
+    value
+}
+
+/// Runs a reduction whose value comes back to the host, and delivers it.
+fn reduce_with<T: ReduceTarget>(
+    cuda: &Cuda,
+    what: &dyn Fn() -> String,
+    dk: &dyn DeviceKernel,
+    target: T,
+    space: Space<'_>,
+) -> Result<T::Output> {
+    let (reducer, sink) = target.split();
+    T::check(&sink)?;
+    let cxx = reducer_cxx::<T::Reducer>(what)?;
+    if space.count > 0
+        && let Some((place, output)) = T::device_place(&sink)
+    {
+        // The result stays on the device: the join writes it into the View, asynchronously.
+        launch(
+            cuda,
+            what,
+            dk,
+            Kind::Reduce(&cxx),
+            std::any::type_name::<T::Reducer>(),
+            space,
+            Some(&place),
+        )?;
+        return Ok(output);
+    }
+    let mut value = if space.count == 0 {
+        reducer.init()
+    } else {
+        let done = launch(
+            cuda,
+            what,
+            dk,
+            Kind::Reduce(&cxx),
+            std::any::type_name::<T::Reducer>(),
+            space,
+            None,
+        )?;
+        read_value::<T::Reducer>(done, cxx.size, what)?
+    };
+    reducer.finalize(&mut value);
+    T::deliver(sink, value)
+}
+
+/// `parallel_for` over a range.
+pub(crate) fn range_for<I: IndexType, K: ForFunctor<I>>(
+    policy: RangePolicy<Cuda, I>,
+    label: &str,
+    kernel: K,
+) -> Result<()> {
+    let what = describe("parallel_for", label);
+    let dk = device(kernel.device_kernel(), &what)?;
+    let (begin, count) = (policy.begin(), policy.len());
+    if count == 0 {
+        return Ok(());
+    }
+    let write = move |w: &mut ParamWriter<'_>| {
+        w.push(begin);
+        w.push(count);
+    };
+    let space = Space {
+        count,
+        iterate: Iterate::Right,
+        max_extent: count,
+        write: &write,
+    };
+    launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
+}
+
+/// `parallel_reduce` over a range.
+pub(crate) fn range_reduce<I, K, T>(
+    policy: RangePolicy<Cuda, I>,
+    label: &str,
+    kernel: K,
+    target: T,
+) -> Result<T::Output>
+where
+    I: IndexType,
+    T: ReduceTarget,
+    K: ReduceFunctor<I, <T::Reducer as Reducer>::Value>,
+{
+    let what = describe("parallel_reduce", label);
+    let dk = device(kernel.device_kernel(), &what)?;
+    let (begin, count) = (policy.begin(), policy.len());
+    let write = move |w: &mut ParamWriter<'_>| {
+        w.push(begin);
+        w.push(count);
+    };
+    let space = Space {
+        count,
+        iterate: Iterate::Right,
+        max_extent: count,
+        write: &write,
+    };
+    reduce_with(policy.space(), &what, dk, target, space)
+}
+
+/// `parallel_scan` over a range; returns the total.
+pub(crate) fn range_scan<I, K, Rd>(
+    policy: RangePolicy<Cuda, I>,
+    label: &str,
+    kernel: K,
+    reducer: Rd,
+) -> Result<Rd::Value>
+where
+    I: IndexType,
+    Rd: Reducer,
+    K: ScanFunctor<I, Rd::Value>,
+{
+    let what = describe("parallel_scan", label);
+    let dk = device(kernel.device_kernel(), &what)?;
+    let cxx = reducer_cxx::<Rd>(&what)?;
+    let (begin, count) = (policy.begin(), policy.len());
+    let mut total = if count == 0 {
+        reducer.init()
+    } else {
+        let write = move |w: &mut ParamWriter<'_>| {
+            w.push(begin);
+            w.push(count);
+        };
+        let space = Space {
+            count,
+            iterate: Iterate::Right,
+            max_extent: count,
+            write: &write,
+        };
+        let done = launch(
+            policy.space(),
+            &what,
+            dk,
+            Kind::Scan(&cxx),
+            std::any::type_name::<Rd>(),
+            space,
+            None,
+        )?;
+        read_value::<Rd>(done, cxx.size, &what)?
+    };
+    reducer.finalize(&mut total);
+    Ok(total)
+}
+
+/// The launch parameters of a multidimensional range: the lower bounds, the point count and the
+/// extents.
+fn md_writer<const R: usize, I: IndexType>(
+    lower: [I; R],
+    count: u64,
+    extents: [u64; R],
+) -> impl Fn(&mut ParamWriter<'_>) {
+    move |w: &mut ParamWriter<'_>| {
+        for l in lower {
+            w.push(l);
+        }
+        w.push(count);
+        for e in extents {
+            w.push(e);
+        }
+    }
+}
+
+/// `parallel_for` over a multidimensional range (the tile sizes of the policy do not apply: each
+/// GPU thread takes consecutive points along the fastest dimension of the walk order).
+pub(crate) fn md_for<const R: usize, I, K>(
+    policy: MDRangePolicy<Cuda, R, I>,
+    label: &str,
+    kernel: K,
+) -> Result<()>
+where
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+    K: ForFunctor<<[I; R] as IndexTuple<I>>::Tuple>,
+{
+    let what = describe("parallel_for", label);
+    let dk = device(kernel.device_kernel(), &what)?;
+    let count = policy.len();
+    if count == 0 {
+        return Ok(());
+    }
+    let extents = policy.extents();
+    let write = md_writer(policy.lower(), count, extents);
+    let space = Space {
+        count,
+        iterate: policy.get_iterate(),
+        max_extent: extents.iter().copied().max().unwrap_or(0),
+        write: &write,
+    };
+    launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
+}
+
+/// `parallel_reduce` over a multidimensional range.
+pub(crate) fn md_reduce<const R: usize, I, K, T>(
+    policy: MDRangePolicy<Cuda, R, I>,
+    label: &str,
+    kernel: K,
+    target: T,
+) -> Result<T::Output>
+where
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+    T: ReduceTarget,
+    K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>,
+{
+    let what = describe("parallel_reduce", label);
+    let dk = device(kernel.device_kernel(), &what)?;
+    let count = policy.len();
+    let extents = policy.extents();
+    let write = md_writer(policy.lower(), count, extents);
+    let space = Space {
+        count,
+        iterate: policy.get_iterate(),
+        max_extent: extents.iter().copied().max().unwrap_or(0),
+        write: &write,
+    };
+    reduce_with(policy.space(), &what, dk, target, space)
+}

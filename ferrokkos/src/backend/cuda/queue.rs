@@ -1,0 +1,248 @@
+//! [`Queue`]: one instance's stream, the sequence numbers of the work submitted to it, and the
+//! instance's scratch memory (reduction partials, the pinned slot a result comes back through).
+//!
+//! Work is submitted under the queue's lock, which numbers it; allocations the work uses are
+//! stamped with that number ([`Pending`]), so host access waits for exactly the work that uses an
+//! allocation, and work on another queue that uses it is ordered after it with an event
+//! (DESIGN.md decisions 5 and 8).
+
+use std::any::Any;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+
+use super::driver::{self, Context, Event, Stream};
+use crate::error::Result;
+use crate::space::{Pending, WorkQueue};
+use crate::view::alloc::Allocation;
+
+/// Device and pinned host memory an instance reuses from launch to launch; only work on the
+/// instance's own stream uses it, so stream order makes reuse safe.
+pub(crate) struct Scratch {
+    ctx: Arc<Context>,
+    device: u64,
+    device_bytes: usize,
+    pinned: *mut u8,
+    pinned_bytes: usize,
+}
+
+impl Scratch {
+    /// At least `bytes` of device scratch memory (grown stream-ordered on `stream`).
+    pub(crate) fn device(&mut self, bytes: usize, stream: &Stream) -> Result<u64> {
+        if bytes > self.device_bytes {
+            let grown = bytes.next_power_of_two().max(4096);
+            if self.device != 0 {
+                // SAFETY: the old buffer came from `alloc_device` with this stream, and work that
+                // uses it runs only on this stream, before the free in stream order.
+                unsafe { driver::free_device(&self.ctx, self.device, Some(stream))? };
+                self.device = 0;
+                self.device_bytes = 0;
+            }
+            self.device = driver::alloc_device(&self.ctx, grown, Some(stream), || {
+                "allocating the scratch memory of a Cuda instance".into()
+            })?;
+            self.device_bytes = grown;
+        }
+        Ok(self.device)
+    }
+
+    /// At least `bytes` of pinned host memory. Call only when no work on the stream uses the old
+    /// buffer any more (after a synchronization), since growing frees it at once.
+    pub(crate) fn pinned(&mut self, bytes: usize) -> Result<*mut u8> {
+        if bytes > self.pinned_bytes {
+            let grown = bytes.next_power_of_two().max(256);
+            if !self.pinned.is_null() {
+                // SAFETY: the buffer came from `alloc_host_pinned`; the caller guarantees that no
+                // device work still uses it.
+                unsafe { driver::free_host_pinned(&self.ctx, self.pinned)? };
+                self.pinned = std::ptr::null_mut();
+                self.pinned_bytes = 0;
+            }
+            self.pinned = driver::alloc_host_pinned(&self.ctx, grown, || {
+                "allocating the pinned result buffer of a Cuda instance".into()
+            })?;
+            self.pinned_bytes = grown;
+        }
+        Ok(self.pinned)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // The queue synchronized its stream before dropping the scratch (see `Queue::drop`).
+        if self.device != 0 {
+            // SAFETY: the buffer came from `alloc_device`, and no work uses it any more.
+            let _ = unsafe { driver::free_device(&self.ctx, self.device, None) };
+        }
+        if !self.pinned.is_null() {
+            // SAFETY: the buffer came from `alloc_host_pinned`, and no work uses it any more.
+            let _ = unsafe { driver::free_host_pinned(&self.ctx, self.pinned) };
+        }
+    }
+}
+
+// SAFETY: the raw pointers are owned buffers, used only under the queue's lock.
+unsafe impl Send for Scratch {}
+
+/// What the queue's lock protects.
+pub(crate) struct Locked {
+    /// The number of the last work submitted.
+    submitted: u64,
+    /// The instance's scratch memory.
+    pub(crate) scratch: Scratch,
+}
+
+/// An instance's stream and its bookkeeping.
+pub(crate) struct Queue {
+    stream: Arc<Stream>,
+    /// The number of the last work known to have completed.
+    completed: AtomicU64,
+    locked: Mutex<Locked>,
+    /// The queue as the weak handle allocations are stamped with.
+    me: Weak<Queue>,
+}
+
+/// A submission in progress: the locked queue, through which work is enqueued.
+pub(crate) struct Submission<'a> {
+    queue: &'a Queue,
+    locked: MutexGuard<'a, Locked>,
+}
+
+impl Queue {
+    /// A queue with a new non-blocking stream on `ctx`.
+    pub(crate) fn new(ctx: &Arc<Context>) -> Result<Arc<Queue>> {
+        let stream = Arc::new(Stream::new(ctx, || {
+            "creating a Cuda instance's stream".into()
+        })?);
+        Ok(Arc::new_cyclic(|me| Queue {
+            stream,
+            completed: AtomicU64::new(0),
+            locked: Mutex::new(Locked {
+                submitted: 0,
+                scratch: Scratch {
+                    ctx: Arc::clone(ctx),
+                    device: 0,
+                    device_bytes: 0,
+                    pinned: std::ptr::null_mut(),
+                    pinned_bytes: 0,
+                },
+            }),
+            me: me.clone(),
+        }))
+    }
+
+    /// The stream.
+    pub(crate) fn stream(&self) -> &Arc<Stream> {
+        &self.stream
+    }
+
+    /// Locks the queue to enqueue work.
+    pub(crate) fn begin(&self) -> Submission<'_> {
+        Submission {
+            queue: self,
+            locked: self.locked.lock().unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+
+    /// Waits for all work submitted so far.
+    pub(crate) fn fence(&self, what: &dyn Fn() -> String) -> Result<()> {
+        let target = self.begin().locked.submitted;
+        self.stream.synchronize(what)?;
+        self.completed.fetch_max(target, Ordering::AcqRel);
+        Ok(())
+    }
+}
+
+impl Submission<'_> {
+    /// The stream to enqueue on.
+    pub(crate) fn stream(&self) -> &Stream {
+        &self.queue.stream
+    }
+
+    /// The scratch memory.
+    pub(crate) fn scratch(&mut self) -> &mut Scratch {
+        &mut self.locked.scratch
+    }
+
+    /// Orders the work about to be enqueued after the device work still using `alloc` on other
+    /// queues (an event recorded there, waited for here).
+    pub(crate) fn order_after(&self, alloc: &Allocation, what: &dyn Fn() -> String) -> Result<()> {
+        let Some(pending) = alloc.pending() else {
+            return Ok(());
+        };
+        let Some(queue) = pending.queue.upgrade() else {
+            return Ok(());
+        };
+        if let Some(other) = queue.as_any().downcast_ref::<Queue>() {
+            if std::ptr::eq(other, self.queue) {
+                return Ok(());
+            }
+            let event = Event::record(&other.stream, false, what)?;
+            return self.queue.stream.wait_event(&event, what);
+        }
+        pending.wait(what)
+    }
+
+    /// Ends the submission: numbers the work enqueued in it and stamps `allocs` with that number.
+    pub(crate) fn finish<'a>(mut self, allocs: impl Iterator<Item = &'a Allocation>) -> u64 {
+        self.locked.submitted += 1;
+        let seq = self.locked.submitted;
+        let queue: Weak<dyn WorkQueue> = self.queue.me.clone();
+        for a in allocs {
+            a.stamp(Pending {
+                queue: queue.clone(),
+                seq,
+            });
+        }
+        seq
+    }
+
+    /// Ends the submission and waits for its work (the lock is held meanwhile, so that the
+    /// scratch memory is not reused before the caller has read it). Returns the locked queue.
+    pub(crate) fn finish_and_wait<'a>(
+        mut self,
+        allocs: impl Iterator<Item = &'a Allocation>,
+        what: &dyn Fn() -> String,
+    ) -> Result<Self> {
+        self.locked.submitted += 1;
+        let seq = self.locked.submitted;
+        let queue: Weak<dyn WorkQueue> = self.queue.me.clone();
+        for a in allocs {
+            a.stamp(Pending {
+                queue: queue.clone(),
+                seq,
+            });
+        }
+        self.queue.stream.synchronize(what)?;
+        self.queue.completed.fetch_max(seq, Ordering::AcqRel);
+        Ok(self)
+    }
+}
+
+impl WorkQueue for Queue {
+    fn wait_for(&self, seq: u64, what: &dyn Fn() -> String) -> Result<()> {
+        if self.completed(seq) {
+            return Ok(());
+        }
+        self.fence(what)
+    }
+
+    fn completed(&self, seq: u64) -> bool {
+        self.completed.load(Ordering::Acquire) >= seq
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Drop for Queue {
+    fn drop(&mut self) {
+        // The stream's own drop synchronizes too, but the scratch memory is freed first.
+        if let Err(e) = self
+            .stream
+            .synchronize(&|| "dropping a Cuda instance".into())
+        {
+            eprintln!("ferrokkos: {e}");
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! The CUDA memory spaces: device memory ([`CudaSpace`]), pinned host memory
+//! ([`CudaHostPinnedSpace`]) and managed memory ([`CudaUVMSpace`]), with their accounting.
+
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+use super::backend::CudaShared;
+use super::driver::{self, Context};
+use super::instance::backend_shared;
+use crate::backend::host::HostSpace;
+use crate::error::{Error, Result};
+use crate::space::{HostAccessible, Init, MemoryRecord, MemorySpace, MemoryStats, RawMemory};
+
+/// GPU memory (Kokkos' `CudaSpace`), the default memory space of [`super::Cuda`]. Host code
+/// cannot touch its elements: a View in it has no host accessors (a compile error), and is read or
+/// written from the host with [`crate::deep_copy`] through a mirror.
+///
+/// Allocations come from the device's stream-ordered pool and are zero-filled on the device unless
+/// allocated `without_initializing`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CudaSpace;
+
+/// Page-locked host memory (Kokkos' `CudaHostPinnedSpace`): host code and kernels both reach it,
+/// and copies to and from the GPU run asynchronously at full bus speed. Allocated with flags 0
+/// (cached; never write-combined, which host reads would make ~70x slower).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CudaHostPinnedSpace;
+
+/// Managed memory (Kokkos' `CudaUVMSpace`): one address for host and device, migrated on demand.
+/// An allocation larger than the device's free memory is refused.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CudaUVMSpace;
+
+/// Kokkos' `SharedSpace`: memory that the host and the default device space share; on CUDA,
+/// managed memory.
+pub type SharedSpace = CudaUVMSpace;
+
+/// Kokkos' `SharedHostPinnedSpace`: host memory the device reaches too; on CUDA, pinned memory.
+pub type SharedHostPinnedSpace = CudaHostPinnedSpace;
+
+/// Which kind of CUDA memory an allocation is.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Device,
+    Pinned,
+    Managed,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Device => CudaSpace::NAME,
+            Kind::Pinned => CudaHostPinnedSpace::NAME,
+            Kind::Managed => CudaUVMSpace::NAME,
+        }
+    }
+
+    fn record(self, shared: &CudaShared) -> &Arc<MemoryRecord> {
+        match self {
+            Kind::Device => &shared.device_memory,
+            Kind::Pinned => &shared.pinned_memory,
+            Kind::Managed => &shared.managed_memory,
+        }
+    }
+}
+
+/// Allocates `bytes` of `kind` memory for the View `label`, zero-filled when asked.
+fn allocate(kind: Kind, label: &str, bytes: usize, init: Init) -> Result<RawMemory> {
+    let what = || format!("allocating View \"{label}\" in {}", kind.name());
+    let shared = backend_shared(what)?;
+    shared.check_alive(what)?;
+    if bytes == 0 {
+        return Ok(RawMemory::empty());
+    }
+    let failed = |e: Error| match e {
+        Error::Cuda { name, .. } if name == "CUDA_ERROR_OUT_OF_MEMORY" => Error::Allocation {
+            label: label.to_string(),
+            bytes: bytes as u128,
+            space: kind.name(),
+        },
+        e => e,
+    };
+    let ctx = &shared.ctx;
+    let ptr: u64 = match kind {
+        Kind::Device => driver::alloc_device(ctx, bytes, None, what).map_err(failed)?,
+        Kind::Pinned => driver::alloc_host_pinned(ctx, bytes, what).map_err(failed)? as u64,
+        Kind::Managed => driver::alloc_managed(ctx, bytes, what).map_err(failed)?,
+    };
+    let release = CudaRelease {
+        ctx: Arc::clone(ctx),
+        record: Arc::clone(kind.record(&shared)),
+        kind,
+        bytes,
+    };
+    let Some(nonnull) = NonNull::new(ptr as *mut u8) else {
+        return Err(failed(Error::Cuda {
+            call: "cuMemAlloc",
+            name: "CUDA_ERROR_OUT_OF_MEMORY".into(),
+            code: 2,
+            what: what(),
+        }));
+    };
+    release.record.add(bytes);
+    // From here on the memory is freed if zeroing fails.
+    let memory = RawMemory::new(nonnull, bytes, Box::new(release));
+    // Host code may read any element of host-accessible memory, so it is always zeroed; device
+    // memory only when asked.
+    let zero = matches!(init, Init::Zeroed) || !matches!(kind, Kind::Device);
+    if zero {
+        match kind {
+            Kind::Pinned => {
+                // SAFETY: the block was just allocated with `bytes` bytes of host-accessible memory
+                // and nothing else refers to it yet.
+                unsafe { std::ptr::write_bytes(nonnull.as_ptr(), 0, bytes) };
+            }
+            Kind::Device | Kind::Managed => {
+                // SAFETY: the block has `bytes` bytes and nothing else uses it; `copy` waits for
+                // the fill below before the memory is handed out.
+                unsafe { driver::fill_sync(ctx, ptr, 0, bytes, what)? };
+            }
+        }
+    }
+    Ok(memory)
+}
+
+/// Frees one CUDA allocation and updates the accounting.
+struct CudaRelease {
+    ctx: Arc<Context>,
+    record: Arc<MemoryRecord>,
+    kind: Kind,
+    bytes: usize,
+}
+
+impl crate::space::Release for CudaRelease {
+    unsafe fn release(&mut self, ptr: NonNull<u8>) {
+        // The allocation record waited for the device work that used the memory before dropping
+        // it (see `Allocation::drop`).
+        let freed = match self.kind {
+            // SAFETY (all three): `ptr` came from the matching allocation function on `ctx`, is
+            // released once (the caller's contract) and no work uses it any more.
+            Kind::Device => unsafe { driver::free_device(&self.ctx, ptr.as_ptr() as u64, None) },
+            Kind::Pinned => unsafe { driver::free_host_pinned(&self.ctx, ptr.as_ptr()) },
+            Kind::Managed => unsafe { driver::free_managed(&self.ctx, ptr.as_ptr() as u64) },
+        };
+        if let Err(e) = freed {
+            eprintln!("ferrokkos: {e}");
+        }
+        self.record.remove(self.bytes);
+    }
+}
+
+/// The accounting of `kind`.
+fn stats(kind: Kind) -> Result<MemoryStats> {
+    let shared = backend_shared(|| format!("reading {} statistics", kind.name()))?;
+    Ok(kind.record(&shared).stats())
+}
+
+impl MemorySpace for CudaSpace {
+    const NAME: &'static str = "CudaSpace";
+    const DEVICE_ACCESSIBLE: bool = true;
+    type HostMirror = HostSpace;
+
+    fn stats(&self) -> Result<MemoryStats> {
+        stats(Kind::Device)
+    }
+
+    fn allocate(&self, label: &str, bytes: usize, init: Init) -> Result<RawMemory> {
+        allocate(Kind::Device, label, bytes, init)
+    }
+}
+
+impl MemorySpace for CudaHostPinnedSpace {
+    const NAME: &'static str = "CudaHostPinnedSpace";
+    const HOST_ACCESSIBLE: bool = true;
+    const DEVICE_ACCESSIBLE: bool = true;
+    type HostMirror = CudaHostPinnedSpace;
+
+    fn stats(&self) -> Result<MemoryStats> {
+        stats(Kind::Pinned)
+    }
+
+    fn allocate(&self, label: &str, bytes: usize, init: Init) -> Result<RawMemory> {
+        allocate(Kind::Pinned, label, bytes, init)
+    }
+}
+
+impl MemorySpace for CudaUVMSpace {
+    const NAME: &'static str = "CudaUVMSpace";
+    const HOST_ACCESSIBLE: bool = true;
+    const DEVICE_ACCESSIBLE: bool = true;
+    type HostMirror = CudaUVMSpace;
+
+    fn stats(&self) -> Result<MemoryStats> {
+        stats(Kind::Managed)
+    }
+
+    fn allocate(&self, label: &str, bytes: usize, init: Init) -> Result<RawMemory> {
+        allocate(Kind::Managed, label, bytes, init)
+    }
+}
+
+// SAFETY: pinned memory is ordinary (page-locked) host memory for as long as it is allocated.
+unsafe impl HostAccessible for CudaHostPinnedSpace {}
+// SAFETY: managed memory is coherent host-accessible memory; host guards wait for the device work
+// that uses an allocation before handing out its elements (DESIGN.md decision 5).
+unsafe impl HostAccessible for CudaUVMSpace {}
