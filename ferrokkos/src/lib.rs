@@ -46,7 +46,7 @@ pub mod view;
 
 pub use backend::cuda::nvrtc;
 pub use backend::cuda::{
-    Cuda, CudaDevice, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, JitStats,
+    Cuda, CudaDevice, CudaHandles, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, JitStats,
     SharedHostPinnedSpace, SharedSpace,
 };
 pub use backend::host::{HOST_ALIGNMENT, HostSpace, Serial, Threads};

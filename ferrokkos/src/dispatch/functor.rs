@@ -9,6 +9,7 @@
 //! siblings) and then [`ForFunctor`] with `type Body = Self` and `Ok(run(self))`.
 
 use super::kernel::{ForKernel, ReduceKernel, ScanKernel};
+use super::reach::{HostOnly, Reach};
 use crate::error::Result;
 use crate::kernel::DeviceKernel;
 
@@ -24,12 +25,11 @@ pub trait ForFunctor<A> {
         run: impl FnOnce(&Self::Body) -> R,
     ) -> Result<R>;
 
-    /// Whether the functor has a device translation (every `kernel!`; closures and functor structs
-    /// run only on the host). A launch on a GPU space of a functor without one does not compile.
-    #[doc(hidden)]
-    const HAS_DEVICE: bool = false;
+    /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`]
+    /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
+    type Reach: Reach;
 
-    /// The device translation (`Some` exactly when [`Self::HAS_DEVICE`]).
+    /// The device translation (`Some` for `kernel!`s).
     #[doc(hidden)]
     fn device_kernel(&self) -> Option<&dyn DeviceKernel> {
         None
@@ -38,6 +38,7 @@ pub trait ForFunctor<A> {
 
 impl<A, F: Fn(A) + Sync> ForFunctor<A> for F {
     type Body = F;
+    type Reach = HostOnly;
     #[inline]
     fn with_body<R>(&self, _: &dyn Fn() -> String, run: impl FnOnce(&F) -> R) -> Result<R> {
         Ok(run(self))
@@ -55,12 +56,11 @@ pub trait ReduceFunctor<A, V> {
         run: impl FnOnce(&Self::Body) -> R,
     ) -> Result<R>;
 
-    /// Whether the functor has a device translation (every `kernel!`; closures and functor structs
-    /// run only on the host). A launch on a GPU space of a functor without one does not compile.
-    #[doc(hidden)]
-    const HAS_DEVICE: bool = false;
+    /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`]
+    /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
+    type Reach: Reach;
 
-    /// The device translation (`Some` exactly when [`Self::HAS_DEVICE`]).
+    /// The device translation (`Some` for `kernel!`s).
     #[doc(hidden)]
     fn device_kernel(&self) -> Option<&dyn DeviceKernel> {
         None
@@ -69,6 +69,7 @@ pub trait ReduceFunctor<A, V> {
 
 impl<A, V, F: Fn(A, &mut V) + Sync> ReduceFunctor<A, V> for F {
     type Body = F;
+    type Reach = HostOnly;
     #[inline]
     fn with_body<R>(&self, _: &dyn Fn() -> String, run: impl FnOnce(&F) -> R) -> Result<R> {
         Ok(run(self))
@@ -86,12 +87,11 @@ pub trait ScanFunctor<A, V> {
         run: impl FnOnce(&Self::Body) -> R,
     ) -> Result<R>;
 
-    /// Whether the functor has a device translation (every `kernel!`; closures and functor structs
-    /// run only on the host). A launch on a GPU space of a functor without one does not compile.
-    #[doc(hidden)]
-    const HAS_DEVICE: bool = false;
+    /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`]
+    /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
+    type Reach: Reach;
 
-    /// The device translation (`Some` exactly when [`Self::HAS_DEVICE`]).
+    /// The device translation (`Some` for `kernel!`s).
     #[doc(hidden)]
     fn device_kernel(&self) -> Option<&dyn DeviceKernel> {
         None
@@ -100,6 +100,7 @@ pub trait ScanFunctor<A, V> {
 
 impl<A, V, F: Fn(A, &mut V, bool) + Sync> ScanFunctor<A, V> for F {
     type Body = F;
+    type Reach = HostOnly;
     #[inline]
     fn with_body<R>(&self, _: &dyn Fn() -> String, run: impl FnOnce(&F) -> R) -> Result<R> {
         Ok(run(self))

@@ -12,7 +12,7 @@ mod sealed {
 
 /// An execution space that runs kernels on host threads: [`Serial`] and [`Threads`]. Host spaces
 /// accept plain closures as kernels.
-pub trait HostExecutionSpace: ExecutionSpace + sealed::Sealed {
+pub trait HostExecutionSpace: ExecutionSpace<Kind = super::HostKind> + sealed::Sealed {
     /// Runs `f(participant, participants)` once for each participant of this instance and returns when
     /// all have finished. `what` names the work for the error after finalize.
     #[doc(hidden)]

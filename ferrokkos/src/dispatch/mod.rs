@@ -28,6 +28,7 @@ mod functor;
 mod host;
 mod kernel;
 mod patterns;
+mod reach;
 mod run;
 mod work;
 
@@ -37,6 +38,7 @@ pub use kernel::{ForKernel, ReduceKernel, ScanKernel};
 pub(crate) use patterns::{
     host_md_for, host_md_reduce, host_range_for, host_range_reduce, host_range_scan,
 };
+pub use reach::{DeviceKind, Everywhere, HostKind, HostOnly, Reach, ReachesSpace, SpaceKind};
 
 use crate::error::Result;
 use crate::reducer::{ReduceTarget, Reducer, ReductionScalar, Sum};

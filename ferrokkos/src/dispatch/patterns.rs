@@ -5,6 +5,7 @@ use std::ops::Range;
 use super::functor::{ForFunctor, ReduceFunctor, ScanFunctor};
 use super::host::HostExecutionSpace;
 use super::kernel::{ForKernel, ReduceKernel, ScanKernel};
+use super::reach::ReachesSpace;
 use super::run::{run_for, run_reduce, run_scan};
 use super::work::Work;
 use super::{ParallelFor, ParallelReduce, ParallelScan};
@@ -106,22 +107,14 @@ where
     }
 }
 
-/// The message of a launch of a host-only functor on a device space (a compile error).
-macro_rules! host_only {
-    () => {
-        "this functor runs only on the host (a closure or functor struct); a kernel for a GPU \
-         space must be written with kernel!"
-    };
-}
-
 impl<S, I, K> ParallelFor<K> for RangePolicy<S, I>
 where
     S: ExecutionSpace,
     I: IndexType,
     K: ForFunctor<I>,
+    K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
-        const { assert!(!S::DEVICE || K::HAS_DEVICE, host_only!()) };
         S::launch_range_for(self, label, kernel)
     }
 }
@@ -132,9 +125,9 @@ where
     I: IndexType,
     T: ReduceTarget,
     K: ReduceFunctor<I, <T::Reducer as Reducer>::Value>,
+    K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
-        const { assert!(!S::DEVICE || K::HAS_DEVICE, host_only!()) };
         S::launch_range_reduce(self, label, kernel, target)
     }
 }
@@ -145,9 +138,9 @@ where
     I: IndexType,
     Rd: Reducer,
     K: ScanFunctor<I, Rd::Value>,
+    K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value> {
-        const { assert!(!S::DEVICE || K::HAS_DEVICE, host_only!()) };
         S::launch_range_scan(self, label, kernel, reducer)
     }
 }
@@ -158,9 +151,9 @@ where
     I: IndexType,
     [I; R]: IndexTuple<I>,
     K: ForFunctor<<[I; R] as IndexTuple<I>>::Tuple>,
+    K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
-        const { assert!(!S::DEVICE || K::HAS_DEVICE, host_only!()) };
         S::launch_md_for(self, label, kernel)
     }
 }
@@ -172,9 +165,9 @@ where
     [I; R]: IndexTuple<I>,
     T: ReduceTarget,
     K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>,
+    K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
-        const { assert!(!S::DEVICE || K::HAS_DEVICE, host_only!()) };
         S::launch_md_reduce(self, label, kernel, target)
     }
 }
@@ -324,7 +317,11 @@ fn default_range(n: usize) -> Result<RangePolicy<crate::DefaultHostExecutionSpac
 }
 
 /// `parallel_for(label, n, kernel)`: iterations `0..n` on the default host execution space.
-impl<K: ForFunctor<usize>> ParallelFor<K> for usize {
+impl<K> ParallelFor<K> for usize
+where
+    K: ForFunctor<usize>,
+    K::Reach: ReachesSpace<super::HostKind>,
+{
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
         default_range(self)?.launch_for(label, kernel)
     }
@@ -335,6 +332,7 @@ impl<K, T> ParallelReduce<K, T> for usize
 where
     T: ReduceTarget,
     K: ReduceFunctor<usize, <T::Reducer as Reducer>::Value>,
+    K::Reach: ReachesSpace<super::HostKind>,
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
         default_range(self)?.launch_reduce(label, kernel, target)
@@ -346,6 +344,7 @@ impl<K, Rd> ParallelScan<K, Rd> for usize
 where
     Rd: Reducer,
     K: ScanFunctor<usize, Rd::Value>,
+    K::Reach: ReachesSpace<super::HostKind>,
 {
     fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value> {
         default_range(self)?.launch_scan(label, kernel, reducer)

@@ -271,7 +271,7 @@ macro_rules! functors {
             ) -> Result<R> {
                 self.run_host(what, run)
             }
-            const HAS_DEVICE: bool = true;
+            type Reach = crate::dispatch::Everywhere;
             fn device_kernel(&self) -> Option<&dyn DeviceKernel> {
                 Some(self)
             }

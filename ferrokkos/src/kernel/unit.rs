@@ -232,8 +232,11 @@ where
     t.push(&body_text);
     t.resync(&program);
     t.push("    };");
+    // The launch parameters are 64-bit; the 32-bit variant narrows them (the launch checked that
+    // they fit).
+    let narrow = if kt == "u32" { "(u32)" } else { "" };
     let grid_stride = format!(
-        "for ({kt} fk_k = ({kt})blockIdx.x * blockDim.x + threadIdx.x; fk_k < ({kt})fk_count; \
+        "for ({kt} fk_k = ({kt})blockIdx.x * blockDim.x + threadIdx.x; fk_k < {narrow}fk_count; \
          fk_k += ({kt})gridDim.x * blockDim.x) {{"
     );
     match &pattern {
@@ -382,6 +385,7 @@ fn iteration_space(ty: &str, kt: &str, rank: usize, pattern: &Pattern) -> (Vec<S
         Iterate::Right => (0..rank).rev().collect(),
         Iterate::Left => (0..rank).collect(),
     };
+    let narrow = if kt == "u32" { "(u32)" } else { "" };
     let mut code = format!("        {kt} fk_rest = fk_k;\n");
     for (n, r) in order.iter().enumerate() {
         if n + 1 == rank {
@@ -390,7 +394,7 @@ fn iteration_space(ty: &str, kt: &str, rank: usize, pattern: &Pattern) -> (Vec<S
             ));
         } else {
             code.push_str(&format!(
-                "        const {ty} fk_i{r} = {ty}(fk_lower{r} + fk_rest % ({kt})fk_extent{r});\n        fk_rest /= ({kt})fk_extent{r};\n"
+                "        const {ty} fk_i{r} = {ty}(fk_lower{r} + fk_rest % {narrow}fk_extent{r});\n        fk_rest /= {narrow}fk_extent{r};\n"
             ));
         }
     }

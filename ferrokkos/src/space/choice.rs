@@ -17,8 +17,8 @@ use crate::error::{Error, Result};
 /// use ferrokkos::prelude::*;
 /// use ferrokkos::{SpaceChoice, SpaceTask, run_on};
 ///
-/// struct Sum(usize);
-/// impl SpaceTask for Sum {
+/// struct Total(usize);
+/// impl SpaceTask for Total {
 ///     type Output = f64;
 ///     fn run<S: ExecutionSpace>(self, exec: &S) -> ferrokkos::Result<f64> {
 ///         let x = View::<f64, 1, LayoutRight, S::MemorySpace>::new("x", [self.0])?;
@@ -29,9 +29,9 @@ use crate::error::{Error, Result};
 /// }
 ///
 /// let _rt = ferrokkos::initialize(InitSettings::new())?;
-/// assert_eq!(run_on(SpaceChoice::Serial, Sum(10))?, 45.0);
+/// assert_eq!(run_on(SpaceChoice::Serial, Total(10))?, 45.0);
 /// // `Best` is Cuda when the process has a GPU, else Threads.
-/// assert_eq!(run_on(SpaceChoice::Best, Sum(10))?, 45.0);
+/// assert_eq!(run_on(SpaceChoice::Best, Total(10))?, 45.0);
 /// # Ok::<(), ferrokkos::Error>(())
 /// ```
 pub trait SpaceTask {

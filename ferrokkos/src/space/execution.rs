@@ -92,10 +92,10 @@ pub trait ExecutionSpace: Clone + Debug + Send + Sync + 'static {
         Self::MemorySpace::default()
     }
 
-    /// Whether work on this space runs as device code: then every kernel launched on it must have a
-    /// device translation (come from `kernel!`), which is checked when the launch is compiled.
-    #[doc(hidden)]
-    const DEVICE: bool = false;
+    /// Whether work on this space runs as Rust on host threads ([`crate::dispatch::HostKind`]) or as
+    /// device code ([`crate::dispatch::DeviceKind`], where only `kernel!`s can run: launching a
+    /// closure there does not compile).
+    type Kind: crate::dispatch::SpaceKind;
 
     /// Runs a `parallel_for` over a range (the backend's entry point; see
     /// [`crate::parallel_for`]).

@@ -93,6 +93,30 @@ impl Cuda {
         })
     }
 
+    /// How this process obtained its kernels so far: compiled by NVRTC or loaded from the on-disk
+    /// cache, and how long the slowest and the last took (from the launch's request to loaded code).
+    pub fn jit_stats() -> Result<super::JitStats> {
+        Ok(
+            backend_shared(|| "reading the kernel cache statistics".into())?
+                .kernels
+                .stats(),
+        )
+    }
+
+    /// The device's free and total memory in bytes (`cuMemGetInfo`).
+    pub fn memory_info() -> Result<(usize, usize)> {
+        backend_shared(|| "reading the device memory".into())?
+            .ctx
+            .memory_info()
+    }
+
+    /// The CUDA driver objects (streams, events, loaded modules, retained contexts) that ferrokkos
+    /// holds in this process right now. Works also before initialize and after finalize: once
+    /// finalized, with every View and instance handle dropped, all are zero.
+    pub fn live_handles() -> super::CudaHandles {
+        super::driver::live::handles()
+    }
+
     pub(crate) fn shared(&self) -> &Arc<CudaShared> {
         &self.inner.shared
     }
@@ -155,7 +179,7 @@ impl ExecutionSpace for Cuda {
     type ArrayLayout = crate::view::LayoutRight;
     const NAME: &'static str = "Cuda";
     const DEVICE_TYPE: DeviceType = DeviceType::Cuda;
-    const DEVICE: bool = true;
+    type Kind = crate::dispatch::DeviceKind;
 
     fn default_instance() -> Result<Self> {
         let state = runtime::state(|| "getting the default Cuda instance".into())?;

@@ -17,6 +17,7 @@ pub mod nvrtc;
 mod queue;
 mod spaces;
 
+pub use driver::live::CudaHandles;
 pub use instance::{Cuda, CudaDevice};
 pub use jit::JitStats;
 pub use spaces::{

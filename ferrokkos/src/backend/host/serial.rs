@@ -76,6 +76,7 @@ impl ExecutionSpace for Serial {
     type ArrayLayout = crate::view::LayoutRight;
     const NAME: &'static str = "Serial";
     const DEVICE_TYPE: DeviceType = DeviceType::Serial;
+    type Kind = crate::dispatch::HostKind;
 
     fn default_instance() -> Result<Self> {
         Ok(

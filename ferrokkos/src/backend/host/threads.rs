@@ -101,6 +101,7 @@ impl ExecutionSpace for Threads {
     type ArrayLayout = crate::view::LayoutRight;
     const NAME: &'static str = "Threads";
     const DEVICE_TYPE: DeviceType = DeviceType::Threads;
+    type Kind = crate::dispatch::HostKind;
 
     fn default_instance() -> Result<Self> {
         Ok(

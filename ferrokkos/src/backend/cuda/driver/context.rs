@@ -76,6 +76,7 @@ impl Context {
         check(code, "cuDevicePrimaryCtxRetain", || {
             format!("retaining the primary context of CUDA device {ordinal}")
         })?;
+        super::live::created(&super::live::CONTEXTS);
         Ok(Arc::new(Context {
             raw,
             device,
@@ -151,6 +152,7 @@ impl Drop for Context {
         // SAFETY: `self.device`'s primary context was retained once by this value and is released
         // once, here. Releasing cannot usefully fail; the result is ignored.
         let _ = unsafe { sys::cuDevicePrimaryCtxRelease_v2(self.device) };
+        super::live::destroyed(&super::live::CONTEXTS);
     }
 }
 

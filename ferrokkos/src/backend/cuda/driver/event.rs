@@ -62,6 +62,7 @@ impl Event {
         let mut what = Some(what);
         let mut describe = || what.take().map_or_else(String::new, |w| w());
         check(code, "cuEventCreate", &mut describe)?;
+        super::live::created(&super::live::EVENTS);
         // From here on, `Drop` destroys the event if recording fails.
         let event = Event {
             raw,
@@ -166,6 +167,7 @@ impl Drop for Event {
         // Destroying an event whose work is pending is allowed (resources are released when it
         // completes). The result is ignored: nothing useful can be done about a failure.
         let _ = unsafe { sys::cuEventDestroy_v2(self.raw) };
+        super::live::destroyed(&super::live::EVENTS);
     }
 }
 

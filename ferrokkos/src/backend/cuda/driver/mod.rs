@@ -17,6 +17,7 @@
 mod context;
 mod device;
 mod event;
+pub(crate) mod live;
 mod memory;
 mod module;
 mod stream;
@@ -99,32 +100,52 @@ const SYMBOLS: [&str; 45] = [
     "cuLaunchKernel",
 ];
 
-/// `Ok` when libcuda loads and exports every function in [`SYMBOLS`], otherwise why not (the hint
-/// of [`Error::LibraryMissing`]). Computed once per process; calls nothing in the library.
-fn library() -> &'static std::result::Result<(), String> {
-    static STATE: OnceLock<std::result::Result<(), String>> = OnceLock::new();
-    STATE.get_or_init(|| {
+/// Why libcuda is not usable (kept without heap memory: the state lives in a static for the whole
+/// process, and the message is built when asked for).
+#[derive(Clone, Copy, Debug)]
+enum Missing {
+    /// No candidate name loads.
+    NotFound,
+    /// The library loads but lacks this function.
+    Symbol(&'static str),
+}
+
+impl Missing {
+    /// The hint of [`Error::LibraryMissing`].
+    fn hint(self) -> String {
+        match self {
+            Missing::NotFound => {
+                let mut names = cudarc::get_lib_name_candidates("cuda");
+                let mut seen = std::collections::HashSet::new();
+                names.retain(|n| seen.insert(n.clone()));
+                format!(
+                    "none of {names:?} was found by the dynamic loader; install the NVIDIA driver \
+                     (libcuda ships with it, not with the CUDA toolkit) or put its directory on \
+                     LD_LIBRARY_PATH"
+                )
+            }
+            Missing::Symbol(name) => format!(
+                "the library was found but does not export {name}; an NVIDIA driver for CUDA 12 \
+                 or newer is needed"
+            ),
+        }
+    }
+}
+
+/// `Ok` when libcuda loads and exports every function in [`SYMBOLS`], otherwise why not. Computed
+/// once per process; calls nothing in the library.
+fn library() -> std::result::Result<(), Missing> {
+    static STATE: OnceLock<std::result::Result<(), Missing>> = OnceLock::new();
+    *STATE.get_or_init(|| {
         // SAFETY: this only tries to dlopen each candidate name (running the library's
         // initializers, which have no preconditions) and closes it again.
         if !unsafe { sys::is_culib_present() } {
-            let mut names = cudarc::get_lib_name_candidates("cuda");
-            let mut seen = std::collections::HashSet::new();
-            names.retain(|n| seen.insert(n.clone()));
-            return Err(format!(
-                "none of {names:?} was found by the dynamic loader; install the NVIDIA driver \
-                 (libcuda ships with it, not with the CUDA toolkit) or put its directory on \
-                 LD_LIBRARY_PATH"
-            ));
+            return Err(Missing::NotFound);
         }
-        for name in SYMBOLS {
-            if !has_symbol(name) {
-                return Err(format!(
-                    "the library was found but does not export {name}; an NVIDIA driver for \
-                     CUDA 12 or newer is needed"
-                ));
-            }
+        match SYMBOLS.iter().find(|name| !has_symbol(name)) {
+            Some(name) => Err(Missing::Symbol(name)),
+            None => Ok(()),
         }
-        Ok(())
     })
 }
 
@@ -138,13 +159,10 @@ fn has_symbol(name: &str) -> bool {
 /// [`Error::LibraryMissing`] unless libcuda is usable (loaded, every function exported). Does not
 /// call `cuInit`.
 fn check_library() -> Result<()> {
-    library()
-        .as_ref()
-        .map(|_| ())
-        .map_err(|hint| Error::LibraryMissing {
-            library: LIBRARY,
-            hint: hint.clone(),
-        })
+    library().map_err(|missing| Error::LibraryMissing {
+        library: LIBRARY,
+        hint: missing.hint(),
+    })
 }
 
 /// The driver's name for `code` (`CUDA_ERROR_OUT_OF_MEMORY`, from `cuGetErrorName`), or the Debug

@@ -140,6 +140,7 @@ impl Module {
         // (validated above), so the driver reads only within it; `raw` is valid for a write.
         let code = unsafe { sys::cuModuleLoadData(&mut raw, image.as_ptr().cast::<c_void>()) };
         check(code, "cuModuleLoadData", what)?;
+        super::live::created(&super::live::MODULES);
         Ok(Arc::new(Module {
             raw,
             ctx: Arc::clone(ctx),
@@ -188,6 +189,7 @@ impl Drop for Module {
         // `Function` of it is left (each holds an `Arc<Module>`). Kernels still running keep their
         // code (the driver defers the unload). The result is ignored: nothing useful can be done.
         let _ = unsafe { sys::cuModuleUnload(self.raw) };
+        super::live::destroyed(&super::live::MODULES);
     }
 }
 

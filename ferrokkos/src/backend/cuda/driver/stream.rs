@@ -44,6 +44,7 @@ impl Stream {
         // SAFETY: `ctx` is current on this thread; `raw` is valid for a write.
         let code = unsafe { sys::cuStreamCreate(&mut raw, flags) };
         check(code, "cuStreamCreate", what)?;
+        super::live::created(&super::live::STREAMS);
         Ok(Stream {
             raw,
             ctx: Arc::clone(ctx),
@@ -113,6 +114,7 @@ impl Drop for Stream {
         // SAFETY: the stream was created by cuStreamCreate and is destroyed only here, once; no
         // event holds it (events hold an `Arc<Stream>`, so none is left when this runs).
         let _ = unsafe { sys::cuStreamDestroy_v2(self.raw) };
+        super::live::destroyed(&super::live::STREAMS);
     }
 }
 
