@@ -1,10 +1,12 @@
 //! `ferrokkos`: the command-line front end of ferrokkos.
 //!
-//! - `ferrokkos info`: the version, the execution spaces with their concurrency, the memory spaces.
-//! - `ferrokkos stream`: the BabelStream memory-bandwidth benchmark, written with ferrokkos
-//!   (`--compare` adds a plain loop and rayon, run in the same process).
+//! - `ferrokkos info`: the version, the execution spaces with their concurrency, the CUDA device
+//!   (or why Cuda is not available), the memory spaces.
+//! - `ferrokkos stream`: the BabelStream memory-bandwidth benchmark, written once with ferrokkos and
+//!   run on Serial, Threads or Cuda (`--space`); `--compare` adds, in the same process, a plain loop
+//!   and rayon on the host, hand-written CUDA kernels and a memcpy on Cuda.
 //! - `ferrokkos latency`: the launch latency of the parallel patterns (Kokkos' launch_latency
-//!   benchmark; `--compare` adds rayon).
+//!   benchmark; `--compare` adds rayon on the host; on Cuda, raw CUDA launches are always measured).
 //!
 //! Kokkos options (`--kokkos-num-threads=N`) and the `FERROKKOS_*` / `KOKKOS_*` environment variables
 //! are honoured by every command.
@@ -18,13 +20,16 @@ use std::process::ExitCode;
 
 use ferrokkos::InitSettings;
 
+/// `ferrokkos help`.
 const USAGE: &str = "\
 usage: ferrokkos <command> [options]
 
 commands:
-  info      version, execution spaces, thread count and memory spaces of this process
-  stream    BabelStream memory bandwidth benchmark (ferrokkos stream --help)
-  latency   launch latency of parallel_for / parallel_reduce (ferrokkos latency --help)
+  info      version, execution spaces, thread count, CUDA device and memory spaces of this process
+  stream    BabelStream memory bandwidth benchmark on serial, threads or cuda
+            (ferrokkos stream --help)
+  latency   launch latency of parallel_for / parallel_reduce on serial, threads or cuda
+            (ferrokkos latency --help)
   help      this text
 
 options (any command):
@@ -46,6 +51,8 @@ impl From<ferrokkos::Error> for Failure {
     }
 }
 
+/// Parses the Kokkos options, runs the command, and maps its outcome to the exit code (0, 1 for a
+/// run-time failure, 2 for a usage error).
 fn main() -> ExitCode {
     let (settings, rest) = match InitSettings::from_args(std::env::args()) {
         Ok(parsed) => parsed,

@@ -62,11 +62,11 @@ pub(super) fn update<const V: usize>(a: &Acc<'_>, values: &[f64; V], k: usize, i
 
 /// Kokkos' measurement of one launch kind: 4 warm-up launches and a fence, then M launches timed
 /// without and with the trailing fence, then M launches each followed by a fence.
-pub(super) fn measure(
+pub(super) fn measure<E>(
     m: usize,
-    mut launch: impl FnMut() -> ferrokkos::Result<()>,
-    mut fence: impl FnMut() -> ferrokkos::Result<()>,
-) -> ferrokkos::Result<Figures> {
+    mut launch: impl FnMut() -> Result<(), E>,
+    mut fence: impl FnMut() -> Result<(), E>,
+) -> Result<Figures, E> {
     for _ in 0..WARM_UP {
         launch()?;
     }
@@ -96,9 +96,10 @@ pub(super) fn measure(
 /// Checks the state after each launch kind: `a(i)` must equal (launches so far) x `i`, and a
 /// reduction must have returned the sum of `a` as a sequential loop computes it.
 pub(super) struct Check<'v> {
-    /// The View the kernels update.
+    /// The View the kernels update (on a device: a host View the caller copies the array into
+    /// before each check).
     a: &'v View<f64, 1>,
-    /// `ferrokkos` or `rayon`.
+    /// `ferrokkos`, `rayon` or `raw CUDA`.
     implementation: &'static str,
     /// The capture size in bytes, for the message.
     capture: usize,

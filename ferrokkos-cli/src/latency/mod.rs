@@ -1,26 +1,33 @@
 //! `ferrokkos latency`: the launch latency of `parallel_for` and `parallel_reduce`, measured as Kokkos'
-//! `benchmarks/launch_latency` does, and with `--compare` the same launches with rayon.
+//! `benchmarks/launch_latency` does; with `--compare` the same launches with rayon on the host
+//! spaces, and on Cuda always raw launches of hand-written kernels with parameters of the same size.
 //!
 //! Kokkos' benchmark launches a functor holding `double values[V]` and a View `a` of N doubles, whose
 //! body is `for j in 0..K { a(i) += 1.0 * i * values[j] }` (and `lsum += a(i)` for the reductions),
-//! with K = 1. Here the functor is a closure capturing `[f64; V]` by value, so it is as big as
-//! Kokkos' functor.
+//! with K = 1. On the host spaces the functor is a closure capturing `[f64; V]` by value, so it is
+//! as big as Kokkos' functor; on Cuda it is a `kernel!` capturing the array and a View in CudaSpace.
 
+mod device;
 mod measure;
 #[cfg(feature = "peers")]
 mod peer;
+#[cfg(feature = "peers")]
+mod raw;
 mod report;
 
-use ferrokkos::{ExecutionSpace, HostExecutionSpace, InitSettings, Serial, Threads};
+use ferrokkos::{
+    Cuda, ExecutionSpace, HostExecutionSpace, InitSettings, Serial, SpaceChoice, Threads,
+};
 
 use crate::Failure;
-use crate::options::Options;
+use crate::options::{Options, parse_space};
 use measure::{Ferrokkos, Implementation, Kinds};
 use report::{Block, Report};
 
 /// The measurements of one loop length and capture size: N, M, the capture in bytes, the figures.
 type Measured = (usize, usize, usize, Kinds);
 
+/// `ferrokkos latency --help`.
 const USAGE: &str = "\
 usage: ferrokkos latency [options]
 
@@ -31,33 +38,33 @@ View (Kokkos' benchmarks/launch_latency), for loop lengths N = 1 and 100000 and 
   throughput   (M launches + one fence) / M
   latency      M x (launch + fence) / M
 
+On Cuda the kernels are kernel!s capturing the array and a View in CudaSpace, and the same run
+measures raw launches of hand-written CUDA kernels (compiled by NVRTC) for comparison: a
+cuLaunchKernel with a parameter struct of the same size (parallel_for, unfenced and fenced), a
+single-pass reduce kernel plus a copy of the result to the host (parallel_reduce); the table gives
+ferrokkos - raw in microseconds.
+
 options:
-  --space serial|threads   the execution space (default threads)
+  --space NAME             serial, threads or cuda (default: cuda when the process has a GPU,
+                           else threads)
   -m M                     launches per timed loop (default 20000 up to N = 10000, then fewer:
                            2000 for N = 100000)
   -n N                     this loop length only
   --csv                    CSV rows instead of a table
-  --compare                also launch with rayon (a pool of as many threads; no fence) and print
-                           rayon / ferrokkos (higher: ferrokkos faster)
+  --compare                on serial and threads, also launch with rayon (a pool of as many
+                           threads; no fence) and print rayon / ferrokkos (higher: ferrokkos
+                           faster); on cuda the raw CUDA launches are always measured
   -h, --help               this text";
 
 /// The loop lengths run by default.
 const LENGTHS: [usize; 2] = [1, 100_000];
 
-/// The execution space to measure.
-#[derive(Clone, Copy, Debug)]
-enum Space {
-    /// `ferrokkos::Serial`.
-    Serial,
-    /// `ferrokkos::Threads` (the default).
-    Threads,
-}
-
 /// The command's options.
 #[derive(Debug)]
 struct Config {
-    /// `--space`.
-    space: Space,
+    /// `--space` (by default Cuda when the process has a GPU, else Threads, as Kokkos' default
+    /// execution space).
+    space: SpaceChoice,
     /// `-m`: launches per timed loop; by default it depends on N ([`default_m`]).
     m: Option<usize>,
     /// `-n`: a single loop length.
@@ -72,7 +79,7 @@ impl Config {
     /// Parses the options; `None` for `--help`.
     fn parse(args: &[String]) -> Result<Option<Config>, Failure> {
         let mut config = Config {
-            space: Space::Threads,
+            space: SpaceChoice::Best,
             m: None,
             n: None,
             csv: false,
@@ -84,15 +91,7 @@ impl Config {
                 "-h" | "--help" => return Ok(None),
                 "--space" => {
                     let space: String = options.value(&name).map_err(Failure::Usage)?;
-                    config.space = match space.as_str() {
-                        "serial" | "Serial" => Space::Serial,
-                        "threads" | "Threads" => Space::Threads,
-                        _ => {
-                            return Err(Failure::Usage(format!(
-                                "latency: unknown space {space:?} (serial or threads)"
-                            )));
-                        }
-                    };
+                    config.space = parse_space("latency", &space).map_err(Failure::Usage)?;
                 }
                 "-m" => {
                     let m: usize = options.value(&name).map_err(Failure::Usage)?;
@@ -117,6 +116,18 @@ impl Config {
     }
 }
 
+impl Config {
+    /// The `(N, M)` pairs to measure: the loop lengths (`-n`, else [`LENGTHS`]) with their launch
+    /// counts (`-m`, else [`default_m`]).
+    fn plan(&self) -> Vec<(usize, usize)> {
+        let lengths = self.n.map_or(LENGTHS.to_vec(), |n| vec![n]);
+        lengths
+            .into_iter()
+            .map(|n| (n, self.m.unwrap_or_else(|| default_m(n))))
+            .collect()
+    }
+}
+
 /// Launches per timed loop for loop length `n` when `-m` is not given: 20000 up to N = 10000, then
 /// fewer so that each loop does about the same work (2000 for N = 100000), at least 20.
 fn default_m(n: usize) -> usize {
@@ -130,11 +141,15 @@ pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
         return Ok(());
     };
     let runtime = ferrokkos::initialize(settings)?;
-    let outcome = match config.space {
-        Space::Serial => Serial::default_instance()
+    let outcome = match config.space.resolve() {
+        SpaceChoice::Serial => Serial::default_instance()
             .map_err(Failure::from)
             .and_then(|exec| run(&exec, &config)),
-        Space::Threads => Threads::default_instance()
+        // An unusable Cuda (no GPU) is an error naming why.
+        SpaceChoice::Cuda => Cuda::default_instance()
+            .map_err(Failure::from)
+            .and_then(|exec| device::run(&exec, &config)),
+        SpaceChoice::Threads | SpaceChoice::Best => Threads::default_instance()
             .map_err(Failure::from)
             .and_then(|exec| run(&exec, &config)),
     };
@@ -146,11 +161,7 @@ pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
 /// Measures every loop length and capture size on `exec` (all of ferrokkos, then all of rayon, so
 /// that neither runs while the other's workers are busy), then prints the results.
 fn run<S: HostExecutionSpace>(exec: &S, config: &Config) -> Result<(), Failure> {
-    let lengths = config.n.map_or(LENGTHS.to_vec(), |n| vec![n]);
-    let plan: Vec<(usize, usize)> = lengths
-        .into_iter()
-        .map(|n| (n, config.m.unwrap_or_else(|| default_m(n))))
-        .collect();
+    let plan = config.plan();
     let ferrokkos = measure_all(&Ferrokkos(exec), &plan)?;
     #[cfg(feature = "peers")]
     let rayon = match config.compare {
@@ -169,7 +180,7 @@ fn run<S: HostExecutionSpace>(exec: &S, config: &Config) -> Result<(), Failure> 
             capture,
             m,
             ferrokkos,
-            rayon,
+            peer: rayon,
         });
     }
     Ok(())
@@ -211,7 +222,7 @@ mod tests {
         let Ok(Some(c)) = parse(&["--space=serial", "-m", "7", "-n", "3", "--csv"]) else {
             panic!("valid options rejected");
         };
-        assert!(matches!(c.space, Space::Serial));
+        assert_eq!(c.space, SpaceChoice::Serial);
         assert_eq!(
             (c.m, c.n, c.csv, c.compare),
             (Some(7), Some(3), true, false)
@@ -219,20 +230,33 @@ mod tests {
         assert!(matches!(
             parse(&[]),
             Ok(Some(Config {
-                space: Space::Threads,
+                space: SpaceChoice::Best,
                 ..
             }))
         ));
+        for (name, space) in [
+            ("serial", SpaceChoice::Serial),
+            ("threads", SpaceChoice::Threads),
+            ("cuda", SpaceChoice::Cuda),
+            ("Cuda", SpaceChoice::Cuda),
+        ] {
+            let Ok(Some(c)) = parse(&["--space", name]) else {
+                panic!("--space {name} rejected");
+            };
+            assert_eq!(c.space, space);
+        }
         assert!(matches!(parse(&["--csv", "-h", "--bogus"]), Ok(None)));
     }
 
     #[test]
     fn bad_options_are_usage_errors() {
-        let bad: [&[&str]; 6] = [
+        let bad: [&[&str]; 8] = [
             &["-m", "0"],
             &["-m", "x"],
             &["-n"],
             &["--space", "gpu"],
+            &["--space", "best"],
+            &["--space"],
             &["--bogus"],
             &["--csv=yes"],
         ];

@@ -51,9 +51,9 @@ impl Implementation for Rayon {
             // SAFETY: iteration i of the kernel reads and writes a(i) only.
             let acc = unsafe { a.parallel_mut()? };
             let kernel = move |i: usize| update(&acc, &values, k, i);
-            Ok((0..n).into_par_iter().map(kernel).sum::<f64>())
+            Ok::<_, ferrokkos::Error>((0..n).into_par_iter().map(kernel).sum::<f64>())
         };
-        let fence = || Ok(());
+        let fence = || Ok::<_, ferrokkos::Error>(());
         let mut check = Check::new(&a, "rayon", V * 8, m);
 
         let launch = || {

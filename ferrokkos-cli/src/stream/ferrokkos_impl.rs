@@ -1,31 +1,48 @@
-//! The benchmark written with ferrokkos: three Views and one kernel per BabelStream kernel, run on any
-//! host execution space.
+//! The benchmark written with ferrokkos: three Views and one kernel per BabelStream kernel, written
+//! once and run on any execution space (Serial, Threads or Cuda, chosen at run time).
 
+use ferrokkos::dispatch::Everywhere;
 use ferrokkos::kernel::{DeviceFor, DeviceReduce};
 use ferrokkos::prelude::*;
-use ferrokkos::{ForFunctor, HostExecutionSpace, ReduceFunctor, Result};
+use ferrokkos::{DeviceType, ForFunctor, ReduceFunctor, Result};
 
 use super::float::StreamFloat;
 use super::kernel::{Kernel, SCALAR, START_A, START_B, START_C};
 use super::{ArrayCheck, Implementation};
+use crate::Failure;
+
+/// One of BabelStream's arrays: a View in the execution space's own memory space (host memory for
+/// Serial and Threads, device memory for Cuda).
+type Array<S, T> = View<T, 1, LayoutRight, <S as ExecutionSpace>::MemorySpace>;
+
+/// Whether `S` runs its work on a GPU (Cuda), where the arrays live in device memory.
+pub fn on_device<S: ExecutionSpace>() -> bool {
+    S::DEVICE_TYPE == DeviceType::Cuda
+}
 
 /// BabelStream's arrays as Views, and the instance the kernels run on.
-pub struct FerrokkosStream<S: HostExecutionSpace, T: StreamFloat> {
+pub struct FerrokkosStream<S: ExecutionSpace, T: StreamFloat> {
+    /// The instance the kernels run on.
     space: S,
-    a: View<T, 1>,
-    b: View<T, 1>,
-    c: View<T, 1>,
+    /// Array a.
+    a: Array<S, T>,
+    /// Array b.
+    b: Array<S, T>,
+    /// Array c.
+    c: Array<S, T>,
+    /// Elements per array.
     n: usize,
 }
 
 // Kernels are `kernel!`s: each writes its output View at the iteration index only, which the macro
-// checks, so no `unsafe` is needed. Their captures (the Views' pointers and extents) are copied into
-// the launch's body, so they stay in registers inside the loop and the loop vectorizes.
-impl<S: HostExecutionSpace, T: StreamFloat> FerrokkosStream<S, T> {
-    /// Allocates the arrays (uninitialized) and initializes them with a kernel, so that each page is
-    /// first touched by the thread that later works on it.
+// checks, so no `unsafe` is needed. On the host, their captures (the Views' pointers and extents)
+// are copied into the launch's body, so they stay in registers inside the loop and the loop
+// vectorizes; on Cuda, the same kernels run as their CUDA C++ translation.
+impl<S: ExecutionSpace, T: StreamFloat> FerrokkosStream<S, T> {
+    /// Allocates the arrays (uninitialized) in `S::MemorySpace` and initializes them with a kernel,
+    /// so that on the host each page is first touched by the thread that later works on it.
     pub fn new(space: S, n: usize) -> Result<Self> {
-        let alloc = |label: &str| View::new(view_alloc(label).without_initializing(), [n]);
+        let alloc = |label: &str| Array::<S, T>::new(view_alloc(label).without_initializing(), [n]);
         let stream = FerrokkosStream {
             a: alloc("babelstream::a")?,
             b: alloc("babelstream::b")?,
@@ -48,26 +65,32 @@ impl<S: HostExecutionSpace, T: StreamFloat> FerrokkosStream<S, T> {
         Ok(stream)
     }
 
+    /// The range of all elements on the instance.
     fn policy(&self) -> Result<RangePolicy<S>> {
         RangePolicy::new(&self.space, 0, self.n)
     }
 
+    /// Copy: `c = a`.
     fn copy(&self) -> Result<()> {
         parallel_for("babelstream::copy", self.policy()?, self.copy_kernel())
     }
 
+    /// Mul: `b = s * c`.
     fn mul(&self) -> Result<()> {
         parallel_for("babelstream::mul", self.policy()?, self.mul_kernel())
     }
 
+    /// Add: `c = a + b`.
     fn add(&self) -> Result<()> {
         parallel_for("babelstream::add", self.policy()?, self.add_kernel())
     }
 
+    /// Triad: `a = b + s * c`.
     fn triad(&self) -> Result<()> {
         parallel_for("babelstream::triad", self.policy()?, self.triad_kernel())
     }
 
+    /// Nstream: `a += b + s * c`.
     fn nstream(&self) -> Result<()> {
         parallel_for(
             "babelstream::nstream",
@@ -76,6 +99,7 @@ impl<S: HostExecutionSpace, T: StreamFloat> FerrokkosStream<S, T> {
         )
     }
 
+    /// Dot: `sum(a * b)`, returned to the host.
     fn dot(&self) -> Result<T> {
         let mut sum = T::ZERO;
         parallel_reduce(
@@ -88,44 +112,65 @@ impl<S: HostExecutionSpace, T: StreamFloat> FerrokkosStream<S, T> {
     }
 
     // The kernels, one per BabelStream kernel (each usable on the host, and by the CUDA backend
-    // through its device translation).
+    // through its device translation: `Reach = Everywhere` says they may run on every space).
 
-    fn copy_kernel(&self) -> impl ForFunctor<usize> + DeviceFor<usize> {
+    /// The kernel of Copy.
+    fn copy_kernel(&self) -> impl ForFunctor<usize, Reach = Everywhere> + DeviceFor<usize> {
         let (a, c) = (&self.a, &self.c);
         kernel!(|i| c[i] = a[i])
     }
 
-    fn mul_kernel(&self) -> impl ForFunctor<usize> + DeviceFor<usize> {
+    /// The kernel of Mul.
+    fn mul_kernel(&self) -> impl ForFunctor<usize, Reach = Everywhere> + DeviceFor<usize> {
         let s = T::of(SCALAR);
         let (b, c) = (&self.b, &self.c);
         kernel!(|i| b[i] = s * c[i])
     }
 
-    fn add_kernel(&self) -> impl ForFunctor<usize> + DeviceFor<usize> {
+    /// The kernel of Add.
+    fn add_kernel(&self) -> impl ForFunctor<usize, Reach = Everywhere> + DeviceFor<usize> {
         let (a, b, c) = (&self.a, &self.b, &self.c);
         kernel!(|i| c[i] = a[i] + b[i])
     }
 
-    fn triad_kernel(&self) -> impl ForFunctor<usize> + DeviceFor<usize> {
+    /// The kernel of Triad.
+    fn triad_kernel(&self) -> impl ForFunctor<usize, Reach = Everywhere> + DeviceFor<usize> {
         let s = T::of(SCALAR);
         let (a, b, c) = (&self.a, &self.b, &self.c);
         kernel!(|i| a[i] = b[i] + s * c[i])
     }
 
-    fn nstream_kernel(&self) -> impl ForFunctor<usize> + DeviceFor<usize> {
+    /// The kernel of Nstream.
+    fn nstream_kernel(&self) -> impl ForFunctor<usize, Reach = Everywhere> + DeviceFor<usize> {
         let s = T::of(SCALAR);
         let (a, b, c) = (&self.a, &self.b, &self.c);
         kernel!(|i| a[i] += b[i] + s * c[i])
     }
 
-    fn dot_kernel(&self) -> impl ReduceFunctor<usize, T> + DeviceReduce<usize, Sum<T>> {
+    /// The kernel of Dot.
+    fn dot_kernel(
+        &self,
+    ) -> impl ReduceFunctor<usize, T, Reach = Everywhere> + DeviceReduce<usize, Sum<T>> {
         let (a, b) = (&self.a, &self.b);
         kernel!(|i, acc| *acc += a[i] * b[i])
     }
 }
 
-impl<S: HostExecutionSpace, T: StreamFloat> Implementation<T> for FerrokkosStream<S, T> {
+impl<S: ExecutionSpace, T: StreamFloat> Implementation<T> for FerrokkosStream<S, T> {
     fn name(&self) -> String {
+        if on_device::<S>() {
+            return match Cuda::device() {
+                Ok(d) => format!(
+                    "ferrokkos {} ({}, sm_{}{}, {} SMs)",
+                    S::NAME,
+                    d.name,
+                    d.compute_capability.0,
+                    d.compute_capability.1,
+                    d.multiprocessors
+                ),
+                Err(_) => format!("ferrokkos {}", S::NAME),
+            };
+        }
         format!(
             "ferrokkos {} ({} thread{})",
             S::NAME,
@@ -142,7 +187,7 @@ impl<S: HostExecutionSpace, T: StreamFloat> Implementation<T> for FerrokkosStrea
         "ferrokkos"
     }
 
-    fn run(&mut self, kernel: Kernel) -> Result<Option<T>> {
+    fn run(&mut self, kernel: Kernel) -> std::result::Result<Option<T>, Failure> {
         let dot = match kernel {
             Kernel::Copy => self.copy().map(|()| None),
             Kernel::Mul => self.mul().map(|()| None),
@@ -151,13 +196,23 @@ impl<S: HostExecutionSpace, T: StreamFloat> Implementation<T> for FerrokkosStrea
             Kernel::Nstream => self.nstream().map(|()| None),
             Kernel::Dot => self.dot().map(Some),
         }?;
-        // BabelStream's Kokkos version fences after every kernel; so do we.
-        self.space.fence("babelstream::kernel")?;
+        // BabelStream fences after every kernel (its Kokkos version with Kokkos::fence, its CUDA
+        // version with a stream synchronization); so do we. On a device, Dot already waited to
+        // bring its value to the host, so a second wait would only add a driver call.
+        if !(on_device::<S>() && kernel == Kernel::Dot) {
+            self.space.fence("babelstream::kernel")?;
+        }
         Ok(dot)
     }
 
-    fn arrays(&self, check: &mut ArrayCheck<'_, T>) -> Result<()> {
-        let (a, b, c) = (self.a.to_vec()?, self.b.to_vec()?, self.c.to_vec()?);
+    fn arrays(&self, check: &mut ArrayCheck<'_, T>) -> std::result::Result<(), Failure> {
+        // Host mirrors: the Views themselves on host spaces, copies in host memory on a device.
+        let read = |v: &Array<S, T>| -> Result<Vec<T>> {
+            let mirror = create_mirror_view(v)?;
+            deep_copy(&mirror, v)?;
+            mirror.to_vec()
+        };
+        let (a, b, c) = (read(&self.a)?, read(&self.b)?, read(&self.c)?);
         check(&a, &b, &c);
         Ok(())
     }
@@ -173,12 +228,24 @@ mod tests {
         let stream =
             FerrokkosStream::<Serial, T>::new(Serial::default_instance().unwrap(), 8).unwrap();
         let units = [
-            stream.copy_kernel().translation_unit(Iterate::Right, Default::default()),
-            stream.mul_kernel().translation_unit(Iterate::Right, Default::default()),
-            stream.add_kernel().translation_unit(Iterate::Right, Default::default()),
-            stream.triad_kernel().translation_unit(Iterate::Right, Default::default()),
-            stream.nstream_kernel().translation_unit(Iterate::Right, Default::default()),
-            stream.dot_kernel().translation_unit(Iterate::Right, Default::default()),
+            stream
+                .copy_kernel()
+                .translation_unit(Iterate::Right, Default::default()),
+            stream
+                .mul_kernel()
+                .translation_unit(Iterate::Right, Default::default()),
+            stream
+                .add_kernel()
+                .translation_unit(Iterate::Right, Default::default()),
+            stream
+                .triad_kernel()
+                .translation_unit(Iterate::Right, Default::default()),
+            stream
+                .nstream_kernel()
+                .translation_unit(Iterate::Right, Default::default()),
+            stream
+                .dot_kernel()
+                .translation_unit(Iterate::Right, Default::default()),
         ];
         assert!(units[3].generated().contains("a(i) = b(i) + s * c(i);"));
         if !ferrokkos::nvrtc::require_or_skip() {

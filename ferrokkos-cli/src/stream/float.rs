@@ -17,6 +17,7 @@ pub trait StreamFloat:
     + Debug
     + Display
     + std::iter::Sum
+    + PeerRepr
 {
     /// The C name of the type, as BabelStream prints it ("double", "float").
     const NAME: &'static str;
@@ -27,6 +28,18 @@ pub trait StreamFloat:
     /// As `f64`.
     fn to_f64(self) -> f64;
 }
+
+/// What the hand-written CUDA peers need of the element type (cudarc's marker traits), or nothing
+/// when they are not built.
+#[cfg(feature = "peers")]
+pub trait PeerRepr: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits {}
+#[cfg(feature = "peers")]
+impl<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits> PeerRepr for T {}
+/// What the hand-written CUDA peers need of the element type (nothing: they are not built).
+#[cfg(not(feature = "peers"))]
+pub trait PeerRepr {}
+#[cfg(not(feature = "peers"))]
+impl<T> PeerRepr for T {}
 
 impl StreamFloat for f64 {
     const NAME: &'static str = "double";

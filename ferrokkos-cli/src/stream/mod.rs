@@ -2,10 +2,16 @@
 //!
 //! The kernels, start values, byte counts, repetition rules (the first repetition is discarded) and
 //! validation tolerances are BabelStream's, so the numbers line up with published BabelStream results.
-//! `--compare` runs the same kernels as a plain serial loop and with rayon in the same process,
-//! interleaved kernel by kernel, and prints the ratios of the fastest repetitions (BabelStream's
-//! figure) and of the median repetitions (steadier on a shared machine).
+//! The ferrokkos implementation is written once, generic over the execution space, and runs on
+//! Serial, Threads or Cuda as chosen at run time (`--space`, through [`ferrokkos::run_on`]).
+//! `--compare` runs the same kernels in the same process, interleaved kernel by kernel, with peers:
+//! on the host spaces a plain serial loop and rayon; on Cuda hand-written CUDA C++ kernels (one
+//! thread per element, and grid-stride) and a device-to-device memcpy. It prints the ratios of the
+//! fastest repetitions (BabelStream's figure) and of the median repetitions (steadier on a shared
+//! machine).
 
+#[cfg(feature = "peers")]
+mod cuda_peers;
 mod ferrokkos_impl;
 mod float;
 mod kernel;
@@ -14,15 +20,16 @@ mod report;
 
 use std::time::Instant;
 
-use ferrokkos::{ExecutionSpace, InitSettings, Serial, Threads};
+use ferrokkos::{ExecutionSpace, InitSettings, SpaceChoice, SpaceTask};
 
 use crate::Failure;
-use crate::options::Options;
+use crate::options::{Options, parse_space};
 use ferrokkos_impl::FerrokkosStream;
 use float::StreamFloat;
 use kernel::{Gold, Kernel};
 use report::{Report, Shape, Times, Unit};
 
+/// `ferrokkos stream --help`.
 const USAGE: &str = "\
 usage: ferrokkos stream [options]
 
@@ -35,31 +42,37 @@ options:
   -n, --numtimes N     repetitions, at least 2 (default 100)
       --float          use f32 instead of f64
   -o, --only NAME      Copy, Mul, Add, Triad, Dot, Nstream, Classic (the first five, default) or All
-      --space NAME     serial or threads (default: threads, the best space available)
-      --compare        also run a plain serial loop and rayon (interleaved), print the ratios
+      --space NAME     serial, threads or cuda (default: cuda when the process has a GPU, else
+                       threads)
+      --compare        also run peers, interleaved, and print the ratios: on serial and threads a
+                       plain serial loop and rayon; on cuda hand-written CUDA C++ kernels (compiled
+                       by NVRTC: one thread per element, and grid-stride) and, for Copy, a
+                       device-to-device memcpy
       --csv            print CSV instead of tables
       --mibibytes      use MiB (2^20 bytes) instead of MB (10^6 bytes)
   -h, --help           this text";
 
-/// Which ferrokkos execution space runs the kernels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Space {
-    Serial,
-    Threads,
-}
-
 /// The parsed options.
 struct Config {
+    /// `-s`: elements per array.
     n: usize,
+    /// `-n`: repetitions.
     reps: usize,
+    /// `--float`.
     float: bool,
+    /// `--csv`.
     csv: bool,
+    /// `--only`: the kernels to run, in BabelStream's order.
     kernels: Vec<Kernel>,
-    space: Space,
+    /// `--space`: the execution space of the ferrokkos implementation.
+    space: SpaceChoice,
+    /// `--compare`.
     compare: bool,
+    /// `--mibibytes`.
     unit: Unit,
 }
 
+/// Parses the options; `None` for `--help` (after printing the usage).
 fn parse(args: &[String]) -> Result<Option<Config>, Failure> {
     let mut cfg = Config {
         n: 1 << 25,
@@ -67,7 +80,7 @@ fn parse(args: &[String]) -> Result<Option<Config>, Failure> {
         float: false,
         csv: false,
         kernels: Kernel::parse_selection("classic").unwrap_or_default(),
-        space: Space::Threads,
+        space: SpaceChoice::Best,
         compare: false,
         unit: Unit { mibibytes: false },
     };
@@ -105,15 +118,7 @@ fn parse(args: &[String]) -> Result<Option<Config>, Failure> {
             }
             "--space" => {
                 let which: String = opts.value(&name).map_err(Failure::Usage)?;
-                cfg.space = match which.to_ascii_lowercase().as_str() {
-                    "serial" => Space::Serial,
-                    "threads" => Space::Threads,
-                    _ => {
-                        return Err(Failure::Usage(format!(
-                            "stream: unknown space {which:?}; expected serial or threads"
-                        )));
-                    }
-                };
+                cfg.space = parse_space("stream", &which).map_err(Failure::Usage)?;
             }
             "-h" | "--help" => {
                 println!("{USAGE}");
@@ -131,13 +136,30 @@ pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
         return Ok(());
     };
     let runtime = ferrokkos::initialize(settings)?;
-    let outcome = if cfg.float {
-        run::<f32>(&cfg)
-    } else {
-        run::<f64>(&cfg)
-    };
-    runtime.finalize()?;
-    outcome
+    // The same generic code on the space chosen at run time; an unusable space (Cuda without a GPU)
+    // is an error naming why.
+    let outcome = ferrokkos::run_on(cfg.space, StreamTask(&cfg))
+        .map_err(Failure::from)
+        .and_then(|outcome| outcome);
+    let finalized = runtime.finalize();
+    outcome?;
+    Ok(finalized?)
+}
+
+/// The benchmark as a [`SpaceTask`]: [`ferrokkos::run_on`] calls its `run` with the instance of the
+/// space chosen at run time.
+struct StreamTask<'c>(&'c Config);
+
+impl SpaceTask for StreamTask<'_> {
+    type Output = Result<(), Failure>;
+
+    fn run<S: ExecutionSpace>(self, exec: &S) -> ferrokkos::Result<Self::Output> {
+        Ok(if self.0.float {
+            run::<S, f32>(self.0, exec)
+        } else {
+            run::<S, f64>(self.0, exec)
+        })
+    }
 }
 
 /// A function given the final arrays a, b and c.
@@ -149,32 +171,42 @@ pub trait Implementation<T> {
     fn name(&self) -> String;
     /// A short name, for the comparison columns.
     fn short_name(&self) -> &'static str;
+    /// Whether it runs `kernel` (the memcpy peer runs Copy only); the others are skipped.
+    fn supports(&self, _kernel: Kernel) -> bool {
+        true
+    }
     /// Runs one kernel to completion; returns the dot product for `Dot`.
-    fn run(&mut self, kernel: Kernel) -> ferrokkos::Result<Option<T>>;
+    fn run(&mut self, kernel: Kernel) -> Result<Option<T>, Failure>;
     /// Calls `check` with the arrays a, b and c.
-    fn arrays(&self, check: &mut ArrayCheck<'_, T>) -> ferrokkos::Result<()>;
+    fn arrays(&self, check: &mut ArrayCheck<'_, T>) -> Result<(), Failure>;
 }
 
-/// The implementations, ferrokkos first. The order of allocation matters by a few percent on the
-/// machines we measured (arrays allocated later ran up to 3% faster, whatever the code), so ferrokkos,
-/// allocated first, is measured on the side of caution.
-fn implementations<T: StreamFloat>(
+/// The implementations, ferrokkos on `exec` first. The order of allocation matters by a few percent
+/// on the machines we measured (arrays allocated later ran up to 3% faster, whatever the code), so
+/// ferrokkos, allocated first, is measured on the side of caution.
+fn implementations<S: ExecutionSpace, T: StreamFloat>(
     cfg: &Config,
+    exec: &S,
 ) -> Result<Vec<Box<dyn Implementation<T>>>, Failure> {
     let mut list: Vec<Box<dyn Implementation<T>>> = Vec::new();
-    let threads = Threads::default_instance()?;
-    match cfg.space {
-        Space::Serial => list.push(Box::new(FerrokkosStream::new(
-            Serial::default_instance()?,
-            cfg.n,
-        )?)),
-        Space::Threads => list.push(Box::new(FerrokkosStream::new(threads.clone(), cfg.n)?)),
+    list.push(Box::new(FerrokkosStream::<S, T>::new(exec.clone(), cfg.n)?));
+    if !cfg.compare {
+        return Ok(list);
     }
-    if cfg.compare {
+    if ferrokkos_impl::on_device::<S>() {
+        #[cfg(feature = "peers")]
+        list.extend(cuda_peers::peers::<T>(cfg.n)?);
+        #[cfg(not(feature = "peers"))]
+        return Err(Failure::Run(
+            "stream: --compare on a device needs ferrokkos-cli built with the `peers` feature"
+                .into(),
+        ));
+    } else {
         list.push(Box::new(peers::PlainLoop::new(cfg.n)));
         #[cfg(feature = "peers")]
         list.push(Box::new(
-            peers::Rayon::new(cfg.n, threads.concurrency()).map_err(Failure::Run)?,
+            peers::Rayon::new(cfg.n, ferrokkos::Threads::default_instance()?.concurrency())
+                .map_err(Failure::Run)?,
         ));
     }
     Ok(list)
@@ -196,7 +228,9 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
     out
 }
 
-fn run<T: StreamFloat>(cfg: &Config) -> Result<(), Failure> {
+/// Runs the benchmark on `exec` with elements of type `T`: the header, every implementation's
+/// kernels interleaved, validation, the tables.
+fn run<S: ExecutionSpace, T: StreamFloat>(cfg: &Config, exec: &S) -> Result<(), Failure> {
     let size_of = std::mem::size_of::<T>();
     if !cfg.csv {
         let scale = if cfg.unit.mibibytes {
@@ -226,7 +260,7 @@ fn run<T: StreamFloat>(cfg: &Config) -> Result<(), Failure> {
         );
         println!();
     }
-    let mut impls = implementations::<T>(cfg)?;
+    let mut impls = implementations::<S, T>(cfg, exec)?;
     let mut times = vec![vec![Times::default(); cfg.kernels.len()]; impls.len()];
     let mut dots: Vec<Option<T>> = vec![None; impls.len()];
     // Each kernel runs on every implementation back to back (each implementation keeps BabelStream's
@@ -238,6 +272,9 @@ fn run<T: StreamFloat>(cfg: &Config) -> Result<(), Failure> {
     for _ in 0..cfg.reps {
         for (k, &kernel) in cfg.kernels.iter().enumerate() {
             for &m in next_order.next().into_iter().flatten() {
+                if !impls[m].supports(kernel) {
+                    continue;
+                }
                 let start = Instant::now();
                 let dot = impls[m].run(kernel)?;
                 times[m][k].0.push(start.elapsed().as_secs_f64());
@@ -247,13 +284,18 @@ fn run<T: StreamFloat>(cfg: &Config) -> Result<(), Failure> {
             }
         }
     }
-    let gold = Gold::<T>::after(&cfg.kernels, cfg.reps, cfg.n);
     let mut reports = Vec::new();
     for ((imp, times), dot) in impls.iter().zip(times).zip(dots) {
+        // Each implementation is checked against the kernels it ran.
+        let ran: Vec<Kernel> = cfg
+            .kernels
+            .iter()
+            .copied()
+            .filter(|&k| imp.supports(k))
+            .collect();
+        let gold = Gold::<T>::after(&ran, cfg.reps, cfg.n);
         let mut failures = Vec::new();
-        imp.arrays(&mut |a, b, c| {
-            failures = report::validate(&gold, &cfg.kernels, [a, b, c], dot)
-        })?;
+        imp.arrays(&mut |a, b, c| failures = report::validate(&gold, &ran, [a, b, c], dot))?;
         reports.push(Report {
             name: imp.name(),
             short: imp.short_name(),
@@ -361,6 +403,8 @@ mod tests {
             &["-s", "0"],
             &["--only", "fma"],
             &["--space", "gpu"],
+            &["--space", "best"],
+            &["--space"],
             &["-x"],
         ] {
             assert!(
@@ -374,6 +418,20 @@ mod tests {
         assert_eq!(
             (cfg.n, cfg.kernels.clone(), cfg.float),
             (1000, vec![Kernel::Triad], true)
+        );
+    }
+
+    #[test]
+    fn spaces_parse_and_default_to_the_best_one() {
+        let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let space = |v: &[&str]| parse(&args(v)).ok().flatten().map(|c| c.space);
+        assert_eq!(space(&[]), Some(SpaceChoice::Best));
+        assert_eq!(space(&["--space", "serial"]), Some(SpaceChoice::Serial));
+        assert_eq!(space(&["--space=Threads"]), Some(SpaceChoice::Threads));
+        assert_eq!(space(&["--space", "cuda"]), Some(SpaceChoice::Cuda));
+        assert_eq!(
+            space(&["--space", "CUDA", "--compare"]),
+            Some(SpaceChoice::Cuda)
         );
     }
 }

@@ -1,15 +1,18 @@
-//! The peers `--compare` measures ferrokkos against: a plain serial loop over `Vec`s, and rayon.
-
-use ferrokkos::Result;
+//! The peers `--compare` measures ferrokkos against on the host spaces: a plain serial loop over
+//! `Vec`s, and rayon.
 
 use super::float::StreamFloat;
 use super::kernel::{Kernel, SCALAR, START_A, START_B, START_C};
 use super::{ArrayCheck, Implementation};
+use crate::Failure;
 
 /// BabelStream written as plain Rust loops on one thread (the compiler vectorizes them).
 pub struct PlainLoop<T> {
+    /// Array a.
     a: Vec<T>,
+    /// Array b.
     b: Vec<T>,
+    /// Array c.
     c: Vec<T>,
 }
 
@@ -40,7 +43,7 @@ impl<T: StreamFloat> Implementation<T> for PlainLoop<T> {
         "plain loop"
     }
 
-    fn run(&mut self, kernel: Kernel) -> Result<Option<T>> {
+    fn run(&mut self, kernel: Kernel) -> Result<Option<T>, Failure> {
         let s = T::of(SCALAR);
         let (a, b, c) = (&mut self.a, &mut self.b, &mut self.c);
         match kernel {
@@ -69,7 +72,7 @@ impl<T: StreamFloat> Implementation<T> for PlainLoop<T> {
         Ok(None)
     }
 
-    fn arrays(&self, check: &mut ArrayCheck<'_, T>) -> Result<()> {
+    fn arrays(&self, check: &mut ArrayCheck<'_, T>) -> Result<(), Failure> {
         check(&self.a, &self.b, &self.c);
         Ok(())
     }
@@ -78,16 +81,20 @@ impl<T: StreamFloat> Implementation<T> for PlainLoop<T> {
 /// BabelStream written with rayon's parallel iterators on a pool of the same size as ferrokkos'.
 #[cfg(feature = "peers")]
 pub struct Rayon<T> {
+    /// The pool the kernels run on.
     pool: rayon::ThreadPool,
+    /// Array a.
     a: Vec<T>,
+    /// Array b.
     b: Vec<T>,
+    /// Array c.
     c: Vec<T>,
 }
 
 #[cfg(feature = "peers")]
 impl<T: StreamFloat> Rayon<T> {
     /// A pool of `threads` threads and the arrays, initialized in parallel (first touch).
-    pub fn new(n: usize, threads: usize) -> std::result::Result<Self, String> {
+    pub fn new(n: usize, threads: usize) -> Result<Self, String> {
         use rayon::prelude::*;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -113,7 +120,7 @@ impl<T: StreamFloat> Implementation<T> for Rayon<T> {
         "rayon"
     }
 
-    fn run(&mut self, kernel: Kernel) -> Result<Option<T>> {
+    fn run(&mut self, kernel: Kernel) -> Result<Option<T>, Failure> {
         use rayon::prelude::*;
         let s = T::of(SCALAR);
         let (a, b, c) = (&mut self.a, &mut self.b, &mut self.c);
@@ -152,7 +159,7 @@ impl<T: StreamFloat> Implementation<T> for Rayon<T> {
         }))
     }
 
-    fn arrays(&self, check: &mut ArrayCheck<'_, T>) -> Result<()> {
+    fn arrays(&self, check: &mut ArrayCheck<'_, T>) -> Result<(), Failure> {
         check(&self.a, &self.b, &self.c);
         Ok(())
     }

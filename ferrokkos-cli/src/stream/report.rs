@@ -8,6 +8,11 @@ use super::kernel::{Gold, Kernel};
 pub struct Times(pub Vec<f64>);
 
 impl Times {
+    /// Whether the kernel ran at all (the memcpy peer runs Copy only).
+    pub fn ran(&self) -> bool {
+        !self.0.is_empty()
+    }
+
     /// Min, max and average seconds, the first repetition excluded (BabelStream's rule).
     pub fn stats(&self) -> (f64, f64, f64) {
         let kept = &self.0[1.min(self.0.len())..];
@@ -129,6 +134,7 @@ pub struct Shape {
 }
 
 impl Shape {
+    /// The bytes kernel `k` moves.
     fn bytes(&self, k: Kernel) -> usize {
         k.weight() * self.size_of * self.n
     }
@@ -144,7 +150,7 @@ impl Shape {
             "Max",
             "Average"
         );
-        for (k, t) in self.kernels.iter().zip(&r.times) {
+        for (k, t) in self.kernels.iter().zip(&r.times).filter(|(_, t)| t.ran()) {
             let (min, max, avg) = t.stats();
             println!(
                 "{:<12}{:<12.3}{:<12.5}{:<12.5}{:<12.5}",
@@ -178,7 +184,7 @@ impl Shape {
         }
         println!("function,num_times,n_elements,sizeof,{rate},min_runtime,max_runtime,avg_runtime");
         for r in reports {
-            for (k, t) in self.kernels.iter().zip(&r.times) {
+            for (k, t) in self.kernels.iter().zip(&r.times).filter(|(_, t)| t.ran()) {
                 let (min, max, avg) = t.stats();
                 if several {
                     print!("{},", r.short);
@@ -200,7 +206,7 @@ impl Shape {
 
     /// The comparison of the first report (ferrokkos) with the others: the rate of the fastest
     /// repetition of each (BabelStream's figure), and the ratios ferrokkos / peer of the fastest and of
-    /// the median repetitions (above 1: ferrokkos is faster).
+    /// the median repetitions (above 1: ferrokkos is faster). A kernel a peer does not run shows `-`.
     pub fn print_comparison(&self, reports: &[Report]) {
         let Some((ours, peers)) = reports.split_first() else {
             return;
@@ -210,28 +216,42 @@ impl Shape {
              (best) and of the median repetition",
             self.unit.rate_name()
         );
+        // Columns widen for long peer names (the host peers keep the original widths).
+        let rate_width = |p: &Report| (p.short.len() + 1).max(13);
+        let ratio_width = |p: &Report| (p.short.len() + 9).max(21);
         print!("{:<10}{:>12}", "Function", ours.short);
         for p in peers {
-            print!("{:>13}", p.short);
+            print!("{:>w$}", p.short, w = rate_width(p));
         }
         for p in peers {
-            let name = format!("vs {}", p.short);
-            print!("{:>21}{:>9}", format!("{name} best"), "median");
+            let name = format!("vs {} best", p.short);
+            print!("{name:>w$}{:>9}", "median", w = ratio_width(p));
         }
         println!();
         for (i, k) in self.kernels.iter().enumerate() {
+            let ran = |r: &Report| r.times.get(i).is_some_and(Times::ran);
             let best = |r: &Report| self.unit.rate(self.bytes(*k), r.times[i].stats().0);
             let median = |r: &Report| self.unit.rate(self.bytes(*k), r.times[i].median());
             print!("{:<10}{:>12.1}", k.label(), best(ours));
             for p in peers {
-                print!("{:>13.1}", best(p));
+                let w = rate_width(p);
+                if ran(p) {
+                    print!("{:>w$.1}", best(p));
+                } else {
+                    print!("{:>w$}", "-");
+                }
             }
             for p in peers {
-                print!(
-                    "{:>20.3}x{:>8.3}x",
-                    best(ours) / best(p),
-                    median(ours) / median(p)
-                );
+                let w = ratio_width(p) - 1;
+                if ran(p) {
+                    print!(
+                        "{:>w$.3}x{:>8.3}x",
+                        best(ours) / best(p),
+                        median(ours) / median(p)
+                    );
+                } else {
+                    print!("{:>w$} {:>8}", "-", "-");
+                }
             }
             println!();
         }
