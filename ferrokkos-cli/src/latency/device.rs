@@ -89,6 +89,24 @@ impl Implementation for FerrokkosCuda<'_> {
     }
 }
 
+/// How many times each (loop length, capture size) is measured, alternating ferrokkos and the raw
+/// peer; the table shows the medians.
+const ROUNDS: usize = 5;
+
+/// The figure-by-figure medians of several measurements.
+fn median_kinds(all: &[Kinds]) -> Kinds {
+    let median = |f: &dyn Fn(&Kinds) -> f64| {
+        let mut v: Vec<f64> = all.iter().map(f).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    std::array::from_fn(|k| super::measure::Figures {
+        dispatch: median(&|x: &Kinds| x[k].dispatch),
+        throughput: median(&|x: &Kinds| x[k].throughput),
+        latency: median(&|x: &Kinds| x[k].latency),
+    })
+}
+
 /// Measures every loop length and capture size on `exec`, with the raw CUDA peer right after
 /// ferrokkos for each (so both see the same device state), then prints the results.
 pub fn run(exec: &Cuda, config: &Config) -> Result<(), Failure> {
@@ -99,19 +117,35 @@ pub fn run(exec: &Cuda, config: &Config) -> Result<(), Failure> {
     let raw = super::raw::RawCuda::new(&device)?;
     ferrokkos.settle()?;
 
-    /// One capture size: `V` doubles, ferrokkos then the raw peer.
+    /// One capture size: `V` doubles, ferrokkos and the raw peer alternately, [`ROUNDS`] times;
+    /// each figure is the median of its rounds (the device's clocks and the host's scheduling drift
+    /// over a run, and alternating exposes both sides to the drift alike).
     fn one<const V: usize>(
         ferrokkos: &FerrokkosCuda<'_>,
         #[cfg(feature = "peers")] raw: &super::raw::RawCuda,
         n: usize,
         m: usize,
     ) -> Result<(Measured, Option<Kinds>), Failure> {
-        let ours = ferrokkos.kinds::<V>(n, m)?;
+        let mut ours = Vec::new();
         #[cfg(feature = "peers")]
-        let peer = raw.kinds::<V>(n, m)?;
+        let mut theirs = Vec::new();
+        for _ in 0..ROUNDS {
+            ours.push(ferrokkos.kinds::<V>(n, m)?);
+            #[cfg(feature = "peers")]
+            theirs.push(raw.kinds::<V>(n, m)?);
+        }
+        #[cfg(feature = "peers")]
+        let peer = theirs
+            .iter()
+            .copied()
+            .collect::<Option<Vec<Kinds>>>()
+            .map(|all| median_kinds(&all));
         #[cfg(not(feature = "peers"))]
         let peer = None;
-        Ok(((n, m, V * std::mem::size_of::<f64>(), ours), peer))
+        Ok((
+            (n, m, V * std::mem::size_of::<f64>(), median_kinds(&ours)),
+            peer,
+        ))
     }
 
     let mut all = Vec::new();

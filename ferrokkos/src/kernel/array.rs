@@ -99,6 +99,6 @@ impl<T: DeviceType, const N: usize> KernelValue for [T; N] {
         format!("const fk::Array<{}, {N}>", T::CXX)
     }
     fn read_pack(&self, w: &mut super::params::ParamWriter<'_>) {
-        w.push(*self);
+        w.push_ref(self);
     }
 }

@@ -125,7 +125,7 @@ pub use kernel::{
     ForKind, HostBody, Kernel, KernelInfo, ReduceKind, ScanKind, host_for, host_reduce, host_scan,
     shadow_for, shadow_reduce, shadow_scan, split2, split3, split4, split5, split6,
 };
-pub use params::ParamWriter;
+pub use params::{ParamWriter, Slot};
 pub use ty::{DeviceType, Kind};
 pub use unit::{TranslationUnit, UnitOptions};
 pub use view_expr::{DeviceIndex, ViewExpr};

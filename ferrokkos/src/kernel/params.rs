@@ -1,6 +1,22 @@
 //! [`ParamWriter`]: the bytes of a kernel's parameter list, laid out as the C++ compiler lays out
 //! the entry's parameters (each at an offset aligned to its type's alignment), which is also the
 //! layout of a C++ struct with the same members.
+//!
+//! A writer made with [`ParamWriter::with_slots`] also records where each parameter is, for a
+//! launch that hands the driver one pointer per parameter: large values (captured arrays) are then
+//! not copied at all, their slot points at the value where it lives.
+
+/// Where one parameter's bytes are, for a launch that passes one pointer per parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// At this offset in the writer's buffer.
+    At(u32),
+    /// At this address outside the buffer (a large value, borrowed for the launch).
+    External(*const u8),
+}
+
+/// Values this large or larger are not copied by a writer with slots.
+const EXTERNAL_BYTES: usize = 256;
 
 /// Appends kernel parameters to a byte buffer at their C++ offsets.
 ///
@@ -18,16 +34,36 @@
 pub struct ParamWriter<'a> {
     bytes: &'a mut Vec<u8>,
     start: usize,
+    slots: Option<&'a mut Vec<Slot>>,
+    external_bytes: usize,
 }
 
 impl<'a> ParamWriter<'a> {
     /// A writer appending to `bytes`; offsets count from the current end of `bytes`.
     pub fn new(bytes: &'a mut Vec<u8>) -> Self {
         let start = bytes.len();
-        ParamWriter { bytes, start }
+        ParamWriter {
+            bytes,
+            start,
+            slots: None,
+            external_bytes: 0,
+        }
     }
 
-    /// The number of bytes written so far.
+    /// A writer that records each parameter's [`Slot`] in `slots`, and leaves values of 256 bytes
+    /// or more where they are ([`Slot::External`]). The pointers stay valid as long as the values
+    /// the parameters were pushed from.
+    pub fn with_slots(bytes: &'a mut Vec<u8>, slots: &'a mut Vec<Slot>) -> Self {
+        let start = bytes.len();
+        ParamWriter {
+            bytes,
+            start,
+            slots: Some(slots),
+            external_bytes: 0,
+        }
+    }
+
+    /// The number of bytes written to the buffer so far.
     pub fn len(&self) -> usize {
         self.bytes.len() - self.start
     }
@@ -37,6 +73,12 @@ impl<'a> ParamWriter<'a> {
         self.len() == 0
     }
 
+    /// The size of the parameter list, external values included (an upper bound: their padding
+    /// is counted as 8 bytes each).
+    pub fn total_len(&self) -> usize {
+        self.len() + self.external_bytes
+    }
+
     /// Pads with zeros to a multiple of `align` (a power of two).
     pub fn align(&mut self, align: usize) {
         let len = self.len();
@@ -44,35 +86,60 @@ impl<'a> ParamWriter<'a> {
         self.bytes.resize(self.start + padded, 0);
     }
 
-    /// Appends `value`'s bytes at the next offset aligned for `T`. `T` is a number, `bool`, an
-    /// array of them or a `#[repr(C)]` struct of them (no padding bytes).
+    /// Appends `value`'s bytes as one parameter, at the next offset aligned for `T`. `T` is a
+    /// number, `bool`, an array of them or a `#[repr(C)]` struct of them without padding bytes.
     pub fn push<T: Copy + 'static>(&mut self, value: T) {
         self.align(std::mem::align_of::<T>());
-        let size = std::mem::size_of::<T>();
-        let at = self.bytes.len();
-        self.bytes.resize(at + size, 0);
-        // SAFETY: `value` is a plain Copy value of `size` bytes, the destination has `size` bytes
-        // (just resized), and the two do not overlap. Padding bytes inside `T` (if any) would copy
-        // as unspecified values, which the device ignores as the C++ compiler does.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                (&value as *const T).cast::<u8>(),
-                self.bytes.as_mut_ptr().add(at),
-                size,
-            )
-        };
+        self.record();
+        self.put(&value);
     }
 
-    /// Appends a View descriptor (`fk::View<T, R, L>`): the data pointer, then for rank >= 1 the
-    /// extents and the strides.
+    /// [`ParamWriter::push`] from a reference: with slots, a large value is not copied (its slot
+    /// points at `value`, which must outlive the launch).
+    pub fn push_ref<T: Copy + 'static>(&mut self, value: &T) {
+        let size = std::mem::size_of::<T>();
+        if size >= EXTERNAL_BYTES
+            && let Some(slots) = &mut self.slots
+        {
+            slots.push(Slot::External((value as *const T).cast::<u8>()));
+            self.external_bytes += size + 8;
+            return;
+        }
+        self.align(std::mem::align_of::<T>());
+        self.record();
+        self.put(value);
+    }
+
+    /// Appends a View descriptor (`fk::View<T, R, L>`) as one parameter: the data pointer, then for
+    /// rank >= 1 the extents and the strides.
     pub fn push_view(&mut self, data: u64, extents: &[usize], strides: &[usize]) {
-        self.push(data);
+        self.align(8);
+        self.record();
+        self.put(&data);
         for e in extents {
-            self.push(*e as u64);
+            self.put(&(*e as u64));
         }
         for s in strides {
-            self.push(*s as u64);
+            self.put(&(*s as u64));
         }
+    }
+
+    /// Notes that a parameter starts here.
+    fn record(&mut self) {
+        let at = self.len() as u32;
+        if let Some(slots) = &mut self.slots {
+            slots.push(Slot::At(at));
+        }
+    }
+
+    /// Appends the bytes of `value` (already aligned).
+    fn put<T: Copy + 'static>(&mut self, value: &T) {
+        let size = std::mem::size_of::<T>();
+        // SAFETY: `value` is a plain Copy value of `size` bytes without padding (the callers' types:
+        // numbers, `bool`, arrays of them), so all its bytes are initialized and may be read as
+        // `u8`s for the duration of this borrow.
+        let bytes = unsafe { std::slice::from_raw_parts((value as *const T).cast::<u8>(), size) };
+        self.bytes.extend_from_slice(bytes);
     }
 }
 
@@ -98,5 +165,27 @@ mod tests {
         assert_eq!(bytes[3 + 32..3 + 40], 5u64.to_ne_bytes());
         assert_eq!(bytes[3 + 40..3 + 48], 5u64.to_ne_bytes());
         assert_eq!(bytes[3 + 48..3 + 56], 1u64.to_ne_bytes());
+    }
+
+    #[test]
+    fn slots_mark_each_parameter_and_large_values_stay_in_place() {
+        let big = [7.0f64; 100];
+        let (mut bytes, mut slots) = (Vec::new(), Vec::new());
+        let mut w = ParamWriter::with_slots(&mut bytes, &mut slots);
+        w.push(1u8);
+        w.push_view(7, &[3], &[1]);
+        w.push_ref(&[2u32; 3]);
+        w.push_ref(&big);
+        assert_eq!(w.len(), 8 + 24 + 12);
+        assert_eq!(w.total_len(), 8 + 24 + 12 + 800 + 8);
+        assert_eq!(
+            slots,
+            [
+                Slot::At(0),
+                Slot::At(8),
+                Slot::At(32),
+                Slot::External(big.as_ptr().cast())
+            ]
+        );
     }
 }

@@ -66,6 +66,11 @@ pub struct UnitOptions {
     /// fk_caps`, the captures as members in order) instead of as parameters: for captures larger
     /// than the kernel parameter limit.
     pub captures_by_pointer: bool,
+    /// Reductions: the last block to finish joins the blocks' partial values itself (in block
+    /// order) and writes the result, so that no `_join` launch is needed. The entry takes two more
+    /// parameters after `fk_partials`: `unsigned int* fk_done` (a counter that is 0 before the
+    /// launch and is 0 again after it) and `value_type* fk_result`.
+    pub fused_join: bool,
 }
 
 /// The pattern to generate entries for.
@@ -198,7 +203,13 @@ where
     let mut params_all = space_params;
     match &pattern {
         Pattern::For { .. } => {}
-        Pattern::Reduce { .. } => params_all.push(format!("{value}* fk_partials")),
+        Pattern::Reduce { .. } => {
+            params_all.push(format!("{value}* fk_partials"));
+            if options.fused_join {
+                params_all.push("unsigned int* fk_done".to_string());
+                params_all.push(format!("{value}* fk_result"));
+            }
+        }
         Pattern::Scan { .. } => params_all.extend([
             "const u64 fk_per_block".to_string(),
             format!("{value}* fk_block_totals"),
@@ -260,6 +271,32 @@ where
                 "    fk::block_reduce<fk_reducer>(fk_acc, reinterpret_cast<{value}*>(fk_shared));"
             ));
             t.push("    if (threadIdx.x == 0) fk_partials[blockIdx.x] = fk_acc;");
+            if options.fused_join {
+                t.push("    // The last block to finish joins the partial values, in block order.");
+                t.push("    __shared__ bool fk_last;");
+                t.push("    if (threadIdx.x == 0) {");
+                t.push("        __threadfence();");
+                t.push("        fk_last = atomicAdd(fk_done, 1u) == gridDim.x - 1;");
+                t.push("    }");
+                t.push("    __syncthreads();");
+                t.push("    if (!fk_last) return;");
+                t.push("    __threadfence();");
+                t.push("    {");
+                t.push("        const u32 fk_n = gridDim.x;");
+                t.push("        const u32 fk_per = (fk_n + blockDim.x - 1) / blockDim.x;");
+                t.push("        const u32 fk_lo = threadIdx.x * fk_per < fk_n ? threadIdx.x * fk_per : fk_n;");
+                t.push("        const u32 fk_hi = fk_lo + fk_per < fk_n ? fk_lo + fk_per : fk_n;");
+                t.push(&format!("        {value} fk_all = fk_reducer::identity();"));
+                t.push("        for (u32 fk_b = fk_lo; fk_b < fk_hi; ++fk_b) fk_reducer::join(fk_all, fk_partials[fk_b]);");
+                t.push(&format!(
+                    "        fk::block_reduce<fk_reducer>(fk_all, reinterpret_cast<{value}*>(fk_shared));"
+                ));
+                t.push("        if (threadIdx.x == 0) {");
+                t.push("            *fk_result = fk_all;");
+                t.push("            *fk_done = 0;");
+                t.push("        }");
+                t.push("    }");
+            }
             t.push("}");
             t.push("");
             t.push("// Joins the blocks' partial values in block order (one block).");

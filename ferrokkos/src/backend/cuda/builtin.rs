@@ -64,12 +64,14 @@ const FILL_ENTRIES: [&str; 4] = [
 ];
 
 /// The byte offsets of the copy entries' parameters `count`, `rank`, `words`, `dst`, `src`.
+#[cfg_attr(not(test), allow(dead_code))] // used by the tests
 pub(crate) const COPY_PARAM_OFFSETS: [usize; 5] = [0, 8, 12, 16, 16 + size_of::<Desc>()];
 
 /// The size in bytes of the copy entries' parameter buffer.
 pub(crate) const COPY_PARAMS_SIZE: usize = 16 + 2 * size_of::<Desc>();
 
 /// The byte offsets of the fill entries' parameters `count`, `rank`, `words`, `dst`, `value`.
+#[cfg_attr(not(test), allow(dead_code))] // used by the tests
 pub(crate) const FILL_PARAM_OFFSETS: [usize; 5] = [0, 8, 12, 16, 16 + size_of::<Desc>()];
 
 /// The size in bytes of the fill entries' parameter buffer.

@@ -303,7 +303,7 @@ pub(crate) fn fill(
     }
     let contiguous = dst.is_contiguous();
     let zero = value.iter().all(|b| *b == 0);
-    let repeated = matches!(elem.size, 1 | 2 | 4) && (dst.ptr as usize) % elem.size == 0;
+    let repeated = matches!(elem.size, 1 | 2 | 4) && (dst.ptr as usize).is_multiple_of(elem.size);
     if contiguous && zero {
         // SAFETY: the block has `count * size` bytes, borrowed exclusively and ordered after its
         // pending work.

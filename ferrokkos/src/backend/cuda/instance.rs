@@ -90,6 +90,14 @@ impl Cuda {
             memory_bytes: i.total_memory,
             driver_version: shared.driver_version,
             max_param_bytes: i.max_param_bytes,
+            max_threads_per_block: i.max_threads_per_block,
+            max_threads_per_multiprocessor: i.max_threads_per_sm,
+            max_blocks_per_multiprocessor: i.max_blocks_per_sm,
+            warp_size: i.warp_size,
+            shared_memory_per_block: i.shared_memory_per_block,
+            l2_cache_bytes: i.l2_cache_bytes,
+            memory_pools: i.memory_pools,
+            concurrent_managed_access: i.concurrent_managed_access,
         })
     }
 
@@ -143,6 +151,22 @@ pub struct CudaDevice {
     pub driver_version: (i32, i32),
     /// The most bytes of kernel parameters one launch may pass.
     pub max_param_bytes: usize,
+    /// The most threads a block may have.
+    pub max_threads_per_block: u32,
+    /// The most threads resident on one multiprocessor.
+    pub max_threads_per_multiprocessor: u32,
+    /// The most blocks resident on one multiprocessor.
+    pub max_blocks_per_multiprocessor: u32,
+    /// The warp size in threads.
+    pub warp_size: u32,
+    /// Shared memory a block may use without opting in to more, in bytes.
+    pub shared_memory_per_block: usize,
+    /// The L2 cache size in bytes.
+    pub l2_cache_bytes: usize,
+    /// Whether CudaSpace allocations come from the stream-ordered pool (`cuMemAllocAsync`).
+    pub memory_pools: bool,
+    /// Whether the host may touch managed memory while kernels run.
+    pub concurrent_managed_access: bool,
 }
 
 /// The running Cuda backend's shared state, or why there is none.

@@ -71,6 +71,7 @@ pub(crate) struct CachedCubin {
     /// Whether the image was loaded from the disk cache (NVRTC did not compile it).
     pub from_disk: bool,
     /// How long NVRTC took; `None` when the image came from disk.
+    #[cfg_attr(not(test), allow(dead_code))] // used by the tests
     pub compile_time: Option<Duration>,
 }
 
@@ -114,11 +115,13 @@ impl DiskCache {
     }
 
     /// A cache in `dir` (`None`: no disk cache).
+    #[cfg_attr(not(test), allow(dead_code))] // used by the tests
     pub(crate) fn at(dir: Option<PathBuf>) -> DiskCache {
         DiskCache { dir }
     }
 
     /// The cache directory, or `None` when the disk cache is off.
+    #[cfg_attr(not(test), allow(dead_code))] // used by the tests
     pub(crate) fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
     }

@@ -12,30 +12,103 @@ use std::cell::RefCell;
 
 use super::driver::{self, Stream};
 use super::instance::Cuda;
-use super::jit::{JitKey, Loaded};
+use super::jit::JitKey;
 use super::queue::Submission;
 use crate::dispatch::{ForFunctor, ReduceFunctor, ScanFunctor};
 use crate::error::{Error, Result};
-use crate::kernel::{DeviceKernel, DevicePattern, ParamWriter, UnitOptions};
+use crate::kernel::{DeviceKernel, DevicePattern, ParamWriter, Slot, UnitOptions};
 use crate::policy::{IndexTuple, IndexType, Iterate, MDRangePolicy, RangePolicy};
 use crate::reducer::{DevicePlace, ReduceTarget, Reducer, ReducerCxx};
 use crate::view::kernel_access::{LaunchBorrows, Reach};
 
 thread_local! {
-    /// The parameter and capture buffers of this thread's launches (reused: no allocation per
-    /// launch once they have grown).
-    static BUFFERS: RefCell<(Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    /// The parameter buffers of this thread's launches (reused: no allocation per launch once
+    /// they have grown).
+    static BUFFERS: RefCell<Buffers> = const {
+        RefCell::new(Buffers {
+            params: Vec::new(),
+            slots: Vec::new(),
+            caps: Vec::new(),
+        })
+    };
 }
 
-/// Grid sizes are capped at this many times the grid that fills the device (0: no cap; read from
-/// `FERROKKOS_CUDA_MAX_WAVES` once, for tuning).
+/// A thread's launch buffers: the parameters with the slot of each, and the captures packed on
+/// their own (for captures passed through device memory).
+struct Buffers {
+    params: Vec<u8>,
+    slots: Vec<Slot>,
+    caps: Vec<u8>,
+}
+
+/// Launches `f` with the parameters `slots` (into `params` or external).
+///
+/// # Safety
+/// As for [`driver::launch_with_pointers`]; every external slot points at a value that lives until
+/// the call returns.
+#[allow(clippy::too_many_arguments)]
+unsafe fn fire(
+    f: &driver::Function,
+    grid: u32,
+    block: u32,
+    shared_bytes: u32,
+    stream: &Stream,
+    params: &[u8],
+    slots: &[Slot],
+    what: &dyn Fn() -> String,
+) -> Result<()> {
+    let mut pointers = [std::ptr::null_mut::<std::ffi::c_void>(); driver::MAX_PARAMS];
+    if slots.len() > pointers.len() {
+        return Err(Error::Unsupported {
+            what: what(),
+            reason: format!(
+                "the kernel has {} parameters; at most {} are supported",
+                slots.len(),
+                driver::MAX_PARAMS
+            ),
+        });
+    }
+    for (p, slot) in pointers.iter_mut().zip(slots) {
+        *p = match *slot {
+            Slot::At(at) => params[at as usize..].as_ptr().cast_mut().cast(),
+            Slot::External(ptr) => ptr.cast_mut().cast(),
+        };
+    }
+    // SAFETY: one pointer per parameter of the kernel, each to its value (in `params` or where the
+    // caller's value lives), valid during the call; the rest is the caller's contract.
+    unsafe {
+        driver::launch_with_pointers(
+            f,
+            grid,
+            block,
+            shared_bytes,
+            stream,
+            &mut pointers[..slots.len()],
+            what,
+        )
+    }
+}
+
+/// The grid of a `parallel_for` gives each thread about this many iterations (grid-stride), but has
+/// at least [`MIN_WAVES`] times the grid that fills the device (resident blocks per multiprocessor
+/// times multiprocessors). Measured with BabelStream on an H100: one thread per element is 4-6%
+/// slower than a capped grid on Copy and Mul; a grid of one or two waves is 3% slower on Add and
+/// Triad; about 4 iterations per thread matches the best hand-written kernel on every kernel at
+/// 2^25 and 2^27 doubles. `FERROKKOS_CUDA_MAX_WAVES=w` caps the grid at `w` waves instead (0: one
+/// thread per iteration), for tuning.
+const ITERATIONS_PER_THREAD: u64 = 4;
+
+/// See [`ITERATIONS_PER_THREAD`].
+const MIN_WAVES: u64 = 8;
+
+/// The `FERROKKOS_CUDA_MAX_WAVES` override (`u64::MAX` when not set).
 fn max_waves() -> u64 {
     static WAVES: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     *WAVES.get_or_init(|| {
         std::env::var("FERROKKOS_CUDA_MAX_WAVES")
             .ok()
             .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(0)
+            .unwrap_or(u64::MAX)
     })
 }
 
@@ -124,19 +197,30 @@ fn launch<'q>(
     let index32 = space.count < (1 << 31) && space.max_extent < (1 << 31);
     BUFFERS.with(|cell| {
         let mut buffers = cell.borrow_mut();
-        let (params, caps) = &mut *buffers;
-        caps.clear();
-        dk.pack_captures(&mut ParamWriter::new(caps));
+        let Buffers {
+            params,
+            slots,
+            caps,
+        } = &mut *buffers;
+        // The captures' size: large arrays are counted, not copied.
+        params.clear();
+        slots.clear();
+        let caps_len = {
+            let mut w = ParamWriter::with_slots(params, slots);
+            dk.pack_captures(&mut w);
+            w.total_len()
+        };
         // The launch parameters plus the captures, or plus one pointer to them.
         let extras = match kind {
             Kind::For => 0,
-            Kind::Reduce(_) => 8,
+            Kind::Reduce(_) => 8 * 3,
             Kind::Scan(_) => 8 + 8 + 8 + 8,
         };
-        let by_pointer = 8 * 16 + extras + caps.len() > info.max_param_bytes;
+        let by_pointer = 8 * 16 + extras + caps_len > info.max_param_bytes;
         let options = UnitOptions {
             index32,
             captures_by_pointer: by_pointer,
+            fused_join: true,
         };
         let (pattern, pattern_bits, extra, value_size) = match kind {
             Kind::For => (
@@ -153,7 +237,7 @@ fn launch<'q>(
                     reducer: r,
                 },
                 1,
-                Some("_join"),
+                None,
                 r.size,
             ),
             Kind::Scan(r) => (
@@ -180,12 +264,26 @@ fn launch<'q>(
             extra,
             value_size,
         )?;
-        let block = loaded.block;
+        // A short range gets a block just big enough (launching and retiring idle threads costs
+        // device time): a warp multiple, at most the occupancy calculator's size.
+        let block = loaded.block.min(
+            space
+                .count
+                .next_multiple_of(32)
+                .max(32)
+                .min(u64::from(u32::MAX)) as u32,
+        );
         let wanted = space.count.div_ceil(u64::from(block)).max(1);
+        let full = u64::from(loaded.full_grid);
         let cap = match (kind, max_waves()) {
+            (Kind::For, u64::MAX) => (full * MIN_WAVES).max(
+                space
+                    .count
+                    .div_ceil(u64::from(block) * ITERATIONS_PER_THREAD),
+            ),
             (Kind::For, 0) => u64::from(i32::MAX as u32),
-            (Kind::For, waves) => u64::from(loaded.full_grid) * waves,
-            _ => u64::from(loaded.full_grid),
+            (Kind::For, waves) => full * waves,
+            _ => full,
         };
         let mut grid = wanted.min(cap).max(1);
 
@@ -195,6 +293,8 @@ fn launch<'q>(
             sub.order_after(a, what)?;
         }
         let caps_dev = if by_pointer {
+            caps.clear();
+            dk.pack_captures(&mut ParamWriter::new(caps));
             let dev = driver::alloc_device(&shared.ctx, caps.len(), Some(stream), what)?;
             // SAFETY: `dev` has `caps.len()` bytes, stream-ordered before the launch below; the
             // source is this thread's buffer, which a copy from pageable memory reads before
@@ -211,7 +311,8 @@ fn launch<'q>(
         let result = match kind {
             Kind::For => {
                 params.clear();
-                let mut w = ParamWriter::new(params);
+                slots.clear();
+                let mut w = ParamWriter::with_slots(params, slots);
                 (space.write)(&mut w);
                 finish_caps(&mut w);
                 // SAFETY: the parameters follow the entry's signature (the unit was generated from
@@ -219,42 +320,48 @@ fn launch<'q>(
                 // this launch and stamped with it below, so its memory outlives the kernel (an
                 // allocation waits for its stamped work before it is freed) and host access waits.
                 unsafe {
-                    driver::launch(&loaded.main, grid as u32, block, 0, stream, params, what)?
+                    fire(
+                        &loaded.main,
+                        grid as u32,
+                        block,
+                        0,
+                        stream,
+                        params,
+                        slots,
+                        what,
+                    )?
                 };
                 None
             }
             Kind::Reduce(r) => {
+                // Scratch: the block counter, the partial values, the result.
                 let partials_bytes = (grid as usize * r.size).next_multiple_of(256);
+                let counter = sub.scratch().counter(stream)?;
                 let base = sub.scratch().device(partials_bytes + r.size, stream)?;
                 let result = dest.map_or(base + partials_bytes as u64, |d| d.ptr);
                 params.clear();
-                let mut w = ParamWriter::new(params);
+                slots.clear();
+                let mut w = ParamWriter::with_slots(params, slots);
                 (space.write)(&mut w);
                 w.push(base);
+                w.push(counter);
+                w.push(result);
                 finish_caps(&mut w);
                 let shared_bytes = (block as usize * r.size) as u32;
-                // SAFETY: as for `parallel_for`; `base` has room for `grid` partial values.
+                // SAFETY: as for `parallel_for`; `base` has room for `grid` partial values, the
+                // counter is zero, and `result` has room for the value.
                 unsafe {
-                    driver::launch(
+                    fire(
                         &loaded.main,
                         grid as u32,
                         block,
                         shared_bytes,
                         stream,
                         params,
+                        slots,
                         what,
                     )?
                 };
-                join(
-                    &loaded,
-                    grid as u32,
-                    base,
-                    result,
-                    r.size,
-                    stream,
-                    params,
-                    what,
-                )?;
                 Some(result)
             }
             Kind::Scan(r) => {
@@ -266,7 +373,8 @@ fn launch<'q>(
                 let shared_bytes = (block as usize * r.size) as u32;
                 for final_pass in [false, true] {
                     params.clear();
-                    let mut w = ParamWriter::new(params);
+                    slots.clear();
+                    let mut w = ParamWriter::with_slots(params, slots);
                     (space.write)(&mut w);
                     w.push(per_block);
                     w.push(base);
@@ -275,26 +383,28 @@ fn launch<'q>(
                     finish_caps(&mut w);
                     // SAFETY: as for `parallel_for`; `base` has room for `grid` totals.
                     unsafe {
-                        driver::launch(
+                        fire(
                             &loaded.main,
                             grid as u32,
                             block,
                             shared_bytes,
                             stream,
                             params,
+                            slots,
                             what,
                         )?
                     };
                     if !final_pass {
                         params.clear();
-                        let mut w = ParamWriter::new(params);
+                        slots.clear();
+                        let mut w = ParamWriter::with_slots(params, slots);
                         w.push(grid as u32);
                         w.push(base);
                         w.push(total);
                         let prefix = loaded.extra.as_ref().ok_or_else(|| missing(what))?;
                         // SAFETY: `_prefix(u32 n, V* totals, V* total)` with `base` holding `n`
                         // totals and `total` room for one value.
-                        unsafe { driver::launch(prefix, 1, 1, 0, stream, params, what)? };
+                        unsafe { fire(prefix, 1, 1, 0, stream, params, slots, what)? };
                     }
                 }
                 Some(total)
@@ -344,30 +454,6 @@ fn missing(what: &dyn Fn() -> String) -> Error {
         what: what(),
         reason: "the compiled kernel lacks its second entry".into(),
     }
-}
-
-/// Enqueues the join of `n` partial values at `partials` into `result`.
-#[allow(clippy::too_many_arguments)]
-fn join(
-    loaded: &Loaded,
-    n: u32,
-    partials: u64,
-    result: u64,
-    size: usize,
-    stream: &Stream,
-    params: &mut Vec<u8>,
-    what: &dyn Fn() -> String,
-) -> Result<()> {
-    let f = loaded.extra.as_ref().ok_or_else(|| missing(what))?;
-    let block = 256u32.min(n.next_multiple_of(32)).max(32);
-    params.clear();
-    let mut w = ParamWriter::new(params);
-    w.push(n);
-    w.push(partials);
-    w.push(result);
-    // SAFETY: `_join(u32 n, const V* partials, V* result)` with `n` values at `partials` and room
-    // for one at `result`; dynamic shared memory of one value per thread.
-    unsafe { driver::launch(f, 1, block, block * size as u32, stream, params, what) }
 }
 
 /// Reads the value a waited launch left in the pinned scratch.

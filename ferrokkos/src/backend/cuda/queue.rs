@@ -23,6 +23,7 @@ pub(crate) struct Scratch {
     device_bytes: usize,
     pinned: *mut u8,
     pinned_bytes: usize,
+    counter: u64,
 }
 
 impl Scratch {
@@ -43,6 +44,23 @@ impl Scratch {
             self.device_bytes = grown;
         }
         Ok(self.device)
+    }
+
+    /// The zeroed `u32` counter of fused reductions (each reduction leaves it at zero again).
+    pub(crate) fn counter(&mut self, stream: &Stream) -> Result<u64> {
+        if self.counter == 0 {
+            let c = driver::alloc_device(&self.ctx, 256, Some(stream), || {
+                "allocating the reduction counter of a Cuda instance".into()
+            })?;
+            // SAFETY: `c` has 256 bytes, stream-ordered before every use on this stream.
+            if let Err(e) = unsafe { driver::fill_async(c, &[0], 256, stream, String::new) } {
+                // SAFETY: allocated just above on this stream and not used.
+                let _ = unsafe { driver::free_device(&self.ctx, c, Some(stream)) };
+                return Err(e);
+            }
+            self.counter = c;
+        }
+        Ok(self.counter)
     }
 
     /// At least `bytes` of pinned host memory. Call only when no work on the stream uses the old
@@ -72,6 +90,10 @@ impl Drop for Scratch {
         if self.device != 0 {
             // SAFETY: the buffer came from `alloc_device`, and no work uses it any more.
             let _ = unsafe { driver::free_device(&self.ctx, self.device, None) };
+        }
+        if self.counter != 0 {
+            // SAFETY: the counter came from `alloc_device`, and no work uses it any more.
+            let _ = unsafe { driver::free_device(&self.ctx, self.counter, None) };
         }
         if !self.pinned.is_null() {
             // SAFETY: the buffer came from `alloc_host_pinned`, and no work uses it any more.
@@ -124,6 +146,7 @@ impl Queue {
                     device_bytes: 0,
                     pinned: std::ptr::null_mut(),
                     pinned_bytes: 0,
+                    counter: 0,
                 },
             }),
             me: me.clone(),
@@ -240,7 +263,7 @@ impl Drop for Queue {
         // The stream's own drop synchronizes too, but the scratch memory is freed first.
         if let Err(e) = self
             .stream
-            .synchronize(&|| "dropping a Cuda instance".into())
+            .synchronize(|| "dropping a Cuda instance".into())
         {
             eprintln!("ferrokkos: {e}");
         }

@@ -146,6 +146,17 @@ impl Context {
 
 impl Drop for Context {
     fn drop(&mut self) {
+        // Give the stream-ordered allocator's unused memory back to the device (the primary context
+        // may stay alive, retained by other code in the process).
+        if self.memory_pools && self.bind().is_ok() {
+            let mut pool: sys::CUmemoryPool = std::ptr::null_mut();
+            // SAFETY: the context is current; `pool` is valid for a write.
+            let code = unsafe { sys::cuDeviceGetDefaultMemPool(&mut pool, self.device) };
+            if code == sys::CUresult::CUDA_SUCCESS {
+                // SAFETY: `pool` is the device's default pool; trimming frees only unused memory.
+                let _ = unsafe { sys::cuMemPoolTrimTo(pool, 0) };
+            }
+        }
         if CURRENT.get() == self.id {
             CURRENT.set(0);
         }

@@ -214,6 +214,7 @@ pub(crate) unsafe fn copy_async(
 /// # Safety
 ///
 /// As for [`copy_async`], for the duration of the call.
+#[cfg_attr(not(test), allow(dead_code))] // used by the tests
 pub(crate) unsafe fn copy(
     dst: u64,
     src: u64,

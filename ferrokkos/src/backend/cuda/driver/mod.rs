@@ -42,7 +42,9 @@ pub(crate) use memory::{
     fill_sync, free_device, free_host_pinned, free_managed, pointer_kind,
 };
 #[allow(unused_imports)]
-pub(crate) use module::{Function, MAX_PARAM_BYTES, Module, launch};
+pub(crate) use module::{
+    Function, MAX_PARAM_BYTES, MAX_PARAMS, Module, launch, launch_with_pointers,
+};
 #[allow(unused_imports)]
 pub(crate) use stream::Stream;
 
@@ -52,7 +54,7 @@ const LIBRARY: &str = "libcuda";
 /// The driver functions this layer calls, by the names cudarc loads (its `_v2` choices included);
 /// the library must export all of them. `cuEventElapsedTime_v2` is not listed: it is preferred
 /// when present, with a fallback to `cuEventElapsedTime` (see `event.rs`).
-const SYMBOLS: [&str; 45] = [
+const SYMBOLS: [&str; 47] = [
     "cuGetErrorName",
     "cuInit",
     "cuDriverGetVersion",
@@ -78,6 +80,8 @@ const SYMBOLS: [&str; 45] = [
     "cuEventDestroy_v2",
     "cuMemAlloc_v2",
     "cuMemAllocAsync",
+    "cuDeviceGetDefaultMemPool",
+    "cuMemPoolTrimTo",
     "cuMemFree_v2",
     "cuMemFreeAsync",
     "cuMemHostAlloc",

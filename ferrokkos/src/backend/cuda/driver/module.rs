@@ -172,11 +172,13 @@ impl Module {
     }
 
     /// The raw module handle (valid while `self` lives).
+    #[cfg_attr(not(test), allow(dead_code))] // used by the tests
     pub(crate) fn raw(&self) -> sys::CUmodule {
         self.raw
     }
 
     /// The module's context.
+    #[cfg_attr(not(test), allow(dead_code))] // used by the tests
     pub(crate) fn context(&self) -> &Arc<Context> {
         &self.ctx
     }
@@ -223,13 +225,9 @@ impl std::fmt::Debug for Function {
 
 impl Function {
     /// The raw kernel handle (valid while `self` lives).
+    #[cfg_attr(not(test), allow(dead_code))] // used by the tests
     pub(crate) fn raw(&self) -> sys::CUfunction {
         self.raw
-    }
-
-    /// The kernel's module.
-    pub(crate) fn module(&self) -> &Arc<Module> {
-        &self.module
     }
 
     /// One integer attribute of the kernel (`cuFuncGetAttribute`).
@@ -252,6 +250,7 @@ impl Function {
 
     /// Allows launches with up to `bytes` of dynamic shared memory per block
     /// (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`); needed above 48 KiB.
+    #[cfg_attr(not(test), allow(dead_code))] // used by the tests
     pub(crate) fn set_max_dynamic_shared(
         &self,
         bytes: usize,
@@ -390,6 +389,48 @@ fn extra_for(params: &mut [u8], size: &mut usize) -> [*mut c_void; 5] {
         (size as *mut usize).cast::<c_void>(),
         launch_marker(sys::CU_LAUNCH_PARAM_END_AS_INT),
     ]
+}
+
+/// The most parameters [`launch_with_pointers`] passes.
+pub(crate) const MAX_PARAMS: usize = 64;
+
+/// Launches `f` like [`launch`], but hands the parameters to the driver as `kernelParams`: one
+/// pointer per parameter, to its value (the driver knows each parameter's size from the kernel's
+/// metadata and copies the values during the call). A captured array thus needs no copy of ours.
+///
+/// # Safety
+///
+/// As for [`launch`]; `pointers` has one pointer per kernel parameter, in declaration order, each
+/// to a value of the parameter's type valid for the duration of the call.
+pub(crate) unsafe fn launch_with_pointers(
+    f: &Function,
+    grid: u32,
+    block: u32,
+    shared_bytes: u32,
+    stream: &Stream,
+    pointers: &mut [*mut c_void],
+    what: impl FnOnce() -> String,
+) -> Result<()> {
+    stream.context().bind()?;
+    // SAFETY: the stream's context is current on this thread; `f` is a kernel of a loaded module of
+    // it; `pointers` holds one valid pointer per kernel parameter (the caller's contract); `extra`
+    // is null.
+    let code = unsafe {
+        sys::cuLaunchKernel(
+            f.raw,
+            grid,
+            1,
+            1,
+            block,
+            1,
+            1,
+            shared_bytes,
+            stream.raw(),
+            pointers.as_mut_ptr(),
+            std::ptr::null_mut(),
+        )
+    };
+    check(code, "cuLaunchKernel", what)
 }
 
 /// Launches `f` on `stream` with a one-dimensional grid of `grid` blocks of `block` threads and

@@ -72,6 +72,7 @@ impl Stream {
 
     /// Whether all work enqueued on the stream so far has completed (`cuStreamQuery`), without
     /// waiting.
+    #[cfg_attr(not(test), allow(dead_code))] // used by the tests
     pub(crate) fn is_idle(&self) -> Result<bool> {
         self.ctx.bind()?;
         // SAFETY: the stream is alive and its context is current on this thread.
