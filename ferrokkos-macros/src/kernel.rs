@@ -1,7 +1,7 @@
 //! `kernel!`: parses the closure, checks it, and expands it to a `ferrokkos::kernel::Kernel` with a
 //! host body and a typed shadow.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Expr, ExprClosure, Pat, Stmt, Type};
@@ -192,10 +192,13 @@ fn generate(
             quote_spanned!(*span=> #k::capture::#ctor(&#ident, #name))
         })
         .collect();
+    // The rebinding of each capture inside the closures takes the span (and so the hygiene) of the
+    // capture's own token, so that it binds the body's uses also when the kernel is written inside
+    // a `macro_rules!` macro whose caller supplied the name.
     let cap_idents: Vec<syn::Ident> = analysis
         .captures
         .iter()
-        .map(|(n, _, _)| syn::Ident::new(n, Span::call_site()))
+        .map(|(n, _, span)| syn::Ident::new(n, *span))
         .collect();
     let host_body = host::body(body);
     let shadow_block = shadow::with_constants(&analysis.constants, || match body {

@@ -33,6 +33,10 @@
 
 #![warn(missing_docs)]
 
+// Lets `kernel!` (which names `::ferrokkos`) expand inside the crate's own unit tests.
+#[cfg(test)]
+extern crate self as ferrokkos;
+
 mod backend;
 pub mod dispatch;
 mod error;

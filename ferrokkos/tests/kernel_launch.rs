@@ -219,3 +219,24 @@ fn an_out_of_bounds_index_panics_with_the_view_label() -> Result<()> {
     assert!(x.host_mut().is_ok() && y.host_mut().is_ok());
     Ok(())
 }
+
+/// A kernel written inside a `macro_rules!` macro, over names its caller passes in.
+macro_rules! fill_with_offset {
+    ($out:ident, $lo:ident) => {
+        parallel_for(
+            "fill",
+            $out.extent(0),
+            kernel!(|i| $out[i] = (i as i64) - $lo[0]),
+        )
+        .unwrap()
+    };
+}
+
+#[test]
+fn kernels_inside_macros_capture_the_callers_names() {
+    common::runtime();
+    let out = View::<i64, 1>::new("out", [4]).unwrap();
+    let lo = [10i64];
+    fill_with_offset!(out, lo);
+    assert_eq!(out.to_vec().unwrap(), [-10, -9, -8, -7]);
+}

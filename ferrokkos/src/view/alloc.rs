@@ -134,10 +134,42 @@ impl Allocation {
         self.borrow.store(0, Ordering::Release);
     }
 
-    /// Records `work` as the last asynchronous work that uses this allocation.
-    pub(crate) fn stamp(&self, work: Pending) {
-        *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(work);
+    /// Records work number `seq` of `queue` as the last that uses this allocation (updating the
+    /// record in place when the last work was on the same queue).
+    pub(crate) fn stamp_from(
+        &self,
+        queue: &std::sync::Weak<dyn crate::space::WorkQueue>,
+        seq: u64,
+    ) {
+        let mut slot = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        match &mut *slot {
+            Some(p) if std::sync::Weak::ptr_eq(&p.queue, queue) => p.seq = seq,
+            other => {
+                *other = Some(Pending {
+                    queue: queue.clone(),
+                    seq,
+                })
+            }
+        }
         self.has_pending.store(true, Ordering::Release);
+    }
+
+    /// The last asynchronous work recorded on this allocation if it ran on another queue than
+    /// `queue` and may still be running (work on `queue` itself is ordered by the queue).
+    pub(crate) fn pending_elsewhere(
+        &self,
+        queue: &std::sync::Weak<dyn crate::space::WorkQueue>,
+    ) -> Option<Pending> {
+        if !self.has_pending.load(Ordering::Acquire) {
+            return None;
+        }
+        let slot = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        match &*slot {
+            Some(p) if !std::sync::Weak::ptr_eq(&p.queue, queue) && !p.is_complete() => {
+                Some(p.clone())
+            }
+            _ => None,
+        }
     }
 
     /// The last asynchronous work recorded on this allocation, if it may still be running.

@@ -23,6 +23,28 @@ pub(crate) struct JitKey {
     pub(crate) variant: u32,
 }
 
+impl JitKey {
+    /// Equality by the names' addresses (a fast check that may miss equal keys whose names are
+    /// stored twice; [`PartialEq`] then decides).
+    fn same(&self, other: &JitKey) -> bool {
+        let k = (&self.kernel, &other.kernel);
+        k.0.hash == k.1.hash
+            && k.0.line == k.1.line
+            && k.0.column == k.1.column
+            && self.variant == other.variant
+            && std::ptr::eq(k.0.types, k.1.types)
+            && std::ptr::eq(k.0.file, k.1.file)
+            && std::ptr::eq(self.reducer, other.reducer)
+    }
+}
+
+thread_local! {
+    /// The last kernel this thread looked up (most launches repeat the previous one): weak, so that
+    /// finalize still unloads it.
+    static LAST: std::cell::RefCell<Option<(JitKey, std::sync::Weak<Loaded>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 impl Hash for JitKey {
     // Hashes the type names by address and length (a launch hashes its key, and the names are
     // long); equality still compares them by value, so a name stored twice at different addresses
@@ -123,8 +145,22 @@ impl KernelCache {
         extra: Option<&str>,
         shared_per_thread: usize,
     ) -> Result<Arc<Loaded>> {
-        if let Some(hit) = self.map.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return Ok(Arc::clone(hit));
+        let last = LAST.with(|l| match &*l.borrow() {
+            Some((k, loaded)) if k.same(&key) => loaded.upgrade(),
+            _ => None,
+        });
+        if let Some(hit) = last {
+            return Ok(hit);
+        }
+        let found = self
+            .map
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .map(Arc::clone);
+        if let Some(hit) = found {
+            LAST.with(|l| *l.borrow_mut() = Some((key, Arc::downgrade(&hit))));
+            return Ok(hit);
         }
         let start = Instant::now();
         let unit = unit();

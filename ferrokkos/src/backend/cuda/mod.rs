@@ -13,6 +13,8 @@ mod instance;
 mod jit;
 pub(crate) mod jit_cache;
 mod launch;
+#[cfg(test)]
+mod launch_profile;
 pub mod nvrtc;
 mod queue;
 mod spaces;

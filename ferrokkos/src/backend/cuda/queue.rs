@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use super::driver::{self, Context, Event, Stream};
 use crate::error::Result;
-use crate::space::{Pending, WorkQueue};
+use crate::space::WorkQueue;
 use crate::view::alloc::Allocation;
 
 /// Device and pinned host memory an instance reuses from launch to launch; only work on the
@@ -120,7 +120,7 @@ pub(crate) struct Queue {
     completed: AtomicU64,
     locked: Mutex<Locked>,
     /// The queue as the weak handle allocations are stamped with.
-    me: Weak<Queue>,
+    me: Weak<dyn WorkQueue>,
 }
 
 /// A submission in progress: the locked queue, through which work is enqueued.
@@ -149,7 +149,7 @@ impl Queue {
                     counter: 0,
                 },
             }),
-            me: me.clone(),
+            me: me.clone() as Weak<dyn WorkQueue>,
         }))
     }
 
@@ -189,7 +189,7 @@ impl Submission<'_> {
     /// Orders the work about to be enqueued after the device work still using `alloc` on other
     /// queues (an event recorded there, waited for here).
     pub(crate) fn order_after(&self, alloc: &Allocation, what: &dyn Fn() -> String) -> Result<()> {
-        let Some(pending) = alloc.pending() else {
+        let Some(pending) = alloc.pending_elsewhere(&self.queue.me) else {
             return Ok(());
         };
         let Some(queue) = pending.queue.upgrade() else {
@@ -209,12 +209,8 @@ impl Submission<'_> {
     pub(crate) fn finish<'a>(mut self, allocs: impl Iterator<Item = &'a Allocation>) -> u64 {
         self.locked.submitted += 1;
         let seq = self.locked.submitted;
-        let queue: Weak<dyn WorkQueue> = self.queue.me.clone();
         for a in allocs {
-            a.stamp(Pending {
-                queue: queue.clone(),
-                seq,
-            });
+            a.stamp_from(&self.queue.me, seq);
         }
         seq
     }
@@ -228,12 +224,8 @@ impl Submission<'_> {
     ) -> Result<Self> {
         self.locked.submitted += 1;
         let seq = self.locked.submitted;
-        let queue: Weak<dyn WorkQueue> = self.queue.me.clone();
         for a in allocs {
-            a.stamp(Pending {
-                queue: queue.clone(),
-                seq,
-            });
+            a.stamp_from(&self.queue.me, seq);
         }
         self.queue.stream.synchronize(what)?;
         self.queue.completed.fetch_max(seq, Ordering::AcqRel);
