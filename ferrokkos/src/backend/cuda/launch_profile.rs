@@ -125,7 +125,7 @@ fn launch_steps() {
                 0,
                 stream,
                 &mut pointers[..slots.len()],
-                || String::new(),
+                String::new,
             )
             .unwrap()
         };
