@@ -460,11 +460,9 @@ fn async_copies_into_pinned_memory_return_before_the_copy_ends() {
     let exec = cuda();
     let n = 1 << 26; // 512 MiB of f64
     let d = Dev1::<f64>::new(view_alloc("big").without_initializing(), [n]).unwrap();
-    let pinned = View::<f64, 1, LayoutRight, CudaHostPinnedSpace>::new(
-        view_alloc("pinned").without_initializing(),
-        [n],
-    )
-    .unwrap();
+    // A pinned mirror of the device View, as a Kokkos user would make one for overlapping copies.
+    let pinned = ferrokkos::create_mirror_view_in(CudaHostPinnedSpace, &d).unwrap();
+    assert_eq!(pinned.label(), "big_mirror");
     let pageable = View::<f64, 1>::new(view_alloc("pageable").without_initializing(), [n]).unwrap();
     deep_copy(&d, 1.5).unwrap();
     let start = std::time::Instant::now();

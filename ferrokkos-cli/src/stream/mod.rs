@@ -141,6 +141,19 @@ pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
     let outcome = ferrokkos::run_on(cfg.space, StreamTask(&cfg))
         .map_err(Failure::from)
         .and_then(|outcome| outcome);
+    if cfg.space.resolve() == ferrokkos::SpaceChoice::Cuda
+        && !cfg.csv
+        && let Ok(jit) = ferrokkos::Cuda::jit_stats()
+    {
+        println!(
+            "Kernels: {} compiled by NVRTC (slowest {:.1} ms), {} loaded from the disk cache \
+             (slowest {:.2} ms), each from its first launch to loaded code",
+            jit.compiled,
+            jit.slowest_compile.as_secs_f64() * 1e3,
+            jit.from_disk,
+            jit.slowest_from_disk.as_secs_f64() * 1e3
+        );
+    }
     let finalized = runtime.finalize();
     outcome?;
     Ok(finalized?)

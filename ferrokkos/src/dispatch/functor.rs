@@ -25,7 +25,7 @@ pub trait ForFunctor<A> {
         run: impl FnOnce(&Self::Body) -> R,
     ) -> Result<R>;
 
-    /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`]
+    /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`](super::Everywhere)
     /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
     type Reach: Reach;
 
@@ -56,7 +56,7 @@ pub trait ReduceFunctor<A, V> {
         run: impl FnOnce(&Self::Body) -> R,
     ) -> Result<R>;
 
-    /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`]
+    /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`](super::Everywhere)
     /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
     type Reach: Reach;
 
@@ -87,7 +87,7 @@ pub trait ScanFunctor<A, V> {
         run: impl FnOnce(&Self::Body) -> R,
     ) -> Result<R>;
 
-    /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`]
+    /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`](super::Everywhere)
     /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
     type Reach: Reach;
 

@@ -31,6 +31,7 @@ use std::mem::{align_of, offset_of, size_of};
 use crate::error::{Error, Result};
 
 /// The program name of the built-in kernels in NVRTC's messages (and the disk cache's key).
+#[cfg_attr(not(test), allow(dead_code))] // the whole program is compiled by the tests
 pub(crate) const BUILTIN_PROGRAM: &str = "ferrokkos_builtin.cu";
 
 /// The most bytes an element may have for the fill kernel (the size of [`Pattern`]).
@@ -353,6 +354,19 @@ __device__ __forceinline__ void fill_strided(const u64 count, const u32 rank, co
 /// The CUDA C++ source of the built-in kernels: a complete translation unit (no includes) for
 /// NVRTC with `-std=c++17`, defining [`copy_entry`]'s and [`fill_entry`]'s entries for every word
 /// size. Compile it under the name [`BUILTIN_PROGRAM`].
+/// The source of one built-in entry alone (the shared part and that entry): what a process compiles
+/// on the first copy or fill that needs it (each compiles in a fraction of the whole program's
+/// time). `None` for a name that is not a built-in entry.
+pub(crate) fn entry_source(entry: &str) -> Option<String> {
+    let full = builtin_source();
+    let start = full.find(&format!("extern \"C\" __global__ void {entry}("))?;
+    let end = full[start..]
+        .find("\n}\n")
+        .map(|e| start + e + 3)
+        .unwrap_or(full.len());
+    Some(format!("{BODY}{}", &full[start..end]))
+}
+
 pub(crate) fn builtin_source() -> String {
     let mut s = String::from(BODY);
     for (i, (bytes, ty)) in WORDS.iter().enumerate() {
@@ -591,5 +605,19 @@ mod tests {
                 cubin.compile_time
             );
         }
+    }
+
+    #[test]
+    fn each_entry_compiles_alone() {
+        if !require_or_skip() {
+            return;
+        }
+        for entry in COPY_ENTRIES.iter().chain(&FILL_ENTRIES) {
+            let src = entry_source(entry).expect("a built-in entry");
+            assert_eq!(src.matches("__global__").count(), 1, "{entry}");
+            let cubin = compile_cubin(&src, &format!("{entry}.cu"), 90).unwrap();
+            println!("{entry}: {:?}", cubin.compile_time);
+        }
+        assert!(entry_source("fk_nope").is_none());
     }
 }

@@ -313,11 +313,11 @@ pub(crate) fn fill(
         // aligned to it.
         unsafe { driver::fill_async(dst.ptr as u64, value, count, stream, what)? };
     } else if elem.size <= builtin::MAX_FILL_BYTES {
-        let module = cuda
-            .shared()
-            .kernels
-            .builtin(&cuda.shared().ctx, &cuda.shared().info)?;
-        let f = module.function(builtin::fill_entry(elem.align), what)?;
+        let shared = cuda.shared();
+        let f =
+            shared
+                .kernels
+                .builtin(&shared.ctx, &shared.info, builtin::fill_entry(elem.align))?;
         let words = (elem.size / builtin::word_bytes(elem.align)) as u32;
         let d = Desc::new(dst.ptr as u64, dst.extents, dst.strides)?;
         let mut params =
@@ -361,11 +361,10 @@ fn copy_kernel(
     elem: Elem,
     what: &dyn Fn() -> String,
 ) -> Result<()> {
-    let module = cuda
-        .shared()
+    let shared = cuda.shared();
+    let f = shared
         .kernels
-        .builtin(&cuda.shared().ctx, &cuda.shared().info)?;
-    let f = module.function(builtin::copy_entry(elem.align), what)?;
+        .builtin(&shared.ctx, &shared.info, builtin::copy_entry(elem.align))?;
     let words = (elem.size / builtin::word_bytes(elem.align)) as u32;
     let d = Desc::new(dst.ptr as u64, dst.extents, dst.strides)?;
     let s = Desc::new(src.ptr as u64, src.extents, src.strides)?;

@@ -96,40 +96,42 @@ pub(crate) struct Loaded {
     pub(crate) full_grid: u32,
 }
 
-/// How a process's kernels were obtained (see [`crate::Cuda::jit_stats`]).
+/// How a process's kernels were obtained (see [`crate::Cuda::jit_stats`]): each time is from a
+/// first launch's request to loaded code (generating the C++, compiling or reading the CUBIN,
+/// loading the module).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct JitStats {
     /// Kernels compiled by NVRTC in this process.
     pub compiled: u64,
-    /// Kernels loaded from the on-disk cache.
+    /// Kernels loaded from the on-disk cache (no NVRTC).
     pub from_disk: u64,
-    /// The longest time one kernel took from its first launch's request to loaded code.
-    pub slowest: Duration,
-    /// The time of the last kernel loaded.
-    pub last: Duration,
+    /// The slowest kernel that NVRTC compiled.
+    pub slowest_compile: Duration,
+    /// The slowest kernel loaded from the disk cache.
+    pub slowest_from_disk: Duration,
 }
 
 /// The process's loaded kernels.
 pub(crate) struct KernelCache {
     map: RwLock<HashMap<JitKey, Arc<Loaded>, BuildHasherDefault<KeyHasher>>>,
-    builtin: Mutex<Option<Arc<Module>>>,
+    builtin: Mutex<HashMap<&'static str, Function>>,
     disk: DiskCache,
     compiled: AtomicU64,
     from_disk: AtomicU64,
-    slowest_ns: AtomicU64,
-    last_ns: AtomicU64,
+    slowest_compile_ns: AtomicU64,
+    slowest_disk_ns: AtomicU64,
 }
 
 impl KernelCache {
     pub(crate) fn new() -> KernelCache {
         KernelCache {
             map: RwLock::default(),
-            builtin: Mutex::new(None),
+            builtin: Mutex::default(),
             disk: DiskCache::from_env(),
             compiled: AtomicU64::new(0),
             from_disk: AtomicU64::new(0),
-            slowest_ns: AtomicU64::new(0),
-            last_ns: AtomicU64::new(0),
+            slowest_compile_ns: AtomicU64::new(0),
+            slowest_disk_ns: AtomicU64::new(0),
         }
     }
 
@@ -164,7 +166,7 @@ impl KernelCache {
         }
         let start = Instant::now();
         let unit = unit();
-        let module = self.load(ctx, info, &unit.source, &unit.program_name())?;
+        let (module, from_disk) = self.load(ctx, info, &unit.source, &unit.program_name())?;
         let what = || format!("loading kernel {}", unit.entry);
         let main = module.function(&unit.entry, what)?;
         let extra = match extra {
@@ -179,7 +181,7 @@ impl KernelCache {
             block: block.max(32),
             full_grid: full_grid.max(info.sm_count),
         });
-        self.note_time(start.elapsed());
+        self.note_time(start.elapsed(), from_disk);
         self.map
             .write()
             .unwrap_or_else(|e| e.into_inner())
@@ -187,47 +189,57 @@ impl KernelCache {
         Ok(loaded)
     }
 
-    /// The module of the built-in copy and fill kernels.
-    pub(crate) fn builtin(&self, ctx: &Arc<Context>, info: &DeviceInfo) -> Result<Arc<Module>> {
-        let mut slot = self.builtin.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(m) = &*slot {
-            return Ok(Arc::clone(m));
+    /// The built-in copy or fill kernel `entry` (each is its own program, compiled on first use).
+    pub(crate) fn builtin(
+        &self,
+        ctx: &Arc<Context>,
+        info: &DeviceInfo,
+        entry: &'static str,
+    ) -> Result<Function> {
+        let mut loaded = self.builtin.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = loaded.get(entry) {
+            return Ok(f.clone());
         }
         let start = Instant::now();
-        let module = self.load(
-            ctx,
-            info,
-            &builtin::builtin_source(),
-            builtin::BUILTIN_PROGRAM,
-        )?;
-        self.note_time(start.elapsed());
-        *slot = Some(Arc::clone(&module));
-        Ok(module)
+        let source = builtin::entry_source(entry).ok_or_else(|| crate::Error::InvalidArgument {
+            operation: "deep_copy",
+            reason: format!("{entry} is not a built-in kernel"),
+        })?;
+        let (module, from_disk) = self.load(ctx, info, &source, &format!("{entry}.cu"))?;
+        let f = module.function(entry, || format!("loading the built-in kernel {entry}"))?;
+        self.note_time(start.elapsed(), from_disk);
+        loaded.insert(entry, f.clone());
+        Ok(f)
     }
 
-    /// Compiles (or loads from disk) and loads one program.
+    /// Compiles (or loads from disk) and loads one program; says whether it came from disk.
     fn load(
         &self,
         ctx: &Arc<Context>,
         info: &DeviceInfo,
         source: &str,
         program: &str,
-    ) -> Result<Arc<Module>> {
+    ) -> Result<(Arc<Module>, bool)> {
         let cubin = self.disk.compile_cached(source, program, info.arch())?;
         if cubin.from_disk {
             self.from_disk.fetch_add(1, Ordering::Relaxed);
         } else {
             self.compiled.fetch_add(1, Ordering::Relaxed);
         }
-        Module::load(ctx, &cubin.image, || {
+        let module = Module::load(ctx, &cubin.image, || {
             format!("loading the CUBIN of {program}")
-        })
+        })?;
+        Ok((module, cubin.from_disk))
     }
 
-    fn note_time(&self, t: Duration) {
+    fn note_time(&self, t: Duration, from_disk: bool) {
         let ns = t.as_nanos().min(u128::from(u64::MAX)) as u64;
-        self.slowest_ns.fetch_max(ns, Ordering::Relaxed);
-        self.last_ns.store(ns, Ordering::Relaxed);
+        let slowest = if from_disk {
+            &self.slowest_disk_ns
+        } else {
+            &self.slowest_compile_ns
+        };
+        slowest.fetch_max(ns, Ordering::Relaxed);
     }
 
     /// How the kernels so far were obtained.
@@ -235,14 +247,17 @@ impl KernelCache {
         JitStats {
             compiled: self.compiled.load(Ordering::Relaxed),
             from_disk: self.from_disk.load(Ordering::Relaxed),
-            slowest: Duration::from_nanos(self.slowest_ns.load(Ordering::Relaxed)),
-            last: Duration::from_nanos(self.last_ns.load(Ordering::Relaxed)),
+            slowest_compile: Duration::from_nanos(self.slowest_compile_ns.load(Ordering::Relaxed)),
+            slowest_from_disk: Duration::from_nanos(self.slowest_disk_ns.load(Ordering::Relaxed)),
         }
     }
 
     /// Unloads every kernel (at finalize).
     pub(crate) fn clear(&self) {
         self.map.write().unwrap_or_else(|e| e.into_inner()).clear();
-        *self.builtin.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        self.builtin
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 }
