@@ -146,9 +146,10 @@ pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
         && let Ok(jit) = ferrokkos::Cuda::jit_stats()
     {
         println!(
-            "Kernels: {} compiled by NVRTC (slowest {:.1} ms), {} loaded from the disk cache \
-             (slowest {:.2} ms), each from its first launch to loaded code",
+            "Kernels: {} compiled by NVRTC (the first {:.1} ms, slowest {:.1} ms), {} loaded from \
+             the disk cache (slowest {:.2} ms), each from its first launch to loaded code",
             jit.compiled,
+            jit.first_compile.as_secs_f64() * 1e3,
             jit.slowest_compile.as_secs_f64() * 1e3,
             jit.from_disk,
             jit.slowest_from_disk.as_secs_f64() * 1e3

@@ -105,6 +105,8 @@ pub struct JitStats {
     pub compiled: u64,
     /// Kernels loaded from the on-disk cache (no NVRTC).
     pub from_disk: u64,
+    /// The first kernel NVRTC compiled in this process (it also loads NVRTC).
+    pub first_compile: Duration,
     /// The slowest kernel that NVRTC compiled.
     pub slowest_compile: Duration,
     /// The slowest kernel loaded from the disk cache.
@@ -118,6 +120,7 @@ pub(crate) struct KernelCache {
     disk: DiskCache,
     compiled: AtomicU64,
     from_disk: AtomicU64,
+    first_compile_ns: AtomicU64,
     slowest_compile_ns: AtomicU64,
     slowest_disk_ns: AtomicU64,
 }
@@ -130,6 +133,7 @@ impl KernelCache {
             disk: DiskCache::from_env(),
             compiled: AtomicU64::new(0),
             from_disk: AtomicU64::new(0),
+            first_compile_ns: AtomicU64::new(0),
             slowest_compile_ns: AtomicU64::new(0),
             slowest_disk_ns: AtomicU64::new(0),
         }
@@ -237,6 +241,9 @@ impl KernelCache {
         let slowest = if from_disk {
             &self.slowest_disk_ns
         } else {
+            let _ =
+                self.first_compile_ns
+                    .compare_exchange(0, ns, Ordering::Relaxed, Ordering::Relaxed);
             &self.slowest_compile_ns
         };
         slowest.fetch_max(ns, Ordering::Relaxed);
@@ -247,6 +254,7 @@ impl KernelCache {
         JitStats {
             compiled: self.compiled.load(Ordering::Relaxed),
             from_disk: self.from_disk.load(Ordering::Relaxed),
+            first_compile: Duration::from_nanos(self.first_compile_ns.load(Ordering::Relaxed)),
             slowest_compile: Duration::from_nanos(self.slowest_compile_ns.load(Ordering::Relaxed)),
             slowest_from_disk: Duration::from_nanos(self.slowest_disk_ns.load(Ordering::Relaxed)),
         }

@@ -80,6 +80,8 @@ pub(crate) struct CachedCubin {
 pub(crate) struct DiskCache {
     /// The cache directory; `None` when the disk cache is off.
     dir: Option<PathBuf>,
+    /// Which NVRTC compiles (see [`nvrtc_identity`]), found on the first lookup.
+    nvrtc: std::sync::OnceLock<String>,
 }
 
 impl DiskCache {
@@ -100,6 +102,7 @@ impl DiskCache {
                 .is_some_and(|v| matches!(v.trim(), "off" | "0"));
             return DiskCache {
                 dir: (!off).then(|| PathBuf::from(dir)),
+                nvrtc: std::sync::OnceLock::new(),
             };
         }
         if let Some(xdg) = set("XDG_CACHE_HOME").map(PathBuf::from)
@@ -107,17 +110,22 @@ impl DiskCache {
         {
             return DiskCache {
                 dir: Some(xdg.join("ferrokkos")),
+                nvrtc: std::sync::OnceLock::new(),
             };
         }
         DiskCache {
             dir: set("HOME").map(|home| PathBuf::from(home).join(".cache").join("ferrokkos")),
+            nvrtc: std::sync::OnceLock::new(),
         }
     }
 
     /// A cache in `dir` (`None`: no disk cache).
     #[cfg_attr(not(test), allow(dead_code))] // used by the tests
     pub(crate) fn at(dir: Option<PathBuf>) -> DiskCache {
-        DiskCache { dir }
+        DiskCache {
+            dir,
+            nvrtc: std::sync::OnceLock::new(),
+        }
     }
 
     /// The cache directory, or `None` when the disk cache is off.
@@ -130,9 +138,10 @@ impl DiskCache {
     /// loaded from the disk cache when an entry with the same key is there, otherwise compiled with
     /// [`nvrtc::compile_cubin`] and written to the cache (write failures are ignored).
     ///
-    /// The key holds NVRTC's version, so a lookup asks NVRTC for it (which loads the library but
-    /// compiles nothing); when NVRTC is missing the version is `(0, 0)`, the lookup misses, and the
-    /// compile reports [`crate::Error::LibraryMissing`].
+    /// The key identifies NVRTC by its library file (path, size, modification time), found without
+    /// loading it, so that a warm start neither compiles nor even loads NVRTC; when the file is not
+    /// found, by the version NVRTC reports (which loads it), `(0, 0)` when it is missing (then the
+    /// lookup misses and the compile reports [`crate::Error::LibraryMissing`]).
     ///
     /// Errors: those of [`nvrtc::compile_cubin`], on a miss.
     pub(crate) fn compile_cached(
@@ -141,8 +150,8 @@ impl DiskCache {
         program: &str,
         arch: u32,
     ) -> Result<CachedCubin> {
-        let nvrtc_version = nvrtc::version().unwrap_or((0, 0));
-        let key = cache_key(source, program, arch, nvrtc_version);
+        let nvrtc = self.nvrtc.get_or_init(nvrtc_identity);
+        let key = cache_key(source, program, arch, nvrtc);
         let path = self.dir.as_deref().map(|dir| entry_path(dir, arch, &key));
         if let Some(image) = path.as_deref().and_then(|p| read_entry(p, &key)) {
             return Ok(CachedCubin {
@@ -165,10 +174,9 @@ impl DiskCache {
 }
 
 /// The cache key: every input that determines the CUBIN, the source last and in full.
-fn cache_key(source: &str, program: &str, arch: u32, nvrtc_version: (i32, i32)) -> Vec<u8> {
-    let (major, minor) = nvrtc_version;
+fn cache_key(source: &str, program: &str, arch: u32, nvrtc: &str) -> Vec<u8> {
     let header = format!(
-        "ferrokkos jit cache 1\nferrokkos {}\nnvrtc {major}.{minor}\narch sm_{arch}\n\
+        "ferrokkos jit cache 1\nferrokkos {}\nnvrtc {nvrtc}\narch sm_{arch}\n\
          options {OPTIONS_KEY}\nprogram {} {program}\nsource {}\n",
         env!("CARGO_PKG_VERSION"),
         program.len(),
@@ -178,6 +186,46 @@ fn cache_key(source: &str, program: &str, arch: u32, nvrtc_version: (i32, i32)) 
     key.extend_from_slice(header.as_bytes());
     key.extend_from_slice(source.as_bytes());
     key
+}
+
+/// Which NVRTC this process would compile with, without loading it: the first of cudarc's candidate
+/// library names found, in the order the dynamic loader searches (`LD_LIBRARY_PATH`, then the usual
+/// CUDA and system directories), as `file <path> <size> <mtime>`; an upgrade changes it. When no file
+/// is found (a library the loader finds elsewhere), NVRTC's reported version (loading it).
+fn nvrtc_identity() -> String {
+    let mut dirs: Vec<PathBuf> = std::env::var_os("LD_LIBRARY_PATH")
+        .map(|v| std::env::split_paths(&v).collect())
+        .unwrap_or_default();
+    for d in [
+        "/usr/local/cuda/lib64",
+        "/usr/local/cuda/targets/x86_64-linux/lib",
+        "/usr/lib/x86_64-linux-gnu",
+        "/lib/x86_64-linux-gnu",
+        "/usr/lib64",
+        "/usr/lib",
+    ] {
+        dirs.push(PathBuf::from(d));
+    }
+    for name in cudarc::get_lib_name_candidates("nvrtc") {
+        for dir in &dirs {
+            let path = dir.join(&name);
+            let Ok(meta) = fs::metadata(&path) else {
+                continue;
+            };
+            if !meta.is_file() {
+                continue;
+            }
+            let real = fs::canonicalize(&path).unwrap_or(path);
+            let mtime = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
+            return format!("file {} {} {mtime}", real.display(), meta.len());
+        }
+    }
+    let (major, minor) = nvrtc::version().unwrap_or((0, 0));
+    format!("version {major}.{minor}")
 }
 
 /// FNV-1a, 64 bits, over `bytes`.
@@ -398,13 +446,13 @@ mod tests {
 
     #[test]
     fn the_key_separates_every_input() {
-        let base = cache_key("src", "p.cu", 90, (13, 0));
+        let base = cache_key("src", "p.cu", 90, "v13.0");
         for other in [
-            cache_key("src ", "p.cu", 90, (13, 0)),
-            cache_key("src", "q.cu", 90, (13, 0)),
-            cache_key("src", "p.cu", 80, (13, 0)),
-            cache_key("src", "p.cu", 90, (13, 1)),
-            cache_key("src", "p.cu", 90, (12, 0)),
+            cache_key("src ", "p.cu", 90, "v13.0"),
+            cache_key("src", "q.cu", 90, "v13.0"),
+            cache_key("src", "p.cu", 80, "v13.0"),
+            cache_key("src", "p.cu", 90, "v13.1"),
+            cache_key("src", "p.cu", 90, "v12.0"),
         ] {
             assert_ne!(base, other);
             assert_ne!(fnv1a_64(&base), fnv1a_64(&other));
@@ -428,11 +476,11 @@ mod tests {
     #[test]
     fn entries_decode_only_with_their_exact_key() {
         let image = b"\x7fELF and the rest of a cubin".to_vec();
-        let key = cache_key("source", "p.cu", 90, (13, 0));
+        let key = cache_key("source", "p.cu", 90, "v13.0");
         let bytes = encode_entry(&key, &image);
         assert_eq!(decode_entry(&bytes, &key), Some(&image[..]));
         // Another key (as after a hash collision) is a miss.
-        let other = cache_key("sourcf", "p.cu", 90, (13, 0));
+        let other = cache_key("sourcf", "p.cu", 90, "v13.0");
         assert_eq!(decode_entry(&bytes, &other), None);
         // Every truncation is a miss, and so are trailing bytes and a wrong magic.
         for len in 0..bytes.len() {
@@ -646,5 +694,16 @@ mod tests {
             .expect_err("does not compile");
         assert!(matches!(err, crate::Error::Nvrtc { .. }), "{err:?}");
         assert!(entries(&tmp.0).0.is_empty());
+    }
+
+    #[test]
+    fn nvrtc_is_identified_by_its_file_without_loading_it() {
+        if !crate::nvrtc::require_or_skip() {
+            return;
+        }
+        // NVRTC is found through LD_LIBRARY_PATH (or the system directories) wherever it loads from.
+        let id = nvrtc_identity();
+        assert!(id.starts_with("file /") && id.contains("nvrtc"), "{id}");
+        assert_eq!(id, nvrtc_identity());
     }
 }
