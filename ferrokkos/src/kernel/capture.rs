@@ -17,7 +17,8 @@ pub struct Borrowed(());
 
 impl Borrowed {
     /// # Safety
-    /// The caller holds the borrows that the captures' accesses ask for (see `LaunchBorrows`).
+    /// The caller holds the borrows that the captures' accesses ask for, taken for a host launch
+    /// (`LaunchBorrows` with `Reach::Host`, which also checked that every View is host-accessible).
     pub(crate) unsafe fn assert() -> Self {
         Borrowed(())
     }
@@ -110,7 +111,8 @@ where
     fn read_host(&self, _: &Borrowed) -> Self::Host {
         // SAFETY: the proof says the launch holds this allocation's borrow (shared or, if another
         // capture writes it in an `unsafe` kernel, exclusive) and keeps it alive, and that the kernel
-        // obeys the race rules or was declared unsafe.
+        // obeys the race rules or was declared unsafe; host values are made only for host launches,
+        // which checked that the View's memory is host-accessible (`Reach::Host`).
         unsafe { ReadAccess::new(self) }
     }
     fn read_shadow(cxx_name: &str) -> Self::Shadow {
@@ -296,7 +298,8 @@ where
     }
     fn host(&self, _: &Borrowed) -> Self::Host {
         // SAFETY: the proof says the launch holds this allocation's exclusive borrow and keeps it
-        // alive, and that the kernel writes only at its iteration index or was declared unsafe.
+        // alive, and that the kernel writes only at its iteration index or was declared unsafe; the
+        // host launch checked that the memory is host-accessible.
         unsafe { WriteAccess::new(&self.value) }
     }
     fn shadow(cxx_name: &str) -> Self::Shadow {
@@ -326,7 +329,8 @@ where
     }
     fn host(&self, _: &Borrowed) -> Self::Host {
         // SAFETY: the proof says the launch holds this allocation's exclusive borrow and keeps it
-        // alive, and that the kernel reaches this View only atomically or was declared unsafe.
+        // alive, and that the kernel reaches this View only atomically or was declared unsafe; the
+        // host launch checked that the memory is host-accessible.
         unsafe { AtomicAccess::new(&self.value) }
     }
     fn shadow(cxx_name: &str) -> Self::Shadow {

@@ -259,7 +259,7 @@ impl ExecutionSpace for Cuda {
         label: &str,
         kernel: K,
     ) -> Result<()> {
-        super::launch::range_for(policy, label, kernel)
+        super::patterns::range_for(policy, label, kernel)
     }
 
     fn launch_range_reduce<I, K, T>(
@@ -273,7 +273,7 @@ impl ExecutionSpace for Cuda {
         T: crate::reducer::ReduceTarget,
         K: crate::dispatch::ReduceFunctor<I, <T::Reducer as crate::reducer::Reducer>::Value>,
     {
-        super::launch::range_reduce(policy, label, kernel, target)
+        super::patterns::range_reduce(policy, label, kernel, target)
     }
 
     fn launch_range_scan<I, K, Rd>(
@@ -287,7 +287,7 @@ impl ExecutionSpace for Cuda {
         Rd: crate::reducer::Reducer,
         K: crate::dispatch::ScanFunctor<I, Rd::Value>,
     {
-        super::launch::range_scan(policy, label, kernel, reducer)
+        super::patterns::range_scan(policy, label, kernel, reducer)
     }
 
     fn launch_md_for<const R: usize, I, K>(
@@ -300,7 +300,7 @@ impl ExecutionSpace for Cuda {
         [I; R]: crate::policy::IndexTuple<I>,
         K: crate::dispatch::ForFunctor<<[I; R] as crate::policy::IndexTuple<I>>::Tuple>,
     {
-        super::launch::md_for(policy, label, kernel)
+        super::patterns::md_for(policy, label, kernel)
     }
 
     fn launch_md_reduce<const R: usize, I, K, T>(
@@ -318,6 +318,6 @@ impl ExecutionSpace for Cuda {
                 <T::Reducer as crate::reducer::Reducer>::Value,
             >,
     {
-        super::launch::md_reduce(policy, label, kernel, target)
+        super::patterns::md_reduce(policy, label, kernel, target)
     }
 }

@@ -16,6 +16,7 @@ mod launch;
 #[cfg(test)]
 mod launch_profile;
 pub mod nvrtc;
+mod patterns;
 mod queue;
 mod spaces;
 

@@ -1,0 +1,274 @@
+//! The entry points of the patterns on [`Cuda`]: `parallel_for`, `parallel_reduce` and
+//! `parallel_scan` over Range and MDRange policies, built on [`super::launch`].
+
+use super::instance::Cuda;
+use super::launch::{Done, Kind, Space, launch, missing};
+use crate::dispatch::{ForFunctor, ReduceFunctor, ScanFunctor};
+use crate::error::{Error, Result};
+use crate::kernel::{DeviceKernel, ParamWriter};
+use crate::policy::{IndexTuple, IndexType, Iterate, MDRangePolicy, RangePolicy};
+use crate::reducer::{ReduceTarget, Reducer, ReducerCxx};
+
+/// Describes a launch for error messages.
+fn describe<'a>(pattern: &'a str, label: &'a str) -> impl Fn() -> String + 'a {
+    move || format!("{pattern} \"{label}\" on Cuda")
+}
+
+/// The device translation of a functor; functors without one never get here (their launch on
+/// Cuda does not compile), but the error is kept for safety.
+fn device<'a>(
+    kernel: Option<&'a dyn DeviceKernel>,
+    what: &dyn Fn() -> String,
+) -> Result<&'a dyn DeviceKernel> {
+    kernel.ok_or_else(|| Error::Unsupported {
+        what: what(),
+        reason: "the functor has no device translation; write the kernel with kernel!".into(),
+    })
+}
+
+/// The reducer's device description, or why it has none.
+fn reducer_cxx<R: Reducer>(what: &dyn Fn() -> String) -> Result<ReducerCxx> {
+    R::device_cxx().ok_or_else(|| Error::Unsupported {
+        what: what(),
+        reason: format!(
+            "the reducer {} has no device form (custom reducers and values without a device \
+             type run only on host spaces)",
+            std::any::type_name::<R>()
+        ),
+    })
+}
+
+/// Reads the value a waited launch left in the pinned scratch.
+fn read_value<R: Reducer>(
+    done: Done<'_>,
+    size: usize,
+    what: &dyn Fn() -> String,
+) -> Result<R::Value> {
+    let Done::Waited(sub, pinned) = done else {
+        return Err(missing(what));
+    };
+    // SAFETY: the launch copied `size` bytes there and waited for the copy; the submission still
+    // holds the queue's lock, so nothing overwrites them.
+    let bytes = unsafe { std::slice::from_raw_parts(pinned, size) };
+    let value = R::device_decode(bytes).ok_or_else(|| Error::Unsupported {
+        what: what(),
+        reason: "the reducer's value cannot be read back from the device".into(),
+    });
+    drop(sub);
+    value
+}
+
+/// Runs a reduction whose value comes back to the host, and delivers it.
+fn reduce_with<T: ReduceTarget>(
+    cuda: &Cuda,
+    what: &dyn Fn() -> String,
+    dk: &dyn DeviceKernel,
+    target: T,
+    space: Space<'_>,
+) -> Result<T::Output> {
+    let (reducer, sink) = target.split();
+    T::check(&sink)?;
+    let cxx = reducer_cxx::<T::Reducer>(what)?;
+    if space.count > 0
+        && let Some((place, output)) = T::device_place(&sink)
+    {
+        // The result stays on the device: the join writes it into the View, asynchronously.
+        launch(
+            cuda,
+            what,
+            dk,
+            Kind::Reduce(&cxx),
+            std::any::type_name::<T::Reducer>(),
+            space,
+            Some(&place),
+        )?;
+        return Ok(output);
+    }
+    let mut value = if space.count == 0 {
+        reducer.init()
+    } else {
+        let done = launch(
+            cuda,
+            what,
+            dk,
+            Kind::Reduce(&cxx),
+            std::any::type_name::<T::Reducer>(),
+            space,
+            None,
+        )?;
+        read_value::<T::Reducer>(done, cxx.size, what)?
+    };
+    reducer.finalize(&mut value);
+    T::deliver(sink, value)
+}
+
+/// `parallel_for` over a range.
+pub(crate) fn range_for<I: IndexType, K: ForFunctor<I>>(
+    policy: RangePolicy<Cuda, I>,
+    label: &str,
+    kernel: K,
+) -> Result<()> {
+    let what = describe("parallel_for", label);
+    let dk = device(kernel.device_kernel(), &what)?;
+    let (begin, count) = (policy.begin(), policy.len());
+    if count == 0 {
+        return Ok(());
+    }
+    let write = move |w: &mut ParamWriter<'_>| {
+        w.push(begin);
+        w.push(count);
+    };
+    let space = Space {
+        count,
+        iterate: Iterate::Right,
+        max_extent: count,
+        write: &write,
+    };
+    launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
+}
+
+/// `parallel_reduce` over a range.
+pub(crate) fn range_reduce<I, K, T>(
+    policy: RangePolicy<Cuda, I>,
+    label: &str,
+    kernel: K,
+    target: T,
+) -> Result<T::Output>
+where
+    I: IndexType,
+    T: ReduceTarget,
+    K: ReduceFunctor<I, <T::Reducer as Reducer>::Value>,
+{
+    let what = describe("parallel_reduce", label);
+    let dk = device(kernel.device_kernel(), &what)?;
+    let (begin, count) = (policy.begin(), policy.len());
+    let write = move |w: &mut ParamWriter<'_>| {
+        w.push(begin);
+        w.push(count);
+    };
+    let space = Space {
+        count,
+        iterate: Iterate::Right,
+        max_extent: count,
+        write: &write,
+    };
+    reduce_with(policy.space(), &what, dk, target, space)
+}
+
+/// `parallel_scan` over a range; returns the total.
+pub(crate) fn range_scan<I, K, Rd>(
+    policy: RangePolicy<Cuda, I>,
+    label: &str,
+    kernel: K,
+    reducer: Rd,
+) -> Result<Rd::Value>
+where
+    I: IndexType,
+    Rd: Reducer,
+    K: ScanFunctor<I, Rd::Value>,
+{
+    let what = describe("parallel_scan", label);
+    let dk = device(kernel.device_kernel(), &what)?;
+    let cxx = reducer_cxx::<Rd>(&what)?;
+    let (begin, count) = (policy.begin(), policy.len());
+    let mut total = if count == 0 {
+        reducer.init()
+    } else {
+        let write = move |w: &mut ParamWriter<'_>| {
+            w.push(begin);
+            w.push(count);
+        };
+        let space = Space {
+            count,
+            iterate: Iterate::Right,
+            max_extent: count,
+            write: &write,
+        };
+        let done = launch(
+            policy.space(),
+            &what,
+            dk,
+            Kind::Scan(&cxx),
+            std::any::type_name::<Rd>(),
+            space,
+            None,
+        )?;
+        read_value::<Rd>(done, cxx.size, &what)?
+    };
+    reducer.finalize(&mut total);
+    Ok(total)
+}
+
+/// The launch parameters of a multidimensional range: the lower bounds, the point count and the
+/// extents.
+fn md_writer<const R: usize, I: IndexType>(
+    lower: [I; R],
+    count: u64,
+    extents: [u64; R],
+) -> impl Fn(&mut ParamWriter<'_>) {
+    move |w: &mut ParamWriter<'_>| {
+        for l in lower {
+            w.push(l);
+        }
+        w.push(count);
+        for e in extents {
+            w.push(e);
+        }
+    }
+}
+
+/// `parallel_for` over a multidimensional range (the tile sizes of the policy do not apply: each
+/// GPU thread takes consecutive points along the fastest dimension of the walk order).
+pub(crate) fn md_for<const R: usize, I, K>(
+    policy: MDRangePolicy<Cuda, R, I>,
+    label: &str,
+    kernel: K,
+) -> Result<()>
+where
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+    K: ForFunctor<<[I; R] as IndexTuple<I>>::Tuple>,
+{
+    let what = describe("parallel_for", label);
+    let dk = device(kernel.device_kernel(), &what)?;
+    let count = policy.len();
+    if count == 0 {
+        return Ok(());
+    }
+    let extents = policy.extents();
+    let write = md_writer(policy.lower(), count, extents);
+    let space = Space {
+        count,
+        iterate: policy.get_iterate(),
+        max_extent: extents.iter().copied().max().unwrap_or(0),
+        write: &write,
+    };
+    launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
+}
+
+/// `parallel_reduce` over a multidimensional range.
+pub(crate) fn md_reduce<const R: usize, I, K, T>(
+    policy: MDRangePolicy<Cuda, R, I>,
+    label: &str,
+    kernel: K,
+    target: T,
+) -> Result<T::Output>
+where
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+    T: ReduceTarget,
+    K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>,
+{
+    let what = describe("parallel_reduce", label);
+    let dk = device(kernel.device_kernel(), &what)?;
+    let count = policy.len();
+    let extents = policy.extents();
+    let write = md_writer(policy.lower(), count, extents);
+    let space = Space {
+        count,
+        iterate: policy.get_iterate(),
+        max_extent: extents.iter().copied().max().unwrap_or(0),
+        write: &write,
+    };
+    reduce_with(policy.space(), &what, dk, target, space)
+}
