@@ -26,6 +26,17 @@ fn the_device_is_described() {
     assert_eq!(exec.device_id() >> 24, 2);
     exec.fence("test").unwrap();
     ferrokkos::fence("global").unwrap();
+    // Instances: each new one has the next number, encoded in its device id with the device.
+    let parts = ferrokkos::partition_space_with_weights(&exec, &[1.0, 3.0]).unwrap();
+    assert_eq!(parts.len(), 2);
+    assert!(parts[1].instance_id() == parts[0].instance_id() + 1);
+    assert_eq!(parts[0].device_id() & 0x1_ffff, parts[0].instance_id());
+    assert_eq!((parts[0].device_id() >> 17) & 0x7f, d.ordinal as u32);
+    let e = ferrokkos::partition_space_with_weights(&exec, &[1.0, -1.0]).unwrap_err();
+    assert!(e.to_string().contains("weight 1 is -1"), "{e}");
+    let other = Cuda::new_instance().unwrap();
+    assert_ne!(other.instance_id(), exec.instance_id());
+    other.fence("new instance").unwrap();
 }
 
 #[test]
@@ -548,4 +559,22 @@ fn threads_creating_and_dropping_partitioned_instances_see_exact_results() {
          32 KiB: exact, {:?}",
         start.elapsed()
     );
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn device_views_resize_keeping_the_common_box() {
+    let exec = cuda();
+    let mut m = View::<i32, 2, LayoutRight, CudaSpace>::new("m", [3, 4]).unwrap();
+    parallel_for(
+        "fill",
+        MDRangePolicy::new(&exec, [0, 0], [3, 4]).unwrap(),
+        kernel!(|(i, j)| m[(i, j)] = (10 * i + j) as i32),
+    )
+    .unwrap();
+    ferrokkos::resize(&mut m, [4, 2]).unwrap();
+    assert_eq!(m.label(), "m");
+    let h = create_mirror_view(&m).unwrap();
+    deep_copy(&h, &m).unwrap();
+    assert_eq!(h.to_vec().unwrap(), [0, 1, 10, 11, 20, 21, 0, 0]);
 }

@@ -298,6 +298,43 @@ where
     }
 }
 
+/// Copies the index box `[0, common)` of `src` into `dst` (two allocations; `common` within both
+/// Views' extents), by the same rules as a View-to-View `deep_copy` (used by `resize`).
+pub(crate) fn copy_box<T, const R: usize, L, M>(
+    dst: &View<T, R, L, M>,
+    src: &View<T, R, L, M>,
+    common: [usize; R],
+) -> Result<()>
+where
+    T: Element,
+    L: Layout,
+    M: MemorySpace,
+{
+    if common.contains(&0) {
+        return Ok(());
+    }
+    if on_device::<M>() {
+        let (ds, ss) = (dst.strides(), src.strides());
+        let what = describe(dst.label(), src.label());
+        return device::copy(
+            None,
+            &side(dst, &common, &ds),
+            &side(src, &common, &ss),
+            elem::<T>(),
+            true,
+            &what,
+        );
+    }
+    let _s = HostBorrow::shared(src.allocation())?;
+    let _d = HostBorrow::exclusive(dst.allocation())?;
+    for_each_index(&common, |i| {
+        // SAFETY: `i` is inside `common`, within both Views' extents; the borrows keep other users
+        // out, and the allocations differ.
+        unsafe { *dst.as_mut_ptr().add(dst.offset_of(i)) = *src.as_ptr().add(src.offset_of(i)) };
+    });
+    Ok(())
+}
+
 impl<T: Element, const R: usize, L: Layout, M: MemorySpace> DeepCopyDst<T> for &View<T, R, L, M> {
     fn deep_copy_on(self, exec: Option<&Cuda>, blocking: bool, value: T) -> Result<()> {
         if self.size() == 0 {

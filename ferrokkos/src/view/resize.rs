@@ -5,11 +5,10 @@
 //! an [`Error::InvalidView`].
 
 use super::element::Element;
-use super::index::for_each_index;
 use super::layout::RegularLayout;
 use super::view::{View, view_alloc};
 use crate::error::{Error, Result};
-use crate::space::{HostAccessible, MemorySpace};
+use crate::space::MemorySpace;
 
 fn require_managed<T: Element, const R: usize, L: RegularLayout, M: MemorySpace>(
     view: &View<T, R, L, M>,
@@ -26,7 +25,8 @@ fn require_managed<T: Element, const R: usize, L: RegularLayout, M: MemorySpace>
 }
 
 /// Gives `view` the new extents, keeping the contents of the index box both shapes share; new
-/// elements are zero. With unchanged extents nothing happens (the allocation and pointer stay).
+/// elements are zero. With unchanged extents nothing happens (the allocation and pointer stay). Views
+/// in GPU memory are resized on the device (the common box is copied by `deep_copy`'s rules).
 ///
 /// ```
 /// use ferrokkos::{InitSettings, View, resize};
@@ -42,7 +42,7 @@ fn require_managed<T: Element, const R: usize, L: RegularLayout, M: MemorySpace>
 /// assert_eq!((v.as_ptr(), v.to_vec()?), (before, vec![0, 0, 0, 0, 0, 8]));
 /// # Ok::<(), ferrokkos::Error>(())
 /// ```
-pub fn resize<T: Element, const R: usize, L: RegularLayout, M: HostAccessible>(
+pub fn resize<T: Element, const R: usize, L: RegularLayout, M: MemorySpace>(
     view: &mut View<T, R, L, M>,
     extents: [usize; R],
 ) -> Result<()> {
@@ -52,11 +52,7 @@ pub fn resize<T: Element, const R: usize, L: RegularLayout, M: HostAccessible>(
     }
     let resized = View::<T, R, L, M>::new(view_alloc(view.label()), extents)?;
     let common: [usize; R] = std::array::from_fn(|r| extents[r].min(view.extent(r)));
-    {
-        let old = view.host()?;
-        let mut new = resized.host_mut()?;
-        for_each_index(&common, |i| new[*i] = old[*i]);
-    }
+    super::deep_copy::copy_box(&resized, view, common)?;
     *view = resized;
     Ok(())
 }

@@ -122,11 +122,12 @@ impl Drop for Borrows<'_> {
 
 /// Ends a submission: waits for it when `blocking`, else only numbers and stamps it.
 fn finish<'a>(
-    sub: Submission<'_>,
+    mut sub: Submission<'_>,
     allocs: impl Iterator<Item = &'a Allocation>,
     blocking: bool,
     what: &dyn Fn() -> String,
 ) -> Result<()> {
+    sub.note("deep_copy", "");
     if blocking {
         sub.finish_and_wait(allocs, what).map(drop)
     } else {

@@ -130,6 +130,8 @@ pub(super) struct Space<'a> {
     pub(super) max_extent: u64,
     /// Writes the launch parameters of the iteration space.
     pub(super) write: &'a dyn Fn(&mut ParamWriter<'_>),
+    /// The launch's label.
+    pub(super) label: &'a str,
 }
 
 /// The result of one launch's enqueueing.
@@ -265,6 +267,12 @@ pub(super) fn launch<'q>(
         for a in borrows.allocations().chain(dest.map(|d| d.alloc)) {
             sub.order_after(a, what)?;
         }
+        let pattern = match kind {
+            Kind::For => "parallel_for",
+            Kind::Reduce(_) => "parallel_reduce",
+            Kind::Scan(_) => "parallel_scan",
+        };
+        sub.note(pattern, space.label);
         let caps_dev = if by_pointer {
             caps.clear();
             dk.pack_captures(&mut ParamWriter::new(caps));

@@ -123,6 +123,7 @@ pub(crate) fn range_for<I: IndexType, K: ForFunctor<I>>(
         iterate: Iterate::Right,
         max_extent: count,
         write: &write,
+        label,
     };
     launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
 }
@@ -151,6 +152,7 @@ where
         iterate: Iterate::Right,
         max_extent: count,
         write: &write,
+        label,
     };
     reduce_with(policy.space(), &what, dk, target, space)
 }
@@ -183,6 +185,7 @@ where
             iterate: Iterate::Right,
             max_extent: count,
             write: &write,
+            label,
         };
         let done = launch(
             policy.space(),
@@ -242,6 +245,7 @@ where
         iterate: policy.get_iterate(),
         max_extent: extents.iter().copied().max().unwrap_or(0),
         write: &write,
+        label,
     };
     launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
 }
@@ -269,6 +273,7 @@ where
         iterate: policy.get_iterate(),
         max_extent: extents.iter().copied().max().unwrap_or(0),
         write: &write,
+        label,
     };
     reduce_with(policy.space(), &what, dk, target, space)
 }

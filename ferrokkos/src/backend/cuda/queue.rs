@@ -109,6 +109,8 @@ unsafe impl Send for Scratch {}
 pub(crate) struct Locked {
     /// The number of the last work submitted.
     submitted: u64,
+    /// What the last work submitted was (`parallel_for "axpy"`), for errors that surface later.
+    last: String,
     /// The instance's scratch memory.
     pub(crate) scratch: Scratch,
 }
@@ -140,6 +142,7 @@ impl Queue {
             completed: AtomicU64::new(0),
             locked: Mutex::new(Locked {
                 submitted: 0,
+                last: String::new(),
                 scratch: Scratch {
                     ctx: Arc::clone(ctx),
                     device: 0,
@@ -167,11 +170,25 @@ impl Queue {
     }
 
     /// Waits for all work submitted so far.
+    ///
+    /// An error of the device work (a fault in a kernel) surfaces here, asynchronously: the error
+    /// names the last work submitted to the instance.
     pub(crate) fn fence(&self, what: &dyn Fn() -> String) -> Result<()> {
-        let target = self.begin().locked.submitted;
-        self.stream.synchronize(what)?;
-        self.completed.fetch_max(target, Ordering::AcqRel);
-        Ok(())
+        let (target, last) = {
+            let sub = self.begin();
+            (sub.locked.submitted, sub.locked.last.clone())
+        };
+        self.stream
+            .synchronize(|| {
+                if last.is_empty() {
+                    what()
+                } else {
+                    format!("{} (the last work submitted to it: {last})", what())
+                }
+            })
+            .map(|()| {
+                self.completed.fetch_max(target, Ordering::AcqRel);
+            })
     }
 }
 
@@ -203,6 +220,19 @@ impl Submission<'_> {
             return self.queue.stream.wait_event(&event, what);
         }
         pending.wait(what)
+    }
+
+    /// Records what the work of this submission is (`pattern "label"`), for errors that surface at
+    /// a later fence.
+    pub(crate) fn note(&mut self, pattern: &str, label: &str) {
+        let last = &mut self.locked.last;
+        last.clear();
+        last.push_str(pattern);
+        if !label.is_empty() {
+            last.push_str(" \"");
+            last.push_str(label);
+            last.push('"');
+        }
     }
 
     /// Ends the submission: numbers the work enqueued in it and stamps `allocs` with that number.
