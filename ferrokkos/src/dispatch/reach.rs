@@ -42,9 +42,12 @@ impl SpaceKind for DeviceKind {}
 
 /// Whether functors of this reach run on spaces of kind `K`.
 #[diagnostic::on_unimplemented(
-    message = "this functor runs only on host spaces, not on a GPU space",
-    label = "a closure or functor struct, which has no device translation",
-    note = "write the kernel with `kernel!(|i| ...)`: it runs on every space"
+    message = "this functor cannot be launched with this policy",
+    label = "a closure or functor struct on a GPU space, or a kernel whose index type is not the policy's",
+    note = "a GPU space runs only `kernel!`s (closures and functor structs run only on host spaces)",
+    note = "a kernel's index must match the policy's index type: unannotated, it is `usize` for a \
+            RangePolicy and `(i64, i64, ..)` for an MDRangePolicy; annotate it otherwise, e.g. \
+            `|(i, j): (usize, usize)|`"
 )]
 pub trait ReachesSpace<K: SpaceKind> {}
 
