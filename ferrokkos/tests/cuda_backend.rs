@@ -578,3 +578,45 @@ fn device_views_resize_keeping_the_common_box() {
     deep_copy(&h, &m).unwrap();
     assert_eq!(h.to_vec().unwrap(), [0, 1, 10, 11, 20, 21, 0, 0]);
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn md_range_tiles_are_blocks_and_every_point_runs_once() {
+    let exec = cuda();
+    let (ni, nj, nk) = (7usize, 33usize, 19usize);
+    let hits = View::<u32, 3, LayoutRight, CudaSpace>::new("hits", [ni, nj, nk]).unwrap();
+    for (tiles, order) in [
+        ([2, 8, 16], Iterate::Right),
+        ([1, 4, 32], Iterate::Left),
+        ([3, 5, 7], Iterate::Right),
+    ] {
+        deep_copy(&hits, 0u32).unwrap();
+        let policy = MDRangePolicy::new(&exec, [1, 2, 3], [ni as i64, nj as i64, nk as i64])
+            .unwrap()
+            .tile_sizes(tiles)
+            .unwrap()
+            .iterate(order);
+        parallel_for(
+            "tiled",
+            policy,
+            kernel!(|(i, j, k)| hits[(i, j, k)] += 1 + (i * 10000 + j * 100 + k) as u32),
+        )
+        .unwrap();
+        let h = View::<u32, 3>::new("h", [ni, nj, nk]).unwrap();
+        deep_copy(&h, &hits).unwrap();
+        let h = h.host().unwrap();
+        for i in 0..ni {
+            for j in 0..nj {
+                for k in 0..nk {
+                    let inside = i >= 1 && j >= 2 && k >= 3;
+                    let want = if inside {
+                        1 + (i * 10000 + j * 100 + k) as u32
+                    } else {
+                        0
+                    };
+                    assert_eq!(h[(i, j, k)], want, "{tiles:?} {order:?} at {i} {j} {k}");
+                }
+            }
+        }
+    }
+}

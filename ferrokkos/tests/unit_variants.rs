@@ -7,12 +7,13 @@ use common::check_cuda;
 use ferrokkos::kernel::UnitOptions;
 use ferrokkos::prelude::*;
 
-/// All eight combinations of the three options.
+/// All sixteen combinations of the four options.
 fn variants() -> impl Iterator<Item = UnitOptions> {
-    (0..8u8).map(|bits| UnitOptions {
+    (0..16u8).map(|bits| UnitOptions {
         index32: bits & 1 != 0,
         captures_by_pointer: bits & 2 != 0,
         fused_join: bits & 4 != 0,
+        tiled: bits & 8 != 0,
     })
 }
 
@@ -36,7 +37,9 @@ fn every_variant_of_every_pattern_compiles() {
     for o in variants() {
         check_cuda(&axpy.cuda_source_with(Iterate::Right, o));
         for order in [Iterate::Left, Iterate::Right] {
-            check_cuda(&md.cuda_source_with(order, o));
+            let unit = md.cuda_source_with(order, o);
+            assert_eq!(unit.source.contains("fk_tile1"), o.tiled);
+            check_cuda(&unit);
             check_cuda(&md_sum.cuda_source_with::<Sum<f64>>(order, o));
         }
         let unit = dot.cuda_source_with::<Sum<f64>>(Iterate::Right, o);

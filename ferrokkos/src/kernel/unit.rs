@@ -71,6 +71,11 @@ pub struct UnitOptions {
     /// parameters after `fk_partials`: `unsigned int* fk_done` (a counter that is 0 before the
     /// launch and is 0 again after it) and `value_type* fk_result`.
     pub fused_join: bool,
+    /// A multidimensional `parallel_for` maps each tile of the policy to one block: the entry takes
+    /// the tile sizes (`const u64 fk_tile0, ...`) after the extents, is launched with blocks of the
+    /// tile's point count, and block `b` (grid-stride over the tiles) runs tile `b` in walk order,
+    /// thread `t` its point `t` (the fastest dimension first). Ignored for ranges and other patterns.
+    pub tiled: bool,
 }
 
 /// The pattern to generate entries for.
@@ -199,8 +204,12 @@ where
     } else {
         "u64"
     };
+    let tiled = options.tiled && rank >= 2 && matches!(pattern, Pattern::For { .. });
     let (space_params, call_index) = iteration_space(ty, kt, rank, &pattern);
     let mut params_all = space_params;
+    if tiled {
+        params_all.extend((0..rank).map(|r| format!("const u64 fk_tile{r}")));
+    }
     match &pattern {
         Pattern::For { .. } => {}
         Pattern::Reduce { .. } => {
@@ -251,6 +260,40 @@ where
          fk_k += ({kt})gridDim.x * blockDim.x) {{"
     );
     match &pattern {
+        Pattern::For { iterate } if tiled => {
+            let order: Vec<usize> = match iterate {
+                Iterate::Right => (0..rank).rev().collect(),
+                Iterate::Left => (0..rank).collect(),
+            };
+            t.push("    // One tile per block, grid-stride over the tiles; thread t is point t of the tile.");
+            let counts: Vec<String> = (0..rank)
+                .map(|r| format!("((fk_extent{r} + fk_tile{r} - 1) / fk_tile{r})"))
+                .collect();
+            t.push(&format!("    const u64 fk_tiles = {};", counts.join(" * ")));
+            t.push("    for (u64 fk_b = blockIdx.x; fk_b < fk_tiles; fk_b += gridDim.x) {");
+            t.push("        u64 fk_brest = fk_b;");
+            t.push("        u64 fk_trest = threadIdx.x;");
+            t.push("        bool fk_in = true;");
+            for r in &order {
+                t.push(&format!(
+                    "        const u64 fk_p{r} = (fk_brest % {}) * fk_tile{r} + fk_trest % fk_tile{r};",
+                    counts[*r]
+                ));
+                t.push(&format!(
+                    "        fk_brest /= {}; fk_trest /= fk_tile{r}; fk_in = fk_in && fk_p{r} < fk_extent{r};",
+                    counts[*r]
+                ));
+            }
+            t.push("        if (!fk_in) continue;");
+            for r in 0..rank {
+                t.push(&format!(
+                    "        const {ty} fk_i{r} = {ty}(fk_lower{r} + fk_p{r});"
+                ));
+            }
+            t.push(&format!("        fk_body({});", index_args(rank)));
+            t.push("    }");
+            t.push("}");
+        }
         Pattern::For { .. } => {
             t.push(&format!("    {grid_stride}"));
             t.push(&call_index);

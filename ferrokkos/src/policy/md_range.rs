@@ -182,7 +182,13 @@ where
         self.len() == 0
     }
 
-    /// The tile sizes in use: the ones set, or one line along the fastest dimension.
+    /// The tile sizes the user set, if any.
+    pub(crate) fn explicit_tiles(&self) -> Option<[u64; R]> {
+        self.tiles
+    }
+
+    /// The tile sizes in use: the ones set, or one line along the fastest dimension. On Cuda, tiles
+    /// that are set (up to 1024 points) are the blocks of the launch.
     pub fn get_tile_sizes(&self) -> [u64; R] {
         self.tiles.unwrap_or_else(|| {
             let fastest = self.fastest_dim();

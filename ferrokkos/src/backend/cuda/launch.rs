@@ -132,6 +132,9 @@ pub(super) struct Space<'a> {
     pub(super) write: &'a dyn Fn(&mut ParamWriter<'_>),
     /// The launch's label.
     pub(super) label: &'a str,
+    /// For a tiled multidimensional `parallel_for`: the points per tile (the block size) and the
+    /// number of tiles (the parameters then include the tile sizes).
+    pub(super) tiles: Option<(u32, u64)>,
 }
 
 /// The result of one launch's enqueueing.
@@ -192,10 +195,12 @@ pub(super) fn launch<'q>(
             Kind::Scan(_) => 8 + 8 + 8 + 8,
         };
         let by_pointer = 8 * 16 + extras + caps_len > info.max_param_bytes;
+        let tiled = matches!(kind, Kind::For) && space.tiles.is_some();
         let options = UnitOptions {
             index32,
             captures_by_pointer: by_pointer,
             fused_join: true,
+            tiled,
         };
         let (pattern, pattern_bits, extra, value_size) = match kind {
             Kind::For => (
@@ -225,7 +230,8 @@ pub(super) fn launch<'q>(
         let variant = pattern_bits
             | (matches!(space.iterate, Iterate::Left) as u32) << 2
             | (index32 as u32) << 3
-            | (by_pointer as u32) << 4;
+            | (by_pointer as u32) << 4
+            | (tiled as u32) << 5;
         let key = JitKey {
             kernel: dk.device_key(),
             reducer: reducer_type,
@@ -261,6 +267,14 @@ pub(super) fn launch<'q>(
             _ => full,
         };
         let mut grid = wanted.min(cap).max(1);
+        // A tiled launch: one block per tile, of the tile's points.
+        let (block, cap_tiles) = match space.tiles {
+            Some((points, tiles)) if tiled => (points, Some(tiles)),
+            _ => (block, None),
+        };
+        if let Some(tiles) = cap_tiles {
+            grid = tiles.clamp(1, u64::from(i32::MAX as u32));
+        }
 
         let stream: &Stream = cuda.queue().stream();
         let mut sub = cuda.queue().begin();

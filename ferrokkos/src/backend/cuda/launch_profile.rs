@@ -70,6 +70,7 @@ fn launch_steps() {
                     index32: true,
                     captures_by_pointer: false,
                     fused_join: true,
+                    tiled: false,
                 },
             )
         };

@@ -124,6 +124,7 @@ pub(crate) fn range_for<I: IndexType, K: ForFunctor<I>>(
         max_extent: count,
         write: &write,
         label,
+        tiles: None,
     };
     launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
 }
@@ -153,6 +154,7 @@ where
         max_extent: count,
         write: &write,
         label,
+        tiles: None,
     };
     reduce_with(policy.space(), &what, dk, target, space)
 }
@@ -186,6 +188,7 @@ where
             max_extent: count,
             write: &write,
             label,
+            tiles: None,
         };
         let done = launch(
             policy.space(),
@@ -220,8 +223,14 @@ fn md_writer<const R: usize, I: IndexType>(
     }
 }
 
-/// `parallel_for` over a multidimensional range (the tile sizes of the policy do not apply: each
-/// GPU thread takes consecutive points along the fastest dimension of the walk order).
+/// The most points a tile may have to become one block (CUDA's limit of threads per block).
+const MAX_TILE_POINTS: u64 = 1024;
+
+/// `parallel_for` over a multidimensional range. With tile sizes set on the policy (at most 1024
+/// points per tile), each tile is one block and its points are the block's threads, the fastest
+/// dimension of the walk order first (Kokkos' mapping); without, the points are numbered in the
+/// walk order and handed out grid-stride (consecutive threads take consecutive points of the
+/// fastest dimension), which needs no tuning.
 pub(crate) fn md_for<const R: usize, I, K>(
     policy: MDRangePolicy<Cuda, R, I>,
     label: &str,
@@ -239,13 +248,33 @@ where
         return Ok(());
     }
     let extents = policy.extents();
-    let write = md_writer(policy.lower(), count, extents);
+    let tiles = policy
+        .explicit_tiles()
+        .filter(|t| t.iter().product::<u64>() <= MAX_TILE_POINTS);
+    let plain = md_writer(policy.lower(), count, extents);
+    let write = |w: &mut ParamWriter<'_>| {
+        plain(w);
+        if let Some(t) = tiles {
+            for size in t {
+                w.push(size);
+            }
+        }
+    };
     let space = Space {
         count,
         iterate: policy.get_iterate(),
         max_extent: extents.iter().copied().max().unwrap_or(0),
         write: &write,
         label,
+        tiles: tiles.map(|t| {
+            let points = t.iter().product::<u64>() as u32;
+            let count = extents
+                .iter()
+                .zip(&t)
+                .map(|(e, s)| e.div_ceil(*s))
+                .product::<u64>();
+            (points, count)
+        }),
     };
     launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
 }
@@ -274,6 +303,7 @@ where
         max_extent: extents.iter().copied().max().unwrap_or(0),
         write: &write,
         label,
+        tiles: None,
     };
     reduce_with(policy.space(), &what, dk, target, space)
 }
