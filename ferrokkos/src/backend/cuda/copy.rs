@@ -483,9 +483,3 @@ impl Drop for DeviceTemp {
         }
     }
 }
-
-/// The name of the space a copy runs on, for messages.
-#[allow(dead_code)]
-pub(crate) fn space_name() -> &'static str {
-    Cuda::NAME
-}

@@ -102,6 +102,32 @@ fn reduce_with<T: ReduceTarget>(
     T::deliver(sink, value)
 }
 
+/// The launch parameters of a range: its first index and its length.
+fn range_writer<I: IndexType>(begin: I, count: u64) -> impl Fn(&mut ParamWriter<'_>) {
+    move |w: &mut ParamWriter<'_>| {
+        w.push(begin);
+        w.push(count);
+    }
+}
+
+/// The iteration space of a launch without tiles.
+fn untiled<'a>(
+    count: u64,
+    iterate: Iterate,
+    max_extent: u64,
+    write: &'a dyn Fn(&mut ParamWriter<'_>),
+    label: &'a str,
+) -> Space<'a> {
+    Space {
+        count,
+        iterate,
+        max_extent,
+        write,
+        label,
+        tiles: None,
+    }
+}
+
 /// `parallel_for` over a range.
 pub(crate) fn range_for<I: IndexType, K: ForFunctor<I>>(
     policy: RangePolicy<Cuda, I>,
@@ -114,18 +140,8 @@ pub(crate) fn range_for<I: IndexType, K: ForFunctor<I>>(
     if count == 0 {
         return Ok(());
     }
-    let write = move |w: &mut ParamWriter<'_>| {
-        w.push(begin);
-        w.push(count);
-    };
-    let space = Space {
-        count,
-        iterate: Iterate::Right,
-        max_extent: count,
-        write: &write,
-        label,
-        tiles: None,
-    };
+    let write = range_writer(begin, count);
+    let space = untiled(count, Iterate::Right, count, &write, label);
     launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
 }
 
@@ -144,18 +160,8 @@ where
     let what = describe("parallel_reduce", label);
     let dk = device(kernel.device_kernel(), &what)?;
     let (begin, count) = (policy.begin(), policy.len());
-    let write = move |w: &mut ParamWriter<'_>| {
-        w.push(begin);
-        w.push(count);
-    };
-    let space = Space {
-        count,
-        iterate: Iterate::Right,
-        max_extent: count,
-        write: &write,
-        label,
-        tiles: None,
-    };
+    let write = range_writer(begin, count);
+    let space = untiled(count, Iterate::Right, count, &write, label);
     reduce_with(policy.space(), &what, dk, target, space)
 }
 
@@ -178,18 +184,8 @@ where
     let mut total = if count == 0 {
         reducer.init()
     } else {
-        let write = move |w: &mut ParamWriter<'_>| {
-            w.push(begin);
-            w.push(count);
-        };
-        let space = Space {
-            count,
-            iterate: Iterate::Right,
-            max_extent: count,
-            write: &write,
-            label,
-            tiles: None,
-        };
+        let write = range_writer(begin, count);
+        let space = untiled(count, Iterate::Right, count, &write, label);
         let done = launch(
             policy.space(),
             &what,
@@ -297,13 +293,7 @@ where
     let count = policy.len();
     let extents = policy.extents();
     let write = md_writer(policy.lower(), count, extents);
-    let space = Space {
-        count,
-        iterate: policy.get_iterate(),
-        max_extent: extents.iter().copied().max().unwrap_or(0),
-        write: &write,
-        label,
-        tiles: None,
-    };
+    let max_extent = extents.iter().copied().max().unwrap_or(0);
+    let space = untiled(count, policy.get_iterate(), max_extent, &write, label);
     reduce_with(policy.space(), &what, dk, target, space)
 }
