@@ -217,6 +217,27 @@ pub enum Error {
         first: String,
     },
 
+    /// The Kokkos Tools library named by `KOKKOS_TOOLS_LIBS` / `--kokkos-tools-libs` could not be
+    /// loaded: the file is missing, is not a shared library for this machine, or exports no
+    /// `kokkosp_*` function. Initialize fails; initializing again without the tool
+    /// ([`crate::InitSettings::without_tools`]) goes on without it.
+    #[error("the Kokkos Tools library {path:?} could not be loaded: {reason}")]
+    ToolLibrary {
+        /// The path as given.
+        path: String,
+        /// Why (the dynamic loader's message).
+        reason: String,
+    },
+
+    /// The trace file named by `FERROKKOS_TRACE` could not be created or written.
+    #[error("the trace file {path:?} could not be written: {reason}")]
+    Trace {
+        /// The path as given.
+        path: String,
+        /// The I/O error.
+        reason: String,
+    },
+
     /// A CUDA library that ferrokkos loads at run time could not be loaded (or lacks a function).
     #[error("the CUDA library {library} could not be loaded: {hint}")]
     LibraryMissing {

@@ -46,6 +46,7 @@ pub mod reducer;
 mod runtime;
 mod settings;
 pub mod space;
+mod tools;
 pub mod view;
 
 pub use backend::cuda::nvrtc;
@@ -99,6 +100,7 @@ pub use space::{
     DeviceType, ExecutionSpace, HostAccessible, Init, MemorySpace, MemoryStats, SpaceChoice,
     SpaceTask, device_id, fence, partition_space, partition_space_with_weights, run_on,
 };
+pub use tools::profiling;
 pub use view::{
     ALL, Element, HostMut, HostRef, Layout, LayoutLeft, LayoutRight, LayoutStride, ParallelMut,
     View, ViewAlloc, create_mirror, create_mirror_in, create_mirror_view,

@@ -73,6 +73,8 @@ pub fn initialize(settings: InitSettings) -> Result<Runtime> {
         Lifecycle::Finalized => return Err(Error::InitializeAfterFinalize),
         Lifecycle::Uninitialized => {}
     }
+    // The tool library and the trace file first: a bad path fails before anything starts.
+    let tools = crate::tools::prepare(&settings)?;
     let host = HostBackend::start(&settings)?;
     let cuda = match CudaBackend::start(&settings) {
         Ok(cuda) => cuda,
@@ -81,13 +83,39 @@ pub fn initialize(settings: InitSettings) -> Result<Runtime> {
             return Err(e);
         }
     };
+    if let (Some(cuda), Some(origin)) = (&cuda, tools.trace_origin())
+        && let Err(e) = cuda.start_trace_clock(origin)
+    {
+        cuda.shutdown();
+        host.shutdown();
+        return Err(e);
+    }
+    let metadata = configuration(&host, cuda.as_ref());
     *guard = Lifecycle::Running(Arc::new(State {
-        settings,
+        settings: settings.clone(),
         host,
         cuda,
         hooks: Mutex::new(Vec::new()),
     }));
+    // The tool's start-up callbacks run once the runtime is up (a tool may fence from them).
+    drop(guard);
+    tools.activate(&settings, &metadata);
     Ok(Runtime { done: false })
+}
+
+/// The configuration declared to tools as metadata at initialize.
+fn configuration(host: &HostBackend, cuda: Option<&CudaBackend>) -> Vec<(&'static str, String)> {
+    let mut metadata = vec![
+        ("ferrokkos version", env!("CARGO_PKG_VERSION").to_string()),
+        (
+            "Threads concurrency",
+            crate::ExecutionSpace::concurrency(host.threads()).to_string(),
+        ),
+    ];
+    if let Some(cuda) = cuda {
+        metadata.push(("Cuda device", cuda.shared.info.name.clone()));
+    }
+    metadata
 }
 
 /// Whether ferrokkos is initialized and not yet finalized.
@@ -174,6 +202,11 @@ fn finalize_now() -> Result<()> {
             }
         }
     }
+    // Tools end after the hooks and before the backends stop, as in Kokkos.
+    let tools = crate::tools::finish();
+    if let Some(cuda) = &state.cuda {
+        cuda.stop_trace_clock();
+    }
     let previous = std::mem::replace(&mut *lifecycle(), Lifecycle::Finalized);
     if !matches!(previous, Lifecycle::Running(_)) {
         // Finalized concurrently by someone else: put back what was there.
@@ -186,6 +219,7 @@ fn finalize_now() -> Result<()> {
     }
     state.host.shutdown();
     drop(state);
+    tools?;
     match panics.len() {
         0 => Ok(()),
         count => Err(Error::FinalizeHook {

@@ -12,6 +12,10 @@ use crate::error::{Error, Result};
 /// |---|---|---|
 /// | number of threads of the Threads space | `FERROKKOS_NUM_THREADS` (alias `KOKKOS_NUM_THREADS`) | `--kokkos-num-threads=N` |
 /// | pin the pool's workers to cores | `FERROKKOS_PIN_THREADS=1` | `--ferrokkos-pin-threads` |
+/// | GPU number | `FERROKKOS_DEVICE` (alias `KOKKOS_DEVICE_ID`) | `--kokkos-device-id=N` |
+/// | Kokkos Tools library | `KOKKOS_TOOLS_LIBS` (deprecated `KOKKOS_PROFILE_LIBRARY`) | `--kokkos-tools-libs=PATH` |
+/// | arguments for the tool | `KOKKOS_TOOLS_ARGS` | `--kokkos-tools-args="..."` |
+/// | Chrome trace of the run | `FERROKKOS_TRACE=path.json` | `--ferrokkos-trace=path.json` |
 ///
 /// ```
 /// use ferrokkos::InitSettings;
@@ -27,6 +31,10 @@ pub struct InitSettings {
     device_id: Option<usize>,
     map_device_by_rank: bool,
     disable_cuda: bool,
+    tools_libs: Option<String>,
+    tools_args: Option<String>,
+    trace: Option<std::path::PathBuf>,
+    program: Option<String>,
 }
 
 /// Environment variables for the thread count, in order of precedence.
@@ -77,6 +85,70 @@ impl InitSettings {
     pub fn disable_cuda(mut self, off: bool) -> Self {
         self.disable_cuda = off;
         self
+    }
+
+    /// Loads the Kokkos Tools library at `path` at initialize (Kokkos' `--kokkos-tools-libs`). As in
+    /// Kokkos, a `;`-separated list loads its first entry. A path that cannot be loaded as a Kokkos
+    /// Tools library makes [`crate::initialize`] fail with [`Error::ToolLibrary`]; to go on without
+    /// the tool, initialize again with [`InitSettings::without_tools`].
+    pub fn tools_libs(mut self, path: impl Into<String>) -> Self {
+        self.tools_libs = Some(path.into());
+        self
+    }
+
+    /// The arguments passed to the tool's `kokkosp_parse_args`, split on white space (Kokkos'
+    /// `--kokkos-tools-args`).
+    pub fn tools_args(mut self, args: impl Into<String>) -> Self {
+        self.tools_args = Some(args.into());
+        self
+    }
+
+    /// Writes a Chrome trace of the run (kernels, copies, fills, fences, regions, memory) to `path`
+    /// (`FERROKKOS_TRACE`); `ferrokkos timeline path` draws it.
+    pub fn trace(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.trace = Some(path.into());
+        self
+    }
+
+    /// The same settings with no tool library, tool arguments or trace.
+    pub fn without_tools(mut self) -> Self {
+        self.tools_libs = None;
+        self.tools_args = None;
+        self.trace = None;
+        self
+    }
+
+    /// The Kokkos Tools library to load: the first entry of the `;`-separated list, if any.
+    pub fn tools_library(&self) -> Option<&str> {
+        let libs = self.tools_libs.as_deref()?;
+        Some(libs.split(';').next().unwrap_or(libs))
+    }
+
+    /// The arguments for the tool's `kokkosp_parse_args` (without the program name).
+    pub fn tools_arguments(&self) -> Vec<String> {
+        self.tools_args
+            .as_deref()
+            .map(|a| {
+                a.split([' ', '\t'])
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Where the trace goes, if one was asked for.
+    pub fn trace_path(&self) -> Option<&std::path::Path> {
+        self.trace.as_deref()
+    }
+
+    /// The program's name (the first command-line argument given to [`InitSettings::from_args`],
+    /// else the process's own `argv[0]`): `argv[0]` of `kokkosp_parse_args`.
+    pub fn program_name(&self) -> String {
+        self.program
+            .clone()
+            .or_else(|| std::env::args().next())
+            .unwrap_or_else(|| "ferrokkos".to_string())
     }
 
     /// The requested GPU number, if any.
@@ -215,12 +287,39 @@ impl InitSettings {
         if let Some(value) = lookup("FERROKKOS_PIN_THREADS") {
             settings.pin_threads = parse_bool("FERROKKOS_PIN_THREADS", &value)?;
         }
+        settings.tools_libs = match (
+            lookup("KOKKOS_TOOLS_LIBS"),
+            lookup("KOKKOS_PROFILE_LIBRARY"),
+        ) {
+            (Some(libs), Some(old)) if libs != old => {
+                return Err(Error::Setting {
+                    name: "KOKKOS_PROFILE_LIBRARY".into(),
+                    value: old,
+                    reason: format!(
+                        "conflicts with KOKKOS_TOOLS_LIBS={libs:?}; KOKKOS_PROFILE_LIBRARY is \
+                         deprecated: set only KOKKOS_TOOLS_LIBS"
+                    ),
+                });
+            }
+            (Some(libs), _) => Some(libs),
+            (None, old) => old,
+        }
+        .filter(|libs| !libs.is_empty());
+        settings.tools_args = lookup("KOKKOS_TOOLS_ARGS");
+        settings.trace = lookup("FERROKKOS_TRACE")
+            .filter(|p| !p.is_empty())
+            .map(Into::into);
         Ok(settings)
     }
 
     fn apply_args(&mut self, args: impl Iterator<Item = String>) -> Result<Vec<String>> {
         let mut rest = Vec::new();
         let mut args = args.peekable();
+        if let Some(program) = args.peek()
+            && !program.starts_with("--")
+        {
+            self.program = Some(program.clone());
+        }
         while let Some(arg) = args.next() {
             let Some(flag) = arg.strip_prefix("--") else {
                 rest.push(arg);
@@ -263,6 +362,24 @@ impl InitSettings {
                         });
                     }
                 },
+                "kokkos-tools-libs"
+                | "kokkos-tools-library"
+                | "kokkos-tools-args"
+                | "ferrokkos-trace" => {
+                    let value = match inline {
+                        Some(v) => v,
+                        None => args.next().ok_or_else(|| Error::Setting {
+                            name: format!("--{name}"),
+                            value: String::new(),
+                            reason: format!("expects a value, e.g. --{name}=..."),
+                        })?,
+                    };
+                    match name {
+                        "kokkos-tools-args" => self.tools_args = Some(value),
+                        "ferrokkos-trace" => self.trace = Some(value.into()),
+                        _ => self.tools_libs = Some(value),
+                    }
+                }
                 "ferrokkos-pin-threads" => {
                     self.pin_threads = match inline {
                         Some(v) => parse_bool("--ferrokkos-pin-threads", &v)?,
@@ -275,7 +392,8 @@ impl InitSettings {
                         value: inline.unwrap_or_default(),
                         reason: "unknown or unsupported Kokkos option; supported: \
                                  --kokkos-num-threads=N, --kokkos-device-id=N, \
-                                 --kokkos-map-device-id-by=mpi_rank"
+                                 --kokkos-map-device-id-by=mpi_rank, --kokkos-tools-libs=PATH, \
+                                 --kokkos-tools-args=ARGS"
                             .into(),
                     });
                 }

@@ -13,6 +13,7 @@ use crate::error::Result;
 use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy, Schedule, TileGrid};
 use crate::reducer::{ReduceTarget, Reducer};
 use crate::space::ExecutionSpace;
+use crate::tools::{Pattern, profile_kernel};
 
 // The loops below sit in functions that take the kernel as `&K` and are never inlined: a shared
 // reference parameter tells the compiler that the kernel's captures do not change during the loop, so it
@@ -115,6 +116,13 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
+        if crate::tools::active() {
+            let space = self.space().clone();
+            let name = std::any::type_name::<K>();
+            return profile_kernel(Pattern::For, &space, label, name, move || {
+                S::launch_range_for(self, label, kernel)
+            });
+        }
         S::launch_range_for(self, label, kernel)
     }
 }
@@ -128,6 +136,13 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
+        if crate::tools::active() {
+            let space = self.space().clone();
+            let name = std::any::type_name::<K>();
+            return profile_kernel(Pattern::Reduce, &space, label, name, move || {
+                S::launch_range_reduce(self, label, kernel, target)
+            });
+        }
         S::launch_range_reduce(self, label, kernel, target)
     }
 }
@@ -141,6 +156,13 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value> {
+        if crate::tools::active() {
+            let space = self.space().clone();
+            let name = std::any::type_name::<K>();
+            return profile_kernel(Pattern::Scan, &space, label, name, move || {
+                S::launch_range_scan(self, label, kernel, reducer)
+            });
+        }
         S::launch_range_scan(self, label, kernel, reducer)
     }
 }
@@ -154,6 +176,13 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
+        if crate::tools::active() {
+            let space = self.space().clone();
+            let name = std::any::type_name::<K>();
+            return profile_kernel(Pattern::For, &space, label, name, move || {
+                S::launch_md_for(self, label, kernel)
+            });
+        }
         S::launch_md_for(self, label, kernel)
     }
 }
@@ -168,6 +197,13 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
+        if crate::tools::active() {
+            let space = self.space().clone();
+            let name = std::any::type_name::<K>();
+            return profile_kernel(Pattern::Reduce, &space, label, name, move || {
+                S::launch_md_reduce(self, label, kernel, target)
+            });
+        }
         S::launch_md_reduce(self, label, kernel, target)
     }
 }

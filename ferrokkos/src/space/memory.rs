@@ -113,15 +113,23 @@ pub(crate) trait Release: Send + Sync {
 pub struct RawMemory {
     ptr: NonNull<u8>,
     bytes: usize,
+    /// The space's name for Kokkos Tools (`"Host"`, `"Cuda"`, ...).
+    space: &'static str,
     release: Option<Box<dyn Release>>,
 }
 
 impl RawMemory {
     /// Wraps memory that `release` frees.
-    pub(crate) fn new(ptr: NonNull<u8>, bytes: usize, release: Box<dyn Release>) -> Self {
+    pub(crate) fn new(
+        ptr: NonNull<u8>,
+        bytes: usize,
+        space: &'static str,
+        release: Box<dyn Release>,
+    ) -> Self {
         RawMemory {
             ptr,
             bytes,
+            space: crate::tools::space_name(space),
             release: Some(release),
         }
     }
@@ -133,6 +141,7 @@ impl RawMemory {
         RawMemory {
             ptr: NonNull::<Align64>::dangling().cast(),
             bytes: 0,
+            space: "",
             release: None,
         }
     }
@@ -140,6 +149,14 @@ impl RawMemory {
     /// The start of the memory, aligned to 64 bytes.
     pub(crate) fn ptr(&self) -> NonNull<u8> {
         self.ptr
+    }
+
+    /// Reports this memory's allocation (or release) for the View `label` to tools; memory of
+    /// zero bytes is not reported.
+    pub(crate) fn report(&self, allocated: bool, label: &str) {
+        if self.bytes > 0 {
+            crate::tools::data(allocated, self.space, label, self.ptr.as_ptr(), self.bytes);
+        }
     }
 }
 

@@ -44,6 +44,7 @@ unsafe impl Sync for Allocation {}
 impl Allocation {
     /// A record owning memory from a memory space.
     pub(crate) fn owned(label: &str, memory: RawMemory) -> Arc<Allocation> {
+        memory.report(true, label);
         Arc::new(Allocation {
             label: label.to_string(),
             memory: Memory::Owned(memory),
@@ -251,6 +252,9 @@ impl Drop for Allocation {
         // drops after this, with the fields).
         if let Err(e) = self.wait_pending() {
             eprintln!("ferrokkos: {e}");
+        }
+        if let Memory::Owned(memory) = &self.memory {
+            memory.report(false, &self.label);
         }
     }
 }

@@ -39,8 +39,10 @@ use super::layout::Layout;
 use super::view::View;
 use crate::backend::cuda::Cuda;
 use crate::backend::cuda::copy::{self as device, Elem, Side};
+use crate::backend::host::HostSpace;
 use crate::error::{Error, Result};
 use crate::space::MemorySpace;
+use crate::tools::{CopySide, DeepCopyScope};
 
 /// Copies `src` into `dst` and waits until the copy is complete (Kokkos' `deep_copy`).
 ///
@@ -186,6 +188,15 @@ fn elem<T>() -> Elem {
     }
 }
 
+/// One side of a copy as Kokkos Tools see it.
+fn tool_side<M: MemorySpace>(label: &str, ptr: *const u8) -> CopySide<'_> {
+    CopySide {
+        space: crate::tools::space_name(M::NAME),
+        label,
+        ptr,
+    }
+}
+
 /// Describes a copy for error messages.
 fn describe<'a>(dst: &'a str, src: &'a str) -> impl Fn() -> String + 'a {
     move || format!("deep_copy into View \"{dst}\" from View \"{src}\"")
@@ -233,6 +244,11 @@ where
         if plan == CopyPlan::Nothing {
             return Ok(());
         }
+        let _tools = DeepCopyScope::begin(
+            tool_side::<M1>(dst.label(), dst.as_ptr().cast()),
+            tool_side::<M2>(src.label(), src.as_ptr().cast()),
+            dst.size() * size_of::<T>(),
+        );
         if exec.is_some() || on_device::<M1>() || on_device::<M2>() {
             let (de, ds) = (dst.extents(), dst.strides());
             let (se, ss) = (src.extents(), src.strides());
@@ -340,6 +356,11 @@ impl<T: Element, const R: usize, L: Layout, M: MemorySpace> DeepCopyDst<T> for &
         if self.size() == 0 {
             return Ok(());
         }
+        let _tools = DeepCopyScope::begin(
+            tool_side::<M>(self.label(), self.as_ptr().cast()),
+            tool_side::<HostSpace>("Scalar", (&value as *const T).cast()),
+            self.size() * size_of::<T>(),
+        );
         if exec.is_some() || on_device::<M>() {
             let (e, s) = (self.extents(), self.strides());
             // SAFETY: `T: Element` is plain data; its bytes are read for the duration of the call.
@@ -372,6 +393,11 @@ impl<T: Element, L: Layout, M: MemorySpace> DeepCopyDst<&View<T, 0, L, M>> for &
         _blocking: bool,
         src: &View<T, 0, L, M>,
     ) -> Result<()> {
+        let _tools = DeepCopyScope::begin(
+            tool_side::<HostSpace>("Scalar", (&*self as *const T).cast()),
+            tool_side::<M>(src.label(), src.as_ptr().cast()),
+            size_of::<T>(),
+        );
         if exec.is_some() || on_device::<M>() {
             let what = || format!("deep_copy of View \"{}\" into a value", src.label());
             let dst = Side {

@@ -3,6 +3,8 @@
 //! Each test binary uses only some of these helpers.
 #![allow(dead_code)]
 
+pub mod child;
+
 use std::sync::OnceLock;
 
 use ferrokkos::{InitSettings, Runtime};

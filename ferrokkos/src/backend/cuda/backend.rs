@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use super::driver::{self, Context, DeviceInfo};
 use super::instance::Cuda;
 use super::jit::KernelCache;
+use super::trace::DeviceClock;
 use crate::error::{Error, Result};
 use crate::settings::InitSettings;
 use crate::space::MemoryRecord;
@@ -23,6 +24,8 @@ pub(crate) struct CudaShared {
     pub(crate) device_memory: Arc<MemoryRecord>,
     pub(crate) pinned_memory: Arc<MemoryRecord>,
     pub(crate) managed_memory: Arc<MemoryRecord>,
+    /// The GPU clock of the trace, while one is written.
+    pub(crate) clock: Arc<DeviceClock>,
 }
 
 impl CudaShared {
@@ -77,6 +80,7 @@ impl CudaBackend {
             device_memory: Arc::default(),
             pinned_memory: Arc::default(),
             managed_memory: Arc::default(),
+            clock: Arc::default(),
         });
         let default = Cuda::create(&shared)?;
         Ok(Some(CudaBackend { shared, default }))
@@ -89,12 +93,30 @@ impl CudaBackend {
 
     /// Waits for all work on the device (every instance).
     pub(crate) fn fence_all(&self, label: &str) -> Result<()> {
+        let device = crate::space::device_id(
+            crate::space::DeviceType::Cuda,
+            self.shared.info.ordinal as u32,
+            0,
+        );
+        let _tools = crate::tools::FenceScope::begin(label, device);
         self.shared
             .ctx
             .synchronize(|| format!("fence \"{label}\" on Cuda"))
     }
 
     /// Waits for the device, refuses new work, and drops the compiled kernels.
+    /// Starts the trace's GPU clock on the default instance's stream (`origin`: the trace's start).
+    pub(crate) fn start_trace_clock(&self, origin: std::time::Instant) -> Result<()> {
+        self.shared
+            .clock
+            .start(self.default.queue().stream(), origin)
+    }
+
+    /// Stops the trace's GPU clock (at finalize, before the streams go).
+    pub(crate) fn stop_trace_clock(&self) {
+        self.shared.clock.stop();
+    }
+
     pub(crate) fn shutdown(&self) {
         if let Err(e) = self.fence_all("ferrokkos::finalize") {
             eprintln!("ferrokkos: {e}");

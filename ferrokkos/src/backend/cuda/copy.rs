@@ -176,6 +176,9 @@ pub(crate) fn copy(
     for a in borrows.allocs() {
         sub.order_after(a, what)?;
     }
+    sub.trace("copy", what, || {
+        vec![("bytes", (count * elem.size).to_string())]
+    });
     let contiguous = dst.is_contiguous() && src.is_contiguous() && dst.same_layout(src);
     if contiguous {
         // One copy of the whole block (cuMemcpy works between any two kinds of memory; into or
@@ -302,6 +305,9 @@ pub(crate) fn fill(
     for a in borrows.allocs() {
         sub.order_after(a, what)?;
     }
+    sub.trace("fill", what, || {
+        vec![("bytes", (count * elem.size).to_string())]
+    });
     let contiguous = dst.is_contiguous();
     let zero = value.iter().all(|b| *b == 0);
     let repeated = matches!(elem.size, 1 | 2 | 4) && (dst.ptr as usize).is_multiple_of(elem.size);

@@ -55,10 +55,12 @@ impl Drop for CudaInstance {
 impl Cuda {
     /// A new instance with its own stream.
     pub(crate) fn create(shared: &Arc<CudaShared>) -> Result<Cuda> {
-        let queue = Queue::new(&shared.ctx)?;
+        let id = shared.next_id();
+        let device = device_id(DeviceType::Cuda, shared.info.ordinal as u32, id);
+        let queue = Queue::new(&shared.ctx, &shared.clock, device)?;
         Ok(Cuda {
             inner: Arc::new(CudaInstance {
-                id: shared.next_id(),
+                id,
                 shared: Arc::clone(shared),
                 queue,
             }),
@@ -217,6 +219,7 @@ impl ExecutionSpace for Cuda {
     }
 
     fn fence(&self, label: &str) -> Result<()> {
+        let _tools = crate::tools::FenceScope::begin(label, self.device_id());
         self.inner
             .queue
             .fence(&|| format!("fence \"{label}\" on Cuda instance {}", self.inner.id))

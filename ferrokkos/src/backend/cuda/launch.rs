@@ -287,6 +287,14 @@ pub(super) fn launch<'q>(
             Kind::Scan(_) => "parallel_scan",
         };
         sub.note(pattern, space.label);
+        sub.trace(
+            "kernel",
+            || match space.label {
+                "" => pattern.to_string(),
+                label => label.to_string(),
+            },
+            || vec![("pattern", pattern.to_string()), ("space", "Cuda".into())],
+        );
         let caps_dev = if by_pointer {
             caps.clear();
             dk.pack_captures(&mut ParamWriter::new(caps));

@@ -19,6 +19,7 @@ pub mod nvrtc;
 mod patterns;
 mod queue;
 mod spaces;
+mod trace;
 
 pub use driver::live::CudaHandles;
 pub use instance::{Cuda, CudaDevice};

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use super::driver::{self, Context, Event, Stream};
+use super::trace::{DeviceClock, Timing};
 use crate::error::Result;
 use crate::space::WorkQueue;
 use crate::view::alloc::Allocation;
@@ -118,6 +119,10 @@ pub(crate) struct Locked {
 /// An instance's stream and its bookkeeping.
 pub(crate) struct Queue {
     stream: Arc<Stream>,
+    /// The GPU clock of the trace, shared by the device's instances.
+    clock: Arc<DeviceClock>,
+    /// The instance's Kokkos Tools device ID (its lane in the trace).
+    device_id: u32,
     /// The number of the last work known to have completed.
     completed: AtomicU64,
     locked: Mutex<Locked>,
@@ -129,16 +134,24 @@ pub(crate) struct Queue {
 pub(crate) struct Submission<'a> {
     queue: &'a Queue,
     locked: MutexGuard<'a, Locked>,
+    /// The work's timing for the trace, while one is written.
+    timing: Option<Timing>,
 }
 
 impl Queue {
     /// A queue with a new non-blocking stream on `ctx`.
-    pub(crate) fn new(ctx: &Arc<Context>) -> Result<Arc<Queue>> {
+    pub(crate) fn new(
+        ctx: &Arc<Context>,
+        clock: &Arc<DeviceClock>,
+        device_id: u32,
+    ) -> Result<Arc<Queue>> {
         let stream = Arc::new(Stream::new(ctx, || {
             "creating a Cuda instance's stream".into()
         })?);
         Ok(Arc::new_cyclic(|me| Queue {
             stream,
+            clock: Arc::clone(clock),
+            device_id,
             completed: AtomicU64::new(0),
             locked: Mutex::new(Locked {
                 submitted: 0,
@@ -166,6 +179,7 @@ impl Queue {
         Submission {
             queue: self,
             locked: self.locked.lock().unwrap_or_else(|e| e.into_inner()),
+            timing: None,
         }
     }
 
@@ -236,7 +250,32 @@ impl Submission<'_> {
     }
 
     /// Ends the submission: numbers the work enqueued in it and stamps `allocs` with that number.
+    /// Times the work enqueued from here to `finish` for the trace, as `cat` (`kernel`, `copy`,
+    /// `fill`) named `name`, when a trace is written. Costs one branch otherwise.
+    #[inline]
+    pub(crate) fn trace(
+        &mut self,
+        cat: &'static str,
+        name: impl FnOnce() -> String,
+        args: impl FnOnce() -> Vec<(&'static str, String)>,
+    ) {
+        if crate::tools::active() {
+            let queue = self.queue;
+            self.timing = queue
+                .clock
+                .begin(&queue.stream, queue.device_id, cat, name(), args());
+        }
+    }
+
+    /// Ends the trace's timing of this submission's work.
+    fn end_timing(&mut self) {
+        if let Some(timing) = self.timing.take() {
+            timing.end(&self.queue.stream);
+        }
+    }
+
     pub(crate) fn finish<'a>(mut self, allocs: impl Iterator<Item = &'a Allocation>) -> u64 {
+        self.end_timing();
         self.locked.submitted += 1;
         let seq = self.locked.submitted;
         for a in allocs {
@@ -252,6 +291,7 @@ impl Submission<'_> {
         allocs: impl Iterator<Item = &'a Allocation>,
         what: &dyn Fn() -> String,
     ) -> Result<Self> {
+        self.end_timing();
         self.locked.submitted += 1;
         let seq = self.locked.submitted;
         for a in allocs {

@@ -102,7 +102,7 @@ fn allocate(kind: Kind, label: &str, bytes: usize, init: Init) -> Result<RawMemo
     };
     release.record.add(bytes);
     // From here on the memory is freed if zeroing fails.
-    let memory = RawMemory::new(nonnull, bytes, Box::new(release));
+    let memory = RawMemory::new(nonnull, bytes, kind.name(), Box::new(release));
     // Host code may read any element of host-accessible memory, so it is always zeroed; device
     // memory only when asked.
     let zero = matches!(init, Init::Zeroed) || !matches!(kind, Kind::Device);

@@ -66,6 +66,7 @@ impl MemorySpace for HostSpace {
         Ok(RawMemory::new(
             ptr,
             bytes,
+            Self::NAME,
             Box::new(HostRelease {
                 record,
                 layout,

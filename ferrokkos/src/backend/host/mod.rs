@@ -16,7 +16,8 @@ pub use threads::Threads;
 
 use crate::error::{Error, Result};
 use crate::settings::InitSettings;
-use crate::space::{ExecutionSpace, MemoryRecord};
+use crate::space::{DeviceType, MemoryRecord, device_id};
+use crate::tools::FenceScope;
 
 /// What every host instance shares: whether the backend still runs, and the instance counters.
 #[derive(Debug)]
@@ -76,9 +77,15 @@ impl HostBackend {
     }
 
     /// Fences the default instances.
+    /// The global fence of the host backends: each reports to tools with its instance-0 device ID,
+    /// as Kokkos' static fences do.
     pub(crate) fn fence_all(&self, label: &str) -> Result<()> {
-        self.serial.fence(label)?;
-        self.threads.fence(label)
+        {
+            let _tools = FenceScope::begin(label, device_id(DeviceType::Serial, 0, 0));
+            self.serial.wait_idle(label)?;
+        }
+        let _tools = FenceScope::begin(label, device_id(DeviceType::Threads, 0, 0));
+        self.threads.wait_idle(label)
     }
 
     /// Waits for work in flight, stops the pool; host instances refuse work afterwards.

@@ -31,6 +31,18 @@ struct SerialInstance {
 }
 
 impl Serial {
+    /// Waits until the work other threads run on this instance has finished (the fence, without
+    /// the tools' callbacks).
+    pub(crate) fn wait_idle(&self, label: &str) -> Result<()> {
+        self.inner
+            .shared
+            .check_alive(|| format!("fence \"{label}\" on Serial"))?;
+        if !context::in_kernel() {
+            drop(self.inner.launch.lock().unwrap_or_else(|e| e.into_inner()));
+        }
+        Ok(())
+    }
+
     /// A new instance with the next instance number.
     pub(super) fn create(shared: &Arc<HostShared>) -> Serial {
         let id = shared
@@ -88,13 +100,8 @@ impl ExecutionSpace for Serial {
     }
 
     fn fence(&self, label: &str) -> Result<()> {
-        self.inner
-            .shared
-            .check_alive(|| format!("fence \"{label}\" on Serial"))?;
-        if !context::in_kernel() {
-            drop(self.inner.launch.lock().unwrap_or_else(|e| e.into_inner()));
-        }
-        Ok(())
+        let _tools = crate::tools::FenceScope::begin(label, self.device_id());
+        self.wait_idle(label)
     }
 
     fn concurrency(&self) -> usize {

@@ -42,6 +42,18 @@ struct ThreadsInstance {
 }
 
 impl Threads {
+    /// Waits until the work other threads run on this instance has finished (the fence, without
+    /// the tools' callbacks).
+    pub(crate) fn wait_idle(&self, label: &str) -> Result<()> {
+        self.inner
+            .shared
+            .check_alive(|| format!("fence \"{label}\" on Threads"))?;
+        if !context::in_kernel() {
+            drop(self.inner.launch.lock().unwrap_or_else(|e| e.into_inner()));
+        }
+        Ok(())
+    }
+
     /// A new instance over `workers`, with the next instance number.
     pub(super) fn create(
         shared: &Arc<HostShared>,
@@ -113,13 +125,8 @@ impl ExecutionSpace for Threads {
     }
 
     fn fence(&self, label: &str) -> Result<()> {
-        self.inner
-            .shared
-            .check_alive(|| format!("fence \"{label}\" on Threads"))?;
-        if !context::in_kernel() {
-            drop(self.inner.launch.lock().unwrap_or_else(|e| e.into_inner()));
-        }
-        Ok(())
+        let _tools = crate::tools::FenceScope::begin(label, self.device_id());
+        self.wait_idle(label)
     }
 
     crate::space::host_launches!();

@@ -1,0 +1,225 @@
+//! The hooks the rest of the crate calls: kernels, fences, allocations and deep copies. Each checks
+//! [`super::active`] first (inlined) and does its work out of line, so that a dispatch without tools
+//! pays one predictable branch.
+
+use std::sync::Arc;
+
+use super::library::{CopySide, Pattern};
+use super::trace::Arg;
+use super::{Tools, current};
+use crate::error::Result;
+use crate::space::{DeviceType, ExecutionSpace};
+
+/// Runs a kernel's launch `run` between the tool's `kokkosp_begin_parallel_*` and
+/// `kokkosp_end_parallel_*` (with the global fences the tool asked for), and records a host kernel's
+/// span on its instance's lane of the trace. Device kernels are traced by their backend, with GPU
+/// timing. `fallback` names an unlabelled kernel (Kokkos uses the functor's type name).
+#[cold]
+#[inline(never)]
+pub(crate) fn profile_kernel<S: ExecutionSpace, R>(
+    pattern: Pattern,
+    space: &S,
+    label: &str,
+    fallback: &'static str,
+    run: impl FnOnce() -> Result<R>,
+) -> Result<R> {
+    let Some(tools) = current() else {
+        return run();
+    };
+    let name = if label.is_empty() { fallback } else { label };
+    let device_id = space.device_id();
+    let kernel_id = tools.library().map(|library| {
+        tools.tool_fence();
+        library.begin_kernel(pattern, name, device_id)
+    });
+    let host = S::DEVICE_TYPE != DeviceType::Cuda;
+    let start = tools.trace().filter(|_| host).map(|t| t.now());
+    let result = run();
+    if let (Some(trace), Some(start)) = (tools.trace(), start) {
+        let end = trace.now();
+        let lane = trace.instance_lane(device_id, || {
+            format!("{} instance {}", S::NAME, space.instance_id())
+        });
+        trace.span(
+            lane,
+            "kernel",
+            name,
+            start,
+            end,
+            &[
+                ("pattern", Arg::Str(pattern.name())),
+                ("space", Arg::Str(S::NAME)),
+                ("device_id", Arg::U64(u64::from(device_id))),
+            ],
+        );
+    }
+    if let (Some(library), Some(id)) = (tools.library(), kernel_id) {
+        tools.tool_fence();
+        library.end_kernel(pattern, id);
+    }
+    result
+}
+
+/// A fence, seen by tools: `kokkosp_begin_fence` when it starts and `kokkosp_end_fence` when this
+/// guard drops; a span on the calling thread's lane of the trace, after which device spans that have
+/// completed are written.
+#[must_use]
+pub(crate) struct FenceScope(Option<Box<FenceState>>);
+
+struct FenceState {
+    tools: Arc<Tools>,
+    id: u64,
+    start: f64,
+    name: String,
+    device_id: u32,
+}
+
+impl FenceScope {
+    /// Starts a fence named `label` of the instance (or, with instance 0, the whole backend) with
+    /// Kokkos Tools device ID `device_id`.
+    #[inline]
+    pub(crate) fn begin(label: &str, device_id: u32) -> FenceScope {
+        if !super::active() {
+            return FenceScope(None);
+        }
+        FenceScope::begin_active(label, device_id)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn begin_active(label: &str, device_id: u32) -> FenceScope {
+        let Some(tools) = current() else {
+            return FenceScope(None);
+        };
+        let id = tools
+            .library()
+            .map_or(0, |library| library.begin_fence(label, device_id));
+        let start = tools.trace().map_or(0.0, |t| t.now());
+        FenceScope(Some(Box::new(FenceState {
+            tools,
+            id,
+            start,
+            name: label.to_string(),
+            device_id,
+        })))
+    }
+}
+
+impl Drop for FenceScope {
+    fn drop(&mut self) {
+        let Some(state) = self.0.take() else { return };
+        if let Some(trace) = state.tools.trace() {
+            let end = trace.now();
+            let lane = trace.thread_lane();
+            trace.span(
+                lane,
+                "fence",
+                &state.name,
+                state.start,
+                end,
+                &[("device_id", Arg::U64(u64::from(state.device_id)))],
+            );
+            trace.resolve();
+        }
+        if let Some(library) = state.tools.library() {
+            library.end_fence(state.id);
+        }
+    }
+}
+
+/// An allocation (`allocated`) or its release, seen by tools: `kokkosp_allocate_data` or
+/// `kokkosp_deallocate_data` with the space's tool name, and the memory counter of the trace.
+#[inline]
+pub(crate) fn data(
+    allocated: bool,
+    space: &'static str,
+    label: &str,
+    ptr: *const u8,
+    bytes: usize,
+) {
+    if super::active() {
+        data_active(allocated, space, label, ptr, bytes);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn data_active(allocated: bool, space: &'static str, label: &str, ptr: *const u8, bytes: usize) {
+    let Some(tools) = current() else { return };
+    if let Some(library) = tools.library() {
+        library.data(allocated, space, label, ptr, bytes as u64);
+    }
+    if let Some(trace) = tools.trace() {
+        trace.memory(space, bytes as u64, allocated);
+    }
+}
+
+/// A `deep_copy`, seen by tools: `kokkosp_begin_deep_copy` when it starts and
+/// `kokkosp_end_deep_copy` when this guard drops; a span on the calling thread's lane.
+#[must_use]
+pub(crate) struct DeepCopyScope(Option<Box<CopyState>>);
+
+struct CopyState {
+    tools: Arc<Tools>,
+    start: f64,
+    name: String,
+    bytes: u64,
+    dst_space: &'static str,
+    src_space: &'static str,
+}
+
+impl DeepCopyScope {
+    /// Starts a copy of `bytes` bytes from `src` to `dst`.
+    #[inline]
+    pub(crate) fn begin(dst: CopySide<'_>, src: CopySide<'_>, bytes: usize) -> DeepCopyScope {
+        if !super::active() {
+            return DeepCopyScope(None);
+        }
+        DeepCopyScope::begin_active(dst, src, bytes)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn begin_active(dst: CopySide<'_>, src: CopySide<'_>, bytes: usize) -> DeepCopyScope {
+        let Some(tools) = current() else {
+            return DeepCopyScope(None);
+        };
+        if let Some(library) = tools.library() {
+            library.begin_deep_copy(&dst, &src, bytes as u64);
+        }
+        let start = tools.trace().map_or(0.0, |t| t.now());
+        DeepCopyScope(Some(Box::new(CopyState {
+            tools,
+            start,
+            name: format!("deep_copy \"{}\" -> \"{}\"", src.label, dst.label),
+            bytes: bytes as u64,
+            dst_space: dst.space,
+            src_space: src.space,
+        })))
+    }
+}
+
+impl Drop for DeepCopyScope {
+    fn drop(&mut self) {
+        let Some(state) = self.0.take() else { return };
+        if let Some(trace) = state.tools.trace() {
+            let end = trace.now();
+            let lane = trace.thread_lane();
+            trace.span(
+                lane,
+                "copy",
+                &state.name,
+                state.start,
+                end,
+                &[
+                    ("bytes", Arg::U64(state.bytes)),
+                    ("dst_space", Arg::Str(state.dst_space)),
+                    ("src_space", Arg::Str(state.src_space)),
+                ],
+            );
+        }
+        if let Some(library) = state.tools.library() {
+            library.end_deep_copy();
+        }
+    }
+}
