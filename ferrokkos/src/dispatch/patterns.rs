@@ -1,5 +1,6 @@
 //! The three patterns on host policies: `RangePolicy` and `MDRangePolicy` over Serial and Threads.
 
+use std::any::type_name;
 use std::ops::Range;
 
 use super::functor::{ForFunctor, ReduceFunctor, ScanFunctor};
@@ -13,7 +14,7 @@ use crate::error::Result;
 use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy, Schedule, TileGrid};
 use crate::reducer::{ReduceTarget, Reducer};
 use crate::space::ExecutionSpace;
-use crate::tools::{Pattern, profile_kernel};
+use crate::tools::{Pattern, profiled};
 
 // The loops below sit in functions that take the kernel as `&K` and are never inlined: a shared
 // reference parameter tells the compiler that the kernel's captures do not change during the loop, so it
@@ -116,13 +117,6 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
-        if crate::tools::active() {
-            let space = self.space().clone();
-            let name = std::any::type_name::<K>();
-            return profile_kernel(Pattern::For, &space, label, name, move || {
-                S::launch_range_for(self, label, kernel)
-            });
-        }
         S::launch_range_for(self, label, kernel)
     }
 }
@@ -136,13 +130,6 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
-        if crate::tools::active() {
-            let space = self.space().clone();
-            let name = std::any::type_name::<K>();
-            return profile_kernel(Pattern::Reduce, &space, label, name, move || {
-                S::launch_range_reduce(self, label, kernel, target)
-            });
-        }
         S::launch_range_reduce(self, label, kernel, target)
     }
 }
@@ -156,13 +143,6 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value> {
-        if crate::tools::active() {
-            let space = self.space().clone();
-            let name = std::any::type_name::<K>();
-            return profile_kernel(Pattern::Scan, &space, label, name, move || {
-                S::launch_range_scan(self, label, kernel, reducer)
-            });
-        }
         S::launch_range_scan(self, label, kernel, reducer)
     }
 }
@@ -176,13 +156,6 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
-        if crate::tools::active() {
-            let space = self.space().clone();
-            let name = std::any::type_name::<K>();
-            return profile_kernel(Pattern::For, &space, label, name, move || {
-                S::launch_md_for(self, label, kernel)
-            });
-        }
         S::launch_md_for(self, label, kernel)
     }
 }
@@ -197,13 +170,6 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
-        if crate::tools::active() {
-            let space = self.space().clone();
-            let name = std::any::type_name::<K>();
-            return profile_kernel(Pattern::Reduce, &space, label, name, move || {
-                S::launch_md_reduce(self, label, kernel, target)
-            });
-        }
         S::launch_md_reduce(self, label, kernel, target)
     }
 }
@@ -223,9 +189,11 @@ where
         let this = policy;
         let begin = this.begin();
         let what = describe("parallel_for", label, S::NAME);
-        kernel.with_body(&what, |kernel| {
-            let body = |items: Range<u64>| for_range(kernel, begin, items);
-            run_for(this.space(), &what, this.work(), &body)
+        profiled(Pattern::For, this.space(), label, type_name::<K>(), || {
+            kernel.with_body(&what, |kernel| {
+                let body = |items: Range<u64>| for_range(kernel, begin, items);
+                run_for(this.space(), &what, this.work(), &body)
+            })
         })?
     }
 }
@@ -249,12 +217,20 @@ where
         T::check(&sink)?;
         let begin = this.begin();
         let what = describe("parallel_reduce", label, S::NAME);
-        let value = kernel.with_body(&what, |kernel| {
-            let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-                reduce_range(kernel, begin, items, acc)
-            };
-            run_reduce(this.space(), &what, this.work(), &reducer, &body)
-        })??;
+        let value = profiled(
+            Pattern::Reduce,
+            this.space(),
+            label,
+            type_name::<K>(),
+            || {
+                kernel.with_body(&what, |kernel| {
+                    let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
+                        reduce_range(kernel, begin, items, acc)
+                    };
+                    run_reduce(this.space(), &what, this.work(), &reducer, &body)
+                })
+            },
+        )??;
         T::deliver(sink, value)
     }
 }
@@ -276,18 +252,20 @@ where
         let this = policy;
         let begin = this.begin();
         let what = describe("parallel_scan", label, S::NAME);
-        kernel.with_body(&what, |kernel| {
-            let body = |items: Range<u64>, partial: &mut Rd::Value, is_final: bool| {
-                scan_range(kernel, begin, items, partial, is_final)
-            };
-            run_scan(
-                this.space(),
-                &what,
-                this.work(),
-                this.len(),
-                &reducer,
-                &body,
-            )
+        profiled(Pattern::Scan, this.space(), label, type_name::<K>(), || {
+            kernel.with_body(&what, |kernel| {
+                let body = |items: Range<u64>, partial: &mut Rd::Value, is_final: bool| {
+                    scan_range(kernel, begin, items, partial, is_final)
+                };
+                run_scan(
+                    this.space(),
+                    &what,
+                    this.work(),
+                    this.len(),
+                    &reducer,
+                    &body,
+                )
+            })
         })?
     }
 }
@@ -308,9 +286,11 @@ where
         let this = policy;
         let grid = this.grid();
         let what = describe("parallel_for", label, S::NAME);
-        kernel.with_body(&what, |kernel| {
-            let body = |tiles: Range<u64>| for_tiles(kernel, &grid, tiles);
-            run_for(this.space(), &what, this.work(grid.count), &body)
+        profiled(Pattern::For, this.space(), label, type_name::<K>(), || {
+            kernel.with_body(&what, |kernel| {
+                let body = |tiles: Range<u64>| for_tiles(kernel, &grid, tiles);
+                run_for(this.space(), &what, this.work(grid.count), &body)
+            })
         })?
     }
 }
@@ -335,12 +315,20 @@ where
         T::check(&sink)?;
         let grid = this.grid();
         let what = describe("parallel_reduce", label, S::NAME);
-        let value = kernel.with_body(&what, |kernel| {
-            let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-                reduce_tiles(kernel, &grid, tiles, acc)
-            };
-            run_reduce(this.space(), &what, this.work(grid.count), &reducer, &body)
-        })??;
+        let value = profiled(
+            Pattern::Reduce,
+            this.space(),
+            label,
+            type_name::<K>(),
+            || {
+                kernel.with_body(&what, |kernel| {
+                    let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
+                        reduce_tiles(kernel, &grid, tiles, acc)
+                    };
+                    run_reduce(this.space(), &what, this.work(grid.count), &reducer, &body)
+                })
+            },
+        )??;
         T::deliver(sink, value)
     }
 }

@@ -21,7 +21,7 @@ pub(crate) mod trace;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
-pub(crate) use hooks::{DeepCopyScope, FenceScope, data, profile_kernel};
+pub(crate) use hooks::{DeepCopyScope, FenceScope, data, profiled};
 pub(crate) use library::{CopySide, Pattern};
 
 use crate::error::Result;

@@ -1,13 +1,17 @@
 //! The entry points of the patterns on [`Cuda`]: `parallel_for`, `parallel_reduce` and
 //! `parallel_scan` over Range and MDRange policies, built on [`super::launch`].
 
+use std::any::type_name;
+
 use super::instance::Cuda;
 use super::launch::{Done, Kind, Space, launch, missing};
+
 use crate::dispatch::{ForFunctor, ReduceFunctor, ScanFunctor};
 use crate::error::{Error, Result};
 use crate::kernel::{DeviceKernel, ParamWriter};
 use crate::policy::{IndexTuple, IndexType, Iterate, MDRangePolicy, RangePolicy};
 use crate::reducer::{ReduceTarget, Reducer, ReducerCxx};
+use crate::tools::{Pattern, profiled};
 
 /// Describes a launch for error messages.
 fn describe<'a>(pattern: &'a str, label: &'a str) -> impl Fn() -> String + 'a {
@@ -134,15 +138,23 @@ pub(crate) fn range_for<I: IndexType, K: ForFunctor<I>>(
     label: &str,
     kernel: K,
 ) -> Result<()> {
-    let what = describe("parallel_for", label);
-    let dk = device(kernel.device_kernel(), &what)?;
-    let (begin, count) = (policy.begin(), policy.len());
-    if count == 0 {
-        return Ok(());
-    }
-    let write = range_writer(begin, count);
-    let space = untiled(count, Iterate::Right, count, &write, label);
-    launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
+    profiled(
+        Pattern::For,
+        policy.space(),
+        label,
+        type_name::<K>(),
+        || {
+            let what = describe("parallel_for", label);
+            let dk = device(kernel.device_kernel(), &what)?;
+            let (begin, count) = (policy.begin(), policy.len());
+            if count == 0 {
+                return Ok(());
+            }
+            let write = range_writer(begin, count);
+            let space = untiled(count, Iterate::Right, count, &write, label);
+            launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
+        },
+    )
 }
 
 /// `parallel_reduce` over a range.
@@ -157,12 +169,20 @@ where
     T: ReduceTarget,
     K: ReduceFunctor<I, <T::Reducer as Reducer>::Value>,
 {
-    let what = describe("parallel_reduce", label);
-    let dk = device(kernel.device_kernel(), &what)?;
-    let (begin, count) = (policy.begin(), policy.len());
-    let write = range_writer(begin, count);
-    let space = untiled(count, Iterate::Right, count, &write, label);
-    reduce_with(policy.space(), &what, dk, target, space)
+    profiled(
+        Pattern::Reduce,
+        policy.space(),
+        label,
+        type_name::<K>(),
+        || {
+            let what = describe("parallel_reduce", label);
+            let dk = device(kernel.device_kernel(), &what)?;
+            let (begin, count) = (policy.begin(), policy.len());
+            let write = range_writer(begin, count);
+            let space = untiled(count, Iterate::Right, count, &write, label);
+            reduce_with(policy.space(), &what, dk, target, space)
+        },
+    )
 }
 
 /// `parallel_scan` over a range; returns the total.
@@ -177,28 +197,36 @@ where
     Rd: Reducer,
     K: ScanFunctor<I, Rd::Value>,
 {
-    let what = describe("parallel_scan", label);
-    let dk = device(kernel.device_kernel(), &what)?;
-    let cxx = reducer_cxx::<Rd>(&what)?;
-    let (begin, count) = (policy.begin(), policy.len());
-    let mut total = if count == 0 {
-        reducer.init()
-    } else {
-        let write = range_writer(begin, count);
-        let space = untiled(count, Iterate::Right, count, &write, label);
-        let done = launch(
-            policy.space(),
-            &what,
-            dk,
-            Kind::Scan(&cxx),
-            std::any::type_name::<Rd>(),
-            space,
-            None,
-        )?;
-        read_value::<Rd>(done, cxx.size, &what)?
-    };
-    reducer.finalize(&mut total);
-    Ok(total)
+    profiled(
+        Pattern::Scan,
+        policy.space(),
+        label,
+        type_name::<K>(),
+        || {
+            let what = describe("parallel_scan", label);
+            let dk = device(kernel.device_kernel(), &what)?;
+            let cxx = reducer_cxx::<Rd>(&what)?;
+            let (begin, count) = (policy.begin(), policy.len());
+            let mut total = if count == 0 {
+                reducer.init()
+            } else {
+                let write = range_writer(begin, count);
+                let space = untiled(count, Iterate::Right, count, &write, label);
+                let done = launch(
+                    policy.space(),
+                    &what,
+                    dk,
+                    Kind::Scan(&cxx),
+                    std::any::type_name::<Rd>(),
+                    space,
+                    None,
+                )?;
+                read_value::<Rd>(done, cxx.size, &what)?
+            };
+            reducer.finalize(&mut total);
+            Ok(total)
+        },
+    )
 }
 
 /// The launch parameters of a multidimensional range: the lower bounds, the point count and the
@@ -237,42 +265,50 @@ where
     [I; R]: IndexTuple<I>,
     K: ForFunctor<<[I; R] as IndexTuple<I>>::Tuple>,
 {
-    let what = describe("parallel_for", label);
-    let dk = device(kernel.device_kernel(), &what)?;
-    let count = policy.len();
-    if count == 0 {
-        return Ok(());
-    }
-    let extents = policy.extents();
-    let tiles = policy
-        .explicit_tiles()
-        .filter(|t| t.iter().product::<u64>() <= MAX_TILE_POINTS);
-    let plain = md_writer(policy.lower(), count, extents);
-    let write = |w: &mut ParamWriter<'_>| {
-        plain(w);
-        if let Some(t) = tiles {
-            for size in t {
-                w.push(size);
-            }
-        }
-    };
-    let space = Space {
-        count,
-        iterate: policy.get_iterate(),
-        max_extent: extents.iter().copied().max().unwrap_or(0),
-        write: &write,
+    profiled(
+        Pattern::For,
+        policy.space(),
         label,
-        tiles: tiles.map(|t| {
-            let points = t.iter().product::<u64>() as u32;
-            let count = extents
-                .iter()
-                .zip(&t)
-                .map(|(e, s)| e.div_ceil(*s))
-                .product::<u64>();
-            (points, count)
-        }),
-    };
-    launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
+        type_name::<K>(),
+        || {
+            let what = describe("parallel_for", label);
+            let dk = device(kernel.device_kernel(), &what)?;
+            let count = policy.len();
+            if count == 0 {
+                return Ok(());
+            }
+            let extents = policy.extents();
+            let tiles = policy
+                .explicit_tiles()
+                .filter(|t| t.iter().product::<u64>() <= MAX_TILE_POINTS);
+            let plain = md_writer(policy.lower(), count, extents);
+            let write = |w: &mut ParamWriter<'_>| {
+                plain(w);
+                if let Some(t) = tiles {
+                    for size in t {
+                        w.push(size);
+                    }
+                }
+            };
+            let space = Space {
+                count,
+                iterate: policy.get_iterate(),
+                max_extent: extents.iter().copied().max().unwrap_or(0),
+                write: &write,
+                label,
+                tiles: tiles.map(|t| {
+                    let points = t.iter().product::<u64>() as u32;
+                    let count = extents
+                        .iter()
+                        .zip(&t)
+                        .map(|(e, s)| e.div_ceil(*s))
+                        .product::<u64>();
+                    (points, count)
+                }),
+            };
+            launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
+        },
+    )
 }
 
 /// `parallel_reduce` over a multidimensional range.
@@ -288,12 +324,20 @@ where
     T: ReduceTarget,
     K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>,
 {
-    let what = describe("parallel_reduce", label);
-    let dk = device(kernel.device_kernel(), &what)?;
-    let count = policy.len();
-    let extents = policy.extents();
-    let write = md_writer(policy.lower(), count, extents);
-    let max_extent = extents.iter().copied().max().unwrap_or(0);
-    let space = untiled(count, policy.get_iterate(), max_extent, &write, label);
-    reduce_with(policy.space(), &what, dk, target, space)
+    profiled(
+        Pattern::Reduce,
+        policy.space(),
+        label,
+        type_name::<K>(),
+        || {
+            let what = describe("parallel_reduce", label);
+            let dk = device(kernel.device_kernel(), &what)?;
+            let count = policy.len();
+            let extents = policy.extents();
+            let write = md_writer(policy.lower(), count, extents);
+            let max_extent = extents.iter().copied().max().unwrap_or(0);
+            let space = untiled(count, policy.get_iterate(), max_extent, &write, label);
+            reduce_with(policy.space(), &what, dk, target, space)
+        },
+    )
 }
