@@ -605,4 +605,78 @@ mod tests {
         let bad = env(&[("OMPI_COMM_WORLD_LOCAL_RANK", "x")]);
         assert!(s.select_device_with(2, &bad).is_err());
     }
+
+    #[test]
+    fn tools_library_comes_from_either_variable_and_a_conflict_is_refused() {
+        let s = InitSettings::from_lookup(env(&[("KOKKOS_TOOLS_LIBS", "/t/libkp.so")])).unwrap();
+        assert_eq!(s.tools_library(), Some("/t/libkp.so"));
+        let s = InitSettings::from_lookup(env(&[("KOKKOS_PROFILE_LIBRARY", "/t/old.so")])).unwrap();
+        assert_eq!(s.tools_library(), Some("/t/old.so"));
+        let same = env(&[
+            ("KOKKOS_TOOLS_LIBS", "/t/a.so"),
+            ("KOKKOS_PROFILE_LIBRARY", "/t/a.so"),
+        ]);
+        assert_eq!(
+            InitSettings::from_lookup(same).unwrap().tools_library(),
+            Some("/t/a.so")
+        );
+        let both = env(&[
+            ("KOKKOS_TOOLS_LIBS", "/t/a.so"),
+            ("KOKKOS_PROFILE_LIBRARY", "/t/b.so"),
+        ]);
+        let e = InitSettings::from_lookup(both).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "invalid setting KOKKOS_PROFILE_LIBRARY=\"/t/b.so\": conflicts with \
+             KOKKOS_TOOLS_LIBS=\"/t/a.so\"; KOKKOS_PROFILE_LIBRARY is deprecated: set only \
+             KOKKOS_TOOLS_LIBS"
+        );
+        // A list loads its first entry, as in Kokkos; an empty value is no tool.
+        let list = env(&[("KOKKOS_TOOLS_LIBS", "/t/a.so;/t/b.so")]);
+        assert_eq!(
+            InitSettings::from_lookup(list).unwrap().tools_library(),
+            Some("/t/a.so")
+        );
+        let empty = env(&[("KOKKOS_TOOLS_LIBS", "")]);
+        assert_eq!(
+            InitSettings::from_lookup(empty).unwrap().tools_library(),
+            None
+        );
+    }
+
+    #[test]
+    fn tool_arguments_split_on_white_space_and_the_command_line_overrides() {
+        let s = InitSettings::from_lookup(env(&[("KOKKOS_TOOLS_ARGS", " -a  1\tb ")])).unwrap();
+        assert_eq!(s.tools_arguments(), ["-a", "1", "b"]);
+        let mut s = InitSettings::from_lookup(env(&[
+            ("KOKKOS_TOOLS_LIBS", "/env.so"),
+            ("FERROKKOS_TRACE", "/tmp/env.json"),
+        ]))
+        .unwrap();
+        let rest = s
+            .apply_args(
+                [
+                    "prog",
+                    "--kokkos-tools-libs=/arg.so",
+                    "--kokkos-tools-args",
+                    "x y",
+                    "--ferrokkos-trace=/tmp/t.json",
+                    "data",
+                ]
+                .into_iter()
+                .map(String::from),
+            )
+            .unwrap();
+        assert_eq!(rest, ["prog", "data"]);
+        assert_eq!(s.tools_library(), Some("/arg.so"));
+        assert_eq!(s.tools_arguments(), ["x", "y"]);
+        assert_eq!(s.trace_path(), Some(std::path::Path::new("/tmp/t.json")));
+        assert_eq!(s.program_name(), "prog");
+        let e = s
+            .apply_args(["--kokkos-tools-libs"].into_iter().map(String::from))
+            .unwrap_err();
+        assert!(e.to_string().contains("expects a value"), "{e}");
+        assert_eq!(s.clone().without_tools().tools_library(), None);
+        assert_eq!(s.without_tools().trace_path(), None);
+    }
 }

@@ -90,7 +90,7 @@ impl ToolLibrary {
         // SAFETY: loading a library runs its initializers; a Kokkos Tools library is code the user
         // asked to run in this process (the same trust Kokkos gives it).
         let library = unsafe { libloading::os::unix::Library::open(Some(path), flags) }
-            .map_err(|e| fail(e.to_string()))?;
+            .map_err(|e| fail(with_sources(&e)))?;
         let library = libloading::Library::from(library);
         let callbacks = lookup(&library);
         if !callbacks.any() {
@@ -323,6 +323,19 @@ pub(crate) struct CopySide<'a> {
     pub(crate) label: &'a str,
     /// The first element.
     pub(crate) ptr: *const u8,
+}
+
+/// An error's message followed by those of its sources (libloading puts the loader's own message,
+/// e.g. "cannot open shared object file: No such file or directory", in the source).
+fn with_sources(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
 }
 
 fn begin(f: Option<ffi::BeginFn>, name: &str, device_id: u32) -> u64 {
