@@ -7,6 +7,8 @@
 //!   and rayon on the host, hand-written CUDA kernels and a memcpy on Cuda.
 //! - `ferrokkos latency`: the launch latency of the parallel patterns (Kokkos' launch_latency
 //!   benchmark; `--compare` adds rayon on the host; on Cuda, raw CUDA launches are always measured).
+//! - `ferrokkos timeline`: draws a Chrome trace file (what `FERROKKOS_TRACE` writes) as a PNG
+//!   picture: lanes of spans by category, nesting, instants, memory counters, a time axis.
 //!
 //! Kokkos options (`--kokkos-num-threads=N`) and the `FERROKKOS_*` / `KOKKOS_*` environment variables
 //! are honoured by every command.
@@ -15,6 +17,7 @@ mod info;
 mod latency;
 mod options;
 mod stream;
+mod timeline;
 
 use std::process::ExitCode;
 
@@ -30,6 +33,8 @@ commands:
             (ferrokkos stream --help)
   latency   launch latency of parallel_for / parallel_reduce on serial, threads or cuda
             (ferrokkos latency --help)
+  timeline  draw a Chrome trace file (FERROKKOS_TRACE) as a PNG picture
+            (ferrokkos timeline --help)
   help      this text
 
 options (any command):
@@ -70,6 +75,7 @@ fn main() -> ExitCode {
         ))),
         Some("stream") => stream::main(settings, extra),
         Some("latency") => latency::main(settings, extra),
+        Some("timeline") => timeline::main(extra),
         None | Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -60,7 +60,11 @@ fn main() -> ferrokkos::Result<()> {
     for step in 0..4 {
         let _region = ScopedRegion::new(&format!("step {step}"));
         for k in 0..2 {
-            compute(&parts[k], &format!("compute {} {step}", names[k]), &fields[k])?;
+            compute(
+                &parts[k],
+                &format!("compute {} {step}", names[k]),
+                &fields[k],
+            )?;
             // Asynchronous: the mirror is pinned, so the call returns at once and the download
             // runs on instance k while the other instance computes.
             deep_copy_async(&parts[k], &mirrors[k], &fields[k])?;

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod child;
+pub mod tools;
 
 use std::sync::OnceLock;
 
