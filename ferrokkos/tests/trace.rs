@@ -164,6 +164,13 @@ fn host_trace_has_lanes_kernels_regions_copies_fences_and_counters() {
     let thread_lane = outer.tid;
     assert_ne!(thread_lane, threads_lane);
 
+    let init = find(&spans, "ferrokkos::initialize");
+    assert_eq!(
+        (init.cat.as_str(), init.tid, init.ts),
+        ("runtime", thread_lane, 0.0)
+    );
+    assert!(init.ts + init.dur <= outer.ts);
+
     let copy = find(&spans, "deep_copy \"x\" -> \"y\"");
     assert_eq!((copy.cat.as_str(), copy.tid), ("copy", thread_lane));
     assert_eq!(copy.args["bytes"], 200_000 * 8);

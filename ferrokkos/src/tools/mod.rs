@@ -123,6 +123,18 @@ impl Prepared {
         let tools = Arc::new(tools);
         *TOOLS.write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::clone(&tools));
         ACTIVE.store(true, Ordering::Release);
+        if let Some(trace) = &tools.trace {
+            // The backends' start-up (CUDA's initialization takes a good part of a second).
+            let lane = trace.thread_lane();
+            trace.span(
+                lane,
+                "runtime",
+                "ferrokkos::initialize",
+                0.0,
+                trace.now(),
+                &[],
+            );
+        }
         if let Some(library) = &tools.library {
             library.init();
             let fencing = library.request_global_fencing();
