@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::child::{is_child, run_child};
-use common::tools::{Record, Variant, build_recorder, read_records};
+use common::tools::{Record, Variant, build_recorder, lines, read_records};
 use ferrokkos::prelude::*;
 use ferrokkos::profiling::{self, ProfilingSection, ScopedRegion};
 use ferrokkos::{Serial, Threads, kernel};
@@ -34,15 +34,6 @@ fn recorded(name: &str, variant: Variant, extra: &[(&str, &str)]) -> Vec<Record>
     env.extend_from_slice(extra);
     run_child(name, &env);
     read_records(&out)
-}
-
-/// The records as one line each, for messages.
-fn lines(records: &[Record]) -> String {
-    records
-        .iter()
-        .map(|r| format!("{} {}", r.callback, r.fields.join(" | ")))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// The fields of the only record of `callback` whose first field is `first`.

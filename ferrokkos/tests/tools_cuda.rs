@@ -7,7 +7,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::child::{is_child, run_child};
-use common::tools::{Record, Variant, build_recorder, read_records};
+use common::tools::{Record, Variant, build_recorder, lines, read_records};
 use ferrokkos::prelude::*;
 use ferrokkos::{
     Cuda, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, create_mirror_view_in, deep_copy_async,
@@ -21,14 +21,6 @@ fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ferrokkos-tools-cuda-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
-}
-
-fn lines(records: &[Record]) -> String {
-    records
-        .iter()
-        .map(|r| format!("{} {}", r.callback, r.fields.join(" | ")))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn find<'a>(records: &'a [Record], callback: &str, first: &str) -> &'a Record {

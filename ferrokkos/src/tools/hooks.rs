@@ -172,14 +172,10 @@ impl Drop for FenceScope {
     fn drop(&mut self) {
         let Some(state) = self.0.take() else { return };
         if let Some(trace) = state.tools.trace() {
-            let end = trace.now();
-            let lane = trace.thread_lane();
-            trace.span(
-                lane,
+            trace.thread_span(
                 "fence",
                 &state.name,
                 state.start,
-                end,
                 &[("device_id", Arg::U64(u64::from(state.device_id)))],
             );
             trace.resolve();
@@ -266,14 +262,10 @@ impl Drop for DeepCopyScope {
     fn drop(&mut self) {
         let Some(state) = self.0.take() else { return };
         if let Some(trace) = state.tools.trace() {
-            let end = trace.now();
-            let lane = trace.thread_lane();
-            trace.span(
-                lane,
+            trace.thread_span(
                 "copy",
                 &state.name,
                 state.start,
-                end,
                 &[
                     ("bytes", Arg::U64(state.bytes)),
                     ("dst_space", Arg::Str(state.dst_space)),

@@ -178,6 +178,14 @@ impl Trace {
         self.lock().span(tid, cat, name, start, end, args);
     }
 
+    /// Records a span from `start` to now on the calling thread's lane.
+    pub(crate) fn thread_span(&self, cat: &str, name: &str, start: f64, args: &[(&str, Arg<'_>)]) {
+        let end = self.now();
+        let mut data = self.lock();
+        let tid = data.thread_lane();
+        data.span(tid, cat, name, start, end, args);
+    }
+
     /// Records an instant event on the calling thread's lane.
     pub(crate) fn instant(&self, name: &str) {
         let ts = self.now();
