@@ -9,7 +9,12 @@ const BIN: &str = env!("CARGO_BIN_EXE_ferrokkos");
 /// Width and height from a PNG's IHDR chunk.
 fn png_size(path: &Path) -> (u32, u32) {
     let bytes = std::fs::read(path).unwrap();
-    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{} is a PNG", path.display());
+    assert_eq!(
+        &bytes[..8],
+        b"\x89PNG\r\n\x1a\n",
+        "{} is a PNG",
+        path.display()
+    );
     assert_eq!(&bytes[12..16], b"IHDR");
     let word = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
     (word(16), word(20))
@@ -27,7 +32,11 @@ fn a_traced_stream_run_is_drawn_with_one_row_per_lane() {
         .env_remove("KOKKOS_TOOLS_LIBS")
         .output()
         .unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
 
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
@@ -49,11 +58,20 @@ fn a_traced_stream_run_is_drawn_with_one_row_per_lane() {
 
     let png = dir.join("stream.png");
     let draw = Command::new(BIN)
-        .args(["timeline", trace.to_str().unwrap(), "-o", png.to_str().unwrap()])
+        .args([
+            "timeline",
+            trace.to_str().unwrap(),
+            "-o",
+            png.to_str().unwrap(),
+        ])
         .args(["--width", "1200"])
         .output()
         .unwrap();
-    assert!(draw.status.success(), "{}", String::from_utf8_lossy(&draw.stderr));
+    assert!(
+        draw.status.success(),
+        "{}",
+        String::from_utf8_lossy(&draw.stderr)
+    );
     let said = String::from_utf8_lossy(&draw.stdout);
     assert!(said.starts_with("timeline: wrote "), "{said}");
     // 108 pixels of header, axis and footer, 64 per lane, 150 for the memory counters.
