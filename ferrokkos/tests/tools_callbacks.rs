@@ -335,10 +335,11 @@ fn an_old_tool_without_newer_callbacks_gets_the_ones_it_has() {
         old_tool_work();
         return;
     }
+    let trace = out_file("old-tool-trace").with_extension("json");
     let r = recorded(
         "an_old_tool_without_newer_callbacks_gets_the_ones_it_has",
         Variant::Old,
-        &[],
+        &[("FERROKKOS_TRACE", trace.to_str().unwrap())],
     );
     let all = lines(&r);
     let names: Vec<&str> = r.iter().map(|x| x.callback.as_str()).collect();
@@ -354,6 +355,26 @@ fn an_old_tool_without_newer_callbacks_gets_the_ones_it_has() {
         assert!(!names.contains(&missing), "{missing}:\n{all}");
     }
     assert_eq!(names.last(), Some(&"finalize_library"));
+    // Global fencing stays on (the tool cannot clear it), but as in Kokkos the fence comes only
+    // before a callback the tool has: before the scan's begin, not before its missing end.
+    let trace: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let fences: Vec<u64> = trace["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "X" && e["name"] == TOOL_FENCE)
+        .map(|e| e["args"]["device_id"].as_u64().unwrap())
+        .collect();
+    let mut backends = fences.clone();
+    backends.sort_unstable();
+    backends.dedup();
+    assert!(backends.starts_with(&[0, 0x0600_0000]), "{fences:?}");
+    assert_eq!(
+        fences.len(),
+        backends.len(),
+        "one global fence, before the begin: {fences:?}"
+    );
 }
 
 fn bad_paths() {

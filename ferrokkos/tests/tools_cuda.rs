@@ -222,6 +222,22 @@ fn cuda_trace_times_gpu_work_per_stream_and_shows_a_copy_overlapping_a_kernel() 
         "fences end {fence_end}, kernel ends {}",
         ks + kd
     );
+    // The kernel's compilation (or its load from the disk cache) is a span on the thread's lane,
+    // before the kernel ran.
+    let jit: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["ph"] == "X" && e["cat"] == "jit")
+        .collect();
+    assert!(!jit.is_empty(), "no jit span: {trace}");
+    let compiled = jit
+        .iter()
+        .find(|e| {
+            let name = e["name"].as_str().unwrap();
+            (name.starts_with("compile fk_kernel") || name.starts_with("load fk_kernel"))
+                && e["ts"].as_f64().unwrap() + e["dur"].as_f64().unwrap() <= ks + 50.0
+        })
+        .unwrap_or_else(|| panic!("the long kernel's compilation precedes it: {jit:?}"));
+    assert!(compiled["dur"].as_f64().unwrap() > 0.0);
     assert_eq!(trace["otherData"]["unfinished_device_spans"], 0);
     println!(
         "kernel [{ks:.1}, {:.1}] µs on instance 2, copy [{cs:.1}, {:.1}] µs on instance 3",

@@ -19,19 +19,22 @@ pub(crate) enum Category {
     Region,
     /// A profile section's run.
     Section,
-    /// Any other `cat`.
+    /// A kernel's compilation by NVRTC or its load from the disk cache (`jit`).
+    Jit,
+    /// Any other `cat` (e.g. `runtime`: the start-up of the backends).
     Other,
 }
 
 impl Category {
     /// Every category, in legend order.
-    pub(crate) const ALL: [Category; 7] = [
+    pub(crate) const ALL: [Category; 8] = [
         Category::Kernel,
         Category::Copy,
         Category::Fill,
         Category::Fence,
         Category::Region,
         Category::Section,
+        Category::Jit,
         Category::Other,
     ];
 
@@ -44,6 +47,7 @@ impl Category {
             "fence" => Category::Fence,
             "region" => Category::Region,
             "section" => Category::Section,
+            "jit" => Category::Jit,
             _ => Category::Other,
         }
     }
@@ -57,6 +61,7 @@ impl Category {
             Category::Fence => "fence",
             Category::Region => "region",
             Category::Section => "section",
+            Category::Jit => "jit",
             Category::Other => "other",
         }
     }
@@ -70,6 +75,7 @@ impl Category {
             Category::Fence => RGBColor(0xec, 0x6f, 0x73),
             Category::Region => RGBColor(0xcf, 0xbd, 0xe8),
             Category::Section => RGBColor(0xf2, 0xd8, 0x5a),
+            Category::Jit => RGBColor(0x5c, 0xc8, 0xc0),
             Category::Other => RGBColor(0xc4, 0xc4, 0xc4),
         }
     }

@@ -70,7 +70,7 @@ fn begin_active(
         return false;
     };
     let kernel_id = tools.library().map(|library| {
-        tools.tool_fence();
+        tools.tool_fence(library.has_kernel_callback(pattern, false));
         library.begin_kernel(pattern, name, device_id)
     });
     let start = tools.trace().filter(|_| host).map(|t| t.now());
@@ -118,7 +118,7 @@ fn end_kernel() {
         );
     }
     if let (Some(library), Some(id)) = (tools.library(), state.kernel_id) {
-        tools.tool_fence();
+        tools.tool_fence(library.has_kernel_callback(state.pattern, true));
         library.end_kernel(state.pattern, id);
     }
 }
@@ -276,5 +276,25 @@ impl Drop for DeepCopyScope {
         if let Some(library) = state.tools.library() {
             library.end_deep_copy();
         }
+    }
+}
+
+/// The trace clock now, when a trace is written: the start of host work that [`host_span`] records.
+#[inline]
+pub(crate) fn trace_start() -> Option<f64> {
+    if !super::active() {
+        return None;
+    }
+    current()?.trace().map(|t| t.now())
+}
+
+/// Records host work that began at `start` (from [`trace_start`]) and ends now, as a span of
+/// category `cat` on the calling thread's lane (e.g. a kernel's compilation, `jit`).
+pub(crate) fn host_span(cat: &str, name: &str, start: Option<f64>) {
+    if let Some(start) = start
+        && let Some(tools) = current()
+        && let Some(trace) = tools.trace()
+    {
+        trace.thread_span(cat, name, start, &[]);
     }
 }

@@ -180,6 +180,30 @@ impl ToolLibrary {
         begin(f, name, device_id)
     }
 
+    /// Whether the tool has the begin (`end == false`) or end callback of `pattern`: Kokkos adds the
+    /// tool's global fence only before a callback the tool has.
+    pub(crate) fn has_kernel_callback(&self, pattern: Pattern, end: bool) -> bool {
+        let c = &self.callbacks;
+        match (pattern, end) {
+            (Pattern::For, false) => c.begin_for.is_some(),
+            (Pattern::For, true) => c.end_for.is_some(),
+            (Pattern::Reduce, false) => c.begin_reduce.is_some(),
+            (Pattern::Reduce, true) => c.end_reduce.is_some(),
+            (Pattern::Scan, false) => c.begin_scan.is_some(),
+            (Pattern::Scan, true) => c.end_scan.is_some(),
+        }
+    }
+
+    /// Whether the tool has `kokkosp_push_profile_region` (`pop == false`) or
+    /// `kokkosp_pop_profile_region`.
+    pub(crate) fn has_region_callback(&self, pop: bool) -> bool {
+        if pop {
+            self.callbacks.pop_region.is_some()
+        } else {
+            self.callbacks.push_region.is_some()
+        }
+    }
+
     /// `kokkosp_end_parallel_<pattern>(kernel_id)`.
     pub(crate) fn end_kernel(&self, pattern: Pattern, kernel_id: u64) {
         let f = match pattern {

@@ -21,7 +21,7 @@ pub(crate) mod trace;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
-pub(crate) use hooks::{DeepCopyScope, FenceScope, data, profiled};
+pub(crate) use hooks::{DeepCopyScope, FenceScope, data, host_span, profiled, trace_start};
 pub(crate) use library::{CopySide, Pattern};
 
 use crate::error::Result;
@@ -70,9 +70,10 @@ impl Tools {
         self.trace.as_ref()
     }
 
-    /// The global fence a tool asked for around kernels and regions.
-    fn tool_fence(&self) {
-        if self.library.is_some() && self.global_fencing.load(Ordering::Relaxed) {
+    /// The global fence a tool asked for before a kernel or region callback, if it has that
+    /// callback (`has_callback`), as Kokkos does.
+    fn tool_fence(&self, has_callback: bool) {
+        if has_callback && self.global_fencing.load(Ordering::Relaxed) {
             // A failing fence (a device fault) is reported by the work that follows, not here.
             let _ = crate::runtime::fence_all(TOOL_FENCE);
         }

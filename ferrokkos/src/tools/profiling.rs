@@ -48,7 +48,7 @@ pub fn push_region(name: &str) {
 fn push_active(name: &str) {
     let Some(tools) = current() else { return };
     if let Some(library) = tools.library() {
-        tools.tool_fence();
+        tools.tool_fence(library.has_region_callback(false));
         library.push_region(name);
     }
     if let Some(trace) = tools.trace() {
@@ -69,7 +69,7 @@ pub fn pop_region() {
 fn pop_active() {
     let Some(tools) = current() else { return };
     if let Some(library) = tools.library() {
-        tools.tool_fence();
+        tools.tool_fence(library.has_region_callback(true));
         library.pop_region();
     }
     if let Some(trace) = tools.trace() {

@@ -224,6 +224,7 @@ impl KernelCache {
         source: &str,
         program: &str,
     ) -> Result<(Arc<Module>, bool)> {
+        let start = crate::tools::trace_start();
         let cubin = self.disk.compile_cached(source, program, info.arch())?;
         if cubin.from_disk {
             self.from_disk.fetch_add(1, Ordering::Relaxed);
@@ -233,6 +234,9 @@ impl KernelCache {
         let module = Module::load(ctx, &cubin.image, || {
             format!("loading the CUBIN of {program}")
         })?;
+        // In the trace: from the request to loaded code, on the launching thread's lane.
+        let how = if cubin.from_disk { "load" } else { "compile" };
+        crate::tools::host_span("jit", &format!("{how} {program}"), start);
         Ok((module, cubin.from_disk))
     }
 
