@@ -369,7 +369,10 @@ fn an_old_tool_without_newer_callbacks_gets_the_ones_it_has() {
     let mut backends = fences.clone();
     backends.sort_unstable();
     backends.dedup();
-    assert!(backends.starts_with(&[0, 0x0600_0000]), "{fences:?}");
+    assert!(
+        backends.contains(&0) && backends.contains(&0x0600_0000),
+        "{fences:?}"
+    );
     assert_eq!(
         fences.len(),
         backends.len(),
