@@ -104,7 +104,6 @@ impl CudaBackend {
             .synchronize(|| format!("fence \"{label}\" on Cuda"))
     }
 
-    /// Waits for the device, refuses new work, and drops the compiled kernels.
     /// Starts the trace's GPU clock on the default instance's stream (`origin`: the trace's start).
     pub(crate) fn start_trace_clock(&self, origin: std::time::Instant) -> Result<()> {
         self.shared
@@ -117,6 +116,7 @@ impl CudaBackend {
         self.shared.clock.stop();
     }
 
+    /// Waits for the device, refuses new work, and drops the compiled kernels.
     pub(crate) fn shutdown(&self) {
         if let Err(e) = self.fence_all("ferrokkos::finalize") {
             eprintln!("ferrokkos: {e}");
