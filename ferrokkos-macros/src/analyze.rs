@@ -32,6 +32,10 @@ pub struct Analysis {
     pub views: HashSet<String>,
     /// Constants used by name (`N`, `SCALE`): not captured, written as literals in the shadow.
     pub constants: HashSet<String>,
+    /// The identifiers standing for the iteration index where the race rules rely on it (the
+    /// owner positions of written Views): the expansion checks that each resolves to the index
+    /// parameter (a name can resolve elsewhere through a `macro_rules!` macro's hygiene).
+    pub owner_idents: Vec<syn::Ident>,
     pub errors: Vec<syn::Error>,
 }
 
@@ -47,6 +51,8 @@ struct Walker {
     dereferenced: HashSet<String>,
     views: HashSet<String>,
     constants: HashSet<String>,
+    /// Captured names used as values (not indexed, not the receiver of `extent` or an atomic).
+    value_uses: Vec<(String, Span)>,
     errors: Vec<syn::Error>,
 }
 
@@ -70,13 +76,32 @@ pub fn analyze(
         dereferenced: HashSet::new(),
         views: HashSet::new(),
         constants: HashSet::new(),
+        value_uses: Vec::new(),
         errors: Vec::new(),
     };
     w.expr(body);
+    // A View or array is reached only through its accesses: used as a value it could be handed to
+    // code the race rules do not see.
+    let mut reported = HashSet::new();
+    for (name, span) in std::mem::take(&mut w.value_uses) {
+        if w.views.contains(&name) && reported.insert(name.clone()) {
+            w.errors.push(syn::Error::new(
+                span,
+                format!(
+                    "`{name}` is a captured View (or array) here used as a value; a kernel reaches \
+                     a View only by indexing it (`{name}[i]`), with `{name}.extent(r)` or with an \
+                     atomic (`{name}.atomic_add(k, v)`), so it cannot pass it to a function, call \
+                     other methods on it or copy it"
+                ),
+            ));
+        }
+    }
+    let mut owner_idents = Vec::new();
     let captures = race::roles(
         std::mem::take(&mut w.captures),
         std::mem::take(&mut w.accesses),
         &w.index_params,
+        &mut owner_idents,
         &mut w.errors,
     );
     Analysis {
@@ -85,6 +110,7 @@ pub fn analyze(
         dereferenced: w.dereferenced,
         views: w.views,
         constants: w.constants,
+        owner_idents,
         errors: w.errors,
     }
 }
@@ -258,6 +284,9 @@ impl Walker {
             Expr::Path(p) => {
                 if let Some(name) = ident_of(e) {
                     self.use_name(&name, p.span());
+                    if !self.is_local(&name) && !self.constants.contains(&name) {
+                        self.value_uses.push((name, p.span()));
+                    }
                 } else {
                     let segs: Vec<String> = p
                         .path
@@ -344,9 +373,12 @@ impl Walker {
                     && let Some(view) = ident_of(&m.receiver)
                     && !self.is_local(&view)
                 {
-                    self.views.insert(view);
+                    self.views.insert(view.clone());
+                    self.constants.remove(&view);
+                    self.use_name(&view, m.receiver.span());
+                } else {
+                    self.expr(&m.receiver);
                 }
-                self.expr(&m.receiver);
                 for a in &m.args {
                     self.expr(a);
                 }

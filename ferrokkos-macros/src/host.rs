@@ -1,16 +1,54 @@
-//! The host body: the kernel as written, with View accesses turned into accessor calls
-//! (`x[i]` -> `x.at(i)`, `y[i] = v` -> `y.put(i, v)`) and `unsafe { }` blocks made plain blocks
-//! (nothing in them is unsafe on the host: the accessors are safe methods).
+//! The host body: the kernel as written, with View accesses turned into accessor calls.
+//!
+//! - A View the kernel only reads, and a captured array: `x[i]` -> `x.at(i)` (safe).
+//! - A View the kernel writes: `y[i]` -> `y.at(i)`, `y[i] = v` -> `y.put(i, v)`. These accessor
+//!   methods are `unsafe fn`s whose contract is the race rules. Outside the author's `unsafe { }`
+//!   the analysis proved the rules for every such access (it is at the iteration index), so the
+//!   expansion calls them in an `unsafe` block of its own, around the call only: the value is
+//!   computed outside it. Inside the author's `unsafe { }` the calls are left bare, so the author's
+//!   block (kept with the author's own tokens, hence seen by `#![forbid(unsafe_code)]`) is what
+//!   allows them.
+//! - An atomic View: `h.atomic_add(k, v)` stays as written (safe).
 
-use quote::quote;
+use std::collections::HashMap;
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
 use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, parse_quote};
 
-use crate::analyze::{is_compound, strip};
+use crate::analyze::{ident_of, is_compound, strip};
+use crate::race::Role;
 
-struct Host;
+struct Host<'a> {
+    roles: &'a HashMap<String, Role>,
+    /// How many of the author's `unsafe { }` blocks enclose the current expression.
+    in_unsafe: usize,
+}
 
-impl VisitMut for Host {
+impl Host<'_> {
+    fn written(&self, base: &Expr) -> bool {
+        ident_of(base).is_some_and(|n| self.roles.get(&n) == Some(&Role::Write))
+    }
+
+    /// `call` (a call of an `unsafe` accessor method), in an `unsafe` block of the expansion unless
+    /// the author's `unsafe { }` encloses it.
+    fn proven(&self, call: TokenStream) -> TokenStream {
+        if self.in_unsafe > 0 {
+            call
+        } else {
+            let s = Span::mixed_site();
+            quote_spanned!(s=> unsafe { #call })
+        }
+    }
+}
+
+/// An identifier of the expansion that the kernel body cannot name.
+fn private(name: &str) -> syn::Ident {
+    syn::Ident::new(name, Span::mixed_site())
+}
+
+impl VisitMut for Host<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         match e {
             Expr::Assign(a) if matches!(strip(&a.left), Expr::Index(_)) => {
@@ -20,7 +58,18 @@ impl VisitMut for Host {
                 self.visit_expr_mut(&mut ix.index);
                 self.visit_expr_mut(&mut a.right);
                 let (base, idx, value) = (&ix.expr, &ix.index, &a.right);
-                *e = parse_quote!(#base.put(#idx, #value));
+                if self.written(base) {
+                    let v = private("__fk_value");
+                    let put = self.proven(quote!(#base.put(#idx, #v)));
+                    *e = parse_quote!({
+                        let #v = #value;
+                        #put
+                    });
+                } else {
+                    // Not a written View (the analysis allows indexed writes only to Views): the
+                    // accessor then has no `put`, and rustc reports the type.
+                    *e = parse_quote!(#base.put(#idx, #value));
+                }
             }
             Expr::Binary(b) if is_compound(&b.op) && matches!(strip(&b.left), Expr::Index(_)) => {
                 let Expr::Index(mut ix) = strip(&b.left).clone() else {
@@ -29,36 +78,73 @@ impl VisitMut for Host {
                 self.visit_expr_mut(&mut ix.index);
                 self.visit_expr_mut(&mut b.right);
                 let (base, idx, value, op) = (&ix.expr, &ix.index, &b.right, &b.op);
+                let (i, v, el) = (
+                    private("__fk_index"),
+                    private("__fk_value"),
+                    private("__fk_element"),
+                );
+                let at = self.proven(quote!(#base.at(#i)));
+                let put = self.proven(quote!(#base.put(#i, #el)));
+                // Rust evaluates the value of a compound assignment of primitives first.
                 *e = parse_quote!({
-                    let __fk_index = #idx;
-                    let __fk_value = #value;
-                    let mut __fk_element = #base.at(__fk_index);
-                    __fk_element #op __fk_value;
-                    #base.put(__fk_index, __fk_element)
+                    let #v = #value;
+                    let #i = #idx;
+                    let mut #el = #at;
+                    #el #op #v;
+                    #put
                 });
             }
             Expr::Index(ix) => {
                 self.visit_expr_mut(&mut ix.index);
                 let (base, idx) = (&ix.expr, &ix.index);
-                *e = parse_quote!(#base.at(#idx));
+                if self.written(base) {
+                    let i = private("__fk_index");
+                    let at = self.proven(quote!(#base.at(#i)));
+                    *e = parse_quote!({
+                        let #i = #idx;
+                        #at
+                    });
+                } else {
+                    *e = parse_quote!(#base.at(#idx));
+                }
             }
             Expr::Unsafe(u) => {
-                let mut block = u.block.clone();
-                self.visit_block_mut(&mut block);
-                *e = Expr::Block(syn::ExprBlock {
-                    attrs: u.attrs.clone(),
-                    label: None,
-                    block,
-                });
+                // The author's block, with the author's `unsafe` and braces (so that the
+                // `unsafe_code` lint sees it), opened by a call of an `unsafe fn` that marks it: the
+                // block is never reported as unused, whatever it holds.
+                self.in_unsafe += 1;
+                self.visit_block_mut(&mut u.block);
+                self.in_unsafe -= 1;
+                let mark: syn::Stmt = parse_quote!(::ferrokkos::kernel::unsafe_block(););
+                u.block.stmts.insert(0, mark);
+            }
+            Expr::Call(c) => {
+                for a in &mut c.args {
+                    self.visit_expr_mut(a);
+                }
+                // `f(a, b)` -> the `#[device]` marker's host form, after a check that the marker
+                // is one (`DeviceFunction` is an `unsafe trait` that only `#[device]` implements).
+                if let Expr::Path(p) = &*c.func {
+                    let marker = crate::device::marker_path(&p.path);
+                    let args = &c.args;
+                    *e = parse_quote!({
+                        ::ferrokkos::kernel::device_function::<#marker>();
+                        #marker::host(#args)
+                    });
+                }
             }
             _ => visit_mut::visit_expr_mut(self, e),
         }
     }
 }
 
-/// The host form of a kernel body.
-pub fn body(e: &Expr) -> proc_macro2::TokenStream {
+/// The host form of a kernel body; `roles` are the captured Views' roles.
+pub fn body(e: &Expr, roles: &HashMap<String, Role>) -> TokenStream {
     let mut e = e.clone();
-    Host.visit_expr_mut(&mut e);
+    Host {
+        roles,
+        in_unsafe: 0,
+    }
+    .visit_expr_mut(&mut e);
     quote!(#e)
 }

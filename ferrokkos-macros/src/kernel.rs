@@ -1,7 +1,9 @@
 //! `kernel!`: parses the closure, checks it, and expands it to a `ferrokkos::kernel::Kernel` with a
 //! host body and a typed shadow.
 
-use proc_macro2::TokenStream;
+use std::collections::HashMap;
+
+use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Expr, ExprClosure, Pat, Stmt, Type};
@@ -179,13 +181,25 @@ fn generate(
     body: &Expr,
 ) -> TokenStream {
     let k = quote!(::ferrokkos::kernel);
+    // The expansion's own bindings: mixed-site hygiene, so the body cannot name them.
+    let private = |name: &str| syn::Ident::new(name, Span::mixed_site());
+    let (caps_var, host_var, shadow_var, kernel_var) = (
+        private("__fk_caps"),
+        private("__fk_host"),
+        private("__fk_shadow"),
+        private("__fk_kernel"),
+    );
+    let (captures, accs) = (private("__fk_captures"), private("__fk_accs"));
     let caps: Vec<TokenStream> = analysis
         .captures
         .iter()
         .map(|(name, role, span)| {
             let ident = syn::Ident::new(name, *span);
             let ctor = match role {
-                Role::Read => quote!(read),
+                // Views and arrays are indexed; anything else is used as a value, so it must be a
+                // number (a View handed around as a value could reach code the rules do not see).
+                Role::Read if analysis.views.contains(name) => quote!(read),
+                Role::Read => quote!(value),
                 Role::Write => quote!(write),
                 Role::Atomic => quote!(atomic),
             };
@@ -200,7 +214,12 @@ fn generate(
         .iter()
         .map(|(n, _, span)| syn::Ident::new(n, *span))
         .collect();
-    let host_body = host::body(body);
+    let roles: HashMap<String, Role> = analysis
+        .captures
+        .iter()
+        .map(|(n, r, _)| (n.clone(), *r))
+        .collect();
+    let host_body = host::body(body, &roles);
     let shadow_block = shadow::with_constants(&analysis.constants, || match body {
         Expr::Block(b) if b.label.is_none() => shadow::block(&b.block),
         other => shadow::block(&syn::Block {
@@ -211,45 +230,48 @@ fn generate(
     let (idx_pat, idx_ty) = (&index.pat, &index.ty);
     let index_names = &index.names;
     // Views by reference (their accessors stay in the launch's body, where the compiler keeps them in
-    // registers); numbers by value, as the body expects.
+    // registers); numbers by value, as the body expects. The host closure is not `move` and must be
+    // `'static`: a name in the body that resolves to a variable around the kernel (not one of the
+    // captures the macro found and rebinds here, as a `macro_rules!` macro's hygiene can make it) is
+    // then a borrow that rustc rejects at that name.
     let unpack_host: Vec<TokenStream> = cap_idents
         .iter()
         .enumerate()
         .map(|(k, ident)| {
             let k = syn::Index::from(k);
             if analysis.views.contains(&ident.to_string()) {
-                quote!(let #ident = &__fk_captures.#k;)
+                quote!(let #ident = &#captures.#k;)
             } else {
-                quote!(let #ident = __fk_captures.#k;)
+                quote!(let #ident = #captures.#k;)
             }
         })
         .collect();
     let unpack_host = quote!(#(#unpack_host)*);
-    let unpack_shadow = quote!(let (#(#cap_idents,)*) = __fk_captures;);
+    let unpack_shadow = quote!(let (#(#cap_idents,)*) = #captures;);
     let (host, shadow, ctor, params): (TokenStream, TokenStream, TokenStream, Vec<String>) =
         match kind {
             Kind::For => (
-                quote!(#k::host_for::<#idx_ty, _, _>(&__fk_caps, move |__fk_captures, #idx_pat: #idx_ty| {
+                quote!(#k::host_for::<#idx_ty, _, _>(&#caps_var, |#captures, #idx_pat: #idx_ty| {
                     #unpack_host
                     #host_body
                 })),
-                quote!(#k::shadow_for::<#idx_ty, _, _>(&__fk_caps, move |__fk_captures, #idx_pat| {
+                quote!(#k::shadow_for::<#idx_ty, _, _>(&#caps_var, move |#captures, #idx_pat| {
                     #unpack_shadow
                     #shadow_block
                 })),
                 quote!(new_for),
                 vec![],
             ),
-            Kind::Reduce { accs } if accs.len() == 1 => {
-                let acc = &accs[0];
+            Kind::Reduce { accs: list } if list.len() == 1 => {
+                let acc = &list[0];
                 let acc_name = param_name(acc).expect("checked");
                 let acc_shadow = shadow_param(acc);
                 (
-                    quote!(#k::host_reduce::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat: #idx_ty, #acc| {
+                    quote!(#k::host_reduce::<#idx_ty, _, _, _>(&#caps_var, |#captures, #idx_pat: #idx_ty, #acc| {
                         #unpack_host
                         #host_body
                     })),
-                    quote!(#k::shadow_reduce::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat, #acc_shadow| {
+                    quote!(#k::shadow_reduce::<#idx_ty, _, _, _>(&#caps_var, move |#captures, #idx_pat, #acc_shadow| {
                         #unpack_shadow
                         #shadow_block
                     })),
@@ -257,33 +279,33 @@ fn generate(
                     vec![acc_name.to_string()],
                 )
             }
-            Kind::Reduce { accs } => {
-                let names: Vec<syn::Ident> = accs
+            Kind::Reduce { accs: list } => {
+                let names: Vec<syn::Ident> = list
                     .iter()
                     .map(|a| param_name(a).expect("checked"))
                     .collect();
                 let strs: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-                let split = format_ident!("split{}", accs.len());
-                let host_types: Vec<TokenStream> = accs
+                let split = format_ident!("split{}", list.len());
+                let host_types: Vec<TokenStream> = list
                     .iter()
                     .map(|a| match a {
                         Pat::Type(t) => t.ty.to_token_stream(),
                         _ => quote!(_),
                     })
                     .collect();
-                let types: Vec<TokenStream> = accs
+                let types: Vec<TokenStream> = list
                     .iter()
                     .map(|a| shadow_param_type(a).unwrap_or_else(|| quote!(_)))
                     .collect();
                 (
-                    quote!(#k::host_reduce::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat: #idx_ty, __fk_accs| {
+                    quote!(#k::host_reduce::<#idx_ty, _, _, _>(&#caps_var, |#captures, #idx_pat: #idx_ty, #accs| {
                         #unpack_host
-                        let (#(#names,)*): (#(#host_types,)*) = #k::#split(__fk_accs);
+                        let (#(#names,)*): (#(#host_types,)*) = #k::#split(#accs);
                         #host_body
                     })),
-                    quote!(#k::shadow_reduce::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat, __fk_accs| {
+                    quote!(#k::shadow_reduce::<#idx_ty, _, _, _>(&#caps_var, move |#captures, #idx_pat, #accs| {
                         #unpack_shadow
-                        let (#(#names,)*): (#(#types,)*) = #k::shadow::#split(__fk_accs, [#(#strs),*]);
+                        let (#(#names,)*): (#(#types,)*) = #k::shadow::#split(#accs, [#(#strs),*]);
                         #shadow_block
                     })),
                     quote!(new_reduce),
@@ -295,11 +317,11 @@ fn generate(
                 let p_shadow = shadow_param(partial);
                 let f = param_name(flag).expect("checked");
                 (
-                    quote!(#k::host_scan::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat: #idx_ty, #partial, #f: bool| {
+                    quote!(#k::host_scan::<#idx_ty, _, _, _>(&#caps_var, |#captures, #idx_pat: #idx_ty, #partial, #f: bool| {
                         #unpack_host
                         #host_body
                     })),
-                    quote!(#k::shadow_scan::<#idx_ty, _, _, _>(&__fk_caps, move |__fk_captures, #idx_pat, #p_shadow, #f| {
+                    quote!(#k::shadow_scan::<#idx_ty, _, _, _>(&#caps_var, move |#captures, #idx_pat, #p_shadow, #f| {
                         #unpack_shadow
                         #shadow_block
                     })),
@@ -308,20 +330,39 @@ fn generate(
                 )
             }
         };
+    // The identifiers the race rules took for the iteration index must be it: in a closure over the
+    // same parameter pattern, bound to a witness type, each must have that type. (A `macro_rules!`
+    // macro can make a body's `i` resolve to the caller's `i` while the parameter `i` is the
+    // macro's: the text matches, the binding does not.)
+    let witness_ty = if index.names.len() == 1 {
+        quote!(#k::IterationIndex)
+    } else {
+        let each = index.names.iter().map(|_| quote!(#k::IterationIndex));
+        quote!((#(#each,)*))
+    };
+    let owners = &analysis.owner_idents;
+    let witness = quote!(
+        #[allow(unused, clippy::all)]
+        let _ = |#idx_pat: #witness_ty| {
+            #(#k::iteration_index(#owners);)*
+        };
+    );
     let is_unsafe = analysis.is_unsafe;
     let h = hash(&closure.to_token_stream().to_string());
     quote!({
-        let __fk_caps = (#(#caps,)*);
+        let #caps_var = (#(#caps,)*);
+        #witness
         #[allow(unused, clippy::all)]
-        let __fk_host = #host;
+        let #host_var = #host;
         #[allow(unused, clippy::all)]
-        let __fk_shadow = #shadow;
+        let #shadow_var = #shadow;
         #[allow(unused_unsafe)]
         // SAFETY: `kernel!` checked the race rules on the body: a written View is touched only at the
-        // iteration index, an atomic View only atomically, except inside `unsafe { }`, which
-        // `is_unsafe` reports.
-        let __fk_kernel = unsafe {
-            #k::Kernel::#ctor(__fk_caps, __fk_host, __fk_shadow, #k::KernelInfo {
+        // iteration index (checked above to be the index parameter), an atomic View only atomically,
+        // except inside `unsafe { }`, which `is_unsafe` reports; the host closure captures nothing
+        // but the checked captures (checked above).
+        let #kernel_var = unsafe {
+            #k::Kernel::#ctor(#caps_var, #host_var, #shadow_var, #k::KernelInfo {
                 file: file!(),
                 line: line!(),
                 column: column!(),
@@ -331,7 +372,7 @@ fn generate(
                 params: &[#(#params),*],
             })
         };
-        __fk_kernel
+        #kernel_var
     })
 }
 

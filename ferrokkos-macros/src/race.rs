@@ -31,11 +31,14 @@ pub enum Role {
     Atomic,
 }
 
-/// The captures' roles, after checking the race rules.
+/// The captures' roles, after checking the race rules. `owners` receives the identifiers that stand
+/// for the iteration index in the accesses the rules accepted because of it (the expansion checks
+/// that they resolve to the index parameter).
 pub fn roles(
     captures: Vec<(String, Span)>,
     accesses: Vec<(String, Access)>,
     index_params: &[String],
+    owners: &mut Vec<syn::Ident>,
     errors: &mut Vec<syn::Error>,
 ) -> Vec<(String, Role, Span)> {
     let mut out = Vec::new();
@@ -72,7 +75,7 @@ pub fn roles(
             }
             Role::Atomic
         } else if write {
-            check_owner(&name, &mine, index_params, errors);
+            check_owner(&name, &mine, index_params, owners, errors);
             Role::Write
         } else {
             Role::Read
@@ -88,6 +91,7 @@ fn check_owner(
     name: &str,
     accesses: &[&Access],
     index_params: &[String],
+    owners: &mut Vec<syn::Ident>,
     errors: &mut Vec<syn::Error>,
 ) {
     let mut first: Option<(Vec<usize>, bool)> = None;
@@ -101,7 +105,9 @@ fn check_owner(
                 true
             }
         };
-        if !ok {
+        if ok {
+            owners.extend(owner_idents(&a.index, index_params));
+        } else {
             let index = pretty(&a.index).to_string();
             let own = own_index(index_params);
             let msg = if a.kind == AccessKind::Write {
@@ -121,6 +127,22 @@ fn check_owner(
             };
             errors.push(syn::Error::new_spanned(&a.tokens, msg));
         }
+    }
+}
+
+/// The identifiers of `index` that name an index parameter (its owner positions).
+fn owner_idents(index: &Expr, params: &[String]) -> Vec<syn::Ident> {
+    let ident = |e: &Expr| match strip(e) {
+        Expr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            let seg = &p.path.segments[0];
+            (seg.arguments.is_none() && params.contains(&seg.ident.to_string()))
+                .then(|| seg.ident.clone())
+        }
+        _ => None,
+    };
+    match strip(index) {
+        Expr::Tuple(t) => t.elems.iter().filter_map(ident).collect(),
+        e => ident(e).into_iter().collect(),
     }
 }
 

@@ -295,12 +295,9 @@ pub fn expr(e: &Expr) -> TokenStream {
             let Expr::Path(p) = &*c.func else {
                 return quote!();
             };
-            let mut path = p.path.clone();
-            if let Some(last) = path.segments.last_mut() {
-                last.ident = format_ident!("__fk_device_{}", last.ident, span = last.ident.span());
-            }
+            let marker = crate::device::marker_path(&p.path);
             let args = c.args.iter().map(expr);
-            quote_spanned!(span=> #path(#(#args),*))
+            quote_spanned!(span=> #marker::shadow(#(#args),*))
         }
         Expr::If(i) => {
             let c = expr(&i.cond);

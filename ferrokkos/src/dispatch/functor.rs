@@ -12,6 +12,7 @@ use super::kernel::{ForKernel, ReduceKernel, ScanKernel};
 use super::reach::{HostOnly, Reach};
 use crate::error::Result;
 use crate::kernel::DeviceKernel;
+use crate::kernel::seal::Token;
 
 /// Something [`crate::parallel_for`] can run: a closure, a `kernel!` kernel, or a functor struct.
 pub trait ForFunctor<A> {
@@ -29,9 +30,11 @@ pub trait ForFunctor<A> {
     /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
     type Reach: Reach;
 
-    /// The device translation (`Some` for `kernel!`s).
+    /// The device translation (`Some` for `kernel!`s). Sealed: only this crate can call it or
+    /// provide it (its parameter's type cannot be named elsewhere), since a launch trusts the
+    /// translation to match the kernel's captures and pattern.
     #[doc(hidden)]
-    fn device_kernel(&self) -> Option<&dyn DeviceKernel> {
+    fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
         None
     }
 }
@@ -60,9 +63,11 @@ pub trait ReduceFunctor<A, V> {
     /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
     type Reach: Reach;
 
-    /// The device translation (`Some` for `kernel!`s).
+    /// The device translation (`Some` for `kernel!`s). Sealed: only this crate can call it or
+    /// provide it (its parameter's type cannot be named elsewhere), since a launch trusts the
+    /// translation to match the kernel's captures and pattern.
     #[doc(hidden)]
-    fn device_kernel(&self) -> Option<&dyn DeviceKernel> {
+    fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
         None
     }
 }
@@ -91,9 +96,11 @@ pub trait ScanFunctor<A, V> {
     /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
     type Reach: Reach;
 
-    /// The device translation (`Some` for `kernel!`s).
+    /// The device translation (`Some` for `kernel!`s). Sealed: only this crate can call it or
+    /// provide it (its parameter's type cannot be named elsewhere), since a launch trusts the
+    /// translation to match the kernel's captures and pattern.
     #[doc(hidden)]
-    fn device_kernel(&self) -> Option<&dyn DeviceKernel> {
+    fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
         None
     }
 }

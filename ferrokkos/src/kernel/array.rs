@@ -6,6 +6,8 @@ use std::marker::PhantomData;
 use super::builder::prec;
 use super::capture::{Borrowed, IntoCapture, KernelValue};
 use super::expr::Expr;
+use super::params::ParamWriter;
+use super::seal::Sealed;
 use super::ty::DeviceType;
 use super::view_expr::DeviceIndex;
 use crate::view::kernel_access::{KernelIndex, ViewAccess};
@@ -18,35 +20,29 @@ impl<T: DeviceType, const N: usize> IntoCapture for [T; N] {
 }
 
 /// A captured array as the host body sees it: `values[j]` reads element `j` (bounds-checked). It
-/// points at the array the kernel holds (a launch does not copy it again).
-pub struct HostArray<T, const N: usize> {
-    array: *const [T; N],
+/// borrows the array the kernel holds for the launch (a launch does not copy it again).
+pub struct HostArray<'a, T, const N: usize> {
+    array: &'a [T; N],
 }
 
-impl<T, const N: usize> Clone for HostArray<T, N> {
+impl<T, const N: usize> Clone for HostArray<'_, T, N> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T, const N: usize> Copy for HostArray<T, N> {}
+impl<T, const N: usize> Copy for HostArray<'_, T, N> {}
 
-// SAFETY: a HostArray only reads the array it points at, which nothing writes while the kernel that
-// holds it exists (the kernel owns it and lends it only as `&`); the elements are `Sync` numbers.
-unsafe impl<T: Sync, const N: usize> Sync for HostArray<T, N> {}
-
-impl<T: Copy, const N: usize> HostArray<T, N> {
+impl<T: Copy, const N: usize> HostArray<'_, T, N> {
     /// `values[index]`; panics, naming the length, if `index` is out of range.
     #[inline(always)]
     #[track_caller]
     pub fn at(&self, index: impl KernelIndex<1>) -> T {
         let [i] = index.to_index();
-        if i >= N {
-            out_of_range(i, N);
+        match self.array.get(i) {
+            Some(v) => *v,
+            None => out_of_range(i, N),
         }
-        // SAFETY: `i < N`; the array lives in the kernel, which outlives every launch body holding
-        // this HostArray (the launch borrows the kernel), and nothing writes it.
-        unsafe { (*self.array)[i] }
     }
 }
 
@@ -79,14 +75,15 @@ impl<T: DeviceType, const N: usize> ArrayExpr<T, N> {
     }
 }
 
+impl<T: DeviceType, const N: usize> Sealed for [T; N] {}
+
 impl<T: DeviceType, const N: usize> KernelValue for [T; N] {
-    type Host = HostArray<T, N>;
+    type Host<'a> = HostArray<'a, T, N>;
     type Shadow = ArrayExpr<T, N>;
     fn read_access(&self, _: &'static str) -> Option<ViewAccess<'_>> {
         None
     }
-    fn read_host(&self, _: &Borrowed) -> HostArray<T, N> {
-        // The proof says this runs for a launch that borrows the kernel holding `self`.
+    fn read_host<'a>(&'a self, _: &Borrowed) -> HostArray<'a, T, N> {
         HostArray { array: self }
     }
     fn read_shadow(cxx_name: &str) -> ArrayExpr<T, N> {
@@ -98,7 +95,7 @@ impl<T: DeviceType, const N: usize> KernelValue for [T; N] {
     fn read_cxx_type() -> String {
         format!("const fk::Array<{}, {N}>", T::CXX)
     }
-    fn read_pack(&self, w: &mut super::params::ParamWriter<'_>) {
+    fn read_pack(&self, w: &mut ParamWriter<'_>) {
         w.push_ref(self);
     }
 }

@@ -318,15 +318,49 @@ pub(crate) fn fresh_temp(base: &str) -> String {
     fresh(base, false)
 }
 
+/// `name` as a C++ identifier: letters, digits and `_` kept, anything else (which a Rust identifier
+/// does not have, except non-ASCII letters) replaced by `_`, never starting with a digit, never
+/// empty. Every name from outside the emitter goes through this, so no text reaches the generated
+/// code except as an identifier.
+pub(crate) fn identifier(name: &str) -> String {
+    let name = name.trim_start_matches("r#");
+    let mut out: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if out.is_empty() || out == "_" {
+        out = "tmp".to_string();
+    } else if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert_str(0, "v_");
+    }
+    out
+}
+
+/// `text` made safe inside a C++ string literal or a line comment (for file names).
+pub(crate) fn escape_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.push('?'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 fn fresh(base: &str, user: bool) -> String {
     with(|s| {
         let f = current(s);
-        let base = base.trim_start_matches("r#");
-        let base = if base.is_empty() || base == "_" {
-            "tmp"
-        } else {
-            base
-        };
+        let base = identifier(base);
+        let base = base.as_str();
         // `fk_` names belong to the generated code: a user's `fk_x` becomes `fk_x_`.
         let mut candidate = if RESERVED.contains(&base) || (user && base.starts_with("fk_")) {
             format!("{base}_")
@@ -355,6 +389,7 @@ pub(crate) fn device_function(
     if let Some(cxx) = with(|s| s.device_names.get(key).cloned()) {
         return cxx;
     }
+    let name = identifier(name);
     let cxx = with(|s| {
         let mut candidate = format!("{name}_fn");
         let mut k = 1;
@@ -395,7 +430,7 @@ pub(crate) fn render(lines: &[Line], base: usize) -> String {
                 if let Some((n, file)) = pending.take()
                     && expected != Some((n, file))
                 {
-                    out.push_str(&format!("#line {n} \"{file}\"\n"));
+                    out.push_str(&format!("#line {n} \"{}\"\n", escape_text(file)));
                     expected = Some((n, file));
                 }
                 for _ in 0..base + depth {

@@ -1,9 +1,17 @@
 //! Captures: the values a kernel uses from its surroundings, found by `kernel!` (the free identifiers
-//! of the body) and passed by value: scalars as themselves, Views as accessors on the host and as
-//! `fk::View` descriptors on the device.
+//! of the body) and passed by value: numbers as themselves, Views and arrays as accessors on the host
+//! and as `fk::View` / `fk::Array` parameters on the device.
+//!
+//! Soundness: [`Capture`], [`Captures`] and [`KernelValue`] are sealed. A launch trusts them to report
+//! every captured View (it checks and borrows exactly those), to make host accessors only for Views
+//! it borrowed (the [`Borrowed`] proof, which only this crate makes), and to describe the device
+//! parameters truthfully; an implementation outside this crate could break any of these.
+//!
+//! The host values of a launch borrow the kernel (`Host<'a>`), so no accessor outlives the launch.
 
 use super::expr::Expr;
 use super::params::ParamWriter;
+use super::seal::{Sealed, SealedCaptures};
 use super::ty::DeviceType;
 use super::view_expr::ViewExpr;
 use crate::space::MemorySpace;
@@ -18,50 +26,60 @@ pub struct Borrowed(());
 impl Borrowed {
     /// # Safety
     /// The caller holds the borrows that the captures' accesses ask for, taken for a host launch
-    /// (`LaunchBorrows` with `Reach::Host`, which also checked that every View is host-accessible).
+    /// (`LaunchBorrows` with `Reach::Host`, which also checked that every View is host-accessible),
+    /// for as long as the host values made with this proof are used.
     pub(crate) unsafe fn assert() -> Self {
         Borrowed(())
     }
 }
 
-/// One captured value of a kernel, in the role the kernel gives it.
+/// One captured value of a kernel, in the role the kernel gives it (sealed: made by `kernel!`
+/// through [`read()`], [`value()`], [`write()`] and [`atomic()`]).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be captured this way by a kernel",
     note = "kernels write and update atomically only Views of numbers"
 )]
-pub trait Capture: Send + Sync {
-    /// What the host body sees (a copy of the value, or a View accessor).
-    type Host: Copy + Sync;
+pub trait Capture: Sealed + Send + Sync {
+    /// What the host body sees (a copy of the value, or an accessor borrowed from the kernel).
+    type Host<'a>: Copy + Sync
+    where
+        Self: 'a;
     /// What the typed shadow sees.
     type Shadow: Copy;
     /// The capture's name in the kernel.
+    #[doc(hidden)]
     fn name(&self) -> &'static str;
     /// The View access to check and borrow at launch, if this is a View.
+    #[doc(hidden)]
     fn access(&self) -> Option<ViewAccess<'_>>;
     /// The host value; `_proof` shows that the launch holds the borrows.
-    fn host(&self, proof: &Borrowed) -> Self::Host;
+    #[doc(hidden)]
+    fn host<'a>(&'a self, proof: &Borrowed) -> Self::Host<'a>;
     /// The shadow handle of the kernel parameter named `cxx_name`.
+    #[doc(hidden)]
     fn shadow(cxx_name: &str) -> Self::Shadow;
     /// The C++ type of the kernel parameter (`const f32`, `fk::View<const f64, 1, fk::LayoutRight>`).
+    #[doc(hidden)]
     fn cxx_type() -> String;
     /// Appends the kernel parameter's bytes.
+    #[doc(hidden)]
     fn pack(&self, w: &mut ParamWriter<'_>);
 }
 
-/// A value a kernel may read: a [`DeviceType`] scalar or a View of them.
+/// A value a kernel may read: a [`DeviceType`] number, an array of them, or a View of them (sealed).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be captured by a kernel (only read)",
     note = "kernels capture numbers, `bool`s, arrays of them and Views of them; compute other values inside the kernel"
 )]
-pub trait KernelValue: Clone + Send + Sync + 'static {
+pub trait KernelValue: Sealed + Clone + Send + Sync + 'static {
     /// What the host body sees.
-    type Host: Copy + Sync;
+    type Host<'a>: Copy + Sync;
     /// What the typed shadow sees.
     type Shadow: Copy;
     #[doc(hidden)]
     fn read_access(&self, name: &'static str) -> Option<ViewAccess<'_>>;
     #[doc(hidden)]
-    fn read_host(&self, proof: &Borrowed) -> Self::Host;
+    fn read_host<'a>(&'a self, proof: &Borrowed) -> Self::Host<'a>;
     #[doc(hidden)]
     fn read_shadow(cxx_name: &str) -> Self::Shadow;
     #[doc(hidden)]
@@ -71,8 +89,8 @@ pub trait KernelValue: Clone + Send + Sync + 'static {
     fn read_pack(&self, w: &mut ParamWriter<'_>);
 }
 
-impl<T: DeviceType + Send + Sync> KernelValue for T {
-    type Host = T;
+impl<T: DeviceType> KernelValue for T {
+    type Host<'a> = T;
     type Shadow = Expr<T>;
     fn read_access(&self, _: &'static str) -> Option<ViewAccess<'_>> {
         None
@@ -97,22 +115,27 @@ fn view_cxx<T: DeviceType, const R: usize, L: Layout>(konst: bool) -> String {
     format!("fk::View<{c}{}, {R}, fk::{}>", T::CXX, L::NAME)
 }
 
+impl<T: DeviceType + Element, const R: usize, L: Layout, M: MemorySpace> Sealed
+    for View<T, R, L, M>
+{
+}
+
 impl<T, const R: usize, L, M> KernelValue for View<T, R, L, M>
 where
     T: DeviceType + Element,
     L: Layout,
     M: MemorySpace,
 {
-    type Host = ReadAccess<T, R, L>;
+    type Host<'a> = ReadAccess<'a, T, R, L>;
     type Shadow = ViewExpr<T, R, L>;
     fn read_access(&self, name: &'static str) -> Option<ViewAccess<'_>> {
         Some(ViewAccess::of(name, self, AccessMode::Read))
     }
-    fn read_host(&self, _: &Borrowed) -> Self::Host {
+    fn read_host<'a>(&'a self, _: &Borrowed) -> ReadAccess<'a, T, R, L> {
         // SAFETY: the proof says the launch holds this allocation's borrow (shared or, if another
-        // capture writes it in an `unsafe` kernel, exclusive) and keeps it alive, and that the kernel
-        // obeys the race rules or was declared unsafe; host values are made only for host launches,
-        // which checked that the View's memory is host-accessible (`Reach::Host`).
+        // capture writes it in an `unsafe` kernel, exclusive) while the accessor is used, and that
+        // the kernel obeys the race rules or was declared unsafe; host values are made only for
+        // host launches, which checked that the View's memory is host-accessible (`Reach::Host`).
         unsafe { ReadAccess::new(self) }
     }
     fn read_shadow(cxx_name: &str) -> Self::Shadow {
@@ -134,8 +157,14 @@ fn pack_view<T: Element, const R: usize, L: Layout, M: MemorySpace>(
     w.push_view(view.as_ptr() as u64, &view.extents(), &view.strides());
 }
 
-/// A capture the kernel only reads.
+/// A capture the kernel indexes and only reads (a View or an array).
 pub struct Read<V> {
+    value: V,
+    name: &'static str,
+}
+
+/// A capture the kernel uses as a value (a number).
+pub struct Value<V> {
     value: V,
     name: &'static str,
 }
@@ -155,6 +184,9 @@ pub struct Atomic<V> {
 /// How a captured name becomes a captured value: numbers are copied, Views cloned (sharing the
 /// allocation), and references to either captured as what they refer to (so that `let x = &self.x;`
 /// can be captured).
+///
+/// Nothing unsafe relies on this trait (a launch trusts only the captured value's own, sealed,
+/// [`KernelValue`] implementation), so you may implement it for your own types.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be captured by a kernel",
     note = "kernels capture numbers, `bool`s, arrays of them and Views of them; compute other values inside the kernel"
@@ -202,9 +234,30 @@ impl<T: Element, const R: usize, L: Layout, M: crate::space::MemorySpace> IntoCa
     }
 }
 
-/// Captures `value` (a copy, or a View handle sharing the allocation) as read-only `name`.
+/// Captures `value` (a View or an array, which the kernel indexes) as read-only `name`.
 pub fn read<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Read<C::Value> {
     Read {
+        value: value.capture_value(),
+        name,
+    }
+}
+
+/// A value a kernel may use as a value (not index): a number or a `bool` (sealed).
+#[diagnostic::on_unimplemented(
+    message = "the kernel uses `{Self}` as a value, but only numbers and `bool`s can be used so",
+    note = "a kernel reaches a View or an array only by indexing it (`x[i]`), `x.extent(r)` or an atomic \
+            (`h.atomic_add(k, v)`); it cannot pass one to a function or call other methods on it"
+)]
+pub trait KernelScalar: DeviceType {}
+
+impl<T: DeviceType> KernelScalar for T {}
+
+/// Captures the number `value` as `name` (the kernel uses it as a value).
+pub fn value<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Value<C::Value>
+where
+    C::Value: KernelScalar,
+{
+    Value {
         value: value.capture_value(),
         name,
     }
@@ -216,7 +269,7 @@ pub fn read<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Read<C::V
     message = "the kernel writes `{Self}`, but only Views can be written by a kernel",
     note = "captured numbers are read-only copies; declare a local (`let mut t = a;`) or write a View"
 )]
-pub trait KernelWritable {}
+pub trait KernelWritable: Sealed {}
 
 impl<T: DeviceType + Element, const R: usize, L: Layout, M: MemorySpace> KernelWritable
     for View<T, R, L, M>
@@ -230,7 +283,7 @@ impl<T: DeviceType + Element, const R: usize, L: Layout, M: MemorySpace> KernelW
                usize, f32 or f64 can be",
     note = "`atomic_add`, `atomic_min` and `atomic_max` act on an element of a captured View"
 )]
-pub trait KernelAtomic {}
+pub trait KernelAtomic: Sealed {}
 
 impl<T: DeviceType + HostAtomic, const R: usize, L: Layout, M: MemorySpace> KernelAtomic
     for View<T, R, L, M>
@@ -259,27 +312,41 @@ where
     }
 }
 
-impl<V: KernelValue> Capture for Read<V> {
-    type Host = V::Host;
-    type Shadow = V::Shadow;
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn access(&self) -> Option<ViewAccess<'_>> {
-        self.value.read_access(self.name)
-    }
-    fn host(&self, proof: &Borrowed) -> V::Host {
-        self.value.read_host(proof)
-    }
-    fn shadow(cxx_name: &str) -> V::Shadow {
-        V::read_shadow(cxx_name)
-    }
-    fn cxx_type() -> String {
-        V::read_cxx_type()
-    }
-    fn pack(&self, w: &mut ParamWriter<'_>) {
-        self.value.read_pack(w);
-    }
+/// The [`Capture`] implementation of a read-only role (`Read`, `Value`) over a [`KernelValue`].
+macro_rules! read_only_capture {
+    ($($role:ident),*) => {$(
+        impl<V: KernelValue> Sealed for $role<V> {}
+
+        impl<V: KernelValue> Capture for $role<V> {
+            type Host<'a> = V::Host<'a>;
+            type Shadow = V::Shadow;
+            fn name(&self) -> &'static str {
+                self.name
+            }
+            fn access(&self) -> Option<ViewAccess<'_>> {
+                self.value.read_access(self.name)
+            }
+            fn host<'a>(&'a self, proof: &Borrowed) -> V::Host<'a> {
+                self.value.read_host(proof)
+            }
+            fn shadow(cxx_name: &str) -> V::Shadow {
+                V::read_shadow(cxx_name)
+            }
+            fn cxx_type() -> String {
+                V::read_cxx_type()
+            }
+            fn pack(&self, w: &mut ParamWriter<'_>) {
+                self.value.read_pack(w);
+            }
+        }
+    )*};
+}
+
+read_only_capture!(Read, Value);
+
+impl<T: DeviceType + Element, const R: usize, L: Layout, M: MemorySpace> Sealed
+    for Write<View<T, R, L, M>>
+{
 }
 
 impl<T, const R: usize, L, M> Capture for Write<View<T, R, L, M>>
@@ -288,7 +355,7 @@ where
     L: Layout,
     M: MemorySpace,
 {
-    type Host = WriteAccess<T, R, L>;
+    type Host<'a> = WriteAccess<'a, T, R, L>;
     type Shadow = ViewExpr<T, R, L>;
     fn name(&self) -> &'static str {
         self.name
@@ -296,10 +363,10 @@ where
     fn access(&self) -> Option<ViewAccess<'_>> {
         Some(ViewAccess::of(self.name, &self.value, AccessMode::Write))
     }
-    fn host(&self, _: &Borrowed) -> Self::Host {
-        // SAFETY: the proof says the launch holds this allocation's exclusive borrow and keeps it
-        // alive, and that the kernel writes only at its iteration index or was declared unsafe; the
-        // host launch checked that the memory is host-accessible.
+    fn host<'a>(&'a self, _: &Borrowed) -> WriteAccess<'a, T, R, L> {
+        // SAFETY: the proof says the launch holds this allocation's exclusive borrow while the
+        // accessor is used; the accessor's element methods are `unsafe` (the kernel's race rules are
+        // their contract); the host launch checked that the memory is host-accessible.
         unsafe { WriteAccess::new(&self.value) }
     }
     fn shadow(cxx_name: &str) -> Self::Shadow {
@@ -313,13 +380,18 @@ where
     }
 }
 
+impl<T: DeviceType + HostAtomic, const R: usize, L: Layout, M: MemorySpace> Sealed
+    for Atomic<View<T, R, L, M>>
+{
+}
+
 impl<T, const R: usize, L, M> Capture for Atomic<View<T, R, L, M>>
 where
     T: DeviceType + HostAtomic,
     L: Layout,
     M: MemorySpace,
 {
-    type Host = AtomicAccess<T, R, L>;
+    type Host<'a> = AtomicAccess<'a, T, R, L>;
     type Shadow = ViewExpr<T, R, L>;
     fn name(&self) -> &'static str {
         self.name
@@ -327,10 +399,10 @@ where
     fn access(&self) -> Option<ViewAccess<'_>> {
         Some(ViewAccess::of(self.name, &self.value, AccessMode::Atomic))
     }
-    fn host(&self, _: &Borrowed) -> Self::Host {
-        // SAFETY: the proof says the launch holds this allocation's exclusive borrow and keeps it
-        // alive, and that the kernel reaches this View only atomically or was declared unsafe; the
-        // host launch checked that the memory is host-accessible.
+    fn host<'a>(&'a self, _: &Borrowed) -> AtomicAccess<'a, T, R, L> {
+        // SAFETY: the proof says the launch holds this allocation's exclusive borrow while the
+        // accessor is used, and that the kernel reaches this View only atomically or was declared
+        // unsafe; the host launch checked that the memory is host-accessible.
         unsafe { AtomicAccess::new(&self.value) }
     }
     fn shadow(cxx_name: &str) -> Self::Shadow {
@@ -344,30 +416,40 @@ where
     }
 }
 
-/// All captures of one kernel: a tuple of [`Capture`]s (up to 16).
-pub trait Captures: Send + Sync {
-    /// The tuple of host values.
-    type Host: Copy + Sync;
+/// All captures of one kernel: a tuple of [`Capture`]s (up to 16; sealed).
+pub trait Captures: SealedCaptures + Send + Sync {
+    /// The tuple of host values, borrowed from the captures for `'a`.
+    type Host<'a>: Copy + Sync
+    where
+        Self: 'a;
     /// The tuple of shadow handles.
     type Shadow: Copy;
     /// The captures' names, in order.
+    #[doc(hidden)]
     fn names(&self) -> Vec<&'static str>;
     /// Hands each captured View's access (to check and borrow at launch) to `f`, in capture order.
+    #[doc(hidden)]
     fn for_each_access<'a>(&'a self, f: &mut dyn FnMut(ViewAccess<'a>));
     /// The host values (after the borrows are taken).
-    fn host(&self, proof: &Borrowed) -> Self::Host;
+    #[doc(hidden)]
+    fn host<'a>(&'a self, proof: &Borrowed) -> Self::Host<'a>;
     /// The shadow handles of the parameters named `cxx_names`.
+    #[doc(hidden)]
     fn shadow(cxx_names: &[String]) -> Self::Shadow;
     /// The C++ types of the parameters.
+    #[doc(hidden)]
     fn cxx_types() -> Vec<String>;
     /// Appends the parameters' bytes, in order.
+    #[doc(hidden)]
     fn pack(&self, w: &mut ParamWriter<'_>);
 }
 
 macro_rules! captures {
     ($($c:ident $k:tt),*) => {
+        impl<$($c: Capture),*> SealedCaptures for ($($c,)*) {}
+
         impl<$($c: Capture),*> Captures for ($($c,)*) {
-            type Host = ($($c::Host,)*);
+            type Host<'a> = ($($c::Host<'a>,)*) where Self: 'a;
             type Shadow = ($($c::Shadow,)*);
             fn names(&self) -> Vec<&'static str> {
                 vec![$(self.$k.name()),*]
@@ -380,7 +462,7 @@ macro_rules! captures {
                 )*
             }
             #[allow(clippy::unused_unit)]
-            fn host(&self, _proof: &Borrowed) -> Self::Host {
+            fn host<'a>(&'a self, _proof: &Borrowed) -> Self::Host<'a> {
                 ($(self.$k.host(_proof),)*)
             }
             #[allow(clippy::unused_unit)]

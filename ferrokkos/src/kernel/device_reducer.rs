@@ -10,7 +10,9 @@ use crate::reducer::{
 
 /// A reducer with a device implementation (`identity` and `join` in C++). Built-in reducers and
 /// tuples of them are; [`crate::Custom`] reducers (host closures) are not.
-pub trait DeviceReducer: Reducer {
+///
+/// Sealed: a launch writes its C++ names into the generated code and trusts its value's size.
+pub trait DeviceReducer: Reducer + super::seal::SealedReducer {
     /// The C++ reducer type (`fk::Sum<f64>`).
     fn cxx_reducer() -> String;
     /// The C++ type of the value (`f64`, `fk::ValLocScalar<f64, i64>`).
@@ -23,6 +25,8 @@ pub trait DeviceReducer: Reducer {
 
 macro_rules! scalar_reducer {
     ($($r:ident: $bound:ident),*) => {$(
+        impl<T: $bound + DeviceType> super::seal::SealedReducer for $r<T> {}
+
         impl<T: $bound + DeviceType> DeviceReducer for $r<T> {
             fn cxx_reducer() -> String {
                 format!("fk::{}<{}>", stringify!($r), T::CXX)
@@ -39,6 +43,8 @@ scalar_reducer!(Sum: ReductionScalar, Prod: ReductionScalar, Min: ReductionScala
 
 macro_rules! logical_reducer {
     ($($r:ident),*) => {$(
+        impl super::seal::SealedReducer for $r {}
+
         impl DeviceReducer for $r {
             fn cxx_reducer() -> String {
                 format!("fk::{}", stringify!($r))
@@ -54,6 +60,11 @@ logical_reducer!(LAnd, LOr);
 
 macro_rules! loc_reducer {
     ($($r:ident => $value:literal),*) => {$(
+        impl<T: ReductionScalar + DeviceType, I: IndexType + DeviceType> super::seal::SealedReducer
+            for $r<T, I>
+        {
+        }
+
         impl<T: ReductionScalar + DeviceType, I: IndexType + DeviceType> DeviceReducer for $r<T, I> {
             fn cxx_reducer() -> String {
                 format!("fk::{}<{}, {}>", stringify!($r), T::CXX, I::CXX)
@@ -67,6 +78,8 @@ macro_rules! loc_reducer {
 
 loc_reducer!(MinLoc => "ValLocScalar", MaxLoc => "ValLocScalar", MinMaxLoc => "MinMaxLocScalar");
 
+impl<T: ReductionScalar + DeviceType> super::seal::SealedReducer for MinMax<T> {}
+
 impl<T: ReductionScalar + DeviceType> DeviceReducer for MinMax<T> {
     fn cxx_reducer() -> String {
         format!("fk::MinMax<{}>", T::CXX)
@@ -78,6 +91,8 @@ impl<T: ReductionScalar + DeviceType> DeviceReducer for MinMax<T> {
 
 macro_rules! tuple_reducer {
     ($($r:ident $k:tt),+) => {
+        impl<$($r: DeviceReducer),+> super::seal::SealedReducer for ($($r,)+) {}
+
         impl<$($r: DeviceReducer),+> DeviceReducer for ($($r,)+) {
             fn cxx_reducer() -> String {
                 "FkTupleReducer".to_string()

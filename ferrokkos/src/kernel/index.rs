@@ -6,7 +6,9 @@ use crate::policy::IndexType;
 
 /// The index type of a kernel (`usize` for a `RangePolicy`, `(i64, i64)` for a rank-2
 /// `MDRangePolicy`), with its shadow form: an `Expr` per coordinate.
-pub trait ShadowIndex {
+///
+/// Sealed: its C++ names are written into the generated code.
+pub trait ShadowIndex: super::seal::SealedIndex {
     /// The shadow's index: `Expr<I>` or a tuple of them.
     type Exprs;
     /// The coordinate type's C++ name.
@@ -19,6 +21,8 @@ pub trait ShadowIndex {
 
 macro_rules! scalar_index {
     ($($t:ident),*) => {$(
+        impl super::seal::SealedIndex for $t {}
+
         impl ShadowIndex for $t {
             type Exprs = Expr<$t>;
             const CXX: &'static str = <$t as DeviceType>::CXX;
@@ -34,6 +38,11 @@ scalar_index!(usize, u64, u32, isize, i64, i32);
 
 macro_rules! tuple_index {
     ($r:literal: $($k:tt)+) => {
+        impl<I: IndexType + DeviceType> super::seal::SealedIndex
+            for ($(tuple_index!(@ty $k I),)+)
+        {
+        }
+
         impl<I: IndexType + DeviceType> ShadowIndex for ($(tuple_index!(@ty $k I),)+) {
             type Exprs = ($(tuple_index!(@ty $k Expr<I>),)+);
             const CXX: &'static str = I::CXX;

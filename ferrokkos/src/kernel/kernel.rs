@@ -95,12 +95,12 @@ impl<K, C: Captures, H, S> std::fmt::Debug for Kernel<K, C, H, S> {
     }
 }
 
-impl<K, C: Captures, H: Copy, S> Kernel<K, C, H, S> {
+impl<K, C: Captures + 'static, H: Copy, S> Kernel<K, C, H, S> {
     /// Checks and borrows the captures, runs `run` with the host body, and releases the borrows.
     fn run_host<R>(
         &self,
         what: &dyn Fn() -> String,
-        run: impl FnOnce(&HostBody<C::Host, H>) -> R,
+        run: impl FnOnce(&HostBody<C, H>) -> R,
     ) -> Result<R> {
         let borrows = LaunchBorrows::take(
             |f| self.captures.for_each_access(f),
@@ -112,10 +112,9 @@ impl<K, C: Captures, H: Copy, S> Kernel<K, C, H, S> {
             // SAFETY: `borrows` holds every borrow the accesses asked for until after this block,
             // and the accessors made here live in `body`, which ends with the block.
             let proof = unsafe { Borrowed::assert() };
-            let body = HostBody {
-                captures: self.captures.host(&proof),
-                host: self.host,
-            };
+            // SAFETY: `body` is dropped at the end of this block, while `self.captures` (which the
+            // host values borrow) is still borrowed by `&self`; `run` only gets `&body`.
+            let body = unsafe { HostBody::new(self.captures.host(&proof), self.host) };
             run(&body)
         };
         drop(borrows);
@@ -123,8 +122,13 @@ impl<K, C: Captures, H: Copy, S> Kernel<K, C, H, S> {
     }
 }
 
-/// Checks the host closure of a `parallel_for` kernel (and gives rustc its parameter types).
-pub fn host_for<A, C: Captures, H: Fn(&C::Host, A) + Copy + Sync>(_: &C, host: H) -> H {
+/// Checks the host closure of a `parallel_for` kernel (and gives rustc its parameter types). The
+/// closure is `'static`: it reaches nothing around the kernel but the captures (`kernel!` does not
+/// make it `move`, so any other variable it used would be a borrow).
+pub fn host_for<A, C: Captures, H>(_: &C, host: H) -> H
+where
+    H: for<'b> Fn(&'b C::Host<'b>, A) + Copy + Sync + 'static,
+{
     host
 }
 
@@ -134,10 +138,10 @@ pub fn shadow_for<A: ShadowIndex, C: Captures, S: Fn(C::Shadow, A::Exprs)>(_: &C
 }
 
 /// Checks the host closure of a `parallel_reduce` kernel.
-pub fn host_reduce<A, V, C: Captures, H: Fn(&C::Host, A, &mut V) + Copy + Sync>(
-    _: &C,
-    host: H,
-) -> H {
+pub fn host_reduce<A, V, C: Captures, H>(_: &C, host: H) -> H
+where
+    H: for<'b> Fn(&'b C::Host<'b>, A, &mut V) + Copy + Sync + 'static,
+{
     host
 }
 
@@ -150,10 +154,10 @@ pub fn shadow_reduce<A: ShadowIndex, V, C: Captures, S: Fn(C::Shadow, A::Exprs, 
 }
 
 /// Checks the host closure of a `parallel_scan` kernel.
-pub fn host_scan<A, V, C: Captures, H: Fn(&C::Host, A, &mut V, bool) + Copy + Sync>(
-    _: &C,
-    host: H,
-) -> H {
+pub fn host_scan<A, V, C: Captures, H>(_: &C, host: H) -> H
+where
+    H: for<'b> Fn(&'b C::Host<'b>, A, &mut V, bool) + Copy + Sync + 'static,
+{
     host
 }
 
@@ -170,11 +174,44 @@ pub fn shadow_scan<
     s
 }
 
+/// The type the iteration index has in the check `kernel!` makes that the identifiers its race rules
+/// took for the index resolve to the index parameter (see [`iteration_index`]).
+#[derive(Debug, Clone, Copy)]
+pub struct IterationIndex(());
+
+/// What only the kernel's iteration index is (see [`iteration_index`]).
+#[diagnostic::on_unimplemented(
+    message = "this is not the kernel's iteration index: it names another binding",
+    label = "the race rules need the iteration index here",
+    note = "`kernel!` allows writing a View only at the iteration index; this name has the index \
+            parameter's text but resolves to another variable, as happens when a `macro_rules!` \
+            macro supplies the closure's parameter and its caller the body (hygiene); write the \
+            parameter and the body in the same place"
+)]
+pub trait IsIterationIndex {}
+
+impl IsIterationIndex for IterationIndex {}
+
+/// Compiles only for the iteration index as `kernel!` binds it in its check (a closure that is
+/// never called, whose parameter pattern is the kernel's with the type [`IterationIndex`]).
+#[inline(always)]
+pub fn iteration_index<T: IsIterationIndex>(_: T) {}
+
+/// Opens each `unsafe { }` block of a kernel's host body (the block is the author's, kept with the
+/// author's tokens, so that `#![forbid(unsafe_code)]` and `#![deny(unsafe_code)]` see it).
+///
+/// # Safety
+/// The block's author takes over the race rules for the kernel: no element written by one iteration
+/// is touched by another, also through Views that share an allocation (the launch then skips its
+/// aliasing check).
+#[inline(always)]
+pub unsafe fn unsafe_block() {}
+
 impl<A, C, H, S> Kernel<ForKind<A>, C, H, S>
 where
     A: ShadowIndex,
     C: Captures,
-    H: Fn(&C::Host, A) + Copy + Sync,
+    H: for<'b> Fn(&'b C::Host<'b>, A) + Copy + Sync,
     S: Fn(C::Shadow, A::Exprs),
 {
     /// A `parallel_for` kernel.
@@ -192,7 +229,7 @@ impl<A, V, C, H, S> Kernel<ReduceKind<A, V>, C, H, S>
 where
     A: ShadowIndex,
     C: Captures,
-    H: Fn(&C::Host, A, &mut V) + Copy + Sync,
+    H: for<'b> Fn(&'b C::Host<'b>, A, &mut V) + Copy + Sync,
     S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>),
 {
     /// A `parallel_reduce` kernel.
@@ -208,7 +245,7 @@ impl<A, V, C, H, S> Kernel<ScanKind<A, V>, C, H, S>
 where
     A: ShadowIndex,
     C: Captures,
-    H: Fn(&C::Host, A, &mut V, bool) + Copy + Sync,
+    H: for<'b> Fn(&'b C::Host<'b>, A, &mut V, bool) + Copy + Sync,
     S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>, Expr<bool>),
 {
     /// A `parallel_scan` kernel.
@@ -221,29 +258,70 @@ where
 }
 
 /// The host body of a launch: the captures' host values and the closure that runs one iteration.
-pub struct HostBody<B, H> {
-    captures: B,
+///
+/// The host values borrow the kernel's captures for the launch; the body keeps them with the
+/// lifetime erased (so that its type, a functor trait's associated type, needs no lifetime) and
+/// lends them to each iteration for that iteration only.
+pub struct HostBody<C: Captures + 'static, H> {
+    captures: C::Host<'static>,
     host: H,
 }
 
-impl<A, B: Sync, H: Fn(&B, A) + Sync> ForKernel<A> for HostBody<B, H> {
+impl<C: Captures + 'static, H> HostBody<C, H> {
+    /// A body over `captures`.
+    ///
+    /// # Safety
+    /// The body must be dropped before the captures that `captures` borrows: it is kept only for
+    /// the launch, which borrows the kernel.
+    unsafe fn new(captures: C::Host<'_>, host: H) -> Self {
+        // SAFETY: `C::Host<'a>` and `C::Host<'static>` differ only in a lifetime, so they have one
+        // layout; the caller keeps the borrowed captures alive while the body exists, and the body
+        // hands the values out only with the lifetime of a borrow of itself (`captures`).
+        let captures = unsafe { std::ptr::read((&raw const captures).cast::<C::Host<'static>>()) };
+        HostBody { captures, host }
+    }
+
+    /// The host values, for as long as the body is borrowed. The sealed `Captures` types are tuples
+    /// of copies and of accessors holding shared borrows (covariant, no interior mutability), so
+    /// handing them out with the shorter lifetime `'b` is sound.
+    #[inline(always)]
+    fn captures<'b>(&'b self) -> &'b C::Host<'b> {
+        // SAFETY: a shortening of the erased lifetime back to a borrow of the body, which lives no
+        // longer than the borrowed captures (see `new`); one layout, as in `new`.
+        unsafe { &*(&raw const self.captures).cast::<C::Host<'b>>() }
+    }
+}
+
+impl<A, C, H> ForKernel<A> for HostBody<C, H>
+where
+    C: Captures + 'static,
+    H: for<'b> Fn(&'b C::Host<'b>, A) + Sync,
+{
     #[inline(always)]
     fn apply(&self, index: A) {
-        (self.host)(&self.captures, index)
+        (self.host)(self.captures(), index)
     }
 }
 
-impl<A, V, B: Sync, H: Fn(&B, A, &mut V) + Sync> ReduceKernel<A, V> for HostBody<B, H> {
+impl<A, V, C, H> ReduceKernel<A, V> for HostBody<C, H>
+where
+    C: Captures + 'static,
+    H: for<'b> Fn(&'b C::Host<'b>, A, &mut V) + Sync,
+{
     #[inline(always)]
     fn apply(&self, index: A, acc: &mut V) {
-        (self.host)(&self.captures, index, acc)
+        (self.host)(self.captures(), index, acc)
     }
 }
 
-impl<A, V, B: Sync, H: Fn(&B, A, &mut V, bool) + Sync> ScanKernel<A, V> for HostBody<B, H> {
+impl<A, V, C, H> ScanKernel<A, V> for HostBody<C, H>
+where
+    C: Captures + 'static,
+    H: for<'b> Fn(&'b C::Host<'b>, A, &mut V, bool) + Sync,
+{
     #[inline(always)]
     fn apply(&self, index: A, partial: &mut V, is_final: bool) {
-        (self.host)(&self.captures, index, partial, is_final)
+        (self.host)(self.captures(), index, partial, is_final)
     }
 }
 
@@ -260,10 +338,10 @@ macro_rules! functors {
             $($p: 'static,)+
             A: ShadowIndex,
             C: Captures + 'static,
-            H: Fn(&C::Host, $($arg),+) + Copy + Sync,
+            H: for<'b> Fn(&'b C::Host<'b>, $($arg),+) + Copy + Sync,
             S: Fn(C::Shadow, $($sh),+) + Sync,
         {
-            type Body = HostBody<C::Host, H>;
+            type Body = HostBody<C, H>;
             fn with_body<R>(
                 &self,
                 what: &dyn Fn() -> String,
@@ -272,7 +350,7 @@ macro_rules! functors {
                 self.run_host(what, run)
             }
             type Reach = crate::dispatch::Everywhere;
-            fn device_kernel(&self) -> Option<&dyn DeviceKernel> {
+            fn device_kernel(&self, _: super::seal::Token) -> Option<&dyn DeviceKernel> {
                 Some(self)
             }
         }

@@ -97,6 +97,7 @@
 mod array;
 mod builder;
 pub mod capture;
+mod device_fn;
 pub mod device_header;
 mod device_kernel;
 mod device_reducer;
@@ -105,6 +106,7 @@ mod index;
 #[allow(clippy::module_inception)]
 mod kernel;
 mod params;
+pub(crate) mod seal;
 pub mod shadow;
 mod ty;
 mod unit;
@@ -115,17 +117,18 @@ pub use crate::view::kernel_access::{
     WriteAccess,
 };
 pub use array::{ArrayExpr, HostArray};
-pub use device_kernel::{
-    DeviceFor, DeviceKernel, DeviceKey, DeviceLaunch, DevicePattern, DeviceReduce, DeviceScan,
-};
+pub use device_fn::{DeviceFunction, device_function};
+pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
+pub(crate) use device_kernel::{DeviceKernel, DeviceKey, DevicePattern};
 pub use device_reducer::DeviceReducer;
 pub use expr::Expr;
 pub use index::ShadowIndex;
 pub use kernel::{
-    ForKind, HostBody, Kernel, KernelInfo, ReduceKind, ScanKind, host_for, host_reduce, host_scan,
-    shadow_for, shadow_reduce, shadow_scan, split2, split3, split4, split5, split6,
+    ForKind, HostBody, IterationIndex, Kernel, KernelInfo, ReduceKind, ScanKind, host_for,
+    host_reduce, host_scan, iteration_index, shadow_for, shadow_reduce, shadow_scan, split2,
+    split3, split4, split5, split6, unsafe_block,
 };
-pub use params::{ParamWriter, Slot};
+pub(crate) use params::{ParamWriter, PlainBytes, Slot};
 pub use ty::{DeviceType, Kind};
 pub use unit::{TranslationUnit, UnitOptions};
 pub use view_expr::{DeviceIndex, ViewExpr};

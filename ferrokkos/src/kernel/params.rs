@@ -15,21 +15,31 @@ pub enum Slot {
     External(*const u8),
 }
 
+/// A value whose bytes are all initialized: no padding, no uninitialized parts, so its bytes can be
+/// copied into the parameter buffer as `u8`s.
+///
+/// # Safety
+/// Every byte of every value of the type is initialized (numbers, `bool`, arrays of them).
+pub unsafe trait PlainBytes: Copy + 'static {}
+
+macro_rules! plain_bytes {
+    ($($t:ty)*) => {$(
+        // SAFETY: a primitive number or `bool`: no padding.
+        unsafe impl PlainBytes for $t {}
+    )*};
+}
+
+plain_bytes!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize f32 f64 bool);
+
+// SAFETY: an array has no padding between elements of one type, and each element has none.
+unsafe impl<T: PlainBytes, const N: usize> PlainBytes for [T; N] {}
+
 /// Values this large or larger are not copied by a writer with slots.
 const EXTERNAL_BYTES: usize = 256;
 
-/// Appends kernel parameters to a byte buffer at their C++ offsets.
-///
-/// ```
-/// use ferrokkos::kernel::ParamWriter;
-/// let mut bytes = Vec::new();
-/// let mut w = ParamWriter::new(&mut bytes);
-/// w.push(1u8);
-/// w.push(2.0f64); // aligned to 8: offset 8
-/// w.push(3u32);
-/// assert_eq!(w.len(), 20);
-/// assert_eq!(bytes[8..16], 2.0f64.to_ne_bytes());
-/// ```
+/// Appends kernel parameters to a byte buffer at their C++ offsets (`push(1u8)` then `push(2.0f64)`
+/// puts the `f64` at offset 8). Crate-internal: the buffer becomes a launch's parameters, so only
+/// the launch code writes it.
 #[derive(Debug)]
 pub struct ParamWriter<'a> {
     bytes: &'a mut Vec<u8>,
@@ -86,9 +96,9 @@ impl<'a> ParamWriter<'a> {
         self.bytes.resize(self.start + padded, 0);
     }
 
-    /// Appends `value`'s bytes as one parameter, at the next offset aligned for `T`. `T` is a
-    /// number, `bool`, an array of them or a `#[repr(C)]` struct of them without padding bytes.
-    pub fn push<T: Copy + 'static>(&mut self, value: T) {
+    /// Appends `value`'s bytes as one parameter, at the next offset aligned for `T` (a number,
+    /// `bool` or an array of them).
+    pub fn push<T: PlainBytes>(&mut self, value: T) {
         self.align(std::mem::align_of::<T>());
         self.record();
         self.put(&value);
@@ -96,7 +106,7 @@ impl<'a> ParamWriter<'a> {
 
     /// [`ParamWriter::push`] from a reference: with slots, a large value is not copied (its slot
     /// points at `value`, which must outlive the launch).
-    pub fn push_ref<T: Copy + 'static>(&mut self, value: &T) {
+    pub fn push_ref<T: PlainBytes>(&mut self, value: &T) {
         let size = std::mem::size_of::<T>();
         if size >= EXTERNAL_BYTES
             && let Some(slots) = &mut self.slots
@@ -133,11 +143,10 @@ impl<'a> ParamWriter<'a> {
     }
 
     /// Appends the bytes of `value` (already aligned).
-    fn put<T: Copy + 'static>(&mut self, value: &T) {
+    fn put<T: PlainBytes>(&mut self, value: &T) {
         let size = std::mem::size_of::<T>();
-        // SAFETY: `value` is a plain Copy value of `size` bytes without padding (the callers' types:
-        // numbers, `bool`, arrays of them), so all its bytes are initialized and may be read as
-        // `u8`s for the duration of this borrow.
+        // SAFETY: `value` is a `PlainBytes` value of `size` bytes, all initialized (the trait's
+        // contract), so they may be read as `u8`s for the duration of this borrow.
         let bytes = unsafe { std::slice::from_raw_parts((value as *const T).cast::<u8>(), size) };
         self.bytes.extend_from_slice(bytes);
     }

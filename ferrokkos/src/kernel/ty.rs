@@ -3,8 +3,14 @@
 /// A type that kernels can use on the device: the primitive numbers and `bool`. Its C++ name is the
 /// Rust name, made a type by the device header (`typedef double f64;`), so generated code reads like
 /// the kernel it came from.
+///
+/// Sealed: the generated device code is written from these names and literals.
 pub trait DeviceType:
-    Copy + Send + Sync + 'static + super::capture::IntoCapture<Value = Self>
+    super::seal::Sealed
+    + super::params::PlainBytes
+    + Send
+    + Sync
+    + super::capture::IntoCapture<Value = Self>
 {
     /// The C++ spelling (`"f64"`, `"u32"`, `"bool"`).
     const CXX: &'static str;
@@ -30,6 +36,8 @@ pub enum Kind {
     Float,
 }
 
+impl super::seal::Sealed for bool {}
+
 impl DeviceType for bool {
     const CXX: &'static str = "bool";
     const PROMOTED: bool = true;
@@ -41,6 +49,8 @@ impl DeviceType for bool {
 
 macro_rules! signed {
     ($($t:ty => $suffix:literal, $promoted:literal;)*) => {$(
+        impl super::seal::Sealed for $t {}
+
         impl DeviceType for $t {
             const CXX: &'static str = stringify!($t);
             const PROMOTED: bool = $promoted;
@@ -68,6 +78,8 @@ signed! {
 
 macro_rules! unsigned {
     ($($t:ty => $suffix:literal, $promoted:literal;)*) => {$(
+        impl super::seal::Sealed for $t {}
+
         impl DeviceType for $t {
             const CXX: &'static str = stringify!($t);
             const PROMOTED: bool = $promoted;
@@ -93,6 +105,8 @@ unsigned! {
 
 macro_rules! float {
     ($($t:ident => $suffix:literal;)*) => {$(
+        impl super::seal::Sealed for $t {}
+
         impl DeviceType for $t {
             const CXX: &'static str = stringify!($t);
             const KIND: Kind = Kind::Float;

@@ -22,6 +22,8 @@ mod scalar;
 mod target;
 mod tuple;
 
+use crate::kernel::seal::Token;
+
 pub use basic::{BAnd, BOr, LAnd, LOr, Max, Min, Prod, Sum};
 pub use custom::Custom;
 pub use device::ReducerCxx;
@@ -50,18 +52,19 @@ pub trait Reducer: Sync {
     }
 
     /// The reducer's device description, if it can run in device code (every built-in reducer
-    /// over device numbers, and tuples of them).
+    /// over device numbers, and tuples of them). Sealed (its parameter's type cannot be named
+    /// outside this crate): the C++ text and the value's size go into device launches.
     #[doc(hidden)]
-    fn device_cxx() -> Option<ReducerCxx>
+    fn device_cxx(_: Token) -> Option<ReducerCxx>
     where
         Self: Sized,
     {
         None
     }
 
-    /// The value from the bytes of its device representation (see [`ReducerCxx`]).
+    /// The value from the bytes of its device representation (see [`ReducerCxx`]; sealed).
     #[doc(hidden)]
-    fn device_decode(bytes: &[u8]) -> Option<Self::Value>
+    fn device_decode(bytes: &[u8], _: Token) -> Option<Self::Value>
     where
         Self: Sized,
     {

@@ -5,6 +5,7 @@ use super::{
     Reducer, ReductionScalar, Sum,
 };
 use crate::error::Result;
+use crate::kernel::seal::Token;
 use crate::policy::IndexType;
 use crate::space::MemorySpace;
 use crate::view::{Element, Layout, View};
@@ -33,19 +34,21 @@ pub trait ReduceTarget {
     fn deliver(sink: Self::Sink, value: <Self::Reducer as Reducer>::Value) -> Result<Self::Output>;
 
     /// Where a device reduction may write the result itself, without it coming back to the host
-    /// (a View the GPU reaches), with the output the call then returns.
+    /// (a View the GPU reaches), with the output the call then returns. Sealed (its parameter's
+    /// type cannot be named outside this crate): the GPU writes the result there.
     #[doc(hidden)]
-    fn device_place(sink: &Self::Sink) -> Option<(DevicePlace<'_>, Self::Output)> {
+    fn device_place(sink: &Self::Sink, _: Token) -> Option<(DevicePlace<'_>, Self::Output)> {
         let _ = sink;
         None
     }
 }
 
-/// A place in memory the GPU reaches where a reduction's result can be written: the address and
-/// the allocation it belongs to (borrowed and stamped by the launch).
+/// A place in memory the GPU reaches where a reduction's result can be written: the address, its
+/// size in bytes, and the allocation it belongs to (borrowed and stamped by the launch).
 #[doc(hidden)]
 pub struct DevicePlace<'a> {
     pub(crate) ptr: u64,
+    pub(crate) size: usize,
     pub(crate) alloc: &'a crate::view::alloc::Allocation,
 }
 
@@ -55,6 +58,7 @@ fn view_place<V: Element, L: Layout, M: MemorySpace>(
 ) -> Option<DevicePlace<'_>> {
     M::DEVICE_ACCESSIBLE.then(|| DevicePlace {
         ptr: view.as_ptr() as u64,
+        size: std::mem::size_of::<V>(),
         alloc: view.allocation(),
     })
 }
@@ -140,9 +144,9 @@ pub trait ResultPlace<V> {
     /// Stores `value`. An error if the place cannot be written now (a View borrowed elsewhere).
     fn store(self, value: V) -> Result<()>;
 
-    /// See [`ReduceTarget::device_place`].
+    /// See [`ReduceTarget::device_place`] (sealed likewise).
     #[doc(hidden)]
-    fn device_place(&self) -> Option<DevicePlace<'_>> {
+    fn device_place(&self, _: Token) -> Option<DevicePlace<'_>> {
         None
     }
 }
@@ -165,7 +169,7 @@ impl<V: Element, L: Layout, M: MemorySpace> ResultPlace<V> for &View<V, 0, L, M>
     fn store(self, value: V) -> Result<()> {
         crate::view::deep_copy(self, value)
     }
-    fn device_place(&self) -> Option<DevicePlace<'_>> {
+    fn device_place(&self, _: Token) -> Option<DevicePlace<'_>> {
         view_place(self)
     }
 }
@@ -208,8 +212,8 @@ impl<R: Reducer, P: ResultPlace<R::Value>> ReduceTarget for ReduceInto<R, P> {
     fn deliver(place: P, value: R::Value) -> Result<()> {
         place.store(value)
     }
-    fn device_place(place: &P) -> Option<(DevicePlace<'_>, ())> {
-        place.device_place().map(|p| (p, ()))
+    fn device_place(place: &P, token: Token) -> Option<(DevicePlace<'_>, ())> {
+        place.device_place(token).map(|p| (p, ()))
     }
 }
 
@@ -246,7 +250,7 @@ where
     fn deliver(view: Self, value: T) -> Result<()> {
         crate::view::deep_copy(view, value)
     }
-    fn device_place(view: &Self) -> Option<(DevicePlace<'_>, ())> {
+    fn device_place(view: &Self, _: Token) -> Option<(DevicePlace<'_>, ())> {
         view_place(view).map(|p| (p, ()))
     }
 }

@@ -18,21 +18,25 @@ use super::view::View;
 use crate::error::{Error, Result};
 use crate::space::MemorySpace;
 
+use crate::kernel::seal::SealedKernelIndex;
+
 /// An index a kernel may use on a rank-`R` View: any integer (rank 1) or a tuple of integers (ranks 2
-/// to 8). A negative coordinate is out of bounds.
-pub trait KernelIndex<const R: usize>: Copy {
+/// to 8). A negative coordinate is out of bounds. (Sealed, like the accessors it indexes.)
+pub trait KernelIndex<const R: usize>: SealedKernelIndex + Copy {
     /// The index as `usize` coordinates (negative ones wrap to huge values, hence out of bounds).
     fn to_index(self) -> [usize; R];
 }
 
-/// The integer types a kernel may index with.
-pub trait IndexInt: Copy {
+/// The integer types a kernel may index with (sealed).
+pub trait IndexInt: SealedKernelIndex + Copy {
     /// The value as a coordinate (negative values wrap, so they are out of bounds).
     fn coordinate(self) -> usize;
 }
 
 macro_rules! index_int {
     ($($t:ty)*) => {$(
+        impl SealedKernelIndex for $t {}
+
         impl IndexInt for $t {
             #[inline(always)]
             fn coordinate(self) -> usize {
@@ -53,6 +57,8 @@ index_int!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize);
 
 macro_rules! tuple_index {
     ($r:literal: $($i:ident $v:ident),+) => {
+        impl<$($i: IndexInt),+> SealedKernelIndex for ($($i,)+) {}
+
         impl<$($i: IndexInt),+> KernelIndex<$r> for ($($i,)+) {
             #[inline(always)]
             fn to_index(self) -> [usize; $r] {
@@ -74,29 +80,28 @@ tuple_index!(8: I0 a, I1 b, I2 c, I3 d, I4 e, I5 f, I6 g, I7 h);
 macro_rules! accessor {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        pub struct $name<T, const R: usize, L> {
-            raw: RawMapping<'static, T, R, L>,
+        pub struct $name<'a, T, const R: usize, L> {
+            raw: RawMapping<'a, T, R, L>,
         }
 
-        impl<T, const R: usize, L> Clone for $name<T, R, L> {
+        impl<T, const R: usize, L> Clone for $name<'_, T, R, L> {
             fn clone(&self) -> Self {
                 *self
             }
         }
 
-        impl<T, const R: usize, L> Copy for $name<T, R, L> {}
+        impl<T, const R: usize, L> Copy for $name<'_, T, R, L> {}
 
-        impl<T: Element, const R: usize, L: Layout> $name<T, R, L> {
-            /// The accessor of `view`.
+        impl<'a, T: Element, const R: usize, L: Layout> $name<'a, T, R, L> {
+            /// The accessor of `view`, borrowed from it (so from the kernel that owns the View).
             ///
             /// # Safety
             /// The launch holds the borrow that this accessor's methods need (shared for reads,
-            /// exclusive for writes and atomics) on the View's allocation, and keeps the allocation
-            /// alive, while the accessor or a copy is used; the kernel using it obeys the race
+            /// exclusive for writes and atomics) on the View's allocation while the accessor or a
+            /// copy is used, and the memory is host-accessible; the kernel using it obeys the race
             /// rules or was declared `unsafe` by its author.
-            pub(crate) unsafe fn new<M: MemorySpace>(view: &View<T, R, L, M>) -> Self {
-                // SAFETY: the caller keeps the allocation alive while the accessor is used.
-                $name { raw: unsafe { RawMapping::unbounded(view) } }
+            pub(crate) unsafe fn new<M: MemorySpace>(view: &'a View<T, R, L, M>) -> Self {
+                $name { raw: RawMapping::of(view) }
             }
 
             /// `x.extent(r)`: the extent of dimension `r`.
@@ -109,11 +114,14 @@ macro_rules! accessor {
 }
 
 accessor! {
-    /// A View that a kernel reads: `x[i]`.
+    /// A View that a kernel reads: `x[i]`. It lives only as long as the launch that made it (the
+    /// lifetime `'a`), so it cannot be kept after the launch.
     ReadAccess
 }
 accessor! {
-    /// A View that a kernel writes at its iteration index (and may read there): `y[i] = v`.
+    /// A View that a kernel writes at its iteration index (and may read there): `y[i] = v`. Its
+    /// element methods are `unsafe`: `kernel!` calls them where it proved that no other iteration
+    /// touches the element, and in the author's `unsafe { }` blocks.
     WriteAccess
 }
 accessor! {
@@ -121,8 +129,8 @@ accessor! {
     AtomicAccess
 }
 
-impl<T: Element, const R: usize, L: Layout> ReadAccess<T, R, L> {
-    /// `x[index]`.
+impl<T: Element, const R: usize, L: Layout> ReadAccess<'_, T, R, L> {
+    /// `x[index]`: reads an element; panics, naming the View, if `index` is out of bounds.
     #[inline(always)]
     #[track_caller]
     pub fn at(&self, index: impl KernelIndex<R>) -> T {
@@ -133,29 +141,41 @@ impl<T: Element, const R: usize, L: Layout> ReadAccess<T, R, L> {
     }
 }
 
-impl<T: Element, const R: usize, L: Layout> WriteAccess<T, R, L> {
-    /// `y[index]` (the macro allows it only at the iteration index, or in `unsafe`).
+impl<T: Element, const R: usize, L: Layout> WriteAccess<'_, T, R, L> {
+    /// `y[index]`: reads an element of a View the kernel writes; panics, naming the View, if
+    /// `index` is out of bounds.
+    ///
+    /// # Safety
+    /// No other iteration of the launch writes this element (`kernel!` proves it for the iteration
+    /// index; elsewhere the author of an `unsafe { }` block promises it).
     #[inline(always)]
     #[track_caller]
-    pub fn at(&self, index: impl KernelIndex<R>) -> T {
+    pub unsafe fn at(&self, index: impl KernelIndex<R>) -> T {
         let p = self.raw.element(index.to_index());
-        // SAFETY: in bounds; the launch holds the exclusive borrow, and by the race rules only this
-        // iteration touches this element.
+        // SAFETY: in bounds; the launch holds the exclusive borrow, and by the caller's contract no
+        // other iteration writes this element.
         unsafe { p.read() }
     }
 
-    /// `y[index] = value` (the macro allows it only at the iteration index, or in `unsafe`).
+    /// `y[index] = value`: writes an element; panics, naming the View, if `index` is out of
+    /// bounds.
+    ///
+    /// # Safety
+    /// No other iteration of the launch reads or writes this element (`kernel!` proves it for the
+    /// iteration index; elsewhere the author of an `unsafe { }` block promises it).
     #[inline(always)]
     #[track_caller]
-    pub fn put(&self, index: impl KernelIndex<R>, value: T) {
+    pub unsafe fn put(&self, index: impl KernelIndex<R>, value: T) {
         let p = self.raw.element(index.to_index());
-        // SAFETY: as for `at`.
+        // SAFETY: in bounds; the launch holds the exclusive borrow, and by the caller's contract no
+        // other iteration touches this element.
         unsafe { p.write(value) }
     }
 }
 
-/// Element types with host atomic operations (`atomic_add`, `atomic_min`, `atomic_max`).
-pub trait HostAtomic: Element {
+/// Element types with host atomic operations (`atomic_add`, `atomic_min`, `atomic_max`): `i32`,
+/// `u32`, `i64`, `u64`, `isize`, `usize`, `f32`, `f64` (sealed: kernels rely on these being atomic).
+pub trait HostAtomic: Element + crate::kernel::seal::Sealed {
     /// `*p += v` atomically (wrapping for integers).
     ///
     /// # Safety
@@ -252,7 +272,7 @@ macro_rules! float_bits {
 
 float_bits!(f32 => AtomicU32, f64 => AtomicU64);
 
-impl<T: HostAtomic, const R: usize, L: Layout> AtomicAccess<T, R, L> {
+impl<T: HostAtomic, const R: usize, L: Layout> AtomicAccess<'_, T, R, L> {
     /// `h.atomic_add(index, v)`.
     #[inline(always)]
     #[track_caller]

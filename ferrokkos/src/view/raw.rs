@@ -49,22 +49,6 @@ impl<'a, T: Element, const R: usize, L: Layout> RawMapping<'a, T, R, L> {
         }
     }
 
-    /// The mapping of `view`, not tied to a borrow of it.
-    ///
-    /// # Safety
-    /// The View's allocation must stay alive while the mapping (or a copy) is used.
-    pub(crate) unsafe fn unbounded<M: MemorySpace>(
-        view: &View<T, R, L, M>,
-    ) -> RawMapping<'static, T, R, L> {
-        RawMapping {
-            ptr: view.ptr(),
-            extents: view.extents(),
-            strides: view.strides(),
-            label: NonNull::from(view.label()),
-            _borrow: PhantomData,
-        }
-    }
-
     /// The extent of dimension `r` (panics if `r >= R`).
     #[inline(always)]
     pub(crate) fn extent(&self, r: usize) -> usize {
@@ -94,8 +78,7 @@ impl<'a, T: Element, const R: usize, L: Layout> RawMapping<'a, T, R, L> {
         panic!(
             "{}",
             Error::OutOfBounds {
-                // SAFETY: the label lives as long as the View's allocation, alive for `'a` (or, for
-                // an unbounded mapping, by its constructor's contract).
+                // SAFETY: the label lives as long as the View's allocation, alive for `'a`.
                 label: unsafe { self.label.as_ref() }.to_string(),
                 index: index.to_vec(),
                 extents: self.extents.to_vec(),

@@ -150,8 +150,16 @@ pub mod typelevel {
 
 use typelevel::{Idx, Kind, Nat, Origin, Rng, SubLayout, Z};
 
-/// One argument of [`subview`]: an index or a range of one dimension.
-pub trait SubviewArg {
+mod sealed {
+    /// The seal of [`super::SubviewArg`]: a subview trusts its selections to lie inside the
+    /// extents (it offsets pointers by them).
+    pub trait Sealed {}
+    /// The seal of [`super::SubviewArgs`] (one argument, or tuples of them).
+    pub trait SealedArgs<const R: usize> {}
+}
+
+/// One argument of [`subview`]: an index or a range of one dimension (sealed).
+pub trait SubviewArg: sealed::Sealed {
     /// Whether the argument keeps its dimension.
     #[doc(hidden)]
     type Kind: Kind;
@@ -170,6 +178,8 @@ fn range(begin: usize, end: usize, extent: usize) -> std::result::Result<Selecti
     }
 }
 
+impl sealed::Sealed for usize {}
+
 impl SubviewArg for usize {
     type Kind = Idx;
     fn select(self, extent: usize) -> std::result::Result<Selection, String> {
@@ -181,12 +191,16 @@ impl SubviewArg for usize {
     }
 }
 
+impl sealed::Sealed for All {}
+
 impl SubviewArg for All {
     type Kind = Rng;
     fn select(self, extent: usize) -> std::result::Result<Selection, String> {
         Ok(Selection::Range(0, extent))
     }
 }
+
+impl sealed::Sealed for RangeFull {}
 
 impl SubviewArg for RangeFull {
     type Kind = Rng;
@@ -195,6 +209,8 @@ impl SubviewArg for RangeFull {
     }
 }
 
+impl sealed::Sealed for (usize, usize) {}
+
 impl SubviewArg for (usize, usize) {
     type Kind = Rng;
     fn select(self, extent: usize) -> std::result::Result<Selection, String> {
@@ -202,12 +218,16 @@ impl SubviewArg for (usize, usize) {
     }
 }
 
+impl sealed::Sealed for Range<usize> {}
+
 impl SubviewArg for Range<usize> {
     type Kind = Rng;
     fn select(self, extent: usize) -> std::result::Result<Selection, String> {
         range(self.start, self.end, extent)
     }
 }
+
+impl sealed::Sealed for RangeInclusive<usize> {}
 
 impl SubviewArg for RangeInclusive<usize> {
     type Kind = Rng;
@@ -222,6 +242,8 @@ impl SubviewArg for RangeInclusive<usize> {
     }
 }
 
+impl sealed::Sealed for RangeFrom<usize> {}
+
 impl SubviewArg for RangeFrom<usize> {
     type Kind = Rng;
     fn select(self, extent: usize) -> std::result::Result<Selection, String> {
@@ -229,12 +251,16 @@ impl SubviewArg for RangeFrom<usize> {
     }
 }
 
+impl sealed::Sealed for RangeTo<usize> {}
+
 impl SubviewArg for RangeTo<usize> {
     type Kind = Rng;
     fn select(self, extent: usize) -> std::result::Result<Selection, String> {
         range(0, self.end, extent).map_err(|_| format!("..{}", self.end))
     }
 }
+
+impl sealed::Sealed for RangeToInclusive<usize> {}
 
 impl SubviewArg for RangeToInclusive<usize> {
     type Kind = Rng;
@@ -247,8 +273,8 @@ impl SubviewArg for RangeToInclusive<usize> {
 }
 
 /// The arguments of a [`subview`] of a rank-`R` View: a tuple of `R` [`SubviewArg`]s (or, for rank 1,
-/// a single argument).
-pub trait SubviewArgs<const R: usize> {
+/// a single argument). Sealed.
+pub trait SubviewArgs<const R: usize>: sealed::SealedArgs<R> {
     /// The result's rank (a type-level number).
     #[doc(hidden)]
     type Rank;
@@ -263,6 +289,8 @@ pub trait SubviewArgs<const R: usize> {
     #[doc(hidden)]
     fn select(self, extents: &[usize; R]) -> std::result::Result<[Selection; R], (usize, String)>;
 }
+
+impl<A: SubviewArg> sealed::SealedArgs<1> for A {}
 
 impl<A: SubviewArg> SubviewArgs<1> for A {
     type Rank = <A::Kind as Kind>::Plus<Z>;
@@ -280,6 +308,8 @@ macro_rules! rank_of {
 
 macro_rules! subview_args {
     ($r:literal; $first:ident; $last:ident; $($a:ident $v:ident $n:literal),+) => {
+        impl<$($a: SubviewArg),+> sealed::SealedArgs<$r> for ($($a,)+) {}
+
         impl<$($a: SubviewArg),+> SubviewArgs<$r> for ($($a,)+) {
             type Rank = rank_of!($($a),+);
             type First = <$first as SubviewArg>::Kind;

@@ -8,6 +8,7 @@ use super::launch::{Done, Kind, Space, launch, missing};
 
 use crate::dispatch::{ForFunctor, ReduceFunctor, ScanFunctor};
 use crate::error::{Error, Result};
+use crate::kernel::seal::Token;
 use crate::kernel::{DeviceKernel, ParamWriter};
 use crate::policy::{IndexTuple, IndexType, Iterate, MDRangePolicy, RangePolicy};
 use crate::reducer::{ReduceTarget, Reducer, ReducerCxx};
@@ -32,7 +33,7 @@ fn device<'a>(
 
 /// The reducer's device description, or why it has none.
 fn reducer_cxx<R: Reducer>(what: &dyn Fn() -> String) -> Result<ReducerCxx> {
-    R::device_cxx().ok_or_else(|| Error::Unsupported {
+    R::device_cxx(Token::new()).ok_or_else(|| Error::Unsupported {
         what: what(),
         reason: format!(
             "the reducer {} has no device form (custom reducers and values without a device \
@@ -54,7 +55,7 @@ fn read_value<R: Reducer>(
     // SAFETY: the launch copied `size` bytes there and waited for the copy; the submission still
     // holds the queue's lock, so nothing overwrites them.
     let bytes = unsafe { std::slice::from_raw_parts(pinned, size) };
-    let value = R::device_decode(bytes).ok_or_else(|| Error::Unsupported {
+    let value = R::device_decode(bytes, Token::new()).ok_or_else(|| Error::Unsupported {
         what: what(),
         reason: "the reducer's value cannot be read back from the device".into(),
     });
@@ -74,8 +75,17 @@ fn reduce_with<T: ReduceTarget>(
     T::check(&sink)?;
     let cxx = reducer_cxx::<T::Reducer>(what)?;
     if space.count > 0
-        && let Some((place, output)) = T::device_place(&sink)
+        && let Some((place, output)) = T::device_place(&sink, Token::new())
     {
+        if place.size != cxx.size {
+            return Err(Error::Unsupported {
+                what: what(),
+                reason: format!(
+                    "the result place holds {} bytes but the reducer's value has {}",
+                    place.size, cxx.size
+                ),
+            });
+        }
         // The result stays on the device: the join writes it into the View, asynchronously.
         launch(
             cuda,
@@ -145,7 +155,7 @@ pub(crate) fn range_for<I: IndexType, K: ForFunctor<I>>(
         type_name::<K>(),
         || {
             let what = describe("parallel_for", label);
-            let dk = device(kernel.device_kernel(), &what)?;
+            let dk = device(kernel.device_kernel(Token::new()), &what)?;
             let (begin, count) = (policy.begin(), policy.len());
             if count == 0 {
                 return Ok(());
@@ -176,7 +186,7 @@ where
         type_name::<K>(),
         || {
             let what = describe("parallel_reduce", label);
-            let dk = device(kernel.device_kernel(), &what)?;
+            let dk = device(kernel.device_kernel(Token::new()), &what)?;
             let (begin, count) = (policy.begin(), policy.len());
             let write = range_writer(begin, count);
             let space = untiled(count, Iterate::Right, count, &write, label);
@@ -204,7 +214,7 @@ where
         type_name::<K>(),
         || {
             let what = describe("parallel_scan", label);
-            let dk = device(kernel.device_kernel(), &what)?;
+            let dk = device(kernel.device_kernel(Token::new()), &what)?;
             let cxx = reducer_cxx::<Rd>(&what)?;
             let (begin, count) = (policy.begin(), policy.len());
             let mut total = if count == 0 {
@@ -272,7 +282,7 @@ where
         type_name::<K>(),
         || {
             let what = describe("parallel_for", label);
-            let dk = device(kernel.device_kernel(), &what)?;
+            let dk = device(kernel.device_kernel(Token::new()), &what)?;
             let count = policy.len();
             if count == 0 {
                 return Ok(());
@@ -331,7 +341,7 @@ where
         type_name::<K>(),
         || {
             let what = describe("parallel_reduce", label);
-            let dk = device(kernel.device_kernel(), &what)?;
+            let dk = device(kernel.device_kernel(Token::new()), &what)?;
             let count = policy.len();
             let extents = policy.extents();
             let write = md_writer(policy.lower(), count, extents);

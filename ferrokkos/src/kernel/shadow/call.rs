@@ -3,19 +3,26 @@
 
 use super::super::builder::{self, prec};
 use super::super::expr::{Expr, call};
+use super::super::seal::SealedShadow;
 use super::super::ty::DeviceType;
 use super::control::return_value;
 use super::{Mut, discard};
 
-/// What a `#[device]` function returns: `()` or an `Expr`.
-pub trait FnReturn: Sized {
+/// What a `#[device]` function returns: `()` or an `Expr` (sealed: its C++ type is written into the
+/// generated code).
+pub trait FnReturn: SealedShadow + Sized {
     /// The C++ return type.
+    #[doc(hidden)]
     fn cxx() -> &'static str;
     /// Ends the body with the function's value.
+    #[doc(hidden)]
     fn finish(self);
     /// A call of the function `name` with arguments `args`.
+    #[doc(hidden)]
     fn call(name: &str, args: &[String]) -> Self;
 }
+
+impl SealedShadow for () {}
 
 impl FnReturn for () {
     fn cxx() -> &'static str {
@@ -26,6 +33,8 @@ impl FnReturn for () {
         builder::line(format!("{name}({});", args.join(", ")));
     }
 }
+
+impl<T> SealedShadow for Expr<T> {}
 
 impl<T: DeviceType> FnReturn for Expr<T> {
     fn cxx() -> &'static str {
@@ -39,39 +48,86 @@ impl<T: DeviceType> FnReturn for Expr<T> {
     }
 }
 
-/// Calls the `#[device]` function `key` (its Rust path; `name` is its Rust name), defining it in the
-/// translation unit first if needed. `params` are its parameter names and C++ types; `body` runs its
-/// shadow with the parameters' C++ names.
-pub fn device_call<R: FnReturn>(
+/// The parameters of a `#[device]` function in the typed shadow: a tuple of `Expr`s of device types
+/// (sealed).
+pub trait DeviceParams: SealedParams + Sized {
+    /// The C++ types of the parameters.
+    #[doc(hidden)]
+    fn cxx_types() -> Vec<&'static str>;
+    /// The C++ text of each argument.
+    #[doc(hidden)]
+    fn texts(self) -> Vec<String>;
+    /// The parameters named `names` (one per parameter).
+    #[doc(hidden)]
+    fn named(names: &[String]) -> Self;
+}
+
+/// The seal of [`DeviceParams`] (tuples of `Expr`s, which other seals also cover).
+pub trait SealedParams {}
+
+macro_rules! device_params {
+    ($($t:ident $k:tt),*) => {
+        impl<$($t: DeviceType),*> SealedParams for ($(Expr<$t>,)*) {}
+
+        impl<$($t: DeviceType),*> DeviceParams for ($(Expr<$t>,)*) {
+            fn cxx_types() -> Vec<&'static str> {
+                vec![$($t::CXX),*]
+            }
+            #[allow(clippy::unused_unit)]
+            fn texts(self) -> Vec<String> {
+                vec![$(self.$k.text()),*]
+            }
+            #[allow(clippy::unused_unit)]
+            fn named(_names: &[String]) -> Self {
+                ($(Expr::<$t>::name(&_names[$k]),)*)
+            }
+        }
+    };
+}
+
+device_params!();
+device_params!(A 0);
+device_params!(A 0, B 1);
+device_params!(A 0, B 1, C 2);
+device_params!(A 0, B 1, C 2, D 3);
+device_params!(A 0, B 1, C 2, D 3, E 4);
+device_params!(A 0, B 1, C 2, D 3, E 4, F 5);
+device_params!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+device_params!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+device_params!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
+device_params!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
+device_params!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
+device_params!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
+
+/// Calls the `#[device]` function `key` (its Rust path; `name` is its Rust name, `names` its
+/// parameters' names) with `args`, defining it in the translation unit first if needed: `body` runs
+/// its shadow over parameters of the arguments' types.
+///
+/// Every name becomes a fresh C++ identifier (anything but letters, digits and `_` is replaced), and
+/// the parameters are made here, so this emits only what the typed shadow can express.
+pub fn device_call<P: DeviceParams, R: FnReturn>(
     key: &'static str,
     name: &str,
-    params: &[(&str, &str)],
-    args: &[String],
-    body: impl FnOnce(&[String]) -> R,
+    names: impl AsRef<[&'static str]>,
+    args: P,
+    body: impl FnOnce(P) -> R,
 ) -> R {
-    let names: Vec<&str> = params.iter().map(|(n, _)| *n).collect();
+    let names = names.as_ref();
+    let arguments = args.texts();
     let cxx = builder::device_function(key, name, &[], |cxx| {
-        let cxx_params: Vec<String> = names.iter().map(|n| builder::fresh_name(n)).collect();
-        let decl: Vec<String> = params
+        let cxx_params: Vec<String> = (0..arguments.len())
+            .map(|k| builder::fresh_name(names.get(k).copied().unwrap_or("p")))
+            .collect();
+        let decl: Vec<String> = P::cxx_types()
             .iter()
             .zip(&cxx_params)
-            .map(|((_, ty), n)| format!("const {ty} {n}"))
+            .map(|(ty, n)| format!("const {ty} {n}"))
             .collect();
-        let value = body(&cxx_params);
+        let value = body(P::named(&cxx_params));
         value.finish();
         format!("static __device__ {} {cxx}({})", R::cxx(), decl.join(", "))
     });
-    R::call(&cxx, args)
-}
-
-/// A parameter of a device function, by its C++ name.
-pub fn param<T: DeviceType>(cxx_name: &str) -> Expr<T> {
-    Expr::name(cxx_name)
-}
-
-/// The C++ type of `T` (for generated device-function signatures).
-pub fn cxx_type<T: DeviceType>() -> &'static str {
-    T::CXX
+    R::call(&cxx, &arguments)
 }
 
 macro_rules! fields {
@@ -109,8 +165,9 @@ fields! {
 
 use crate::reducer::{MinMaxLocScalar, MinMaxScalar, ValLocScalar};
 
-/// Something whose fields a kernel may reach: an accumulator (`acc.val` through `&mut`) or a value.
-pub trait Place {
+/// Something whose fields a kernel may reach: an accumulator (`acc.val` through `&mut`) or a value
+/// (sealed).
+pub trait Place: SealedShadow {
     /// The struct whose field is taken.
     type Target;
     /// The place itself.
@@ -163,8 +220,8 @@ impl<T, I> HasMaxLoc for MinMaxLocScalar<T, I> {
 }
 
 /// What a statement's expression leaves: nothing for `()`, a discarded value for an `Expr` (kept as
-/// `(void)e;` so that a device function call in it still runs).
-pub trait Statement {
+/// `(void)e;` so that a device function call in it still runs; sealed).
+pub trait Statement: SealedShadow {
     /// Emits the statement.
     fn emit(self);
 }

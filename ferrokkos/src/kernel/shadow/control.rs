@@ -4,8 +4,8 @@ use super::super::builder::{self, Line, prec};
 use super::super::expr::Expr;
 use super::super::ty::DeviceType;
 
-/// What an `if` / `else` produces: `()` for statements, an `Expr` for a value.
-pub trait Branch: Sized {
+/// What an `if` / `else` produces: `()` for statements, an `Expr` for a value (sealed).
+pub trait Branch: super::super::seal::SealedShadow + Sized {
     /// Emits `if (cond) { then } else { otherwise }` and gives its value.
     fn branch(
         cond: Expr<bool>,

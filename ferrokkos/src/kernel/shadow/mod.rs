@@ -17,8 +17,8 @@ mod control;
 
 pub use super::view_expr::{DeviceIndex, ViewExpr};
 pub use call::{
-    FnReturn, HasLoc, HasMaxLoc, HasMaxVal, HasMinLoc, HasMinVal, HasVal, Place, Statement,
-    cxx_type, device_call, loc, max_loc, max_val, min_loc, min_val, param, split2, split3, split4,
+    DeviceParams, FnReturn, HasLoc, HasMaxLoc, HasMaxVal, HasMinLoc, HasMinVal, HasVal, Place,
+    Statement, device_call, loc, max_loc, max_val, min_loc, min_val, split2, split3, split4,
     split5, split6, stmt, val,
 };
 pub use control::{
@@ -35,11 +35,6 @@ pub fn lit<T: DeviceType>(value: T) -> Expr<T> {
         prec::PRIMARY
     };
     Expr::new(text, p)
-}
-
-/// The C++ text of an expression (for generated calls of device functions).
-pub fn arg<T>(e: Expr<T>) -> String {
-    e.text()
 }
 
 /// Marks the following statements as coming from Rust line `line` of `file` (a `#line` directive).
@@ -186,7 +181,8 @@ pub fn not<T: DeviceType + ops::Not<Output = T>>(a: Expr<T>) -> Expr<T> {
     }
 }
 
-/// The pairs of types Rust's `as` converts between (numbers to numbers, `bool` to integers).
+/// The pairs of types Rust's `as` converts between (numbers to numbers, `bool` to integers). (Its
+/// `To` must be a [`DeviceType`] too, which is sealed.)
 pub trait AsCast<To>: DeviceType {}
 
 macro_rules! as_cast {

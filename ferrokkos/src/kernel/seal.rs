@@ -1,0 +1,44 @@
+//! The seal of the kernel traits that unsafe code or the generated device code trusts.
+//!
+//! `Sealed` is public (so that public traits may require it) in a private module (so that no other
+//! crate can name it, hence implement it). A trait with `Sealed` as a supertrait can therefore be
+//! implemented only here, for the types this crate chooses: the launch may rely on what those
+//! implementations report (the captured Views, the C++ text, the sizes of device values).
+
+/// Implemented only inside ferrokkos; see the module documentation. (Traits implemented for tuples
+/// have seals of their own below, so that the tuple implementations of different families do not
+/// overlap.)
+pub trait Sealed {}
+
+/// The seal of [`super::capture::Captures`] (tuples of captures).
+pub trait SealedCaptures {}
+
+/// The seal of [`super::ShadowIndex`] (iteration index types: integers and tuples of them).
+pub trait SealedIndex {}
+
+/// The seal of [`super::DeviceIndex`] (View indices in the typed shadow).
+pub trait SealedDeviceIndex {}
+
+/// The seal of [`crate::kernel::KernelIndex`] and [`crate::kernel::IndexInt`] (View indices on the
+/// host).
+pub trait SealedKernelIndex {}
+
+/// The seal of [`super::DeviceReducer`] (reducers and tuples of them).
+pub trait SealedReducer {}
+
+/// The seal of the typed shadow's helper traits (`Branch`, `FnReturn`, `Place`, `Statement`,
+/// `AsCast`, the field traits).
+pub trait SealedShadow {}
+
+/// A token that only this crate can create: a trait method taking it can be called, and overridden,
+/// only here (a default method of a public trait that takes a `Token` is therefore sealed while the
+/// trait itself stays implementable).
+#[derive(Debug, Clone, Copy)]
+pub struct Token(());
+
+impl Token {
+    /// The token.
+    pub(crate) const fn new() -> Token {
+        Token(())
+    }
+}
