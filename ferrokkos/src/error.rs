@@ -119,6 +119,32 @@ pub enum Error {
         extents: Vec<usize>,
     },
 
+    /// A kernel on the GPU indexed a View (or a captured array) out of bounds. Those accesses reached
+    /// no memory (writes were dropped, reads gave zero), so the results of that work are wrong, but
+    /// nothing else was touched and the device stays usable. Reported when the host next waits for
+    /// the device (a fence, a reduction's result, a guard waiting for device work).
+    #[error(
+        "{what}: {kernel} indexed {target} out of bounds on the GPU: index {index:?} with extents \
+         {extents:?}{more}; those accesses reached no memory (writes were dropped, reads gave \
+         zero), so the results of that work are wrong",
+        target = if *array { "a captured array" } else { "a View" },
+        more = more_accesses(*count)
+    )]
+    DeviceOutOfBounds {
+        /// The wait that found the fault (`fence "x" on Cuda instance 1`).
+        what: String,
+        /// The kernel (`the kernel at src/main.rs:12:5`).
+        kernel: String,
+        /// Whether a captured array was indexed (else a View).
+        array: bool,
+        /// The index of the first access recorded.
+        index: Box<[u64]>,
+        /// The extents it was checked against (the array's length for an array).
+        extents: Box<[u64]>,
+        /// How many accesses were out of bounds.
+        count: u64,
+    },
+
     /// A kernel writes a View whose allocation another View captured by the same kernel shares, which
     /// could race; a kernel that needs this must say so with `unsafe { }`.
     #[error(
@@ -299,6 +325,15 @@ pub enum Error {
         /// Why not, e.g. which View lives in memory the space cannot reach.
         reason: String,
     },
+}
+
+/// The tail of [`Error::DeviceOutOfBounds`]'s message for `count` accesses.
+fn more_accesses(count: u64) -> String {
+    match count {
+        0 | 1 => String::new(),
+        2 => " (and 1 more out-of-bounds access)".to_string(),
+        n => format!(" (and {} more out-of-bounds accesses)", n - 1),
+    }
 }
 
 /// A byte count as a short human-readable string (`1.0 PiB`).

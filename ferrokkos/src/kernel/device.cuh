@@ -36,6 +36,33 @@ static_assert(sizeof(u8) == 1 && sizeof(u16) == 2 && sizeof(u32) == 4 && sizeof(
 static_assert(sizeof(f32) == 4 && sizeof(f64) == 8 && sizeof(void*) == 8 && sizeof(long) == 8,
               "float, pointer and long widths");
 
+// ---------------------------------------------------------------------------------------------------
+// Out-of-bounds accesses. An index outside a View's extents (or a captured array's length) touches no
+// memory: a write goes to a sink nothing reads, a read gives zero, and the access is counted in the
+// context's fault record (the first one with its index), which the host reads when it next waits for
+// the device and reports as an error naming the kernel. Rust's bounds checks, without a trap that
+// would end the context.
+// ---------------------------------------------------------------------------------------------------
+
+/// The fault record (in pinned host memory; layout shared with `backend/cuda/fault.rs`).
+struct FkFault {
+  unsigned int state;           // 0: empty, 1: being written, 2: written
+  unsigned int rank;            // the rank of the View (1 for a captured array)
+  unsigned int kind;            // 0: a View, 1: a captured array
+  unsigned int reserved;
+  unsigned long long count;     // out-of-bounds accesses so far
+  unsigned long long unit;      // the module's unit number (`fk_fault_unit`)
+  unsigned long long index[8];  // the recorded access's index
+  unsigned long long extent[8]; // and the extents it was checked against
+};
+
+extern "C" {
+// Set by the launcher when it loads the module; while null, nothing is recorded.
+__device__ FkFault* fk_fault_record = nullptr;
+// The launcher's number for this module, so that the host can name the kernel.
+__device__ unsigned long long fk_fault_unit = 0;
+}
+
 namespace fk {
 
 // ---------------------------------------------------------------------------------------------------
@@ -96,6 +123,36 @@ __device__ __forceinline__ unsigned shift_amount(From b, unsigned bits) {
   return (unsigned)(u64)b & (bits - 1u);
 }
 
+/// Records an out-of-bounds access (kept out of line: the common path is one compare per index).
+__device__ __noinline__ void out_of_bounds(unsigned kind, unsigned rank, const unsigned long long* index,
+                                           const unsigned long long* extent) {
+  FkFault* const f = fk_fault_record;
+  if (f == nullptr) return;
+  atomicAdd(&f->count, 1ULL);
+  if (atomicCAS(&f->state, 0u, 1u) == 0u) {
+    f->kind = kind;
+    f->rank = rank;
+    f->unit = fk_fault_unit;
+    for (unsigned k = 0; k < rank && k < 8u; ++k) {
+      f->index[k] = index[k];
+      f->extent[k] = extent[k];
+    }
+    __threadfence_system();
+    atomicExch(&f->state, 2u);
+  }
+}
+
+// Where out-of-bounds elements are: writes land in a sink nothing reads (threads may overwrite each
+// other there; the values are never used), reads of read-only Views and arrays give zero.
+template <class T> __device__ T oob_sink;
+template <class T> __device__ const T oob_zero = T();
+template <class T> struct oob {
+  static __device__ __forceinline__ T& element() { return oob_sink<T>; }
+};
+template <class T> struct oob<const T> {
+  static __device__ __forceinline__ const T& element() { return oob_zero<T>; }
+};
+
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------------------------
@@ -120,7 +177,7 @@ struct View {
   usize stride[R];
 
   /// The element at the multi-index (any integer types, converted to usize; a negative index becomes
-  /// a huge one). With FK_BOUNDS_CHECK defined, an index outside the extents traps.
+  /// a huge one). An index outside the extents reaches no memory (see `detail::out_of_bounds`).
   template <class... I>
   __device__ __forceinline__ T& operator()(I... index) const {
     static_assert(sizeof...(I) == R, "fk::View: the number of indices must equal the rank");
@@ -130,9 +187,10 @@ struct View {
     usize offset = 0;
 #pragma unroll
     for (int k = 0; k < R; ++k) {
-#ifdef FK_BOUNDS_CHECK
-      if (idx[k] >= extent[k]) __trap();
-#endif
+      if (idx[k] >= extent[k]) {
+        detail::out_of_bounds(0u, (unsigned)R, idx, extent);
+        return detail::oob<T>::element();
+      }
       // The unit stride of the contiguous dimension is a constant, so the compiler drops a multiply.
       const bool unit = (detail::is_same<L, LayoutRight>::value && k == R - 1) ||
                         (detail::is_same<L, LayoutLeft>::value && k == 0);
@@ -158,13 +216,17 @@ struct Array {
   static_assert(N >= 1, "fk::Array: a captured array has at least one element");
   T v[N];
 
-  /// Element `i` of any integer type (traps under FK_BOUNDS_CHECK when out of range).
+  /// Element `i` of any integer type; an index out of range reaches no memory and reads zero (see
+  /// `detail::out_of_bounds`).
   template <class I>
   __device__ __forceinline__ const T& operator[](I i) const {
-#ifdef FK_BOUNDS_CHECK
-    if ((usize)i >= (usize)N) __trap();
-#endif
-    return v[(usize)i];
+    const usize at = (usize)i;
+    if (at >= (usize)N) {
+      const usize len = (usize)N;
+      detail::out_of_bounds(1u, 1u, &at, &len);
+      return detail::oob<const T>::element();
+    }
+    return v[at];
   }
 };
 

@@ -76,14 +76,30 @@
 //! Rust's. Integer overflow of `+ - *` is a panic in a Rust debug build and has no defined result in
 //! the device code (use the `wrapping_*` methods where it is intended).
 //!
+//! Indexing is bounds-checked everywhere. On the host an index outside a View's extents (or a
+//! captured array's length) panics, naming the View. On the GPU the access reaches no memory (a
+//! write is dropped, a read gives zero) and the next wait for the device (a fence, a reduction's
+//! result) returns [`crate::Error::DeviceOutOfBounds`] naming the kernel, the index and the extents;
+//! the device stays usable.
+//!
 //! # Race freedom
 //!
-//! The macro checks, on the syntax, that a View the kernel writes is written and read only at the
-//! iteration index (`y[i]`, or for an MDRange `a[(i, j)]`; a tuple holding the index coordinates at
-//! fixed positions, such as `m[(i, k)]`, also qualifies: iteration `i` owns row `i`), and that a View
-//! updated with atomics is touched only atomically. Accesses inside `unsafe { }` are exempt: the
-//! author then promises Kokkos' contract (no element written by one iteration and touched by
-//! another). At launch, a written View that shares its allocation with another captured View is an
+//! The macro checks that a View the kernel writes is written and read only at the iteration index
+//! (`y[i]`, or for an MDRange `a[(i, j)]`; a tuple holding the index coordinates at fixed positions,
+//! such as `m[(i, k)]`, also qualifies: iteration `i` owns row `i`), and that a View updated with
+//! atomics is touched only atomically. The check is on bindings, not text: the names it takes for
+//! the iteration index must resolve to the index parameter (a `macro_rules!` macro could otherwise
+//! hand the body another `i`), the body may not rebind the index, and the host body reaches nothing
+//! around the kernel but the captures the macro found. A captured View (or array) is reached only by
+//! indexing, `extent` and atomics: it cannot be passed to a function or be the receiver of another
+//! method, and the accessors the host body uses live only for the launch (their element methods for
+//! written Views are `unsafe`, called by the macro where it proved the rules). Functions called from
+//! a kernel must be [`crate::device`] functions.
+//!
+//! Accesses inside `unsafe { }` are exempt: the author then promises Kokkos' contract (no element
+//! written by one iteration and touched by another, also through Views that share an allocation).
+//! The block keeps the author's own tokens, so `#![forbid(unsafe_code)]` rejects it. At launch, a
+//! written View that shares its allocation with another captured View is an
 //! [`crate::Error::KernelAlias`] unless the kernel contains `unsafe`; every captured allocation is
 //! borrowed for the launch (exclusively if written), so a host guard held on it is an
 //! [`crate::Error::Borrow`] rather than a race. Hence safe code cannot race through a kernel.

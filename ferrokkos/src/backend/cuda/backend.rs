@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use super::driver::{self, Context, DeviceInfo};
+use super::fault::Faults;
 use super::instance::Cuda;
 use super::jit::KernelCache;
 use super::trace::DeviceClock;
@@ -26,6 +27,8 @@ pub(crate) struct CudaShared {
     pub(crate) managed_memory: Arc<MemoryRecord>,
     /// The GPU clock of the trace, while one is written.
     pub(crate) clock: Arc<DeviceClock>,
+    /// Where kernels record out-of-bounds accesses.
+    pub(crate) faults: Arc<Faults>,
 }
 
 impl CudaShared {
@@ -70,17 +73,19 @@ impl CudaBackend {
         let ordinal = settings.select_device(driver::device_count()?)?;
         let info = driver::device_info(ordinal)?;
         let ctx = Context::retain(ordinal)?;
+        let faults = Arc::new(Faults::new(&ctx)?);
         let shared = Arc::new(CudaShared {
             alive: AtomicBool::new(true),
             ids: AtomicU32::new(0),
             ctx,
             info,
             driver_version: driver::driver_version()?,
-            kernels: KernelCache::new(),
+            kernels: KernelCache::new(Arc::clone(&faults)),
             device_memory: Arc::default(),
             pinned_memory: Arc::default(),
             managed_memory: Arc::default(),
             clock: Arc::default(),
+            faults,
         });
         let default = Cuda::create(&shared)?;
         Ok(Some(CudaBackend { shared, default }))
@@ -99,9 +104,9 @@ impl CudaBackend {
             0,
         );
         let _tools = crate::tools::FenceScope::begin(label, device);
-        self.shared
-            .ctx
-            .synchronize(|| format!("fence \"{label}\" on Cuda"))
+        let what = || format!("fence \"{label}\" on Cuda");
+        self.shared.ctx.synchronize(what)?;
+        self.shared.faults.check(&what)
     }
 
     /// Starts the trace's GPU clock on the default instance's stream (`origin`: the trace's start).

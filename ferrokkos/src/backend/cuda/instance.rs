@@ -57,7 +57,7 @@ impl Cuda {
     pub(crate) fn create(shared: &Arc<CudaShared>) -> Result<Cuda> {
         let id = shared.next_id();
         let device = device_id(DeviceType::Cuda, shared.info.ordinal as u32, id);
-        let queue = Queue::new(&shared.ctx, &shared.clock, device)?;
+        let queue = Queue::new(&shared.ctx, &shared.clock, &shared.faults, device)?;
         Ok(Cuda {
             inner: Arc::new(CudaInstance {
                 id,

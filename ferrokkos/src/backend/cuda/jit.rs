@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::builtin;
 use super::driver::{Context, DeviceInfo, Function, Module};
+use super::fault::Faults;
 use super::jit_cache::DiskCache;
 use crate::error::Result;
 use crate::kernel::{DeviceKey, TranslationUnit};
@@ -123,11 +124,14 @@ pub(crate) struct KernelCache {
     first_compile_ns: AtomicU64,
     slowest_compile_ns: AtomicU64,
     slowest_disk_ns: AtomicU64,
+    /// The fault record that every loaded kernel reports out-of-bounds accesses to.
+    faults: Arc<Faults>,
 }
 
 impl KernelCache {
-    pub(crate) fn new() -> KernelCache {
+    pub(crate) fn new(faults: Arc<Faults>) -> KernelCache {
         KernelCache {
+            faults,
             map: RwLock::default(),
             builtin: Mutex::default(),
             disk: DiskCache::from_env(),
@@ -171,6 +175,13 @@ impl KernelCache {
         let start = Instant::now();
         let unit = unit();
         let (module, from_disk) = self.load(ctx, info, &unit.source, &unit.program_name())?;
+        self.faults.attach(&module, || {
+            let k = &key.kernel;
+            format!(
+                "the kernel at {}:{}:{} ({})",
+                k.file, k.line, k.column, unit.entry
+            )
+        })?;
         let what = || format!("loading kernel {}", unit.entry);
         let main = module.function(&unit.entry, what)?;
         let extra = match extra {

@@ -9,6 +9,7 @@ pub(crate) mod backend;
 pub(crate) mod builtin;
 pub(crate) mod copy;
 pub(crate) mod driver;
+mod fault;
 mod instance;
 mod jit;
 pub(crate) mod jit_cache;

@@ -472,17 +472,29 @@ mod tests {
     }
 
     #[test]
-    fn views_compile_with_bounds_checks() {
+    fn bounds_checked_views_and_arrays_compile_and_keep_their_fault_globals() {
         if !require_or_skip() {
             return;
         }
         let source = format!(
-            "#define FK_BOUNDS_CHECK\n{DEVICE_HEADER}\nextern \"C\" __global__ void k(\
-             fk::View<f64, 3, fk::LayoutStride> x, fk::View<const f32, 2, fk::LayoutLeft> y) {{\n\
-             \x20   x(threadIdx.x, 1, blockIdx.x) = y(i64(threadIdx.x) - 1, 0u);\n}}\n"
+            "{DEVICE_HEADER}\nextern \"C\" __global__ void k(\
+             fk::View<f64, 3, fk::LayoutStride> x, fk::View<const f32, 2, fk::LayoutLeft> y, \
+             const fk::Array<i32, 4> a, fk::View<u32, 1, fk::LayoutRight> h) {{\n\
+             \x20   x(threadIdx.x, 1, blockIdx.x) = y(i64(threadIdx.x) - 1, 0u) + a[threadIdx.x];\n\
+             \x20   fk::atomic_add(&h(threadIdx.x), 1u);\n}}\n"
         );
-        let cubin = compile_cubin(&source, "bounds.cu", 90).expect("compiles with FK_BOUNDS_CHECK");
+        let cubin = compile_cubin(&source, "bounds.cu", 90).expect("compiles");
         assert!(cubin.image.starts_with(b"\x7fELF"));
+        // The launcher looks the fault globals up by these names after loading the module.
+        let image = String::from_utf8_lossy(&cubin.image);
+        assert!(
+            image.contains("fk_fault_record"),
+            "the record pointer is a global of the module"
+        );
+        assert!(
+            image.contains("fk_fault_unit"),
+            "the unit number is a global of the module"
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use super::driver::{self, Context, Event, Stream};
+use super::fault::Faults;
 use super::trace::{DeviceClock, Timing};
 use crate::error::Result;
 use crate::space::WorkQueue;
@@ -121,6 +122,8 @@ pub(crate) struct Queue {
     stream: Arc<Stream>,
     /// The GPU clock of the trace, shared by the device's instances.
     clock: Arc<DeviceClock>,
+    /// The device's fault record, read after every wait.
+    faults: Arc<Faults>,
     /// The instance's Kokkos Tools device ID (its lane in the trace).
     device_id: u32,
     /// The number of the last work known to have completed.
@@ -143,6 +146,7 @@ impl Queue {
     pub(crate) fn new(
         ctx: &Arc<Context>,
         clock: &Arc<DeviceClock>,
+        faults: &Arc<Faults>,
         device_id: u32,
     ) -> Result<Arc<Queue>> {
         let stream = Arc::new(Stream::new(ctx, || {
@@ -151,6 +155,7 @@ impl Queue {
         Ok(Arc::new_cyclic(|me| Queue {
             stream,
             clock: Arc::clone(clock),
+            faults: Arc::clone(faults),
             device_id,
             completed: AtomicU64::new(0),
             locked: Mutex::new(Locked {
@@ -185,24 +190,23 @@ impl Queue {
 
     /// Waits for all work submitted so far.
     ///
-    /// An error of the device work (a fault in a kernel) surfaces here, asynchronously: the error
-    /// names the last work submitted to the instance.
+    /// An error of the device work (a fault in a kernel, an out-of-bounds access) surfaces here,
+    /// asynchronously: the error names the last work submitted to the instance.
     pub(crate) fn fence(&self, what: &dyn Fn() -> String) -> Result<()> {
         let (target, last) = {
             let sub = self.begin();
             (sub.locked.submitted, sub.locked.last.clone())
         };
-        self.stream
-            .synchronize(|| {
-                if last.is_empty() {
-                    what()
-                } else {
-                    format!("{} (the last work submitted to it: {last})", what())
-                }
-            })
-            .map(|()| {
-                self.completed.fetch_max(target, Ordering::AcqRel);
-            })
+        let describe = || {
+            if last.is_empty() {
+                what()
+            } else {
+                format!("{} (the last work submitted to it: {last})", what())
+            }
+        };
+        self.stream.synchronize(describe)?;
+        self.completed.fetch_max(target, Ordering::AcqRel);
+        self.faults.check(&describe)
     }
 }
 
@@ -299,6 +303,7 @@ impl Submission<'_> {
         }
         self.queue.stream.synchronize(what)?;
         self.queue.completed.fetch_max(seq, Ordering::AcqRel);
+        self.queue.faults.check(what)?;
         Ok(self)
     }
 }
@@ -323,9 +328,11 @@ impl WorkQueue for Queue {
 impl Drop for Queue {
     fn drop(&mut self) {
         // The stream's own drop synchronizes too, but the scratch memory is freed first.
+        let what = || "dropping a Cuda instance".to_string();
         if let Err(e) = self
             .stream
-            .synchronize(|| "dropping a Cuda instance".into())
+            .synchronize(what)
+            .and_then(|()| self.faults.check(&what))
         {
             eprintln!("ferrokkos: {e}");
         }

@@ -54,7 +54,7 @@ const LIBRARY: &str = "libcuda";
 /// The driver functions this layer calls, by the names cudarc loads (its `_v2` choices included);
 /// the library must export all of them. `cuEventElapsedTime_v2` is not listed: it is preferred
 /// when present, with a fallback to `cuEventElapsedTime` (see `event.rs`).
-const SYMBOLS: [&str; 47] = [
+const SYMBOLS: [&str; 48] = [
     "cuGetErrorName",
     "cuInit",
     "cuDriverGetVersion",
@@ -97,6 +97,7 @@ const SYMBOLS: [&str; 47] = [
     "cuModuleLoadData",
     "cuModuleUnload",
     "cuModuleGetFunction",
+    "cuModuleGetGlobal_v2",
     "cuOccupancyMaxPotentialBlockSize",
     "cuOccupancyMaxActiveBlocksPerMultiprocessor",
     "cuFuncGetAttribute",

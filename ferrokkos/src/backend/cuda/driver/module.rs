@@ -1,6 +1,6 @@
 //! Loaded CUBIN modules, their kernels, occupancy queries and launches.
 
-use std::ffi::{CString, c_int, c_void};
+use std::ffi::{CStr, CString, c_int, c_void};
 use std::sync::Arc;
 
 use cudarc::driver::sys;
@@ -145,6 +145,27 @@ impl Module {
             raw,
             ctx: Arc::clone(ctx),
         }))
+    }
+
+    /// The address and size of the `__device__` variable `name` (an `extern "C"` name as written),
+    /// or `None` if the module has none (`CUDA_ERROR_NOT_FOUND`: never declared, or removed by the
+    /// compiler because nothing uses it).
+    pub(crate) fn global(
+        &self,
+        name: &CStr,
+        what: impl FnOnce() -> String,
+    ) -> Result<Option<(u64, usize)>> {
+        self.ctx.bind()?;
+        let (mut ptr, mut bytes) = (0 as sys::CUdeviceptr, 0usize);
+        // SAFETY: the module is loaded in `ctx`, current on this thread; `name` is NUL-terminated;
+        // both outputs are valid for a write.
+        let code =
+            unsafe { sys::cuModuleGetGlobal_v2(&mut ptr, &mut bytes, self.raw, name.as_ptr()) };
+        if code == sys::CUresult::CUDA_ERROR_NOT_FOUND {
+            return Ok(None);
+        }
+        check(code, "cuModuleGetGlobal", what)?;
+        Ok(Some((ptr, bytes)))
     }
 
     /// The kernel `name` of this module (`cuModuleGetFunction`; an `extern "C"` kernel's name as

@@ -1,0 +1,159 @@
+//! Out-of-bounds View and array accesses in device code (the device side is in `device.cuh`,
+//! "Out-of-bounds accesses").
+//!
+//! A kernel on the GPU cannot panic as the host body does. Instead, an access outside a View's
+//! extents (or a captured array's length) touches no memory (a write is dropped, a read gives zero)
+//! and is recorded in the context's fault record: pinned host memory that every module loaded here
+//! points at (its `fk_fault_record` global) together with the module's unit number
+//! (`fk_fault_unit`). When the host next waits for the device (an instance's fence, a reduction's
+//! result, the global fence, a host guard waiting for device work), the record is read and a fault
+//! becomes [`Error::DeviceOutOfBounds`], naming the kernel, the index and the extents. The context
+//! stays usable.
+
+use std::ptr::NonNull;
+use std::sync::{Arc, Mutex};
+
+use super::driver::{self, Context, Module};
+use crate::error::{Error, Result};
+
+/// The record, as `FkFault` in the device header lays it out.
+#[repr(C)]
+struct Record {
+    state: u32,
+    rank: u32,
+    kind: u32,
+    reserved: u32,
+    count: u64,
+    unit: u64,
+    index: [u64; 8],
+    extent: [u64; 8],
+}
+
+/// `state` when a fault's details are complete.
+const WRITTEN: u32 = 2;
+
+/// The fault record of one context and the kernels whose modules point at it.
+pub(crate) struct Faults {
+    ctx: Arc<Context>,
+    record: NonNull<Record>,
+    /// The faults already reported (the record's count only grows), and the kernels by unit
+    /// number (1-based).
+    seen: Mutex<Seen>,
+}
+
+struct Seen {
+    reported: u64,
+    units: Vec<String>,
+}
+
+// SAFETY: the record is pinned host memory owned by this object; the host reads and writes it only
+// with volatile accesses under `seen`'s lock, and the device writes it with atomics.
+unsafe impl Send for Faults {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Faults {}
+
+impl Faults {
+    /// A zeroed record in pinned memory of `ctx`.
+    pub(crate) fn new(ctx: &Arc<Context>) -> Result<Faults> {
+        let size = std::mem::size_of::<Record>();
+        let ptr = driver::alloc_host_pinned(ctx, size, || {
+            "allocating the fault record of the Cuda device".into()
+        })?;
+        let record = NonNull::new(ptr.cast::<Record>()).ok_or_else(|| Error::Unsupported {
+            what: "allocating the fault record of the Cuda device".into(),
+            reason: "the driver returned a null pointer".into(),
+        })?;
+        // SAFETY: `ptr` has `size` bytes of fresh pinned memory, suitably aligned (page-aligned),
+        // which no device work uses yet.
+        unsafe { std::ptr::write_bytes(ptr, 0, size) };
+        Ok(Faults {
+            ctx: Arc::clone(ctx),
+            record,
+            seen: Mutex::new(Seen {
+                reported: 0,
+                units: Vec::new(),
+            }),
+        })
+    }
+
+    /// Points a freshly loaded module (before any launch of it) at the record, with the kernel's
+    /// description for errors. A module without the globals (no bounds-checked access) is left
+    /// as it is.
+    pub(crate) fn attach(&self, module: &Module, kernel: impl FnOnce() -> String) -> Result<()> {
+        let what = || "attaching a kernel to the fault record".to_string();
+        let record = module.global(c"fk_fault_record", what)?;
+        let unit = module.global(c"fk_fault_unit", what)?;
+        let (Some((record_at, 8)), Some((unit_at, 8))) = (record, unit) else {
+            return Ok(());
+        };
+        let number = {
+            let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+            seen.units.push(kernel());
+            seen.units.len() as u64
+        };
+        let pointer = self.record.as_ptr() as u64;
+        for (at, value) in [(record_at, pointer), (unit_at, number)] {
+            // SAFETY: `at` is an 8-byte `__device__` variable of the module, which no launch uses
+            // yet (the module was just loaded); the source is a local `u64`, read during the call.
+            unsafe {
+                driver::copy(at, (&raw const value) as u64, 8, &self.ctx, what)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// After a synchronization with the device: the faults recorded since the last check, as an
+    /// error (`what` names the wait). The record is then ready for the next fault.
+    pub(crate) fn check(&self, what: &dyn Fn() -> String) -> Result<()> {
+        let record = self.record.as_ptr();
+        // SAFETY: the record is valid pinned memory; the device writes it only with atomics, and
+        // the read is volatile.
+        let count = unsafe { (&raw const (*record).count).read_volatile() };
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        if count <= seen.reported {
+            return Ok(());
+        }
+        let new = count - seen.reported;
+        seen.reported = count;
+        // SAFETY: as above; the details are complete once `state` reads WRITTEN (the device fenced
+        // them before).
+        let (kind, index, extents, unit) = unsafe {
+            if (&raw const (*record).state).read_volatile() == WRITTEN {
+                let rank = ((&raw const (*record).rank).read_volatile() as usize).min(8);
+                let index = (&raw const (*record).index).read_volatile();
+                let extent = (&raw const (*record).extent).read_volatile();
+                let kind = (&raw const (*record).kind).read_volatile();
+                let unit = (&raw const (*record).unit).read_volatile();
+                // Ready for the next fault's details.
+                (&raw mut (*record).state).write_volatile(0);
+                (kind, index[..rank].into(), extent[..rank].into(), unit)
+            } else {
+                (0, Box::default(), Box::default(), 0)
+            }
+        };
+        let kernel = usize::try_from(unit)
+            .ok()
+            .and_then(|u| u.checked_sub(1))
+            .and_then(|u| seen.units.get(u).cloned())
+            .unwrap_or_else(|| "a kernel".to_string());
+        Err(Error::DeviceOutOfBounds {
+            what: what(),
+            kernel,
+            array: kind == 1,
+            index,
+            extents,
+            count: new,
+        })
+    }
+}
+
+impl Drop for Faults {
+    fn drop(&mut self) {
+        // The backend drops this after its shutdown fence: no device work uses the record.
+        // SAFETY: the record came from `alloc_host_pinned` on this context and is not used again.
+        if let Err(e) = unsafe { driver::free_host_pinned(&self.ctx, self.record.as_ptr().cast()) }
+        {
+            eprintln!("ferrokkos: {e}");
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Out-of-bounds indexing in device code: the host body panics (Rust's bounds checks); on the GPU the
+//! access reaches no memory (a write is dropped, a read gives zero) and the next wait for the device
+//! returns `Error::DeviceOutOfBounds` naming the kernel, the index and the extents. The device stays
+//! usable. Every test needs a CUDA GPU and is ignored elsewhere.
+
+mod common;
+
+use ferrokkos::prelude::*;
+use ferrokkos::{Cuda, Error};
+
+type Dev1<T> = View<T, 1, LayoutRight, CudaSpace>;
+
+/// The fault record belongs to the device, so a fault in one test could surface at another's
+/// fence: the tests of this file run one at a time.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn cuda() -> (Cuda, std::sync::MutexGuard<'static, ()>) {
+    let guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    common::runtime();
+    (Cuda::default_instance().expect("a CUDA GPU"), guard)
+}
+
+/// The device View's elements.
+fn host_copy<T: ferrokkos::Element + Default>(v: &Dev1<T>) -> Vec<T> {
+    let m = create_mirror_view(v).unwrap();
+    deep_copy(&m, v).unwrap();
+    m.to_vec().unwrap()
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_write_past_the_end_is_dropped_and_reported_at_the_fence() {
+    let (exec, _serial) = cuda();
+    let n = 1000;
+    let y = Dev1::<f64>::new("y", [n]).unwrap();
+    // A neighbour allocated right after `y`: the dropped writes must not land there.
+    let z = Dev1::<f64>::new("z", [n]).unwrap();
+    parallel_for(
+        "past the end",
+        RangePolicy::new(&exec, 0, n + 64).unwrap(),
+        kernel!(|i| y[i] = 1.0),
+    )
+    .unwrap();
+    let e = exec.fence("after").unwrap_err();
+    match &e {
+        Error::DeviceOutOfBounds {
+            kernel,
+            array,
+            index,
+            extents,
+            count,
+            ..
+        } => {
+            assert!(kernel.contains("cuda_bounds.rs"), "{e}");
+            assert!(!array);
+            assert_eq!(&extents[..], &[n as u64]);
+            assert!(index[0] >= n as u64 && index[0] < n as u64 + 64, "{e}");
+            assert_eq!(*count, 64);
+        }
+        other => panic!("expected DeviceOutOfBounds, got {other}"),
+    }
+    assert!(
+        e.to_string().contains("parallel_for \"past the end\""),
+        "{e}"
+    );
+    // Reported once; the device is still usable and the in-bounds writes happened.
+    exec.fence("again").unwrap();
+    assert_eq!(host_copy(&y), vec![1.0; n]);
+    assert_eq!(host_copy(&z), vec![0.0; n]);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn reads_out_of_bounds_give_zero_and_fail_the_reduction() {
+    let (exec, _serial) = cuda();
+    let n = 256;
+    let x = Dev1::<f64>::new("x", [n]).unwrap();
+    deep_copy(&x, 2.0).unwrap();
+    let e = parallel_reduce(
+        "sum past the end",
+        RangePolicy::new(&exec, 0, n + 1).unwrap(),
+        kernel!(|i, acc: &mut f64| *acc += x[i]),
+        Sum::new(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, Error::DeviceOutOfBounds { index, .. } if index[..] == [n as u64]),
+        "{e}"
+    );
+    // A shifted read in a parallel_for: the last element reads zero.
+    let y = Dev1::<f64>::new("y", [n]).unwrap();
+    parallel_for(
+        "shifted",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| y[i] = x[i + 1] + 1.0),
+    )
+    .unwrap();
+    assert!(matches!(
+        exec.fence("shifted").unwrap_err(),
+        Error::DeviceOutOfBounds { .. }
+    ));
+    let got = host_copy(&y);
+    assert_eq!(got[n - 1], 1.0);
+    assert!(got[..n - 1].iter().all(|v| *v == 3.0));
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn multidimensional_views_and_captured_arrays_are_checked_per_dimension() {
+    let (exec, _serial) = cuda();
+    let a = View::<i32, 2, LayoutRight, CudaSpace>::new("a", [4, 8]).unwrap();
+    // Columns 0..9 of a 4 x 8 View: the column index is out of bounds (the flat offset would not
+    // be, except on the last row).
+    parallel_for(
+        "wide",
+        MDRangePolicy::new(&exec, [0, 0], [4, 9]).unwrap(),
+        kernel!(|(i, j)| a[(i, j)] = (10 * i + j) as i32),
+    )
+    .unwrap();
+    match exec.fence("wide").unwrap_err() {
+        Error::DeviceOutOfBounds {
+            index,
+            extents,
+            count,
+            ..
+        } => {
+            assert_eq!(&extents[..], &[4, 8]);
+            assert_eq!(index[1], 8);
+            assert_eq!(count, 4);
+        }
+        other => panic!("{other}"),
+    }
+    let m = create_mirror_view(&a).unwrap();
+    deep_copy(&m, &a).unwrap();
+    for i in 0..4 {
+        for j in 0..8 {
+            assert_eq!(m.get((i, j)).unwrap(), (10 * i + j) as i32, "({i}, {j})");
+        }
+    }
+    let values = [1.0f64, 2.0, 3.0];
+    let y = Dev1::<f64>::new("y", [5]).unwrap();
+    parallel_for(
+        "array",
+        RangePolicy::new(&exec, 0, 5).unwrap(),
+        kernel!(|i| y[i] = values[i]),
+    )
+    .unwrap();
+    match exec.fence("array").unwrap_err() {
+        Error::DeviceOutOfBounds { array, extents, .. } => {
+            assert!(array);
+            assert_eq!(&extents[..], &[3]);
+        }
+        other => panic!("{other}"),
+    }
+    assert_eq!(host_copy(&y), vec![1.0, 2.0, 3.0, 0.0, 0.0]);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_fault_on_another_instance_is_reported_by_the_global_fence() {
+    let (exec, _serial) = cuda();
+    let other = Cuda::new_instance().unwrap();
+    let y = Dev1::<u32>::new("y", [10]).unwrap();
+    parallel_for(
+        "elsewhere",
+        RangePolicy::new(&other, 0, 11).unwrap(),
+        kernel!(|i| y[i] = 7),
+    )
+    .unwrap();
+    assert!(matches!(
+        ferrokkos::fence("global").unwrap_err(),
+        Error::DeviceOutOfBounds { .. }
+    ));
+    other.fence("clean").unwrap();
+    exec.fence("clean").unwrap();
+    assert_eq!(host_copy(&y), vec![7; 10]);
+}
