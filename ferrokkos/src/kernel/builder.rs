@@ -446,3 +446,57 @@ pub(crate) fn render(lines: &[Line], base: usize) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::Expr;
+    use crate::kernel::shadow::{self, lit};
+
+    #[test]
+    fn outside_names_become_identifiers() {
+        assert_eq!(identifier("x"), "x");
+        assert_eq!(identifier("r#match"), "match");
+        assert_eq!(identifier("a = 1; int b"), "a___1__int_b");
+        assert_eq!(
+            identifier("0) { *(int*)0 = 1; } (0"),
+            "v_0______int__0___1_____0"
+        );
+        assert_eq!(identifier(""), "tmp");
+        assert_eq!(identifier("_"), "tmp");
+        assert_eq!(identifier("é"), "tmp");
+    }
+
+    #[test]
+    fn file_names_cannot_end_a_string_or_a_line() {
+        assert_eq!(escape_text(r#"src/a"b\c.rs"#), r#"src/a\"b\\c.rs"#);
+        assert_eq!(escape_text("x\n#define y"), "x?#define y");
+    }
+
+    #[test]
+    fn the_typed_vocabulary_writes_no_outside_text() {
+        let out = emit(&[], || {
+            // A name that tries to be code, a keyword, an internal name, a file name that tries to
+            // end its directive.
+            let a = shadow::let_("x = 1; *(int*)0 = 2; int y", false, lit(1.0f64));
+            let b = shadow::let_("fk_count", true, lit(2i32));
+            shadow::source(7, "evil.rs\"\n__global__ void k() {}\n//");
+            shadow::stmt(shadow::add::<f64>(a, lit(0.5)));
+            shadow::assign::<i32>(b, lit(3));
+            let c: Expr<u64> = shadow::let_uninit("int");
+            shadow::assign(c, lit(4u64));
+        });
+        let text = render(&out.body, 0);
+        assert!(
+            text.contains("const f64 x___1____int__0___2__int_y = 1.0;"),
+            "{text}"
+        );
+        assert!(text.contains("i32 fk_count_ = 2;"), "{text}");
+        assert!(text.contains("u64 int_;"), "{text}");
+        assert!(
+            text.contains(r#"#line 7 "evil.rs\"?__global__ void k() {}?//""#),
+            "{text}"
+        );
+        assert!(!text.contains("*(int*)"), "{text}");
+    }
+}
