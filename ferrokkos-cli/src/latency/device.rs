@@ -1,13 +1,14 @@
-//! `ferrokkos latency` on Cuda: Kokkos' launches written as `kernel!`s (closures cannot run on a
-//! GPU), capturing the `[f64; V]` array and a View in CudaSpace, and with the `peers` feature the
-//! raw CUDA launches they are compared with, measured in the same run, block by block.
+//! `ferrokkos latency` with `kernel!`s: Kokkos' launches written as `kernel!`s capturing the
+//! `[f64; V]` array and a View in the space's memory (on Cuda, where closures cannot run, and on the
+//! host spaces with `--kernels`), and on Cuda with the `peers` feature the raw CUDA launches they
+//! are compared with, measured in the same run, block by block.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use ferrokkos::{
-    Cuda, CudaSpace, ExecutionSpace, LayoutRight, RangePolicy, View, create_mirror_view, deep_copy,
-    kernel, parallel_for, parallel_reduce,
+    Cuda, ExecutionSpace, LayoutRight, RangePolicy, View, create_mirror_view, deep_copy, kernel,
+    parallel_for, parallel_reduce,
 };
 
 use super::measure::{Check, Implementation, K, Kinds, SETTLE, measure, values};
@@ -15,23 +16,23 @@ use super::report::{Block, Report};
 use super::{Config, Measured};
 use crate::Failure;
 
-/// ferrokkos on a Cuda instance.
-pub struct FerrokkosCuda<'e>(pub &'e Cuda);
+/// ferrokkos launching `kernel!`s on an instance of `S`.
+pub struct FerrokkosKernels<'e, S>(pub &'e S);
 
-/// A View in device memory.
-type DeviceView<const R: usize> = View<f64, R, LayoutRight, CudaSpace>;
+/// A View in the memory space of `S` (CudaSpace on Cuda).
+type SpaceView<S, const R: usize> = View<f64, R, LayoutRight, <S as ExecutionSpace>::MemorySpace>;
 
-/// Copies the device array `a` into the host View `host` (for [`Check`]).
-fn download(host: &View<f64, 1>, a: &DeviceView<1>) -> Result<(), Failure> {
+/// Copies the array `a` into the host View `host` (for [`Check`]).
+fn download<S: ExecutionSpace>(host: &View<f64, 1>, a: &SpaceView<S, 1>) -> Result<(), Failure> {
     Ok(deep_copy(host, a)?)
 }
 
-impl Implementation for FerrokkosCuda<'_> {
+impl<S: ExecutionSpace> Implementation for FerrokkosKernels<'_, S> {
     /// Launches a small kernel, each followed by a fence, for [`SETTLE`]: compiles it, and brings
     /// the GPU out of its idle clocks before the first measurement.
     fn settle(&self) -> Result<(), Failure> {
         let exec = self.0;
-        let x = DeviceView::<1>::new("latency_settle", [1024])?;
+        let x = SpaceView::<S, 1>::new("latency_settle", [1024])?;
         let k = kernel!(|i| x[i] = i as f64);
         let start = Instant::now();
         while start.elapsed() < SETTLE {
@@ -43,8 +44,8 @@ impl Implementation for FerrokkosCuda<'_> {
 
     fn kinds<const V: usize>(&self, n: usize, m: usize) -> Result<Kinds, Failure> {
         let exec = self.0;
-        let a = DeviceView::<1>::new("A", [n])?;
-        let v_result = DeviceView::<0>::new("result", [])?;
+        let a = SpaceView::<S, 1>::new("A", [n])?;
+        let v_result = SpaceView::<S, 0>::new("result", [])?;
         let host_a = View::<f64, 1>::new("A (host copy)", [n])?;
         let host_result = create_mirror_view(&v_result)?;
         let mut result = 0.0;
@@ -70,19 +71,19 @@ impl Implementation for FerrokkosCuda<'_> {
 
         let launch = || parallel_for("latency_for", policy()?, &for_kernel);
         let for_ = measure(m, launch, fence)?;
-        download(&host_a, &a)?;
+        download::<S>(&host_a, &a)?;
         check.kind_done(0, None)?;
         let launch = || {
             parallel_reduce("latency_reduce", policy()?, &reduce_kernel, &mut result)?;
             Ok(())
         };
         let reduce = measure(m, launch, fence)?;
-        download(&host_a, &a)?;
+        download::<S>(&host_a, &a)?;
         check.kind_done(1, Some(result))?;
         let launch =
             || parallel_reduce("latency_reduce_view", policy()?, &reduce_kernel, &v_result);
         let reduce_view = measure(m, launch, fence)?;
-        download(&host_a, &a)?;
+        download::<S>(&host_a, &a)?;
         deep_copy(&host_result, &v_result)?;
         check.kind_done(2, Some(host_result.get(())?))?;
         Ok([for_, reduce, reduce_view])
@@ -112,7 +113,7 @@ fn median_kinds(all: &[Kinds]) -> Kinds {
 pub fn run(exec: &Cuda, config: &Config) -> Result<(), Failure> {
     let device = Cuda::device()?;
     let plan = config.plan();
-    let ferrokkos = FerrokkosCuda(exec);
+    let ferrokkos = FerrokkosKernels(exec);
     #[cfg(feature = "peers")]
     let raw = super::raw::RawCuda::new(&device)?;
     ferrokkos.settle()?;
@@ -121,7 +122,7 @@ pub fn run(exec: &Cuda, config: &Config) -> Result<(), Failure> {
     /// each figure is the median of its rounds (the device's clocks and the host's scheduling drift
     /// over a run, and alternating exposes both sides to the drift alike).
     fn one<const V: usize>(
-        ferrokkos: &FerrokkosCuda<'_>,
+        ferrokkos: &FerrokkosKernels<'_, Cuda>,
         #[cfg(feature = "peers")] raw: &super::raw::RawCuda,
         n: usize,
         m: usize,

@@ -54,6 +54,8 @@ options:
   --compare                on serial and threads, also launch with rayon (a pool of as many
                            threads; no fence) and print rayon / ferrokkos (higher: ferrokkos
                            faster); on cuda the raw CUDA launches are always measured
+  --kernels                on serial and threads, launch kernel!s (as on cuda: capturing the array
+                           and a View) instead of closures
   -h, --help               this text";
 
 /// The loop lengths run by default.
@@ -73,6 +75,8 @@ struct Config {
     csv: bool,
     /// `--compare`.
     compare: bool,
+    /// `--kernels`: on the host spaces, `kernel!`s instead of closures.
+    kernels: bool,
 }
 
 impl Config {
@@ -84,6 +88,7 @@ impl Config {
             n: None,
             csv: false,
             compare: false,
+            kernels: false,
         };
         let mut options = Options::new("latency", args);
         while let Some(name) = options.next_name() {
@@ -102,6 +107,7 @@ impl Config {
                 }
                 "-n" => config.n = Some(options.value(&name).map_err(Failure::Usage)?),
                 "--csv" => config.csv = true,
+                "--kernels" => config.kernels = true,
                 "--compare" if cfg!(feature = "peers") => config.compare = true,
                 "--compare" => {
                     return Err(Failure::Usage(
@@ -162,7 +168,11 @@ pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
 /// that neither runs while the other's workers are busy), then prints the results.
 fn run<S: HostExecutionSpace>(exec: &S, config: &Config) -> Result<(), Failure> {
     let plan = config.plan();
-    let ferrokkos = measure_all(&Ferrokkos(exec), &plan)?;
+    let ferrokkos = if config.kernels {
+        measure_all(&device::FerrokkosKernels(exec), &plan)?
+    } else {
+        measure_all(&Ferrokkos(exec), &plan)?
+    };
     #[cfg(feature = "peers")]
     let rayon = match config.compare {
         true => Some(measure_all(&peer::Rayon::new(exec.concurrency())?, &plan)?),
@@ -171,7 +181,11 @@ fn run<S: HostExecutionSpace>(exec: &S, config: &Config) -> Result<(), Failure> 
     #[cfg(not(feature = "peers"))]
     let rayon: Option<Vec<Measured>> = None;
 
-    let report = Report::new(config.csv, config.compare, S::NAME, exec.concurrency());
+    let space = match config.kernels {
+        true => format!("{} (kernel!s)", S::NAME),
+        false => S::NAME.to_string(),
+    };
+    let report = Report::new(config.csv, config.compare, space, exec.concurrency());
     report.header();
     for (i, &(n, m, capture, ferrokkos)) in ferrokkos.iter().enumerate() {
         let rayon = rayon.as_ref().map(|r| r[i].3);
@@ -224,9 +238,13 @@ mod tests {
         };
         assert_eq!(c.space, SpaceChoice::Serial);
         assert_eq!(
-            (c.m, c.n, c.csv, c.compare),
-            (Some(7), Some(3), true, false)
+            (c.m, c.n, c.csv, c.compare, c.kernels),
+            (Some(7), Some(3), true, false, false)
         );
+        let Ok(Some(c)) = parse(&["--kernels"]) else {
+            panic!("--kernels rejected");
+        };
+        assert!(c.kernels);
         assert!(matches!(
             parse(&[]),
             Ok(Some(Config {

@@ -52,7 +52,7 @@ pub struct Report {
     /// The peer whose figures are printed, if any.
     peer: Option<Peer>,
     /// The execution space's name.
-    space: &'static str,
+    space: String,
     /// Its thread count (the device's resident threads on Cuda).
     threads: usize,
     /// The device, on Cuda: its name, for the title.
@@ -64,7 +64,7 @@ const WIDTH: usize = 10;
 
 impl Report {
     /// A report on the host space `space` with `threads` threads; `compare`: with rayon.
-    pub fn new(csv: bool, compare: bool, space: &'static str, threads: usize) -> Report {
+    pub fn new(csv: bool, compare: bool, space: String, threads: usize) -> Report {
         Report {
             csv,
             peer: compare.then_some(Peer::Rayon),
@@ -76,17 +76,11 @@ impl Report {
 
     /// A report on the device space `space` (running on `device`, with `threads` resident threads),
     /// with the raw CUDA peer when `raw` is true.
-    pub fn device(
-        csv: bool,
-        raw: bool,
-        space: &'static str,
-        threads: usize,
-        device: String,
-    ) -> Report {
+    pub fn device(csv: bool, raw: bool, space: &str, threads: usize, device: String) -> Report {
         Report {
             csv,
             peer: raw.then_some(Peer::RawCuda),
-            space,
+            space: space.to_string(),
             threads,
             device: Some(device),
         }
