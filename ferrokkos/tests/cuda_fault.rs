@@ -10,16 +10,19 @@ use ferrokkos::{Cuda, Error};
 fn a_device_fault_is_an_error_naming_the_driver_error_and_the_kernel() {
     let rt = ferrokkos::initialize(InitSettings::new()).unwrap();
     let exec = Cuda::default_instance().unwrap();
-    let y = View::<f64, 1, LayoutRight, CudaSpace>::new("y", [16]).unwrap();
+    let backing = View::<f64, 1, LayoutRight, CudaSpace>::new("backing", [16]).unwrap();
     let far = 1usize << 40;
-    // The write is far outside the View (the device does not check bounds); `unsafe` is the
-    // author's promise, broken here on purpose.
+    // Safe code cannot make the GPU fault (device indexing is bounds-checked): this unmanaged View
+    // claims 2^40 elements over 16, a promise of the `unsafe` constructor broken here on purpose.
+    // SAFETY: not sound, deliberately: the kernel below writes far past the 16 elements.
+    let y = unsafe {
+        View::<f64, 1, LayoutRight, CudaSpace>::from_raw_parts("y", backing.as_mut_ptr(), [far])
+    }
+    .unwrap();
     parallel_for(
         "out of bounds",
-        RangePolicy::new(&exec, 0, 1).unwrap(),
-        kernel!(|i| unsafe {
-            y[i + far] = 1.0;
-        }),
+        RangePolicy::new(&exec, far - 1, far).unwrap(),
+        kernel!(|i| y[i] = 1.0),
     )
     .unwrap();
     let e = exec.fence("after the fault").unwrap_err();
@@ -30,6 +33,6 @@ fn a_device_fault_is_an_error_naming_the_driver_error_and_the_kernel() {
     assert!(text.contains("parallel_for \"out of bounds\""), "{text}");
     // Later work reports the sticky error too, and finalize completes (reporting it).
     assert!(deep_copy(&y, 0.0).is_err());
-    drop((y, exec));
+    drop((y, backing, exec));
     let _ = rt.finalize();
 }
