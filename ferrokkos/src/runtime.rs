@@ -9,6 +9,7 @@
 //!
 //! Backends reach their part of the state through [`state`]; this is the only global of the crate.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::backend::cuda::backend::CudaBackend;
@@ -169,6 +170,11 @@ impl Runtime {
     ///
     /// Every hook runs even if an earlier one panicked; panics are reported as
     /// [`Error::FinalizeHook`] after the shutdown completed.
+    ///
+    /// Called (or the guard dropped) from inside a host kernel, where stopping the backends would
+    /// wait for the kernel itself, finalize is deferred: it returns `Ok(())` at once and the runtime
+    /// finalizes when the outermost launch running on the calling thread has returned (its errors are
+    /// then printed to stderr, as `Drop` does).
     pub fn finalize(mut self) -> Result<()> {
         self.done = true;
         finalize_now()
@@ -185,7 +191,41 @@ impl Drop for Runtime {
     }
 }
 
+/// Set when finalize was asked for inside a host kernel; the launch entry points finalize once the
+/// launch has returned ([`DeferredFinalize`]).
+static DEFERRED: AtomicBool = AtomicBool::new(false);
+
+/// Finalizes, when finalize was asked for inside a kernel, as this value drops (at the end of a host
+/// launch, also when it unwinds) on a thread that is not running a kernel any more. Costs one
+/// relaxed load otherwise.
+pub(crate) struct DeferredFinalize;
+
+impl Drop for DeferredFinalize {
+    #[inline]
+    fn drop(&mut self) {
+        if DEFERRED.load(Ordering::Relaxed) {
+            finish_deferred();
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn finish_deferred() {
+    if !crate::backend::host::in_kernel()
+        && DEFERRED.swap(false, Ordering::AcqRel)
+        && let Err(e) = finalize_now()
+    {
+        eprintln!("ferrokkos: {e}");
+    }
+}
+
 fn finalize_now() -> Result<()> {
+    // Inside a kernel, shutting the backends down would wait for that kernel: finalize afterwards.
+    if crate::backend::host::in_kernel() {
+        DEFERRED.store(true, Ordering::Release);
+        return Ok(());
+    }
     let Ok(state) = state(String::new) else {
         return Ok(());
     };

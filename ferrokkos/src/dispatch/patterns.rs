@@ -185,6 +185,8 @@ where
     I: IndexType,
     K: ForFunctor<I>,
 {
+    // A finalize asked for inside the kernel happens once this launch has returned.
+    let _deferred = crate::runtime::DeferredFinalize;
     {
         let this = policy;
         let begin = this.begin();
@@ -211,6 +213,8 @@ where
     T: ReduceTarget,
     K: ReduceFunctor<I, <T::Reducer as Reducer>::Value>,
 {
+    // A finalize asked for inside the kernel happens once this launch has returned.
+    let _deferred = crate::runtime::DeferredFinalize;
     {
         let this = policy;
         let (reducer, sink) = target.split();
@@ -248,6 +252,8 @@ where
     Rd: Reducer,
     K: ScanFunctor<I, Rd::Value>,
 {
+    // A finalize asked for inside the kernel happens once this launch has returned.
+    let _deferred = crate::runtime::DeferredFinalize;
     {
         let this = policy;
         let begin = this.begin();
@@ -282,6 +288,8 @@ where
     [I; R]: IndexTuple<I>,
     K: ForFunctor<<[I; R] as IndexTuple<I>>::Tuple>,
 {
+    // A finalize asked for inside the kernel happens once this launch has returned.
+    let _deferred = crate::runtime::DeferredFinalize;
     {
         let this = policy;
         let grid = this.grid();
@@ -309,6 +317,8 @@ where
     T: ReduceTarget,
     K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>,
 {
+    // A finalize asked for inside the kernel happens once this launch has returned.
+    let _deferred = crate::runtime::DeferredFinalize;
     {
         let this = policy;
         let (reducer, sink) = target.split();

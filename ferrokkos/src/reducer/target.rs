@@ -56,7 +56,8 @@ pub struct DevicePlace<'a> {
 fn view_place<V: Element, L: Layout, M: MemorySpace>(
     view: &View<V, 0, L, M>,
 ) -> Option<DevicePlace<'_>> {
-    M::DEVICE_ACCESSIBLE.then(|| DevicePlace {
+    let reachable = M::DEVICE_ACCESSIBLE && view.allocation().device_reachable() != Some(false);
+    reachable.then(|| DevicePlace {
         ptr: view.as_ptr() as u64,
         size: std::mem::size_of::<V>(),
         alloc: view.allocation(),

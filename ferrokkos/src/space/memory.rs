@@ -5,6 +5,7 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::error::Result;
+use crate::kernel::seal::{Sealed, Token};
 
 /// Whether a new allocation is zero-filled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -33,7 +34,11 @@ pub struct MemoryStats {
 ///
 /// Memory space values are zero-sized handles; the space's state (its accounting, later its device)
 /// belongs to the runtime.
-pub trait MemorySpace: Copy + Default + Debug + Send + Sync + 'static {
+///
+/// Sealed: implemented by [`crate::HostSpace`], [`crate::CudaSpace`], [`crate::CudaHostPinnedSpace`]
+/// and [`crate::CudaUVMSpace`] only, because Views trust a space's allocation (its size) and its
+/// claims about who can reach it.
+pub trait MemorySpace: Sealed + Copy + Default + Debug + Send + Sync + 'static {
     /// The space's name as Kokkos spells it (`"HostSpace"`).
     const NAME: &'static str;
 
@@ -59,9 +64,30 @@ pub trait MemorySpace: Copy + Default + Debug + Send + Sync + 'static {
     /// Allocates `bytes` bytes, aligned to at least 64 bytes, for the View `label`.
     ///
     /// An allocation the space cannot satisfy is [`crate::Error::Allocation`]. This is the backend's
-    /// entry point for Views; users create Views instead.
+    /// entry point for Views (only this crate can call it); users create Views instead.
     #[doc(hidden)]
-    fn allocate(&self, label: &str, bytes: usize, init: Init) -> Result<RawMemory>;
+    fn allocate(&self, label: &str, bytes: usize, init: Init, _: Token) -> Result<RawMemory>;
+
+    /// Who can reach the memory at `ptr`, which an unmanaged View declared in this space wraps: the
+    /// declared facts ([`MemorySpace::HOST_ACCESSIBLE`], [`MemorySpace::DEVICE_ACCESSIBLE`]) unless
+    /// the backend can look the pointer up (the CUDA spaces ask the driver).
+    #[doc(hidden)]
+    fn reach_of(&self, ptr: *const u8, _: Token) -> Result<Reachable> {
+        let _ = ptr;
+        Ok(Reachable {
+            host: Self::HOST_ACCESSIBLE,
+            device: Self::DEVICE_ACCESSIBLE,
+        })
+    }
+}
+
+/// Who can reach some memory: host code, and kernels on the GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reachable {
+    /// Host code can read and write it.
+    pub host: bool,
+    /// Kernels on the GPU can read and write it.
+    pub device: bool,
 }
 
 /// A memory space whose elements host code may read and write directly.

@@ -8,7 +8,8 @@
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::thread::ThreadId;
+use std::time::{Duration, Instant};
 
 use crate::error::{BorrowKind, Error, Result};
 use crate::space::{Pending, RawMemory};
@@ -33,6 +34,14 @@ pub(crate) struct Allocation {
     has_pending: AtomicBool,
     /// The last asynchronous device work that uses this allocation.
     pending: Mutex<Option<Pending>>,
+    /// For memory lent by `View::with_slice`: the borrows each thread took minus those it gave
+    /// back (a guard may be dropped on another thread than the one that took it), so that the end
+    /// of the lend can tell a borrow this thread still holds (which waiting cannot end) from one
+    /// another thread is about to give back. `None` for every other allocation.
+    lent: Option<Mutex<Vec<(ThreadId, isize)>>>,
+    /// For unmanaged memory: whether kernels on the GPU can reach it, as the driver says (`None`:
+    /// as the View's space declares).
+    device_reachable: Option<bool>,
 }
 
 // SAFETY: the record's memory is only accessed through borrows checked by the atomic `borrow` flag (host
@@ -51,18 +60,77 @@ impl Allocation {
             borrow: AtomicIsize::new(0),
             has_pending: AtomicBool::new(false),
             pending: Mutex::new(None),
+            lent: None,
+            device_reachable: None,
         })
     }
 
-    /// A record for memory the user manages.
-    pub(crate) fn unmanaged(label: &str, ptr: NonNull<u8>) -> Arc<Allocation> {
-        Arc::new(Allocation {
+    /// A record for memory the user manages; `device_reachable` says whether the GPU can reach it
+    /// (`None`: as the View's space declares).
+    pub(crate) fn unmanaged(
+        label: &str,
+        ptr: NonNull<u8>,
+        device_reachable: Option<bool>,
+    ) -> Arc<Allocation> {
+        Arc::new(Self::unmanaged_record(label, ptr, false, device_reachable))
+    }
+
+    /// A record for memory lent by `View::with_slice` for a scope ([`Allocation::expire`] ends it).
+    pub(crate) fn lent(
+        label: &str,
+        ptr: NonNull<u8>,
+        device_reachable: Option<bool>,
+    ) -> Arc<Allocation> {
+        Arc::new(Self::unmanaged_record(label, ptr, true, device_reachable))
+    }
+
+    fn unmanaged_record(
+        label: &str,
+        ptr: NonNull<u8>,
+        lent: bool,
+        device_reachable: Option<bool>,
+    ) -> Allocation {
+        Allocation {
             label: label.to_string(),
             memory: Memory::Unmanaged(ptr),
             borrow: AtomicIsize::new(0),
             has_pending: AtomicBool::new(false),
             pending: Mutex::new(None),
-        })
+            lent: lent.then(|| Mutex::new(Vec::new())),
+            device_reachable,
+        }
+    }
+
+    /// Whether kernels on the GPU can reach the memory, when that was looked up (unmanaged memory);
+    /// `None` means as the View's space declares.
+    pub(crate) fn device_reachable(&self) -> Option<bool> {
+        self.device_reachable
+    }
+
+    /// For lent memory: counts a borrow taken (`+1`) or given back (`-1`) by this thread.
+    #[cold]
+    #[inline(never)]
+    fn note_holder(&self, delta: isize) {
+        let Some(lent) = &self.lent else { return };
+        let me = std::thread::current().id();
+        let mut holders = lent.lock().unwrap_or_else(|e| e.into_inner());
+        match holders.iter().position(|(t, _)| *t == me) {
+            Some(k) => {
+                holders[k].1 += delta;
+                if holders[k].1 == 0 {
+                    holders.swap_remove(k);
+                }
+            }
+            None => holders.push((me, delta)),
+        }
+    }
+
+    /// For lent memory: whether this thread took more borrows than it gave back.
+    fn held_here(&self) -> bool {
+        let Some(lent) = &self.lent else { return false };
+        let me = std::thread::current().id();
+        let holders = lent.lock().unwrap_or_else(|e| e.into_inner());
+        holders.iter().any(|(t, n)| *t == me && *n > 0)
     }
 
     pub(crate) fn label(&self) -> &str {
@@ -111,7 +179,12 @@ impl Allocation {
                 Ordering::Acquire,
                 Ordering::Relaxed,
             ) {
-                Ok(_) => return Ok(()),
+                Ok(_) => {
+                    if self.lent.is_some() {
+                        self.note_holder(1);
+                    }
+                    return Ok(());
+                }
                 Err(now) => state = now,
             }
         }
@@ -119,6 +192,9 @@ impl Allocation {
 
     /// Gives back a shared borrow.
     pub(crate) fn release_shared(&self) {
+        if self.lent.is_some() {
+            self.note_holder(-1);
+        }
         self.borrow.fetch_sub(1, Ordering::Release);
     }
 
@@ -126,12 +202,18 @@ impl Allocation {
     pub(crate) fn borrow_exclusive_async(&self) -> Result<()> {
         self.borrow
             .compare_exchange(0, EXCLUSIVE, Ordering::Acquire, Ordering::Relaxed)
-            .map(drop)
-            .map_err(|state| self.conflict(BorrowKind::Exclusive, state))
+            .map_err(|state| self.conflict(BorrowKind::Exclusive, state))?;
+        if self.lent.is_some() {
+            self.note_holder(1);
+        }
+        Ok(())
     }
 
     /// Gives back the exclusive borrow.
     pub(crate) fn release_exclusive(&self) {
+        if self.lent.is_some() {
+            self.note_holder(-1);
+        }
         self.borrow.store(0, Ordering::Release);
     }
 
@@ -208,21 +290,49 @@ impl Allocation {
 
     /// Ends the life of borrowed memory: waits until no host borrow is held (on any thread), then makes
     /// every later borrow fail with [`Error::Expired`].
+    ///
+    /// A borrow that the calling thread still holds (a guard of a clone of the View that was kept,
+    /// leaked or forgotten with `mem::forget`) can never be given back while this thread waits, and
+    /// returning would let that guard alias memory the caller owns again: the process is aborted
+    /// with a message naming the View instead (a hang would be the only other sound outcome).
+    /// Borrows held by other threads are waited for, with a message every 10 seconds.
     pub(crate) fn expire(&self) {
         if let Err(e) = self.wait_pending() {
             eprintln!("ferrokkos: {e}");
         }
+        let start = Instant::now();
+        let mut warned = Duration::ZERO;
         let mut spins = 0u32;
         while self
             .borrow
             .compare_exchange_weak(0, EXPIRED, Ordering::AcqRel, Ordering::Relaxed)
             .is_err()
         {
+            if self.borrow.load(Ordering::Acquire) != 0 && self.held_here() {
+                eprintln!(
+                    "ferrokkos: View \"{}\" lent by View::with_slice still has a guard of this \
+                     thread when the lend ends (a guard of a clone of the View was kept, leaked or \
+                     forgotten); returning would let that guard alias memory the caller owns again, \
+                     so the process aborts",
+                    self.label
+                );
+                std::process::abort();
+            }
             spins += 1;
             if spins < 100 {
                 std::thread::yield_now();
             } else {
                 std::thread::sleep(Duration::from_micros(100));
+            }
+            let waited = start.elapsed();
+            if waited >= warned + Duration::from_secs(10) {
+                warned = waited;
+                eprintln!(
+                    "ferrokkos: View::with_slice has waited {}s for another thread to drop its \
+                     guard of View \"{}\" (a guard forgotten there would make this wait forever)",
+                    waited.as_secs(),
+                    self.label
+                );
             }
         }
     }
@@ -264,7 +374,7 @@ mod tests {
     use super::*;
 
     fn record() -> Arc<Allocation> {
-        Allocation::unmanaged("r", NonNull::dangling())
+        Allocation::unmanaged("r", NonNull::dangling(), None)
     }
 
     #[test]

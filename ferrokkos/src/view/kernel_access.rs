@@ -406,14 +406,24 @@ impl<'a> LaunchBorrows<'a> {
         for a in list {
             let (ok, who) = match reach {
                 Reach::Host => (a.host_accessible, "host code"),
-                Reach::Device => (a.device_accessible, "the GPU"),
+                // An unmanaged View's memory is what the driver said it is, not what its space
+                // declares (a CudaSpace View may wrap a host `Vec`).
+                Reach::Device => (
+                    a.device_accessible && a.allocation.device_reachable() != Some(false),
+                    "the GPU",
+                ),
             };
             if !ok {
+                let wraps = if a.device_accessible {
+                    " but wraps host memory"
+                } else {
+                    ""
+                };
                 return Err(Error::Unsupported {
                     what: what(),
                     reason: format!(
-                        "the kernel captures `{}`, View \"{}\" in {}, which {who} cannot access; \
-                         deep_copy it into a View of a space it can reach",
+                        "the kernel captures `{}`, View \"{}\" in {}{wraps}, which {who} cannot \
+                         access; deep_copy it into a View of a space it can reach",
                         a.name,
                         a.allocation.label(),
                         a.space

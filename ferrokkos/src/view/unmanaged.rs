@@ -5,6 +5,8 @@
 //! borrow's lifetime. The safe form therefore lends the View to a closure and, when the closure returns,
 //! *expires* the allocation record: it waits until no host guard is held on it, then every later
 //! access through any surviving clone fails with [`Error::Expired`] instead of touching the memory.
+//! The record counts the guards each thread holds, so a guard the lending thread itself still holds
+//! (which no wait can end) aborts the process rather than hanging it.
 
 use std::ptr::NonNull;
 use std::sync::{Arc, Weak};
@@ -14,6 +16,7 @@ use super::element::Element;
 use super::layout::{Layout, LayoutStride, RegularLayout, checked_span};
 use super::view::{View, check_strides};
 use crate::error::{Error, Result};
+use crate::kernel::seal::Token;
 use crate::space::MemorySpace;
 
 impl<T: Element, const R: usize, L: RegularLayout, M: MemorySpace> View<T, R, L, M> {
@@ -25,7 +28,10 @@ impl<T: Element, const R: usize, L: RegularLayout, M: MemorySpace> View<T, R, L,
     ///
     /// When `f` returns, this call waits until no host guard of the View is held (another thread may
     /// still hold one through a clone); afterwards every clone refuses access with
-    /// [`Error::Expired`].
+    /// [`Error::Expired`]. A guard that the calling thread still holds then (taken on a clone of the
+    /// View and kept, leaked or forgotten with `mem::forget`) could never be given back while this
+    /// call waits, and returning would let it alias `data`: the process aborts with a message naming
+    /// the View instead of hanging.
     ///
     /// ```
     /// use ferrokkos::{InitSettings, View, deep_copy};
@@ -115,7 +121,8 @@ fn lend<T: Element, const R: usize, L: Layout, M: MemorySpace, U>(
         });
     }
     let ptr = NonNull::from(&mut *data).cast::<T>();
-    let alloc = Allocation::unmanaged(label, ptr.cast());
+    let device = reach::<M>(label, ptr.cast())?;
+    let alloc = Allocation::lent(label, ptr.cast(), device);
     /// Expires the record when the scope ends, also if `f` panics. Weak, so that it is not counted as
     /// a handle; if no handle survives, nothing can reach the memory and there is nothing to expire.
     struct Expire(Weak<Allocation>);
@@ -159,6 +166,29 @@ fn wrap<T: Element, const R: usize, L: Layout, M: MemorySpace>(
             align_of::<T>()
         )));
     }
-    let alloc = Allocation::unmanaged(label, ptr.cast());
+    let device = reach::<M>(label, ptr.cast())?;
+    let alloc = Allocation::unmanaged(label, ptr.cast(), device);
     Ok(View::from_parts(alloc, ptr, extents, strides))
+}
+
+/// Whether the GPU can reach the memory at `ptr` that an unmanaged View declared in `M` wraps (for
+/// the launches' reach check; `None` for spaces the GPU does not reach anyway). Memory of a
+/// host-accessible space that the host cannot reach (device memory) is an error here, since host
+/// guards would dereference it.
+fn reach<M: MemorySpace>(label: &str, ptr: NonNull<u8>) -> Result<Option<bool>> {
+    if !M::HOST_ACCESSIBLE && !M::DEVICE_ACCESSIBLE {
+        return Ok(None);
+    }
+    let reach = M::default().reach_of(ptr.as_ptr(), Token::new())?;
+    if M::HOST_ACCESSIBLE && !reach.host {
+        return Err(Error::InvalidView {
+            label: label.to_string(),
+            reason: format!(
+                "it is declared in {}, which host code accesses, but {ptr:p} is device memory the \
+                 host cannot access (wrap it in CudaSpace)",
+                M::NAME
+            ),
+        });
+    }
+    Ok(M::DEVICE_ACCESSIBLE.then_some(reach.device))
 }

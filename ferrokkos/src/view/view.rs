@@ -111,6 +111,8 @@ pub fn view_alloc<M: MemorySpace>(label: impl Into<String>) -> ViewAlloc<M> {
 
 impl<M: MemorySpace> ViewAlloc<M> {
     /// Skips zero-filling where the space allows it (Kokkos' `WithoutInitializing`). See [`Init`].
+    /// Only for element types valid for every bit pattern ([`Element::ANY_BIT_PATTERN`]): Views of
+    /// `bool` or `char` are zero-filled regardless.
     pub fn without_initializing(mut self) -> Self {
         self.init = Init::Uninitialized;
         self
@@ -225,7 +227,16 @@ impl<T: Element, const R: usize, L: Layout, M: MemorySpace> View<T, R, L, M> {
                 bytes: span as u128 * size_of::<T>() as u128,
                 space: M::NAME,
             })?;
-        let memory = props.space.allocate(&props.label, bytes, props.init)?;
+        // Stale bytes are no value of a `bool` or a `char`: such elements are always zeroed.
+        let init = if T::ANY_BIT_PATTERN {
+            props.init
+        } else {
+            Init::Zeroed
+        };
+        let memory =
+            props
+                .space
+                .allocate(&props.label, bytes, init, crate::kernel::seal::Token::new())?;
         let alloc = Allocation::owned(&props.label, memory);
         let ptr = alloc.ptr().cast::<T>();
         Ok(Self::from_parts(alloc, ptr, extents, strides))

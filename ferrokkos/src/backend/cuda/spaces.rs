@@ -5,11 +5,14 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::backend::CudaShared;
-use super::driver::{self, Context};
+use super::driver::{self, Context, PointerKind};
 use super::instance::backend_shared;
 use crate::backend::host::HostSpace;
 use crate::error::{Error, Result};
-use crate::space::{HostAccessible, Init, MemoryRecord, MemorySpace, MemoryStats, RawMemory};
+use crate::kernel::seal::{Sealed, Token};
+use crate::space::{
+    HostAccessible, Init, MemoryRecord, MemorySpace, MemoryStats, RawMemory, Reachable,
+};
 
 /// GPU memory (Kokkos' `CudaSpace`), the default memory space of [`super::Cuda`]. Host code
 /// cannot touch its elements: a View in it has no host accessors (a compile error), and is read or
@@ -149,11 +152,41 @@ impl crate::space::Release for CudaRelease {
     }
 }
 
+/// Who can reach the memory at `ptr` (an unmanaged View's), by what the driver says it is:
+/// device memory only the GPU, pageable host memory only the host, pinned and managed memory both.
+/// Without a running Cuda backend, what the space `M` declares.
+fn reach_of<M: MemorySpace>(ptr: *const u8) -> Result<Reachable> {
+    let declared = Reachable {
+        host: M::HOST_ACCESSIBLE,
+        device: M::DEVICE_ACCESSIBLE,
+    };
+    let Ok(shared) = backend_shared(String::new) else {
+        return Ok(declared);
+    };
+    shared.ctx.bind()?;
+    Ok(match driver::pointer_kind(ptr)? {
+        PointerKind::Device => Reachable {
+            host: false,
+            device: true,
+        },
+        PointerKind::Managed | PointerKind::PinnedHost => Reachable {
+            host: true,
+            device: true,
+        },
+        PointerKind::Pageable => Reachable {
+            host: true,
+            device: false,
+        },
+    })
+}
+
 /// The accounting of `kind`.
 fn stats(kind: Kind) -> Result<MemoryStats> {
     let shared = backend_shared(|| format!("reading {} statistics", kind.name()))?;
     Ok(kind.record(&shared).stats())
 }
+
+impl Sealed for CudaSpace {}
 
 impl MemorySpace for CudaSpace {
     const NAME: &'static str = "CudaSpace";
@@ -164,10 +197,16 @@ impl MemorySpace for CudaSpace {
         stats(Kind::Device)
     }
 
-    fn allocate(&self, label: &str, bytes: usize, init: Init) -> Result<RawMemory> {
+    fn allocate(&self, label: &str, bytes: usize, init: Init, _: Token) -> Result<RawMemory> {
         allocate(Kind::Device, label, bytes, init)
     }
+
+    fn reach_of(&self, ptr: *const u8, _: Token) -> Result<Reachable> {
+        reach_of::<Self>(ptr)
+    }
 }
+
+impl Sealed for CudaHostPinnedSpace {}
 
 impl MemorySpace for CudaHostPinnedSpace {
     const NAME: &'static str = "CudaHostPinnedSpace";
@@ -179,10 +218,16 @@ impl MemorySpace for CudaHostPinnedSpace {
         stats(Kind::Pinned)
     }
 
-    fn allocate(&self, label: &str, bytes: usize, init: Init) -> Result<RawMemory> {
+    fn allocate(&self, label: &str, bytes: usize, init: Init, _: Token) -> Result<RawMemory> {
         allocate(Kind::Pinned, label, bytes, init)
     }
+
+    fn reach_of(&self, ptr: *const u8, _: Token) -> Result<Reachable> {
+        reach_of::<Self>(ptr)
+    }
 }
+
+impl Sealed for CudaUVMSpace {}
 
 impl MemorySpace for CudaUVMSpace {
     const NAME: &'static str = "CudaUVMSpace";
@@ -194,8 +239,12 @@ impl MemorySpace for CudaUVMSpace {
         stats(Kind::Managed)
     }
 
-    fn allocate(&self, label: &str, bytes: usize, init: Init) -> Result<RawMemory> {
+    fn allocate(&self, label: &str, bytes: usize, init: Init, _: Token) -> Result<RawMemory> {
         allocate(Kind::Managed, label, bytes, init)
+    }
+
+    fn reach_of(&self, ptr: *const u8, _: Token) -> Result<Reachable> {
+        reach_of::<Self>(ptr)
     }
 }
 

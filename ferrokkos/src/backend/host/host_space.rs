@@ -29,6 +29,8 @@ pub const HOST_ALIGNMENT: usize = 64;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct HostSpace;
 
+impl crate::kernel::seal::Sealed for HostSpace {}
+
 impl MemorySpace for HostSpace {
     const NAME: &'static str = "HostSpace";
     const HOST_ACCESSIBLE: bool = true;
@@ -41,7 +43,13 @@ impl MemorySpace for HostSpace {
             .stats())
     }
 
-    fn allocate(&self, label: &str, bytes: usize, _init: Init) -> Result<RawMemory> {
+    fn allocate(
+        &self,
+        label: &str,
+        bytes: usize,
+        _init: Init,
+        _: crate::kernel::seal::Token,
+    ) -> Result<RawMemory> {
         let state = runtime::state(|| format!("allocating View \"{label}\" in HostSpace"))?;
         if bytes == 0 {
             return Ok(RawMemory::empty());

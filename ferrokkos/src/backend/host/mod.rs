@@ -9,6 +9,7 @@ mod threads;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
+pub(crate) use context::in_kernel;
 pub use host_space::{HOST_ALIGNMENT, HostSpace};
 use pool::Pool;
 pub use serial::Serial;
