@@ -26,8 +26,11 @@ pub struct DeviceKey {
     pub column: u32,
     /// The hash of the kernel's tokens.
     pub hash: u64,
-    /// The type names of the pattern kind and the captures.
+    /// The type names of the pattern kind and the captures (for messages).
     pub types: &'static str,
+    /// The identity of those types: what the cache compares (type names need not be unique, and two
+    /// kernels with other capture types have other parameter layouts).
+    pub type_id: std::any::TypeId,
 }
 
 /// What a device launch needs from any kernel besides its C++: its identity, its captured Views
@@ -56,6 +59,7 @@ impl<K: 'static, C: Captures + 'static, H, S> DeviceLaunch for Kernel<K, C, H, S
             column: info.column,
             hash: info.hash,
             types: std::any::type_name::<(K, C)>(),
+            type_id: std::any::TypeId::of::<(K, C)>(),
         }
     }
     fn device_is_unsafe(&self) -> bool {

@@ -25,15 +25,15 @@ pub(crate) struct JitKey {
 }
 
 impl JitKey {
-    /// Equality by the names' addresses (a fast check that may miss equal keys whose names are
-    /// stored twice; [`PartialEq`] then decides).
+    /// Equality by the types' identities and the names' addresses (a fast check that may miss equal
+    /// keys whose names are stored twice; [`PartialEq`] then decides).
     fn same(&self, other: &JitKey) -> bool {
         let k = (&self.kernel, &other.kernel);
         k.0.hash == k.1.hash
             && k.0.line == k.1.line
             && k.0.column == k.1.column
             && self.variant == other.variant
-            && std::ptr::eq(k.0.types, k.1.types)
+            && k.0.type_id == k.1.type_id
             && std::ptr::eq(k.0.file, k.1.file)
             && std::ptr::eq(self.reducer, other.reducer)
     }
@@ -47,15 +47,13 @@ thread_local! {
 }
 
 impl Hash for JitKey {
-    // Hashes the type names by address and length (a launch hashes its key, and the names are
-    // long); equality still compares them by value, so a name stored twice at different addresses
-    // only costs a second entry.
+    // Hashes the capture types by their `TypeId` (a launch hashes its key, and the names are long)
+    // and the reducer's name by address; equality compares the names by value too.
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_u64(self.kernel.hash);
         state.write_u32(self.kernel.line);
         state.write_u32(self.kernel.column);
-        state.write_usize(self.kernel.types.as_ptr() as usize);
-        state.write_usize(self.kernel.types.len());
+        self.kernel.type_id.hash(state);
         state.write_usize(self.reducer.as_ptr() as usize);
         state.write_u32(self.variant);
     }
