@@ -7,8 +7,10 @@
 ///
 /// # Safety
 /// The all-zero byte pattern must be a valid value of the type, the type must have no interior
-/// mutability and no drop glue, and copying its bytes must copy the value. If
-/// [`Element::ANY_BIT_PATTERN`] is `true`, every bit pattern of the type's size must be a valid value.
+/// mutability and no drop glue, copying its bytes must copy the value, and it must have no padding
+/// (every byte of a value is initialized: values travel to and from devices as bytes, and a fill
+/// reads the value's bytes). If [`Element::ANY_BIT_PATTERN`] is `true`, every bit pattern of the
+/// type's size must be a valid value.
 pub unsafe trait Element: Copy + Send + Sync + 'static {
     /// Whether every bit pattern of the type's size is a valid value (the integers and floats: yes;
     /// `bool` and `char`: no). Memory of a View of a type for which this is `false` is always
