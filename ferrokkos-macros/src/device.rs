@@ -121,7 +121,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             /// and emits the call.
             #vis fn shadow(#(#names: #k::Expr<#types>),*) -> #ret_shadow {
                 #k::shadow::device_call(
-                    concat!(module_path!(), "::", #name_str),
+                    ::core::any::TypeId::of::<#marker>(),
                     #name_str,
                     [#(#name_strs),*],
                     (#(#names,)*),

@@ -59,10 +59,12 @@ impl VisitMut for Host<'_> {
                 self.visit_expr_mut(&mut a.right);
                 let (base, idx, value) = (&ix.expr, &ix.index, &a.right);
                 if self.written(base) {
-                    let v = private("__fk_value");
-                    let put = self.proven(quote!(#base.put(#idx, #v)));
+                    let (i, v) = (private("__fk_index"), private("__fk_value"));
+                    let put = self.proven(quote!(#base.put(#i, #v)));
+                    // The author's expressions are evaluated outside the expansion's `unsafe`.
                     *e = parse_quote!({
                         let #v = #value;
+                        let #i = #idx;
                         #put
                     });
                 } else {

@@ -127,7 +127,6 @@ pub enum Error {
         "{what}: {kernel} indexed {target} out of bounds on the GPU: index {index:?} with extents \
          {extents:?}{more}; those accesses reached no memory (writes were dropped, reads gave \
          zero), so the results of that work are wrong",
-        target = if *array { "a captured array" } else { "a View" },
         more = more_accesses(*count)
     )]
     DeviceOutOfBounds {
@@ -135,13 +134,30 @@ pub enum Error {
         what: String,
         /// The kernel (`the kernel at src/main.rs:12:5`).
         kernel: String,
-        /// Whether a captured array was indexed (else a View).
-        array: bool,
+        /// What was indexed: a View, a captured array, or a View's dimensions (`x.extent(r)`).
+        target: DeviceTarget,
         /// The index of the first access recorded.
         index: Box<[u64]>,
         /// The extents it was checked against (the array's length for an array).
         extents: Box<[u64]>,
         /// How many accesses were out of bounds.
+        count: u64,
+    },
+
+    /// A kernel on the GPU divided an integer by zero, or the smallest signed value by -1, where Rust
+    /// panics. The division gave 0 and the kernel went on, so the results of that work are wrong;
+    /// the device stays usable. Reported as [`Error::DeviceOutOfBounds`] is.
+    #[error(
+        "{what}: {kernel} divided an integer by zero (or MIN by -1) on the GPU{more}; such a \
+         division gave 0, so the results of that work are wrong",
+        more = more_divisions(*count)
+    )]
+    DeviceArithmetic {
+        /// The wait that found the fault.
+        what: String,
+        /// The kernel.
+        kernel: String,
+        /// How many divisions failed.
         count: u64,
     },
 
@@ -325,6 +341,35 @@ pub enum Error {
         /// Why not, e.g. which View lives in memory the space cannot reach.
         reason: String,
     },
+}
+
+/// What a kernel on the GPU indexed out of bounds ([`Error::DeviceOutOfBounds`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeviceTarget {
+    /// A View's elements.
+    View,
+    /// A captured array.
+    CapturedArray,
+    /// A View's dimensions (`x.extent(r)` with `r` at least the rank).
+    Dimension,
+}
+
+impl fmt::Display for DeviceTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DeviceTarget::View => "a View",
+            DeviceTarget::CapturedArray => "a captured array",
+            DeviceTarget::Dimension => "the dimensions of a View (extent)",
+        })
+    }
+}
+
+/// The tail of [`Error::DeviceArithmetic`]'s message for `count` divisions.
+fn more_divisions(count: u64) -> String {
+    match count {
+        0 | 1 => String::new(),
+        n => format!(" ({n} times)"),
+    }
 }
 
 /// The tail of [`Error::DeviceOutOfBounds`]'s message for `count` accesses.

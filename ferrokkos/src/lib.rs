@@ -56,10 +56,10 @@ pub use backend::cuda::{
 };
 pub use backend::host::{HOST_ALIGNMENT, HostSpace, Serial, Threads};
 pub use dispatch::{
-    ForFunctor, ForKernel, HostExecutionSpace, ReduceFunctor, ReduceKernel, ScanFunctor,
+    ForFunctor, ForKernel, Functor, HostExecutionSpace, ReduceFunctor, ReduceKernel, ScanFunctor,
     ScanKernel, parallel_for, parallel_reduce, parallel_scan, parallel_scan_with,
 };
-pub use error::{BorrowKind, Error, Result};
+pub use error::{BorrowKind, DeviceTarget, Error, Result};
 /// A single-source kernel: `kernel!(|i| y[i] = a * x[i] + y[i])` runs on the host spaces as Rust and
 /// becomes CUDA C++ for the GPU. Its language, parameters and race rules are described in the
 /// [`kernel`](mod@kernel) module.

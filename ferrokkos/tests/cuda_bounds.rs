@@ -6,7 +6,7 @@
 mod common;
 
 use ferrokkos::prelude::*;
-use ferrokkos::{Cuda, Error};
+use ferrokkos::{Cuda, DeviceTarget, Error};
 
 type Dev1<T> = View<T, 1, LayoutRight, CudaSpace>;
 
@@ -45,14 +45,14 @@ fn a_write_past_the_end_is_dropped_and_reported_at_the_fence() {
     match &e {
         Error::DeviceOutOfBounds {
             kernel,
-            array,
+            target,
             index,
             extents,
             count,
             ..
         } => {
             assert!(kernel.contains("cuda_bounds.rs"), "{e}");
-            assert!(!array);
+            assert_eq!(*target, DeviceTarget::View);
             assert_eq!(&extents[..], &[n as u64]);
             assert!(index[0] >= n as u64 && index[0] < n as u64 + 64, "{e}");
             assert_eq!(*count, 64);
@@ -146,8 +146,10 @@ fn multidimensional_views_and_captured_arrays_are_checked_per_dimension() {
     )
     .unwrap();
     match exec.fence("array").unwrap_err() {
-        Error::DeviceOutOfBounds { array, extents, .. } => {
-            assert!(array);
+        Error::DeviceOutOfBounds {
+            target, extents, ..
+        } => {
+            assert_eq!(target, DeviceTarget::CapturedArray);
             assert_eq!(&extents[..], &[3]);
         }
         other => panic!("{other}"),
@@ -174,4 +176,87 @@ fn a_fault_on_another_instance_is_reported_by_the_global_fence() {
     other.fence("clean").unwrap();
     exec.fence("clean").unwrap();
     assert_eq!(host_copy(&y), vec![7; 10]);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn integer_division_by_zero_gives_zero_and_is_reported() {
+    let (exec, _serial) = cuda();
+    let n = 64;
+    let d = Dev1::<i32>::new("d", [n]).unwrap();
+    let q = Dev1::<i32>::new("q", [n]).unwrap();
+    // d[i] = i % 4: every fourth divisor is zero; i32::MIN / -1 overflows too.
+    parallel_for(
+        "divisors",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| d[i] = (i % 4) as i32),
+    )
+    .unwrap();
+    exec.fence("divisors").unwrap();
+    parallel_for(
+        "divide",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| {
+            let a = if i == 1 { i32::MIN } else { 100 };
+            let b = if i == 1 { -1 } else { d[i] };
+            q[i] = a / b + a % b;
+        }),
+    )
+    .unwrap();
+    match exec.fence("divide").unwrap_err() {
+        Error::DeviceArithmetic { kernel, count, .. } => {
+            assert!(kernel.contains("cuda_bounds.rs"), "{kernel}");
+            // 16 zero divisors and MIN / -1, each divided and taken modulo.
+            assert_eq!(count, 2 * 17);
+        }
+        other => panic!("{other}"),
+    }
+    let got = host_copy(&q);
+    assert_eq!(got[0], 0);
+    assert_eq!(got[1], 0);
+    assert_eq!(got[2], 50);
+    assert_eq!(got[3], 33 + 1);
+    // Signed overflow wraps (as a Rust release build) instead of being undefined.
+    let w = Dev1::<i32>::new("w", [1]).unwrap();
+    let (big, low) = (i32::MAX, i32::MIN);
+    parallel_for(
+        "wrap",
+        RangePolicy::new(&exec, 0, 1).unwrap(),
+        kernel!(|i| w[i] = big + (i as i32 + 1) - -low),
+    )
+    .unwrap();
+    exec.fence("wrap").unwrap();
+    assert_eq!(
+        host_copy(&w)[0],
+        i32::MAX
+            .wrapping_add(1)
+            .wrapping_sub(i32::MIN.wrapping_neg())
+    );
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn an_extent_of_a_dimension_the_view_lacks_is_reported() {
+    let (exec, _serial) = cuda();
+    let a = View::<f64, 2, LayoutRight, CudaSpace>::new("a", [3, 5]).unwrap();
+    let e = Dev1::<usize>::new("e", [3]).unwrap();
+    parallel_for(
+        "extents",
+        RangePolicy::new(&exec, 0, 3).unwrap(),
+        kernel!(|i| e[i] = a.extent(i)),
+    )
+    .unwrap();
+    match exec.fence("extents").unwrap_err() {
+        Error::DeviceOutOfBounds {
+            target,
+            index,
+            extents,
+            ..
+        } => {
+            assert_eq!(target, DeviceTarget::Dimension);
+            assert_eq!((&index[..], &extents[..]), (&[2u64][..], &[2u64][..]));
+        }
+        other => panic!("{other}"),
+    }
+    assert_eq!(host_copy(&e), vec![3, 5, 0]);
 }

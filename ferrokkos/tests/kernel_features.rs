@@ -496,7 +496,7 @@ fn atomics_update_shared_elements() -> Result<()> {
     let tu = k.cuda_source(Iterate::Right);
     assert!(
         tu.generated()
-            .contains("fk::atomic_add(&hist(v % 10U), 1U);"),
+            .contains("fk::atomic_add(&hist(fk::rem(v, 10U)), 1U);"),
         "{}",
         tu.generated()
     );

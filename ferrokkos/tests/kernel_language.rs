@@ -56,7 +56,7 @@ fn let_assignment_and_compound_assignment() -> Result<()> {
     }
     let tu = k.cuda_source(Iterate::Right);
     assert!(
-        tu.generated().contains("i64 b = a * 3LL;"),
+        tu.generated().contains("i64 b = fk::wrapping_mul(a, 3LL);"),
         "{}",
         tu.generated()
     );
@@ -764,7 +764,8 @@ fn shadowing_captures_and_conditions_with_statements() -> Result<()> {
     }
     let tu = k.cuda_source(Iterate::Right);
     assert!(
-        tu.generated().contains("const i64 scale_1 = scale * 2LL;"),
+        tu.generated()
+            .contains("const i64 scale_1 = fk::wrapping_mul(scale, 2LL);"),
         "{}",
         tu.generated()
     );

@@ -5,8 +5,14 @@
 //! releases the borrows when it ends. [`ForFunctor`] and its siblings express both: they lend the
 //! launch a body implementing the per-iteration trait.
 //!
-//! Closures implement these traits. A functor struct of your own implements [`ForKernel`] (or its
-//! siblings) and then [`ForFunctor`] with `type Body = Self` and `Ok(run(self))`.
+//! Closures and `kernel!`s implement these traits. A functor struct of your own implements
+//! [`ForKernel`] (or its siblings) and is launched wrapped in [`Functor`]:
+//! `parallel_for("x", policy, Functor(my_struct))`.
+//!
+//! The traits are implemented only here (their `with_body` takes a type no other crate can name):
+//! the body of a `kernel!` writes its Views through accessors whose soundness rests on the launch
+//! running each index once, which only this crate's drivers guarantee. A body handed to other code
+//! could be run on any index, any number of times, from many threads.
 
 use super::kernel::{ForKernel, ReduceKernel, ScanKernel};
 use super::reach::{HostOnly, Reach};
@@ -19,11 +25,14 @@ pub trait ForFunctor<A> {
     /// The per-iteration body a launch runs.
     type Body: ForKernel<A>;
     /// Prepares the body (checking and borrowing captures; `what` names the launch for errors), runs
-    /// `run` with it, and releases what it took.
+    /// `run` with it, and releases what it took. Only this crate's drivers call it; `run` applies
+    /// each index of the launch once.
+    #[doc(hidden)]
     fn with_body<R>(
         &self,
         what: &dyn Fn() -> String,
         run: impl FnOnce(&Self::Body) -> R,
+        _: Token,
     ) -> Result<R>;
 
     /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`](super::Everywhere)
@@ -43,7 +52,12 @@ impl<A, F: Fn(A) + Sync> ForFunctor<A> for F {
     type Body = F;
     type Reach = HostOnly;
     #[inline]
-    fn with_body<R>(&self, _: &dyn Fn() -> String, run: impl FnOnce(&F) -> R) -> Result<R> {
+    fn with_body<R>(
+        &self,
+        _: &dyn Fn() -> String,
+        run: impl FnOnce(&F) -> R,
+        _: Token,
+    ) -> Result<R> {
         Ok(run(self))
     }
 }
@@ -53,10 +67,12 @@ pub trait ReduceFunctor<A, V> {
     /// The per-iteration body a launch runs.
     type Body: ReduceKernel<A, V>;
     /// As [`ForFunctor::with_body`].
+    #[doc(hidden)]
     fn with_body<R>(
         &self,
         what: &dyn Fn() -> String,
         run: impl FnOnce(&Self::Body) -> R,
+        _: Token,
     ) -> Result<R>;
 
     /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`](super::Everywhere)
@@ -76,7 +92,12 @@ impl<A, V, F: Fn(A, &mut V) + Sync> ReduceFunctor<A, V> for F {
     type Body = F;
     type Reach = HostOnly;
     #[inline]
-    fn with_body<R>(&self, _: &dyn Fn() -> String, run: impl FnOnce(&F) -> R) -> Result<R> {
+    fn with_body<R>(
+        &self,
+        _: &dyn Fn() -> String,
+        run: impl FnOnce(&F) -> R,
+        _: Token,
+    ) -> Result<R> {
         Ok(run(self))
     }
 }
@@ -86,10 +107,12 @@ pub trait ScanFunctor<A, V> {
     /// The per-iteration body a launch runs.
     type Body: ScanKernel<A, V>;
     /// As [`ForFunctor::with_body`].
+    #[doc(hidden)]
     fn with_body<R>(
         &self,
         what: &dyn Fn() -> String,
         run: impl FnOnce(&Self::Body) -> R,
+        _: Token,
     ) -> Result<R>;
 
     /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`](super::Everywhere)
@@ -109,7 +132,78 @@ impl<A, V, F: Fn(A, &mut V, bool) + Sync> ScanFunctor<A, V> for F {
     type Body = F;
     type Reach = HostOnly;
     #[inline]
-    fn with_body<R>(&self, _: &dyn Fn() -> String, run: impl FnOnce(&F) -> R) -> Result<R> {
+    fn with_body<R>(
+        &self,
+        _: &dyn Fn() -> String,
+        run: impl FnOnce(&F) -> R,
+        _: Token,
+    ) -> Result<R> {
         Ok(run(self))
+    }
+}
+
+/// A functor struct of your own, launched by [`crate::parallel_for`], [`crate::parallel_reduce`] or
+/// [`crate::parallel_scan`] on the host spaces: `T` implements [`ForKernel`], [`ReduceKernel`] or
+/// [`ScanKernel`].
+///
+/// ```
+/// use ferrokkos::prelude::*;
+/// use ferrokkos::{ForKernel, Functor};
+///
+/// struct Count<'a>(&'a std::sync::atomic::AtomicUsize);
+/// impl ForKernel<usize> for Count<'_> {
+///     fn apply(&self, _i: usize) {
+///         self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+///     }
+/// }
+///
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// let hits = std::sync::atomic::AtomicUsize::new(0);
+/// parallel_for("count", 100, Functor(Count(&hits)))?;
+/// assert_eq!(hits.into_inner(), 100);
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Functor<T>(pub T);
+
+impl<A, T: ForKernel<A>> ForFunctor<A> for Functor<T> {
+    type Body = T;
+    type Reach = HostOnly;
+    #[inline]
+    fn with_body<R>(
+        &self,
+        _: &dyn Fn() -> String,
+        run: impl FnOnce(&T) -> R,
+        _: Token,
+    ) -> Result<R> {
+        Ok(run(&self.0))
+    }
+}
+
+impl<A, V, T: ReduceKernel<A, V>> ReduceFunctor<A, V> for Functor<T> {
+    type Body = T;
+    type Reach = HostOnly;
+    #[inline]
+    fn with_body<R>(
+        &self,
+        _: &dyn Fn() -> String,
+        run: impl FnOnce(&T) -> R,
+        _: Token,
+    ) -> Result<R> {
+        Ok(run(&self.0))
+    }
+}
+
+impl<A, V, T: ScanKernel<A, V>> ScanFunctor<A, V> for Functor<T> {
+    type Body = T;
+    type Reach = HostOnly;
+    #[inline]
+    fn with_body<R>(
+        &self,
+        _: &dyn Fn() -> String,
+        run: impl FnOnce(&T) -> R,
+        _: Token,
+    ) -> Result<R> {
+        Ok(run(&self.0))
     }
 }

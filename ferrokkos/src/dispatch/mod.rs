@@ -5,8 +5,8 @@
 //! - a `kernel!` ([`crate::kernel!`]): one body for every space, whose View writes the macro checks
 //!   (the recommended form; it becomes CUDA C++ for the GPU too);
 //! - or, on the host spaces, a plain closure with its parameter types written out (`|i: usize| ...`),
-//!   or a functor struct implementing [`ForKernel`] / [`ReduceKernel`] / [`ScanKernel`] and
-//!   [`ForFunctor`] / [`ReduceFunctor`] / [`ScanFunctor`] (with `type Body = Self`).
+//!   or a functor struct implementing [`ForKernel`] / [`ReduceKernel`] / [`ScanKernel`], wrapped in
+//!   [`Functor`] (`parallel_for("x", policy, Functor(my_struct))`).
 //!
 //! # Writing Views from a plain closure
 //!
@@ -32,7 +32,7 @@ mod reach;
 mod run;
 mod work;
 
-pub use functor::{ForFunctor, ReduceFunctor, ScanFunctor};
+pub use functor::{ForFunctor, Functor, ReduceFunctor, ScanFunctor};
 pub use host::HostExecutionSpace;
 pub use kernel::{ForKernel, ReduceKernel, ScanKernel};
 pub(crate) use patterns::{

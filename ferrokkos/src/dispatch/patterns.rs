@@ -11,6 +11,7 @@ use super::run::{run_for, run_reduce, run_scan};
 use super::work::Work;
 use super::{ParallelFor, ParallelReduce, ParallelScan};
 use crate::error::Result;
+use crate::kernel::seal::Token;
 use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy, Schedule, TileGrid};
 use crate::reducer::{ReduceTarget, Reducer};
 use crate::space::ExecutionSpace;
@@ -192,10 +193,14 @@ where
         let begin = this.begin();
         let what = describe("parallel_for", label, S::NAME);
         profiled(Pattern::For, this.space(), label, type_name::<K>(), || {
-            kernel.with_body(&what, |kernel| {
-                let body = |items: Range<u64>| for_range(kernel, begin, items);
-                run_for(this.space(), &what, this.work(), &body)
-            })
+            kernel.with_body(
+                &what,
+                |kernel| {
+                    let body = |items: Range<u64>| for_range(kernel, begin, items);
+                    run_for(this.space(), &what, this.work(), &body)
+                },
+                Token::new(),
+            )
         })?
     }
 }
@@ -227,12 +232,16 @@ where
             label,
             type_name::<K>(),
             || {
-                kernel.with_body(&what, |kernel| {
-                    let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-                        reduce_range(kernel, begin, items, acc)
-                    };
-                    run_reduce(this.space(), &what, this.work(), &reducer, &body)
-                })
+                kernel.with_body(
+                    &what,
+                    |kernel| {
+                        let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
+                            reduce_range(kernel, begin, items, acc)
+                        };
+                        run_reduce(this.space(), &what, this.work(), &reducer, &body)
+                    },
+                    Token::new(),
+                )
             },
         )??;
         T::deliver(sink, value)
@@ -259,19 +268,23 @@ where
         let begin = this.begin();
         let what = describe("parallel_scan", label, S::NAME);
         profiled(Pattern::Scan, this.space(), label, type_name::<K>(), || {
-            kernel.with_body(&what, |kernel| {
-                let body = |items: Range<u64>, partial: &mut Rd::Value, is_final: bool| {
-                    scan_range(kernel, begin, items, partial, is_final)
-                };
-                run_scan(
-                    this.space(),
-                    &what,
-                    this.work(),
-                    this.len(),
-                    &reducer,
-                    &body,
-                )
-            })
+            kernel.with_body(
+                &what,
+                |kernel| {
+                    let body = |items: Range<u64>, partial: &mut Rd::Value, is_final: bool| {
+                        scan_range(kernel, begin, items, partial, is_final)
+                    };
+                    run_scan(
+                        this.space(),
+                        &what,
+                        this.work(),
+                        this.len(),
+                        &reducer,
+                        &body,
+                    )
+                },
+                Token::new(),
+            )
         })?
     }
 }
@@ -295,10 +308,14 @@ where
         let grid = this.grid();
         let what = describe("parallel_for", label, S::NAME);
         profiled(Pattern::For, this.space(), label, type_name::<K>(), || {
-            kernel.with_body(&what, |kernel| {
-                let body = |tiles: Range<u64>| for_tiles(kernel, &grid, tiles);
-                run_for(this.space(), &what, this.work(grid.count), &body)
-            })
+            kernel.with_body(
+                &what,
+                |kernel| {
+                    let body = |tiles: Range<u64>| for_tiles(kernel, &grid, tiles);
+                    run_for(this.space(), &what, this.work(grid.count), &body)
+                },
+                Token::new(),
+            )
         })?
     }
 }
@@ -331,12 +348,16 @@ where
             label,
             type_name::<K>(),
             || {
-                kernel.with_body(&what, |kernel| {
-                    let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-                        reduce_tiles(kernel, &grid, tiles, acc)
-                    };
-                    run_reduce(this.space(), &what, this.work(grid.count), &reducer, &body)
-                })
+                kernel.with_body(
+                    &what,
+                    |kernel| {
+                        let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
+                            reduce_tiles(kernel, &grid, tiles, acc)
+                        };
+                        run_reduce(this.space(), &what, this.work(grid.count), &reducer, &body)
+                    },
+                    Token::new(),
+                )
             },
         )??;
         T::deliver(sink, value)

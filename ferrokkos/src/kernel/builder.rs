@@ -65,8 +65,8 @@ struct State {
     stack: Vec<Function>,
     /// Definitions of the `#[device]` functions called so far, callees before callers.
     functions: Vec<String>,
-    /// Device function key (Rust path) to its C++ name.
-    device_names: HashMap<&'static str, String>,
+    /// Device function key (its marker type) to its C++ name.
+    device_names: HashMap<std::any::TypeId, String>,
     used_function_names: HashSet<String>,
 }
 
@@ -377,16 +377,16 @@ fn fresh(base: &str, user: bool) -> String {
     })
 }
 
-/// Defines a device function once per emission: `key` identifies it (its Rust path), `name` is its
+/// Defines a device function once per emission: `key` identifies it (its marker type), `name` is its
 /// Rust name. If it is not yet defined, `define` runs in a new function context and returns the
 /// definition's signature line (given the C++ name); its body lines follow it. Returns the C++ name.
 pub(crate) fn device_function(
-    key: &'static str,
+    key: std::any::TypeId,
     name: &str,
     reserved: &[&str],
     define: impl FnOnce(&str) -> String,
 ) -> String {
-    if let Some(cxx) = with(|s| s.device_names.get(key).cloned()) {
+    if let Some(cxx) = with(|s| s.device_names.get(&key).cloned()) {
         return cxx;
     }
     let name = identifier(name);

@@ -48,7 +48,8 @@ static_assert(sizeof(f32) == 4 && sizeof(f64) == 8 && sizeof(void*) == 8 && size
 struct FkFault {
   unsigned int state;           // 0: empty, 1: being written, 2: written
   unsigned int rank;            // the rank of the View (1 for a captured array)
-  unsigned int kind;            // 0: a View, 1: a captured array
+  unsigned int kind;            // 0: a View, 1: a captured array, 2: integer division by zero or
+                                // MIN / -1, 3: the extent of a dimension the View does not have
   unsigned int reserved;
   unsigned long long count;     // out-of-bounds accesses so far
   unsigned long long unit;      // the module's unit number (`fk_fault_unit`)
@@ -146,6 +147,20 @@ __device__ __forceinline__ void out_of_bounds(unsigned kind, const usize (&index
   }
 }
 
+/// Records an integer division by zero, or of MIN by -1 (where Rust panics).
+__device__ __forceinline__ void arithmetic_fault() {
+  FkFault* const f = fk_fault_record;
+  if (f == nullptr) return;
+  atomicAdd(&f->count, 1ULL);
+  if (atomicCAS(&f->state, 0u, 1u) == 0u) {
+    f->kind = 2u;
+    f->rank = 0u;
+    f->unit = fk_fault_unit;
+    __threadfence_system();
+    atomicExch(&f->state, 2u);
+  }
+}
+
 // Where out-of-bounds elements are: writes land in a sink nothing reads (threads may overwrite each
 // other there; the values are never used), reads of read-only Views and arrays give zero.
 template <class T> __device__ T oob_sink;
@@ -212,6 +227,28 @@ struct View<T, 0, L> {
   /// The element.
   __device__ __forceinline__ T& operator()() const { return *data; }
 };
+
+/// `x.extent(r)` with a dimension known only at run time: a dimension the View does not have is
+/// recorded as a fault (the host panics) and gives 0, instead of reading past the descriptor.
+template <class T, int R, class L>
+__device__ __forceinline__ usize extent(const View<T, R, L>& v, usize r) {
+  if (r >= (usize)R) {
+    const usize at[1] = {r};
+    const usize rank[1] = {(usize)R};
+    detail::out_of_bounds<1>(3u, at, rank);
+    return 0;
+  }
+  return v.extent[r];
+}
+
+/// A rank-0 View has no dimension.
+template <class T, class L>
+__device__ __forceinline__ usize extent(const View<T, 0, L>&, usize r) {
+  const usize at[1] = {r};
+  const usize rank[1] = {0};
+  detail::out_of_bounds<1>(3u, at, rank);
+  return 0;
+}
 
 /// A captured Rust array `[T; N]`, passed by value (a struct, since C++ cannot pass an array by
 /// value). Read-only in kernels; `values[j]` reads element j.
@@ -507,11 +544,55 @@ __device__ __forceinline__ detail::if_int<T> pow(T a, u32 exp) {
   return (T)acc;
 }
 
-/// `a.rem_euclid(b)`: the least non-negative remainder for signed types. Traps when b is 0 (Rust
-/// panics); `MIN.rem_euclid(-1)` is 0 (Rust panics on the overflow in debug and release builds).
+/// `-a` for an integer, wrapping (Rust's release build: `-MIN` is MIN), without C++'s undefined
+/// signed overflow.
+template <class T>
+__device__ __forceinline__ detail::if_int<T> wrapping_neg(T a) {
+  typedef typename detail::int_traits<T>::W W;
+  typedef typename detail::int_traits<T>::U U;
+  return (T)((W)0 - (W)(U)a);
+}
+
+/// Whether `a / b` or `a % b` is one Rust panics on: `b == 0`, or MIN / -1 for a signed type.
+template <class T>
+__device__ __forceinline__ bool division_fails(T a, T b) {
+  if (b == 0) return true;
+  if constexpr (detail::int_traits<T>::is_signed) {
+    return a == detail::int_traits<T>::min() && b == (T)-1;
+  } else {
+    return false;
+  }
+}
+
+/// `a / b` for integers (truncating, as Rust). Where Rust panics (by zero, MIN / -1) the division
+/// is recorded as an arithmetic fault (an error at the next wait for the device) and gives 0.
+template <class T>
+__device__ __forceinline__ detail::if_int<T> div(T a, T b) {
+  if (division_fails(a, b)) {
+    detail::arithmetic_fault();
+    return (T)0;
+  }
+  return (T)(a / b);
+}
+
+/// `a % b` for integers (sign of `a`, as Rust); faults as `div`.
+template <class T>
+__device__ __forceinline__ detail::if_int<T> rem(T a, T b) {
+  if (division_fails(a, b)) {
+    detail::arithmetic_fault();
+    return (T)0;
+  }
+  return (T)(a % b);
+}
+
+/// `a.rem_euclid(b)`: the least non-negative remainder for signed types. By zero, and for
+/// `MIN.rem_euclid(-1)`, Rust panics: recorded as an arithmetic fault, giving 0.
 template <class T>
 __device__ __forceinline__ detail::if_int<T> rem_euclid(T a, T b) {
-  if (b == 0) __trap();
+  if (division_fails(a, b)) {
+    detail::arithmetic_fault();
+    return (T)0;
+  }
   if constexpr (detail::int_traits<T>::is_signed) {
     if (b == (T)-1) return 0;
     const T r = (T)(a % b);

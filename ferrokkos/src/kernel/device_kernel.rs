@@ -50,7 +50,9 @@ pub trait DeviceLaunch {
     fn pack_captures(&self, w: &mut ParamWriter<'_>);
 }
 
-impl<K: 'static, C: Captures + 'static, H, S> DeviceLaunch for Kernel<K, C, H, S> {
+impl<K: 'static, C: Captures + 'static, H: 'static, S: 'static> DeviceLaunch
+    for Kernel<K, C, H, S>
+{
     fn device_key(&self) -> DeviceKey {
         let info = self.info();
         DeviceKey {
@@ -59,7 +61,9 @@ impl<K: 'static, C: Captures + 'static, H, S> DeviceLaunch for Kernel<K, C, H, S
             column: info.column,
             hash: info.hash,
             types: std::any::type_name::<(K, C)>(),
-            type_id: std::any::TypeId::of::<(K, C)>(),
+            // The closures' types too: they differ between instantiations of a generic function
+            // (const generics included) and between expansions of one macro call site.
+            type_id: std::any::TypeId::of::<(K, C, H, S)>(),
         }
     }
     fn device_is_unsafe(&self) -> bool {
@@ -108,8 +112,8 @@ impl<A, C, H, S> DeviceKernel for Kernel<ForKind<A>, C, H, S>
 where
     A: ShadowIndex + 'static,
     C: Captures + 'static,
-    H: Sync,
-    S: Fn(C::Shadow, A::Exprs) + Sync,
+    H: Sync + 'static,
+    S: Fn(C::Shadow, A::Exprs) + Sync + 'static,
 {
     fn device_unit(&self, pattern: &DevicePattern<'_>, options: UnitOptions) -> TranslationUnit {
         let iterate = match pattern {
@@ -125,8 +129,8 @@ where
     A: ShadowIndex + 'static,
     V: 'static,
     C: Captures + 'static,
-    H: Sync,
-    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>) + Sync,
+    H: Sync + 'static,
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>) + Sync + 'static,
 {
     fn device_unit(&self, pattern: &DevicePattern<'_>, options: UnitOptions) -> TranslationUnit {
         match pattern {
@@ -148,8 +152,8 @@ where
     A: ShadowIndex + 'static,
     V: 'static,
     C: Captures + 'static,
-    H: Sync,
-    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>, Expr<bool>) + Sync,
+    H: Sync + 'static,
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>, Expr<bool>) + Sync + 'static,
 {
     fn device_unit(&self, pattern: &DevicePattern<'_>, options: UnitOptions) -> TranslationUnit {
         match pattern {
@@ -211,8 +215,12 @@ pub trait DeviceScan<A, R: DeviceReducer>: DeviceLaunch {
     fn translation_unit(&self, options: UnitOptions) -> TranslationUnit;
 }
 
-impl<A: ShadowIndex + 'static, C: Captures + 'static, H, S: Fn(C::Shadow, A::Exprs)> DeviceFor<A>
-    for Kernel<ForKind<A>, C, H, S>
+impl<
+    A: ShadowIndex + 'static,
+    C: Captures + 'static,
+    H: 'static,
+    S: Fn(C::Shadow, A::Exprs) + 'static,
+> DeviceFor<A> for Kernel<ForKind<A>, C, H, S>
 {
     fn translation_unit(&self, iterate: Iterate, options: UnitOptions) -> TranslationUnit {
         self.cuda_source_with(iterate, options)
@@ -225,7 +233,8 @@ where
     R: DeviceReducer,
     R::Value: 'static,
     C: Captures + 'static,
-    S: Fn(C::Shadow, A::Exprs, Expr<Mut<R::Value>>),
+    H: 'static,
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<R::Value>>) + 'static,
 {
     fn translation_unit(&self, iterate: Iterate, options: UnitOptions) -> TranslationUnit {
         self.cuda_source_with::<R>(iterate, options)
@@ -238,7 +247,8 @@ where
     R: DeviceReducer,
     R::Value: 'static,
     C: Captures + 'static,
-    S: Fn(C::Shadow, A::Exprs, Expr<Mut<R::Value>>, Expr<bool>),
+    H: 'static,
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<R::Value>>, Expr<bool>) + 'static,
 {
     fn translation_unit(&self, options: UnitOptions) -> TranslationUnit {
         self.cuda_source_with::<R>(options)

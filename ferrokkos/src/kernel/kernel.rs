@@ -338,14 +338,15 @@ macro_rules! functors {
             $($p: 'static,)+
             A: ShadowIndex,
             C: Captures + 'static,
-            H: for<'b> Fn(&'b C::Host<'b>, $($arg),+) + Copy + Sync,
-            S: Fn(C::Shadow, $($sh),+) + Sync,
+            H: for<'b> Fn(&'b C::Host<'b>, $($arg),+) + Copy + Sync + 'static,
+            S: Fn(C::Shadow, $($sh),+) + Sync + 'static,
         {
             type Body = HostBody<C, H>;
             fn with_body<R>(
                 &self,
                 what: &dyn Fn() -> String,
                 run: impl FnOnce(&Self::Body) -> R,
+                _: super::seal::Token,
             ) -> Result<R> {
                 self.run_host(what, run)
             }

@@ -84,15 +84,21 @@ impl<T: DeviceType, const R: usize, L> ViewExpr<T, R, L> {
         Expr::new(self.element(index), prec::PRIMARY)
     }
 
-    /// `x.extent(r)`.
+    /// `x.extent(r)`: a literal dimension of the View reads `x.extent[r]`; any other goes through
+    /// `fk::extent`, which checks it (a dimension the View does not have is a fault, as the host
+    /// panics) instead of reading past the descriptor.
     pub fn extent(self, r: Expr<usize>) -> Expr<usize> {
-        let r = r.text();
-        // A literal dimension reads better without its suffix: `x.extent[0]`.
-        let r = match r.strip_suffix("ULL") {
-            Some(digits) if digits.bytes().all(|b| b.is_ascii_digit()) => digits.to_string(),
-            _ => r,
-        };
-        Expr::new(format!("{}.extent[{r}]", self.name.text()), prec::PRIMARY)
+        let text = r.text();
+        let literal = text
+            .strip_suffix("ULL")
+            .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|d| d.parse::<usize>().ok());
+        match literal {
+            Some(dim) if dim < R => {
+                Expr::new(format!("{}.extent[{dim}]", self.name.text()), prec::PRIMARY)
+            }
+            _ => super::expr::call("fk::extent", &[self.name.text(), text]),
+        }
     }
 
     /// `x.atomic_add(index, v)`: adds `v` to the element atomically.

@@ -32,8 +32,10 @@ pub(crate) struct Allocation {
     borrow: AtomicIsize,
     /// Whether `pending` may hold work (a fast check for allocations no device ever used).
     has_pending: AtomicBool,
-    /// The last asynchronous device work that uses this allocation.
-    pending: Mutex<Option<Pending>>,
+    /// The last asynchronous device work that uses this allocation, one entry per queue (work on
+    /// one queue completes in order): two instances may read an allocation at once, and each of
+    /// their kernels must be waited for before the memory is written by the host or freed.
+    pending: Mutex<Vec<Pending>>,
     /// For memory lent by `View::with_slice`: the borrows each thread took minus those it gave
     /// back (a guard may be dropped on another thread than the one that took it), so that the end
     /// of the lend can tell a borrow this thread still holds (which waiting cannot end) from one
@@ -59,7 +61,7 @@ impl Allocation {
             memory: Memory::Owned(memory),
             borrow: AtomicIsize::new(0),
             has_pending: AtomicBool::new(false),
-            pending: Mutex::new(None),
+            pending: Mutex::new(Vec::new()),
             lent: None,
             device_reachable: None,
         })
@@ -95,7 +97,7 @@ impl Allocation {
             memory: Memory::Unmanaged(ptr),
             borrow: AtomicIsize::new(0),
             has_pending: AtomicBool::new(false),
-            pending: Mutex::new(None),
+            pending: Mutex::new(Vec::new()),
             lent: lent.then(|| Mutex::new(Vec::new())),
             device_reachable,
         }
@@ -123,6 +125,11 @@ impl Allocation {
             }
             None => holders.push((me, delta)),
         }
+    }
+
+    /// Whether the memory is lent by `View::with_slice`.
+    pub(crate) fn is_lent(&self) -> bool {
+        self.lent.is_some()
     }
 
     /// For lent memory: whether this thread took more borrows than it gave back.
@@ -217,79 +224,70 @@ impl Allocation {
         self.borrow.store(0, Ordering::Release);
     }
 
-    /// Records work number `seq` of `queue` as the last that uses this allocation (updating the
-    /// record in place when the last work was on the same queue).
+    /// Records work number `seq` of `queue` as the last on that queue that uses this allocation
+    /// (updating that queue's entry in place; entries of completed work are dropped).
     pub(crate) fn stamp_from(
         &self,
         queue: &std::sync::Weak<dyn crate::space::WorkQueue>,
         seq: u64,
     ) {
-        let mut slot = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        match &mut *slot {
-            Some(p) if std::sync::Weak::ptr_eq(&p.queue, queue) => p.seq = seq,
-            other => {
-                *other = Some(Pending {
+        let mut list = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        match list
+            .iter_mut()
+            .find(|p| std::sync::Weak::ptr_eq(&p.queue, queue))
+        {
+            Some(p) => p.seq = seq,
+            None => {
+                list.retain(|p| !p.is_complete());
+                list.push(Pending {
                     queue: queue.clone(),
                     seq,
-                })
+                });
             }
         }
         self.has_pending.store(true, Ordering::Release);
     }
 
-    /// The last asynchronous work recorded on this allocation if it ran on another queue than
-    /// `queue` and may still be running (work on `queue` itself is ordered by the queue).
+    /// The asynchronous work recorded on this allocation on queues other than `queue` that may still
+    /// be running (work on `queue` itself is ordered by the queue). Empty (no allocation) in the
+    /// common case.
     pub(crate) fn pending_elsewhere(
         &self,
         queue: &std::sync::Weak<dyn crate::space::WorkQueue>,
-    ) -> Option<Pending> {
+    ) -> Vec<Pending> {
         if !self.has_pending.load(Ordering::Acquire) {
-            return None;
+            return Vec::new();
         }
-        let slot = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        match &*slot {
-            Some(p) if !std::sync::Weak::ptr_eq(&p.queue, queue) && !p.is_complete() => {
-                Some(p.clone())
-            }
-            _ => None,
-        }
+        let list = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        list.iter()
+            .filter(|p| !std::sync::Weak::ptr_eq(&p.queue, queue) && !p.is_complete())
+            .cloned()
+            .collect()
     }
 
-    /// The last asynchronous work recorded on this allocation, if it may still be running.
-    pub(crate) fn pending(&self) -> Option<Pending> {
-        if !self.has_pending.load(Ordering::Acquire) {
-            return None;
-        }
-        let mut slot = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        match &*slot {
-            Some(p) if p.is_complete() => {
-                *slot = None;
-                self.has_pending.store(false, Ordering::Release);
-                None
-            }
-            other => other.clone(),
-        }
-    }
-
-    /// Waits until the device work recorded on this allocation has completed.
+    /// Waits until all device work recorded on this allocation (on every queue) has completed.
     pub(crate) fn wait_pending(&self) -> Result<()> {
-        let Some(work) = self.pending() else {
+        if !self.has_pending.load(Ordering::Acquire) {
             return Ok(());
+        }
+        let work: Vec<Pending> = {
+            let list = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            list.iter().filter(|p| !p.is_complete()).cloned().collect()
         };
-        work.wait(&|| format!("waiting for device work on View \"{}\"", self.label))?;
-        let mut slot = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        if slot
-            .as_ref()
-            .is_some_and(|p| p.seq == work.seq && std::sync::Weak::ptr_eq(&p.queue, &work.queue))
-        {
-            *slot = None;
+        for w in &work {
+            w.wait(&|| format!("waiting for device work on View \"{}\"", self.label))?;
+        }
+        let mut list = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        list.retain(|p| !p.is_complete());
+        if list.is_empty() {
             self.has_pending.store(false, Ordering::Release);
         }
         Ok(())
     }
 
-    /// Ends the life of borrowed memory: waits until no host borrow is held (on any thread), then makes
-    /// every later borrow fail with [`Error::Expired`].
+    /// Ends the life of borrowed memory: waits until no host borrow is held (on any thread), makes
+    /// every later borrow fail with [`Error::Expired`], then waits for the device work that used the
+    /// memory.
     ///
     /// A borrow that the calling thread still holds (a guard of a clone of the View that was kept,
     /// leaked or forgotten with `mem::forget`) can never be given back while this thread waits, and
@@ -297,9 +295,9 @@ impl Allocation {
     /// with a message naming the View instead (a hang would be the only other sound outcome).
     /// Borrows held by other threads are waited for, with a message every 10 seconds.
     pub(crate) fn expire(&self) {
-        if let Err(e) = self.wait_pending() {
-            eprintln!("ferrokkos: {e}");
-        }
+        // New borrows are refused first, then the device work stamped on the allocation is waited
+        // for: the other order would let a launch on another thread start between the two, and its
+        // kernel could still write the memory after the lend has returned it.
         let start = Instant::now();
         let mut warned = Duration::ZERO;
         let mut spins = 0u32;
@@ -334,6 +332,10 @@ impl Allocation {
                     self.label
                 );
             }
+        }
+        // No launch can stamp the allocation any more; wait for every kernel and copy that did.
+        if let Err(e) = self.wait_pending() {
+            eprintln!("ferrokkos: {e}");
         }
     }
 

@@ -415,7 +415,8 @@ impl<'a> LaunchBorrows<'a> {
             };
             if !ok {
                 let wraps = if a.device_accessible {
-                    " but wraps host memory"
+                    " but wraps host memory (or was made before initialize, when its memory \
+                     could not be looked up)"
                 } else {
                     ""
                 };

@@ -9,7 +9,7 @@
 //! (which no wait can end) aborts the process rather than hanging it.
 
 use std::ptr::NonNull;
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 use super::alloc::Allocation;
 use super::element::Element;
@@ -123,17 +123,16 @@ fn lend<T: Element, const R: usize, L: Layout, M: MemorySpace, U>(
     let ptr = NonNull::from(&mut *data).cast::<T>();
     let device = reach::<M>(label, ptr.cast())?;
     let alloc = Allocation::lent(label, ptr.cast(), device);
-    /// Expires the record when the scope ends, also if `f` panics. Weak, so that it is not counted as
-    /// a handle; if no handle survives, nothing can reach the memory and there is nothing to expire.
-    struct Expire(Weak<Allocation>);
+    /// Expires the record when the scope ends, also if `f` panics. It holds the record itself: even
+    /// when no View handle survives, device work launched through one may still use the memory, and
+    /// expiring waits for it.
+    struct Expire(Arc<Allocation>);
     impl Drop for Expire {
         fn drop(&mut self) {
-            if let Some(alloc) = self.0.upgrade() {
-                alloc.expire();
-            }
+            self.0.expire();
         }
     }
-    let expire = Expire(Arc::downgrade(&alloc));
+    let expire = Expire(Arc::clone(&alloc));
     let view = View::from_parts(alloc, ptr, extents, strides);
     let out = f(&view);
     drop(view);

@@ -251,6 +251,14 @@ impl<T: Element, const R: usize, L: Layout, M: MemorySpace> View<T, R, L, M> {
         strides: [usize; R],
     ) -> Self {
         const { assert!(R <= MAX_RANK, "a View has at most 8 dimensions") };
+        // Zero-sized elements would make a View of any extents occupy no memory while its loops
+        // run over all of them (2^64 iterations for `usize::MAX`).
+        const {
+            assert!(
+                size_of::<T>() > 0,
+                "a View's element type must not be zero-sized"
+            )
+        };
         View {
             alloc,
             ptr,
@@ -319,7 +327,8 @@ impl<T: Element, const R: usize, L: Layout, M: MemorySpace> View<T, R, L, M> {
 
     /// How many handles (clones and subviews) share the allocation.
     pub fn use_count(&self) -> usize {
-        Arc::strong_count(&self.alloc)
+        // A lent allocation is also held by its lend (`with_slice`), which is no View handle.
+        Arc::strong_count(&self.alloc) - usize::from(self.alloc.is_lent())
     }
 
     /// Whether `other` shares this View's allocation.

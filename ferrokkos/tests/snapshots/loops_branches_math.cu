@@ -16,10 +16,10 @@ extern "C" __global__ void fk_kernel_l238_4c292c35(const usize fk_begin, const u
         for (u32 k = 0U, k_end = steps; k < k_end; ++k) {
             if (fk::abs(v) > 4.0) {
                 v = fk::signum(v) * (fk::ln(fk::abs(v)) + 1.0);
-                f += 1U;
+                f = fk::wrapping_add(f, 1U);
                 continue;
             }
-            const f64 w = k % 3U == 0U ? fk::sin(v) : fk::cos(v) * 0.5;
+            const f64 w = fk::rem(k, 3U) == 0U ? fk::sin(v) : fk::cos(v) * 0.5;
             v = fk::mul_add(v, 0.75, w) + smoothstep_fn(-1.0, 1.0, v);
             if (fk::is_nan(v)) {
                 break;

@@ -7,7 +7,7 @@ extern "C" __global__ void fk_kernel_l180_0aec173e(const usize fk_begin, const u
         if (is_final) {
             offsets(i) = partial;
         }
-        partial += c(i);
+        partial = fk::wrapping_add(partial, c(i));
 #line N (back in the unit)
     };
     typedef fk::Sum<u32> fk_reducer;

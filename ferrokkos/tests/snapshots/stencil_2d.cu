@@ -6,10 +6,10 @@ extern "C" __global__ void fk_kernel_l99_145c0658(const i64 fk_lower0, const i64
 #line 100 "ferrokkos/tests/kernel_representative.rs"
         const i64 ni = i64(u.extent[0]);
         const i64 nj = i64(u.extent[1]);
-        if (i == 0LL || j == 0LL || i == ni - 1LL || j == nj - 1LL) {
+        if (i == 0LL || j == 0LL || i == fk::wrapping_sub(ni, 1LL) || j == fk::wrapping_sub(nj, 1LL)) {
             out(i, j) = u(i, j);
         } else {
-            out(i, j) = 0.25 * (u(i - 1LL, j) + u(i + 1LL, j) + u(i, j - 1LL) + u(i, j + 1LL));
+            out(i, j) = 0.25 * (u(fk::wrapping_sub(i, 1LL), j) + u(fk::wrapping_add(i, 1LL), j) + u(i, fk::wrapping_sub(j, 1LL)) + u(i, fk::wrapping_add(j, 1LL)));
         }
 #line N (back in the unit)
     };

@@ -171,6 +171,12 @@ pub(crate) fn copy(
     }
     let borrows = Borrows::take(dst.alloc, src.alloc)?;
     let (dk, sk) = (dst.kind()?, src.kind()?);
+    // The host reads (or writes) a pageable side itself, not in stream order: device work still
+    // using it (possible where the GPU reaches pageable memory) is waited for first, before the
+    // queue is locked (waiting for work on this queue locks it).
+    if sk == PointerKind::Pageable {
+        wait_host(None, src.alloc)?;
+    }
     let stream: &Stream = cuda.queue().stream();
     let mut sub = cuda.queue().begin();
     for a in borrows.allocs() {
@@ -210,7 +216,8 @@ pub(crate) fn copy(
             Ok(())
         }
         (true, false) => {
-            // Pageable source: gather it on the host, upload, scatter with the copy kernel.
+            // Pageable source: gather it on the host (waited for above), upload, scatter with the
+            // copy kernel.
             let staging = gather(src, elem);
             let temp = DeviceTemp::new(&cuda, staging.len(), what)?;
             // SAFETY: `temp` has `staging.len()` bytes; a copy from pageable memory reads the
@@ -250,15 +257,20 @@ pub(crate) fn copy(
             let mut staging = vec![0u8; count * elem.size];
             // SAFETY: `staging` has room for the packed block; a copy into pageable memory
             // completes before the call returns.
-            unsafe {
+            let downloaded = unsafe {
                 driver::copy_async(
                     staging.as_mut_ptr() as u64,
                     temp.ptr,
                     staging.len(),
                     stream,
                     what,
-                )?
+                )
             };
+            if let Err(e) = downloaded {
+                // The packing kernel is enqueued and reads `src`: stamp it before giving up.
+                sub.finish(borrows.allocs());
+                return Err(e);
+            }
             finish(sub, borrows.allocs(), true, what)?;
             scatter(dst, &staging, elem);
             Ok(())

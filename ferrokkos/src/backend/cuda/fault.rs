@@ -11,10 +11,11 @@
 //! stays usable.
 
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::driver::{self, Context, Module};
-use crate::error::{Error, Result};
+use crate::error::{DeviceTarget, Error, Result};
 
 /// The record, as `FkFault` in the device header lays it out.
 #[repr(C)]
@@ -106,26 +107,32 @@ impl Faults {
     /// error (`what` names the wait). The record is then ready for the next fault.
     pub(crate) fn check(&self, what: &dyn Fn() -> String) -> Result<()> {
         let record = self.record.as_ptr();
-        // SAFETY: the record is valid pinned memory; the device writes it only with atomics, and
-        // the read is volatile.
-        let count = unsafe { (&raw const (*record).count).read_volatile() };
+        // SAFETY: the record is valid, aligned pinned memory for as long as `self`; the device
+        // updates `count` and `state` only with atomics, so the host uses atomics for them too.
+        let (count, state) = unsafe {
+            (
+                AtomicU64::from_ptr(&raw mut (*record).count),
+                AtomicU32::from_ptr(&raw mut (*record).state),
+            )
+        };
+        let count = count.load(Ordering::Acquire);
         let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         if count <= seen.reported {
             return Ok(());
         }
         let new = count - seen.reported;
         seen.reported = count;
-        // SAFETY: as above; the details are complete once `state` reads WRITTEN (the device fenced
-        // them before).
+        // SAFETY: as above; the details are complete and no longer written once `state` reads
+        // WRITTEN (the device fenced them before its release of the state).
         let (kind, index, extents, unit) = unsafe {
-            if (&raw const (*record).state).read_volatile() == WRITTEN {
+            if state.load(Ordering::Acquire) == WRITTEN {
                 let rank = ((&raw const (*record).rank).read_volatile() as usize).min(8);
                 let index = (&raw const (*record).index).read_volatile();
                 let extent = (&raw const (*record).extent).read_volatile();
                 let kind = (&raw const (*record).kind).read_volatile();
                 let unit = (&raw const (*record).unit).read_volatile();
                 // Ready for the next fault's details.
-                (&raw mut (*record).state).write_volatile(0);
+                state.store(0, Ordering::Release);
                 (kind, index[..rank].into(), extent[..rank].into(), unit)
             } else {
                 (0, Box::default(), Box::default(), 0)
@@ -136,10 +143,22 @@ impl Faults {
             .and_then(|u| u.checked_sub(1))
             .and_then(|u| seen.units.get(u).cloned())
             .unwrap_or_else(|| "a kernel".to_string());
+        if kind == 2 {
+            return Err(Error::DeviceArithmetic {
+                what: what(),
+                kernel,
+                count: new,
+            });
+        }
+        let target = match kind {
+            1 => DeviceTarget::CapturedArray,
+            3 => DeviceTarget::Dimension,
+            _ => DeviceTarget::View,
+        };
         Err(Error::DeviceOutOfBounds {
             what: what(),
             kernel,
-            array: kind == 1,
+            target,
             index,
             extents,
             count: new,

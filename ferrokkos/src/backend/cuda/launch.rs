@@ -311,80 +311,51 @@ pub(super) fn launch<'q>(
             Some(dev) => w.push(dev),
             None => dk.pack_captures(w),
         };
-        let result = match kind {
-            Kind::For => {
-                params.clear();
-                slots.clear();
-                let mut w = ParamWriter::with_slots(params, slots);
-                (space.write)(&mut w);
-                finish_caps(&mut w);
-                // SAFETY: the parameters follow the entry's signature (the unit was generated from
-                // the same kernel, pattern and options); every View pointer in them is borrowed for
-                // this launch and stamped with it below, so its memory outlives the kernel (an
-                // allocation waits for its stamped work before it is freed) and host access waits.
-                unsafe {
-                    fire(
-                        &loaded.main,
-                        grid as u32,
-                        block,
-                        0,
-                        stream,
-                        params,
-                        slots,
-                        what,
-                    )?
-                };
-                None
-            }
-            Kind::Reduce(r) => {
-                // Scratch: the block counter, the partial values, the result.
-                let partials_bytes = (grid as usize * r.size).next_multiple_of(256);
-                let counter = sub.scratch().counter(stream)?;
-                let base = sub.scratch().device(partials_bytes + r.size, stream)?;
-                let result = dest.map_or(base + partials_bytes as u64, |d| d.ptr);
-                params.clear();
-                slots.clear();
-                let mut w = ParamWriter::with_slots(params, slots);
-                (space.write)(&mut w);
-                w.push(base);
-                w.push(counter);
-                w.push(result);
-                finish_caps(&mut w);
-                let shared_bytes = (block as usize * r.size) as u32;
-                // SAFETY: as for `parallel_for`; `base` has room for `grid` partial values, the
-                // counter is zero, and `result` has room for the value.
-                unsafe {
-                    fire(
-                        &loaded.main,
-                        grid as u32,
-                        block,
-                        shared_bytes,
-                        stream,
-                        params,
-                        slots,
-                        what,
-                    )?
-                };
-                Some(result)
-            }
-            Kind::Scan(r) => {
-                let per_block = space.count.div_ceil(grid);
-                grid = space.count.div_ceil(per_block).max(1);
-                let totals_bytes = (grid as usize * r.size).next_multiple_of(256);
-                let base = sub.scratch().device(totals_bytes + r.size, stream)?;
-                let total = base + totals_bytes as u64;
-                let shared_bytes = (block as usize * r.size) as u32;
-                for final_pass in [false, true] {
+        // Everything from the first enqueue on: an error in it must still stamp the allocations
+        // (kernels already enqueued may write them), so it is run here and stamped below.
+        let enqueued = (|| -> Result<Option<u64>> {
+            let result = match kind {
+                Kind::For => {
                     params.clear();
                     slots.clear();
                     let mut w = ParamWriter::with_slots(params, slots);
                     (space.write)(&mut w);
-                    w.push(per_block);
-                    w.push(base);
-                    w.push(base);
-                    w.push(final_pass);
                     finish_caps(&mut w);
-                    // SAFETY: as for `parallel_for`; `base` has room for `grid` totals.
+                    // SAFETY: the parameters follow the entry's signature (the unit was generated from
+                    // the same kernel, pattern and options); every View pointer in them is borrowed for
+                    // this launch and stamped with it below, so its memory outlives the kernel (an
+                    // allocation waits for its stamped work before it is freed) and host access waits.
+                    unsafe {
+                        fire(
+                            &loaded.main,
+                            grid as u32,
+                            block,
+                            0,
+                            stream,
+                            params,
+                            slots,
+                            what,
+                        )?
+                    };
+                    None
+                }
+                Kind::Reduce(r) => {
+                    // Scratch: the block counter, the partial values, the result.
+                    let partials_bytes = (grid as usize * r.size).next_multiple_of(256);
+                    let counter = sub.scratch().counter(stream)?;
+                    let base = sub.scratch().device(partials_bytes + r.size, stream)?;
+                    let result = dest.map_or(base + partials_bytes as u64, |d| d.ptr);
+                    params.clear();
+                    slots.clear();
+                    let mut w = ParamWriter::with_slots(params, slots);
+                    (space.write)(&mut w);
+                    w.push(base);
+                    w.push(counter);
+                    w.push(result);
+                    finish_caps(&mut w);
+                    let shared_bytes = (block as usize * r.size) as u32;
+                    // SAFETY: as for `parallel_for`; `base` has room for `grid` partial values, the
+                    // counter is zero, and `result` has room for the value.
                     unsafe {
                         fire(
                             &loaded.main,
@@ -397,26 +368,68 @@ pub(super) fn launch<'q>(
                             what,
                         )?
                     };
-                    if !final_pass {
+                    Some(result)
+                }
+                Kind::Scan(r) => {
+                    let per_block = space.count.div_ceil(grid);
+                    grid = space.count.div_ceil(per_block).max(1);
+                    let totals_bytes = (grid as usize * r.size).next_multiple_of(256);
+                    let base = sub.scratch().device(totals_bytes + r.size, stream)?;
+                    let total = base + totals_bytes as u64;
+                    let shared_bytes = (block as usize * r.size) as u32;
+                    for final_pass in [false, true] {
                         params.clear();
                         slots.clear();
                         let mut w = ParamWriter::with_slots(params, slots);
-                        w.push(grid as u32);
+                        (space.write)(&mut w);
+                        w.push(per_block);
                         w.push(base);
-                        w.push(total);
-                        let prefix = loaded.extra.as_ref().ok_or_else(|| missing(what))?;
-                        // SAFETY: `_prefix(u32 n, V* totals, V* total)` with `base` holding `n`
-                        // totals and `total` room for one value.
-                        unsafe { fire(prefix, 1, 1, 0, stream, params, slots, what)? };
+                        w.push(base);
+                        w.push(final_pass);
+                        finish_caps(&mut w);
+                        // SAFETY: as for `parallel_for`; `base` has room for `grid` totals.
+                        unsafe {
+                            fire(
+                                &loaded.main,
+                                grid as u32,
+                                block,
+                                shared_bytes,
+                                stream,
+                                params,
+                                slots,
+                                what,
+                            )?
+                        };
+                        if !final_pass {
+                            params.clear();
+                            slots.clear();
+                            let mut w = ParamWriter::with_slots(params, slots);
+                            w.push(grid as u32);
+                            w.push(base);
+                            w.push(total);
+                            let prefix = loaded.extra.as_ref().ok_or_else(|| missing(what))?;
+                            // SAFETY: `_prefix(u32 n, V* totals, V* total)` with `base` holding `n`
+                            // totals and `total` room for one value.
+                            unsafe { fire(prefix, 1, 1, 0, stream, params, slots, what)? };
+                        }
                     }
+                    Some(total)
                 }
-                Some(total)
+            };
+            if let Some(dev) = caps_dev {
+                // SAFETY: allocated above on this stream; the launches that read it come before.
+                unsafe { driver::free_device(&shared.ctx, dev, Some(stream))? };
+            }
+            Ok(result)
+        })();
+        let stamp_all = || borrows.allocations().chain(dest.map(|d| d.alloc));
+        let result = match enqueued {
+            Ok(result) => result,
+            Err(e) => {
+                sub.finish(stamp_all());
+                return Err(e);
             }
         };
-        if let Some(dev) = caps_dev {
-            // SAFETY: allocated above on this stream; the launches that read it come before.
-            unsafe { driver::free_device(&shared.ctx, dev, Some(stream))? };
-        }
         match result {
             None => {
                 sub.finish(borrows.allocations());
@@ -431,10 +444,21 @@ pub(super) fn launch<'q>(
                     Kind::Reduce(r) | Kind::Scan(r) => r.size,
                     Kind::For => 0,
                 };
-                let pinned = sub.scratch().pinned(size.max(1))?;
+                let pinned = match sub.scratch().pinned(size.max(1)) {
+                    Ok(pinned) => pinned,
+                    Err(e) => {
+                        sub.finish(stamp_all());
+                        return Err(e);
+                    }
+                };
                 // SAFETY: `pinned` has room for `size` bytes; nothing else uses it while the
                 // submission holds the queue's lock.
-                unsafe { driver::copy_async(pinned as u64, device_value, size, stream, what)? };
+                let copied =
+                    unsafe { driver::copy_async(pinned as u64, device_value, size, stream, what) };
+                if let Err(e) = copied {
+                    sub.finish(stamp_all());
+                    return Err(e);
+                }
                 let sub = sub.finish_and_wait(borrows.allocations(), what)?;
                 Ok(Done::Waited(sub, pinned))
             }

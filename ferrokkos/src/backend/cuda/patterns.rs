@@ -288,9 +288,11 @@ where
                 return Ok(());
             }
             let extents = policy.extents();
-            let tiles = policy
-                .explicit_tiles()
-                .filter(|t| t.iter().product::<u64>() <= MAX_TILE_POINTS);
+            let tiles = policy.explicit_tiles().filter(|t| {
+                t.iter()
+                    .try_fold(1u64, |n, s| n.checked_mul(*s))
+                    .is_some_and(|points| points <= MAX_TILE_POINTS)
+            });
             let plain = md_writer(policy.lower(), count, extents);
             let write = |w: &mut ParamWriter<'_>| {
                 plain(w);

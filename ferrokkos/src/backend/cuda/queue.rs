@@ -222,22 +222,22 @@ impl Submission<'_> {
     }
 
     /// Orders the work about to be enqueued after the device work still using `alloc` on other
-    /// queues (an event recorded there, waited for here).
+    /// queues (an event recorded on each, waited for here).
     pub(crate) fn order_after(&self, alloc: &Allocation, what: &dyn Fn() -> String) -> Result<()> {
-        let Some(pending) = alloc.pending_elsewhere(&self.queue.me) else {
-            return Ok(());
-        };
-        let Some(queue) = pending.queue.upgrade() else {
-            return Ok(());
-        };
-        if let Some(other) = queue.as_any().downcast_ref::<Queue>() {
-            if std::ptr::eq(other, self.queue) {
-                return Ok(());
+        for pending in alloc.pending_elsewhere(&self.queue.me) {
+            let Some(queue) = pending.queue.upgrade() else {
+                continue;
+            };
+            match queue.as_any().downcast_ref::<Queue>() {
+                Some(other) if std::ptr::eq(other, self.queue) => {}
+                Some(other) => {
+                    let event = Event::record(&other.stream, false, what)?;
+                    self.queue.stream.wait_event(&event, what)?;
+                }
+                None => pending.wait(what)?,
             }
-            let event = Event::record(&other.stream, false, what)?;
-            return self.queue.stream.wait_event(&event, what);
         }
-        pending.wait(what)
+        Ok(())
     }
 
     /// Records what the work of this submission is (`pattern "label"`), for errors that surface at

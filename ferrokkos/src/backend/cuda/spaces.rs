@@ -154,14 +154,14 @@ impl crate::space::Release for CudaRelease {
 
 /// Who can reach the memory at `ptr` (an unmanaged View's), by what the driver says it is:
 /// device memory only the GPU, pageable host memory only the host, pinned and managed memory both.
-/// Without a running Cuda backend, what the space `M` declares.
+/// Without a running Cuda backend (a View made before `initialize`) the memory cannot be looked up:
+/// the GPU is then assumed not to reach it (launches refuse the View), the host as `M` declares.
 fn reach_of<M: MemorySpace>(ptr: *const u8) -> Result<Reachable> {
-    let declared = Reachable {
-        host: M::HOST_ACCESSIBLE,
-        device: M::DEVICE_ACCESSIBLE,
-    };
     let Ok(shared) = backend_shared(String::new) else {
-        return Ok(declared);
+        return Ok(Reachable {
+            host: M::HOST_ACCESSIBLE,
+            device: false,
+        });
     };
     shared.ctx.bind()?;
     Ok(match driver::pointer_kind(ptr)? {

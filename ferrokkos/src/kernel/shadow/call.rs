@@ -99,14 +99,14 @@ device_params!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
 device_params!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
 device_params!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
 
-/// Calls the `#[device]` function `key` (its Rust path; `name` is its Rust name, `names` its
+/// Calls the `#[device]` function `key` (its marker type's identity; `name` is its Rust name, `names` its
 /// parameters' names) with `args`, defining it in the translation unit first if needed: `body` runs
 /// its shadow over parameters of the arguments' types.
 ///
 /// Every name becomes a fresh C++ identifier (anything but letters, digits and `_` is replaced), and
 /// the parameters are made here, so this emits only what the typed shadow can express.
 pub fn device_call<P: DeviceParams, R: FnReturn>(
-    key: &'static str,
+    key: std::any::TypeId,
     name: &str,
     names: impl AsRef<[&'static str]>,
     args: P,

@@ -42,38 +42,51 @@ pub fn source(line: u32, file: &'static str) {
     builder::source(line, file)
 }
 
+/// Whether `T` is an integer type (its arithmetic goes through the header's helpers, which give
+/// Rust's release semantics where C++ has undefined behaviour).
+fn is_int<T: DeviceType>() -> bool {
+    matches!(T::KIND, Kind::Signed | Kind::Unsigned)
+}
+
 macro_rules! binary {
-    ($($(#[$doc:meta])* $f:ident: $tr:ident, $op:literal, $p:expr;)*) => {$(
+    ($($(#[$doc:meta])* $f:ident: $tr:ident, $op:literal, $p:expr, $int:expr;)*) => {$(
         $(#[$doc])*
         pub fn $f<T>(a: Expr<T>, b: Expr<T>) -> Expr<T>
         where
             T: DeviceType + ops::$tr<T, Output = T>,
         {
-            let text = format!("{} {} {}", a.operand($p), $op, b.operand($p - 1));
-            keep_type::<T>(text, $p)
+            let int: Option<&str> = $int;
+            match int {
+                Some(helper) if is_int::<T>() => call(helper, &[a.text(), b.text()]),
+                _ => {
+                    let text = format!("{} {} {}", a.operand($p), $op, b.operand($p - 1));
+                    keep_type::<T>(text, $p)
+                }
+            }
         }
     )*};
 }
 
 binary! {
-    /// `a + b`.
-    add: Add, "+", prec::ADD;
-    /// `a - b`.
-    sub: Sub, "-", prec::ADD;
-    /// `a * b`.
-    mul: Mul, "*", prec::MUL;
-    /// `a / b` (integers truncate toward zero, as in Rust).
-    div: Div, "/", prec::MUL;
+    /// `a + b` (integers wrap, as in a Rust release build; C++'s signed overflow is undefined).
+    add: Add, "+", prec::ADD, Some("fk::wrapping_add");
+    /// `a - b` (integers wrap).
+    sub: Sub, "-", prec::ADD, Some("fk::wrapping_sub");
+    /// `a * b` (integers wrap).
+    mul: Mul, "*", prec::MUL, Some("fk::wrapping_mul");
+    /// `a / b` (integers truncate toward zero, as in Rust; by zero or `MIN / -1`, where Rust panics,
+    /// the device records a fault and gives 0).
+    div: Div, "/", prec::MUL, Some("fk::div");
     /// `a & b`.
-    bitand: BitAnd, "&", prec::BITAND;
+    bitand: BitAnd, "&", prec::BITAND, None;
     /// `a | b`.
-    bitor: BitOr, "|", prec::BITOR;
+    bitor: BitOr, "|", prec::BITOR, None;
     /// `a ^ b`.
-    bitxor: BitXor, "^", prec::XOR;
+    bitxor: BitXor, "^", prec::XOR, None;
 }
 
-/// `a % b`: C++ `%` for integers (both truncate, so negative operands agree with Rust), `fmod` for
-/// floats.
+/// `a % b`: `fk::rem` for integers (both truncate, so negative operands agree with Rust; by zero or
+/// `MIN % -1` a fault and 0), `fmod` for floats.
 pub fn rem<T>(a: Expr<T>, b: Expr<T>) -> Expr<T>
 where
     T: DeviceType + ops::Rem<T, Output = T>,
@@ -82,8 +95,7 @@ where
         let f = if T::CXX == "f32" { "fmodf" } else { "fmod" };
         call(f, &[a.text(), b.text()])
     } else {
-        let text = format!("{} % {}", a.operand(prec::MUL), b.operand(prec::MUL - 1));
-        keep_type::<T>(text, prec::MUL)
+        call("fk::rem", &[a.text(), b.text()])
     }
 }
 
@@ -167,9 +179,13 @@ fn lazy_logic(
     Expr::name(&t)
 }
 
-/// `-a`.
+/// `-a` (integers wrap: `-MIN` is MIN).
 pub fn neg<T: DeviceType + ops::Neg<Output = T>>(a: Expr<T>) -> Expr<T> {
-    keep_type::<T>(format!("-{}", a.operand(prec::UNARY)), prec::UNARY)
+    if is_int::<T>() {
+        call("fk::wrapping_neg", &[a.text()])
+    } else {
+        keep_type::<T>(format!("-{}", a.operand(prec::UNARY)), prec::UNARY)
+    }
 }
 
 /// `!a`: logical for `bool`, bitwise (`~`) for integers.
@@ -230,32 +246,40 @@ pub fn assign<T>(place: Expr<T>, e: Expr<T>) {
 }
 
 macro_rules! compound {
-    ($($(#[$doc:meta])* $f:ident: $tr:ident, $op:literal;)*) => {$(
+    ($($(#[$doc:meta])* $f:ident: $tr:ident, $op:literal, $int:expr;)*) => {$(
         $(#[$doc])*
         pub fn $f<T>(place: Expr<T>, e: Expr<T>)
         where
             T: DeviceType + ops::$tr<T>,
         {
-            builder::line(format!("{} {} {};", place.text(), $op, e.text()));
+            let int: Option<&str> = $int;
+            match int {
+                Some(helper) if is_int::<T>() => builder::line(format!(
+                    "{p} = {helper}({p}, {});",
+                    e.text(),
+                    p = place.text()
+                )),
+                _ => builder::line(format!("{} {} {};", place.text(), $op, e.text())),
+            }
         }
     )*};
 }
 
 compound! {
-    /// `place += e;`.
-    add_assign: AddAssign, "+=";
-    /// `place -= e;`.
-    sub_assign: SubAssign, "-=";
-    /// `place *= e;`.
-    mul_assign: MulAssign, "*=";
-    /// `place /= e;`.
-    div_assign: DivAssign, "/=";
+    /// `place += e;` (integers wrap).
+    add_assign: AddAssign, "+=", Some("fk::wrapping_add");
+    /// `place -= e;` (integers wrap).
+    sub_assign: SubAssign, "-=", Some("fk::wrapping_sub");
+    /// `place *= e;` (integers wrap).
+    mul_assign: MulAssign, "*=", Some("fk::wrapping_mul");
+    /// `place /= e;` (integers: as [`div`]).
+    div_assign: DivAssign, "/=", Some("fk::div");
     /// `place &= e;`.
-    bitand_assign: BitAndAssign, "&=";
+    bitand_assign: BitAndAssign, "&=", None;
     /// `place |= e;`.
-    bitor_assign: BitOrAssign, "|=";
+    bitor_assign: BitOrAssign, "|=", None;
     /// `place ^= e;`.
-    bitxor_assign: BitXorAssign, "^=";
+    bitxor_assign: BitXorAssign, "^=", None;
 }
 
 /// `place %= e;`.
@@ -264,7 +288,11 @@ pub fn rem_assign<T: DeviceType + ops::RemAssign<T>>(place: Expr<T>, e: Expr<T>)
         let f = if T::CXX == "f32" { "fmodf" } else { "fmod" };
         builder::line(format!("{p} = {f}({p}, {});", e.text(), p = place.text()));
     } else {
-        builder::line(format!("{} %= {};", place.text(), e.text()));
+        builder::line(format!(
+            "{p} = fk::rem({p}, {});",
+            e.text(),
+            p = place.text()
+        ));
     }
 }
 

@@ -59,9 +59,18 @@ impl Job {
         }
     }
 
-    /// Marks one worker participant as done. The worker must not touch the job afterwards.
-    pub(super) fn finish(&self) {
-        self.pending.fetch_sub(1, Ordering::Release);
+    /// Marks one worker participant of `job` as done. Takes a pointer, not `&self`: once the count
+    /// drops, the dispatcher may return and the job's memory (on its stack) goes, so no reference to
+    /// the job may be live past the decrement (rust-lang/rust#55005).
+    ///
+    /// # Safety
+    /// `job` points to a live job whose participant this caller ran, and the caller does not touch
+    /// the job afterwards.
+    pub(super) unsafe fn finish(job: *const Job) {
+        // SAFETY: the job is alive until the decrement below completes (the dispatcher waits for
+        // it); the reference to the counter is the last use of the job.
+        let pending = unsafe { &(*job).pending };
+        pending.fetch_sub(1, Ordering::Release);
     }
 
     /// Waits until every worker participant has called [`Job::finish`].
