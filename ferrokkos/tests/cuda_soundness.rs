@@ -151,3 +151,46 @@ fn a_host_accessible_space_over_device_memory_is_refused_at_creation() {
     exec.fence("pinned").unwrap();
     assert_eq!(p.to_vec().unwrap(), vec![4.0; 16]);
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_host_write_waits_for_every_instance_still_reading_the_view() {
+    let exec = cuda();
+    let parts = ferrokkos::partition_space(&exec, 2).unwrap();
+    let n = 1 << 22;
+    let x = View::<f64, 1, LayoutRight, CudaUVMSpace>::new("x", [n]).unwrap();
+    deep_copy(&x, 1.0).unwrap();
+    exec.fence("x").unwrap();
+    let slow = Dev1::<f64>::new("slow", [n]).unwrap();
+    let quick = Dev1::<f64>::new("quick", [n]).unwrap();
+    let rounds = 400usize;
+    // Two readers of `x` on two instances; the first runs far longer than the second.
+    parallel_for(
+        "slow reader",
+        RangePolicy::new(&parts[0], 0, n).unwrap(),
+        kernel!(|i| {
+            let mut s = 0.0;
+            for r in 0..rounds {
+                s += x[(i + r) % n];
+            }
+            slow[i] = s;
+        }),
+    )
+    .unwrap();
+    parallel_for(
+        "quick reader",
+        RangePolicy::new(&parts[1], 0, n).unwrap(),
+        kernel!(|i| quick[i] = 3.0 * x[i]),
+    )
+    .unwrap();
+    // The exclusive guard must wait for both readers before the host overwrites `x`.
+    x.host_mut().unwrap().fill(-1.0);
+    for p in &parts {
+        p.fence("readers").unwrap();
+    }
+    let m = create_mirror_view(&slow).unwrap();
+    deep_copy(&m, &slow).unwrap();
+    assert!(m.to_vec().unwrap().iter().all(|v| *v == rounds as f64));
+    deep_copy(&m, &quick).unwrap();
+    assert!(m.to_vec().unwrap().iter().all(|v| *v == 3.0));
+}

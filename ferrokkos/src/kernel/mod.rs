@@ -73,8 +73,10 @@
 //!
 //! On the device the semantics are Rust's (release build): shifts mask their amount, `%` truncates,
 //! float-to-integer `as` saturates (NaN gives 0), integer narrowing wraps, the methods behave as
-//! Rust's. Integer overflow of `+ - *` is a panic in a Rust debug build and has no defined result in
-//! the device code (use the `wrapping_*` methods where it is intended).
+//! Rust's. Integer `+ - *` and negation wrap on the device, as in a Rust release build (a debug
+//! build panics on overflow; use the `wrapping_*` methods where wrapping is intended). An integer
+//! division or remainder by zero, or of the smallest signed value by -1, where Rust panics, gives 0
+//! on the device and the next wait for it returns [`crate::Error::DeviceArithmetic`].
 //!
 //! Indexing is bounds-checked everywhere. On the host an index outside a View's extents (or a
 //! captured array's length) panics, naming the View. On the GPU the access reaches no memory (a
