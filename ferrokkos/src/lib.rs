@@ -38,12 +38,14 @@
 extern crate self as ferrokkos;
 
 mod backend;
+mod choice;
 pub mod dispatch;
 mod error;
 pub mod kernel;
 pub mod policy;
 pub mod reducer;
 mod runtime;
+mod seal;
 mod settings;
 pub mod space;
 mod tools;
@@ -54,10 +56,11 @@ pub use backend::cuda::{
     Cuda, CudaDevice, CudaHandles, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, JitStats,
     SharedHostPinnedSpace, SharedSpace,
 };
-pub use backend::host::{HOST_ALIGNMENT, HostSpace, Serial, Threads};
+pub use backend::host::{DefaultHostExecutionSpace, HOST_ALIGNMENT, HostSpace, Serial, Threads};
+pub use choice::{SpaceChoice, SpaceTask, run_on};
 pub use dispatch::{
-    ForFunctor, ForKernel, Functor, HostExecutionSpace, ReduceFunctor, ReduceKernel, ScanFunctor,
-    ScanKernel, parallel_for, parallel_reduce, parallel_scan, parallel_scan_with,
+    ForFunctor, ForKernel, Functor, HostExecutionSpace, Launch, ReduceFunctor, ReduceKernel,
+    ScanFunctor, ScanKernel, parallel_for, parallel_reduce, parallel_scan, parallel_scan_with,
 };
 pub use error::{BorrowKind, DeviceTarget, Error, Result};
 /// A single-source kernel: `kernel!(|i| y[i] = a * x[i] + y[i])` runs on the host spaces as Rust and
@@ -97,8 +100,8 @@ pub use runtime::{
 };
 pub use settings::InitSettings;
 pub use space::{
-    DeviceType, ExecutionSpace, HostAccessible, Init, MemorySpace, MemoryStats, SpaceChoice,
-    SpaceTask, device_id, fence, partition_space, partition_space_with_weights, run_on,
+    DeviceType, ExecutionSpace, HostAccessible, Init, MemorySpace, MemoryStats, device_id, fence,
+    partition_space, partition_space_with_weights,
 };
 pub use tools::profiling;
 pub use view::{
@@ -108,18 +111,15 @@ pub use view::{
     realloc_without_initializing, resize, subview, view_alloc,
 };
 
-/// The host execution space that Kokkos code gets by default (`Kokkos::DefaultHostExecutionSpace`).
-pub type DefaultHostExecutionSpace = Threads;
-
 /// The names most programs need: `use ferrokkos::prelude::*;`.
 pub mod prelude {
     pub use crate::{
         ALL, BAnd, BOr, ByValue, Cuda, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, Custom,
-        ExecutionSpace, HostSpace, InitSettings, Iterate, LAnd, LOr, LayoutLeft, LayoutRight,
-        LayoutStride, MDRangePolicy, Max, MaxLoc, MemorySpace, Min, MinLoc, MinMax, MinMaxLoc,
-        MinMaxLocScalar, MinMaxScalar, Prod, RangePolicy, Reducer, Schedule, Serial, Sum, Threads,
-        ValLocScalar, View, create_mirror_view, deep_copy, parallel_for, parallel_reduce,
-        parallel_scan, partition_space, subview, view_alloc,
+        ExecutionSpace, HostSpace, InitSettings, Iterate, LAnd, LOr, Launch, LayoutLeft,
+        LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, MemorySpace, Min, MinLoc, MinMax,
+        MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prod, RangePolicy, Reducer, Schedule, Serial,
+        Sum, Threads, ValLocScalar, View, create_mirror_view, deep_copy, parallel_for,
+        parallel_reduce, parallel_scan, partition_space, subview, view_alloc,
     };
     pub use crate::{device, kernel};
 }

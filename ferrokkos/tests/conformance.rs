@@ -31,7 +31,7 @@ type SView<S, T, const R: usize, L = LayoutRight> =
 // -------------------------------------------------------------------------------------------------
 
 /// Row-major numbers 1, 2, ... written by a kernel into a rank-1 View.
-fn kernel_fill_1<S: ExecutionSpace, L: Layout>(exec: &S, v: &SView<S, u32, 1, L>) -> Result<()> {
+fn kernel_fill_1<S: Launch, L: Layout>(exec: &S, v: &SView<S, u32, 1, L>) -> Result<()> {
     let n = v.extent(0);
     parallel_for(
         "fill1",
@@ -41,7 +41,7 @@ fn kernel_fill_1<S: ExecutionSpace, L: Layout>(exec: &S, v: &SView<S, u32, 1, L>
 }
 
 /// Row-major numbers 1, 2, ... written by a kernel into a rank-2 View.
-fn kernel_fill_2<S: ExecutionSpace, L: Layout>(exec: &S, v: &SView<S, u32, 2, L>) -> Result<()> {
+fn kernel_fill_2<S: Launch, L: Layout>(exec: &S, v: &SView<S, u32, 2, L>) -> Result<()> {
     let e = v.extents();
     parallel_for(
         "fill2",
@@ -51,7 +51,7 @@ fn kernel_fill_2<S: ExecutionSpace, L: Layout>(exec: &S, v: &SView<S, u32, 2, L>
 }
 
 /// Row-major numbers 1, 2, ... written by a kernel into a rank-3 View.
-fn kernel_fill_3<S: ExecutionSpace, L: Layout>(exec: &S, v: &SView<S, u32, 3, L>) -> Result<()> {
+fn kernel_fill_3<S: Launch, L: Layout>(exec: &S, v: &SView<S, u32, 3, L>) -> Result<()> {
     let e = v.extents();
     parallel_for(
         "fill3",
@@ -64,7 +64,7 @@ fn kernel_fill_3<S: ExecutionSpace, L: Layout>(exec: &S, v: &SView<S, u32, 3, L>
 
 /// Checks the shape properties of `v`, that it starts zeroed, and that row-major numbers written by
 /// `fill` come back in row-major order.
-fn check_shape<S: ExecutionSpace, L: Layout, const R: usize>(
+fn check_shape<S: Launch, L: Layout, const R: usize>(
     v: &SView<S, u32, R, L>,
     label: &str,
     strides: [usize; R],
@@ -103,7 +103,7 @@ fn check_shape<S: ExecutionSpace, L: Layout, const R: usize>(
 
 /// `v`'s elements in memory order (through a new host mirror, which keeps the strides of a
 /// LayoutRight or LayoutLeft View), checked against the offsets its strides give.
-fn check_memory_order<S: ExecutionSpace, L: RegularLayout, const R: usize>(
+fn check_memory_order<S: Launch, L: RegularLayout, const R: usize>(
     v: &SView<S, u32, R, L>,
 ) -> Result<()> {
     let m = create_mirror(v)?;
@@ -128,7 +128,7 @@ fn check_memory_order<S: ExecutionSpace, L: RegularLayout, const R: usize>(
     Ok(())
 }
 
-fn views_of_ranks_1_to_3_in_every_layout<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn views_of_ranks_1_to_3_in_every_layout<S: Launch>(exec: &S) -> Result<()> {
     // Rank 1.
     let e1 = [7];
     let r = SView::<S, u32, 1>::new("right1", e1)?;
@@ -177,7 +177,7 @@ per_space!(
     views_of_ranks_1_to_3_in_every_layout
 );
 
-fn clones_and_subviews_share_the_allocation<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn clones_and_subviews_share_the_allocation<S: Launch>(exec: &S) -> Result<()> {
     let v = SView::<S, f64, 2>::new("shared", [4, 6])?;
     let c = v.clone();
     assert_eq!((v.use_count(), c.use_count()), (2, 2));
@@ -219,7 +219,7 @@ per_space!(
     clones_and_subviews_share_the_allocation
 );
 
-fn without_initializing_then_fill<S: ExecutionSpace>(_exec: &S) -> Result<()> {
+fn without_initializing_then_fill<S: Launch>(_exec: &S) -> Result<()> {
     for n in [1, 100, 4099] {
         let v = SView::<S, f64, 1>::new(
             view_alloc::<S::MemorySpace>("raw").without_initializing(),
@@ -274,11 +274,7 @@ fn assert_elements<T: Element + std::fmt::Debug>(got: &[T], want: impl Fn(usize)
 /// Fills with `value` (and then with `zero`) a rank-1 View of `n` elements, one column of an
 /// `n` x 3 LayoutRight View and a block of an `n` x 3 LayoutLeft View of `S`'s space, checking the
 /// bytes of every element (the elements outside the column and the block stay zero).
-fn fill_case<S: ExecutionSpace, T: Element + std::fmt::Debug>(
-    n: usize,
-    value: T,
-    zero: T,
-) -> Result<()> {
+fn fill_case<S: Launch, T: Element + std::fmt::Debug>(n: usize, value: T, zero: T) -> Result<()> {
     let what = format!("{} fill of {n} x {}", S::NAME, std::any::type_name::<T>());
     let v = SView::<S, T, 1>::new("fill", [n])?;
     let got = download(&v)?;
@@ -304,9 +300,7 @@ fn fill_case<S: ExecutionSpace, T: Element + std::fmt::Debug>(
     Ok(())
 }
 
-fn fills_of_zero_and_other_values_for_every_element_size<S: ExecutionSpace>(
-    _exec: &S,
-) -> Result<()> {
+fn fills_of_zero_and_other_values_for_every_element_size<S: Launch>(_exec: &S) -> Result<()> {
     for n in [1, 7, 333, 4099] {
         fill_case::<S, u8>(n, 0xab, 0)?;
         fill_case::<S, i16>(n, -2, 0)?;
@@ -336,7 +330,7 @@ fn distinct(n: usize, seed: i64) -> Vec<i64> {
     (0..n as i64).map(|k| seed + 7 * k).collect()
 }
 
-fn copies_between_layouts_and_spaces<S: ExecutionSpace>(_exec: &S) -> Result<()> {
+fn copies_between_layouts_and_spaces<S: Launch>(_exec: &S) -> Result<()> {
     macro_rules! layouts_of {
         ($r:literal, $ext:expr) => {{
             let ext: [usize; $r] = $ext;
@@ -406,7 +400,7 @@ per_space!(
     copies_between_layouts_and_spaces
 );
 
-fn copies_of_subviews_in_both_directions<S: ExecutionSpace>(_exec: &S) -> Result<()> {
+fn copies_of_subviews_in_both_directions<S: Launch>(_exec: &S) -> Result<()> {
     let (n, m) = (6, 5);
     let data = distinct(n * m, 1);
     let a = upload_nd::<S, i64, 2, LayoutRight>("a", [n, m], &data)?;
@@ -481,9 +475,7 @@ per_space!(
     copies_of_subviews_in_both_directions
 );
 
-fn overlapping_copies_within_one_allocation_use_the_old_values<S: ExecutionSpace>(
-    _exec: &S,
-) -> Result<()> {
+fn overlapping_copies_within_one_allocation_use_the_old_values<S: Launch>(_exec: &S) -> Result<()> {
     let iota: Vec<i32> = (0..10).collect();
     let v = upload::<S, i32>("v", &iota)?;
     deep_copy(&subview(&v, 2..8)?, &subview(&v, 0..6)?)?;
@@ -519,7 +511,7 @@ per_space!(
     overlapping_copies_within_one_allocation_use_the_old_values
 );
 
-fn rank_0_views_are_read_and_filled<S: ExecutionSpace>(_exec: &S) -> Result<()> {
+fn rank_0_views_are_read_and_filled<S: Launch>(_exec: &S) -> Result<()> {
     let v = SView::<S, f64, 0>::new("sum", [])?;
     assert_eq!((v.size(), v.span(), v.extents()), (1, 1, []));
     let mut x = 1.0;
@@ -550,7 +542,7 @@ per_space!(
     rank_0_views_are_read_and_filled
 );
 
-fn mismatched_extents_are_an_error_naming_both_views<S: ExecutionSpace>(_exec: &S) -> Result<()> {
+fn mismatched_extents_are_an_error_naming_both_views<S: Launch>(_exec: &S) -> Result<()> {
     let dst = SView::<S, i32, 2>::new("dst", [3, 2])?;
     let src = SView::<S, i32, 2, LayoutLeft>::new("src", [2, 3])?;
     deep_copy(&src, 5)?;
@@ -579,7 +571,7 @@ per_space!(
     mismatched_extents_are_an_error_naming_both_views
 );
 
-fn mirrors_round_trip<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn mirrors_round_trip<S: Launch>(exec: &S) -> Result<()> {
     let n = 1000;
     let v = SView::<S, f64, 2, LayoutLeft>::new("field", [n, 3])?;
     let m = create_mirror_view(&v)?;
@@ -624,7 +616,7 @@ per_space!(mirrors_round_trip, mirrors_round_trip);
 const HUGE_CHUNK: usize = 1 << 20;
 
 /// Every schedule / chunk-size configuration of `begin..end` on `exec`, with a description.
-fn policies<S: ExecutionSpace, I: IndexType>(
+fn policies<S: Launch, I: IndexType>(
     exec: &S,
     begin: I,
     end: I,
@@ -649,7 +641,7 @@ fn each_once(counts: &[u32], what: &str) {
     }
 }
 
-fn range_for_with_nonzero_begin_visits_begin_to_end<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn range_for_with_nonzero_begin_visits_begin_to_end<S: Launch>(exec: &S) -> Result<()> {
     for (begin, end) in [(0usize, 1000usize), (40, 140), (17, 18), (1, 100_003)] {
         for (what, p) in policies(exec, begin, end)? {
             let v = SView::<S, u64, 1>::new("nonzero_begin", [end - begin])?;
@@ -678,7 +670,7 @@ per_space!(
     range_for_with_nonzero_begin_visits_begin_to_end
 );
 
-fn empty_ranges_run_nothing<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn empty_ranges_run_nothing<S: Launch>(exec: &S) -> Result<()> {
     let calls = SView::<S, u32, 1>::new("calls", [1])?;
     for (begin, end) in [(0usize, 0usize), (5, 5), (usize::MAX, usize::MAX)] {
         for (what, p) in policies(exec, begin, end)? {
@@ -715,7 +707,7 @@ fn empty_ranges_run_nothing<S: ExecutionSpace>(exec: &S) -> Result<()> {
 }
 per_space!(empty_ranges_run_nothing, empty_ranges_run_nothing);
 
-fn every_index_type_reaches_the_ends_of_its_type<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn every_index_type_reaches_the_ends_of_its_type<S: Launch>(exec: &S) -> Result<()> {
     // i32 with a negative begin: each index once.
     for (what, p) in policies(exec, -50i32, 50)? {
         let counts = SView::<S, u32, 1>::new("counts", [100])?;
@@ -831,9 +823,7 @@ fn wild(i: usize) -> f64 {
     sign * mantissa * 10f64.powi((i % 23) as i32 - 11)
 }
 
-fn large_reductions_are_exact_for_integers_and_close_for_floats<S: ExecutionSpace>(
-    exec: &S,
-) -> Result<()> {
+fn large_reductions_are_exact_for_integers_and_close_for_floats<S: Launch>(exec: &S) -> Result<()> {
     let n = 3_000_017usize;
     let s: u64 = parallel_reduce(
         "count",
@@ -878,7 +868,7 @@ per_space!(
     large_reductions_are_exact_for_integers_and_close_for_floats
 );
 
-fn policies_with_bad_input_are_errors<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn policies_with_bad_input_are_errors<S: Launch>(exec: &S) -> Result<()> {
     let e = RangePolicy::new(exec, 100, 90).unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -940,7 +930,7 @@ fn md_reference<const R: usize>(
 
 /// MDRange policies over `lower..upper` in both iteration orders, with default, given and oversized
 /// tiles, each with a description.
-fn md_policies<S: ExecutionSpace, const R: usize>(
+fn md_policies<S: Launch, const R: usize>(
     exec: &S,
     lower: [i64; R],
     upper: [i64; R],
@@ -967,7 +957,7 @@ where
 
 /// A rank-2 MDRange visits each point of `lower..upper` once (counted atomically) and writes its
 /// weight at its offset from the lower corner; a reduction sums and maximizes the weights.
-fn md_box_2<S: ExecutionSpace>(
+fn md_box_2<S: Launch>(
     exec: &S,
     lower: [i64; 2],
     upper: [i64; 2],
@@ -1007,7 +997,7 @@ fn md_box_2<S: ExecutionSpace>(
 }
 
 /// [`md_box_2`] at rank 3.
-fn md_box_3<S: ExecutionSpace>(
+fn md_box_3<S: Launch>(
     exec: &S,
     lower: [i64; 3],
     upper: [i64; 3],
@@ -1047,7 +1037,7 @@ fn md_box_3<S: ExecutionSpace>(
 }
 
 /// [`md_box_2`] at rank 4.
-fn md_box_4<S: ExecutionSpace>(
+fn md_box_4<S: Launch>(
     exec: &S,
     lower: [i64; 4],
     upper: [i64; 4],
@@ -1086,7 +1076,7 @@ fn md_box_4<S: ExecutionSpace>(
     Ok(())
 }
 
-fn md_range_visits_every_point_once_at_ranks_2_to_4<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn md_range_visits_every_point_once_at_ranks_2_to_4<S: Launch>(exec: &S) -> Result<()> {
     md_box_2(exec, [-3, 2], [4, 9], [2, 3])?;
     md_box_2(exec, [-20, -45], [41, 30], [8, 16])?;
     md_box_2(exec, [7, -7], [8, -6], [3, 3])?; // a single point
@@ -1102,7 +1092,7 @@ per_space!(
     md_range_visits_every_point_once_at_ranks_2_to_4
 );
 
-fn md_range_with_other_index_types_and_empty_boxes<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn md_range_with_other_index_types_and_empty_boxes<S: Launch>(exec: &S) -> Result<()> {
     // usize indices.
     let counts = SView::<S, u32, 2>::new("counts", [4, 6])?;
     let p = MDRangePolicy::new(exec, [0usize, 0], [4, 6])?.tile_sizes([3, 4])?;
@@ -1159,7 +1149,7 @@ per_space!(
     md_range_with_other_index_types_and_empty_boxes
 );
 
-fn md_range_float_reductions_match_sequential_loops<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn md_range_float_reductions_match_sequential_loops<S: Launch>(exec: &S) -> Result<()> {
     let (lower, upper) = ([-40i64, -30, 1], [50, 60, 28]);
     let mut sum = 0.0;
     let mut best = (f64::MAX, i64::MAX);
@@ -1234,7 +1224,7 @@ fn pattern(n: usize, offset: i64) -> Vec<i64> {
 /// Rust, for `n` in a small size (one block) and a large one (many blocks on a GPU).
 macro_rules! reducers_on {
     ($name:ident, $t:ident, $offset:expr) => {
-        fn $name<S: ExecutionSpace>(exec: &S) -> Result<()> {
+        fn $name<S: Launch>(exec: &S) -> Result<()> {
             for n in [100usize, 100_003] {
                 let xs: Vec<$t> = pattern(n, $offset).into_iter().map(|v| v as $t).collect();
                 let x = upload::<S, $t>("x", &xs)?;
@@ -1429,7 +1419,7 @@ reducers_on!(reducers_on_u64, u64, 0);
 reducers_on!(reducers_on_f32, f32, 50);
 reducers_on!(reducers_on_f64, f64, 50);
 
-fn products_and_bitwise_reducers<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn products_and_bitwise_reducers<S: Launch>(exec: &S) -> Result<()> {
     let n = 100_003usize;
     for (what, p) in policies(exec, 0, n)? {
         // Powers of two multiply exactly in any order.
@@ -1552,7 +1542,7 @@ fn products_and_bitwise_reducers<S: ExecutionSpace>(exec: &S) -> Result<()> {
 }
 per_space!(products_and_bitwise_reducers, products_and_bitwise_reducers);
 
-fn empty_ranges_reduce_to_each_reducers_identity<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn empty_ranges_reduce_to_each_reducers_identity<S: Launch>(exec: &S) -> Result<()> {
     let p = RangePolicy::new(exec, 7usize, 7)?;
     let f = || RangePolicy::new(exec, 7usize, 7);
     let floats: (f64, f64, f64, f64) = parallel_reduce(
@@ -1661,7 +1651,7 @@ per_space!(
     empty_ranges_reduce_to_each_reducers_identity
 );
 
-fn signed_locations_break_ties_by_the_most_negative<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn signed_locations_break_ties_by_the_most_negative<S: Launch>(exec: &S) -> Result<()> {
     for (what, p) in policies(exec, -50_000i64, 50_000)? {
         let m = parallel_reduce(
             "minloc i64",
@@ -1697,7 +1687,7 @@ fn value(i: usize) -> i64 {
     ((i * 7919) % 13) as i64 - 4
 }
 
-fn scans_match_a_sequential_prefix_sum<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn scans_match_a_sequential_prefix_sum<S: Launch>(exec: &S) -> Result<()> {
     for (begin, end) in [
         (0usize, 0usize),
         (0, 1),
@@ -1761,7 +1751,7 @@ per_space!(
     scans_match_a_sequential_prefix_sum
 );
 
-fn u64_and_f64_scans_of_large_ranges<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn u64_and_f64_scans_of_large_ranges<S: Launch>(exec: &S) -> Result<()> {
     for n in [1usize, 7, 1000, 1 << 20, 3_000_017] {
         let v = SView::<S, u64, 1>::new("v", [n])?;
         let out = SView::<S, u64, 1>::new("out", [n])?;
@@ -1834,7 +1824,7 @@ per_space!(
     u64_and_f64_scans_of_large_ranges
 );
 
-fn scans_over_signed_indices_and_with_max<S: ExecutionSpace>(exec: &S) -> Result<()> {
+fn scans_over_signed_indices_and_with_max<S: Launch>(exec: &S) -> Result<()> {
     let (begin, end) = (-300i64, 301i64);
     let mut running = 0;
     let expected: Vec<i64> = (begin..end)

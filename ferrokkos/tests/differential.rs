@@ -93,7 +93,7 @@ mod let_assignment_and_compound_assignment {
         b + 1
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, xs: &[i64]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, xs: &[i64]) -> Result<Outputs> {
         let n = xs.len();
         let x = upload::<S, i64>("x", xs)?;
         let y = SView::<S, i64, 1>::new("y", [n])?;
@@ -155,7 +155,7 @@ macro_rules! int_operators {
                 v
             }
 
-            fn run<S: ExecutionSpace>(exec: &S, values: &[$t]) -> Result<Outputs> {
+            fn run<S: Launch>(exec: &S, values: &[$t]) -> Result<Outputs> {
                 let n = values.len();
                 let x = upload::<S, $t>("x", values)?;
                 let out = SView::<S, $t, 2>::new("out", [n, 8])?;
@@ -287,7 +287,7 @@ macro_rules! float_operators {
                 v
             }
 
-            fn run<S: ExecutionSpace>(exec: &S, values: &[$t]) -> Result<Outputs> {
+            fn run<S: Launch>(exec: &S, values: &[$t]) -> Result<Outputs> {
                 let n = values.len();
                 let x = upload::<S, $t>("x", values)?;
                 let out = SView::<S, $t, 2>::new("out", [n, 6])?;
@@ -351,7 +351,7 @@ mod literals_take_the_type_rust_infers {
         (0..200).map(|_| rng.f64_in(-1e3, 1e3) as f32).collect()
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, xs: &[f32]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, xs: &[f32]) -> Result<Outputs> {
         let n = xs.len();
         let x = upload::<S, f32>("x", xs)?;
         let y = SView::<S, f64, 1>::new("y", [n])?;
@@ -392,7 +392,7 @@ mod bool_operators {
         (0..300).map(|_| rng.next_u64() % 2 == 0).collect()
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, xs: &[bool]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, xs: &[bool]) -> Result<Outputs> {
         let n = xs.len();
         let x = upload::<S, bool>("x", xs)?;
         let y = SView::<S, bool, 1>::new("y", [n])?;
@@ -451,7 +451,7 @@ mod casts_follow_rust {
         v
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, values: &[f64]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, values: &[f64]) -> Result<Outputs> {
         let n = values.len();
         let x = upload::<S, f64>("x", values)?;
         let out = SView::<S, i64, 2>::new("out", [n, 6])?;
@@ -517,7 +517,7 @@ mod if_else_as_statement_and_as_value {
         }
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, xs: &[i32]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, xs: &[i32]) -> Result<Outputs> {
         let n = xs.len();
         let x = upload::<S, i32>("x", xs)?;
         let y = SView::<S, i32, 1>::new("y", [n])?;
@@ -569,7 +569,7 @@ mod for_loops_over_ranges {
         40 + (Rng::new(seed).next_u64() % 40) as usize
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, n: &usize) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, n: &usize) -> Result<Outputs> {
         let n = *n;
         let y = SView::<S, u64, 2>::new("y", [n, 5])?;
         parallel_for(
@@ -656,7 +656,7 @@ mod while_loop_break_and_continue {
         [steps, odd, found]
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, xs: &[u32]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, xs: &[u32]) -> Result<Outputs> {
         let n = xs.len();
         let x = upload::<S, u32>("x", xs)?;
         let y = SView::<S, u32, 2>::new("y", [n, 3])?;
@@ -724,7 +724,7 @@ mod return_ends_an_iteration_and_blocks_have_values {
         v
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, xs: &[i32]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, xs: &[i32]) -> Result<Outputs> {
         let n = xs.len();
         let x = upload::<S, i32>("x", xs)?;
         let y = SView::<S, i32, 1>::new("y", [n])?;
@@ -785,7 +785,7 @@ macro_rules! casts_from {
                 v
             }
 
-            fn run<S: ExecutionSpace>(exec: &S, values: &[$s]) -> Result<Outputs> {
+            fn run<S: Launch>(exec: &S, values: &[$s]) -> Result<Outputs> {
                 let n = values.len();
                 let x = upload::<S, $s>("x", values)?;
                 let (o_i8, o_i16, o_i32, o_i64) = (
@@ -972,7 +972,7 @@ mod casts_from_bool {
         (0..100).map(|_| rng.next_u64() % 3 == 0).collect()
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, xs: &[bool]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, xs: &[bool]) -> Result<Outputs> {
         let n = xs.len();
         let x = upload::<S, bool>("x", xs)?;
         let (a, b, c) = (
@@ -1018,7 +1018,7 @@ mod tuple_lets_and_shadowed_captures {
         )
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, input: &(i64, usize)) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, input: &(i64, usize)) -> Result<Outputs> {
         let (scale, n) = *input;
         let y = SView::<S, i64, 2>::new("y", [n, 3])?;
         parallel_for(
@@ -1123,7 +1123,7 @@ macro_rules! float_methods {
                 v
             }
 
-            fn run<S: ExecutionSpace>(exec: &S, values: &[$t]) -> Result<Outputs> {
+            fn run<S: Launch>(exec: &S, values: &[$t]) -> Result<Outputs> {
                 let n = values.len();
                 let x = upload::<S, $t>("x", values)?;
                 let out = SView::<S, $t, 2, LayoutLeft>::new("out", [n, COLUMNS])?;
@@ -1267,7 +1267,7 @@ macro_rules! int_methods {
                 v
             }
 
-            fn run<S: ExecutionSpace>(exec: &S, values: &[$t]) -> Result<Outputs> {
+            fn run<S: Launch>(exec: &S, values: &[$t]) -> Result<Outputs> {
                 let n = values.len();
                 let x = upload::<S, $t>("x", values)?;
                 let out = SView::<S, $t, 2>::new("out", [n, 8])?;
@@ -1343,7 +1343,7 @@ mod signed_abs {
         v
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, xs: &[i32]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, xs: &[i32]) -> Result<Outputs> {
         let n = xs.len();
         let x = upload::<S, i32>("x", xs)?;
         let y = SView::<S, i32, 1>::new("y", [n])?;
@@ -1375,7 +1375,7 @@ mod views_of_every_rank_and_layout {
         (n, uniform(&mut rng, n, -5.0, 5.0))
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, input: &(usize, Vec<f64>)) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, input: &(usize, Vec<f64>)) -> Result<Outputs> {
         let (n, ref base) = *input;
         let b = upload::<S, f64>("base", base)?;
         let v1 = SView::<S, f64, 1>::new("v1", [n])?;
@@ -1489,7 +1489,7 @@ mod md_range_indices_destructure_as_tuples {
         )
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, input: &(usize, usize, usize)) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, input: &(usize, usize, usize)) -> Result<Outputs> {
         let (n, m, p) = *input;
         let a = SView::<S, f64, 2>::new("a", [n, m])?;
         let b = SView::<S, i64, 3, LayoutLeft>::new("b", [n, m, p])?;
@@ -1575,7 +1575,7 @@ mod device_functions_are_callable {
         (xs, ks)
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, input: &(Vec<f64>, Vec<u64>)) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, input: &(Vec<f64>, Vec<u64>)) -> Result<Outputs> {
         let n = input.0.len();
         let x = upload::<S, f64>("x", &input.0)?;
         let k = upload::<S, u64>("k", &input.1)?;
@@ -1634,7 +1634,7 @@ mod reductions_with_one_and_several_accumulators {
         v
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, values: &[f64]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, values: &[f64]) -> Result<Outputs> {
         let n = values.len();
         let x = upload::<S, f64>("x", values)?;
         let p = RangePolicy::new(exec, 0, n)?;
@@ -1711,7 +1711,7 @@ mod md_range_reduction {
         )
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, input: &(usize, usize)) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, input: &(usize, usize)) -> Result<Outputs> {
         let (n, m) = (input.0 as i64, input.1 as i64);
         let a = SView::<S, i64, 2>::new("a", [input.0, input.1])?;
         parallel_for(
@@ -1756,7 +1756,7 @@ mod scans_exclusive_inclusive_and_running_max {
         (0..n).map(|_| (rng.next_u64() % 1000) as u32).collect()
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, values: &[u32]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, values: &[u32]) -> Result<Outputs> {
         let n = values.len();
         let counts = upload::<S, u32>("counts", values)?;
         let excl = SView::<S, u32, 1>::new("excl", [n])?;
@@ -1831,7 +1831,7 @@ mod atomics_update_shared_elements {
         (0..n).map(|_| (rng.next_u64() % 100_003) as u32).collect()
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, values: &[u32]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, values: &[u32]) -> Result<Outputs> {
         let n = values.len();
         let x = upload::<S, u32>("x", values)?;
         let hist = SView::<S, u32, 1>::new("hist", [10])?;
@@ -1901,7 +1901,7 @@ mod captured_arrays_are_read_by_index {
 
     /// A weighted sum with weights from a captured array (generic length, as Kokkos functors
     /// carry).
-    fn smooth<S: ExecutionSpace, const N: usize>(
+    fn smooth<S: Launch, const N: usize>(
         exec: &S,
         x: &SView<S, f64, 1>,
         weights: [f64; N],
@@ -1944,7 +1944,7 @@ mod captured_arrays_are_read_by_index {
         (xs, w)
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, input: &Input) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, input: &Input) -> Result<Outputs> {
         let x = upload::<S, f64>("x", &input.0)?;
         let mut o = Outputs::new();
         o.put("three", smooth(exec, &x, [0.25, 0.5, 0.25])?)
@@ -1983,7 +1983,7 @@ mod constants_are_used_by_value {
         uniform(&mut Rng::new(seed), 300, -1e6, 1e6)
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, xs: &[f64]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, xs: &[f64]) -> Result<Outputs> {
         let n = xs.len();
         let x = upload::<S, f64>("x", xs)?;
         let y = SView::<S, f64, 1>::new("y", [n])?;
@@ -2031,7 +2031,7 @@ mod axpy {
         )
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, input: &Input) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, input: &Input) -> Result<Outputs> {
         let a = input.0;
         let n = input.1.len();
         let x = upload::<S, f64>("x", &input.1)?;
@@ -2094,7 +2094,7 @@ mod stencil_2d {
         (n, m, uniform(&mut rng, n * m, -10.0, 10.0))
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, input: &Input) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, input: &Input) -> Result<Outputs> {
         let (n, m, ref data) = *input;
         let u = upload_nd::<S, f64, 2, LayoutRight>("u", [n, m], data)?;
         let out = SView::<S, f64, 2>::new("out", [n, m])?;
@@ -2144,7 +2144,7 @@ mod dot {
         )
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, input: &Input) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, input: &Input) -> Result<Outputs> {
         let n = input.0.len();
         let x = upload::<S, f64>("x", &input.0)?;
         let y = upload::<S, f64>("y", &input.1)?;
@@ -2187,7 +2187,7 @@ mod scan {
         (0..n).map(|_| (rng.next_u64() % 17) as u32).collect()
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, counts: &[u32]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, counts: &[u32]) -> Result<Outputs> {
         let n = counts.len();
         let c = upload::<S, u32>("counts", counts)?;
         let offsets = SView::<S, u32, 1>::new("offsets", [n])?;
@@ -2231,7 +2231,7 @@ mod f64_scan {
         uniform(&mut rng, n, 0.0, 1.0)
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, values: &[f64]) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, values: &[f64]) -> Result<Outputs> {
         let n = values.len();
         let x = upload::<S, f64>("x", values)?;
         let prefix = SView::<S, f64, 1>::new("prefix", [n])?;
@@ -2311,7 +2311,7 @@ mod loops_branches_math {
         (xs, 5 + (rng.next_u64() % 20) as u32)
     }
 
-    fn run<S: ExecutionSpace>(exec: &S, input: &Input) -> Result<Outputs> {
+    fn run<S: Launch>(exec: &S, input: &Input) -> Result<Outputs> {
         let (ref xs, steps) = *input;
         let n = xs.len();
         let x = upload::<S, f64>("x", xs)?;

@@ -7,8 +7,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use ferrokkos::{
-    Cuda, ExecutionSpace, LayoutRight, RangePolicy, View, create_mirror_view, deep_copy, kernel,
-    parallel_for, parallel_reduce,
+    Cuda, ExecutionSpace, Launch, LayoutRight, RangePolicy, View, create_mirror_view, deep_copy,
+    kernel, parallel_for, parallel_reduce,
 };
 
 use super::measure::{Check, Implementation, K, Kinds, SETTLE, measure, values};
@@ -23,11 +23,11 @@ pub struct FerrokkosKernels<'e, S>(pub &'e S);
 type SpaceView<S, const R: usize> = View<f64, R, LayoutRight, <S as ExecutionSpace>::MemorySpace>;
 
 /// Copies the array `a` into the host View `host` (for [`Check`]).
-fn download<S: ExecutionSpace>(host: &View<f64, 1>, a: &SpaceView<S, 1>) -> Result<(), Failure> {
+fn download<S: Launch>(host: &View<f64, 1>, a: &SpaceView<S, 1>) -> Result<(), Failure> {
     Ok(deep_copy(host, a)?)
 }
 
-impl<S: ExecutionSpace> Implementation for FerrokkosKernels<'_, S> {
+impl<S: Launch> Implementation for FerrokkosKernels<'_, S> {
     /// Launches a small kernel, each followed by a fence, for [`SETTLE`]: compiles it, and brings
     /// the GPU out of its idle clocks before the first measurement.
     fn settle(&self) -> Result<(), Failure> {

@@ -16,12 +16,12 @@ use crate::Failure;
 type Array<S, T> = View<T, 1, LayoutRight, <S as ExecutionSpace>::MemorySpace>;
 
 /// Whether `S` runs its work on a GPU (Cuda), where the arrays live in device memory.
-pub fn on_device<S: ExecutionSpace>() -> bool {
+pub fn on_device<S: Launch>() -> bool {
     S::DEVICE_TYPE == DeviceType::Cuda
 }
 
 /// BabelStream's arrays as Views, and the instance the kernels run on.
-pub struct FerrokkosStream<S: ExecutionSpace, T: StreamFloat> {
+pub struct FerrokkosStream<S: Launch, T: StreamFloat> {
     /// The instance the kernels run on.
     space: S,
     /// Array a.
@@ -38,7 +38,7 @@ pub struct FerrokkosStream<S: ExecutionSpace, T: StreamFloat> {
 // checks, so no `unsafe` is needed. On the host, their captures (the Views' pointers and extents)
 // are copied into the launch's body, so they stay in registers inside the loop and the loop
 // vectorizes; on Cuda, the same kernels run as their CUDA C++ translation.
-impl<S: ExecutionSpace, T: StreamFloat> FerrokkosStream<S, T> {
+impl<S: Launch, T: StreamFloat> FerrokkosStream<S, T> {
     /// Allocates the arrays (uninitialized) in `S::MemorySpace` and initializes them with a kernel,
     /// so that on the host each page is first touched by the thread that later works on it.
     pub fn new(space: S, n: usize) -> Result<Self> {
@@ -156,7 +156,7 @@ impl<S: ExecutionSpace, T: StreamFloat> FerrokkosStream<S, T> {
     }
 }
 
-impl<S: ExecutionSpace, T: StreamFloat> Implementation<T> for FerrokkosStream<S, T> {
+impl<S: Launch, T: StreamFloat> Implementation<T> for FerrokkosStream<S, T> {
     fn name(&self) -> String {
         if on_device::<S>() {
             return match Cuda::device() {

@@ -20,7 +20,7 @@ mod report;
 
 use std::time::Instant;
 
-use ferrokkos::{ExecutionSpace, InitSettings, SpaceChoice, SpaceTask};
+use ferrokkos::{ExecutionSpace, InitSettings, Launch, SpaceChoice, SpaceTask};
 
 use crate::Failure;
 use crate::options::{Options, parse_space};
@@ -167,7 +167,7 @@ struct StreamTask<'c>(&'c Config);
 impl SpaceTask for StreamTask<'_> {
     type Output = Result<(), Failure>;
 
-    fn run<S: ExecutionSpace>(self, exec: &S) -> ferrokkos::Result<Self::Output> {
+    fn run<S: Launch>(self, exec: &S) -> ferrokkos::Result<Self::Output> {
         Ok(if self.0.float {
             run::<S, f32>(self.0, exec)
         } else {
@@ -198,7 +198,7 @@ pub trait Implementation<T> {
 /// The implementations, ferrokkos on `exec` first. The order of allocation matters by a few percent
 /// on the machines we measured (arrays allocated later ran up to 3% faster, whatever the code), so
 /// ferrokkos, allocated first, is measured on the side of caution.
-fn implementations<S: ExecutionSpace, T: StreamFloat>(
+fn implementations<S: Launch, T: StreamFloat>(
     cfg: &Config,
     exec: &S,
 ) -> Result<Vec<Box<dyn Implementation<T>>>, Failure> {
@@ -244,7 +244,7 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
 
 /// Runs the benchmark on `exec` with elements of type `T`: the header, every implementation's
 /// kernels interleaved, validation, the tables.
-fn run<S: ExecutionSpace, T: StreamFloat>(cfg: &Config, exec: &S) -> Result<(), Failure> {
+fn run<S: Launch, T: StreamFloat>(cfg: &Config, exec: &S) -> Result<(), Failure> {
     let size_of = std::mem::size_of::<T>();
     if !cfg.csv {
         let scale = if cfg.unit.mibibytes {

@@ -18,7 +18,7 @@ use super::kernel::{ForKernel, ReduceKernel, ScanKernel};
 use super::reach::{HostOnly, Reach};
 use crate::error::Result;
 use crate::kernel::DeviceKernel;
-use crate::kernel::seal::Token;
+use crate::seal::Token;
 
 /// Something [`crate::parallel_for`] can run: a closure, a `kernel!` kernel, or a functor struct.
 pub trait ForFunctor<A> {

@@ -27,18 +27,15 @@
 mod functor;
 mod host;
 mod kernel;
+mod launch;
 mod patterns;
 mod reach;
-mod run;
-mod work;
 
 pub use functor::{ForFunctor, Functor, ReduceFunctor, ScanFunctor};
 pub use host::HostExecutionSpace;
 pub use kernel::{ForKernel, ReduceKernel, ScanKernel};
-pub(crate) use patterns::{
-    host_md_for, host_md_reduce, host_range_for, host_range_reduce, host_range_scan,
-};
-pub use reach::{DeviceKind, Everywhere, HostKind, HostOnly, Reach, ReachesSpace, SpaceKind};
+pub use launch::{Launch, LaunchMDRange, LaunchRange};
+pub use reach::{Everywhere, HostOnly, Reach, ReachesSpace};
 
 use crate::error::Result;
 use crate::reducer::{ReduceTarget, Reducer, ReductionScalar, Sum};

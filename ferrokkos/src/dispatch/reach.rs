@@ -2,12 +2,12 @@
 //! (a closure, a functor struct) on the GPU is a compile error, while a `kernel!` runs on every
 //! space, also in code generic over the space.
 
+use crate::space::{HostKind, SpaceKind};
+
 mod sealed {
     pub trait Sealed {}
     impl Sealed for super::HostOnly {}
     impl Sealed for super::Everywhere {}
-    impl Sealed for super::HostKind {}
-    impl Sealed for super::DeviceKind {}
 }
 
 /// The reach of a functor: [`HostOnly`] or [`Everywhere`] (the `Reach` of the functor traits).
@@ -25,20 +25,6 @@ pub struct Everywhere;
 
 impl Reach for HostOnly {}
 impl Reach for Everywhere {}
-
-/// The kind of an execution space (its `Kind`): [`HostKind`] or [`DeviceKind`].
-pub trait SpaceKind: sealed::Sealed {}
-
-/// Spaces whose work runs as Rust on host threads (Serial, Threads).
-#[derive(Debug, Clone, Copy)]
-pub struct HostKind;
-
-/// Spaces whose work runs as device code (Cuda).
-#[derive(Debug, Clone, Copy)]
-pub struct DeviceKind;
-
-impl SpaceKind for HostKind {}
-impl SpaceKind for DeviceKind {}
 
 /// Whether functors of this reach run on spaces of kind `K`.
 #[diagnostic::on_unimplemented(

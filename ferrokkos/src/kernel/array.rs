@@ -7,9 +7,9 @@ use super::builder::prec;
 use super::capture::{Borrowed, IntoCapture, KernelValue};
 use super::expr::Expr;
 use super::params::ParamWriter;
-use super::seal::Sealed;
 use super::ty::DeviceType;
 use super::view_expr::DeviceIndex;
+use crate::seal::Sealed;
 use crate::view::kernel_access::{KernelIndex, ViewAccess};
 
 impl<T: DeviceType, const N: usize> IntoCapture for [T; N] {

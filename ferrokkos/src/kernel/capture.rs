@@ -11,9 +11,9 @@
 
 use super::expr::Expr;
 use super::params::ParamWriter;
-use super::seal::{Sealed, SealedCaptures};
 use super::ty::DeviceType;
 use super::view_expr::ViewExpr;
+use crate::seal::{Sealed, SealedCaptures};
 use crate::space::MemorySpace;
 use crate::view::kernel_access::{
     AccessMode, AtomicAccess, HostAtomic, ReadAccess, ViewAccess, WriteAccess,

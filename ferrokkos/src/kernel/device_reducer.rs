@@ -12,7 +12,7 @@ use crate::reducer::{
 /// tuples of them are; [`crate::Custom`] reducers (host closures) are not.
 ///
 /// Sealed: a launch writes its C++ names into the generated code and trusts its value's size.
-pub trait DeviceReducer: Reducer + super::seal::SealedReducer {
+pub trait DeviceReducer: Reducer + crate::seal::SealedReducer {
     /// The C++ reducer type (`fk::Sum<f64>`).
     fn cxx_reducer() -> String;
     /// The C++ type of the value (`f64`, `fk::ValLocScalar<f64, i64>`).
@@ -25,7 +25,7 @@ pub trait DeviceReducer: Reducer + super::seal::SealedReducer {
 
 macro_rules! scalar_reducer {
     ($($r:ident: $bound:ident),*) => {$(
-        impl<T: $bound + DeviceType> super::seal::SealedReducer for $r<T> {}
+        impl<T: $bound + DeviceType> crate::seal::SealedReducer for $r<T> {}
 
         impl<T: $bound + DeviceType> DeviceReducer for $r<T> {
             fn cxx_reducer() -> String {
@@ -43,7 +43,7 @@ scalar_reducer!(Sum: ReductionScalar, Prod: ReductionScalar, Min: ReductionScala
 
 macro_rules! logical_reducer {
     ($($r:ident),*) => {$(
-        impl super::seal::SealedReducer for $r {}
+        impl crate::seal::SealedReducer for $r {}
 
         impl DeviceReducer for $r {
             fn cxx_reducer() -> String {
@@ -60,7 +60,7 @@ logical_reducer!(LAnd, LOr);
 
 macro_rules! loc_reducer {
     ($($r:ident => $value:literal),*) => {$(
-        impl<T: ReductionScalar + DeviceType, I: IndexType + DeviceType> super::seal::SealedReducer
+        impl<T: ReductionScalar + DeviceType, I: IndexType + DeviceType> crate::seal::SealedReducer
             for $r<T, I>
         {
         }
@@ -78,7 +78,7 @@ macro_rules! loc_reducer {
 
 loc_reducer!(MinLoc => "ValLocScalar", MaxLoc => "ValLocScalar", MinMaxLoc => "MinMaxLocScalar");
 
-impl<T: ReductionScalar + DeviceType> super::seal::SealedReducer for MinMax<T> {}
+impl<T: ReductionScalar + DeviceType> crate::seal::SealedReducer for MinMax<T> {}
 
 impl<T: ReductionScalar + DeviceType> DeviceReducer for MinMax<T> {
     fn cxx_reducer() -> String {
@@ -91,7 +91,7 @@ impl<T: ReductionScalar + DeviceType> DeviceReducer for MinMax<T> {
 
 macro_rules! tuple_reducer {
     ($($r:ident $k:tt),+) => {
-        impl<$($r: DeviceReducer),+> super::seal::SealedReducer for ($($r,)+) {}
+        impl<$($r: DeviceReducer),+> crate::seal::SealedReducer for ($($r,)+) {}
 
         impl<$($r: DeviceReducer),+> DeviceReducer for ($($r,)+) {
             fn cxx_reducer() -> String {

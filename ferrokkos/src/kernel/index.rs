@@ -8,7 +8,7 @@ use crate::policy::IndexType;
 /// `MDRangePolicy`), with its shadow form: an `Expr` per coordinate.
 ///
 /// Sealed: its C++ names are written into the generated code.
-pub trait ShadowIndex: super::seal::SealedIndex {
+pub trait ShadowIndex: crate::seal::SealedIndex {
     /// The shadow's index: `Expr<I>` or a tuple of them.
     type Exprs;
     /// The coordinate type's C++ name.
@@ -21,7 +21,7 @@ pub trait ShadowIndex: super::seal::SealedIndex {
 
 macro_rules! scalar_index {
     ($($t:ident),*) => {$(
-        impl super::seal::SealedIndex for $t {}
+        impl crate::seal::SealedIndex for $t {}
 
         impl ShadowIndex for $t {
             type Exprs = Expr<$t>;
@@ -38,7 +38,7 @@ scalar_index!(usize, u64, u32, isize, i64, i32);
 
 macro_rules! tuple_index {
     ($r:literal: $($k:tt)+) => {
-        impl<I: IndexType + DeviceType> super::seal::SealedIndex
+        impl<I: IndexType + DeviceType> crate::seal::SealedIndex
             for ($(tuple_index!(@ty $k I),)+)
         {
         }

@@ -346,12 +346,12 @@ macro_rules! functors {
                 &self,
                 what: &dyn Fn() -> String,
                 run: impl FnOnce(&Self::Body) -> R,
-                _: super::seal::Token,
+                _: crate::seal::Token,
             ) -> Result<R> {
                 self.run_host(what, run)
             }
             type Reach = crate::dispatch::Everywhere;
-            fn device_kernel(&self, _: super::seal::Token) -> Option<&dyn DeviceKernel> {
+            fn device_kernel(&self, _: crate::seal::Token) -> Option<&dyn DeviceKernel> {
                 Some(self)
             }
         }

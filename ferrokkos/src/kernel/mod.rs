@@ -124,7 +124,6 @@ mod index;
 #[allow(clippy::module_inception)]
 mod kernel;
 mod params;
-pub(crate) mod seal;
 pub mod shadow;
 mod ty;
 mod unit;

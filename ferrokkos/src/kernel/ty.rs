@@ -6,7 +6,7 @@
 ///
 /// Sealed: the generated device code is written from these names and literals.
 pub trait DeviceType:
-    super::seal::Sealed
+    crate::seal::Sealed
     + super::params::PlainBytes
     + Send
     + Sync
@@ -36,7 +36,7 @@ pub enum Kind {
     Float,
 }
 
-impl super::seal::Sealed for bool {}
+impl crate::seal::Sealed for bool {}
 
 impl DeviceType for bool {
     const CXX: &'static str = "bool";
@@ -49,7 +49,7 @@ impl DeviceType for bool {
 
 macro_rules! signed {
     ($($t:ty => $suffix:literal, $promoted:literal;)*) => {$(
-        impl super::seal::Sealed for $t {}
+        impl crate::seal::Sealed for $t {}
 
         impl DeviceType for $t {
             const CXX: &'static str = stringify!($t);
@@ -78,7 +78,7 @@ signed! {
 
 macro_rules! unsigned {
     ($($t:ty => $suffix:literal, $promoted:literal;)*) => {$(
-        impl super::seal::Sealed for $t {}
+        impl crate::seal::Sealed for $t {}
 
         impl DeviceType for $t {
             const CXX: &'static str = stringify!($t);
@@ -105,7 +105,7 @@ unsigned! {
 
 macro_rules! float {
     ($($t:ident => $suffix:literal;)*) => {$(
-        impl super::seal::Sealed for $t {}
+        impl crate::seal::Sealed for $t {}
 
         impl DeviceType for $t {
             const CXX: &'static str = stringify!($t);

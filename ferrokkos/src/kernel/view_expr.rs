@@ -24,12 +24,12 @@ impl<T, const R: usize, L> Copy for ViewExpr<T, R, L> {}
 
 /// An index of a rank-`R` View in the shadow: an integer expression (rank 1) or a tuple of them
 /// (sealed: its coordinates are written into the generated code).
-pub trait DeviceIndex<const R: usize>: super::seal::SealedDeviceIndex {
+pub trait DeviceIndex<const R: usize>: crate::seal::SealedDeviceIndex {
     /// The C++ text of each coordinate.
     fn coordinates(self) -> Vec<String>;
 }
 
-impl super::seal::SealedDeviceIndex for () {}
+impl crate::seal::SealedDeviceIndex for () {}
 
 impl DeviceIndex<0> for () {
     fn coordinates(self) -> Vec<String> {
@@ -37,7 +37,7 @@ impl DeviceIndex<0> for () {
     }
 }
 
-impl<I: DeviceInt> super::seal::SealedDeviceIndex for Expr<I> {}
+impl<I: DeviceInt> crate::seal::SealedDeviceIndex for Expr<I> {}
 
 impl<I: DeviceInt> DeviceIndex<1> for Expr<I> {
     fn coordinates(self) -> Vec<String> {
@@ -47,7 +47,7 @@ impl<I: DeviceInt> DeviceIndex<1> for Expr<I> {
 
 macro_rules! tuple_index {
     ($r:literal: $($i:ident $v:ident),+) => {
-        impl<$($i: DeviceInt),+> super::seal::SealedDeviceIndex for ($(Expr<$i>,)+) {}
+        impl<$($i: DeviceInt),+> crate::seal::SealedDeviceIndex for ($(Expr<$i>,)+) {}
 
         impl<$($i: DeviceInt),+> DeviceIndex<$r> for ($(Expr<$i>,)+) {
             fn coordinates(self) -> Vec<String> {

@@ -51,14 +51,14 @@ macro_rules! reducer {
             fn join(&self, $d: &mut $t, $s: &$t) {
                 $join
             }
-            fn device_cxx(_: crate::kernel::seal::Token) -> Option<super::ReducerCxx> {
+            fn device_cxx(_: crate::seal::Token) -> Option<super::ReducerCxx> {
                 let t = super::cxx_name::<$t>()?;
                 Some(super::ReducerCxx::of::<$t>(
                     format!("fk::{}<{t}>", stringify!($name)),
                     t.to_string(),
                 ))
             }
-            fn device_decode(bytes: &[u8], _: crate::kernel::seal::Token) -> Option<$t> {
+            fn device_decode(bytes: &[u8], _: crate::seal::Token) -> Option<$t> {
                 super::read_scalar::<$t>(bytes)
             }
         }
@@ -115,13 +115,13 @@ impl Reducer for LAnd {
     fn join(&self, dst: &mut bool, src: &bool) {
         *dst = *dst && *src;
     }
-    fn device_cxx(_: crate::kernel::seal::Token) -> Option<super::ReducerCxx> {
+    fn device_cxx(_: crate::seal::Token) -> Option<super::ReducerCxx> {
         Some(super::ReducerCxx::of::<bool>(
             "fk::LAnd".into(),
             "bool".into(),
         ))
     }
-    fn device_decode(bytes: &[u8], _: crate::kernel::seal::Token) -> Option<bool> {
+    fn device_decode(bytes: &[u8], _: crate::seal::Token) -> Option<bool> {
         super::read_bool(bytes)
     }
 }
@@ -140,13 +140,13 @@ impl Reducer for LOr {
     fn join(&self, dst: &mut bool, src: &bool) {
         *dst = *dst || *src;
     }
-    fn device_cxx(_: crate::kernel::seal::Token) -> Option<super::ReducerCxx> {
+    fn device_cxx(_: crate::seal::Token) -> Option<super::ReducerCxx> {
         Some(super::ReducerCxx::of::<bool>(
             "fk::LOr".into(),
             "bool".into(),
         ))
     }
-    fn device_decode(bytes: &[u8], _: crate::kernel::seal::Token) -> Option<bool> {
+    fn device_decode(bytes: &[u8], _: crate::seal::Token) -> Option<bool> {
         super::read_bool(bytes)
     }
 }

@@ -164,7 +164,7 @@ impl<T: ReductionScalar, I: IndexType> Reducer for MinLoc<T, I> {
             *d = *s;
         }
     }
-    fn device_cxx(_: crate::kernel::seal::Token) -> Option<super::ReducerCxx> {
+    fn device_cxx(_: crate::seal::Token) -> Option<super::ReducerCxx> {
         let t = super::cxx_name::<T>()?;
         let i = super::cxx_name::<I>()?;
         Some(super::ReducerCxx::of::<Self::Value>(
@@ -172,7 +172,7 @@ impl<T: ReductionScalar, I: IndexType> Reducer for MinLoc<T, I> {
             format!("fk::ValLocScalar<{t}, {i}>"),
         ))
     }
-    fn device_decode(bytes: &[u8], _: crate::kernel::seal::Token) -> Option<Self::Value> {
+    fn device_decode(bytes: &[u8], _: crate::seal::Token) -> Option<Self::Value> {
         super::read_plain(bytes)
     }
 }
@@ -191,7 +191,7 @@ impl<T: ReductionScalar, I: IndexType> Reducer for MaxLoc<T, I> {
             *d = *s;
         }
     }
-    fn device_cxx(_: crate::kernel::seal::Token) -> Option<super::ReducerCxx> {
+    fn device_cxx(_: crate::seal::Token) -> Option<super::ReducerCxx> {
         let t = super::cxx_name::<T>()?;
         let i = super::cxx_name::<I>()?;
         Some(super::ReducerCxx::of::<Self::Value>(
@@ -199,7 +199,7 @@ impl<T: ReductionScalar, I: IndexType> Reducer for MaxLoc<T, I> {
             format!("fk::ValLocScalar<{t}, {i}>"),
         ))
     }
-    fn device_decode(bytes: &[u8], _: crate::kernel::seal::Token) -> Option<Self::Value> {
+    fn device_decode(bytes: &[u8], _: crate::seal::Token) -> Option<Self::Value> {
         super::read_plain(bytes)
     }
 }
@@ -221,7 +221,7 @@ impl<T: ReductionScalar> Reducer for MinMax<T> {
             d.max_val = s.max_val;
         }
     }
-    fn device_cxx(_: crate::kernel::seal::Token) -> Option<super::ReducerCxx> {
+    fn device_cxx(_: crate::seal::Token) -> Option<super::ReducerCxx> {
         let t = super::cxx_name::<T>()?;
 
         Some(super::ReducerCxx::of::<Self::Value>(
@@ -229,7 +229,7 @@ impl<T: ReductionScalar> Reducer for MinMax<T> {
             format!("fk::MinMaxScalar<{t}>"),
         ))
     }
-    fn device_decode(bytes: &[u8], _: crate::kernel::seal::Token) -> Option<Self::Value> {
+    fn device_decode(bytes: &[u8], _: crate::seal::Token) -> Option<Self::Value> {
         super::read_plain(bytes)
     }
 }
@@ -255,7 +255,7 @@ impl<T: ReductionScalar, I: IndexType> Reducer for MinMaxLoc<T, I> {
             d.max_loc = s.max_loc;
         }
     }
-    fn device_cxx(_: crate::kernel::seal::Token) -> Option<super::ReducerCxx> {
+    fn device_cxx(_: crate::seal::Token) -> Option<super::ReducerCxx> {
         let t = super::cxx_name::<T>()?;
         let i = super::cxx_name::<I>()?;
         Some(super::ReducerCxx::of::<Self::Value>(
@@ -263,7 +263,7 @@ impl<T: ReductionScalar, I: IndexType> Reducer for MinMaxLoc<T, I> {
             format!("fk::MinMaxLocScalar<{t}, {i}>"),
         ))
     }
-    fn device_decode(bytes: &[u8], _: crate::kernel::seal::Token) -> Option<Self::Value> {
+    fn device_decode(bytes: &[u8], _: crate::seal::Token) -> Option<Self::Value> {
         super::read_plain(bytes)
     }
 }

@@ -22,7 +22,7 @@ mod scalar;
 mod target;
 mod tuple;
 
-use crate::kernel::seal::Token;
+use crate::seal::Token;
 
 pub use basic::{BAnd, BOr, LAnd, LOr, Max, Min, Prod, Sum};
 pub use custom::Custom;

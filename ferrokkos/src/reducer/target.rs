@@ -5,8 +5,8 @@ use super::{
     Reducer, ReductionScalar, Sum,
 };
 use crate::error::Result;
-use crate::kernel::seal::Token;
 use crate::policy::IndexType;
+use crate::seal::Token;
 use crate::space::MemorySpace;
 use crate::view::{Element, Layout, View};
 

@@ -19,16 +19,16 @@ macro_rules! tuple_reducer {
             fn finalize(&self, value: &mut Self::Value) {
                 $(self.$k.finalize(&mut value.$k);)*
             }
-            fn device_cxx(_: crate::kernel::seal::Token) -> Option<super::ReducerCxx> {
-                Some(super::ReducerCxx::tuple(&[$($r::device_cxx(crate::kernel::seal::Token::new())?),*]))
+            fn device_cxx(_: crate::seal::Token) -> Option<super::ReducerCxx> {
+                Some(super::ReducerCxx::tuple(&[$($r::device_cxx(crate::seal::Token::new())?),*]))
             }
             #[allow(unused_assignments)] // the last member's `at +=`
-            fn device_decode(bytes: &[u8], _: crate::kernel::seal::Token) -> Option<Self::Value> {
+            fn device_decode(bytes: &[u8], _: crate::seal::Token) -> Option<Self::Value> {
                 let mut at = 0usize;
                 Some(($({
-                    let m = $r::device_cxx(crate::kernel::seal::Token::new())?;
+                    let m = $r::device_cxx(crate::seal::Token::new())?;
                     at = at.next_multiple_of(m.align);
-                    let v = $r::device_decode(bytes.get(at..at + m.size)?, crate::kernel::seal::Token::new())?;
+                    let v = $r::device_decode(bytes.get(at..at + m.size)?, crate::seal::Token::new())?;
                     at += m.size;
                     v
                 },)*))

@@ -2,11 +2,9 @@
 
 use std::fmt::Debug;
 
+use super::kind::SpaceKind;
 use super::memory::MemorySpace;
-use crate::dispatch::{ForFunctor, ReduceFunctor, ScanFunctor};
 use crate::error::Result;
-use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy};
-use crate::reducer::{ReduceTarget, Reducer};
 
 /// Kokkos Tools' device-type codes (the top byte of a device ID).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,146 +90,11 @@ pub trait ExecutionSpace: Clone + Debug + Send + Sync + 'static {
         Self::MemorySpace::default()
     }
 
-    /// Whether work on this space runs as Rust on host threads ([`crate::dispatch::HostKind`]) or as
-    /// device code ([`crate::dispatch::DeviceKind`], where only `kernel!`s can run: launching a
-    /// closure there does not compile).
-    type Kind: crate::dispatch::SpaceKind;
-
-    /// Runs a `parallel_for` over a range (the backend's entry point; see
-    /// [`crate::parallel_for`]).
-    #[doc(hidden)]
-    fn launch_range_for<I: IndexType, K: ForFunctor<I>>(
-        policy: RangePolicy<Self, I>,
-        label: &str,
-        kernel: K,
-    ) -> Result<()>;
-
-    /// Runs a `parallel_reduce` over a range.
-    #[doc(hidden)]
-    fn launch_range_reduce<I, K, T>(
-        policy: RangePolicy<Self, I>,
-        label: &str,
-        kernel: K,
-        target: T,
-    ) -> Result<T::Output>
-    where
-        I: IndexType,
-        T: ReduceTarget,
-        K: ReduceFunctor<I, <T::Reducer as Reducer>::Value>;
-
-    /// Runs a `parallel_scan` over a range.
-    #[doc(hidden)]
-    fn launch_range_scan<I, K, Rd>(
-        policy: RangePolicy<Self, I>,
-        label: &str,
-        kernel: K,
-        reducer: Rd,
-    ) -> Result<Rd::Value>
-    where
-        I: IndexType,
-        Rd: Reducer,
-        K: ScanFunctor<I, Rd::Value>;
-
-    /// Runs a `parallel_for` over a multidimensional range.
-    #[doc(hidden)]
-    fn launch_md_for<const R: usize, I, K>(
-        policy: MDRangePolicy<Self, R, I>,
-        label: &str,
-        kernel: K,
-    ) -> Result<()>
-    where
-        I: IndexType,
-        [I; R]: IndexTuple<I>,
-        K: ForFunctor<<[I; R] as IndexTuple<I>>::Tuple>;
-
-    /// Runs a `parallel_reduce` over a multidimensional range.
-    #[doc(hidden)]
-    fn launch_md_reduce<const R: usize, I, K, T>(
-        policy: MDRangePolicy<Self, R, I>,
-        label: &str,
-        kernel: K,
-        target: T,
-    ) -> Result<T::Output>
-    where
-        I: IndexType,
-        [I; R]: IndexTuple<I>,
-        T: ReduceTarget,
-        K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>;
+    /// Whether work on this space runs as Rust on host threads ([`super::HostKind`]) or as device
+    /// code ([`super::DeviceKind`], where only `kernel!`s can run: launching a closure there does not
+    /// compile).
+    type Kind: SpaceKind;
 }
-
-/// Implements the launch entry points of [`ExecutionSpace`] for a host space with the host drivers.
-macro_rules! host_launches {
-    () => {
-        fn launch_range_for<I: $crate::policy::IndexType, K: $crate::dispatch::ForFunctor<I>>(
-            policy: $crate::policy::RangePolicy<Self, I>,
-            label: &str,
-            kernel: K,
-        ) -> $crate::error::Result<()> {
-            $crate::dispatch::host_range_for(policy, label, kernel)
-        }
-
-        fn launch_range_reduce<I, K, T>(
-            policy: $crate::policy::RangePolicy<Self, I>,
-            label: &str,
-            kernel: K,
-            target: T,
-        ) -> $crate::error::Result<T::Output>
-        where
-            I: $crate::policy::IndexType,
-            T: $crate::reducer::ReduceTarget,
-            K: $crate::dispatch::ReduceFunctor<I, <T::Reducer as $crate::reducer::Reducer>::Value>,
-        {
-            $crate::dispatch::host_range_reduce(policy, label, kernel, target)
-        }
-
-        fn launch_range_scan<I, K, Rd>(
-            policy: $crate::policy::RangePolicy<Self, I>,
-            label: &str,
-            kernel: K,
-            reducer: Rd,
-        ) -> $crate::error::Result<Rd::Value>
-        where
-            I: $crate::policy::IndexType,
-            Rd: $crate::reducer::Reducer,
-            K: $crate::dispatch::ScanFunctor<I, Rd::Value>,
-        {
-            $crate::dispatch::host_range_scan(policy, label, kernel, reducer)
-        }
-
-        fn launch_md_for<const R: usize, I, K>(
-            policy: $crate::policy::MDRangePolicy<Self, R, I>,
-            label: &str,
-            kernel: K,
-        ) -> $crate::error::Result<()>
-        where
-            I: $crate::policy::IndexType,
-            [I; R]: $crate::policy::IndexTuple<I>,
-            K: $crate::dispatch::ForFunctor<<[I; R] as $crate::policy::IndexTuple<I>>::Tuple>,
-        {
-            $crate::dispatch::host_md_for(policy, label, kernel)
-        }
-
-        fn launch_md_reduce<const R: usize, I, K, T>(
-            policy: $crate::policy::MDRangePolicy<Self, R, I>,
-            label: &str,
-            kernel: K,
-            target: T,
-        ) -> $crate::error::Result<T::Output>
-        where
-            I: $crate::policy::IndexType,
-            [I; R]: $crate::policy::IndexTuple<I>,
-            T: $crate::reducer::ReduceTarget,
-            K: $crate::dispatch::ReduceFunctor<
-                    <[I; R] as $crate::policy::IndexTuple<I>>::Tuple,
-                    <T::Reducer as $crate::reducer::Reducer>::Value,
-                >,
-        {
-            $crate::dispatch::host_md_reduce(policy, label, kernel, target)
-        }
-    };
-}
-
-pub(crate) use host_launches;
 
 /// Fences the default instance of every backend of this process (Kokkos' global `fence`). `label`
 /// names the fence for tools.

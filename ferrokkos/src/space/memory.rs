@@ -5,7 +5,7 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::error::Result;
-use crate::kernel::seal::{Sealed, Token};
+use crate::seal::{Sealed, Token};
 
 /// Whether a new allocation is zero-filled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,15 +1,14 @@
 //! The generic concepts every backend implements: execution spaces (where code runs), memory spaces
 //! (where data lives) and splitting an execution space into instances.
 
-mod choice;
 mod execution;
+mod kind;
 mod memory;
 mod partition;
 mod pending;
 
-pub use choice::{SpaceChoice, SpaceTask, run_on};
-pub(crate) use execution::host_launches;
 pub use execution::{DeviceType, ExecutionSpace, device_id, fence};
+pub use kind::{DeviceKind, HostKind, SpaceKind};
 pub use memory::{HostAccessible, Init, MemorySpace, MemoryStats};
 pub(crate) use memory::{MemoryRecord, Release};
 pub(crate) use memory::{RawMemory, Reachable};

@@ -18,7 +18,7 @@ use super::view::View;
 use crate::error::{Error, Result};
 use crate::space::MemorySpace;
 
-use crate::kernel::seal::SealedKernelIndex;
+use crate::seal::SealedKernelIndex;
 
 /// An index a kernel may use on a rank-`R` View: any integer (rank 1) or a tuple of integers (ranks 2
 /// to 8). A negative coordinate is out of bounds. (Sealed, like the accessors it indexes.)
@@ -175,7 +175,7 @@ impl<T: Element, const R: usize, L: Layout> WriteAccess<'_, T, R, L> {
 
 /// Element types with host atomic operations (`atomic_add`, `atomic_min`, `atomic_max`): `i32`,
 /// `u32`, `i64`, `u64`, `isize`, `usize`, `f32`, `f64` (sealed: kernels rely on these being atomic).
-pub trait HostAtomic: Element + crate::kernel::seal::Sealed {
+pub trait HostAtomic: Element + crate::seal::Sealed {
     /// `*p += v` atomically (wrapping for integers).
     ///
     /// # Safety

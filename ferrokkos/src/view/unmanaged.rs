@@ -16,7 +16,7 @@ use super::element::Element;
 use super::layout::{Layout, LayoutStride, RegularLayout, checked_span};
 use super::view::{View, check_strides};
 use crate::error::{Error, Result};
-use crate::kernel::seal::Token;
+use crate::seal::Token;
 use crate::space::MemorySpace;
 
 impl<T: Element, const R: usize, L: RegularLayout, M: MemorySpace> View<T, R, L, M> {

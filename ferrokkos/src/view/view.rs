@@ -233,10 +233,9 @@ impl<T: Element, const R: usize, L: Layout, M: MemorySpace> View<T, R, L, M> {
         } else {
             Init::Zeroed
         };
-        let memory =
-            props
-                .space
-                .allocate(&props.label, bytes, init, crate::kernel::seal::Token::new())?;
+        let memory = props
+            .space
+            .allocate(&props.label, bytes, init, crate::seal::Token::new())?;
         let alloc = Allocation::owned(&props.label, memory);
         let ptr = alloc.ptr().cast::<T>();
         Ok(Self::from_parts(alloc, ptr, extents, strides))

@@ -12,7 +12,7 @@ impl ForFunctor<usize> for Mine {
     fn with_body<R>(&self, _: &dyn Fn() -> String, run: impl FnOnce(&Self::Body) -> R) -> Result<R> {
         Ok(run(&((|_| {}) as fn(usize))))
     }
-    fn device_kernel(&self, _: ferrokkos::kernel::seal::Token) -> Option<&dyn std::any::Any> {
+    fn device_kernel(&self, _: ferrokkos::seal::Token) -> Option<&dyn std::any::Any> {
         None
     }
 }

@@ -1,6 +1,6 @@
 //! Running one generic test body on every execution space, and comparing results across spaces.
 //!
-//! - [`per_space!`]`(name, body)`: `body` is `fn body<S: ExecutionSpace>(exec: &S) -> Result<()>`;
+//! - [`per_space!`]`(name, body)`: `body` is `fn body<S: Launch>(exec: &S) -> Result<()>`;
 //!   the macro makes a module `name` with the tests `name::serial` and `name::threads` (run
 //!   everywhere) and `name::cuda` (ignored without a GPU), each calling `body::<S>` with the
 //!   default instance of its space.
@@ -121,7 +121,7 @@ pub fn cuda() -> Cuda {
 }
 
 /// A rank-1 View of `S`'s memory space holding `data` (copied from a host View).
-pub fn upload<S: ExecutionSpace, T: Element>(
+pub fn upload<S: Launch, T: Element>(
     label: &str,
     data: &[T],
 ) -> Result<View<T, 1, LayoutRight, S::MemorySpace>> {
@@ -133,7 +133,7 @@ pub fn upload<S: ExecutionSpace, T: Element>(
 
 /// A View of `S`'s memory space with extents `extents` and layout `L`, holding `data` in row-major
 /// order (written into a host mirror, then copied).
-pub fn upload_nd<S: ExecutionSpace, T: Element, const R: usize, L: RegularLayout>(
+pub fn upload_nd<S: Launch, T: Element, const R: usize, L: RegularLayout>(
     label: &str,
     extents: [usize; R],
     data: &[T],

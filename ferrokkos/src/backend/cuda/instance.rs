@@ -205,7 +205,7 @@ impl ExecutionSpace for Cuda {
     type ArrayLayout = crate::view::LayoutRight;
     const NAME: &'static str = "Cuda";
     const DEVICE_TYPE: DeviceType = DeviceType::Cuda;
-    type Kind = crate::dispatch::DeviceKind;
+    type Kind = crate::space::DeviceKind;
 
     fn default_instance() -> Result<Self> {
         let state = runtime::state(|| "getting the default Cuda instance".into())?;
@@ -255,72 +255,5 @@ impl ExecutionSpace for Cuda {
             .iter()
             .map(|_| Cuda::create(&self.inner.shared))
             .collect()
-    }
-
-    fn launch_range_for<I: crate::policy::IndexType, K: crate::dispatch::ForFunctor<I>>(
-        policy: crate::policy::RangePolicy<Self, I>,
-        label: &str,
-        kernel: K,
-    ) -> Result<()> {
-        super::patterns::range_for(policy, label, kernel)
-    }
-
-    fn launch_range_reduce<I, K, T>(
-        policy: crate::policy::RangePolicy<Self, I>,
-        label: &str,
-        kernel: K,
-        target: T,
-    ) -> Result<T::Output>
-    where
-        I: crate::policy::IndexType,
-        T: crate::reducer::ReduceTarget,
-        K: crate::dispatch::ReduceFunctor<I, <T::Reducer as crate::reducer::Reducer>::Value>,
-    {
-        super::patterns::range_reduce(policy, label, kernel, target)
-    }
-
-    fn launch_range_scan<I, K, Rd>(
-        policy: crate::policy::RangePolicy<Self, I>,
-        label: &str,
-        kernel: K,
-        reducer: Rd,
-    ) -> Result<Rd::Value>
-    where
-        I: crate::policy::IndexType,
-        Rd: crate::reducer::Reducer,
-        K: crate::dispatch::ScanFunctor<I, Rd::Value>,
-    {
-        super::patterns::range_scan(policy, label, kernel, reducer)
-    }
-
-    fn launch_md_for<const R: usize, I, K>(
-        policy: crate::policy::MDRangePolicy<Self, R, I>,
-        label: &str,
-        kernel: K,
-    ) -> Result<()>
-    where
-        I: crate::policy::IndexType,
-        [I; R]: crate::policy::IndexTuple<I>,
-        K: crate::dispatch::ForFunctor<<[I; R] as crate::policy::IndexTuple<I>>::Tuple>,
-    {
-        super::patterns::md_for(policy, label, kernel)
-    }
-
-    fn launch_md_reduce<const R: usize, I, K, T>(
-        policy: crate::policy::MDRangePolicy<Self, R, I>,
-        label: &str,
-        kernel: K,
-        target: T,
-    ) -> Result<T::Output>
-    where
-        I: crate::policy::IndexType,
-        [I; R]: crate::policy::IndexTuple<I>,
-        T: crate::reducer::ReduceTarget,
-        K: crate::dispatch::ReduceFunctor<
-                <[I; R] as crate::policy::IndexTuple<I>>::Tuple,
-                <T::Reducer as crate::reducer::Reducer>::Value,
-            >,
-    {
-        super::patterns::md_reduce(policy, label, kernel, target)
     }
 }

@@ -8,10 +8,10 @@ use super::launch::{Done, Kind, Space, launch, missing};
 
 use crate::dispatch::{ForFunctor, ReduceFunctor, ScanFunctor};
 use crate::error::{Error, Result};
-use crate::kernel::seal::Token;
 use crate::kernel::{DeviceKernel, ParamWriter};
 use crate::policy::{IndexTuple, IndexType, Iterate, MDRangePolicy, RangePolicy};
 use crate::reducer::{ReduceTarget, Reducer, ReducerCxx};
+use crate::seal::Token;
 use crate::tools::{Pattern, profiled};
 
 /// Describes a launch for error messages.
@@ -352,4 +352,77 @@ where
             reduce_with(policy.space(), &what, dk, target, space)
         },
     )
+}
+
+impl crate::seal::Sealed for Cuda {}
+
+impl crate::dispatch::LaunchRange for Cuda {
+    fn launch_range_for<I: crate::policy::IndexType, K: crate::dispatch::ForFunctor<I>>(
+        policy: RangePolicy<Self, I>,
+        label: &str,
+        kernel: K,
+    ) -> Result<()> {
+        range_for(policy, label, kernel)
+    }
+
+    fn launch_range_reduce<I, K, T>(
+        policy: RangePolicy<Self, I>,
+        label: &str,
+        kernel: K,
+        target: T,
+    ) -> Result<T::Output>
+    where
+        I: crate::policy::IndexType,
+        T: crate::reducer::ReduceTarget,
+        K: crate::dispatch::ReduceFunctor<I, <T::Reducer as crate::reducer::Reducer>::Value>,
+    {
+        range_reduce(policy, label, kernel, target)
+    }
+
+    fn launch_range_scan<I, K, Rd>(
+        policy: RangePolicy<Self, I>,
+        label: &str,
+        kernel: K,
+        reducer: Rd,
+    ) -> Result<Rd::Value>
+    where
+        I: crate::policy::IndexType,
+        Rd: crate::reducer::Reducer,
+        K: crate::dispatch::ScanFunctor<I, Rd::Value>,
+    {
+        range_scan(policy, label, kernel, reducer)
+    }
+}
+
+impl crate::dispatch::LaunchMDRange for Cuda {
+    fn launch_md_for<const R: usize, I, K>(
+        policy: MDRangePolicy<Self, R, I>,
+        label: &str,
+        kernel: K,
+    ) -> Result<()>
+    where
+        I: crate::policy::IndexType,
+        [I; R]: crate::policy::IndexTuple<I>,
+        K: crate::dispatch::ForFunctor<<[I; R] as crate::policy::IndexTuple<I>>::Tuple>,
+    {
+        md_for(policy, label, kernel)
+    }
+
+    fn launch_md_reduce<const R: usize, I, K, T>(
+        policy: MDRangePolicy<Self, R, I>,
+        label: &str,
+        kernel: K,
+        target: T,
+    ) -> Result<T::Output>
+    where
+        I: crate::policy::IndexType,
+        [I; R]: crate::policy::IndexTuple<I>,
+        T: crate::reducer::ReduceTarget,
+        K: crate::dispatch::ReduceFunctor<
+                <[I; R] as crate::policy::IndexTuple<I>>::Tuple,
+                <T::Reducer as crate::reducer::Reducer>::Value,
+            >,
+    {
+        md_reduce(policy, label, kernel, target)
+    }
 }

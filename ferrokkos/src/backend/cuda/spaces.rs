@@ -9,7 +9,7 @@ use super::driver::{self, Context, PointerKind};
 use super::instance::backend_shared;
 use crate::backend::host::HostSpace;
 use crate::error::{Error, Result};
-use crate::kernel::seal::{Sealed, Token};
+use crate::seal::{Sealed, Token};
 use crate::space::{
     HostAccessible, Init, MemoryRecord, MemorySpace, MemoryStats, RawMemory, Reachable,
 };

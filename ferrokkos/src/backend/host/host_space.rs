@@ -29,7 +29,7 @@ pub const HOST_ALIGNMENT: usize = 64;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct HostSpace;
 
-impl crate::kernel::seal::Sealed for HostSpace {}
+impl crate::seal::Sealed for HostSpace {}
 
 impl MemorySpace for HostSpace {
     const NAME: &'static str = "HostSpace";
@@ -48,7 +48,7 @@ impl MemorySpace for HostSpace {
         label: &str,
         bytes: usize,
         _init: Init,
-        _: crate::kernel::seal::Token,
+        _: crate::seal::Token,
     ) -> Result<RawMemory> {
         let state = runtime::state(|| format!("allocating View \"{label}\" in HostSpace"))?;
         if bytes == 0 {

@@ -2,9 +2,13 @@
 
 mod context;
 mod host_space;
+mod md_range;
 mod pool;
+mod range;
+mod run;
 mod serial;
 mod threads;
+mod work;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -14,6 +18,9 @@ pub use host_space::{HOST_ALIGNMENT, HostSpace};
 use pool::Pool;
 pub use serial::Serial;
 pub use threads::Threads;
+
+/// The host execution space that Kokkos code gets by default (`Kokkos::DefaultHostExecutionSpace`).
+pub type DefaultHostExecutionSpace = Threads;
 
 use crate::error::{Error, Result};
 use crate::settings::InitSettings;

@@ -88,7 +88,7 @@ impl ExecutionSpace for Serial {
     type ArrayLayout = crate::view::LayoutRight;
     const NAME: &'static str = "Serial";
     const DEVICE_TYPE: DeviceType = DeviceType::Serial;
-    type Kind = crate::dispatch::HostKind;
+    type Kind = crate::space::HostKind;
 
     fn default_instance() -> Result<Self> {
         Ok(
@@ -108,8 +108,6 @@ impl ExecutionSpace for Serial {
         1
     }
 
-    crate::space::host_launches!();
-
     fn instance_id(&self) -> u32 {
         self.inner.id
     }
@@ -124,5 +122,18 @@ impl ExecutionSpace for Serial {
             .iter()
             .map(|_| Serial::create(&self.inner.shared))
             .collect())
+    }
+}
+
+impl crate::seal::Sealed for Serial {}
+
+impl crate::dispatch::HostExecutionSpace for Serial {
+    #[inline]
+    fn run_participants(
+        &self,
+        what: &dyn Fn() -> String,
+        f: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<()> {
+        self.execute(what, || f(0, 1))
     }
 }

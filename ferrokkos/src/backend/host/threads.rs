@@ -113,7 +113,7 @@ impl ExecutionSpace for Threads {
     type ArrayLayout = crate::view::LayoutRight;
     const NAME: &'static str = "Threads";
     const DEVICE_TYPE: DeviceType = DeviceType::Threads;
-    type Kind = crate::dispatch::HostKind;
+    type Kind = crate::space::HostKind;
 
     fn default_instance() -> Result<Self> {
         Ok(
@@ -128,8 +128,6 @@ impl ExecutionSpace for Threads {
         let _tools = crate::tools::FenceScope::begin(label, self.device_id());
         self.wait_idle(label)
     }
-
-    crate::space::host_launches!();
 
     fn concurrency(&self) -> usize {
         self.inner.workers.len() + 1
@@ -157,6 +155,19 @@ impl ExecutionSpace for Threads {
                 Threads::create(&self.inner.shared, &self.inner.pool, workers)
             })
             .collect())
+    }
+}
+
+impl crate::seal::Sealed for Threads {}
+
+impl crate::dispatch::HostExecutionSpace for Threads {
+    #[inline]
+    fn run_participants(
+        &self,
+        what: &dyn Fn() -> String,
+        f: &(dyn Fn(usize, usize) + Sync),
+    ) -> Result<()> {
+        self.broadcast(what, &|p| f(p.index, p.count))
     }
 }
 

@@ -3,10 +3,10 @@
 
 use super::super::builder::{self, prec};
 use super::super::expr::{Expr, call};
-use super::super::seal::SealedShadow;
 use super::super::ty::DeviceType;
 use super::control::return_value;
 use super::{Mut, discard};
+use crate::seal::SealedShadow;
 
 /// What a `#[device]` function returns: `()` or an `Expr` (sealed: its C++ type is written into the
 /// generated code).

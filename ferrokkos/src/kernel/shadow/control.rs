@@ -5,7 +5,7 @@ use super::super::expr::Expr;
 use super::super::ty::DeviceType;
 
 /// What an `if` / `else` produces: `()` for statements, an `Expr` for a value (sealed).
-pub trait Branch: super::super::seal::SealedShadow + Sized {
+pub trait Branch: crate::seal::SealedShadow + Sized {
     /// Emits `if (cond) { then } else { otherwise }` and gives its value.
     fn branch(
         cond: Expr<bool>,

@@ -1,4 +1,4 @@
-//! The seal of the kernel traits that unsafe code or the generated device code trusts.
+//! The seal of the traits that unsafe code or the generated device code trusts.
 //!
 //! `Sealed` is public (so that public traits may require it) in a private module (so that no other
 //! crate can name it, hence implement it). A trait with `Sealed` as a supertrait can therefore be
@@ -10,20 +10,20 @@
 /// overlap.)
 pub trait Sealed {}
 
-/// The seal of [`super::capture::Captures`] (tuples of captures).
+/// The seal of [`crate::kernel::Captures`] (tuples of captures).
 pub trait SealedCaptures {}
 
-/// The seal of [`super::ShadowIndex`] (iteration index types: integers and tuples of them).
+/// The seal of [`crate::kernel::ShadowIndex`] (iteration index types: integers and tuples of them).
 pub trait SealedIndex {}
 
-/// The seal of [`super::DeviceIndex`] (View indices in the typed shadow).
+/// The seal of [`crate::kernel::DeviceIndex`] (View indices in the typed shadow).
 pub trait SealedDeviceIndex {}
 
 /// The seal of [`crate::kernel::KernelIndex`] and [`crate::kernel::IndexInt`] (View indices on the
 /// host).
 pub trait SealedKernelIndex {}
 
-/// The seal of [`super::DeviceReducer`] (reducers and tuples of them).
+/// The seal of [`crate::kernel::DeviceReducer`] (reducers and tuples of them).
 pub trait SealedReducer {}
 
 /// The seal of the typed shadow's helper traits (`Branch`, `FnReturn`, `Place`, `Statement`,

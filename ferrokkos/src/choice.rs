@@ -4,10 +4,11 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::execution::ExecutionSpace;
 use crate::backend::cuda::Cuda;
 use crate::backend::host::{Serial, Threads};
+use crate::dispatch::Launch;
 use crate::error::{Error, Result};
+use crate::space::ExecutionSpace;
 
 /// Work written once for every execution space: its [`SpaceTask::run`] is generic over the space
 /// (allocate Views in `S::MemorySpace`, launch `kernel!`s on `exec`), and [`run_on`] calls it with
@@ -20,7 +21,7 @@ use crate::error::{Error, Result};
 /// struct Total(usize);
 /// impl SpaceTask for Total {
 ///     type Output = f64;
-///     fn run<S: ExecutionSpace>(self, exec: &S) -> ferrokkos::Result<f64> {
+///     fn run<S: Launch>(self, exec: &S) -> ferrokkos::Result<f64> {
 ///         let x = View::<f64, 1, LayoutRight, S::MemorySpace>::new("x", [self.0])?;
 ///         parallel_for("fill", RangePolicy::new(exec, 0, self.0)?, kernel!(|i| x[i] = i as f64))?;
 ///         parallel_reduce("sum", RangePolicy::new(exec, 0, self.0)?,
@@ -38,7 +39,7 @@ pub trait SpaceTask {
     /// What the work returns.
     type Output;
     /// Runs the work on `exec`.
-    fn run<S: ExecutionSpace>(self, exec: &S) -> Result<Self::Output>;
+    fn run<S: Launch>(self, exec: &S) -> Result<Self::Output>;
 }
 
 /// An execution space chosen at run time.

@@ -5,10 +5,19 @@ use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
 
-use super::host::HostExecutionSpace;
 use super::work::Work;
+use crate::dispatch::HostExecutionSpace;
 use crate::error::Result;
 use crate::reducer::Reducer;
+
+/// Describes a launch for error messages: `parallel_for "label" on Threads`.
+pub(super) fn describe<'a>(
+    pattern: &'a str,
+    label: &'a str,
+    space: &'a str,
+) -> impl Fn() -> String + 'a {
+    move || format!("{pattern} \"{label}\" on {space}")
+}
 
 /// At most this many per-chunk partial results exist in one launch (chunks are enlarged to fit).
 const MAX_PARTIALS: u64 = 1024;

@@ -1,0 +1,158 @@
+//! `MDRangePolicy` on the host spaces: the [`LaunchMDRange`] entry points of Serial and Threads.
+
+use std::any::type_name;
+use std::ops::Range;
+
+use super::run::{describe, run_for, run_reduce};
+use super::work::Work;
+use crate::dispatch::{
+    ForFunctor, ForKernel, HostExecutionSpace, LaunchMDRange, ReduceFunctor, ReduceKernel,
+};
+use crate::error::Result;
+use crate::policy::{IndexTuple, IndexType, MDRangePolicy, Schedule, TileGrid};
+use crate::reducer::{ReduceTarget, Reducer};
+use crate::seal::Token;
+use crate::tools::{Pattern, profiled};
+
+// The loops below sit in functions that take the kernel as `&K` and are never inlined, for the
+// reason given in `range.rs`.
+
+/// Runs the points of tiles `tiles` of a multidimensional kernel.
+#[inline(never)]
+fn for_tiles<I: IndexType, const R: usize, K>(kernel: &K, grid: &TileGrid<I, R>, tiles: Range<u64>)
+where
+    [I; R]: IndexTuple<I>,
+    K: ForKernel<<[I; R] as IndexTuple<I>>::Tuple>,
+{
+    grid.visit(tiles, |idx| kernel.apply(idx.to_tuple()));
+}
+
+/// Runs the points of tiles `tiles` of a multidimensional reduction into `acc`.
+#[inline(never)]
+fn reduce_tiles<I: IndexType, const R: usize, V, K>(
+    kernel: &K,
+    grid: &TileGrid<I, R>,
+    tiles: Range<u64>,
+    acc: &mut V,
+) where
+    [I; R]: IndexTuple<I>,
+    K: ReduceKernel<<[I; R] as IndexTuple<I>>::Tuple, V>,
+{
+    grid.visit(tiles, |idx| kernel.apply(idx.to_tuple(), acc));
+}
+
+impl<S, const R: usize, I> MDRangePolicy<S, R, I>
+where
+    S: HostExecutionSpace,
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+{
+    fn work(&self, tiles: u64) -> Work {
+        Work::new(tiles, Schedule::Static, None, self.space().concurrency())
+    }
+}
+
+impl<S: HostExecutionSpace> LaunchMDRange for S {
+    fn launch_md_for<const R: usize, I, K>(
+        policy: MDRangePolicy<Self, R, I>,
+        label: &str,
+        kernel: K,
+    ) -> Result<()>
+    where
+        I: IndexType,
+        [I; R]: IndexTuple<I>,
+        K: ForFunctor<<[I; R] as IndexTuple<I>>::Tuple>,
+    {
+        host_md_for(policy, label, kernel)
+    }
+
+    fn launch_md_reduce<const R: usize, I, K, T>(
+        policy: MDRangePolicy<Self, R, I>,
+        label: &str,
+        kernel: K,
+        target: T,
+    ) -> Result<T::Output>
+    where
+        I: IndexType,
+        [I; R]: IndexTuple<I>,
+        T: ReduceTarget,
+        K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>,
+    {
+        host_md_reduce(policy, label, kernel, target)
+    }
+}
+
+/// `parallel_for` over a multidimensional range on a host space.
+fn host_md_for<S, const R: usize, I, K>(
+    policy: MDRangePolicy<S, R, I>,
+    label: &str,
+    kernel: K,
+) -> Result<()>
+where
+    S: HostExecutionSpace,
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+    K: ForFunctor<<[I; R] as IndexTuple<I>>::Tuple>,
+{
+    // A finalize asked for inside the kernel happens once this launch has returned.
+    let _deferred = crate::runtime::DeferredFinalize;
+    {
+        let this = policy;
+        let grid = this.grid();
+        let what = describe("parallel_for", label, S::NAME);
+        profiled(Pattern::For, this.space(), label, type_name::<K>(), || {
+            kernel.with_body(
+                &what,
+                |kernel| {
+                    let body = |tiles: Range<u64>| for_tiles(kernel, &grid, tiles);
+                    run_for(this.space(), &what, this.work(grid.count), &body)
+                },
+                Token::new(),
+            )
+        })?
+    }
+}
+
+/// `parallel_reduce` over a multidimensional range on a host space.
+fn host_md_reduce<S, const R: usize, I, K, T>(
+    policy: MDRangePolicy<S, R, I>,
+    label: &str,
+    kernel: K,
+    target: T,
+) -> Result<T::Output>
+where
+    S: HostExecutionSpace,
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+    T: ReduceTarget,
+    K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>,
+{
+    // A finalize asked for inside the kernel happens once this launch has returned.
+    let _deferred = crate::runtime::DeferredFinalize;
+    {
+        let this = policy;
+        let (reducer, sink) = target.split();
+        T::check(&sink)?;
+        let grid = this.grid();
+        let what = describe("parallel_reduce", label, S::NAME);
+        let value = profiled(
+            Pattern::Reduce,
+            this.space(),
+            label,
+            type_name::<K>(),
+            || {
+                kernel.with_body(
+                    &what,
+                    |kernel| {
+                        let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
+                            reduce_tiles(kernel, &grid, tiles, acc)
+                        };
+                        run_reduce(this.space(), &what, this.work(grid.count), &reducer, &body)
+                    },
+                    Token::new(),
+                )
+            },
+        )??;
+        T::deliver(sink, value)
+    }
+}

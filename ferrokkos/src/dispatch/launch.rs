@@ -1,0 +1,100 @@
+//! The launch seams: one trait per policy kind, implemented by each backend (`backend/host/` and
+//! `backend/cuda/`), and [`Launch`], which generic code names.
+//!
+//! A pattern ([`super::parallel_for`] ...) checks that its kernel reaches the policy's space and then
+//! calls the space's entry point for that policy. A new policy kind adds a trait here and an
+//! implementation per backend; a new backend implements each trait in its own folder.
+
+use super::functor::{ForFunctor, ReduceFunctor, ScanFunctor};
+use crate::error::Result;
+use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy};
+use crate::reducer::{ReduceTarget, Reducer};
+use crate::seal::Sealed;
+use crate::space::ExecutionSpace;
+
+/// An execution space that runs the patterns over a [`RangePolicy`]. Sealed: the backends
+/// implement it.
+pub trait LaunchRange: ExecutionSpace + Sealed {
+    /// Runs a `parallel_for` over a range (see [`crate::parallel_for`]).
+    #[doc(hidden)]
+    fn launch_range_for<I: IndexType, K: ForFunctor<I>>(
+        policy: RangePolicy<Self, I>,
+        label: &str,
+        kernel: K,
+    ) -> Result<()>;
+
+    /// Runs a `parallel_reduce` over a range.
+    #[doc(hidden)]
+    fn launch_range_reduce<I, K, T>(
+        policy: RangePolicy<Self, I>,
+        label: &str,
+        kernel: K,
+        target: T,
+    ) -> Result<T::Output>
+    where
+        I: IndexType,
+        T: ReduceTarget,
+        K: ReduceFunctor<I, <T::Reducer as Reducer>::Value>;
+
+    /// Runs a `parallel_scan` over a range.
+    #[doc(hidden)]
+    fn launch_range_scan<I, K, Rd>(
+        policy: RangePolicy<Self, I>,
+        label: &str,
+        kernel: K,
+        reducer: Rd,
+    ) -> Result<Rd::Value>
+    where
+        I: IndexType,
+        Rd: Reducer,
+        K: ScanFunctor<I, Rd::Value>;
+}
+
+/// An execution space that runs the patterns over an [`MDRangePolicy`]. Sealed: the backends
+/// implement it.
+pub trait LaunchMDRange: ExecutionSpace + Sealed {
+    /// Runs a `parallel_for` over a multidimensional range.
+    #[doc(hidden)]
+    fn launch_md_for<const R: usize, I, K>(
+        policy: MDRangePolicy<Self, R, I>,
+        label: &str,
+        kernel: K,
+    ) -> Result<()>
+    where
+        I: IndexType,
+        [I; R]: IndexTuple<I>,
+        K: ForFunctor<<[I; R] as IndexTuple<I>>::Tuple>;
+
+    /// Runs a `parallel_reduce` over a multidimensional range.
+    #[doc(hidden)]
+    fn launch_md_reduce<const R: usize, I, K, T>(
+        policy: MDRangePolicy<Self, R, I>,
+        label: &str,
+        kernel: K,
+        target: T,
+    ) -> Result<T::Output>
+    where
+        I: IndexType,
+        [I; R]: IndexTuple<I>,
+        T: ReduceTarget,
+        K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>;
+}
+
+/// An execution space that runs every pattern over every policy: what code generic over the space
+/// names (`fn axpy<E: Launch>(exec: &E, ..)`). Implemented for every space that implements each
+/// policy's launch trait. Generic code launches `kernel!`s (closures run on host spaces only).
+///
+/// ```
+/// use ferrokkos::prelude::*;
+///
+/// fn count<E: Launch>(exec: &E, n: usize) -> ferrokkos::Result<u64> {
+///     parallel_reduce("count", RangePolicy::new(exec, 0, n)?, kernel!(|_i, acc: &mut u64| *acc += 1), Sum::new())
+/// }
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// assert_eq!(count(&Serial::default_instance()?, 10)?, 10);
+/// assert_eq!(count(&Threads::default_instance()?, 1000)?, 1000);
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+pub trait Launch: LaunchRange + LaunchMDRange {}
+
+impl<E: LaunchRange + LaunchMDRange> Launch for E {}
