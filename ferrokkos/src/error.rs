@@ -341,6 +341,16 @@ pub enum Error {
         /// Why not, e.g. which View lives in memory the space cannot reach.
         reason: String,
     },
+
+    /// An invariant of ferrokkos itself does not hold: a bug in ferrokkos, never in the caller's
+    /// code. Please report it with the message.
+    #[error("{what}: internal error in ferrokkos: {reason}")]
+    Internal {
+        /// The operation that found it.
+        what: String,
+        /// The broken invariant.
+        reason: String,
+    },
 }
 
 /// What a kernel on the GPU indexed out of bounds ([`Error::DeviceOutOfBounds`]).

@@ -68,6 +68,7 @@ pub use error::{BorrowKind, DeviceTarget, Error, Result};
 /// [`kernel`](mod@kernel) module.
 pub use ferrokkos_macros::kernel;
 
+pub use backend::initialize;
 /// Makes a function callable from kernels: the function stays as it is for the host, and the macro
 /// adds its typed shadow, which defines it once in each translation unit that calls it. Its
 /// parameters and result are primitive numbers or `bool`, and its body uses the kernel language
@@ -95,9 +96,7 @@ pub use reducer::{
     BAnd, BOr, ByValue, Custom, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxLoc,
     MinMaxLocScalar, MinMaxScalar, Prod, ReduceTarget, Reducer, Sum, ValLocScalar,
 };
-pub use runtime::{
-    Runtime, initialize, is_finalized, is_initialized, push_finalize_hook, settings,
-};
+pub use runtime::{Runtime, is_finalized, is_initialized, push_finalize_hook, settings};
 pub use settings::InitSettings;
 pub use space::{
     DeviceType, ExecutionSpace, HostAccessible, Init, MemorySpace, MemoryStats, device_id, fence,

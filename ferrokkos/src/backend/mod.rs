@@ -1,4 +1,33 @@
-//! Backends: each implements the generic traits of [`crate::space`] in its own folder.
+//! Backends: each implements the generic traits of [`crate::space`] and the launch seams of
+//! [`crate::dispatch`] in its own folder, and registers with the runtime through
+//! `runtime::Backend`. This file lists them; nothing else names them.
 
 pub(crate) mod cuda;
 pub(crate) mod host;
+
+use crate::error::Result;
+use crate::runtime::{Runtime, Start};
+use crate::settings::InitSettings;
+
+/// The backends of this build, in start order (the host backend first: the others may use it).
+const BACKENDS: &[Start] = &[host::start, cuda::start];
+
+/// Starts ferrokkos with `settings` and returns the guard whose drop finalizes it.
+///
+/// May be called once per process: a second call while running is [`crate::Error::AlreadyInitialized`], a call
+/// after finalize is [`crate::Error::InitializeAfterFinalize`] (as in Kokkos).
+///
+/// ```
+/// use ferrokkos::{InitSettings, View};
+/// let rt = ferrokkos::initialize(InitSettings::from_env()?)?;
+/// assert!(ferrokkos::is_initialized());
+/// let v = View::<f64, 1>::new("v", [10])?;
+/// assert_eq!(v.size(), 10);
+/// drop(v);
+/// rt.finalize()?;
+/// assert!(ferrokkos::is_finalized());
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+pub fn initialize(settings: InitSettings) -> Result<Runtime> {
+    crate::runtime::initialize(settings, BACKENDS)
+}

@@ -5,6 +5,7 @@ use std::fmt::Debug;
 use super::kind::SpaceKind;
 use super::memory::MemorySpace;
 use crate::error::Result;
+use crate::tools::Site;
 
 /// Kokkos Tools' device-type codes (the top byte of a device ID).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +95,18 @@ pub trait ExecutionSpace: Clone + Debug + Send + Sync + 'static {
     /// code ([`super::DeviceKind`], where only `kernel!`s can run: launching a closure there does not
     /// compile).
     type Kind: SpaceKind;
+}
+
+/// Where work on `space` runs, as tools see it, for `tools::profiled` (evaluated only when a tool
+/// is active).
+#[inline(always)]
+pub(crate) fn tool_site<S: ExecutionSpace>(space: &S) -> impl FnOnce() -> Site + '_ {
+    move || Site {
+        space: S::NAME,
+        device_id: space.device_id(),
+        instance: space.instance_id(),
+        host: S::DEVICE_TYPE != DeviceType::Cuda,
+    }
 }
 
 /// Fences the default instance of every backend of this process (Kokkos' global `fence`). `label`

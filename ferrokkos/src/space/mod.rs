@@ -7,6 +7,7 @@ mod memory;
 mod partition;
 mod pending;
 
+pub(crate) use execution::tool_site;
 pub use execution::{DeviceType, ExecutionSpace, device_id, fence};
 pub use kind::{DeviceKind, HostKind, SpaceKind};
 pub use memory::{HostAccessible, Init, MemorySpace, MemoryStats};

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use super::library::{CopySide, Pattern};
 use super::trace::Arg;
 use super::{Tools, current};
-use crate::space::{DeviceType, ExecutionSpace};
 
 /// A kernel launch in progress, as tools see it (kept on the launching thread's stack of launches
 /// between its begin and [`end_kernel`]).
@@ -20,6 +19,18 @@ struct KernelState {
     space: &'static str,
     device_id: u32,
     instance: u32,
+}
+
+/// Where a launch runs, as tools see it (built only when a tool is active).
+pub(crate) struct Site {
+    /// The execution space's name.
+    pub(crate) space: &'static str,
+    /// Kokkos Tools' device ID of the instance.
+    pub(crate) device_id: u32,
+    /// The instance's number.
+    pub(crate) instance: u32,
+    /// Whether the kernel runs on host threads (its span is timed on the host).
+    pub(crate) host: bool,
 }
 
 thread_local! {
@@ -35,9 +46,9 @@ thread_local! {
 /// Called where the launch only borrows the kernel: wrapping a launch that takes the kernel by value
 /// made rustc copy large captures once more (0.2 µs for 24 kB).
 #[inline(always)]
-pub(crate) fn profiled<S: ExecutionSpace, R>(
+pub(crate) fn profiled<R>(
     pattern: Pattern,
-    space: &S,
+    site: impl FnOnce() -> Site,
     label: &str,
     fallback: &'static str,
     run: impl FnOnce() -> R,
@@ -45,13 +56,8 @@ pub(crate) fn profiled<S: ExecutionSpace, R>(
     if !super::active() {
         return run();
     }
-    let host = S::DEVICE_TYPE != DeviceType::Cuda;
     let name = if label.is_empty() { fallback } else { label };
-    let ended = begin_active(
-        pattern,
-        (S::NAME, space.device_id(), space.instance_id(), host),
-        name,
-    );
+    let ended = begin_active(pattern, site(), name);
     let result = run();
     if ended {
         end_kernel();
@@ -61,11 +67,13 @@ pub(crate) fn profiled<S: ExecutionSpace, R>(
 
 #[cold]
 #[inline(never)]
-fn begin_active(
-    pattern: Pattern,
-    (space, device_id, instance, host): (&'static str, u32, u32, bool),
-    name: &str,
-) -> bool {
+fn begin_active(pattern: Pattern, site: Site, name: &str) -> bool {
+    let Site {
+        space,
+        device_id,
+        instance,
+        host,
+    } = site;
     let Some(tools) = current() else {
         return false;
     };

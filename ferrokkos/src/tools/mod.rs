@@ -21,7 +21,7 @@ pub(crate) mod trace;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
-pub(crate) use hooks::{DeepCopyScope, FenceScope, data, host_span, profiled, trace_start};
+pub(crate) use hooks::{DeepCopyScope, FenceScope, Site, data, host_span, profiled, trace_start};
 pub(crate) use library::{CopySide, Pattern};
 
 use crate::error::Result;
@@ -45,7 +45,12 @@ pub(crate) struct Tools {
     trace: Option<Trace>,
     /// The tool's `requires_global_fencing` (on unless it cleared it).
     global_fencing: AtomicBool,
+    /// The runtime's global fence (the runtime sits above the tools, so it hands it down).
+    fence_all: GlobalFence,
 }
+
+/// The runtime's global fence, as [`prepare`] receives it.
+pub(crate) type GlobalFence = fn(&str) -> Result<()>;
 
 /// Whether a tool or a trace is active. Inlined into every dispatch: with no tool, this is the whole
 /// cost of the tools.
@@ -75,7 +80,7 @@ impl Tools {
     fn tool_fence(&self, has_callback: bool) {
         if has_callback && self.global_fencing.load(Ordering::Relaxed) {
             // A failing fence (a device fault) is reported by the work that follows, not here.
-            let _ = crate::runtime::fence_all(TOOL_FENCE);
+            let _ = (self.fence_all)(TOOL_FENCE);
         }
     }
 }
@@ -88,7 +93,8 @@ pub(crate) struct Prepared {
 
 /// Loads the tool library and creates the trace file that `settings` name. An error names the path
 /// and why (a missing file, not a shared library, no `kokkosp_*` function, an unwritable trace).
-pub(crate) fn prepare(settings: &InitSettings) -> Result<Prepared> {
+/// `fence_all` is the runtime's global fence, which tools call when they ask for one.
+pub(crate) fn prepare(settings: &InitSettings, fence_all: GlobalFence) -> Result<Prepared> {
     let library = settings
         .tools_library()
         .map(ToolLibrary::load)
@@ -105,6 +111,7 @@ pub(crate) fn prepare(settings: &InitSettings) -> Result<Prepared> {
             library,
             trace,
             global_fencing: AtomicBool::new(true),
+            fence_all,
         }),
     })
 }
@@ -152,9 +159,11 @@ impl Prepared {
 /// The fence a tool may call through its programming interface: a global fence (the device ID is
 /// ignored, as in Kokkos).
 extern "C" fn tool_invoked_fence(_device_id: u32) {
-    let _ = crate::runtime::fence_all(
-        "Kokkos::Tools::Experimental::Impl::tool_invoked_fence: Tool Requested Fence",
-    );
+    if let Some(tools) = current() {
+        let _ = (tools.fence_all)(
+            "Kokkos::Tools::Experimental::Impl::tool_invoked_fence: Tool Requested Fence",
+        );
+    }
 }
 
 /// Ends the tools at finalize, before the backends stop: completes the trace (after a global fence,
@@ -165,7 +174,7 @@ pub(crate) fn finish() -> Result<()> {
     };
     let mut result = Ok(());
     if let Some(trace) = &tools.trace {
-        let _ = crate::runtime::fence_all("ferrokkos::finalize: trace");
+        let _ = (tools.fence_all)("ferrokkos::finalize: trace");
         result = trace.finish();
     }
     if let Some(library) = &tools.library {

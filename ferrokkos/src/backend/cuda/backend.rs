@@ -1,8 +1,10 @@
 //! The Cuda backend's part of the runtime state: the device's context, what every instance shares
 //! (the compiled-kernel cache, the memory accounting) and the default instance.
 
+use std::any::Any;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::Instant;
 
 use super::driver::{self, Context, DeviceInfo};
 use super::fault::Faults;
@@ -10,6 +12,7 @@ use super::instance::Cuda;
 use super::jit::KernelCache;
 use super::trace::DeviceClock;
 use crate::error::{Error, Result};
+use crate::runtime::Backend;
 use crate::settings::InitSettings;
 use crate::space::MemoryRecord;
 
@@ -95,9 +98,11 @@ impl CudaBackend {
     pub(crate) fn default_instance(&self) -> &Cuda {
         &self.default
     }
+}
 
+impl Backend for CudaBackend {
     /// Waits for all work on the device (every instance).
-    pub(crate) fn fence_all(&self, label: &str) -> Result<()> {
+    fn fence_all(&self, label: &str) -> Result<()> {
         let device = crate::space::device_id(
             crate::space::DeviceType::Cuda,
             self.shared.info.ordinal as u32,
@@ -110,25 +115,39 @@ impl CudaBackend {
     }
 
     /// Starts the trace's GPU clock on the default instance's stream (`origin`: the trace's start).
-    pub(crate) fn start_trace_clock(&self, origin: std::time::Instant) -> Result<()> {
+    fn start_trace_clock(&self, origin: Instant) -> Result<()> {
         self.shared
             .clock
             .start(self.default.queue().stream(), origin)
     }
 
     /// Stops the trace's GPU clock (at finalize, before the streams go).
-    pub(crate) fn stop_trace_clock(&self) {
+    fn stop_trace_clock(&self) {
         self.shared.clock.stop();
     }
 
     /// Waits for the device, refuses new work, and drops the compiled kernels.
-    pub(crate) fn shutdown(&self) {
+    fn shutdown(&self) {
         if let Err(e) = self.fence_all("ferrokkos::finalize") {
             eprintln!("ferrokkos: {e}");
         }
         self.shared.alive.store(false, Ordering::Release);
         self.shared.kernels.clear();
     }
+
+    fn metadata(&self) -> Vec<(&'static str, String)> {
+        vec![("Cuda device", self.shared.info.name.clone())]
+    }
+
+    fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync> {
+        self
+    }
+}
+
+/// Starts the Cuda backend (the runtime's [`crate::runtime::Start`] for it): nothing when the
+/// process has no usable GPU.
+pub(crate) fn start(settings: &InitSettings) -> Result<Option<Arc<dyn Backend>>> {
+    Ok(CudaBackend::start(settings)?.map(|b| Arc::new(b) as Arc<dyn Backend>))
 }
 
 /// Why the Cuda space cannot be used in this process.

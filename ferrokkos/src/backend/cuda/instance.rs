@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::backend::{CudaShared, unavailable_reason};
+use super::backend::{CudaBackend, CudaShared, unavailable_reason};
 use super::queue::Queue;
 use super::spaces::CudaSpace;
 use crate::error::{Error, Result};
@@ -77,7 +77,7 @@ impl Cuda {
 
     /// Whether the process has a usable GPU and ferrokkos started its Cuda backend.
     pub fn is_available() -> bool {
-        runtime::state(String::new).is_ok_and(|s| s.cuda.is_some())
+        runtime::state(String::new).is_ok_and(|s| s.backend::<CudaBackend>().is_some())
     }
 
     /// The device this backend runs on: name, compute capability, multiprocessors, memory, driver.
@@ -174,7 +174,7 @@ pub struct CudaDevice {
 /// The running Cuda backend's shared state, or why there is none.
 pub(crate) fn backend_shared(what: impl Fn() -> String) -> Result<Arc<CudaShared>> {
     let state = runtime::state(&what)?;
-    match &state.cuda {
+    match state.backend::<CudaBackend>() {
         Some(cuda) => Ok(Arc::clone(&cuda.shared)),
         None => Err(Error::Unavailable {
             space: "Cuda",
@@ -209,7 +209,7 @@ impl ExecutionSpace for Cuda {
 
     fn default_instance() -> Result<Self> {
         let state = runtime::state(|| "getting the default Cuda instance".into())?;
-        match &state.cuda {
+        match state.backend::<CudaBackend>() {
             Some(cuda) => Ok(cuda.default_instance().clone()),
             None => Err(Error::Unavailable {
                 space: "Cuda",

@@ -22,6 +22,7 @@ mod queue;
 mod spaces;
 mod trace;
 
+pub(crate) use backend::start;
 pub use driver::live::CudaHandles;
 pub use instance::{Cuda, CudaDevice};
 pub use jit::JitStats;

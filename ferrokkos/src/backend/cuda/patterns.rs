@@ -12,6 +12,7 @@ use crate::kernel::{DeviceKernel, ParamWriter};
 use crate::policy::{IndexTuple, IndexType, Iterate, MDRangePolicy, RangePolicy};
 use crate::reducer::{ReduceTarget, Reducer, ReducerCxx};
 use crate::seal::Token;
+use crate::space::tool_site;
 use crate::tools::{Pattern, profiled};
 
 /// Describes a launch for error messages.
@@ -150,7 +151,7 @@ pub(crate) fn range_for<I: IndexType, K: ForFunctor<I>>(
 ) -> Result<()> {
     profiled(
         Pattern::For,
-        policy.space(),
+        tool_site(policy.space()),
         label,
         type_name::<K>(),
         || {
@@ -181,7 +182,7 @@ where
 {
     profiled(
         Pattern::Reduce,
-        policy.space(),
+        tool_site(policy.space()),
         label,
         type_name::<K>(),
         || {
@@ -209,7 +210,7 @@ where
 {
     profiled(
         Pattern::Scan,
-        policy.space(),
+        tool_site(policy.space()),
         label,
         type_name::<K>(),
         || {
@@ -277,7 +278,7 @@ where
 {
     profiled(
         Pattern::For,
-        policy.space(),
+        tool_site(policy.space()),
         label,
         type_name::<K>(),
         || {
@@ -338,7 +339,7 @@ where
 {
     profiled(
         Pattern::Reduce,
-        policy.space(),
+        tool_site(policy.space()),
         label,
         type_name::<K>(),
         || {

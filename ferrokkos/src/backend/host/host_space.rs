@@ -37,10 +37,9 @@ impl MemorySpace for HostSpace {
     type HostMirror = HostSpace;
 
     fn stats(&self) -> Result<MemoryStats> {
-        Ok(runtime::state(|| "reading HostSpace statistics".into())?
-            .host
-            .memory
-            .stats())
+        let what = || "reading HostSpace statistics".to_string();
+        let state = runtime::state(what)?;
+        Ok(state.started::<super::HostBackend>(what)?.memory.stats())
     }
 
     fn allocate(
@@ -50,7 +49,9 @@ impl MemorySpace for HostSpace {
         _init: Init,
         _: crate::seal::Token,
     ) -> Result<RawMemory> {
-        let state = runtime::state(|| format!("allocating View \"{label}\" in HostSpace"))?;
+        let what = || format!("allocating View \"{label}\" in HostSpace");
+        let state = runtime::state(what)?;
+        let record = Arc::clone(&state.started::<super::HostBackend>(what)?.memory);
         if bytes == 0 {
             return Ok(RawMemory::empty());
         }
@@ -69,7 +70,6 @@ impl MemorySpace for HostSpace {
         let offset = base.as_ptr().align_offset(HOST_ALIGNMENT);
         // SAFETY: `offset < HOST_ALIGNMENT`, so `base + offset .. + bytes` lies inside the block.
         let ptr = unsafe { base.add(offset) };
-        let record = Arc::clone(&state.host.memory);
         record.add(bytes);
         Ok(RawMemory::new(
             ptr,

@@ -12,6 +12,7 @@ use crate::error::Result;
 use crate::policy::{IndexTuple, IndexType, MDRangePolicy, Schedule, TileGrid};
 use crate::reducer::{ReduceTarget, Reducer};
 use crate::seal::Token;
+use crate::space::tool_site;
 use crate::tools::{Pattern, profiled};
 
 // The loops below sit in functions that take the kernel as `&K` and are never inlined, for the
@@ -100,16 +101,22 @@ where
         let this = policy;
         let grid = this.grid();
         let what = describe("parallel_for", label, S::NAME);
-        profiled(Pattern::For, this.space(), label, type_name::<K>(), || {
-            kernel.with_body(
-                &what,
-                |kernel| {
-                    let body = |tiles: Range<u64>| for_tiles(kernel, &grid, tiles);
-                    run_for(this.space(), &what, this.work(grid.count), &body)
-                },
-                Token::new(),
-            )
-        })?
+        profiled(
+            Pattern::For,
+            tool_site(this.space()),
+            label,
+            type_name::<K>(),
+            || {
+                kernel.with_body(
+                    &what,
+                    |kernel| {
+                        let body = |tiles: Range<u64>| for_tiles(kernel, &grid, tiles);
+                        run_for(this.space(), &what, this.work(grid.count), &body)
+                    },
+                    Token::new(),
+                )
+            },
+        )?
     }
 }
 
@@ -137,7 +144,7 @@ where
         let what = describe("parallel_reduce", label, S::NAME);
         let value = profiled(
             Pattern::Reduce,
-            this.space(),
+            tool_site(this.space()),
             label,
             type_name::<K>(),
             || {

@@ -1,6 +1,5 @@
 //! The host backend: the Serial and Threads execution spaces and HostSpace.
 
-mod context;
 mod host_space;
 mod md_range;
 mod pool;
@@ -10,10 +9,10 @@ mod serial;
 mod threads;
 mod work;
 
+use std::any::Any;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-pub(crate) use context::in_kernel;
 pub use host_space::{HOST_ALIGNMENT, HostSpace};
 use pool::Pool;
 pub use serial::Serial;
@@ -23,8 +22,9 @@ pub use threads::Threads;
 pub type DefaultHostExecutionSpace = Threads;
 
 use crate::error::{Error, Result};
+use crate::runtime::Backend;
 use crate::settings::InitSettings;
-use crate::space::{DeviceType, MemoryRecord, device_id};
+use crate::space::{DeviceType, ExecutionSpace, MemoryRecord, device_id};
 use crate::tools::FenceScope;
 
 /// What every host instance shares: whether the backend still runs, and the instance counters.
@@ -95,12 +95,34 @@ impl HostBackend {
         let _tools = FenceScope::begin(label, device_id(DeviceType::Threads, 0, 0));
         self.threads.wait_idle(label)
     }
+}
+
+impl Backend for HostBackend {
+    fn fence_all(&self, label: &str) -> Result<()> {
+        HostBackend::fence_all(self, label)
+    }
 
     /// Waits for work in flight, stops the pool; host instances refuse work afterwards.
-    pub(crate) fn shutdown(&self) {
+    fn shutdown(&self) {
         // Wait for dispatches in progress on the default instances, then close the door.
         let _ = self.fence_all("ferrokkos::finalize");
         self.shared.alive.store(false, Ordering::Release);
         self.pool.shutdown();
     }
+
+    fn metadata(&self) -> Vec<(&'static str, String)> {
+        vec![(
+            "Threads concurrency",
+            self.threads.concurrency().to_string(),
+        )]
+    }
+
+    fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync> {
+        self
+    }
+}
+
+/// Starts the host backend (the runtime's [`crate::runtime::Start`] for it).
+pub(crate) fn start(settings: &InitSettings) -> Result<Option<Arc<dyn Backend>>> {
+    Ok(Some(Arc::new(HostBackend::start(settings)?)))
 }

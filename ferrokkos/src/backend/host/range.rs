@@ -14,6 +14,7 @@ use crate::error::Result;
 use crate::policy::{IndexType, RangePolicy};
 use crate::reducer::{ReduceTarget, Reducer};
 use crate::seal::Token;
+use crate::space::tool_site;
 use crate::space::{ExecutionSpace, HostKind};
 use crate::tools::{Pattern, profiled};
 
@@ -121,16 +122,22 @@ where
         let this = policy;
         let begin = this.begin();
         let what = describe("parallel_for", label, S::NAME);
-        profiled(Pattern::For, this.space(), label, type_name::<K>(), || {
-            kernel.with_body(
-                &what,
-                |kernel| {
-                    let body = |items: Range<u64>| for_range(kernel, begin, items);
-                    run_for(this.space(), &what, this.work(), &body)
-                },
-                Token::new(),
-            )
-        })?
+        profiled(
+            Pattern::For,
+            tool_site(this.space()),
+            label,
+            type_name::<K>(),
+            || {
+                kernel.with_body(
+                    &what,
+                    |kernel| {
+                        let body = |items: Range<u64>| for_range(kernel, begin, items);
+                        run_for(this.space(), &what, this.work(), &body)
+                    },
+                    Token::new(),
+                )
+            },
+        )?
     }
 }
 
@@ -157,7 +164,7 @@ where
         let what = describe("parallel_reduce", label, S::NAME);
         let value = profiled(
             Pattern::Reduce,
-            this.space(),
+            tool_site(this.space()),
             label,
             type_name::<K>(),
             || {
@@ -196,25 +203,31 @@ where
         let this = policy;
         let begin = this.begin();
         let what = describe("parallel_scan", label, S::NAME);
-        profiled(Pattern::Scan, this.space(), label, type_name::<K>(), || {
-            kernel.with_body(
-                &what,
-                |kernel| {
-                    let body = |items: Range<u64>, partial: &mut Rd::Value, is_final: bool| {
-                        scan_range(kernel, begin, items, partial, is_final)
-                    };
-                    run_scan(
-                        this.space(),
-                        &what,
-                        this.work(),
-                        this.len(),
-                        &reducer,
-                        &body,
-                    )
-                },
-                Token::new(),
-            )
-        })?
+        profiled(
+            Pattern::Scan,
+            tool_site(this.space()),
+            label,
+            type_name::<K>(),
+            || {
+                kernel.with_body(
+                    &what,
+                    |kernel| {
+                        let body = |items: Range<u64>, partial: &mut Rd::Value, is_final: bool| {
+                            scan_range(kernel, begin, items, partial, is_final)
+                        };
+                        run_scan(
+                            this.space(),
+                            &what,
+                            this.work(),
+                            this.len(),
+                            &reducer,
+                            &body,
+                        )
+                    },
+                    Token::new(),
+                )
+            },
+        )?
     }
 }
 

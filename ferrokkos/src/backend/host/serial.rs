@@ -2,10 +2,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::context::{self, KernelScope};
 use super::{HostShared, HostSpace};
 use crate::error::Result;
 use crate::runtime;
+use crate::runtime::context::{self, KernelScope};
 use crate::space::{DeviceType, ExecutionSpace};
 
 /// The Serial execution space: work runs on the thread that dispatches it, in order.
@@ -91,12 +91,9 @@ impl ExecutionSpace for Serial {
     type Kind = crate::space::HostKind;
 
     fn default_instance() -> Result<Self> {
-        Ok(
-            runtime::state(|| "getting the default Serial instance".into())?
-                .host
-                .serial()
-                .clone(),
-        )
+        let what = || "getting the default Serial instance".to_string();
+        let state = runtime::state(what)?;
+        Ok(state.started::<super::HostBackend>(what)?.serial().clone())
     }
 
     fn fence(&self, label: &str) -> Result<()> {

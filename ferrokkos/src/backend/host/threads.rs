@@ -3,11 +3,11 @@
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
-use super::context;
 use super::pool::{Part, Shared as PoolShared};
 use super::{HostShared, HostSpace};
 use crate::error::Result;
 use crate::runtime;
+use crate::runtime::context;
 use crate::space::{DeviceType, ExecutionSpace};
 
 /// The Threads execution space: work is split among the calling thread and a set of pool workers.
@@ -116,12 +116,9 @@ impl ExecutionSpace for Threads {
     type Kind = crate::space::HostKind;
 
     fn default_instance() -> Result<Self> {
-        Ok(
-            runtime::state(|| "getting the default Threads instance".into())?
-                .host
-                .threads()
-                .clone(),
-        )
+        let what = || "getting the default Threads instance".to_string();
+        let state = runtime::state(what)?;
+        Ok(state.started::<super::HostBackend>(what)?.threads().clone())
     }
 
     fn fence(&self, label: &str) -> Result<()> {

@@ -21,8 +21,8 @@ use std::thread::JoinHandle;
 
 use crossbeam_utils::CachePadded;
 
-use super::context::{self, KernelScope};
 use crate::error::{Error, Result};
+use crate::runtime::context::{self, KernelScope};
 use job::Job;
 pub(crate) use job::Part;
 use slot::Slot;

@@ -1,19 +1,25 @@
 //! Initialize and finalize: the [`Runtime`] guard that owns all process-wide state.
 //!
 //! Everything ferrokkos keeps for the process (the Threads pool, the memory spaces' accounting, the
-//! default instances, the finalize hooks) lives in one `State` object. [`initialize`] creates it and the
+//! default instances, the finalize hooks) lives in one `State` object. [`crate::initialize`] creates it and the
 //! [`Runtime`] guard's drop (or [`Runtime::finalize`]) runs the finalize hooks, shuts the backends down
 //! and drops it, so nothing is left behind (Kokkos 4.6 leaked a Serial singleton, kokkos#8041). Objects
 //! that outlive finalize (a View, an instance handle) keep only their own memory alive, free it when they
 //! drop, and refuse new work with [`Error::Finalized`].
 //!
 //! Backends reach their part of the state through [`state`]; this is the only global of the crate.
+//! The runtime names no backend: it is given their start functions ([`Start`], listed in
+//! `backend/mod.rs`) and drives them through the [`Backend`] trait.
 
+mod backend;
+pub(crate) mod context;
+
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::backend::cuda::backend::CudaBackend;
-use crate::backend::host::HostBackend;
+pub(crate) use backend::{Backend, Start};
+
 use crate::error::{Error, Result};
 use crate::settings::InitSettings;
 
@@ -23,10 +29,26 @@ type Hook = Box<dyn FnOnce() + Send>;
 /// The process-wide state of a running ferrokkos.
 pub(crate) struct State {
     settings: InitSettings,
-    pub(crate) host: HostBackend,
-    /// The Cuda backend, when the process has a usable GPU.
-    pub(crate) cuda: Option<CudaBackend>,
+    /// The running backends in start order, each also as `Any` for [`State::backend`].
+    backends: Vec<(Arc<dyn Backend>, Arc<dyn Any + Send + Sync>)>,
     hooks: Mutex<Vec<Hook>>,
+}
+
+impl State {
+    /// The running backend of type `B`, if it started (the Cuda backend does not without a GPU).
+    pub(crate) fn backend<B: Backend>(&self) -> Option<&B> {
+        self.backends
+            .iter()
+            .find_map(|(_, any)| any.downcast_ref::<B>())
+    }
+
+    /// The running backend of type `B`, or an error naming `what` when it did not start.
+    pub(crate) fn started<B: Backend>(&self, what: impl FnOnce() -> String) -> Result<&B> {
+        self.backend::<B>().ok_or_else(|| Error::Internal {
+            what: what(),
+            reason: format!("the backend {} is not running", std::any::type_name::<B>()),
+        })
+    }
 }
 
 enum Lifecycle {
@@ -51,23 +73,12 @@ pub(crate) fn state(what: impl FnOnce() -> String) -> Result<Arc<State>> {
     }
 }
 
-/// Starts ferrokkos with `settings` and returns the guard whose drop finalizes it.
+/// Starts ferrokkos with `settings` and the backends `starts` (in order), and returns the guard whose
 ///
 /// May be called once per process: a second call while running is [`Error::AlreadyInitialized`], a call
 /// after finalize is [`Error::InitializeAfterFinalize`] (as in Kokkos).
 ///
-/// ```
-/// use ferrokkos::{InitSettings, View};
-/// let rt = ferrokkos::initialize(InitSettings::from_env()?)?;
-/// assert!(ferrokkos::is_initialized());
-/// let v = View::<f64, 1>::new("v", [10])?;
-/// assert_eq!(v.size(), 10);
-/// drop(v);
-/// rt.finalize()?;
-/// assert!(ferrokkos::is_finalized());
-/// # Ok::<(), ferrokkos::Error>(())
-/// ```
-pub fn initialize(settings: InitSettings) -> Result<Runtime> {
+pub(crate) fn initialize(settings: InitSettings, starts: &[Start]) -> Result<Runtime> {
     let mut guard = lifecycle();
     match &*guard {
         Lifecycle::Running(_) => return Err(Error::AlreadyInitialized),
@@ -75,48 +86,41 @@ pub fn initialize(settings: InitSettings) -> Result<Runtime> {
         Lifecycle::Uninitialized => {}
     }
     // The tool library and the trace file first: a bad path fails before anything starts.
-    let tools = crate::tools::prepare(&settings)?;
-    let host = HostBackend::start(&settings)?;
-    let cuda = match CudaBackend::start(&settings) {
-        Ok(cuda) => cuda,
-        Err(e) => {
-            host.shutdown();
-            return Err(e);
+    let tools = crate::tools::prepare(&settings, fence_all)?;
+    let mut backends: Vec<Arc<dyn Backend>> = Vec::with_capacity(starts.len());
+    let started = starts.iter().try_for_each(|start| {
+        if let Some(backend) = start(&settings)? {
+            backends.push(backend);
         }
+        Ok(())
+    });
+    let clocks = || match tools.trace_origin() {
+        Some(origin) => backends
+            .iter()
+            .try_for_each(|b| b.start_trace_clock(origin)),
+        None => Ok(()),
     };
-    if let (Some(cuda), Some(origin)) = (&cuda, tools.trace_origin())
-        && let Err(e) = cuda.start_trace_clock(origin)
-    {
-        cuda.shutdown();
-        host.shutdown();
+    if let Err(e) = started.and_then(|()| clocks()) {
+        for backend in backends.iter().rev() {
+            backend.shutdown();
+        }
         return Err(e);
     }
-    let metadata = configuration(&host, cuda.as_ref());
+    let mut metadata = vec![("ferrokkos version", env!("CARGO_PKG_VERSION").to_string())];
+    metadata.extend(backends.iter().flat_map(|b| b.metadata()));
+    let backends = backends
+        .into_iter()
+        .map(|b| (Arc::clone(&b), b.into_any()))
+        .collect();
     *guard = Lifecycle::Running(Arc::new(State {
         settings: settings.clone(),
-        host,
-        cuda,
+        backends,
         hooks: Mutex::new(Vec::new()),
     }));
     // The tool's start-up callbacks run once the runtime is up (a tool may fence from them).
     drop(guard);
     tools.activate(&settings, &metadata);
     Ok(Runtime { done: false })
-}
-
-/// The configuration declared to tools as metadata at initialize.
-fn configuration(host: &HostBackend, cuda: Option<&CudaBackend>) -> Vec<(&'static str, String)> {
-    let mut metadata = vec![
-        ("ferrokkos version", env!("CARGO_PKG_VERSION").to_string()),
-        (
-            "Threads concurrency",
-            crate::ExecutionSpace::concurrency(host.threads()).to_string(),
-        ),
-    ];
-    if let Some(cuda) = cuda {
-        metadata.push(("Cuda device", cuda.shared.info.name.clone()));
-    }
-    metadata
 }
 
 /// Whether ferrokkos is initialized and not yet finalized.
@@ -149,14 +153,13 @@ pub fn settings() -> Result<InitSettings> {
 /// Fences the default instance of every backend.
 pub(crate) fn fence_all(label: &str) -> Result<()> {
     let state = state(|| format!("fence \"{label}\""))?;
-    state.host.fence_all(label)?;
-    match &state.cuda {
-        Some(cuda) => cuda.fence_all(label),
-        None => Ok(()),
-    }
+    state
+        .backends
+        .iter()
+        .try_for_each(|(backend, _)| backend.fence_all(label))
 }
 
-/// The guard returned by [`initialize`]. Dropping it finalizes ferrokkos; [`Runtime::finalize`] does the
+/// The guard returned by [`crate::initialize`]. Dropping it finalizes ferrokkos; [`Runtime::finalize`] does the
 /// same and reports a failed finalize hook as an error.
 #[derive(Debug)]
 #[must_use = "dropping the Runtime finalizes ferrokkos at once"]
@@ -212,7 +215,7 @@ impl Drop for DeferredFinalize {
 #[cold]
 #[inline(never)]
 fn finish_deferred() {
-    if !crate::backend::host::in_kernel()
+    if !context::in_kernel()
         && DEFERRED.swap(false, Ordering::AcqRel)
         && let Err(e) = finalize_now()
     {
@@ -222,7 +225,7 @@ fn finish_deferred() {
 
 fn finalize_now() -> Result<()> {
     // Inside a kernel, shutting the backends down would wait for that kernel: finalize afterwards.
-    if crate::backend::host::in_kernel() {
+    if context::in_kernel() {
         DEFERRED.store(true, Ordering::Release);
         return Ok(());
     }
@@ -244,8 +247,8 @@ fn finalize_now() -> Result<()> {
     }
     // Tools end after the hooks and before the backends stop, as in Kokkos.
     let tools = crate::tools::finish();
-    if let Some(cuda) = &state.cuda {
-        cuda.stop_trace_clock();
+    for (backend, _) in &state.backends {
+        backend.stop_trace_clock();
     }
     let previous = std::mem::replace(&mut *lifecycle(), Lifecycle::Finalized);
     if !matches!(previous, Lifecycle::Running(_)) {
@@ -254,10 +257,9 @@ fn finalize_now() -> Result<()> {
         return Ok(());
     }
     drop(previous);
-    if let Some(cuda) = &state.cuda {
-        cuda.shutdown();
+    for (backend, _) in state.backends.iter().rev() {
+        backend.shutdown();
     }
-    state.host.shutdown();
     drop(state);
     tools?;
     match panics.len() {
