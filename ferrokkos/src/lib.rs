@@ -42,6 +42,7 @@ mod choice;
 pub mod dispatch;
 mod error;
 pub mod kernel;
+mod layout;
 pub mod policy;
 pub mod reducer;
 mod runtime;
@@ -56,7 +57,7 @@ pub use backend::cuda::{
     Cuda, CudaDevice, CudaHandles, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, JitStats,
     SharedHostPinnedSpace, SharedSpace,
 };
-pub use backend::host::{DefaultHostExecutionSpace, HOST_ALIGNMENT, HostSpace, Serial, Threads};
+pub use backend::host::{DefaultHostExecutionSpace, Serial, Threads};
 pub use choice::{SpaceChoice, SpaceTask, run_on};
 pub use dispatch::{
     ForFunctor, ForKernel, Functor, HostExecutionSpace, Launch, ReduceFunctor, ReduceKernel,
@@ -98,6 +99,7 @@ pub use reducer::{
 };
 pub use runtime::{Runtime, is_finalized, is_initialized, push_finalize_hook, settings};
 pub use settings::InitSettings;
+pub use space::host_space::{HOST_ALIGNMENT, HostSpace};
 pub use space::{
     DeviceType, ExecutionSpace, HostAccessible, Init, MemorySpace, MemoryStats, device_id, fence,
     partition_space, partition_space_with_weights,

@@ -49,7 +49,7 @@ pub trait ReduceTarget {
 pub struct DevicePlace<'a> {
     pub(crate) ptr: u64,
     pub(crate) size: usize,
-    pub(crate) alloc: &'a crate::view::alloc::Allocation,
+    pub(crate) alloc: &'a crate::space::Allocation,
 }
 
 /// The device place of a rank-0 View, when its space is reachable by the GPU.

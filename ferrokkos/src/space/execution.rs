@@ -52,7 +52,7 @@ pub trait ExecutionSpace: Clone + Debug + Send + Sync + 'static {
 
     /// The layout that suits this space best (Kokkos' `array_layout`): `LayoutRight` on the host. An
     /// `MDRangePolicy` walks its box in this layout's order unless told otherwise.
-    type ArrayLayout: crate::view::Layout;
+    type ArrayLayout: crate::layout::Layout;
 
     /// The space's name, as Kokkos spells it (`"Serial"`, `"Threads"`).
     const NAME: &'static str;

@@ -79,6 +79,13 @@ pub trait MemorySpace: Sealed + Copy + Default + Debug + Send + Sync + 'static {
             device: Self::DEVICE_ACCESSIBLE,
         })
     }
+
+    /// The copies and fills of the backend this space belongs to, for the `deep_copy` rows that host
+    /// code cannot do alone; `None` for host memory.
+    #[doc(hidden)]
+    fn device_copy(&self, _: Token) -> Option<&'static dyn super::copy::DeviceCopy> {
+        None
+    }
 }
 
 /// Who can reach some memory: host code, and kernels on the GPU.
@@ -106,6 +113,15 @@ pub(crate) struct MemoryRecord {
 }
 
 impl MemoryRecord {
+    /// An empty record.
+    pub(crate) const fn new() -> MemoryRecord {
+        MemoryRecord {
+            live: AtomicUsize::new(0),
+            high_water: AtomicUsize::new(0),
+            count: AtomicUsize::new(0),
+        }
+    }
+
     pub(crate) fn add(&self, bytes: usize) {
         let live = self.live.fetch_add(bytes, Ordering::Relaxed) + bytes;
         self.high_water.fetch_max(live, Ordering::Relaxed);

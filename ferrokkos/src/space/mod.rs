@@ -1,12 +1,17 @@
 //! The generic concepts every backend implements: execution spaces (where code runs), memory spaces
 //! (where data lives) and splitting an execution space into instances.
 
+mod allocation;
+mod copy;
 mod execution;
+pub(crate) mod host_space;
 mod kind;
 mod memory;
 mod partition;
 mod pending;
 
+pub(crate) use allocation::Allocation;
+pub(crate) use copy::{CopyExec, DeviceCopy, Elem, Side};
 pub(crate) use execution::tool_site;
 pub use execution::{DeviceType, ExecutionSpace, device_id, fence};
 pub use kind::{DeviceKind, HostKind, SpaceKind};

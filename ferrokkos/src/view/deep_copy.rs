@@ -32,16 +32,14 @@
 //! with nothing to do (empty Views, or a View onto itself) touches no element and takes no guard, as it
 //! is a no-op in Kokkos.
 
-use super::alloc::Allocation;
 use super::element::Element;
 use super::index::for_each_index;
-use super::layout::Layout;
 use super::view::View;
-use crate::backend::cuda::Cuda;
-use crate::backend::cuda::copy::{self as device, Elem, Side};
-use crate::backend::host::HostSpace;
 use crate::error::{Error, Result};
-use crate::space::MemorySpace;
+use crate::layout::Layout;
+use crate::seal::Token;
+use crate::space::Allocation;
+use crate::space::{CopyExec, DeviceCopy, Elem, ExecutionSpace, MemorySpace, Side};
 use crate::tools::{CopySide, DeepCopyScope};
 
 /// Copies `src` into `dst` and waits until the copy is complete (Kokkos' `deep_copy`).
@@ -77,16 +75,27 @@ pub fn deep_copy<D: DeepCopyDst<S>, S>(dst: D, src: S) -> Result<()> {
     dst.deep_copy_from(src)
 }
 
-/// Copies `src` into `dst` on the Cuda instance `exec`, without waiting for the copy (Kokkos'
-/// `deep_copy(exec, dst, src)`): the copy is ordered after the work on `exec` and after device
-/// work on any instance that uses either View; host access to either View waits for it.
+/// Copies `src` into `dst` on the execution-space instance `exec`, without waiting for the copy
+/// (Kokkos' `deep_copy(exec, dst, src)`).
 ///
-/// Copies into or out of pageable host memory (a `HostSpace` View) complete before this returns
-/// (a CUDA rule: the driver stages pageable memory synchronously). For a truly asynchronous
-/// download, copy into a [`crate::CudaHostPinnedSpace`] mirror
-/// (`create_mirror_view_in(CudaHostPinnedSpace, &v)`). A fill (`deep_copy_async(&exec, &v,
-/// value)`) is asynchronous unless the View is pageable memory.
-pub fn deep_copy_async<D: DeepCopyDst<S>, S>(exec: &Cuda, dst: D, src: S) -> Result<()> {
+/// On a GPU instance ([`crate::Cuda`]) the copy is ordered after the work on `exec` and after device
+/// work on any instance that uses either View; host access to either View waits for it. Copies into
+/// or out of pageable host memory (a `HostSpace` View) complete before this returns (a CUDA rule:
+/// the driver stages pageable memory synchronously). For a truly asynchronous download, copy into a
+/// [`crate::CudaHostPinnedSpace`] mirror (`create_mirror_view_in(CudaHostPinnedSpace, &v)`). A fill
+/// (`deep_copy_async(&exec, &v, value)`) is asynchronous unless the View is pageable memory.
+///
+/// On a host instance (Serial, Threads), whose work runs on the calling thread as it is submitted,
+/// the copy is complete when this returns.
+pub fn deep_copy_async<E: ExecutionSpace, D: DeepCopyDst<S>, S>(
+    exec: &E,
+    dst: D,
+    src: S,
+) -> Result<()> {
+    let exec = CopyExec {
+        instance: exec,
+        copies: exec.memory_space().device_copy(Token::new()),
+    };
     dst.deep_copy_on(Some(exec), false, src)
 }
 
@@ -161,10 +170,23 @@ where
     }
 }
 
-/// Whether copies and fills of Views in `M` go through the Cuda backend's rows.
-fn on_device<M: MemorySpace>() -> bool {
-    M::DEVICE_ACCESSIBLE || !M::HOST_ACCESSIBLE
+/// The backend that carries out a copy given `exec` between Views in `M1` and `M2`: the one of
+/// `exec`'s memory space, else of either View's space; `None` for the host rows.
+fn copies<M1: MemorySpace, M2: MemorySpace>(
+    exec: Option<CopyExec<'_>>,
+) -> Option<&'static dyn DeviceCopy> {
+    exec.and_then(|e| e.copies)
+        .or_else(|| M1::default().device_copy(Token::new()))
+        .or_else(|| M2::default().device_copy(Token::new()))
 }
+
+/// The instance a backend copies on, as it receives it.
+fn instance(exec: Option<CopyExec<'_>>) -> Option<&dyn std::any::Any> {
+    exec.map(|e| e.instance)
+}
+
+/// The name Kokkos Tools give the host side of a copy from or into a value.
+const SCALAR_SPACE: &str = "Host";
 
 /// The device-row description of a View.
 fn side<'a, T: Element, const R: usize, L: Layout, M: MemorySpace>(
@@ -197,6 +219,15 @@ fn tool_side<M: MemorySpace>(label: &str, ptr: *const u8) -> CopySide<'_> {
     }
 }
 
+/// The host side of a copy from or into a value, as Kokkos Tools see it.
+fn scalar_side(ptr: *const u8) -> CopySide<'static> {
+    CopySide {
+        space: SCALAR_SPACE,
+        label: "Scalar",
+        ptr,
+    }
+}
+
 /// Describes a copy for error messages.
 fn describe<'a>(dst: &'a str, src: &'a str) -> impl Fn() -> String + 'a {
     move || format!("deep_copy into View \"{dst}\" from View \"{src}\"")
@@ -210,10 +241,10 @@ pub trait DeepCopyDst<Src>: Sized {
         self.deep_copy_on(None, true, src)
     }
 
-    /// Performs the copy on the Cuda instance `exec` (the default instance when `None` and a device
-    /// row applies), waiting for it when `blocking`.
+    /// Performs the copy on the instance `exec` (the backend's default instance when `None` and a
+    /// device row applies), waiting for it when `blocking`.
     #[doc(hidden)]
-    fn deep_copy_on(self, exec: Option<&Cuda>, blocking: bool, src: Src) -> Result<()>;
+    fn deep_copy_on(self, exec: Option<CopyExec<'_>>, blocking: bool, src: Src) -> Result<()>;
 }
 
 impl<T, const R: usize, L1, L2, M1, M2> DeepCopyDst<&View<T, R, L2, M2>> for &View<T, R, L1, M1>
@@ -226,7 +257,7 @@ where
 {
     fn deep_copy_on(
         self,
-        exec: Option<&Cuda>,
+        exec: Option<CopyExec<'_>>,
         blocking: bool,
         src: &View<T, R, L2, M2>,
     ) -> Result<()> {
@@ -249,12 +280,12 @@ where
             tool_side::<M2>(src.label(), src.as_ptr().cast()),
             dst.size() * size_of::<T>(),
         );
-        if exec.is_some() || on_device::<M1>() || on_device::<M2>() {
+        if let Some(device) = copies::<M1, M2>(exec) {
             let (de, ds) = (dst.extents(), dst.strides());
             let (se, ss) = (src.extents(), src.strides());
             let what = describe(dst.label(), src.label());
-            return device::copy(
-                exec,
+            return device.copy(
+                instance(exec),
                 &side(dst, &de, &ds),
                 &side(src, &se, &ss),
                 elem::<T>(),
@@ -329,10 +360,10 @@ where
     if common.contains(&0) {
         return Ok(());
     }
-    if on_device::<M>() {
+    if let Some(device) = copies::<M, M>(None) {
         let (ds, ss) = (dst.strides(), src.strides());
         let what = describe(dst.label(), src.label());
-        return device::copy(
+        return device.copy(
             None,
             &side(dst, &common, &ds),
             &side(src, &common, &ss),
@@ -352,24 +383,24 @@ where
 }
 
 impl<T: Element, const R: usize, L: Layout, M: MemorySpace> DeepCopyDst<T> for &View<T, R, L, M> {
-    fn deep_copy_on(self, exec: Option<&Cuda>, blocking: bool, value: T) -> Result<()> {
+    fn deep_copy_on(self, exec: Option<CopyExec<'_>>, blocking: bool, value: T) -> Result<()> {
         if self.size() == 0 {
             return Ok(());
         }
         let _tools = DeepCopyScope::begin(
             tool_side::<M>(self.label(), self.as_ptr().cast()),
-            tool_side::<HostSpace>("Scalar", (&value as *const T).cast()),
+            scalar_side((&value as *const T).cast()),
             self.size() * size_of::<T>(),
         );
-        if exec.is_some() || on_device::<M>() {
+        if let Some(device) = copies::<M, M>(exec) {
             let (e, s) = (self.extents(), self.strides());
             // SAFETY: `T: Element` is plain data; its bytes are read for the duration of the call.
             let bytes = unsafe {
                 std::slice::from_raw_parts((&value as *const T).cast::<u8>(), size_of::<T>())
             };
             let what = || format!("deep_copy of a value into View \"{}\"", self.label());
-            return device::fill(
-                exec,
+            return device.fill(
+                instance(exec),
                 &side(self, &e, &s),
                 bytes,
                 elem::<T>(),
@@ -389,16 +420,16 @@ impl<T: Element, const R: usize, L: Layout, M: MemorySpace> DeepCopyDst<T> for &
 impl<T: Element, L: Layout, M: MemorySpace> DeepCopyDst<&View<T, 0, L, M>> for &mut T {
     fn deep_copy_on(
         self,
-        exec: Option<&Cuda>,
+        exec: Option<CopyExec<'_>>,
         _blocking: bool,
         src: &View<T, 0, L, M>,
     ) -> Result<()> {
         let _tools = DeepCopyScope::begin(
-            tool_side::<HostSpace>("Scalar", (&*self as *const T).cast()),
+            scalar_side((&*self as *const T).cast()),
             tool_side::<M>(src.label(), src.as_ptr().cast()),
             size_of::<T>(),
         );
-        if exec.is_some() || on_device::<M>() {
+        if let Some(device) = copies::<M, M>(exec) {
             let what = || format!("deep_copy of View \"{}\" into a value", src.label());
             let dst = Side {
                 alloc: None,
@@ -407,7 +438,14 @@ impl<T: Element, L: Layout, M: MemorySpace> DeepCopyDst<&View<T, 0, L, M>> for &
                 strides: &[],
             };
             // Reading into a host value always waits: the value is pageable host memory.
-            return device::copy(exec, &dst, &side(src, &[], &[]), elem::<T>(), true, &what);
+            return device.copy(
+                instance(exec),
+                &dst,
+                &side(src, &[], &[]),
+                elem::<T>(),
+                true,
+                &what,
+            );
         }
         let _s = HostBorrow::shared(src.allocation())?;
         // SAFETY: a rank-0 View has one element at its pointer; the borrow keeps writers out.

@@ -4,10 +4,10 @@ use std::ops::{Index, IndexMut};
 
 use super::element::Element;
 use super::index::{ViewIndex, for_each_index};
-use super::layout::Layout;
 use super::raw::RawMapping;
 use super::view::View;
 use crate::error::Result;
+use crate::layout::Layout;
 use crate::space::HostAccessible;
 
 /// Shared, read-only host access to a View's elements, indexed as `g[i]`, `g[(i, j)]`, `g[[i, j, k]]`

@@ -10,12 +10,12 @@ use std::sync::atomic::{
     AtomicI32, AtomicI64, AtomicIsize, AtomicU32, AtomicU64, AtomicUsize, Ordering,
 };
 
-use super::alloc::Allocation;
 use super::element::Element;
-use super::layout::Layout;
 use super::raw::RawMapping;
 use super::view::View;
 use crate::error::{Error, Result};
+use crate::layout::Layout;
+use crate::space::Allocation;
 use crate::space::MemorySpace;
 
 use crate::seal::SealedKernelIndex;

@@ -14,9 +14,9 @@
 use std::any::TypeId;
 
 use super::element::Element;
-use super::layout::Layout;
 use super::view::{View, ViewAlloc, view_alloc};
 use crate::error::{Error, Result};
+use crate::layout::Layout;
 use crate::space::{HostAccessible, MemorySpace};
 
 /// A new View in `M::HostMirror` with the shape of `view` (not a copy of its contents).

@@ -19,13 +19,11 @@
 //! `g[()]` (rank 0). Indexing is always bounds-checked; an out-of-bounds index panics with a message
 //! naming the label, the index and the extents.
 
-pub(crate) mod alloc;
 mod deep_copy;
 mod element;
 mod guard;
 mod index;
 pub(crate) mod kernel_access;
-mod layout;
 mod mirror;
 mod parallel;
 pub(crate) mod raw;
@@ -35,11 +33,11 @@ mod unmanaged;
 #[allow(clippy::module_inception)]
 mod view;
 
+pub use crate::layout::{Layout, LayoutLeft, LayoutRight, LayoutStride, RegularLayout};
 pub use deep_copy::{DeepCopyDst, deep_copy, deep_copy_async};
 pub use element::Element;
 pub use guard::{HostMut, HostRef};
 pub use index::ViewIndex;
-pub use layout::{Layout, LayoutLeft, LayoutRight, LayoutStride, RegularLayout};
 pub use mirror::{
     create_mirror, create_mirror_in, create_mirror_view, create_mirror_view_and_copy,
     create_mirror_view_in,

@@ -3,10 +3,10 @@
 
 use super::element::Element;
 use super::index::ViewIndex;
-use super::layout::Layout;
 use super::raw::RawMapping;
 use super::view::View;
 use crate::error::Result;
+use crate::layout::Layout;
 use crate::space::HostAccessible;
 
 /// Read-write access to a View's elements that many threads share: what a host kernel uses to write a

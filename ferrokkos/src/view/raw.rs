@@ -6,9 +6,9 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use super::element::Element;
-use super::layout::Layout;
 use super::view::View;
 use crate::error::Error;
+use crate::layout::Layout;
 use crate::space::MemorySpace;
 
 /// The element mapping of one View, borrowed from it for `'a`.

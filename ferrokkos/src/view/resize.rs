@@ -5,9 +5,9 @@
 //! an [`Error::InvalidView`].
 
 use super::element::Element;
-use super::layout::RegularLayout;
 use super::view::{View, view_alloc};
 use crate::error::{Error, Result};
+use crate::layout::RegularLayout;
 use crate::space::MemorySpace;
 
 fn require_managed<T: Element, const R: usize, L: RegularLayout, M: MemorySpace>(

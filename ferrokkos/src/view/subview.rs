@@ -27,11 +27,11 @@ use std::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToIncl
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use super::alloc::Allocation;
 use super::element::Element;
-use super::layout::{Layout, LayoutLeft, LayoutRight, LayoutStride};
 use super::view::View;
 use crate::error::{Error, Result};
+use crate::layout::{Layout, LayoutLeft, LayoutRight, LayoutStride};
+use crate::space::Allocation;
 use crate::space::MemorySpace;
 
 /// Selects a whole dimension (Kokkos' `Kokkos::ALL`).

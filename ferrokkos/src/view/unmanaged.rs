@@ -11,12 +11,12 @@
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use super::alloc::Allocation;
 use super::element::Element;
-use super::layout::{Layout, LayoutStride, RegularLayout, checked_span};
 use super::view::{View, check_strides};
 use crate::error::{Error, Result};
+use crate::layout::{Layout, LayoutStride, RegularLayout, checked_span};
 use crate::seal::Token;
+use crate::space::Allocation;
 use crate::space::MemorySpace;
 
 impl<T: Element, const R: usize, L: RegularLayout, M: MemorySpace> View<T, R, L, M> {

@@ -5,14 +5,14 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use super::alloc::Allocation;
 use super::element::Element;
-use super::layout::{
+use crate::error::{Error, Result};
+use crate::layout::{
     Layout, LayoutRight, LayoutStride, RegularLayout, checked_size, checked_span,
     strides_are_injective,
 };
-use crate::backend::host::HostSpace;
-use crate::error::{Error, Result};
+use crate::space::Allocation;
+use crate::space::host_space::HostSpace;
 use crate::space::{Init, MemorySpace};
 
 /// The highest rank a View may have (as in Kokkos).

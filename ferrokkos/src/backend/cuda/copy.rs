@@ -6,72 +6,19 @@
 //! View's declared space: an unmanaged View over a `Vec` (pageable memory, which the device cannot
 //! address) is filled and copied on the host side of the transfer, whatever space it claims.
 
+use std::any::Any;
+
 use super::builtin::{self, Desc};
 use super::driver::{self, PointerKind, Stream};
 use super::instance::Cuda;
 use super::queue::Submission;
 use crate::error::{Error, Result};
 use crate::space::ExecutionSpace;
-use crate::view::alloc::Allocation;
+use crate::space::{Allocation, DeviceCopy, Elem, Side};
 
-/// One side of a copy or fill: where element 0 is, the shape (strides in elements) and the
-/// allocation whose borrows and pending work apply.
-pub(crate) struct Side<'a> {
-    pub(crate) alloc: Option<&'a Allocation>,
-    pub(crate) ptr: *mut u8,
-    pub(crate) extents: &'a [usize],
-    pub(crate) strides: &'a [usize],
-}
-
-/// The element type's size and alignment.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Elem {
-    pub(crate) size: usize,
-    pub(crate) align: usize,
-}
-
-impl Side<'_> {
-    fn count(&self) -> usize {
-        self.extents.iter().product()
-    }
-
-    /// Whether the elements fill one block without holes, in row-major or column-major order.
-    fn is_contiguous(&self) -> bool {
-        let n = self.extents.len();
-        let mut order: Vec<usize> = (0..n).filter(|&r| self.extents[r] > 1).collect();
-        order.sort_by_key(|&r| self.strides[r]);
-        let mut expected = 1;
-        for r in order {
-            if self.strides[r] != expected {
-                return false;
-            }
-            expected *= self.extents[r];
-        }
-        true
-    }
-
-    /// Whether both sides lay out their elements the same way (equal strides where it matters).
-    fn same_layout(&self, other: &Side<'_>) -> bool {
-        self.extents
-            .iter()
-            .zip(self.strides.iter().zip(other.strides))
-            .all(|(&e, (&a, &b))| e <= 1 || a == b)
-    }
-
-    fn kind(&self) -> Result<PointerKind> {
-        driver::pointer_kind(self.ptr)
-    }
-
-    /// The byte offset of the element at row-major position `k`.
-    fn offset_of(&self, mut k: usize, elem: Elem) -> usize {
-        let mut off = 0;
-        for r in (0..self.extents.len()).rev() {
-            let e = self.extents[r].max(1);
-            off += (k % e) * self.strides[r];
-            k /= e;
-        }
-        off * elem.size
-    }
+/// Where `side`'s memory really is, from the driver's pointer attributes.
+fn kind(side: &Side<'_>) -> Result<PointerKind> {
+    driver::pointer_kind(side.ptr)
 }
 
 /// The instance a copy runs on: the given one or the default.
@@ -136,9 +83,47 @@ fn finish<'a>(
     }
 }
 
+/// The device rows of `deep_copy` for the CUDA memory spaces (their `MemorySpace::device_copy`).
+pub(crate) struct CudaCopies;
+
+impl DeviceCopy for CudaCopies {
+    fn copy(
+        &self,
+        exec: Option<&dyn Any>,
+        dst: &Side<'_>,
+        src: &Side<'_>,
+        elem: Elem,
+        blocking: bool,
+        what: &dyn Fn() -> String,
+    ) -> Result<()> {
+        let (cuda, blocking) = instance_of(exec, blocking);
+        copy(cuda, dst, src, elem, blocking, what)
+    }
+
+    fn fill(
+        &self,
+        exec: Option<&dyn Any>,
+        dst: &Side<'_>,
+        value: &[u8],
+        elem: Elem,
+        blocking: bool,
+        what: &dyn Fn() -> String,
+    ) -> Result<()> {
+        let (cuda, blocking) = instance_of(exec, blocking);
+        fill(cuda, dst, value, elem, blocking, what)
+    }
+}
+
+/// The Cuda instance `exec` is, if it is one. An instance of another backend (a host space, whose
+/// work runs synchronously) gets the copy on the default instance, waited for.
+fn instance_of(exec: Option<&dyn Any>, blocking: bool) -> (Option<&Cuda>, bool) {
+    let cuda = exec.and_then(|e| e.downcast_ref::<Cuda>());
+    (cuda, blocking || (exec.is_some() && cuda.is_none()))
+}
+
 /// Copies `src` into `dst` (equal extents, not the same elements) on `exec` (or the default
 /// instance); waits for the copy when `blocking`.
-pub(crate) fn copy(
+fn copy(
     exec: Option<&Cuda>,
     dst: &Side<'_>,
     src: &Side<'_>,
@@ -170,7 +155,7 @@ pub(crate) fn copy(
         return copy(Some(&cuda), dst, &t, elem, blocking, what);
     }
     let borrows = Borrows::take(dst.alloc, src.alloc)?;
-    let (dk, sk) = (dst.kind()?, src.kind()?);
+    let (dk, sk) = (kind(dst)?, kind(src)?);
     // The host reads (or writes) a pageable side itself, not in stream order: device work still
     // using it (possible where the GPU reaches pageable memory) is waited for first, before the
     // queue is locked (waiting for work on this queue locks it).
@@ -279,7 +264,7 @@ pub(crate) fn copy(
 }
 
 /// Fills every element of `dst` with the element whose bytes are `value`.
-pub(crate) fn fill(
+fn fill(
     exec: Option<&Cuda>,
     dst: &Side<'_>,
     value: &[u8],
@@ -294,7 +279,7 @@ pub(crate) fn fill(
     let cuda = instance(exec)?;
     cuda.shared().check_alive(what)?;
     let borrows = Borrows::take(dst.alloc, None)?;
-    if dst.kind()? == PointerKind::Pageable {
+    if kind(dst)? == PointerKind::Pageable {
         // Host-only memory (e.g. an unmanaged View over a `Vec` or calloc'd memory): the device
         // cannot write it, so fill it here.
         wait_host(dst.alloc, None)?;

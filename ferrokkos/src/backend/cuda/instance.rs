@@ -202,7 +202,7 @@ impl ExecutionSpace for Cuda {
     type MemorySpace = CudaSpace;
     // Views default to LayoutRight on every space here, so MDRange walks follow it: consecutive
     // threads take consecutive last indices, which are adjacent in memory.
-    type ArrayLayout = crate::view::LayoutRight;
+    type ArrayLayout = crate::layout::LayoutRight;
     const NAME: &'static str = "Cuda";
     const DEVICE_TYPE: DeviceType = DeviceType::Cuda;
     type Kind = crate::space::DeviceKind;

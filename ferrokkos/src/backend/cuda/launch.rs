@@ -467,7 +467,7 @@ pub(super) fn launch<'q>(
 }
 
 /// Gives back an exclusive launch borrow.
-struct ReleaseOnDrop<'a>(&'a crate::view::alloc::Allocation);
+struct ReleaseOnDrop<'a>(&'a crate::space::Allocation);
 
 impl Drop for ReleaseOnDrop<'_> {
     fn drop(&mut self) {

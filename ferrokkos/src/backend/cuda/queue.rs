@@ -14,8 +14,8 @@ use super::driver::{self, Context, Event, Stream};
 use super::fault::Faults;
 use super::trace::{DeviceClock, Timing};
 use crate::error::Result;
+use crate::space::Allocation;
 use crate::space::WorkQueue;
-use crate::view::alloc::Allocation;
 
 /// Device and pinned host memory an instance reuses from launch to launch; only work on the
 /// instance's own stream uses it, so stream order makes reuse safe.

@@ -5,11 +5,13 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::backend::CudaShared;
+use super::copy::CudaCopies;
 use super::driver::{self, Context, PointerKind};
 use super::instance::backend_shared;
-use crate::backend::host::HostSpace;
 use crate::error::{Error, Result};
 use crate::seal::{Sealed, Token};
+use crate::space::DeviceCopy;
+use crate::space::host_space::HostSpace;
 use crate::space::{
     HostAccessible, Init, MemoryRecord, MemorySpace, MemoryStats, RawMemory, Reachable,
 };
@@ -204,6 +206,10 @@ impl MemorySpace for CudaSpace {
     fn reach_of(&self, ptr: *const u8, _: Token) -> Result<Reachable> {
         reach_of::<Self>(ptr)
     }
+
+    fn device_copy(&self, _: Token) -> Option<&'static dyn DeviceCopy> {
+        Some(&CudaCopies)
+    }
 }
 
 impl Sealed for CudaHostPinnedSpace {}
@@ -225,6 +231,10 @@ impl MemorySpace for CudaHostPinnedSpace {
     fn reach_of(&self, ptr: *const u8, _: Token) -> Result<Reachable> {
         reach_of::<Self>(ptr)
     }
+
+    fn device_copy(&self, _: Token) -> Option<&'static dyn DeviceCopy> {
+        Some(&CudaCopies)
+    }
 }
 
 impl Sealed for CudaUVMSpace {}
@@ -245,6 +255,10 @@ impl MemorySpace for CudaUVMSpace {
 
     fn reach_of(&self, ptr: *const u8, _: Token) -> Result<Reachable> {
         reach_of::<Self>(ptr)
+    }
+
+    fn device_copy(&self, _: Token) -> Option<&'static dyn DeviceCopy> {
+        Some(&CudaCopies)
     }
 }
 

@@ -1,6 +1,6 @@
-//! The host backend: the Serial and Threads execution spaces and HostSpace.
+//! The host backend: the Serial and Threads execution spaces (their memory, HostSpace, is in
+//! `space/`: every build has it).
 
-mod host_space;
 mod md_range;
 mod pool;
 mod range;
@@ -13,7 +13,7 @@ use std::any::Any;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-pub use host_space::{HOST_ALIGNMENT, HostSpace};
+use crate::space::host_space::HostSpace;
 use pool::Pool;
 pub use serial::Serial;
 pub use threads::Threads;
@@ -24,7 +24,7 @@ pub type DefaultHostExecutionSpace = Threads;
 use crate::error::{Error, Result};
 use crate::runtime::Backend;
 use crate::settings::InitSettings;
-use crate::space::{DeviceType, ExecutionSpace, MemoryRecord, device_id};
+use crate::space::{DeviceType, ExecutionSpace, device_id};
 use crate::tools::FenceScope;
 
 /// What every host instance shares: whether the backend still runs, and the instance counters.
@@ -48,7 +48,6 @@ impl HostShared {
 /// The host backend's part of the runtime state.
 pub(crate) struct HostBackend {
     shared: Arc<HostShared>,
-    pub(crate) memory: Arc<MemoryRecord>,
     pool: Pool,
     serial: Serial,
     threads: Threads,
@@ -67,7 +66,6 @@ impl HostBackend {
         let threads = Threads::create(&shared, pool.shared(), 0..pool.workers());
         Ok(HostBackend {
             shared,
-            memory: Arc::default(),
             pool,
             serial,
             threads,

@@ -85,7 +85,7 @@ impl std::fmt::Debug for Serial {
 
 impl ExecutionSpace for Serial {
     type MemorySpace = HostSpace;
-    type ArrayLayout = crate::view::LayoutRight;
+    type ArrayLayout = crate::layout::LayoutRight;
     const NAME: &'static str = "Serial";
     const DEVICE_TYPE: DeviceType = DeviceType::Serial;
     type Kind = crate::space::HostKind;

@@ -110,7 +110,7 @@ impl std::fmt::Debug for Threads {
 
 impl ExecutionSpace for Threads {
     type MemorySpace = HostSpace;
-    type ArrayLayout = crate::view::LayoutRight;
+    type ArrayLayout = crate::layout::LayoutRight;
     const NAME: &'static str = "Threads";
     const DEVICE_TYPE: DeviceType = DeviceType::Threads;
     type Kind = crate::space::HostKind;

@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
+use super::{Pending, RawMemory};
 use crate::error::{BorrowKind, Error, Result};
-use crate::space::{Pending, RawMemory};
 
 const EXCLUSIVE: isize = -1;
 const EXPIRED: isize = isize::MIN;

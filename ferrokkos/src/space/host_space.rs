@@ -2,11 +2,14 @@
 
 use std::alloc::Layout;
 use std::ptr::NonNull;
-use std::sync::Arc;
 
+use super::{HostAccessible, Init, MemoryRecord, MemorySpace, MemoryStats, RawMemory};
 use crate::error::{Error, Result};
 use crate::runtime;
-use crate::space::{HostAccessible, Init, MemoryRecord, MemorySpace, MemoryStats, RawMemory};
+
+/// HostSpace's accounting. A process static (atomics only, nothing to free): ferrokkos runs once
+/// per process, and Views that outlive finalize still update it when they free their memory.
+static HOST_MEMORY: MemoryRecord = MemoryRecord::new();
 
 /// Alignment of every HostSpace allocation, in bytes (a cache line; enough for AVX-512 loads).
 pub const HOST_ALIGNMENT: usize = 64;
@@ -37,9 +40,8 @@ impl MemorySpace for HostSpace {
     type HostMirror = HostSpace;
 
     fn stats(&self) -> Result<MemoryStats> {
-        let what = || "reading HostSpace statistics".to_string();
-        let state = runtime::state(what)?;
-        Ok(state.started::<super::HostBackend>(what)?.memory.stats())
+        runtime::state(|| "reading HostSpace statistics".into())?;
+        Ok(HOST_MEMORY.stats())
     }
 
     fn allocate(
@@ -49,9 +51,8 @@ impl MemorySpace for HostSpace {
         _init: Init,
         _: crate::seal::Token,
     ) -> Result<RawMemory> {
-        let what = || format!("allocating View \"{label}\" in HostSpace");
-        let state = runtime::state(what)?;
-        let record = Arc::clone(&state.started::<super::HostBackend>(what)?.memory);
+        runtime::state(|| format!("allocating View \"{label}\" in HostSpace"))?;
+        let record = &HOST_MEMORY;
         if bytes == 0 {
             return Ok(RawMemory::empty());
         }
@@ -90,13 +91,13 @@ unsafe impl HostAccessible for HostSpace {}
 
 /// Frees one HostSpace block and updates the accounting.
 struct HostRelease {
-    record: Arc<MemoryRecord>,
+    record: &'static MemoryRecord,
     layout: Layout,
     offset: usize,
     bytes: usize,
 }
 
-impl crate::space::Release for HostRelease {
+impl super::Release for HostRelease {
     unsafe fn release(&mut self, ptr: NonNull<u8>) {
         // SAFETY: `ptr` is `base + offset` of a block allocated with `self.layout` (see `allocate`), and
         // the caller guarantees it is released once.
