@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+#[cfg(feature = "cuda")]
 use crate::backend::cuda::Cuda;
 use crate::backend::host::{Serial, Threads};
 use crate::dispatch::Launch;
@@ -60,6 +61,7 @@ impl SpaceChoice {
     /// The space [`SpaceChoice::Best`] stands for in this process.
     pub fn resolve(self) -> SpaceChoice {
         match self {
+            #[cfg(feature = "cuda")]
             SpaceChoice::Best if Cuda::is_available() => SpaceChoice::Cuda,
             SpaceChoice::Best => SpaceChoice::Threads,
             other => other,
@@ -71,7 +73,7 @@ impl SpaceChoice {
         match self {
             SpaceChoice::Serial => Serial::NAME,
             SpaceChoice::Threads => Threads::NAME,
-            SpaceChoice::Cuda => Cuda::NAME,
+            SpaceChoice::Cuda => "Cuda",
             SpaceChoice::Best => "Best",
         }
     }
@@ -105,7 +107,13 @@ impl FromStr for SpaceChoice {
 pub fn run_on<T: SpaceTask>(choice: SpaceChoice, task: T) -> Result<T::Output> {
     match choice.resolve() {
         SpaceChoice::Serial => task.run(&Serial::default_instance()?),
+        #[cfg(feature = "cuda")]
         SpaceChoice::Cuda => task.run(&Cuda::default_instance()?),
+        #[cfg(not(feature = "cuda"))]
+        SpaceChoice::Cuda => Err(Error::Unavailable {
+            space: "Cuda",
+            reason: "ferrokkos was built without its `cuda` feature".into(),
+        }),
         SpaceChoice::Threads | SpaceChoice::Best => task.run(&Threads::default_instance()?),
     }
 }

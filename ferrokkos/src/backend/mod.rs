@@ -2,6 +2,7 @@
 //! [`crate::dispatch`] in its own folder, and registers with the runtime through
 //! `runtime::Backend`. This file lists them; nothing else names them.
 
+#[cfg(feature = "cuda")]
 pub(crate) mod cuda;
 pub(crate) mod host;
 
@@ -10,7 +11,11 @@ use crate::runtime::{Runtime, Start};
 use crate::settings::InitSettings;
 
 /// The backends of this build, in start order (the host backend first: the others may use it).
-const BACKENDS: &[Start] = &[host::start, cuda::start];
+const BACKENDS: &[Start] = &[
+    host::start,
+    #[cfg(feature = "cuda")]
+    cuda::start,
+];
 
 /// Starts ferrokkos with `settings` and returns the guard whose drop finalizes it.
 ///

@@ -136,6 +136,7 @@ pub use crate::view::kernel_access::{
 pub use array::{ArrayExpr, HostArray};
 pub use device_fn::{DeviceFunction, device_function};
 pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
+#[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use device_kernel::{DeviceKernel, DeviceKey, DevicePattern};
 pub use device_reducer::DeviceReducer;
 pub use expr::Expr;
@@ -145,6 +146,7 @@ pub use kernel::{
     host_reduce, host_scan, iteration_index, shadow_for, shadow_reduce, shadow_scan, split2,
     split3, split4, split5, split6, unsafe_block,
 };
+#[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use params::{ParamWriter, PlainBytes, Slot};
 pub use ty::{DeviceType, Kind};
 pub use unit::{TranslationUnit, UnitOptions};

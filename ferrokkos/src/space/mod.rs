@@ -17,6 +17,7 @@ pub use execution::{DeviceType, ExecutionSpace, device_id, fence};
 pub use kind::{DeviceKind, HostKind, SpaceKind};
 pub use memory::{HostAccessible, Init, MemorySpace, MemoryStats};
 pub(crate) use memory::{MemoryRecord, Release};
+#[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use memory::{RawMemory, Reachable};
 pub(crate) use partition::split_concurrency;
 pub use partition::{partition_space, partition_space_with_weights};

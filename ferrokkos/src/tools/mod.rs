@@ -21,6 +21,7 @@ pub(crate) mod trace;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
+#[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use hooks::{DeepCopyScope, FenceScope, Site, data, host_span, profiled, trace_start};
 pub(crate) use library::{CopySide, Pattern};
 
