@@ -46,6 +46,7 @@ pub mod dispatch;
 mod error;
 pub mod kernel;
 mod layout;
+mod plain;
 pub mod policy;
 pub mod reducer;
 mod runtime;

@@ -27,6 +27,7 @@
 mod functor;
 mod host;
 mod kernel;
+mod kernel_functor;
 mod launch;
 mod patterns;
 mod reach;

@@ -3,15 +3,11 @@
 use std::marker::PhantomData;
 
 use super::capture::{Borrowed, Captures};
-use super::device_kernel::DeviceKernel;
 use super::device_reducer::DeviceReducer;
 use super::expr::Expr;
 use super::index::ShadowIndex;
 use super::shadow::Mut;
 use super::unit::{self, Pattern, TranslationUnit, UnitOptions};
-use crate::dispatch::{
-    ForFunctor, ForKernel, ReduceFunctor, ReduceKernel, ScanFunctor, ScanKernel,
-};
 use crate::error::Result;
 use crate::policy::Iterate;
 use crate::reducer::ReducerCxx;
@@ -97,7 +93,7 @@ impl<K, C: Captures, H, S> std::fmt::Debug for Kernel<K, C, H, S> {
 
 impl<K, C: Captures + 'static, H: Copy, S> Kernel<K, C, H, S> {
     /// Checks and borrows the captures, runs `run` with the host body, and releases the borrows.
-    fn run_host<R>(
+    pub(crate) fn run_host<R>(
         &self,
         what: &dyn Fn() -> String,
         run: impl FnOnce(&HostBody<C, H>) -> R,
@@ -264,7 +260,8 @@ where
 /// lends them to each iteration for that iteration only.
 pub struct HostBody<C: Captures + 'static, H> {
     captures: C::Host<'static>,
-    host: H,
+    /// The body's closure, called with [`HostBody::captures`] and the iteration's arguments.
+    pub(crate) host: H,
 }
 
 impl<C: Captures + 'static, H> HostBody<C, H> {
@@ -285,82 +282,12 @@ impl<C: Captures + 'static, H> HostBody<C, H> {
     /// of copies and of accessors holding shared borrows (covariant, no interior mutability), so
     /// handing them out with the shorter lifetime `'b` is sound.
     #[inline(always)]
-    fn captures<'b>(&'b self) -> &'b C::Host<'b> {
+    pub(crate) fn captures<'b>(&'b self) -> &'b C::Host<'b> {
         // SAFETY: a shortening of the erased lifetime back to a borrow of the body, which lives no
         // longer than the borrowed captures (see `new`); one layout, as in `new`.
         unsafe { &*(&raw const self.captures).cast::<C::Host<'b>>() }
     }
 }
-
-impl<A, C, H> ForKernel<A> for HostBody<C, H>
-where
-    C: Captures + 'static,
-    H: for<'b> Fn(&'b C::Host<'b>, A) + Sync,
-{
-    #[inline(always)]
-    fn apply(&self, index: A) {
-        (self.host)(self.captures(), index)
-    }
-}
-
-impl<A, V, C, H> ReduceKernel<A, V> for HostBody<C, H>
-where
-    C: Captures + 'static,
-    H: for<'b> Fn(&'b C::Host<'b>, A, &mut V) + Sync,
-{
-    #[inline(always)]
-    fn apply(&self, index: A, acc: &mut V) {
-        (self.host)(self.captures(), index, acc)
-    }
-}
-
-impl<A, V, C, H> ScanKernel<A, V> for HostBody<C, H>
-where
-    C: Captures + 'static,
-    H: for<'b> Fn(&'b C::Host<'b>, A, &mut V, bool) + Sync,
-{
-    #[inline(always)]
-    fn apply(&self, index: A, partial: &mut V, is_final: bool) {
-        (self.host)(self.captures(), index, partial, is_final)
-    }
-}
-
-/// The functor trait of one pattern for a kernel and for a reference to it: the launch builds the
-/// host body with [`Kernel::run_host`].
-macro_rules! functors {
-    ($trait:ident<$($p:ident),+>, $kind:ident, ($($arg:ty),+), ($($sh:ty),+)) => {
-        functors!(@one $trait<$($p),+>, Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+), ($($sh),+));
-        functors!(@one $trait<$($p),+>, &Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+), ($($sh),+));
-    };
-    (@one $trait:ident<$($p:ident),+>, $t:ty, ($($arg:ty),+), ($($sh:ty),+)) => {
-        impl<$($p,)+ C, H, S> $trait<$($p),+> for $t
-        where
-            $($p: 'static,)+
-            A: ShadowIndex,
-            C: Captures + 'static,
-            H: for<'b> Fn(&'b C::Host<'b>, $($arg),+) + Copy + Sync + 'static,
-            S: Fn(C::Shadow, $($sh),+) + Sync + 'static,
-        {
-            type Body = HostBody<C, H>;
-            fn with_body<R>(
-                &self,
-                what: &dyn Fn() -> String,
-                run: impl FnOnce(&Self::Body) -> R,
-                _: crate::seal::Token,
-            ) -> Result<R> {
-                self.run_host(what, run)
-            }
-            type Reach = crate::dispatch::Everywhere;
-            fn device_kernel(&self, _: crate::seal::Token) -> Option<&dyn DeviceKernel> {
-                Some(self)
-            }
-        }
-    };
-}
-
-functors!(ForFunctor<A>, ForKind, (A), (A::Exprs));
-functors!(ReduceFunctor<A, V>, ReduceKind, (A, &mut V), (A::Exprs, Expr<Mut<V>>));
-functors!(ScanFunctor<A, V>, ScanKind, (A, &mut V, bool), (A::Exprs, Expr<Mut<V>>, Expr<bool>));
 
 impl<A: ShadowIndex, C: Captures, H, S: Fn(C::Shadow, A::Exprs)> Kernel<ForKind<A>, C, H, S> {
     /// The CUDA C++ translation unit of this kernel as a `parallel_for`: the device header, the

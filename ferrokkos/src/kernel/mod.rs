@@ -147,7 +147,7 @@ pub use kernel::{
     split3, split4, split5, split6, unsafe_block,
 };
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
-pub(crate) use params::{ParamWriter, PlainBytes, Slot};
+pub(crate) use params::{ParamWriter, Slot};
 pub use ty::{DeviceType, Kind};
 pub use unit::{TranslationUnit, UnitOptions};
 pub use view_expr::{DeviceIndex, ViewExpr};

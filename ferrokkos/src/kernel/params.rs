@@ -6,6 +6,8 @@
 //! launch that hands the driver one pointer per parameter: large values (captured arrays) are then
 //! not copied at all, their slot points at the value where it lives.
 
+use crate::plain::PlainBytes;
+
 /// Where one parameter's bytes are, for a launch that passes one pointer per parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Slot {
@@ -14,25 +16,6 @@ pub enum Slot {
     /// At this address outside the buffer (a large value, borrowed for the launch).
     External(*const u8),
 }
-
-/// A value whose bytes are all initialized: no padding, no uninitialized parts, so its bytes can be
-/// copied into the parameter buffer as `u8`s.
-///
-/// # Safety
-/// Every byte of every value of the type is initialized (numbers, `bool`, arrays of them).
-pub unsafe trait PlainBytes: Copy + 'static {}
-
-macro_rules! plain_bytes {
-    ($($t:ty)*) => {$(
-        // SAFETY: a primitive number or `bool`: no padding.
-        unsafe impl PlainBytes for $t {}
-    )*};
-}
-
-plain_bytes!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize f32 f64 bool);
-
-// SAFETY: an array has no padding between elements of one type, and each element has none.
-unsafe impl<T: PlainBytes, const N: usize> PlainBytes for [T; N] {}
 
 /// Values this large or larger are not copied by a writer with slots.
 const EXTERNAL_BYTES: usize = 256;

@@ -7,7 +7,7 @@
 /// Sealed: the generated device code is written from these names and literals.
 pub trait DeviceType:
     crate::seal::Sealed
-    + super::params::PlainBytes
+    + crate::plain::PlainBytes
     + Send
     + Sync
     + super::capture::IntoCapture<Value = Self>
@@ -139,6 +139,27 @@ float! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reducers_name_device_types_as_the_kernel_language_does() {
+        fn agree<T: DeviceType>() {
+            assert_eq!(crate::reducer::cxx_name::<T>(), Some(T::CXX));
+        }
+        agree::<i8>();
+        agree::<i16>();
+        agree::<i32>();
+        agree::<i64>();
+        agree::<isize>();
+        agree::<u8>();
+        agree::<u16>();
+        agree::<u32>();
+        agree::<u64>();
+        agree::<usize>();
+        agree::<f32>();
+        agree::<f64>();
+        agree::<bool>();
+        assert_eq!(crate::reducer::cxx_name::<(i32, i32)>(), None);
+    }
 
     #[test]
     fn literals_have_the_exact_type_in_cxx() {

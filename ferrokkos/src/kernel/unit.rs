@@ -47,14 +47,6 @@ impl TranslationUnit {
     pub fn program_name(&self) -> String {
         format!("{}.cu", self.entry)
     }
-
-    /// Compiles the unit with NVRTC to a CUBIN for `sm_<arch>` (e.g. 90). Needs the NVRTC library
-    /// (no GPU): an [`crate::Error::LibraryMissing`] without it, an [`crate::Error::Nvrtc`] with
-    /// NVRTC's log (whose lines point at the kernel's Rust source) when the code does not compile.
-    #[cfg(feature = "cuda")]
-    pub fn compile_cubin(&self, arch: u32) -> crate::Result<crate::nvrtc::Cubin> {
-        crate::nvrtc::compile_cubin(&self.source, &self.program_name(), arch)
-    }
 }
 
 /// Variants of a unit's entries that a launch chooses.

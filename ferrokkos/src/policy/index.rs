@@ -12,7 +12,7 @@ mod sealed {
 /// Internally a policy counts iterations from its lower bound in `u64`, so any range whose length fits
 /// in 64 bits works, whatever the index type.
 pub trait IndexType:
-    sealed::Sealed + crate::kernel::PlainBytes + Send + Sync + PartialOrd + Debug + Display
+    sealed::Sealed + crate::plain::PlainBytes + Send + Sync + PartialOrd + Debug + Display
 {
     /// The largest value (the location identity of the `*Loc` reducers).
     const MAX: Self;

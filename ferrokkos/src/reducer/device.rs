@@ -3,8 +3,6 @@
 
 use std::any::TypeId;
 
-use crate::kernel::DeviceType;
-
 /// A reducer's device description (built-in reducers and tuples of them; [`super::Custom`] has
 /// none, as its closures run only on the host).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,12 +19,13 @@ pub struct ReducerCxx {
     pub align: usize,
 }
 
-/// The device type name of `T` (`"f64"`), if `T` is a [`DeviceType`].
+/// The device type name of `T` (`"f64"`), if `T` is a primitive number or `bool` (the
+/// `DeviceType::CXX` of that type; a test in `kernel/ty.rs` checks that they agree).
 pub(crate) fn cxx_name<T: 'static>() -> Option<&'static str> {
     macro_rules! find {
         ($($t:ty)*) => {$(
             if TypeId::of::<T>() == TypeId::of::<$t>() {
-                return Some(<$t as DeviceType>::CXX);
+                return Some(stringify!($t));
             }
         )*};
     }

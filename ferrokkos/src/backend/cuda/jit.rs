@@ -12,7 +12,7 @@ use super::builtin;
 use super::driver::{Context, DeviceInfo, Function, Module};
 use super::fault::Faults;
 use super::jit_cache::DiskCache;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::kernel::{DeviceKey, TranslationUnit};
 
 /// What identifies one compiled entry: the kernel's code, the reducer (reductions and scans) and
@@ -214,7 +214,7 @@ impl KernelCache {
             return Ok(f.clone());
         }
         let start = Instant::now();
-        let source = builtin::entry_source(entry).ok_or_else(|| crate::Error::InvalidArgument {
+        let source = builtin::entry_source(entry).ok_or_else(|| Error::InvalidArgument {
             operation: "deep_copy",
             reason: format!("{entry} is not a built-in kernel"),
         })?;

@@ -43,8 +43,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use super::nvrtc;
 use crate::error::Result;
-use crate::nvrtc;
 
 /// The environment variable that names the cache directory (or `off` / `0`).
 pub(crate) const CACHE_DIR_VAR: &str = "FERROKKOS_CACHE_DIR";

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use cudarc::nvrtc::sys;
 
 use crate::error::{Error, Result};
+use crate::kernel::TranslationUnit;
 
 /// The library's name in errors.
 const LIBRARY: &str = "libnvrtc";
@@ -274,6 +275,16 @@ pub fn require_or_skip() -> bool {
             );
             false
         }
+    }
+}
+
+/// Compiling a kernel's translation unit (the method lives with the compiler it needs).
+impl TranslationUnit {
+    /// Compiles the unit with NVRTC to a CUBIN for `sm_<arch>` (e.g. 90). Needs the NVRTC library
+    /// (no GPU): an [`crate::Error::LibraryMissing`] without it, an [`crate::Error::Nvrtc`] with
+    /// NVRTC's log (whose lines point at the kernel's Rust source) when the code does not compile.
+    pub fn compile_cubin(&self, arch: u32) -> Result<Cubin> {
+        compile_cubin(&self.source, &self.program_name(), arch)
     }
 }
 

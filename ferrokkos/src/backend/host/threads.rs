@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use super::pool::{Part, Shared as PoolShared};
 use super::{HostShared, HostSpace};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::runtime;
 use crate::runtime::context;
 use crate::space::{DeviceType, ExecutionSpace};
@@ -93,7 +93,7 @@ impl Threads {
             self.inner.pool.broadcast(self.inner.workers.clone(), f)
         });
         outcome.map_err(|e| match e {
-            crate::Error::Finalized { .. } => crate::Error::Finalized { what: what() },
+            Error::Finalized { .. } => Error::Finalized { what: what() },
             e => e,
         })
     }
