@@ -9,7 +9,7 @@
 use std::any::Any;
 
 use super::builtin::{self, Desc};
-use super::driver::{self, PointerKind, Stream};
+use super::driver::{self, PointerKind, Stream, StreamBuffer};
 use super::instance::Cuda;
 use super::queue::Submission;
 use crate::error::{Error, Result};
@@ -143,11 +143,11 @@ fn copy(
     };
     if same_alloc {
         // Overlapping Views of one allocation: through a temporary, so that source values win.
-        let temp = DeviceTemp::new(&cuda, count * elem.size, what)?;
+        let temp = temp(&cuda, count * elem.size, what)?;
         let strides = compact_strides(src.extents);
         let t = Side {
             alloc: None,
-            ptr: temp.ptr as *mut u8,
+            ptr: temp.ptr() as *mut u8,
             extents: src.extents,
             strides: &strides,
         };
@@ -204,12 +204,12 @@ fn copy(
             // Pageable source: gather it on the host (waited for above), upload, scatter with the
             // copy kernel.
             let staging = gather(src, elem);
-            let temp = DeviceTemp::new(&cuda, staging.len(), what)?;
+            let temp = temp(&cuda, staging.len(), what)?;
             // SAFETY: `temp` has `staging.len()` bytes; a copy from pageable memory reads the
             // source before it returns.
             unsafe {
                 driver::copy_async(
-                    temp.ptr,
+                    temp.ptr(),
                     staging.as_ptr() as u64,
                     staging.len(),
                     stream,
@@ -219,7 +219,7 @@ fn copy(
             let strides = compact_strides(src.extents);
             let t = Side {
                 alloc: None,
-                ptr: temp.ptr as *mut u8,
+                ptr: temp.ptr() as *mut u8,
                 extents: src.extents,
                 strides: &strides,
             };
@@ -230,11 +230,11 @@ fn copy(
         }
         (false, true) => {
             // Pageable destination: pack on the device, download, scatter on the host.
-            let temp = DeviceTemp::new(&cuda, count * elem.size, what)?;
+            let temp = temp(&cuda, count * elem.size, what)?;
             let strides = compact_strides(src.extents);
             let t = Side {
                 alloc: None,
-                ptr: temp.ptr as *mut u8,
+                ptr: temp.ptr() as *mut u8,
                 extents: src.extents,
                 strides: &strides,
             };
@@ -245,7 +245,7 @@ fn copy(
             let downloaded = unsafe {
                 driver::copy_async(
                     staging.as_mut_ptr() as u64,
-                    temp.ptr,
+                    temp.ptr(),
                     staging.len(),
                     stream,
                     what,
@@ -331,13 +331,13 @@ fn fill(
         unsafe { driver::launch(&f, grid, block, 0, stream, &mut params, what)? };
     } else {
         // Large elements: one element uploaded, then copied into every position.
-        let temp = DeviceTemp::new(&cuda, elem.size, what)?;
+        let temp = temp(&cuda, elem.size, what)?;
         // SAFETY: `temp` has room for one element; the source is read before the call returns.
-        unsafe { driver::copy_async(temp.ptr, value.as_ptr() as u64, elem.size, stream, what)? };
+        unsafe { driver::copy_async(temp.ptr(), value.as_ptr() as u64, elem.size, stream, what)? };
         let zeros = vec![0usize; dst.extents.len()];
         let t = Side {
             alloc: None,
-            ptr: temp.ptr as *mut u8,
+            ptr: temp.ptr() as *mut u8,
             extents: dst.extents,
             strides: &zeros,
         };
@@ -443,46 +443,16 @@ fn compact_strides(extents: &[usize]) -> Vec<usize> {
     strides
 }
 
-/// A temporary device buffer, freed stream-ordered after the work enqueued so far.
-struct DeviceTemp {
-    cuda: Cuda,
-    ptr: u64,
-}
-
-impl DeviceTemp {
-    fn new(cuda: &Cuda, bytes: usize, what: &dyn Fn() -> String) -> Result<DeviceTemp> {
-        let ptr = driver::alloc_device(
-            &cuda.shared().ctx,
-            bytes.max(1),
-            Some(cuda.queue().stream()),
-            what,
-        )?;
-        if ptr == 0 {
-            return Err(Error::Allocation {
-                label: "deep_copy temporary".into(),
-                bytes: bytes as u128,
-                space: "CudaSpace",
-            });
-        }
-        Ok(DeviceTemp {
-            cuda: cuda.clone(),
-            ptr,
-        })
+/// A temporary device buffer of `bytes` on `cuda`'s stream, for one copy (freed after it,
+/// stream-ordered, when dropped).
+fn temp<'s>(cuda: &'s Cuda, bytes: usize, what: &dyn Fn() -> String) -> Result<StreamBuffer<'s>> {
+    let temp = StreamBuffer::new(cuda.queue().stream(), bytes.max(1), what)?;
+    if temp.ptr() == 0 {
+        return Err(Error::Allocation {
+            label: "deep_copy temporary".into(),
+            bytes: bytes as u128,
+            space: "CudaSpace",
+        });
     }
-}
-
-impl Drop for DeviceTemp {
-    fn drop(&mut self) {
-        // SAFETY: allocated on this instance's stream; work using it was enqueued there, before.
-        let freed = unsafe {
-            driver::free_device(
-                &self.cuda.shared().ctx,
-                self.ptr,
-                Some(self.cuda.queue().stream()),
-            )
-        };
-        if let Err(e) = freed {
-            eprintln!("ferrokkos: {e}");
-        }
-    }
+    Ok(temp)
 }

@@ -10,7 +10,7 @@
 
 use std::cell::RefCell;
 
-use super::driver::{self, Stream};
+use super::driver::{self, Stream, StreamBuffer};
 use super::instance::Cuda;
 use super::jit::JitKey;
 use super::queue::Submission;
@@ -109,6 +109,51 @@ fn max_waves() -> u64 {
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or(u64::MAX)
     })
+}
+
+/// What the grid of a launch depends on.
+#[derive(Clone, Copy, Debug)]
+struct GridInput {
+    /// The number of iterations.
+    count: u64,
+    /// A `parallel_for` (grid-stride loops; reductions and scans run one wave at most).
+    for_pattern: bool,
+    /// The occupancy calculator's block size for the kernel.
+    block: u32,
+    /// The blocks of one full wave on the device.
+    full_grid: u32,
+    /// A tiled multidimensional `parallel_for`: points per tile (the block) and tiles (the grid).
+    tiles: Option<(u32, u64)>,
+    /// The `FERROKKOS_CUDA_MAX_WAVES` override (`u64::MAX`: none; 0: one thread per iteration).
+    max_waves: u64,
+}
+
+/// The grid and block of a launch (pure: unit-tested below). A short range gets a block just big
+/// enough, a warp multiple at most the occupancy calculator's size (launching and retiring idle
+/// threads costs device time). A `parallel_for` takes enough blocks for about
+/// [`ITERATIONS_PER_THREAD`] iterations per thread but at least [`MIN_WAVES`] waves; reductions
+/// and scans one wave. A tiled launch runs one block per tile, of the tile's points.
+fn grid_size(g: GridInput) -> (u64, u32) {
+    let block = g.block.min(
+        g.count
+            .next_multiple_of(32)
+            .max(32)
+            .min(u64::from(u32::MAX)) as u32,
+    );
+    if let Some((points, tiles)) = g.tiles {
+        return (tiles.clamp(1, u64::from(i32::MAX as u32)), points);
+    }
+    let wanted = g.count.div_ceil(u64::from(block)).max(1);
+    let full = u64::from(g.full_grid);
+    let cap = match (g.for_pattern, g.max_waves) {
+        (true, u64::MAX) => {
+            (full * MIN_WAVES).max(g.count.div_ceil(u64::from(block) * ITERATIONS_PER_THREAD))
+        }
+        (true, 0) => u64::from(i32::MAX as u32),
+        (true, waves) => full * waves,
+        (false, _) => full,
+    };
+    (wanted.min(cap).max(1), block)
 }
 
 /// Which pattern a launch runs, with the reducer of reductions and scans.
@@ -245,36 +290,14 @@ pub(super) fn launch<'q>(
             extra,
             value_size,
         )?;
-        // A short range gets a block just big enough (launching and retiring idle threads costs
-        // device time): a warp multiple, at most the occupancy calculator's size.
-        let block = loaded.block.min(
-            space
-                .count
-                .next_multiple_of(32)
-                .max(32)
-                .min(u64::from(u32::MAX)) as u32,
-        );
-        let wanted = space.count.div_ceil(u64::from(block)).max(1);
-        let full = u64::from(loaded.full_grid);
-        let cap = match (kind, max_waves()) {
-            (Kind::For, u64::MAX) => (full * MIN_WAVES).max(
-                space
-                    .count
-                    .div_ceil(u64::from(block) * ITERATIONS_PER_THREAD),
-            ),
-            (Kind::For, 0) => u64::from(i32::MAX as u32),
-            (Kind::For, waves) => full * waves,
-            _ => full,
-        };
-        let mut grid = wanted.min(cap).max(1);
-        // A tiled launch: one block per tile, of the tile's points.
-        let (block, cap_tiles) = match space.tiles {
-            Some((points, tiles)) if tiled => (points, Some(tiles)),
-            _ => (block, None),
-        };
-        if let Some(tiles) = cap_tiles {
-            grid = tiles.clamp(1, u64::from(i32::MAX as u32));
-        }
+        let (mut grid, block) = grid_size(GridInput {
+            count: space.count,
+            for_pattern: matches!(kind, Kind::For),
+            block: loaded.block,
+            full_grid: loaded.full_grid,
+            tiles: space.tiles.filter(|_| tiled),
+            max_waves: max_waves(),
+        });
 
         let stream: &Stream = cuda.queue().stream();
         let mut sub = cuda.queue().begin();
@@ -295,20 +318,24 @@ pub(super) fn launch<'q>(
             },
             || vec![("pattern", pattern.to_string()), ("space", "Cuda".into())],
         );
+        // Captures too large for the parameters travel in device memory that the launches below
+        // read; it frees itself after them (stream-ordered), also when an enqueue fails.
         let caps_dev = if by_pointer {
             caps.clear();
             dk.pack_captures(&mut ParamWriter::new(caps));
-            let dev = driver::alloc_device(&shared.ctx, caps.len(), Some(stream), what)?;
+            let dev = StreamBuffer::new(stream, caps.len(), what)?;
             // SAFETY: `dev` has `caps.len()` bytes, stream-ordered before the launch below; the
             // source is this thread's buffer, which a copy from pageable memory reads before
             // the call returns.
-            unsafe { driver::copy_async(dev, caps.as_ptr() as u64, caps.len(), stream, what)? };
+            unsafe {
+                driver::copy_async(dev.ptr(), caps.as_ptr() as u64, caps.len(), stream, what)?
+            };
             Some(dev)
         } else {
             None
         };
-        let finish_caps = |w: &mut ParamWriter<'_>| match caps_dev {
-            Some(dev) => w.push(dev),
+        let finish_caps = |w: &mut ParamWriter<'_>| match &caps_dev {
+            Some(dev) => w.push(dev.ptr()),
             None => dk.pack_captures(w),
         };
         // Everything from the first enqueue on: an error in it must still stamp the allocations
@@ -416,10 +443,6 @@ pub(super) fn launch<'q>(
                     Some(total)
                 }
             };
-            if let Some(dev) = caps_dev {
-                // SAFETY: allocated above on this stream; the launches that read it come before.
-                unsafe { driver::free_device(&shared.ctx, dev, Some(stream))? };
-            }
             Ok(result)
         })();
         let stamp_all = || borrows.allocations().chain(dest.map(|d| d.alloc));
@@ -480,5 +503,71 @@ pub(super) fn missing(what: &dyn Fn() -> String) -> Error {
     Error::Unsupported {
         what: what(),
         reason: "the compiled kernel lacks its second entry".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An H100-like device: blocks of 1024 from the occupancy calculator, 132 SMs x 2 blocks.
+    fn input(count: u64, for_pattern: bool) -> GridInput {
+        GridInput {
+            count,
+            for_pattern,
+            block: 1024,
+            full_grid: 264,
+            tiles: None,
+            max_waves: u64::MAX,
+        }
+    }
+
+    #[test]
+    fn short_ranges_get_one_small_block() {
+        assert_eq!(grid_size(input(1, true)), (1, 32));
+        assert_eq!(grid_size(input(33, true)), (1, 64));
+        assert_eq!(grid_size(input(1000, false)), (1, 1024));
+    }
+
+    #[test]
+    fn long_for_ranges_give_each_thread_about_four_iterations_but_at_least_eight_waves() {
+        // 2^25 iterations: 2^25 / (1024 * 4) = 8192 blocks, more than 8 waves (2112).
+        assert_eq!(grid_size(input(1 << 25, true)), (8192, 1024));
+        // 2^22: 1024 blocks would be under 8 waves, and 2^22 / 1024 = 4096 wanted: 2112.
+        assert_eq!(grid_size(input(1 << 22, true)), (2112, 1024));
+    }
+
+    #[test]
+    fn reductions_run_one_wave_at_most() {
+        assert_eq!(grid_size(input(1 << 25, false)), (264, 1024));
+        assert_eq!(grid_size(input(10_000, false)), (10, 1024));
+    }
+
+    #[test]
+    fn the_wave_override_caps_or_lifts_the_grid() {
+        let capped = GridInput {
+            max_waves: 1,
+            ..input(1 << 25, true)
+        };
+        assert_eq!(grid_size(capped), (264, 1024));
+        let one_per_iteration = GridInput {
+            max_waves: 0,
+            ..input(1 << 25, true)
+        };
+        assert_eq!(grid_size(one_per_iteration), (32768, 1024));
+    }
+
+    #[test]
+    fn tiled_launches_run_a_block_per_tile() {
+        let tiled = GridInput {
+            tiles: Some((256, 5000)),
+            ..input(1 << 20, true)
+        };
+        assert_eq!(grid_size(tiled), (5000, 256));
+        let none = GridInput {
+            tiles: Some((256, 0)),
+            ..input(0, true)
+        };
+        assert_eq!(grid_size(none), (1, 256));
     }
 }

@@ -14,6 +14,7 @@
 //! Every fallible call takes a `what` closure describing what ferrokkos was doing (`allocating View
 //! "x" in CudaSpace`); it is evaluated only on error, so the success path allocates nothing.
 
+mod buffer;
 mod context;
 mod device;
 mod event;
@@ -30,6 +31,8 @@ use cudarc::driver::sys;
 use crate::error::{Error, Result};
 
 // The re-exports are the layer's API; each is allowed unused until the Cuda space uses it.
+#[allow(unused_imports)]
+pub(crate) use buffer::StreamBuffer;
 #[allow(unused_imports)]
 pub(crate) use context::Context;
 #[allow(unused_imports)]
