@@ -272,14 +272,55 @@ pub enum Error {
     },
 
     /// The trace file named by `FERROKKOS_TRACE` could not be created or written.
-    #[error("the trace file {path:?} could not be written: {reason}")]
+    #[error("the trace file {path:?} could not be written: {source}")]
     Trace {
         /// The path as given.
         path: String,
-        /// The I/O error.
+        /// The I/O error (also [`std::error::Error::source`]).
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A backend failed: its driver, its run-time compiler, or one of the libraries it loads.
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+
+    /// An execution or memory space is not usable in this process (no GPU, no driver, or a device
+    /// number that does not exist).
+    #[error("{space} is not available: {reason}")]
+    Unavailable {
+        /// The space, e.g. `Cuda`.
+        space: &'static str,
+        /// Why not.
         reason: String,
     },
 
+    /// A kernel cannot run on the execution space it was launched on.
+    #[error("{what}: {reason}")]
+    Unsupported {
+        /// The launch or operation, e.g. `parallel_for "axpy" on Threads`.
+        what: String,
+        /// Why not, e.g. which View lives in memory the space cannot reach.
+        reason: String,
+    },
+
+    /// An invariant of ferrokkos itself does not hold: a bug in ferrokkos, never in the caller's
+    /// code. Please report it with the message.
+    #[error("{what}: internal error in ferrokkos: {reason}")]
+    Internal {
+        /// The operation that found it.
+        what: String,
+        /// The broken invariant.
+        reason: String,
+    },
+}
+
+/// A failure of a backend's own machinery ([`Error::Backend`]): a driver call, the run-time compiler,
+/// or loading one of the libraries the backend needs. The CUDA backend's are here; another backend
+/// adds its own variants.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BackendError {
     /// A CUDA library that ferrokkos loads at run time could not be loaded (or lacks a function).
     #[error("the CUDA library {library} could not be loaded: {hint}")]
     LibraryMissing {
@@ -321,35 +362,6 @@ pub enum Error {
         code: i32,
         /// What was being done: `parallel_for "axpy" on Cuda`, `allocating View "x" in CudaSpace`.
         what: String,
-    },
-
-    /// An execution or memory space is not usable in this process (no GPU, no driver, or a device
-    /// number that does not exist).
-    #[error("{space} is not available: {reason}")]
-    Unavailable {
-        /// The space, e.g. `Cuda`.
-        space: &'static str,
-        /// Why not.
-        reason: String,
-    },
-
-    /// A kernel cannot run on the execution space it was launched on.
-    #[error("{what}: {reason}")]
-    Unsupported {
-        /// The launch or operation, e.g. `parallel_for "axpy" on Threads`.
-        what: String,
-        /// Why not, e.g. which View lives in memory the space cannot reach.
-        reason: String,
-    },
-
-    /// An invariant of ferrokkos itself does not hold: a bug in ferrokkos, never in the caller's
-    /// code. Please report it with the message.
-    #[error("{what}: internal error in ferrokkos: {reason}")]
-    Internal {
-        /// The operation that found it.
-        what: String,
-        /// The broken invariant.
-        reason: String,
     },
 }
 
@@ -435,10 +447,10 @@ mod tests {
 
     #[test]
     fn library_missing_error_names_library_and_hint() {
-        let e = Error::LibraryMissing {
+        let e = Error::Backend(BackendError::LibraryMissing {
             library: "libnvrtc",
             hint: "searched for [\"libnvrtc.so\"]".into(),
-        };
+        });
         assert_eq!(
             e.to_string(),
             "the CUDA library libnvrtc could not be loaded: searched for [\"libnvrtc.so\"]"
@@ -447,25 +459,58 @@ mod tests {
 
     #[test]
     fn nvrtc_error_names_program_arch_call_code_and_log() {
-        let e = Error::Nvrtc {
+        let e = Error::Backend(BackendError::Nvrtc {
             program: "k.cu".into(),
             arch: 90,
             call: "nvrtcCompileProgram",
             code: "NVRTC_ERROR_COMPILATION".into(),
             log: "k.cu(3): error: expected a \";\"\n\n".into(),
-        };
+        });
         assert_eq!(
             e.to_string(),
             "NVRTC could not compile program \"k.cu\" for sm_90: nvrtcCompileProgram returned \
              NVRTC_ERROR_COMPILATION; compile log:\nk.cu(3): error: expected a \";\""
         );
-        let empty = Error::Nvrtc {
+        let empty = Error::Backend(BackendError::Nvrtc {
             program: "k.cu".into(),
             arch: 80,
             call: "nvrtcCreateProgram",
             code: "NVRTC_ERROR_OUT_OF_MEMORY".into(),
             log: String::new(),
-        };
+        });
         assert!(empty.to_string().ends_with("compile log:\n(empty)"));
+    }
+
+    #[test]
+    fn an_io_failure_is_the_source_of_the_trace_error() {
+        let e = Error::Trace {
+            path: "/nope/t.json".into(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory"),
+        };
+        assert_eq!(
+            e.to_string(),
+            "the trace file \"/nope/t.json\" could not be written: no such directory"
+        );
+        let source = std::error::Error::source(&e).expect("the I/O error");
+        assert_eq!(source.to_string(), "no such directory");
+    }
+
+    #[test]
+    fn backend_errors_read_as_their_own_message_and_convert_into_error() {
+        let e: Error = BackendError::Cuda {
+            call: "cuLaunchKernel",
+            name: "CUDA_ERROR_INVALID_VALUE".into(),
+            code: 1,
+            what: "parallel_for \"x\" on Cuda".into(),
+        }
+        .into();
+        assert_eq!(
+            e.to_string(),
+            "parallel_for \"x\" on Cuda: cuLaunchKernel failed with CUDA_ERROR_INVALID_VALUE (error 1)"
+        );
+        assert!(matches!(
+            e,
+            Error::Backend(BackendError::Cuda { code: 1, .. })
+        ));
     }
 }

@@ -69,7 +69,7 @@ pub use dispatch::{
     ForFunctor, ForKernel, Functor, HostExecutionSpace, Launch, ReduceFunctor, ReduceKernel,
     ScanFunctor, ScanKernel, parallel_for, parallel_reduce, parallel_scan, parallel_scan_with,
 };
-pub use error::{BorrowKind, DeviceTarget, Error, Result};
+pub use error::{BackendError, BorrowKind, DeviceTarget, Error, Result};
 /// A single-source kernel: `kernel!(|i| y[i] = a * x[i] + y[i])` runs on the host spaces as Rust and
 /// becomes CUDA C++ for the GPU. Its language, parameters and race rules are described in the
 /// [`kernel`](mod@kernel) module.

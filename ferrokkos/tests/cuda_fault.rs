@@ -3,7 +3,7 @@
 //! process: a device fault leaves the context unusable.
 
 use ferrokkos::prelude::*;
-use ferrokkos::{Cuda, Error};
+use ferrokkos::{BackendError, Cuda, Error};
 
 #[test]
 #[ignore = "needs a CUDA GPU"]
@@ -28,7 +28,10 @@ fn a_device_fault_is_an_error_naming_the_driver_error_and_the_kernel() {
     let e = exec.fence("after the fault").unwrap_err();
     let text = e.to_string();
     println!("{text}");
-    assert!(matches!(e, Error::Cuda { .. }), "{e:?}");
+    assert!(
+        matches!(e, Error::Backend(BackendError::Cuda { .. })),
+        "{e:?}"
+    );
     assert!(text.contains("CUDA_ERROR_ILLEGAL_ADDRESS"), "{text}");
     assert!(text.contains("parallel_for \"out of bounds\""), "{text}");
     // Later work reports the sticky error too, and finalize completes (reporting it).

@@ -100,7 +100,7 @@ impl Trace {
     pub(crate) fn create(path: &Path, program: &str) -> Result<Trace> {
         let fail = |e: std::io::Error| Error::Trace {
             path: path.display().to_string(),
-            reason: e.to_string(),
+            source: e,
         };
         let mut out = BufWriter::new(File::create(path).map_err(fail)?);
         out.write_all(b"{\"traceEvents\":[\n").map_err(fail)?;
@@ -315,7 +315,7 @@ impl Trace {
             None => Ok(()),
             Some(e) => Err(Error::Trace {
                 path: self.path.display().to_string(),
-                reason: e.to_string(),
+                source: e,
             }),
         }
     }

@@ -141,7 +141,7 @@ impl DiskCache {
     /// The key identifies NVRTC by its library file (path, size, modification time), found without
     /// loading it, so that a warm start neither compiles nor even loads NVRTC; when the file is not
     /// found, by the version NVRTC reports (which loads it), `(0, 0)` when it is missing (then the
-    /// lookup misses and the compile reports [`crate::Error::LibraryMissing`]).
+    /// lookup misses and the compile reports [`crate::BackendError::LibraryMissing`]).
     ///
     /// Errors: those of [`nvrtc::compile_cubin`], on a miss.
     pub(crate) fn compile_cached(
@@ -343,6 +343,7 @@ fn write_entry(path: &Path, key: &[u8], image: &[u8]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::{BackendError, Error};
     use crate::nvrtc::require_or_skip;
     use std::collections::HashMap;
     use std::time::Instant;
@@ -692,7 +693,10 @@ mod tests {
         let err = cache
             .compile_cached("extern \"C\" __global__ void k() { x; }", "bad.cu", 90)
             .expect_err("does not compile");
-        assert!(matches!(err, crate::Error::Nvrtc { .. }), "{err:?}");
+        assert!(
+            matches!(err, Error::Backend(BackendError::Nvrtc { .. })),
+            "{err:?}"
+        );
         assert!(entries(&tmp.0).0.is_empty());
     }
 

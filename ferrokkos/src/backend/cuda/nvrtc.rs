@@ -13,7 +13,7 @@
 //! `libnvrtc-builtins.so.13.0` from the same directory when it compiles).
 //!
 //! cudarc panics when a function of an absent library is called, so every entry point here checks
-//! [`is_available`] first and returns [`Error::LibraryMissing`] instead.
+//! [`is_available`] first and returns [`crate::BackendError::LibraryMissing`] instead.
 
 use std::ffi::{CString, c_char, c_int};
 use std::sync::OnceLock;
@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use cudarc::nvrtc::sys;
 
-use crate::error::{Error, Result};
+use crate::error::{BackendError, Error, Result};
 use crate::kernel::TranslationUnit;
 
 /// The library's name in errors.
@@ -45,7 +45,7 @@ pub fn is_available() -> bool {
     availability().is_ok()
 }
 
-/// `Ok` when NVRTC is usable, otherwise why not (the hint of [`Error::LibraryMissing`]).
+/// `Ok` when NVRTC is usable, otherwise why not (the hint of [`crate::BackendError::LibraryMissing`]).
 fn availability() -> &'static std::result::Result<(), String> {
     static STATE: OnceLock<std::result::Result<(), String>> = OnceLock::new();
     STATE.get_or_init(|| {
@@ -78,15 +78,14 @@ fn availability() -> &'static std::result::Result<(), String> {
     })
 }
 
-/// [`Error::LibraryMissing`] unless NVRTC is usable.
+/// [`crate::BackendError::LibraryMissing`] unless NVRTC is usable.
 fn check_available() -> Result<()> {
-    availability()
-        .as_ref()
-        .map(|_| ())
-        .map_err(|hint| Error::LibraryMissing {
+    availability().as_ref().map(|_| ()).map_err(|hint| {
+        Error::Backend(BackendError::LibraryMissing {
             library: LIBRARY,
             hint: hint.clone(),
         })
+    })
 }
 
 /// NVRTC's version, `(major, minor)`, e.g. `(13, 0)`.
@@ -96,13 +95,13 @@ pub fn version() -> Result<(i32, i32)> {
     // SAFETY: NVRTC is loaded (checked above); both pointers are valid for writes.
     let code = unsafe { sys::nvrtcVersion(&mut major, &mut minor) };
     if code != sys::nvrtcResult::NVRTC_SUCCESS {
-        return Err(Error::Nvrtc {
+        return Err(Error::Backend(BackendError::Nvrtc {
             program: String::new(),
             arch: 0,
             call: "nvrtcVersion",
             code: format!("{code:?}"),
             log: String::new(),
-        });
+        }));
     }
     Ok((major, minor))
 }
@@ -175,7 +174,7 @@ fn c_string(text: &str, what: &str) -> Result<CString> {
 /// contraction of `a * b + c`: each operation is rounded as Rust rounds it). `program_name` is
 /// the file name NVRTC's messages use (`fk_kernel_l12_0badc0de.cu`).
 ///
-/// Errors: [`Error::LibraryMissing`] when NVRTC cannot be loaded, [`Error::Nvrtc`] (with the log)
+/// Errors: [`crate::BackendError::LibraryMissing`] when NVRTC cannot be loaded, [`crate::BackendError::Nvrtc`] (with the log)
 /// when the program does not compile or NVRTC fails otherwise, [`Error::InvalidArgument`] when the
 /// source or the name contains a NUL byte.
 pub fn compile_cubin(source: &str, program_name: &str, arch: u32) -> Result<Cubin> {
@@ -196,12 +195,14 @@ pub fn compile_cubin(source: &str, program_name: &str, arch: u32) -> Result<Cubi
     .map(|o| CString::new(o).expect("the options contain no NUL byte"))
     .collect();
     let option_ptrs: Vec<*const c_char> = options.iter().map(|o| o.as_ptr()).collect();
-    let fail = |call: &'static str, code: sys::nvrtcResult, log: String| Error::Nvrtc {
-        program: program_name.to_string(),
-        arch,
-        call,
-        code: format!("{code:?}"),
-        log,
+    let fail = |call: &'static str, code: sys::nvrtcResult, log: String| {
+        Error::Backend(BackendError::Nvrtc {
+            program: program_name.to_string(),
+            arch,
+            call,
+            code: format!("{code:?}"),
+            log,
+        })
     };
 
     let start = Instant::now();
@@ -281,7 +282,7 @@ pub fn require_or_skip() -> bool {
 /// Compiling a kernel's translation unit (the method lives with the compiler it needs).
 impl TranslationUnit {
     /// Compiles the unit with NVRTC to a CUBIN for `sm_<arch>` (e.g. 90). Needs the NVRTC library
-    /// (no GPU): an [`crate::Error::LibraryMissing`] without it, an [`crate::Error::Nvrtc`] with
+    /// (no GPU): an [`crate::BackendError::LibraryMissing`] without it, an [`crate::BackendError::Nvrtc`] with
     /// NVRTC's log (whose lines point at the kernel's Rust source) when the code does not compile.
     pub fn compile_cubin(&self, arch: u32) -> Result<Cubin> {
         compile_cubin(&self.source, &self.program_name(), arch)
@@ -517,20 +518,20 @@ mod tests {
             "extern \"C\" __global__ void bad(int* x) {\n    int y = 1;\n    x[0] = y +;\n}\n";
         let err = compile_cubin(source, "bad.cu", 90).expect_err("the program has a syntax error");
         match &err {
-            Error::Nvrtc {
+            Error::Backend(BackendError::Nvrtc {
                 program,
                 arch,
                 call,
                 code,
                 log,
-            } => {
+            }) => {
                 assert_eq!(program, "bad.cu");
                 assert_eq!(*arch, 90);
                 assert_eq!(*call, "nvrtcCompileProgram");
                 assert_eq!(code, "NVRTC_ERROR_COMPILATION");
                 assert!(log.contains("bad.cu(3)"), "the log names line 3: {log}");
             }
-            other => panic!("expected Error::Nvrtc, got {other:?}"),
+            other => panic!("expected BackendError::Nvrtc, got {other:?}"),
         }
         let message = err.to_string();
         assert!(
@@ -547,7 +548,7 @@ mod tests {
         }
         let err = compile_cubin("__global__ void k() {}", "k.cu", 1).expect_err("sm_1 is no arch");
         assert!(
-            matches!(&err, Error::Nvrtc { arch: 1, call: "nvrtcCompileProgram", code, .. }
+            matches!(&err, Error::Backend(BackendError::Nvrtc { arch: 1, call: "nvrtcCompileProgram", code, .. })
                 if code == "NVRTC_ERROR_INVALID_OPTION"),
             "{err:?}"
         );
@@ -559,7 +560,10 @@ mod tests {
         if is_available() {
             assert!(matches!(err, Error::InvalidArgument { .. }), "{err:?}");
         } else {
-            assert!(matches!(err, Error::LibraryMissing { .. }), "{err:?}");
+            assert!(
+                matches!(err, Error::Backend(BackendError::LibraryMissing { .. })),
+                "{err:?}"
+            );
         }
     }
 

@@ -8,7 +8,7 @@ use super::backend::CudaShared;
 use super::copy::CudaCopies;
 use super::driver::{self, Context, PointerKind};
 use super::instance::backend_shared;
-use crate::error::{Error, Result};
+use crate::error::{BackendError, Error, Result};
 use crate::seal::{Sealed, Token};
 use crate::space::DeviceCopy;
 use crate::space::host_space::HostSpace;
@@ -78,11 +78,13 @@ fn allocate(kind: Kind, label: &str, bytes: usize, init: Init) -> Result<RawMemo
         return Ok(RawMemory::empty());
     }
     let failed = |e: Error| match e {
-        Error::Cuda { name, .. } if name == "CUDA_ERROR_OUT_OF_MEMORY" => Error::Allocation {
-            label: label.to_string(),
-            bytes: bytes as u128,
-            space: kind.name(),
-        },
+        Error::Backend(BackendError::Cuda { name, .. }) if name == "CUDA_ERROR_OUT_OF_MEMORY" => {
+            Error::Allocation {
+                label: label.to_string(),
+                bytes: bytes as u128,
+                space: kind.name(),
+            }
+        }
         e => e,
     };
     let ctx = &shared.ctx;
@@ -98,12 +100,12 @@ fn allocate(kind: Kind, label: &str, bytes: usize, init: Init) -> Result<RawMemo
         bytes,
     };
     let Some(nonnull) = NonNull::new(ptr as *mut u8) else {
-        return Err(failed(Error::Cuda {
+        return Err(failed(Error::Backend(BackendError::Cuda {
             call: "cuMemAlloc",
             name: "CUDA_ERROR_OUT_OF_MEMORY".into(),
             code: 2,
             what: what(),
-        }));
+        })));
     };
     release.record.add(bytes);
     // From here on the memory is freed if zeroing fails.

@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 use cudarc::driver::sys;
 
 use super::{LIBRARY, Stream, check};
-use crate::error::{Error, Result};
+use crate::error::{BackendError, Error, Result};
 
 /// `cuEventElapsedTime`'s signature (the `_v2` of CUDA 12.8+ has the same one).
 type ElapsedFn = unsafe extern "C" fn(*mut f32, sys::CUevent, sys::CUevent) -> sys::CUresult;
@@ -129,11 +129,11 @@ impl Event {
             });
         }
         let Some(elapsed) = elapsed_fn() else {
-            return Err(Error::LibraryMissing {
+            return Err(Error::Backend(BackendError::LibraryMissing {
                 library: LIBRARY,
                 hint: "the library exports neither cuEventElapsedTime_v2 nor cuEventElapsedTime"
                     .to_string(),
-            });
+            }));
         };
         self.stream.context().bind()?;
         let mut ms = 0f32;

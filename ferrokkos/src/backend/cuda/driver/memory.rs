@@ -13,7 +13,7 @@ use std::ffi::c_void;
 use cudarc::driver::sys;
 
 use super::{Context, Stream, check, init};
-use crate::error::{Error, Result};
+use crate::error::{BackendError, Error, Result};
 
 /// Allocates `bytes` of device memory on `ctx`'s device: stream-ordered (`cuMemAllocAsync`, from
 /// the device's default pool) when `stream` is given and the device supports memory pools, so the
@@ -131,7 +131,7 @@ pub(crate) unsafe fn free_host_pinned(ctx: &Context, ptr: *mut u8) -> Result<()>
 /// Allocates `bytes` of managed memory (`cuMemAllocManaged` with `CU_MEM_ATTACH_GLOBAL`: accessible
 /// from the host and from every stream). Managed allocations succeed lazily even beyond the
 /// device's memory, so a request for more than the device's free memory (`cuMemGetInfo`) is
-/// refused first with [`Error::Cuda`] `{ call: "cuMemAllocManaged", name:
+/// refused first with [`crate::BackendError::Cuda`] `{ call: "cuMemAllocManaged", name:
 /// "CUDA_ERROR_OUT_OF_MEMORY" }`, as the driver would refuse device memory.
 pub(crate) fn alloc_managed(
     ctx: &Context,
@@ -143,12 +143,12 @@ pub(crate) fn alloc_managed(
     }
     let (free, _) = ctx.memory_info()?;
     if bytes > free {
-        return Err(Error::Cuda {
+        return Err(Error::Backend(BackendError::Cuda {
             call: "cuMemAllocManaged",
             name: "CUDA_ERROR_OUT_OF_MEMORY".to_string(),
             code: sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY as i32,
             what: what(),
-        });
+        }));
     }
     let mut ptr: sys::CUdeviceptr = 0;
     let flags = sys::CUmemAttach_flags::CU_MEM_ATTACH_GLOBAL as u32;
@@ -509,14 +509,14 @@ mod tests {
         let (free, _) = ctx.memory_info().expect("info");
         let err = alloc_managed(&ctx, free + (1 << 30), || "too big".into()).expect_err("refused");
         match &err {
-            Error::Cuda {
+            Error::Backend(BackendError::Cuda {
                 call, name, what, ..
-            } => {
+            }) => {
                 assert_eq!(*call, "cuMemAllocManaged");
                 assert_eq!(name, "CUDA_ERROR_OUT_OF_MEMORY");
                 assert_eq!(what, "too big");
             }
-            other => panic!("expected Error::Cuda, got {other:?}"),
+            other => panic!("expected BackendError::Cuda, got {other:?}"),
         }
     }
 

@@ -1,7 +1,7 @@
 //! The CUDA driver layer: a checked, ownership-tracking wrapper over cudarc's raw `sys` bindings.
 //!
 //! Layering follows cudarc's own: `sys` (raw FFI, loaded at run time) -> [`check`] (a `CUresult`
-//! becomes [`Error::Cuda`] with the driver's own error name) -> small owning types whose lifetimes
+//! becomes [`crate::BackendError::Cuda`] with the driver's own error name) -> small owning types whose lifetimes
 //! mirror CUDA's (decision 8 of the design): a [`Context`] is the retained primary context of one
 //! device, a [`Stream`] keeps its context alive, an [`Event`] keeps its stream alive, a [`Module`]
 //! keeps its context alive and a [`Function`] keeps its module loaded.
@@ -9,7 +9,7 @@
 //! libcuda is loaded dynamically (cudarc's `dynamic-loading`). cudarc panics when a function of an
 //! absent library (or an absent symbol) is called, so every entry point that may be the first call
 //! goes through [`init`], which checks that the library loads and exports every function this layer
-//! calls, and returns [`Error::LibraryMissing`] otherwise.
+//! calls, and returns [`crate::BackendError::LibraryMissing`] otherwise.
 //!
 //! Every fallible call takes a `what` closure describing what ferrokkos was doing (`allocating View
 //! "x" in CudaSpace`); it is evaluated only on error, so the success path allocates nothing.
@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 
 use cudarc::driver::sys;
 
-use crate::error::{Error, Result};
+use crate::error::{BackendError, Error, Result};
 
 // The re-exports are the layer's API; each is allowed unused until the Cuda space uses it.
 #[allow(unused_imports)]
@@ -119,7 +119,7 @@ enum Missing {
 }
 
 impl Missing {
-    /// The hint of [`Error::LibraryMissing`].
+    /// The hint of [`crate::BackendError::LibraryMissing`].
     fn hint(self) -> String {
         match self {
             Missing::NotFound => {
@@ -164,12 +164,14 @@ fn has_symbol(name: &str) -> bool {
     unsafe { sys::culib().get::<*const std::ffi::c_void>(name.as_bytes()) }.is_ok()
 }
 
-/// [`Error::LibraryMissing`] unless libcuda is usable (loaded, every function exported). Does not
+/// [`crate::BackendError::LibraryMissing`] unless libcuda is usable (loaded, every function exported). Does not
 /// call `cuInit`.
 fn check_library() -> Result<()> {
-    library().map_err(|missing| Error::LibraryMissing {
-        library: LIBRARY,
-        hint: missing.hint(),
+    library().map_err(|missing| {
+        Error::Backend(BackendError::LibraryMissing {
+            library: LIBRARY,
+            hint: missing.hint(),
+        })
     })
 }
 
@@ -192,7 +194,7 @@ pub(crate) fn error_name(code: sys::CUresult) -> String {
     format!("{code:?}")
 }
 
-/// `Ok` on `CUDA_SUCCESS`, otherwise [`Error::Cuda`] naming `call`, the driver's error name and
+/// `Ok` on `CUDA_SUCCESS`, otherwise [`crate::BackendError::Cuda`] naming `call`, the driver's error name and
 /// code, and `what` (evaluated only on error).
 pub(crate) fn check(
     code: sys::CUresult,
@@ -206,18 +208,18 @@ pub(crate) fn check(
     }
 }
 
-/// [`Error::Cuda`] for a failed `call`.
+/// [`crate::BackendError::Cuda`] for a failed `call`.
 fn cuda_error(code: sys::CUresult, call: &'static str, what: String) -> Error {
-    Error::Cuda {
+    Error::Backend(BackendError::Cuda {
         call,
         name: error_name(code),
         code: code as i32,
         what,
-    }
+    })
 }
 
-/// Initializes the driver once per process: libcuda must be usable ([`Error::LibraryMissing`]
-/// otherwise, with a hint) and `cuInit(0)` must succeed ([`Error::Cuda`] otherwise, e.g.
+/// Initializes the driver once per process: libcuda must be usable ([`crate::BackendError::LibraryMissing`]
+/// otherwise, with a hint) and `cuInit(0)` must succeed ([`crate::BackendError::Cuda`] otherwise, e.g.
 /// `CUDA_ERROR_NO_DEVICE`). Later calls return the first call's outcome.
 pub(crate) fn init() -> Result<()> {
     static STATE: OnceLock<std::result::Result<(), sys::CUresult>> = OnceLock::new();
@@ -314,18 +316,18 @@ mod tests {
         )
         .expect_err("a failure is Err");
         match &err {
-            Error::Cuda {
+            Error::Backend(BackendError::Cuda {
                 call,
                 name,
                 code,
                 what,
-            } => {
+            }) => {
                 assert_eq!(*call, "cuLaunchKernel");
                 assert_eq!(name, "CUDA_ERROR_INVALID_VALUE");
                 assert_eq!(*code, 1);
                 assert_eq!(what, "parallel_for \"axpy\" on Cuda");
             }
-            other => panic!("expected Error::Cuda, got {other:?}"),
+            other => panic!("expected BackendError::Cuda, got {other:?}"),
         }
         let message = err.to_string();
         assert!(
@@ -368,11 +370,11 @@ mod tests {
             pointer_kind(std::ptr::null()).expect_err("no libcuda"),
         ] {
             match &err {
-                Error::LibraryMissing { library, hint } => {
+                Error::Backend(BackendError::LibraryMissing { library, hint }) => {
                     assert_eq!(*library, "libcuda");
                     assert!(hint.contains("libcuda.so"), "{hint}");
                 }
-                other => panic!("expected Error::LibraryMissing, got {other:?}"),
+                other => panic!("expected BackendError::LibraryMissing, got {other:?}"),
             }
         }
     }

@@ -123,7 +123,7 @@ impl Module {
     /// Loads `image` into `ctx` (`cuModuleLoadData`). `image` is a CUBIN (the ELF image NVRTC
     /// produces for the device's exact architecture) or NUL-terminated PTX; it is checked to lie
     /// within the slice first ([`Error::InvalidArgument`] otherwise), because the driver is given
-    /// only its address. A CUBIN for another architecture is [`Error::Cuda`]
+    /// only its address. A CUBIN for another architecture is [`crate::BackendError::Cuda`]
     /// (`CUDA_ERROR_NO_BINARY_FOR_GPU`).
     pub(crate) fn load(
         ctx: &Arc<Context>,
@@ -169,7 +169,7 @@ impl Module {
     }
 
     /// The kernel `name` of this module (`cuModuleGetFunction`; an `extern "C"` kernel's name as
-    /// written). A missing kernel is [`Error::Cuda`] (`CUDA_ERROR_NOT_FOUND`), a name with a NUL
+    /// written). A missing kernel is [`crate::BackendError::Cuda`] (`CUDA_ERROR_NOT_FOUND`), a name with a NUL
     /// byte [`Error::InvalidArgument`].
     pub(crate) fn function(
         self: &Arc<Self>,
@@ -528,6 +528,7 @@ pub(crate) unsafe fn launch(
 mod tests {
     use super::super::{alloc_device, copy, device_info, fill_async, free_device, test_context};
     use super::*;
+    use crate::error::BackendError;
 
     /// A minimal little-endian ELF64 header with the given table offsets and counts.
     fn elf(len: usize, shoff: u64, shnum: u16) -> Vec<u8> {
@@ -652,7 +653,7 @@ extern "C" __global__ void params(unsigned long long* out, int a, double b, unsi
 
         let missing = module.function("nope", || "get nope".into());
         assert!(
-            matches!(&missing, Err(Error::Cuda { call: "cuModuleGetFunction", name, .. })
+            matches!(&missing, Err(Error::Backend(BackendError::Cuda { call: "cuModuleGetFunction", name, .. }))
                 if name == "CUDA_ERROR_NOT_FOUND"),
             "{missing:?}"
         );
