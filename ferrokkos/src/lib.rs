@@ -1,9 +1,18 @@
 //! ferrokkos: the [Kokkos](https://kokkos.org) performance-portability programming model in Rust.
 //!
 //! Write a parallel kernel once, over multidimensional [`View`]s that live in explicit memory spaces,
-//! and run it on one core ([`Serial`]), on all cores ([`Threads`]) or, later, on an NVIDIA GPU. The
-//! concepts and names are Kokkos': execution spaces and their instances, memory spaces, Views with
-//! layouts, subviews, mirrors, `deep_copy`, `partition_space`, fences.
+//! and run it on one core ([`Serial`]), on all cores ([`Threads`]) or on an NVIDIA GPU (`Cuda`, with
+//! the default `cuda` feature; the driver and NVRTC are loaded at run time), chosen at run time
+//! ([`SpaceChoice`], [`run_on`]). The concepts and names are Kokkos': execution spaces and their
+//! instances, memory spaces, Views with layouts, subviews, mirrors, [`deep_copy`],
+//! [`parallel_for`] / [`parallel_reduce`] / [`parallel_scan`] over [`RangePolicy`] and
+//! [`MDRangePolicy`], reducers, fences, [`partition_space`], Kokkos Tools ([`profiling`]).
+//!
+//! - [`kernel!`] writes a kernel once for every space; its View writes are checked for races at
+//!   compile time (see [`kernel`](mod@kernel)). Code generic over the space names [`Launch`].
+//! - Safe code cannot race or touch freed memory: Views are borrow-checked on the host, and device
+//!   work on them is waited for before the host reads or frees them.
+//! - Errors are values ([`Error`]) that name what was wrong (label, space, sizes, bounds).
 //!
 //! ```
 //! use ferrokkos::prelude::*;

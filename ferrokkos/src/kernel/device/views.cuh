@@ -1,0 +1,204 @@
+// ferrokkos device header: Views, special float values, casts, shifts.
+// One part of the header; `kernel/device_header.rs` joins the parts in order (see types.cuh).
+
+namespace fk {
+
+// ---------------------------------------------------------------------------------------------------
+// Views: the device side of a host `View<T, R, L>` (a #[repr(C)] struct: the pointer, then R extents,
+// then R strides, all 64-bit; strides count elements).
+// ---------------------------------------------------------------------------------------------------
+
+/// The last index is contiguous (C order); `stride[R-1]` is 1 and never read.
+struct LayoutRight {};
+/// The first index is contiguous (Fortran order); `stride[0]` is 1 and never read.
+struct LayoutLeft {};
+/// Every stride is read from the descriptor.
+struct LayoutStride {};
+
+/// A View of rank R >= 1 over elements of type T (`const T` for read-only captures).
+template <class T, int R, class L>
+struct View {
+  static_assert(R >= 1 && R <= 8, "fk::View: the rank must be 1 to 8 (rank 0 is specialized)");
+
+  T* data;
+  usize extent[R];
+  usize stride[R];
+
+  /// The element at the multi-index (any integer types, converted to usize; a negative index becomes
+  /// a huge one). An index outside the extents reaches no memory (see `detail::out_of_bounds`).
+  template <class... I>
+  __device__ __forceinline__ T& operator()(I... index) const {
+    static_assert(sizeof...(I) == R, "fk::View: the number of indices must equal the rank");
+    static_assert((detail::int_traits<typename detail::remove_const<I>::type>::is_int && ...),
+                  "fk::View: indices must be integers");
+    const usize idx[R] = {static_cast<usize>(index)...};
+    usize offset = 0;
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+      if (idx[k] >= extent[k]) {
+        detail::out_of_bounds<R>(0u, idx, extent);
+        return detail::oob<T>::element();
+      }
+      // The unit stride of the contiguous dimension is a constant, so the compiler drops a multiply.
+      const bool unit = (detail::is_same<L, LayoutRight>::value && k == R - 1) ||
+                        (detail::is_same<L, LayoutLeft>::value && k == 0);
+      offset += unit ? idx[k] : idx[k] * stride[k];
+    }
+    return data[offset];
+  }
+};
+
+/// A rank-0 View: one element (the host struct is the pointer alone).
+template <class T, class L>
+struct View<T, 0, L> {
+  T* data;
+
+  /// The element.
+  __device__ __forceinline__ T& operator()() const { return *data; }
+};
+
+/// `x.extent(r)` with a dimension known only at run time: a dimension the View does not have is
+/// recorded as a fault (the host panics) and gives 0, instead of reading past the descriptor.
+template <class T, int R, class L>
+__device__ __forceinline__ usize extent(const View<T, R, L>& v, usize r) {
+  if (r >= (usize)R) {
+    const usize at[1] = {r};
+    const usize rank[1] = {(usize)R};
+    detail::out_of_bounds<1>(3u, at, rank);
+    return 0;
+  }
+  return v.extent[r];
+}
+
+/// A rank-0 View has no dimension.
+template <class T, class L>
+__device__ __forceinline__ usize extent(const View<T, 0, L>&, usize r) {
+  const usize at[1] = {r};
+  const usize rank[1] = {0};
+  detail::out_of_bounds<1>(3u, at, rank);
+  return 0;
+}
+
+/// A captured Rust array `[T; N]`, passed by value (a struct, since C++ cannot pass an array by
+/// value). Read-only in kernels; `values[j]` reads element j.
+template <class T, int N>
+struct Array {
+  static_assert(N >= 1, "fk::Array: a captured array has at least one element");
+  T v[N];
+
+  /// Element `i` of any integer type; an index out of range reaches no memory and reads zero (see
+  /// `detail::out_of_bounds`).
+  template <class I>
+  __device__ __forceinline__ const T& operator[](I i) const {
+    const usize at[1] = {(usize)i};
+    if (at[0] >= (usize)N) {
+      const usize len[1] = {(usize)N};
+      detail::out_of_bounds<1>(1u, at, len);
+      return detail::oob<const T>::element();
+    }
+    return v[at[0]];
+  }
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Special float values (fk::infinity<f64>(), fk::quiet_nan<f32>()).
+// ---------------------------------------------------------------------------------------------------
+
+/// Positive infinity.
+template <class T> __device__ __forceinline__ T infinity();
+/// A quiet NaN (the bit pattern Rust's `NAN` has).
+template <class T> __device__ __forceinline__ T quiet_nan();
+
+template <> __device__ __forceinline__ f32 infinity<f32>() { return __int_as_float(0x7f800000); }
+template <> __device__ __forceinline__ f64 infinity<f64>() {
+  return __longlong_as_double(0x7ff0000000000000LL);
+}
+template <> __device__ __forceinline__ f32 quiet_nan<f32>() { return __int_as_float(0x7fc00000); }
+template <> __device__ __forceinline__ f64 quiet_nan<f64>() {
+  return __longlong_as_double(0x7ff8000000000000LL);
+}
+
+/// The largest finite value (`f64::MAX`), the identity of Min.
+template <class T> __device__ __forceinline__ T largest() { return detail::int_traits<T>::max(); }
+/// The lowest finite value (`f64::MIN`), the identity of Max.
+template <class T> __device__ __forceinline__ T lowest() { return detail::int_traits<T>::min(); }
+template <> __device__ __forceinline__ f32 largest<f32>() { return 3.40282347e+38f; }
+template <> __device__ __forceinline__ f64 largest<f64>() { return 1.7976931348623157e+308; }
+template <> __device__ __forceinline__ f32 lowest<f32>() { return -3.40282347e+38f; }
+template <> __device__ __forceinline__ f64 lowest<f64>() { return -1.7976931348623157e+308; }
+
+// ---------------------------------------------------------------------------------------------------
+// `as` casts with Rust's semantics: fk::cast<To>(x).
+// ---------------------------------------------------------------------------------------------------
+
+namespace detail {
+
+// Float to integer: truncate toward zero, saturate at the bounds, NaN gives 0. The bounds are powers
+// of two, which are exact in f32 and f64, so the comparisons are exact.
+template <class To, class From>
+__device__ __forceinline__ To float_to_int(From x) {
+  typedef int_traits<To> tr;
+  // 2^(bits-1) for signed types, 2^bits for unsigned ones (2 * 2^(k-1), so that 2^64 is no shift).
+  constexpr unsigned k = tr::is_signed ? tr::bits - 1 : tr::bits;
+  const From hi = (From)((u64)1 << (k - 1)) * (From)2;
+  if constexpr (tr::is_signed) {
+    if (x != x) return (To)0;
+    if (x < -hi) return tr::min();
+    if (x >= hi) return tr::max();
+    return (To)x;
+  } else {
+    if (!(x > (From)-1)) return (To)0;  // NaN and everything that truncates below zero
+    if (x >= hi) return tr::max();
+    return (To)x;
+  }
+}
+
+}  // namespace detail
+
+/// `x as To`: float to integer saturates (NaN gives 0), integer to integer wraps (two's complement
+/// truncation or sign/zero extension by the source's signedness), integer to float and f64 to f32
+/// round to nearest, bool gives 0 or 1.
+template <class To, class From>
+__device__ __forceinline__ To cast(From x) {
+  static_assert(detail::int_traits<To>::is_int || detail::is_float<To>::value,
+                "fk::cast: the target must be one of the twelve numeric types");
+  static_assert(detail::int_traits<From>::is_int || detail::is_float<From>::value ||
+                    detail::is_same<From, bool>::value,
+                "fk::cast: the source must be a numeric type or bool");
+  if constexpr (detail::is_float<From>::value && detail::int_traits<To>::is_int) {
+    return detail::float_to_int<To>(x);
+  } else if constexpr (detail::is_same<From, f64>::value && detail::is_same<To, f32>::value) {
+    return __double2float_rn(x);
+  } else if constexpr (detail::is_same<From, bool>::value) {
+    return x ? (To)1 : (To)0;
+  } else {
+    return (To)x;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Shifts with Rust's release semantics: the amount (any integer type) is masked to the bit width of
+// the left operand's type; `>>` is arithmetic for signed types. The result has the left type.
+// ---------------------------------------------------------------------------------------------------
+
+/// `a << b`.
+template <class T, class S>
+__device__ __forceinline__ detail::if_int<T> shl(T a, S b) {
+  typedef detail::int_traits<T> tr;
+  const unsigned n = detail::shift_amount(b, tr::bits);
+  return (T)((typename tr::W)(typename tr::U)a << n);
+}
+
+/// `a >> b` (arithmetic for signed `a`).
+template <class T, class S>
+__device__ __forceinline__ detail::if_int<T> shr(T a, S b) {
+  typedef detail::int_traits<T> tr;
+  const unsigned n = detail::shift_amount(b, tr::bits);
+  if constexpr (tr::is_signed) {
+    return (T)(a >> n);  // promoted signed operands shift arithmetically
+  } else {
+    return (T)((typename tr::W)a >> n);
+  }
+}
+
+}  // namespace fk
