@@ -1,0 +1,370 @@
+//! Tests of `jit_cache.rs`.
+
+use super::*;
+use crate::error::{BackendError, Error};
+use crate::nvrtc::require_or_skip;
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// A directory under the system's temporary directory, unique to this process and `tag`,
+/// removed (with its contents) when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    /// A fresh (not yet created) directory path for `tag`.
+    fn new(tag: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let dir = std::env::temp_dir().join(format!(
+            "ferrokkos-jit-cache-test-{tag}-{}-{nanos}",
+            std::process::id()
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A small kernel; `value` makes variants with different sources.
+fn kernel_source(value: u32) -> String {
+    format!(
+        "extern \"C\" __global__ void fill(unsigned* out, unsigned long long n) {{\n\
+         \x20   for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;\n\
+         \x20        i < n; i += (unsigned long long)gridDim.x * blockDim.x)\n\
+         \x20       out[i] = {value}u;\n}}\n"
+    )
+}
+
+/// The `.fkc` files under `dir`, recursively, and whether any temporary file was left behind.
+fn entries(dir: &Path) -> (Vec<PathBuf>, bool) {
+    let mut found = Vec::new();
+    let mut tmp_left = false;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(read) = fs::read_dir(&d) else { continue };
+        for entry in read.flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == EXTENSION) {
+                found.push(p);
+            } else if p.to_string_lossy().contains(".tmp.") {
+                tmp_left = true;
+            }
+        }
+    }
+    (found, tmp_left)
+}
+
+/// `from_vars` over a fixed map of variables.
+fn cache_for(vars: &[(&str, &str)]) -> DiskCache {
+    let map: HashMap<String, OsString> = vars
+        .iter()
+        .map(|(k, v)| (k.to_string(), OsString::from(v)))
+        .collect();
+    DiskCache::from_vars(|name| map.get(name).cloned())
+}
+
+#[test]
+fn the_directory_follows_the_environment() {
+    let all = [
+        (CACHE_DIR_VAR, "/c/fk"),
+        ("XDG_CACHE_HOME", "/x"),
+        ("HOME", "/h"),
+    ];
+    assert_eq!(cache_for(&all).dir(), Some(Path::new("/c/fk")));
+    assert_eq!(cache_for(&all[1..]).dir(), Some(Path::new("/x/ferrokkos")));
+    assert_eq!(
+        cache_for(&all[2..]).dir(),
+        Some(Path::new("/h/.cache/ferrokkos"))
+    );
+    assert_eq!(cache_for(&[]).dir(), None);
+    // Empty variables count as unset; a relative XDG_CACHE_HOME is ignored.
+    assert_eq!(
+        cache_for(&[(CACHE_DIR_VAR, ""), ("XDG_CACHE_HOME", ""), ("HOME", "/h")]).dir(),
+        Some(Path::new("/h/.cache/ferrokkos"))
+    );
+    assert_eq!(
+        cache_for(&[("XDG_CACHE_HOME", "rel"), ("HOME", "/h")]).dir(),
+        Some(Path::new("/h/.cache/ferrokkos"))
+    );
+    // `off` and `0` turn the disk cache off, whatever else is set.
+    for off in ["off", "0"] {
+        assert_eq!(
+            cache_for(&[(CACHE_DIR_VAR, off), all[1], all[2]]).dir(),
+            None
+        );
+    }
+}
+
+#[test]
+fn the_key_separates_every_input() {
+    let base = cache_key("src", "p.cu", 90, "v13.0");
+    for other in [
+        cache_key("src ", "p.cu", 90, "v13.0"),
+        cache_key("src", "q.cu", 90, "v13.0"),
+        cache_key("src", "p.cu", 80, "v13.0"),
+        cache_key("src", "p.cu", 90, "v13.1"),
+        cache_key("src", "p.cu", 90, "v12.0"),
+    ] {
+        assert_ne!(base, other);
+        assert_ne!(fnv1a_64(&base), fnv1a_64(&other));
+        assert_ne!(mix_hash(&base), mix_hash(&other));
+    }
+    assert!(base.ends_with(b"\nsrc"));
+}
+
+#[test]
+fn the_hashes_match_known_values() {
+    // FNV-1a 64 reference values (from the FNV specification's test vectors).
+    assert_eq!(fnv1a_64(b""), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(fnv1a_64(b"a"), 0xaf63_dc4c_8601_ec8c);
+    assert_eq!(fnv1a_64(b"foobar"), 0x8594_4171_f739_67e8);
+    // The second hash differs on inputs that differ only in zero padding or length.
+    assert_ne!(mix_hash(b""), mix_hash(b"\0"));
+    assert_ne!(mix_hash(b"abc"), mix_hash(b"abc\0"));
+    assert_ne!(mix_hash(b"abcdefgh"), mix_hash(b"abcdefgi"));
+}
+
+#[test]
+fn entries_decode_only_with_their_exact_key() {
+    let image = b"\x7fELF and the rest of a cubin".to_vec();
+    let key = cache_key("source", "p.cu", 90, "v13.0");
+    let bytes = encode_entry(&key, &image);
+    assert_eq!(decode_entry(&bytes, &key), Some(&image[..]));
+    // Another key (as after a hash collision) is a miss.
+    let other = cache_key("sourcf", "p.cu", 90, "v13.0");
+    assert_eq!(decode_entry(&bytes, &other), None);
+    // Every truncation is a miss, and so are trailing bytes and a wrong magic.
+    for len in 0..bytes.len() {
+        assert_eq!(
+            decode_entry(&bytes[..len], &key),
+            None,
+            "truncated to {len}"
+        );
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert_eq!(decode_entry(&longer, &key), None);
+    let mut magic = bytes.clone();
+    magic[7] = b'2';
+    assert_eq!(decode_entry(&magic, &key), None);
+    // A huge length field is a miss, not an allocation.
+    let mut huge = bytes.clone();
+    let at = MAGIC.len() + 8 + key.len();
+    huge[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert_eq!(decode_entry(&huge, &key), None);
+    // A non-ELF image is a miss.
+    assert_eq!(decode_entry(&encode_entry(&key, b"junk"), &key), None);
+}
+
+#[test]
+fn a_warm_start_loads_from_disk() {
+    if !require_or_skip() {
+        return;
+    }
+    let tmp = TempDir::new("warm");
+    let source = kernel_source(7);
+
+    let cold = DiskCache::at(Some(tmp.0.clone()));
+    let start = Instant::now();
+    let first = cold
+        .compile_cached(&source, "fill.cu", 90)
+        .expect("cold compile");
+    let cold_time = start.elapsed();
+    assert!(!first.from_disk);
+    assert!(first.compile_time.is_some());
+    assert!(first.image.starts_with(ELF_MAGIC));
+    let (files, tmp_left) = entries(&tmp.0);
+    assert_eq!(files.len(), 1, "one entry written: {files:?}");
+    assert!(!tmp_left, "no temporary file is left behind");
+    assert_eq!(
+        files[0].parent().and_then(Path::file_name),
+        Some("sm_90".as_ref())
+    );
+    let stem = files[0].file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    assert!(
+        stem.len() == 32 && stem.chars().all(|c| c.is_ascii_hexdigit()),
+        "{stem}"
+    );
+
+    let warm = DiskCache::at(Some(tmp.0.clone()));
+    let start = Instant::now();
+    let second = warm
+        .compile_cached(&source, "fill.cu", 90)
+        .expect("warm load");
+    let warm_time = start.elapsed();
+    assert!(second.from_disk);
+    assert!(second.compile_time.is_none());
+    assert_eq!(second.image, first.image);
+    eprintln!(
+        "fill.cu for sm_90 ({} bytes): cold compile {:.2?} (NVRTC {:.2?}), warm disk load {:.2?}",
+        first.image.len(),
+        cold_time,
+        first.compile_time.unwrap_or_default(),
+        warm_time
+    );
+
+    // Another architecture is another entry.
+    let other_arch = warm
+        .compile_cached(&source, "fill.cu", 80)
+        .expect("sm_80 compile");
+    assert!(!other_arch.from_disk);
+    assert_eq!(entries(&tmp.0).0.len(), 2);
+}
+
+#[test]
+fn a_changed_source_misses() {
+    if !require_or_skip() {
+        return;
+    }
+    let tmp = TempDir::new("changed");
+    let cache = DiskCache::at(Some(tmp.0.clone()));
+    let a = cache
+        .compile_cached(&kernel_source(1), "fill.cu", 90)
+        .expect("compiles");
+    let b = cache
+        .compile_cached(&kernel_source(2), "fill.cu", 90)
+        .expect("compiles");
+    assert!(!a.from_disk);
+    assert!(!b.from_disk, "a changed source must not hit the old entry");
+    assert_ne!(a.image, b.image);
+    assert_eq!(entries(&tmp.0).0.len(), 2);
+    let again = cache
+        .compile_cached(&kernel_source(1), "fill.cu", 90)
+        .expect("loads");
+    assert!(again.from_disk);
+    assert_eq!(again.image, a.image);
+}
+
+#[test]
+fn a_corrupt_entry_misses_and_is_rewritten() {
+    if !require_or_skip() {
+        return;
+    }
+    let tmp = TempDir::new("corrupt");
+    let cache = DiskCache::at(Some(tmp.0.clone()));
+    let source = kernel_source(3);
+    let first = cache
+        .compile_cached(&source, "fill.cu", 90)
+        .expect("compiles");
+    let (files, _) = entries(&tmp.0);
+    assert_eq!(files.len(), 1);
+    let full = fs::read(&files[0]).expect("entry readable");
+    fs::write(&files[0], &full[..full.len() / 2]).expect("truncate the entry");
+
+    let second = cache
+        .compile_cached(&source, "fill.cu", 90)
+        .expect("recompiles");
+    assert!(!second.from_disk, "a truncated entry is a miss");
+    assert_eq!(second.image, first.image);
+    assert_eq!(
+        fs::read(&files[0]).expect("entry readable"),
+        full,
+        "the entry is rewritten in full"
+    );
+    let third = cache.compile_cached(&source, "fill.cu", 90).expect("loads");
+    assert!(third.from_disk);
+    assert_eq!(entries(&tmp.0).0.len(), 1);
+}
+
+#[test]
+fn off_writes_nothing() {
+    if !require_or_skip() {
+        return;
+    }
+    let tmp = TempDir::new("off");
+    let cache = cache_for(&[(CACHE_DIR_VAR, "off"), ("HOME", &tmp.0.to_string_lossy())]);
+    assert_eq!(cache.dir(), None);
+    for _ in 0..2 {
+        let c = cache
+            .compile_cached(&kernel_source(4), "fill.cu", 90)
+            .expect("compiles");
+        assert!(!c.from_disk);
+    }
+    assert!(!tmp.0.exists(), "nothing was written under HOME");
+}
+
+#[test]
+fn racing_threads_agree_on_one_entry() {
+    if !require_or_skip() {
+        return;
+    }
+    let tmp = TempDir::new("race");
+    let source = kernel_source(6);
+    let images: Vec<Vec<u8>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                s.spawn(|| {
+                    DiskCache::at(Some(tmp.0.clone()))
+                        .compile_cached(&source, "fill.cu", 90)
+                        .expect("compiles")
+                        .image
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no panic"))
+            .collect()
+    });
+    assert!(images.windows(2).all(|w| w[0] == w[1]));
+    let (files, tmp_left) = entries(&tmp.0);
+    assert_eq!(files.len(), 1);
+    assert!(!tmp_left, "no temporary file is left behind");
+    let warm = DiskCache::at(Some(tmp.0.clone()))
+        .compile_cached(&source, "fill.cu", 90)
+        .expect("loads");
+    assert!(warm.from_disk);
+    assert_eq!(warm.image, images[0]);
+}
+
+#[test]
+fn an_unwritable_directory_is_not_an_error() {
+    if !require_or_skip() {
+        return;
+    }
+    let tmp = TempDir::new("unwritable");
+    // A regular file where the cache directory should be: every write fails.
+    fs::write(&tmp.0, b"not a directory").expect("create the blocking file");
+    let cache = DiskCache::at(Some(tmp.0.clone()));
+    let c = cache
+        .compile_cached(&kernel_source(5), "fill.cu", 90)
+        .expect("compiles");
+    assert!(!c.from_disk);
+    let _ = fs::remove_file(&tmp.0);
+}
+
+#[test]
+fn a_compile_error_is_returned_and_not_cached() {
+    if !require_or_skip() {
+        return;
+    }
+    let tmp = TempDir::new("error");
+    let cache = DiskCache::at(Some(tmp.0.clone()));
+    let err = cache
+        .compile_cached("extern \"C\" __global__ void k() { x; }", "bad.cu", 90)
+        .expect_err("does not compile");
+    assert!(
+        matches!(err, Error::Backend(BackendError::Nvrtc { .. })),
+        "{err:?}"
+    );
+    assert!(entries(&tmp.0).0.is_empty());
+}
+
+#[test]
+fn nvrtc_is_identified_by_its_file_without_loading_it() {
+    if !crate::nvrtc::require_or_skip() {
+        return;
+    }
+    // NVRTC is found through LD_LIBRARY_PATH (or the system directories) wherever it loads from.
+    let id = nvrtc_identity();
+    assert!(id.starts_with("file /") && id.contains("nvrtc"), "{id}");
+    assert_eq!(id, nvrtc_identity());
+}
