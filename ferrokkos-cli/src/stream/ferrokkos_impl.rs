@@ -221,6 +221,7 @@ impl<S: Launch, T: StreamFloat> Implementation<T> for FerrokkosStream<S, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ferrokkos::nvrtc::{for_unit, reduce_unit};
 
     /// The benchmark's kernels have device translations that NVRTC compiles (for the GPU machine's
     /// sm_90 and for sm_80), in both precisions.
@@ -228,24 +229,12 @@ mod tests {
         let stream =
             FerrokkosStream::<Serial, T>::new(Serial::default_instance().unwrap(), 8).unwrap();
         let units = [
-            stream
-                .copy_kernel()
-                .translation_unit(Iterate::Right, Default::default()),
-            stream
-                .mul_kernel()
-                .translation_unit(Iterate::Right, Default::default()),
-            stream
-                .add_kernel()
-                .translation_unit(Iterate::Right, Default::default()),
-            stream
-                .triad_kernel()
-                .translation_unit(Iterate::Right, Default::default()),
-            stream
-                .nstream_kernel()
-                .translation_unit(Iterate::Right, Default::default()),
-            stream
-                .dot_kernel()
-                .translation_unit(Iterate::Right, Default::default()),
+            for_unit(&stream.copy_kernel(), Iterate::Right, Default::default()),
+            for_unit(&stream.mul_kernel(), Iterate::Right, Default::default()),
+            for_unit(&stream.add_kernel(), Iterate::Right, Default::default()),
+            for_unit(&stream.triad_kernel(), Iterate::Right, Default::default()),
+            for_unit(&stream.nstream_kernel(), Iterate::Right, Default::default()),
+            reduce_unit(&stream.dot_kernel(), Iterate::Right, Default::default()),
         ];
         assert!(units[3].generated().contains("a(i) = b(i) + s * c(i);"));
         if !ferrokkos::nvrtc::require_or_skip() {

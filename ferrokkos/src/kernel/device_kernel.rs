@@ -1,6 +1,8 @@
-//! [`DeviceFor`], [`DeviceReduce`], [`DeviceScan`]: kernels that have a device translation, as a trait
-//! that generic code (and the CUDA backend's launches) can require.
+//! [`DeviceKernel`], [`DeviceFor`], [`DeviceReduce`], [`DeviceScan`]: kernels that have a device
+//! translation (their [`KernelBody`]), as traits that generic code (and the device backends'
+//! launches) can require.
 
+use super::body::KernelBody;
 use super::capture::Captures;
 use super::device_reducer::DeviceReducer;
 use super::expr::Expr;
@@ -8,9 +10,6 @@ use super::index::ShadowIndex;
 use super::kernel::{ForKind, Kernel, ReduceKind, ScanKind};
 use super::params::ParamWriter;
 use super::shadow::Mut;
-use super::unit::{TranslationUnit, UnitOptions};
-use crate::policy::Iterate;
-use crate::reducer::ReducerCxx;
 use crate::view::kernel_access::ViewAccess;
 
 /// The identity of a kernel's device code: where it was written, a hash of its tokens and the
@@ -77,35 +76,12 @@ impl<K: 'static, C: Captures + 'static, H: 'static, S: 'static> DeviceLaunch
     }
 }
 
-/// The pattern a device translation is made for.
-#[derive(Debug, Clone, Copy)]
-pub enum DevicePattern<'a> {
-    /// `parallel_for`, walking a multidimensional index in `iterate` order.
-    For {
-        /// The walk order of a multidimensional index.
-        iterate: Iterate,
-    },
-    /// `parallel_reduce` with the reducer `reducer`.
-    Reduce {
-        /// The walk order of a multidimensional index.
-        iterate: Iterate,
-        /// The reducer's device description.
-        reducer: &'a ReducerCxx,
-    },
-    /// `parallel_scan` with the reducer `reducer`.
-    Scan {
-        /// The reducer's device description.
-        reducer: &'a ReducerCxx,
-    },
-}
-
 /// A kernel with a device translation, as a trait object: what the functor traits hand to a device
 /// launch ([`crate::ForFunctor::device_kernel`]). Implemented by every `kernel!`.
 pub trait DeviceKernel: DeviceLaunch + Sync {
-    /// The translation unit for `pattern` (which matches the kernel's own pattern: a launch asks a
-    /// `parallel_for` kernel only for `For`).
+    /// The kernel's body in backend-neutral form, for a backend's code generator.
     #[doc(hidden)]
-    fn device_unit(&self, pattern: &DevicePattern<'_>, options: UnitOptions) -> TranslationUnit;
+    fn device_body(&self) -> KernelBody;
 }
 
 impl<A, C, H, S> DeviceKernel for Kernel<ForKind<A>, C, H, S>
@@ -115,12 +91,8 @@ where
     H: Sync + 'static,
     S: Fn(C::Shadow, A::Exprs) + Sync + 'static,
 {
-    fn device_unit(&self, pattern: &DevicePattern<'_>, options: UnitOptions) -> TranslationUnit {
-        let iterate = match pattern {
-            DevicePattern::For { iterate } | DevicePattern::Reduce { iterate, .. } => *iterate,
-            DevicePattern::Scan { .. } => Iterate::Right,
-        };
-        self.cuda_source_with(iterate, options)
+    fn device_body(&self) -> KernelBody {
+        self.body()
     }
 }
 
@@ -132,18 +104,8 @@ where
     H: Sync + 'static,
     S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>) + Sync + 'static,
 {
-    fn device_unit(&self, pattern: &DevicePattern<'_>, options: UnitOptions) -> TranslationUnit {
-        match pattern {
-            DevicePattern::Reduce { iterate, reducer } => {
-                self.cuda_source_for(reducer, *iterate, options)
-            }
-            DevicePattern::Scan { reducer } => {
-                self.cuda_source_for(reducer, Iterate::Right, options)
-            }
-            DevicePattern::For { .. } => {
-                unreachable_pattern(self.info(), "parallel_reduce", "parallel_for")
-            }
-        }
+    fn device_body(&self) -> KernelBody {
+        self.body()
     }
 }
 
@@ -155,30 +117,15 @@ where
     H: Sync + 'static,
     S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>, Expr<bool>) + Sync + 'static,
 {
-    fn device_unit(&self, pattern: &DevicePattern<'_>, options: UnitOptions) -> TranslationUnit {
-        match pattern {
-            DevicePattern::Scan { reducer } | DevicePattern::Reduce { reducer, .. } => {
-                self.cuda_source_for(reducer, options)
-            }
-            DevicePattern::For { .. } => {
-                unreachable_pattern(self.info(), "parallel_scan", "parallel_for")
-            }
-        }
+    fn device_body(&self) -> KernelBody {
+        self.body()
     }
 }
 
 impl<K: DeviceKernel> DeviceKernel for &K {
-    fn device_unit(&self, pattern: &DevicePattern<'_>, options: UnitOptions) -> TranslationUnit {
-        (**self).device_unit(pattern, options)
+    fn device_body(&self) -> KernelBody {
+        (**self).device_body()
     }
-}
-
-/// A kernel asked for another pattern's unit: the typed launch APIs never do this.
-fn unreachable_pattern(info: &super::kernel::KernelInfo, is: &str, asked: &str) -> ! {
-    unreachable!(
-        "the {is} kernel at {}:{} was asked for a {asked} translation",
-        info.file, info.line
-    )
 }
 
 impl<K: DeviceLaunch> DeviceLaunch for &K {
@@ -196,35 +143,24 @@ impl<K: DeviceLaunch> DeviceLaunch for &K {
     }
 }
 
-/// A `parallel_for` kernel over index `A` with a CUDA C++ translation (every `kernel!`; plain closures
-/// have none).
-pub trait DeviceFor<A>: DeviceLaunch {
-    /// The translation unit; see [`Kernel::cuda_source`].
-    fn translation_unit(&self, iterate: Iterate, options: UnitOptions) -> TranslationUnit;
-}
+/// A `parallel_for` kernel over index `A` with a device translation (every `kernel!`; plain
+/// closures have none): what generic code names to return a kernel that runs on every space
+/// (`impl ForFunctor<usize, Reach = Everywhere> + DeviceFor<usize>`).
+pub trait DeviceFor<A>: DeviceKernel {}
 
-/// A `parallel_reduce` kernel over index `A` with a CUDA C++ translation for reducer `R`.
-pub trait DeviceReduce<A, R: DeviceReducer>: DeviceLaunch {
-    /// The translation unit; see [`Kernel::cuda_source`].
-    fn translation_unit(&self, iterate: Iterate, options: UnitOptions) -> TranslationUnit;
-}
+/// A `parallel_reduce` kernel over index `A` with a device translation for reducer `R`.
+pub trait DeviceReduce<A, R: DeviceReducer>: DeviceKernel {}
 
-/// A `parallel_scan` kernel over index `A` with a CUDA C++ translation for reducer `R`.
-pub trait DeviceScan<A, R: DeviceReducer>: DeviceLaunch {
-    /// The translation unit; see [`Kernel::cuda_source`].
-    fn translation_unit(&self, options: UnitOptions) -> TranslationUnit;
-}
+/// A `parallel_scan` kernel over index `A` with a device translation for reducer `R`.
+pub trait DeviceScan<A, R: DeviceReducer>: DeviceKernel {}
 
-impl<
+impl<A, C, H, S> DeviceFor<A> for Kernel<ForKind<A>, C, H, S>
+where
     A: ShadowIndex + 'static,
     C: Captures + 'static,
-    H: 'static,
-    S: Fn(C::Shadow, A::Exprs) + 'static,
-> DeviceFor<A> for Kernel<ForKind<A>, C, H, S>
+    H: Sync + 'static,
+    S: Fn(C::Shadow, A::Exprs) + Sync + 'static,
 {
-    fn translation_unit(&self, iterate: Iterate, options: UnitOptions) -> TranslationUnit {
-        self.cuda_source_with(iterate, options)
-    }
 }
 
 impl<A, R, C, H, S> DeviceReduce<A, R> for Kernel<ReduceKind<A, R::Value>, C, H, S>
@@ -233,12 +169,9 @@ where
     R: DeviceReducer,
     R::Value: 'static,
     C: Captures + 'static,
-    H: 'static,
-    S: Fn(C::Shadow, A::Exprs, Expr<Mut<R::Value>>) + 'static,
+    H: Sync + 'static,
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<R::Value>>) + Sync + 'static,
 {
-    fn translation_unit(&self, iterate: Iterate, options: UnitOptions) -> TranslationUnit {
-        self.cuda_source_with::<R>(iterate, options)
-    }
 }
 
 impl<A, R, C, H, S> DeviceScan<A, R> for Kernel<ScanKind<A, R::Value>, C, H, S>
@@ -247,28 +180,13 @@ where
     R: DeviceReducer,
     R::Value: 'static,
     C: Captures + 'static,
-    H: 'static,
-    S: Fn(C::Shadow, A::Exprs, Expr<Mut<R::Value>>, Expr<bool>) + 'static,
+    H: Sync + 'static,
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<R::Value>>, Expr<bool>) + Sync + 'static,
 {
-    fn translation_unit(&self, options: UnitOptions) -> TranslationUnit {
-        self.cuda_source_with::<R>(options)
-    }
 }
 
-impl<A, K: DeviceFor<A>> DeviceFor<A> for &K {
-    fn translation_unit(&self, iterate: Iterate, options: UnitOptions) -> TranslationUnit {
-        (**self).translation_unit(iterate, options)
-    }
-}
+impl<A, K: DeviceFor<A>> DeviceFor<A> for &K {}
 
-impl<A, R: DeviceReducer, K: DeviceReduce<A, R>> DeviceReduce<A, R> for &K {
-    fn translation_unit(&self, iterate: Iterate, options: UnitOptions) -> TranslationUnit {
-        (**self).translation_unit(iterate, options)
-    }
-}
+impl<A, R: DeviceReducer, K: DeviceReduce<A, R>> DeviceReduce<A, R> for &K {}
 
-impl<A, R: DeviceReducer, K: DeviceScan<A, R>> DeviceScan<A, R> for &K {
-    fn translation_unit(&self, options: UnitOptions) -> TranslationUnit {
-        (**self).translation_unit(options)
-    }
-}
+impl<A, R: DeviceReducer, K: DeviceScan<A, R>> DeviceScan<A, R> for &K {}

@@ -1,5 +1,7 @@
-//! [`DeviceReducer`]: the reducers a device reduction or scan can use, by their C++ names in the
-//! device header.
+//! [`DeviceReducer`]: the reducers a device reduction or scan can use. Their device description
+//! (C++ names, value layout, decoding) is written once, in the reducers themselves
+//! ([`crate::Reducer`]'s sealed `device_cxx` / `device_decode`); this marker says, in types, which
+//! reducers have one.
 
 use super::ty::DeviceType;
 use crate::policy::IndexType;
@@ -8,33 +10,19 @@ use crate::reducer::{
     ReductionScalar, Sum,
 };
 
-/// A reducer with a device implementation (`identity` and `join` in C++). Built-in reducers and
-/// tuples of them are; [`crate::Custom`] reducers (host closures) are not.
+/// A reducer with a device implementation (`identity` and `join` in the device header): the
+/// built-in reducers over the device's numbers, and tuples of them; [`crate::Custom`] reducers
+/// (host closures) are not.
 ///
-/// Sealed: a launch writes its C++ names into the generated code and trusts its value's size.
-pub trait DeviceReducer: Reducer + crate::seal::SealedReducer {
-    /// The C++ reducer type (`fk::Sum<f64>`).
-    fn cxx_reducer() -> String;
-    /// The C++ type of the value (`f64`, `fk::ValLocScalar<f64, i64>`).
-    fn cxx_value() -> String;
-    /// C++ definitions the reducer needs before use (for tuples), or nothing.
-    fn cxx_definitions() -> String {
-        String::new()
-    }
-}
+/// Sealed: a launch writes its C++ names into the generated code and trusts its value's size, so
+/// only reducers whose `device_cxx` is `Some` implement it.
+pub trait DeviceReducer: Reducer + crate::seal::SealedReducer {}
 
 macro_rules! scalar_reducer {
     ($($r:ident: $bound:ident),*) => {$(
         impl<T: $bound + DeviceType> crate::seal::SealedReducer for $r<T> {}
 
-        impl<T: $bound + DeviceType> DeviceReducer for $r<T> {
-            fn cxx_reducer() -> String {
-                format!("fk::{}<{}>", stringify!($r), T::CXX)
-            }
-            fn cxx_value() -> String {
-                T::CXX.to_string()
-            }
-        }
+        impl<T: $bound + DeviceType> DeviceReducer for $r<T> {}
     )*};
 }
 
@@ -45,79 +33,34 @@ macro_rules! logical_reducer {
     ($($r:ident),*) => {$(
         impl crate::seal::SealedReducer for $r {}
 
-        impl DeviceReducer for $r {
-            fn cxx_reducer() -> String {
-                format!("fk::{}", stringify!($r))
-            }
-            fn cxx_value() -> String {
-                "bool".to_string()
-            }
-        }
+        impl DeviceReducer for $r {}
     )*};
 }
 
 logical_reducer!(LAnd, LOr);
 
 macro_rules! loc_reducer {
-    ($($r:ident => $value:literal),*) => {$(
+    ($($r:ident),*) => {$(
         impl<T: ReductionScalar + DeviceType, I: IndexType + DeviceType> crate::seal::SealedReducer
             for $r<T, I>
         {
         }
 
-        impl<T: ReductionScalar + DeviceType, I: IndexType + DeviceType> DeviceReducer for $r<T, I> {
-            fn cxx_reducer() -> String {
-                format!("fk::{}<{}, {}>", stringify!($r), T::CXX, I::CXX)
-            }
-            fn cxx_value() -> String {
-                format!("fk::{}<{}, {}>", $value, T::CXX, I::CXX)
-            }
-        }
+        impl<T: ReductionScalar + DeviceType, I: IndexType + DeviceType> DeviceReducer for $r<T, I> {}
     )*};
 }
 
-loc_reducer!(MinLoc => "ValLocScalar", MaxLoc => "ValLocScalar", MinMaxLoc => "MinMaxLocScalar");
+loc_reducer!(MinLoc, MaxLoc, MinMaxLoc);
 
 impl<T: ReductionScalar + DeviceType> crate::seal::SealedReducer for MinMax<T> {}
 
-impl<T: ReductionScalar + DeviceType> DeviceReducer for MinMax<T> {
-    fn cxx_reducer() -> String {
-        format!("fk::MinMax<{}>", T::CXX)
-    }
-    fn cxx_value() -> String {
-        format!("fk::MinMaxScalar<{}>", T::CXX)
-    }
-}
+impl<T: ReductionScalar + DeviceType> DeviceReducer for MinMax<T> {}
 
 macro_rules! tuple_reducer {
     ($($r:ident $k:tt),+) => {
         impl<$($r: DeviceReducer),+> crate::seal::SealedReducer for ($($r,)+) {}
 
-        impl<$($r: DeviceReducer),+> DeviceReducer for ($($r,)+) {
-            fn cxx_reducer() -> String {
-                "FkTupleReducer".to_string()
-            }
-            fn cxx_value() -> String {
-                "FkTupleValue".to_string()
-            }
-            fn cxx_definitions() -> String {
-                let members = [$(format!("    {} v{};", $r::cxx_value(), $k)),+].join("\n");
-                let identity = [$(format!("        v.v{k} = {}::identity();", $r::cxx_reducer(), k = $k)),+]
-                    .join("\n");
-                let join = [$(format!("        {}::join(dst.v{k}, src.v{k});", $r::cxx_reducer(), k = $k)),+]
-                    .join("\n");
-                format!(
-                    "// The value and reducer of a tuple of reducers.\n\
-                     struct FkTupleValue {{\n{members}\n}};\n\
-                     struct FkTupleReducer {{\n    \
-                     typedef FkTupleValue value_type;\n    \
-                     static __device__ __forceinline__ value_type identity() {{\n        \
-                     value_type v;\n{identity}\n        return v;\n    }}\n    \
-                     static __device__ __forceinline__ void join(value_type& dst, const value_type& src) {{\n\
-                     {join}\n    }}\n}};\n"
-                )
-            }
-        }
+        impl<$($r: DeviceReducer),+> DeviceReducer for ($($r,)+) {}
     };
 }
 
@@ -126,3 +69,49 @@ tuple_reducer!(R0 0, R1 1, R2 2);
 tuple_reducer!(R0 0, R1 1, R2 2, R3 3);
 tuple_reducer!(R0 0, R1 1, R2 2, R3 3, R4 4);
 tuple_reducer!(R0 0, R1 1, R2 2, R3 3, R4 4, R5 5);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reducer::ReducerCxx;
+    use crate::seal::Token;
+
+    fn cxx<R: DeviceReducer>() -> ReducerCxx {
+        match R::device_cxx(Token::new()) {
+            Some(c) => c,
+            None => panic!(
+                "{} is a DeviceReducer without a device form",
+                std::any::type_name::<R>()
+            ),
+        }
+    }
+
+    /// Every device reducer has its one device description, with the device header's names and
+    /// the value's host layout.
+    #[test]
+    fn device_reducers_have_their_description() {
+        let s = cxx::<Sum<f64>>();
+        assert_eq!(
+            (s.reducer.as_str(), s.value.as_str(), s.size),
+            ("fk::Sum<f64>", "f64", 8)
+        );
+        assert_eq!(cxx::<BOr<u8>>().reducer, "fk::BOr<u8>");
+        assert_eq!(cxx::<LAnd>().value, "bool");
+        let m = cxx::<MinLoc<f32, i64>>();
+        assert_eq!(m.reducer, "fk::MinLoc<f32, i64>");
+        assert_eq!(m.value, "fk::ValLocScalar<f32, i64>");
+        assert_eq!((m.size, m.align), (16, 8));
+        assert_eq!(cxx::<MinMax<i32>>().value, "fk::MinMaxScalar<i32>");
+        assert_eq!(
+            cxx::<MinMaxLoc<f64, usize>>().reducer,
+            "fk::MinMaxLoc<f64, usize>"
+        );
+        let t = cxx::<(Sum<f64>, Max<i32>)>();
+        assert_eq!(
+            (t.reducer.as_str(), t.value.as_str()),
+            ("FkTupleReducer", "FkTupleValue")
+        );
+        assert!(t.definitions.contains("f64 v0;") && t.definitions.contains("i32 v1;"));
+        assert_eq!((t.size, t.align), (16, 8));
+    }
+}

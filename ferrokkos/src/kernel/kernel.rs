@@ -3,14 +3,10 @@
 use std::marker::PhantomData;
 
 use super::capture::{Borrowed, Captures};
-use super::device_reducer::DeviceReducer;
 use super::expr::Expr;
 use super::index::ShadowIndex;
 use super::shadow::Mut;
-use super::unit::{self, Pattern, TranslationUnit, UnitOptions};
 use crate::error::Result;
-use crate::policy::Iterate;
-use crate::reducer::ReducerCxx;
 use crate::view::kernel_access::LaunchBorrows;
 
 /// Where a kernel was written and what the macro found out about it.
@@ -47,9 +43,9 @@ pub struct ScanKind<A, V>(PhantomData<fn(A, V)>);
 /// not share its allocation with another capture unless the kernel used `unsafe`) and borrows them
 /// until the launch ends.
 pub struct Kernel<K, C, H, S> {
-    captures: C,
+    pub(super) captures: C,
     host: H,
-    shadow: S,
+    pub(super) shadow: S,
     info: KernelInfo,
     _kind: PhantomData<K>,
 }
@@ -286,125 +282,6 @@ impl<C: Captures + 'static, H> HostBody<C, H> {
         // SAFETY: a shortening of the erased lifetime back to a borrow of the body, which lives no
         // longer than the borrowed captures (see `new`); one layout, as in `new`.
         unsafe { &*(&raw const self.captures).cast::<C::Host<'b>>() }
-    }
-}
-
-impl<A: ShadowIndex, C: Captures, H, S: Fn(C::Shadow, A::Exprs)> Kernel<ForKind<A>, C, H, S> {
-    /// The CUDA C++ translation unit of this kernel as a `parallel_for`: the device header, the
-    /// device functions it calls and the entry `extern "C" __global__` function. A multidimensional
-    /// index walks in `iterate` order (consecutive threads take consecutive points along the
-    /// fastest dimension).
-    pub fn cuda_source(&self, iterate: Iterate) -> TranslationUnit {
-        self.cuda_source_with(iterate, UnitOptions::default())
-    }
-
-    /// [`Kernel::cuda_source`] with the entry variant `options`.
-    pub fn cuda_source_with(&self, iterate: Iterate, options: UnitOptions) -> TranslationUnit {
-        unit::generate::<A, C, _>(
-            &self.info,
-            &self.captures,
-            Pattern::For { iterate },
-            options,
-            |caps, index, _| (self.shadow)(caps, index),
-        )
-    }
-}
-
-impl<A: ShadowIndex, V, C: Captures, H, S> Kernel<ReduceKind<A, V>, C, H, S>
-where
-    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>),
-{
-    /// The CUDA C++ translation unit of this kernel as a `parallel_reduce` with reducer `R`: the
-    /// entry writes one partial value per block, and `<entry>_join` joins them (see
-    /// [`TranslationUnit`]).
-    pub fn cuda_source<R: DeviceReducer<Value = V>>(&self, iterate: Iterate) -> TranslationUnit {
-        self.cuda_source_with::<R>(iterate, UnitOptions::default())
-    }
-
-    /// [`Kernel::cuda_source`] with the entry variant `options`.
-    pub fn cuda_source_with<R: DeviceReducer<Value = V>>(
-        &self,
-        iterate: Iterate,
-        options: UnitOptions,
-    ) -> TranslationUnit {
-        let cxx = ReducerCxx {
-            reducer: R::cxx_reducer(),
-            value: R::cxx_value(),
-            definitions: R::cxx_definitions(),
-            size: 0,
-            align: 1,
-        };
-        self.cuda_source_for(&cxx, iterate, options)
-    }
-
-    /// The unit for the reducer described by `reducer`.
-    pub(crate) fn cuda_source_for(
-        &self,
-        reducer: &ReducerCxx,
-        iterate: Iterate,
-        options: UnitOptions,
-    ) -> TranslationUnit {
-        let pattern = Pattern::Reduce {
-            iterate,
-            reducer: reducer.reducer.clone(),
-            value: reducer.value.clone(),
-            definitions: reducer.definitions.clone(),
-        };
-        unit::generate::<A, C, _>(
-            &self.info,
-            &self.captures,
-            pattern,
-            options,
-            |caps, index, params| (self.shadow)(caps, index, Expr::name(&params[0])),
-        )
-    }
-}
-
-impl<A: ShadowIndex, V, C: Captures, H, S> Kernel<ScanKind<A, V>, C, H, S>
-where
-    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>, Expr<bool>),
-{
-    /// The CUDA C++ translation unit of this kernel as a `parallel_scan` with reducer `R` (`Sum`
-    /// for [`crate::parallel_scan`]); see [`TranslationUnit`] for its entries.
-    pub fn cuda_source<R: DeviceReducer<Value = V>>(&self) -> TranslationUnit {
-        self.cuda_source_with::<R>(UnitOptions::default())
-    }
-
-    /// [`Kernel::cuda_source`] with the entry variant `options`.
-    pub fn cuda_source_with<R: DeviceReducer<Value = V>>(
-        &self,
-        options: UnitOptions,
-    ) -> TranslationUnit {
-        let cxx = ReducerCxx {
-            reducer: R::cxx_reducer(),
-            value: R::cxx_value(),
-            definitions: R::cxx_definitions(),
-            size: 0,
-            align: 1,
-        };
-        self.cuda_source_for(&cxx, options)
-    }
-
-    /// The unit for the reducer described by `reducer`.
-    pub(crate) fn cuda_source_for(
-        &self,
-        reducer: &ReducerCxx,
-        options: UnitOptions,
-    ) -> TranslationUnit {
-        let pattern = Pattern::Scan {
-            reducer: reducer.reducer.clone(),
-            value: reducer.value.clone(),
-            definitions: reducer.definitions.clone(),
-        };
-        unit::generate::<A, C, _>(
-            &self.info,
-            &self.captures,
-            pattern,
-            options,
-            |caps, index, params| {
-                (self.shadow)(caps, index, Expr::name(&params[0]), Expr::name(&params[1]))
-            },
-        )
     }
 }
 

@@ -1,5 +1,6 @@
-//! Single-source kernels: [`crate::kernel!`], its typed shadow and the CUDA C++ emitter (DESIGN.md
-//! decisions 3 and 4).
+//! Single-source kernels: [`crate::kernel!`], its typed shadow and the backend-neutral form of its
+//! device code, [`KernelBody`] (DESIGN.md decisions 3 and 4). The device backends turn bodies into
+//! their own code (the CUDA one into CUDA C++ in `backend/cuda/codegen/`).
 //!
 //! `kernel!(|i| y[i] = a * x[i] + y[i])` is one kernel body for every execution space. It expands to a
 //! [`Kernel`] holding
@@ -13,7 +14,8 @@
 //! - the *typed shadow*: the same body rewritten so that each operation is a call of [`shadow`] on
 //!   [`Expr`] values. rustc type-checks it like the host closure, so every literal and local gets the
 //!   same type (an unsuffixed `2.0` next to an `f32` is `float`, alone it is `double`). Running it once
-//!   writes the body in C++ with explicit types; [`Kernel::cuda_source`] wraps that into a translation
+//!   writes the body as typed statements ([`KernelBody`]); with the CUDA backend,
+//!   `Kernel::cuda_source` wraps that into a translation
 //!   unit (the device header, the `#[device]` functions called, the entry points) that NVRTC compiles.
 //!
 //! ```
@@ -108,15 +110,15 @@
 //!
 //! # Generated code
 //!
-//! [`TranslationUnit::generated`] is readable C++ with the Rust names of the types (`const f32 t = a *
+//! With the CUDA backend, `TranslationUnit::generated` ([`crate::nvrtc`]) is readable C++ with the Rust names of the types (`const f32 t = a *
 //! x(i) + 1.0f;`) and `#line` directives to the kernel's Rust source, so that an NVRTC error points at
-//! the user's line. The entry points and their parameters are described on [`TranslationUnit`].
+//! the user's line. The entry points and their parameters are described on `TranslationUnit`.
 
 mod array;
+mod body;
 mod builder;
 pub mod capture;
 mod device_fn;
-pub mod device_header;
 mod device_kernel;
 mod device_reducer;
 mod expr;
@@ -126,7 +128,6 @@ mod kernel;
 mod params;
 pub mod shadow;
 mod ty;
-mod unit;
 mod view_expr;
 
 pub use crate::view::kernel_access::{
@@ -134,10 +135,13 @@ pub use crate::view::kernel_access::{
     WriteAccess,
 };
 pub use array::{ArrayExpr, HostArray};
+pub use body::{BodyKind, KernelBody};
+#[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA code generator
+pub(crate) use builder::escape_text;
 pub use device_fn::{DeviceFunction, device_function};
 pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
-pub(crate) use device_kernel::{DeviceKernel, DeviceKey, DevicePattern};
+pub(crate) use device_kernel::{DeviceKernel, DeviceKey};
 pub use device_reducer::DeviceReducer;
 pub use expr::Expr;
 pub use index::ShadowIndex;
@@ -149,5 +153,10 @@ pub use kernel::{
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use params::{ParamWriter, Slot};
 pub use ty::{DeviceType, Kind};
-pub use unit::{TranslationUnit, UnitOptions};
 pub use view_expr::{DeviceIndex, ViewExpr};
+
+// Transitional: the CUDA translation unit types moved to `crate::nvrtc`; the test suites are being
+// moved at the same time and still name them here.
+#[cfg(feature = "cuda")]
+#[doc(hidden)]
+pub use crate::backend::cuda::nvrtc::{TranslationUnit, UnitOptions};

@@ -9,11 +9,12 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use super::builtin;
+use super::codegen::TranslationUnit;
 use super::driver::{Context, DeviceInfo, Function, Module};
 use super::fault::Faults;
 use super::jit_cache::DiskCache;
 use crate::error::{Error, Result};
-use crate::kernel::{DeviceKey, TranslationUnit};
+use crate::kernel::DeviceKey;
 
 /// What identifies one compiled entry: the kernel's code, the reducer (reductions and scans) and
 /// the entry variant (pattern, walk order, index width, captures by pointer).
@@ -149,7 +150,7 @@ impl KernelCache {
         ctx: &Arc<Context>,
         info: &DeviceInfo,
         key: JitKey,
-        unit: impl FnOnce() -> TranslationUnit,
+        unit: impl FnOnce() -> Result<TranslationUnit>,
         extra: Option<&str>,
         shared_per_thread: usize,
     ) -> Result<Arc<Loaded>> {
@@ -171,7 +172,7 @@ impl KernelCache {
             return Ok(hit);
         }
         let start = Instant::now();
-        let unit = unit();
+        let unit = unit()?;
         let (module, from_disk) = self.load(ctx, info, &unit.source, &unit.program_name())?;
         self.faults.attach(&module, || {
             let k = &key.kernel;

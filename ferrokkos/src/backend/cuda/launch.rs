@@ -10,12 +10,13 @@
 
 use std::cell::RefCell;
 
+use super::codegen::{self, DevicePattern, UnitOptions};
 use super::driver::{self, Stream, StreamBuffer};
 use super::instance::Cuda;
 use super::jit::JitKey;
 use super::queue::Submission;
 use crate::error::{Error, Result};
-use crate::kernel::{DeviceKernel, DevicePattern, ParamWriter, Slot, UnitOptions};
+use crate::kernel::{DeviceKernel, ParamWriter, Slot};
 use crate::policy::Iterate;
 use crate::reducer::{DevicePlace, ReducerCxx};
 use crate::view::kernel_access::{LaunchBorrows, Reach};
@@ -286,7 +287,7 @@ pub(super) fn launch<'q>(
             &shared.ctx,
             info,
             key,
-            || dk.device_unit(&pattern, options),
+            || codegen::translation_unit(&dk.device_body(), &pattern, options),
             extra,
             value_size,
         )?;

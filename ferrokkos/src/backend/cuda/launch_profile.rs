@@ -4,9 +4,10 @@
 
 use std::time::Instant;
 
+use super::codegen::{self, DevicePattern, UnitOptions};
 use super::instance::Cuda;
 use super::jit::JitKey;
-use crate::kernel::{DeviceKernel, DevicePattern, ParamWriter, Slot, UnitOptions};
+use crate::kernel::{DeviceKernel, ParamWriter, Slot};
 use crate::policy::{Iterate, RangePolicy};
 use crate::prelude::*;
 use crate::view::kernel_access::{LaunchBorrows, Reach};
@@ -62,7 +63,8 @@ fn launch_steps() {
     };
     let lookup = per_call(m, || {
         let unit = || {
-            dk.device_unit(
+            codegen::translation_unit(
+                &dk.device_body(),
                 &DevicePattern::For {
                     iterate: Iterate::Right,
                 },

@@ -7,6 +7,7 @@
 
 pub(crate) mod backend;
 pub(crate) mod builtin;
+mod codegen;
 pub(crate) mod copy;
 pub(crate) mod driver;
 mod fault;

@@ -1,4 +1,5 @@
-//! Run-time compilation of generated CUDA C++ to CUBIN with NVRTC.
+//! Run-time compilation of generated CUDA C++ to CUBIN with NVRTC, and the generated C++ itself
+//! ([`TranslationUnit`]: a kernel's unit, see [`for_unit`] and `Kernel::cuda_source`).
 //!
 //! NVRTC is loaded dynamically (cudarc's `dynamic-loading`), on first use. cudarc asks the dynamic
 //! loader (`dlopen`: `LD_LIBRARY_PATH`, the runpath, the system directories) for these names, in
@@ -21,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use cudarc::nvrtc::sys;
 
+pub use super::codegen::{TranslationUnit, UnitOptions, for_unit, reduce_unit, scan_unit};
 use crate::error::{BackendError, Error, Result};
-use crate::kernel::TranslationUnit;
 
 /// The library's name in errors.
 const LIBRARY: &str = "libnvrtc";
@@ -292,7 +293,7 @@ impl TranslationUnit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::device_header::DEVICE_HEADER;
+    use crate::backend::cuda::codegen::header::DEVICE_HEADER;
 
     /// The ten integer types and the two float types, by their device names.
     const INTS: [&str; 10] = [

@@ -1,0 +1,88 @@
+//! The CUDA code generator: a kernel's backend-neutral body ([`crate::kernel::KernelBody`]) becomes
+//! a CUDA C++ translation unit (the device header, the `#[device]` functions it calls, and the
+//! `extern "C" __global__` entry points of its pattern) that NVRTC compiles.
+//!
+//! The seam is "body → backend emitter": nothing here runs a shadow or knows the kernel language,
+//! and nothing outside the CUDA backend knows thread, block or grid indices. A second GPU backend
+//! is a sibling folder with its own header and entries over the same bodies.
+//!
+//! - `header.rs` + `device/*.cuh`: the device header (types, Views, math, atomics and reducers,
+//!   block-level reduction and scan);
+//! - `unit.rs`: [`TranslationUnit`], [`UnitOptions`] and the entries of each pattern;
+//! - `source.rs`: the public ways to see a kernel's unit ([`crate::kernel::Kernel::cuda_source`],
+//!   [`crate::nvrtc::for_unit`], ...).
+
+pub(crate) mod header;
+mod source;
+mod unit;
+
+pub use source::{for_unit, reduce_unit, scan_unit};
+pub use unit::{TranslationUnit, UnitOptions};
+
+use crate::error::{Error, Result};
+use crate::kernel::{BodyKind, KernelBody};
+use crate::policy::Iterate;
+use crate::reducer::ReducerCxx;
+use unit::Pattern;
+
+/// The pattern a launch asks a kernel's unit for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum DevicePattern<'a> {
+    /// `parallel_for`, walking a multidimensional index in `iterate` order.
+    For {
+        /// The walk order of a multidimensional index.
+        iterate: Iterate,
+    },
+    /// `parallel_reduce` with the reducer `reducer`.
+    Reduce {
+        /// The walk order of a multidimensional index.
+        iterate: Iterate,
+        /// The reducer's device description.
+        reducer: &'a ReducerCxx,
+    },
+    /// `parallel_scan` with the reducer `reducer`.
+    Scan {
+        /// The reducer's device description.
+        reducer: &'a ReducerCxx,
+    },
+}
+
+/// The entries to generate for a body of `kind` asked for `pattern`: a `for` body always gets `for`
+/// entries, a reduce body reduce entries (a scan asks with its reducer; the walk order of a scan is
+/// `Right`), a scan body scan entries. A reduce or scan body asked for a `for` is a broken invariant
+/// (the typed launch APIs never do it).
+fn entries(body: &KernelBody, pattern: &DevicePattern<'_>) -> Result<Pattern> {
+    let reducer_pattern = |iterate: Iterate, r: &ReducerCxx| match body.kind {
+        BodyKind::Scan => Pattern::scan(r),
+        _ => Pattern::reduce(r, iterate),
+    };
+    Ok(match (body.kind, pattern) {
+        (BodyKind::For, DevicePattern::For { iterate })
+        | (BodyKind::For, DevicePattern::Reduce { iterate, .. }) => {
+            Pattern::For { iterate: *iterate }
+        }
+        (BodyKind::For, DevicePattern::Scan { .. }) => Pattern::For {
+            iterate: Iterate::Right,
+        },
+        (_, DevicePattern::Reduce { iterate, reducer }) => reducer_pattern(*iterate, reducer),
+        (_, DevicePattern::Scan { reducer }) => reducer_pattern(Iterate::Right, reducer),
+        (kind, DevicePattern::For { .. }) => {
+            return Err(Error::Internal {
+                what: format!(
+                    "the kernel at {}:{}:{}",
+                    body.info.file, body.info.line, body.info.column
+                ),
+                reason: format!("a {kind:?} kernel was asked for parallel_for entries"),
+            });
+        }
+    })
+}
+
+/// The translation unit of `body` for `pattern`, in the entry variant `options`.
+pub(crate) fn translation_unit(
+    body: &KernelBody,
+    pattern: &DevicePattern<'_>,
+    options: UnitOptions,
+) -> Result<TranslationUnit> {
+    Ok(unit::generate(body, entries(body, pattern)?, options))
+}

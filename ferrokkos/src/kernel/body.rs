@@ -1,0 +1,137 @@
+//! [`KernelBody`]: the backend-neutral form of a kernel's device code, the seam between the typed
+//! shadow and a backend's code generator ("IR → backend emitter").
+//!
+//! Running a kernel's shadow once gives its body as typed statements in the portable C-family form
+//! that every GPU backend compiles (explicit types, `fk::` primitives from the device header, `#line`
+//! marks back to the Rust source), the `#[device]` functions it calls, its captures as typed
+//! parameters and the names of its index and pattern parameters. A backend wraps this into its entry
+//! points (CUDA: `backend/cuda/codegen/`); the body itself names no backend (no thread or block
+//! indices, no launch API), so a second GPU backend reuses it as it is.
+//!
+//! Invariants: `captures`, `index` and `params` hold names unique in the body's function (made by
+//! the emission state), `index.len() == rank`, and `params` has the pattern's parameters (none for
+//! a `for`, the accumulator for a reduce, the partial value and the `is_final` flag for a scan).
+
+use super::builder::{self, Line};
+use super::capture::Captures;
+use super::expr::Expr;
+use super::index::ShadowIndex;
+use super::kernel::{ForKind, Kernel, KernelInfo, ReduceKind, ScanKind};
+use super::shadow::Mut;
+
+/// The pattern a kernel body was written for (its extra parameters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyKind {
+    /// `parallel_for`: the index only.
+    For,
+    /// `parallel_reduce`: the index and the accumulator (`&mut` the reducer's value).
+    Reduce,
+    /// `parallel_scan`: the index, the partial value and the `is_final` flag.
+    Scan,
+}
+
+/// A kernel's device code in backend-neutral form (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct KernelBody {
+    /// Where the kernel was written and its identity.
+    pub info: KernelInfo,
+    /// Its pattern.
+    pub kind: BodyKind,
+    /// The body's lines (indented relative to the body).
+    pub(crate) lines: Vec<Line>,
+    /// Definitions of the `#[device]` functions it calls, callees before callers.
+    pub functions: Vec<String>,
+    /// The captures as `(type, name)` pairs, in capture order.
+    pub captures: Vec<(String, String)>,
+    /// The names of the index coordinates.
+    pub index: Vec<String>,
+    /// The C-family name of an index coordinate's type (`usize`, `i64`).
+    pub index_type: &'static str,
+    /// The pattern's parameters (see [`BodyKind`]).
+    pub params: Vec<String>,
+}
+
+impl KernelBody {
+    /// The index rank (1 for a range).
+    pub fn rank(&self) -> usize {
+        self.index.len()
+    }
+
+    /// The body's text, indented by `depth` levels, with `#line` marks to the Rust source.
+    pub fn render(&self, depth: usize) -> String {
+        builder::render(&self.lines, depth)
+    }
+
+    /// Runs the shadow once (`body` gets the captures' and the index's shadow values and the names
+    /// of the pattern's parameters) and keeps what it wrote.
+    fn trace<A: ShadowIndex, C: Captures>(
+        info: &KernelInfo,
+        captures: &C,
+        kind: BodyKind,
+        body: impl FnOnce(C::Shadow, A::Exprs, &[String]),
+    ) -> KernelBody {
+        let names = captures.names();
+        let emitted = builder::emit(&[], || {
+            let caps: Vec<String> = names.iter().map(|n| builder::fresh_name(n)).collect();
+            let index: Vec<String> = info.index.iter().map(|n| builder::fresh_name(n)).collect();
+            let params: Vec<String> = info.params.iter().map(|n| builder::fresh_name(n)).collect();
+            body(C::shadow(&caps), A::exprs(&index), &params);
+            (caps, index, params)
+        });
+        let (caps, index, params) = emitted.value;
+        KernelBody {
+            info: *info,
+            kind,
+            lines: emitted.body,
+            functions: emitted.functions,
+            captures: C::cxx_types().into_iter().zip(caps).collect(),
+            index,
+            index_type: A::CXX,
+            params,
+        }
+    }
+}
+
+impl<A: ShadowIndex, C: Captures, H, S: Fn(C::Shadow, A::Exprs)> Kernel<ForKind<A>, C, H, S> {
+    /// The body in backend-neutral form (see [`KernelBody`]).
+    pub fn body(&self) -> KernelBody {
+        KernelBody::trace::<A, C>(
+            self.info(),
+            &self.captures,
+            BodyKind::For,
+            |caps, index, _| (self.shadow)(caps, index),
+        )
+    }
+}
+
+impl<A: ShadowIndex, V, C: Captures, H, S> Kernel<ReduceKind<A, V>, C, H, S>
+where
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>),
+{
+    /// The body in backend-neutral form (see [`KernelBody`]).
+    pub fn body(&self) -> KernelBody {
+        KernelBody::trace::<A, C>(
+            self.info(),
+            &self.captures,
+            BodyKind::Reduce,
+            |caps, index, params| (self.shadow)(caps, index, Expr::name(&params[0])),
+        )
+    }
+}
+
+impl<A: ShadowIndex, V, C: Captures, H, S> Kernel<ScanKind<A, V>, C, H, S>
+where
+    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>, Expr<bool>),
+{
+    /// The body in backend-neutral form (see [`KernelBody`]).
+    pub fn body(&self) -> KernelBody {
+        KernelBody::trace::<A, C>(
+            self.info(),
+            &self.captures,
+            BodyKind::Scan,
+            |caps, index, params| {
+                (self.shadow)(caps, index, Expr::name(&params[0]), Expr::name(&params[1]))
+            },
+        )
+    }
+}
