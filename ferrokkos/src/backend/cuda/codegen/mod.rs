@@ -86,3 +86,53 @@ pub(crate) fn translation_unit(
 ) -> Result<TranslationUnit> {
     Ok(unit::generate(body, entries(body, pattern)?, options))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reducer::{Reducer, Sum};
+    use crate::seal::Token;
+
+    /// A launch gets the entries of the body's own pattern; a reduce body asked for `parallel_for`
+    /// entries is an internal error naming the kernel, not a panic.
+    #[test]
+    fn entries_follow_the_body_kind() {
+        let a = 2.0f64;
+        let sum = Sum::<f64>::device_cxx(Token::new()).unwrap();
+        let reduce = crate::kernel!(|i, acc: &mut f64| *acc += a * i as f64);
+        let body = reduce.body();
+        let asked_scan = DevicePattern::Scan { reducer: &sum };
+        let unit = translation_unit(&body, &asked_scan, UnitOptions::default()).unwrap();
+        assert!(
+            unit.generated()
+                .contains(&format!("void {}_join(", unit.entry))
+        );
+        let asked_for = DevicePattern::For {
+            iterate: Iterate::Right,
+        };
+        match translation_unit(&body, &asked_for, UnitOptions::default()) {
+            Err(Error::Internal { what, reason }) => {
+                assert!(what.contains("mod.rs"), "{what}");
+                assert!(
+                    reason.contains("Reduce kernel was asked for parallel_for"),
+                    "{reason}"
+                );
+            }
+            other => panic!("expected an internal error, got {other:?}"),
+        }
+        let fill = crate::kernel!(|i| {
+            let _twice = a * i as f64;
+        });
+        let asked_reduce = DevicePattern::Reduce {
+            iterate: Iterate::Left,
+            reducer: &sum,
+        };
+        let unit = translation_unit(&fill.body(), &asked_reduce, UnitOptions::default()).unwrap();
+        assert!(!unit.generated().contains("_join("));
+        assert!(
+            unit.generated().contains("const f64 _twice = a * f64(i);"),
+            "{}",
+            unit.generated()
+        );
+    }
+}
