@@ -83,7 +83,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             "a device function that returns a value ends with that value as its last expression",
         ));
     }
-    let k = quote!(::ferrokkos::kernel);
+    let k = quote!(::ferrokkos::__private);
     let vis = &f.vis;
     let name = &sig.ident;
     let marker = format_ident!("__fk_device_{}", name);

@@ -117,7 +117,7 @@ impl VisitMut for Host<'_> {
                 self.in_unsafe += 1;
                 self.visit_block_mut(&mut u.block);
                 self.in_unsafe -= 1;
-                let mark: syn::Stmt = parse_quote!(::ferrokkos::kernel::unsafe_block(););
+                let mark: syn::Stmt = parse_quote!(::ferrokkos::__private::unsafe_block(););
                 u.block.stmts.insert(0, mark);
             }
             Expr::Call(c) => {
@@ -130,7 +130,7 @@ impl VisitMut for Host<'_> {
                     let marker = crate::device::marker_path(&p.path);
                     let args = &c.args;
                     *e = parse_quote!({
-                        ::ferrokkos::kernel::device_function::<#marker>();
+                        ::ferrokkos::__private::device_function::<#marker>();
                         #marker::host(#args)
                     });
                 }

@@ -180,7 +180,7 @@ fn generate(
     analysis: &analyze::Analysis,
     body: &Expr,
 ) -> TokenStream {
-    let k = quote!(::ferrokkos::kernel);
+    let k = quote!(::ferrokkos::__private);
     // The expansion's own bindings: mixed-site hygiene, so the body cannot name them.
     let private = |name: &str| syn::Ident::new(name, Span::mixed_site());
     let (caps_var, host_var, shadow_var, kernel_var) = (
@@ -362,7 +362,7 @@ fn generate(
         // except inside `unsafe { }`, which `is_unsafe` reports; the host closure captures nothing
         // but the checked captures (checked above).
         let #kernel_var = unsafe {
-            #k::Kernel::#ctor(#caps_var, #host_var, #shadow_var, #k::KernelInfo {
+            ::ferrokkos::kernel::Kernel::#ctor(#caps_var, #host_var, #shadow_var, ::ferrokkos::kernel::KernelInfo {
                 file: file!(),
                 line: line!(),
                 column: column!(),
@@ -411,7 +411,7 @@ fn shadow_param(p: &Pat) -> TokenStream {
 
 /// The shadow type of an annotated parameter (`&mut T` gives `Expr<Mut<T>>`, `T` gives `Expr<T>`).
 fn shadow_param_type(p: &Pat) -> Option<TokenStream> {
-    let k = quote!(::ferrokkos::kernel);
+    let k = quote!(::ferrokkos::__private);
     let Pat::Type(t) = p else { return None };
     Some(match &*t.ty {
         Type::Reference(r) if r.mutability.is_some() => {

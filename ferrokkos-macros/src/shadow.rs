@@ -78,7 +78,7 @@ fn is_constant(name: &str) -> bool {
 }
 
 fn s() -> TokenStream {
-    quote!(::ferrokkos::kernel::shadow)
+    quote!(::ferrokkos::__private::shadow)
 }
 
 /// The shadow of a block: each statement preceded by its source line.
@@ -143,7 +143,7 @@ fn stmt(st: &Stmt, last: bool) -> TokenStream {
                 (Some(ident), Some(init)) => {
                     let e = expr(&init.expr);
                     let name = ident.to_string();
-                    let ty = ty.map(|t| quote!(: ::ferrokkos::kernel::Expr<#t>));
+                    let ty = ty.map(|t| quote!(: ::ferrokkos::__private::Expr<#t>));
                     quote!(#marker let #ident #ty = #s::let_(#name, #mutable, #e);)
                 }
                 (Some(ident), None) => {

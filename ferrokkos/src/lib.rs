@@ -51,19 +51,19 @@ extern crate self as ferrokkos;
 
 mod backend;
 mod choice;
-pub mod dispatch;
+mod dispatch;
 mod error;
 pub mod kernel;
 mod layout;
 mod plain;
-pub mod policy;
-pub mod reducer;
+mod policy;
+mod reducer;
 mod runtime;
 mod seal;
 mod settings;
-pub mod space;
+mod space;
 mod tools;
-pub mod view;
+mod view;
 
 #[cfg(feature = "cuda")]
 pub use backend::cuda::nvrtc;
@@ -75,8 +75,10 @@ pub use backend::cuda::{
 pub use backend::host::{DefaultHostExecutionSpace, Serial, Threads};
 pub use choice::{SpaceChoice, SpaceTask, run_on};
 pub use dispatch::{
-    ForFunctor, ForKernel, Functor, HostExecutionSpace, Launch, ReduceFunctor, ReduceKernel,
-    ScanFunctor, ScanKernel, parallel_for, parallel_reduce, parallel_scan, parallel_scan_with,
+    Everywhere, ForFunctor, ForKernel, Functor, HostExecutionSpace, HostOnly, Launch,
+    LaunchMDRange, LaunchRange, ParallelFor, ParallelReduce, ParallelScan, Reach, ReachesSpace,
+    ReduceFunctor, ReduceKernel, ScanFunctor, ScanKernel, parallel_for, parallel_reduce,
+    parallel_scan, parallel_scan_with,
 };
 pub use error::{BackendError, BorrowKind, DeviceTarget, Error, Result};
 /// A single-source kernel: `kernel!(|i| y[i] = a * x[i] + y[i])` runs on the host spaces as Rust and
@@ -107,22 +109,24 @@ pub use backend::initialize;
 /// # Ok::<(), ferrokkos::Error>(())
 /// ```
 pub use ferrokkos_macros::device;
-pub use policy::{IndexType, Iterate, MDRangePolicy, RangePolicy, Schedule};
+pub use policy::{IndexTuple, IndexType, Iterate, MDRangePolicy, RangePolicy, Schedule};
 pub use reducer::{
-    BAnd, BOr, ByValue, Custom, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxLoc,
-    MinMaxLocScalar, MinMaxScalar, Prod, ReduceTarget, Reducer, Sum, ValLocScalar,
+    BAnd, BOr, Bitwise, ByValue, Custom, DevicePlace, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax,
+    MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prod, ReduceInto, ReduceTarget, Reducer,
+    ReductionScalar, ResultPlace, Sum, ValLocScalar,
 };
 pub use runtime::{Runtime, is_finalized, is_initialized, push_finalize_hook, settings};
 pub use settings::InitSettings;
 pub use space::host_space::{HOST_ALIGNMENT, HostSpace};
 pub use space::{
-    DeviceType, ExecutionSpace, HostAccessible, Init, MemorySpace, MemoryStats, device_id, fence,
-    partition_space, partition_space_with_weights,
+    DeviceKind, DeviceType, ExecutionSpace, HostAccessible, HostKind, Init, MemorySpace,
+    MemoryStats, SpaceKind, device_id, fence, partition_space, partition_space_with_weights,
 };
 pub use tools::profiling;
 pub use view::{
-    ALL, Element, HostMut, HostRef, Layout, LayoutLeft, LayoutRight, LayoutStride, ParallelMut,
-    View, ViewAlloc, create_mirror, create_mirror_in, create_mirror_view,
+    ALL, All, DeepCopyDst, Element, HostMut, HostRef, Layout, LayoutLeft, LayoutRight,
+    LayoutStride, MAX_RANK, ParallelMut, RegularLayout, Subview, SubviewArg, SubviewArgs, View,
+    ViewAlloc, ViewIndex, create_mirror, create_mirror_in, create_mirror_view,
     create_mirror_view_and_copy, create_mirror_view_in, deep_copy, deep_copy_async, realloc,
     realloc_without_initializing, resize, subview, view_alloc,
 };
@@ -140,6 +144,33 @@ pub mod prelude {
     #[cfg(feature = "cuda")]
     pub use crate::{Cuda, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace};
     pub use crate::{device, kernel};
+}
+
+/// Macro support: what `kernel!` and `#[device]` expand to (the typed shadow's builders, the
+/// capture constructors, the host-body helpers). Not API: it may change in any release, and
+/// nothing here is needed to write or launch kernels.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::kernel::array::{ArrayExpr, HostArray};
+    pub use crate::kernel::device_fn::{DeviceFunction, device_function};
+    pub use crate::kernel::expr::Expr;
+    pub use crate::kernel::index::ShadowIndex;
+    pub use crate::kernel::kernel::{
+        HostBody, IterationIndex, host_for, host_reduce, host_scan, iteration_index, shadow_for,
+        shadow_reduce, shadow_scan, split2, split3, split4, split5, split6, unsafe_block,
+    };
+    pub use crate::kernel::view_expr::{DeviceIndex, ViewExpr};
+    pub use crate::view::subview::typelevel;
+
+    /// The typed shadow's builders (one call per operation of a kernel body).
+    pub mod shadow {
+        pub use crate::kernel::shadow::*;
+    }
+
+    /// The capture constructors and the accessors the host body uses.
+    pub mod capture {
+        pub use crate::kernel::capture::*;
+    }
 }
 
 /// The README's example, compiled and run as a doctest so that it stays true.

@@ -1,7 +1,7 @@
 //! The benchmark written with ferrokkos: three Views and one kernel per BabelStream kernel, written
 //! once and run on any execution space (Serial, Threads or Cuda, chosen at run time).
 
-use ferrokkos::dispatch::Everywhere;
+use ferrokkos::Everywhere;
 use ferrokkos::kernel::{DeviceFor, DeviceReduce};
 use ferrokkos::prelude::*;
 use ferrokkos::{DeviceType, ForFunctor, ReduceFunctor, Result};

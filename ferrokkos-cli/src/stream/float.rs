@@ -3,8 +3,8 @@
 use std::fmt::{Debug, Display};
 use std::ops::{Add, AddAssign, Mul};
 
-use ferrokkos::reducer::ReductionScalar;
-use ferrokkos::view::Element;
+use ferrokkos::Element;
+use ferrokkos::ReductionScalar;
 
 /// A floating-point type BabelStream runs with.
 pub trait StreamFloat:

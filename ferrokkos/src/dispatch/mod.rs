@@ -1,28 +1,4 @@
 //! The parallel patterns: [`parallel_for`], [`parallel_reduce`], [`parallel_scan`].
-//!
-//! A pattern runs a kernel over the iterations of a policy on the policy's execution-space instance.
-//! On the host spaces the call returns when the work is done. A kernel is
-//! - a `kernel!` ([`crate::kernel!`]): one body for every space, whose View writes the macro checks
-//!   (the recommended form; it becomes CUDA C++ for the GPU too);
-//! - or, on the host spaces, a plain closure with its parameter types written out (`|i: usize| ...`),
-//!   or a functor struct implementing [`ForKernel`] / [`ReduceKernel`] / [`ScanKernel`], wrapped in
-//!   [`Functor`] (`parallel_for("x", policy, Functor(my_struct))`).
-//!
-//! # Writing Views from a plain closure
-//!
-//! A kernel runs on several threads at once, so a closure reads Views through shared guards
-//! ([`crate::View::host`]), which are `Sync`, and writes them through a
-//! [`crate::view::ParallelMut`], whose creation is `unsafe`: the caller promises Kokkos' contract that
-//! no element is written by two iterations, nor written by one and read by another. `kernel!` checks
-//! the common owner-computes case instead, and needs no `unsafe`.
-//!
-//! # Fast kernels
-//!
-//! `kernel!`s are fast as written. Write closures as `move` closures that own their guards and
-//! accessors (they are released when the launch ends). The kernel then holds the Views' pointers and
-//! extents itself, the compiler keeps them in registers for the whole loop, hoists the bounds checks
-//! and vectorizes: a BabelStream Triad runs at the speed of a plain loop over slices. A closure that
-//! borrows its guards works too, without vectorization.
 
 mod functor;
 mod host;
@@ -67,6 +43,32 @@ pub trait ParallelScan<K, Rd: Reducer> {
 /// launch for tools and errors. The policy is a [`crate::RangePolicy`], an [`crate::MDRangePolicy`],
 /// or, as Kokkos' `parallel_for(n, f)`, a plain `usize` `n`: iterations `0..n` on the default instance of
 /// [`crate::DefaultHostExecutionSpace`].
+///
+/// A pattern runs a kernel over the iterations of a policy on the policy's execution-space instance.
+/// On the host spaces the call returns when the work is done. A kernel is
+/// - a `kernel!` ([`crate::kernel!`]): one body for every space, whose View writes the macro checks
+///   (the recommended form; it becomes CUDA C++ for the GPU too);
+/// - or, on the host spaces, a plain closure with its parameter types written out (`|i: usize| ...`),
+///   or a functor struct implementing [`ForKernel`] / [`ReduceKernel`] / [`ScanKernel`], wrapped in
+///   [`Functor`] (`parallel_for("x", policy, Functor(my_struct))`).
+///
+/// # Writing Views from a plain closure
+///
+/// A kernel runs on several threads at once, so a closure reads Views through shared guards
+/// ([`crate::View::host`]), which are `Sync`, and writes them through a
+/// [`crate::ParallelMut`], whose creation is `unsafe`: the caller promises Kokkos' contract that
+/// no element is written by two iterations, nor written by one and read by another. `kernel!` checks
+/// the common owner-computes case instead, and needs no `unsafe`.
+///
+/// # Fast kernels
+///
+/// `kernel!`s are fast as written. Write closures as `move` closures that own their guards and
+/// accessors (they are released when the launch ends). The kernel then holds the Views' pointers and
+/// extents itself, the compiler keeps them in registers for the whole loop, hoists the bounds checks
+/// and vectorizes: a BabelStream Triad runs at the speed of a plain loop over slices. A closure that
+/// borrows its guards works too, without vectorization.
+///
+/// # Examples
 ///
 /// ```
 /// use ferrokkos::prelude::*;

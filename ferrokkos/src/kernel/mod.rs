@@ -11,7 +11,7 @@
 //!   gets their value as a literal;
 //! - the body as a Rust closure for the host spaces (Serial, Threads), compiled by rustc: View
 //!   accesses become bounds-checked accessor calls, and the loop vectorizes like a plain loop;
-//! - the *typed shadow*: the same body rewritten so that each operation is a call of [`shadow`] on
+//! - the *typed shadow*: the same body rewritten so that each operation is a call of the shadow builders on
 //!   [`Expr`] values. rustc type-checks it like the host closure, so every literal and local gets the
 //!   same type (an unsuffixed `2.0` next to an `f32` is `float`, alone it is `double`). Running it once
 //!   writes the body as typed statements ([`KernelBody`]); with the CUDA backend,
@@ -114,49 +114,38 @@
 //! x(i) + 1.0f;`) and `#line` directives to the kernel's Rust source, so that an NVRTC error points at
 //! the user's line. The entry points and their parameters are described on `TranslationUnit`.
 
-mod array;
+pub(crate) mod array;
 mod body;
 mod builder;
-pub mod capture;
-mod device_fn;
+pub(crate) mod capture;
+pub(crate) mod device_fn;
 mod device_kernel;
 mod device_reducer;
-mod expr;
-mod index;
+pub(crate) mod expr;
+pub(crate) mod index;
 #[allow(clippy::module_inception)]
-mod kernel;
+pub(crate) mod kernel;
 mod params;
-pub mod shadow;
+pub(crate) mod shadow;
 mod ty;
-mod view_expr;
+pub(crate) mod view_expr;
 
-pub use crate::view::kernel_access::{
-    AccessMode, AtomicAccess, HostAtomic, IndexInt, KernelIndex, ReadAccess, ViewAccess,
-    WriteAccess,
-};
-pub use array::{ArrayExpr, HostArray};
+// What users name: the kernel value and its pattern markers, its backend-neutral body, the bounds
+// of kernels and reducers that run on a device, and the device value types.
 pub use body::{BodyKind, KernelBody};
+pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
+pub use device_reducer::DeviceReducer;
+pub use kernel::{ForKind, Kernel, KernelInfo, ReduceKind, ScanKind};
+pub use ty::{DeviceType, Kind};
+
+// For the rest of the crate. The macro support (`crate::__private`: what `kernel!` and `#[device]`
+// expand to) re-exports from the defining modules.
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA code generator
 pub(crate) use builder::escape_text;
-pub use device_fn::{DeviceFunction, device_function};
-pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use device_kernel::{DeviceKernel, DeviceKey};
-pub use device_reducer::DeviceReducer;
-pub use expr::Expr;
-pub use index::ShadowIndex;
-pub use kernel::{
-    ForKind, HostBody, IterationIndex, Kernel, KernelInfo, ReduceKind, ScanKind, host_for,
-    host_reduce, host_scan, iteration_index, shadow_for, shadow_reduce, shadow_scan, split2,
-    split3, split4, split5, split6, unsafe_block,
-};
+pub(crate) use expr::Expr;
+pub(crate) use index::ShadowIndex;
+pub(crate) use kernel::HostBody;
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use params::{ParamWriter, Slot};
-pub use ty::{DeviceType, Kind};
-pub use view_expr::{DeviceIndex, ViewExpr};
-
-// Transitional: the CUDA translation unit types moved to `crate::nvrtc`; the test suites are being
-// moved at the same time and still name them here.
-#[cfg(feature = "cuda")]
-#[doc(hidden)]
-pub use crate::backend::cuda::nvrtc::{TranslationUnit, UnitOptions};

@@ -1,18 +1,4 @@
 //! Reducers: how the contributions of a `parallel_reduce` combine (Kokkos' reducer concept).
-//!
-//! A [`Reducer`] gives the identity (`init`), the combination of two partial results (`join`) and an
-//! optional last step (`finalize`). Every thread (or chunk) starts from the identity, the kernel adds
-//! its iterations' contributions, and the partial results are joined in a fixed order, so a result
-//! on Threads depends only on the number of threads, not on timing.
-//!
-//! The target of a reduction ([`ReduceTarget`]) is one of:
-//! - a built-in reducer or a [`Custom`] one, and `parallel_reduce` returns the value: `Max::new()`
-//!   (wrap a reducer type of your own in [`ByValue`]);
-//! - a tuple of reducers, several reductions in one pass, returned as a tuple: `(Sum::new(), Max::new())`;
-//! - a `&mut` number, summed into it (Kokkos' `parallel_reduce(policy, f, result)`);
-//! - a rank-0 [`crate::View`], summed into it;
-//! - a reducer aimed at a place: `Max::new().into_result(&mut m)` or `.into_result(&view)` (Kokkos'
-//!   `Max<double>(result)`).
 
 mod basic;
 mod custom;
@@ -35,6 +21,20 @@ pub use target::{ByValue, DevicePlace, ReduceInto, ReduceTarget, ResultPlace};
 /// How contributions combine: an identity, an associative join and an optional final step.
 ///
 /// Implement it for your own types, or build one from closures with [`Custom`].
+/// A [`Reducer`] gives the identity (`init`), the combination of two partial results (`join`) and an
+/// optional last step (`finalize`). Every thread (or chunk) starts from the identity, the kernel adds
+/// its iterations' contributions, and the partial results are joined in a fixed order, so a result
+/// on Threads depends only on the number of threads, not on timing.
+///
+/// The target of a reduction ([`ReduceTarget`]) is one of:
+/// - a built-in reducer or a [`Custom`] one, and `parallel_reduce` returns the value: `Max::new()`
+///   (wrap a reducer type of your own in [`ByValue`]);
+/// - a tuple of reducers, several reductions in one pass, returned as a tuple: `(Sum::new(), Max::new())`;
+/// - a `&mut` number, summed into it (Kokkos' `parallel_reduce(policy, f, result)`);
+/// - a rank-0 [`crate::View`], summed into it;
+/// - a reducer aimed at a place: `Max::new().into_result(&mut m)` or `.into_result(&view)` (Kokkos'
+///   `Max<double>(result)`).
+///
 pub trait Reducer: Sync {
     /// The type of partial and final results (the kernel's accumulator type).
     type Value: Clone + Send + Sync;

@@ -11,7 +11,7 @@ use crate::space::MemorySpace;
 use crate::view::{Element, Layout, View};
 
 /// What `parallel_reduce` reduces into: a reducer (the result is returned), a `&mut` number or a
-/// rank-0 View (summed into it), or a [`ReduceInto`]. See the [module documentation](crate::reducer).
+/// rank-0 View (summed into it), or a [`ReduceInto`]. See [`Reducer`].
 pub trait ReduceTarget {
     /// The reducer that combines the contributions.
     type Reducer: Reducer;

@@ -24,7 +24,28 @@ pub const MAX_RANK: usize = 8;
 /// memory is freed when the last handle (including subviews) drops. Views are `Send + Sync`.
 ///
 /// Host code reads and writes elements through borrow-checked guards ([`View::host`],
-/// [`View::host_mut`]) or by value ([`View::get`], [`View::set`]); see the [module docs](crate::view).
+/// [`View::host_mut`]) or by value ([`View::get`], [`View::set`]) (see "Host access" below).
+///
+/// # Host access and why it is race-free
+///
+/// View handles are shared freely (clones, subviews, other threads), so a `&mut View` proves nothing
+/// about who else can reach the elements. Host code therefore reaches elements only through *guards*
+/// taken on the allocation, which every handle of it shares:
+///
+/// - [`View::host`] returns a [`HostRef`](crate::HostRef): shared, read-only;
+/// - [`View::host_mut`] returns a [`HostMut`](crate::HostMut): exclusive, read-write;
+/// - [`View::get`] / [`View::set`] take and release a guard for one element.
+///
+/// The allocation's borrow flag is an atomic reader-writer state. A guard that conflicts with one alive
+/// anywhere in the process is an [`crate::Error::Borrow`] naming the View, never a wait. Since every
+/// safe path to the elements holds a guard, no two safe accesses can race. Raw pointers
+/// ([`View::as_ptr`]) exist for interoperability; using them is `unsafe`.
+///
+/// Guards index with `g[i]` (rank 1), `g[(i, j, ...)]` (ranks 2 to 8), `g[[i, j, ...]]` (any rank) and
+/// `g[()]` (rank 0). Indexing is always bounds-checked; an out-of-bounds index panics with a message
+/// naming the label, the index and the extents.
+///
+/// # Examples
 ///
 /// ```
 /// use ferrokkos::{InitSettings, LayoutLeft, View};
