@@ -160,6 +160,11 @@ pub mod __private {
         shadow_reduce, shadow_scan, split2, split3, split4, split5, split6, unsafe_block,
     };
     pub use crate::kernel::view_expr::{DeviceIndex, ViewExpr};
+    pub use crate::reducer::device::ReducerCxx;
+    pub use crate::view::kernel_access::{
+        AccessMode, AtomicAccess, HostAtomic, IndexInt, KernelIndex, ReadAccess, ViewAccess,
+        WriteAccess,
+    };
     pub use crate::view::subview::typelevel;
 
     /// The typed shadow's builders (one call per operation of a kernel body).

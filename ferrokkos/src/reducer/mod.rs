@@ -2,7 +2,7 @@
 
 mod basic;
 mod custom;
-mod device;
+pub(crate) mod device;
 mod loc;
 mod scalar;
 mod target;
@@ -12,7 +12,7 @@ use crate::seal::Token;
 
 pub use basic::{BAnd, BOr, LAnd, LOr, Max, Min, Prod, Sum};
 pub use custom::Custom;
-pub use device::ReducerCxx;
+pub(crate) use device::ReducerCxx;
 pub(crate) use device::{cxx_name, read_bool, read_plain, read_scalar};
 pub use loc::{MaxLoc, MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar, ValLocScalar};
 pub use scalar::{Bitwise, ReductionScalar};

@@ -2,7 +2,7 @@
 // after the launch (here in a thread-local, to be read after the View is freed).
 use std::cell::Cell;
 
-use ferrokkos::kernel::ReadAccess;
+use ferrokkos::__private::ReadAccess;
 use ferrokkos::LayoutRight;
 
 thread_local! {

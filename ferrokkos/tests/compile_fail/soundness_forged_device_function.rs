@@ -11,7 +11,7 @@ impl __fk_device_twice {
     fn host(x: f64) -> f64 {
         2.0 * x
     }
-    fn shadow(x: ferrokkos::kernel::Expr<f64>) -> ferrokkos::kernel::Expr<f64> {
+    fn shadow(x: ferrokkos::__private::Expr<f64>) -> ferrokkos::__private::Expr<f64> {
         x
     }
 }

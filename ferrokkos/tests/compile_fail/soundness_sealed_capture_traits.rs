@@ -1,8 +1,9 @@
 // Soundness (traits unsafe code trusts): the capture and device-type traits are sealed. A `Capture`
 // receives the launch's borrow proof and says which Views a launch borrows; a `DeviceType` names
 // the C++ type written into device code; a `DeviceIndex` writes an index's C++ text.
-use ferrokkos::kernel::capture::{Capture, IntoCapture};
-use ferrokkos::kernel::{DeviceIndex, DeviceType, Kind};
+use ferrokkos::__private::capture::{Capture, IntoCapture};
+use ferrokkos::__private::DeviceIndex;
+use ferrokkos::kernel::{DeviceType, Kind};
 
 #[derive(Clone, Copy)]
 struct Mine;

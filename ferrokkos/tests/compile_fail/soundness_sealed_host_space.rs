@@ -1,7 +1,7 @@
 // Soundness (traits the launch trusts): the host drivers run a kernel's body on the participants a
 // `HostExecutionSpace` hands out (and every such space gets the host launch seams), so it is
 // sealed: a space of the user's cannot run kernel bodies on threads of its choosing.
-use ferrokkos::space::HostKind;
+use ferrokkos::HostKind;
 use ferrokkos::{DeviceType, ExecutionSpace, HostExecutionSpace, HostSpace, LayoutRight, Result};
 
 #[derive(Debug, Clone)]

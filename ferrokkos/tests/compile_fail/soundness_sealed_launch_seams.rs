@@ -1,9 +1,9 @@
 // Soundness (traits the launch trusts): a launch seam receives the kernel and runs it on the
 // space's threads, and a host execution space hands participants out to the host drivers, so both
 // are sealed. A space of the user's may implement `ExecutionSpace`, but cannot become launchable.
-use ferrokkos::dispatch::{ForFunctor, LaunchRange, ReduceFunctor, ScanFunctor};
-use ferrokkos::reducer::{ReduceTarget, Reducer};
-use ferrokkos::space::HostKind;
+use ferrokkos::{ForFunctor, LaunchRange, ReduceFunctor, ScanFunctor};
+use ferrokkos::{ReduceTarget, Reducer};
+use ferrokkos::HostKind;
 use ferrokkos::{DeviceType, ExecutionSpace, HostSpace, IndexType, LayoutRight};
 use ferrokkos::{RangePolicy, Result};
 

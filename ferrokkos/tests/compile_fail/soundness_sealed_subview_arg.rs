@@ -1,6 +1,6 @@
 // Soundness (traits unsafe code trusts): a subview offsets its pointer by what its arguments
 // select, so `SubviewArg` is sealed.
-use ferrokkos::view::SubviewArg;
+use ferrokkos::SubviewArg;
 
 struct Everything;
 
