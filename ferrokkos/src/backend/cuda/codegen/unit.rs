@@ -336,14 +336,7 @@ pub(crate) fn generate(
                 t.push("    __threadfence();");
                 t.push("    {");
                 t.push("        const u32 fk_n = gridDim.x;");
-                t.push("        const u32 fk_per = (fk_n + blockDim.x - 1) / blockDim.x;");
-                t.push("        const u32 fk_lo = threadIdx.x * fk_per < fk_n ? threadIdx.x * fk_per : fk_n;");
-                t.push("        const u32 fk_hi = fk_lo + fk_per < fk_n ? fk_lo + fk_per : fk_n;");
-                t.push(&format!("        {value} fk_all = fk_reducer::identity();"));
-                t.push("        for (u32 fk_b = fk_lo; fk_b < fk_hi; ++fk_b) fk_reducer::join(fk_all, fk_partials[fk_b]);");
-                t.push(&format!(
-                    "        fk::block_reduce<fk_reducer>(fk_all, reinterpret_cast<{value}*>(fk_shared));"
-                ));
+                join_partials(&mut t, "        ", &value, "fk_all");
                 t.push("        if (threadIdx.x == 0) {");
                 t.push("            *fk_result = fk_all;");
                 t.push("            *fk_done = 0;");
@@ -359,16 +352,7 @@ pub(crate) fn generate(
             t.push(&format!("    typedef {reducer} fk_reducer;"));
             t.push("    extern __shared__ __align__(16) unsigned char fk_shared[];");
             t.push("    // Thread t joins a contiguous run of partials, so the order is the block order.");
-            t.push("    const u32 fk_per = (fk_n + blockDim.x - 1) / blockDim.x;");
-            t.push(
-                "    const u32 fk_lo = threadIdx.x * fk_per < fk_n ? threadIdx.x * fk_per : fk_n;",
-            );
-            t.push("    const u32 fk_hi = fk_lo + fk_per < fk_n ? fk_lo + fk_per : fk_n;");
-            t.push(&format!("    {value} fk_acc = fk_reducer::identity();"));
-            t.push("    for (u32 fk_b = fk_lo; fk_b < fk_hi; ++fk_b) fk_reducer::join(fk_acc, fk_partials[fk_b]);");
-            t.push(&format!(
-                "    fk::block_reduce<fk_reducer>(fk_acc, reinterpret_cast<{value}*>(fk_shared));"
-            ));
+            join_partials(&mut t, "    ", &value, "fk_acc");
             t.push("    if (threadIdx.x == 0) *fk_result = fk_acc;");
             t.push("}");
         }
@@ -431,6 +415,23 @@ pub(crate) fn generate(
         entry,
         source: t.out,
         generated_from,
+    }
+}
+
+/// The join of the blocks' partial values `fk_partials[0..fk_n)` into `acc` by one block, in block
+/// order: thread t joins a contiguous run of them, then the block reduces the threads' values.
+fn join_partials(t: &mut Text, indent: &str, value: &str, acc: &str) {
+    for line in [
+        "const u32 fk_per = (fk_n + blockDim.x - 1) / blockDim.x;".to_string(),
+        "const u32 fk_lo = threadIdx.x * fk_per < fk_n ? threadIdx.x * fk_per : fk_n;".to_string(),
+        "const u32 fk_hi = fk_lo + fk_per < fk_n ? fk_lo + fk_per : fk_n;".to_string(),
+        format!("{value} {acc} = fk_reducer::identity();"),
+        format!(
+            "for (u32 fk_b = fk_lo; fk_b < fk_hi; ++fk_b) fk_reducer::join({acc}, fk_partials[fk_b]);"
+        ),
+        format!("fk::block_reduce<fk_reducer>({acc}, reinterpret_cast<{value}*>(fk_shared));"),
+    ] {
+        t.push(&format!("{indent}{line}"));
     }
 }
 
