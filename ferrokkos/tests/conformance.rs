@@ -14,9 +14,9 @@ mod common;
 mod per_space;
 
 use common::{indices, left_strides, padded_left_strides, padded_right_strides, right_strides};
-use ferrokkos::policy::IndexTuple;
+use ferrokkos::IndexTuple;
+use ferrokkos::RegularLayout;
 use ferrokkos::prelude::*;
-use ferrokkos::view::RegularLayout;
 use ferrokkos::{
     Element, Error, IndexType, Layout, Result, create_mirror, device, parallel_scan_with,
 };

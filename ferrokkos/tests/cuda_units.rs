@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use common::{Rng, random_view, runtime, unflatten};
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
-use ferrokkos::kernel::TranslationUnit;
+use ferrokkos::nvrtc::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
 

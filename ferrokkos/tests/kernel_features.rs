@@ -507,7 +507,7 @@ fn atomics_update_shared_elements() -> Result<()> {
 /// A weighted sum with weights from a captured array (generic length, as Kokkos functors carry).
 fn smooth<const N: usize>(
     weights: [f64; N],
-) -> Result<(Vec<f64>, ferrokkos::kernel::TranslationUnit)> {
+) -> Result<(Vec<f64>, ferrokkos::nvrtc::TranslationUnit)> {
     let n = 50;
     let x = view_from(
         "x",

@@ -9,7 +9,7 @@
 mod common;
 
 use common::{Rng, check_cuda, random_view, runtime, threads as exec, unflatten};
-use ferrokkos::kernel::TranslationUnit;
+use ferrokkos::nvrtc::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, device, kernel};
 

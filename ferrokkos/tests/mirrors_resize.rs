@@ -5,10 +5,9 @@ mod common;
 
 use common::{indices, left_strides, right_strides};
 use ferrokkos::{
-    ALL, Error, HostSpace, Layout, LayoutLeft, LayoutRight, LayoutStride, Result, View,
-    create_mirror, create_mirror_in, create_mirror_view, create_mirror_view_and_copy,
+    ALL, Error, HostSpace, Layout, LayoutLeft, LayoutRight, LayoutStride, RegularLayout, Result,
+    View, create_mirror, create_mirror_in, create_mirror_view, create_mirror_view_and_copy,
     create_mirror_view_in, deep_copy, realloc, realloc_without_initializing, resize, subview,
-    view::RegularLayout,
 };
 
 /// A value that encodes the multi-index (never zero).

@@ -10,8 +10,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
+use ferrokkos::ReduceTarget;
 use ferrokkos::prelude::*;
-use ferrokkos::reducer::ReduceTarget;
 use ferrokkos::{BorrowKind, Error, HostExecutionSpace, IndexType, ReduceFunctor};
 
 /// `parallel_reduce` of `kernel` over `policy` into `target`, unwrapped.

@@ -9,8 +9,8 @@ mod common;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use ferrokkos::prelude::*;
-use ferrokkos::reducer::{ByValue, ReduceTarget};
 use ferrokkos::{BorrowKind, HostExecutionSpace, ReduceFunctor};
+use ferrokkos::{ByValue, ReduceTarget};
 
 const N: usize = 100;
 

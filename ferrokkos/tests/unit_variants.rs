@@ -4,7 +4,7 @@
 mod common;
 
 use common::check_cuda;
-use ferrokkos::kernel::UnitOptions;
+use ferrokkos::nvrtc::UnitOptions;
 use ferrokkos::prelude::*;
 
 /// All sixteen combinations of the four options.

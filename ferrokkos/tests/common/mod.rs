@@ -128,7 +128,7 @@ pub fn policy_configs<S: ferrokkos::HostExecutionSpace, I: ferrokkos::IndexType>
 /// Compiles a kernel's translation unit with NVRTC for sm_80 and sm_90 (skipped, with a message,
 /// when NVRTC is missing, unless `FERROKKOS_REQUIRE_NVRTC=1`). Panics with NVRTC's log and the
 /// generated code if it does not compile.
-pub fn check_cuda(tu: &ferrokkos::kernel::TranslationUnit) {
+pub fn check_cuda(tu: &ferrokkos::nvrtc::TranslationUnit) {
     if !ferrokkos::nvrtc::require_or_skip() {
         return;
     }

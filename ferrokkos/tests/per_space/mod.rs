@@ -16,8 +16,8 @@
 //! name `crate::common` and `crate::per_space`).
 #![allow(dead_code)]
 
+use ferrokkos::RegularLayout;
 use ferrokkos::prelude::*;
-use ferrokkos::view::RegularLayout;
 use ferrokkos::{Element, Layout, Result};
 
 /// The seeds every differential test runs with.
