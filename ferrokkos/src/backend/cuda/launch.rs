@@ -369,8 +369,8 @@ pub(super) fn launch<'q>(
                 Kind::Reduce(r) => {
                     // Scratch: the block counter, the partial values, the result.
                     let partials_bytes = (grid as usize * r.size).next_multiple_of(256);
-                    let counter = sub.scratch().counter(stream)?;
-                    let base = sub.scratch().device(partials_bytes + r.size, stream)?;
+                    let counter = sub.scratch().counter()?;
+                    let base = sub.scratch().device(partials_bytes + r.size)?;
                     let result = dest.map_or(base + partials_bytes as u64, |d| d.ptr);
                     params.clear();
                     slots.clear();
@@ -401,7 +401,7 @@ pub(super) fn launch<'q>(
                     let per_block = space.count.div_ceil(grid);
                     grid = space.count.div_ceil(per_block).max(1);
                     let totals_bytes = (grid as usize * r.size).next_multiple_of(256);
-                    let base = sub.scratch().device(totals_bytes + r.size, stream)?;
+                    let base = sub.scratch().device(totals_bytes + r.size)?;
                     let total = base + totals_bytes as u64;
                     let shared_bytes = (block as usize * r.size) as u32;
                     for final_pass in [false, true] {
