@@ -50,6 +50,7 @@ impl Scratch {
         if bytes > len {
             let grown = bytes.next_power_of_two().max(4096);
             if let Some(old) = self.device.take() {
+                // Only work on this stream uses it (the buffer's invariant): freed after that work.
                 old.free()?;
             }
             self.device = Some(DeviceBuffer::on_stream(&self.stream, grown, || {
