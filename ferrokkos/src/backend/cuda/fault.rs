@@ -10,11 +10,10 @@
 //! becomes [`Error::DeviceOutOfBounds`], naming the kernel, the index and the extents. The context
 //! stays usable.
 
-use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::driver::{self, Context, Module};
+use super::driver::{self, Context, Module, PinnedBuffer};
 use crate::error::{DeviceTarget, Error, Result};
 
 /// The record, as `FkFault` in the device header lays it out.
@@ -36,7 +35,12 @@ const WRITTEN: u32 = 2;
 /// The fault record of one context and the kernels whose modules point at it.
 pub(crate) struct Faults {
     ctx: Arc<Context>,
-    record: NonNull<Record>,
+    /// The record's pinned memory (non-null, page-aligned, `size_of::<Record>()` bytes), freed
+    /// when this is dropped: the backend drops this after its shutdown fence, so no device work
+    /// uses the record any more (the buffer's invariant). The host accesses the record only
+    /// with atomic and volatile accesses (the details under `seen`'s lock); the device writes it
+    /// with atomics.
+    memory: PinnedBuffer,
     /// The faults already reported (the record's count only grows), and the kernels by unit
     /// number (1-based).
     seen: Mutex<Seen>,
@@ -47,34 +51,36 @@ struct Seen {
     units: Vec<String>,
 }
 
-// SAFETY: the record is pinned host memory owned by this object; the host reads and writes it only
-// with volatile accesses under `seen`'s lock, and the device writes it with atomics.
-unsafe impl Send for Faults {}
-// SAFETY: as for `Send`.
-unsafe impl Sync for Faults {}
-
 impl Faults {
     /// A zeroed record in pinned memory of `ctx`.
     pub(crate) fn new(ctx: &Arc<Context>) -> Result<Faults> {
         let size = std::mem::size_of::<Record>();
-        let ptr = driver::alloc_host_pinned(ctx, size, || {
+        let memory = PinnedBuffer::new(ctx, size, || {
             "allocating the fault record of the Cuda device".into()
         })?;
-        let record = NonNull::new(ptr.cast::<Record>()).ok_or_else(|| Error::Unsupported {
-            what: "allocating the fault record of the Cuda device".into(),
-            reason: "the driver returned a null pointer".into(),
-        })?;
+        let ptr = memory.ptr();
+        if ptr.is_null() {
+            return Err(Error::Unsupported {
+                what: "allocating the fault record of the Cuda device".into(),
+                reason: "the driver returned a null pointer".into(),
+            });
+        }
         // SAFETY: `ptr` has `size` bytes of fresh pinned memory, suitably aligned (page-aligned),
         // which no device work uses yet.
         unsafe { std::ptr::write_bytes(ptr, 0, size) };
         Ok(Faults {
             ctx: Arc::clone(ctx),
-            record,
+            memory,
             seen: Mutex::new(Seen {
                 reported: 0,
                 units: Vec::new(),
             }),
         })
+    }
+
+    /// The record (valid and aligned for as long as `self`; see `memory`).
+    fn record(&self) -> *mut Record {
+        self.memory.ptr().cast::<Record>()
     }
 
     /// Points a freshly loaded module (before any launch of it) at the record, with the kernel's
@@ -92,7 +98,7 @@ impl Faults {
             seen.units.push(kernel());
             seen.units.len() as u64
         };
-        let pointer = self.record.as_ptr() as u64;
+        let pointer = self.record() as u64;
         for (at, value) in [(record_at, pointer), (unit_at, number)] {
             // SAFETY: `at` is an 8-byte `__device__` variable of the module, which no launch uses
             // yet (the module was just loaded); the source is a local `u64`, read during the call.
@@ -106,7 +112,7 @@ impl Faults {
     /// After a synchronization with the device: the faults recorded since the last check, as an
     /// error (`what` names the wait). The record is then ready for the next fault.
     pub(crate) fn check(&self, what: &dyn Fn() -> String) -> Result<()> {
-        let record = self.record.as_ptr();
+        let record = self.record();
         // SAFETY: the record is valid, aligned pinned memory for as long as `self`; the device
         // updates `count` and `state` only with atomics, so the host uses atomics for them too.
         let (count, state) = unsafe {
@@ -163,16 +169,5 @@ impl Faults {
             extents,
             count: new,
         })
-    }
-}
-
-impl Drop for Faults {
-    fn drop(&mut self) {
-        // The backend drops this after its shutdown fence: no device work uses the record.
-        // SAFETY: the record came from `alloc_host_pinned` on this context and is not used again.
-        if let Err(e) = unsafe { driver::free_host_pinned(&self.ctx, self.record.as_ptr().cast()) }
-        {
-            eprintln!("ferrokkos: {e}");
-        }
     }
 }

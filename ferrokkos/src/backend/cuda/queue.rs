@@ -10,7 +10,7 @@ use std::any::Any;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
-use super::driver::{self, Context, Event, Stream};
+use super::driver::{self, Context, DeviceBuffer, Event, PinnedBuffer, Stream};
 use super::fault::Faults;
 use super::trace::{DeviceClock, Timing};
 use crate::error::Result;
@@ -18,94 +18,88 @@ use crate::space::Allocation;
 use crate::space::WorkQueue;
 
 /// Device and pinned host memory an instance reuses from launch to launch; only work on the
-/// instance's own stream uses it, so stream order makes reuse safe.
+/// instance's own stream uses it, so stream order makes reuse safe. The buffers free themselves
+/// (`driver::DeviceBuffer`, `driver::PinnedBuffer`): the device buffers in the stream's order on
+/// the instance's stream, which they hold, so the stream outlives them.
 pub(crate) struct Scratch {
-    ctx: Arc<Context>,
-    device: u64,
-    device_bytes: usize,
-    pinned: *mut u8,
-    pinned_bytes: usize,
-    counter: u64,
+    /// Growable device scratch (reduction partials and result, scan totals and total).
+    device: Option<DeviceBuffer>,
+    /// The zeroed `u32` counter of fused reductions (256 bytes).
+    counter: Option<DeviceBuffer>,
+    /// Growable pinned memory a result comes back through.
+    pinned: Option<PinnedBuffer>,
+    /// The instance's stream: the only stream whose work uses the device buffers.
+    stream: Arc<Stream>,
 }
 
 impl Scratch {
-    /// At least `bytes` of device scratch memory (grown stream-ordered on `stream`).
-    pub(crate) fn device(&mut self, bytes: usize, stream: &Stream) -> Result<u64> {
-        if bytes > self.device_bytes {
-            let grown = bytes.next_power_of_two().max(4096);
-            if self.device != 0 {
-                // SAFETY: the old buffer came from `alloc_device` with this stream, and work that
-                // uses it runs only on this stream, before the free in stream order.
-                unsafe { driver::free_device(&self.ctx, self.device, Some(stream))? };
-                self.device = 0;
-                self.device_bytes = 0;
-            }
-            self.device = driver::alloc_device(&self.ctx, grown, Some(stream), || {
-                "allocating the scratch memory of a Cuda instance".into()
-            })?;
-            self.device_bytes = grown;
+    /// Scratch memory for the work of `stream` (allocated on first use).
+    fn new(stream: &Arc<Stream>) -> Scratch {
+        Scratch {
+            stream: Arc::clone(stream),
+            device: None,
+            counter: None,
+            pinned: None,
         }
-        Ok(self.device)
+    }
+
+    /// At least `bytes` of device scratch memory (grown stream-ordered on the instance's stream:
+    /// the old buffer is freed after the work enqueued so far, which may still use it).
+    pub(crate) fn device(&mut self, bytes: usize) -> Result<u64> {
+        let len = self.device.as_ref().map_or(0, DeviceBuffer::len);
+        if bytes > len {
+            let grown = bytes.next_power_of_two().max(4096);
+            if let Some(old) = self.device.take() {
+                // Only work on this stream uses it (the buffer's invariant): freed after that work.
+                old.free()?;
+            }
+            self.device = Some(DeviceBuffer::on_stream(&self.stream, grown, || {
+                "allocating the scratch memory of a Cuda instance".into()
+            })?);
+        }
+        Ok(self.device.as_ref().map_or(0, DeviceBuffer::ptr))
     }
 
     /// The zeroed `u32` counter of fused reductions (each reduction leaves it at zero again).
-    pub(crate) fn counter(&mut self, stream: &Stream) -> Result<u64> {
-        if self.counter == 0 {
-            let c = driver::alloc_device(&self.ctx, 256, Some(stream), || {
-                "allocating the reduction counter of a Cuda instance".into()
-            })?;
-            // SAFETY: `c` has 256 bytes, stream-ordered before every use on this stream.
-            if let Err(e) = unsafe { driver::fill_async(c, &[0], 256, stream, String::new) } {
-                // SAFETY: allocated just above on this stream and not used.
-                let _ = unsafe { driver::free_device(&self.ctx, c, Some(stream)) };
-                return Err(e);
-            }
-            self.counter = c;
+    pub(crate) fn counter(&mut self) -> Result<u64> {
+        if let Some(c) = &self.counter {
+            return Ok(c.ptr());
         }
-        Ok(self.counter)
+        let c = DeviceBuffer::on_stream(&self.stream, 256, || {
+            "allocating the reduction counter of a Cuda instance".into()
+        })?;
+        // SAFETY: `c` has 256 bytes, stream-ordered before every use on this stream.
+        if let Err(e) = unsafe { driver::fill_async(c.ptr(), &[0], 256, &self.stream, String::new) }
+        {
+            // Freed in stream order; the fill's error is the one to report.
+            let _ = c.free();
+            return Err(e);
+        }
+        let ptr = c.ptr();
+        self.counter = Some(c);
+        Ok(ptr)
     }
 
     /// At least `bytes` of pinned host memory. Call only when no work on the stream uses the old
     /// buffer any more (after a synchronization), since growing frees it at once.
     pub(crate) fn pinned(&mut self, bytes: usize) -> Result<*mut u8> {
-        if bytes > self.pinned_bytes {
+        let len = self.pinned.as_ref().map_or(0, PinnedBuffer::len);
+        if bytes > len {
             let grown = bytes.next_power_of_two().max(256);
-            if !self.pinned.is_null() {
-                // SAFETY: the buffer came from `alloc_host_pinned`; the caller guarantees that no
-                // device work still uses it.
-                unsafe { driver::free_host_pinned(&self.ctx, self.pinned)? };
-                self.pinned = std::ptr::null_mut();
-                self.pinned_bytes = 0;
+            if let Some(old) = self.pinned.take() {
+                // The caller guarantees that no device work still uses the old buffer.
+                old.free()?;
             }
-            self.pinned = driver::alloc_host_pinned(&self.ctx, grown, || {
+            self.pinned = Some(PinnedBuffer::new(self.stream.context(), grown, || {
                 "allocating the pinned result buffer of a Cuda instance".into()
-            })?;
-            self.pinned_bytes = grown;
+            })?);
         }
-        Ok(self.pinned)
+        Ok(self
+            .pinned
+            .as_ref()
+            .map_or(std::ptr::null_mut(), PinnedBuffer::ptr))
     }
 }
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        // The queue synchronized its stream before dropping the scratch (see `Queue::drop`).
-        if self.device != 0 {
-            // SAFETY: the buffer came from `alloc_device`, and no work uses it any more.
-            let _ = unsafe { driver::free_device(&self.ctx, self.device, None) };
-        }
-        if self.counter != 0 {
-            // SAFETY: the counter came from `alloc_device`, and no work uses it any more.
-            let _ = unsafe { driver::free_device(&self.ctx, self.counter, None) };
-        }
-        if !self.pinned.is_null() {
-            // SAFETY: the buffer came from `alloc_host_pinned`, and no work uses it any more.
-            let _ = unsafe { driver::free_host_pinned(&self.ctx, self.pinned) };
-        }
-    }
-}
-
-// SAFETY: the raw pointers are owned buffers, used only under the queue's lock.
-unsafe impl Send for Scratch {}
 
 /// What the queue's lock protects.
 pub(crate) struct Locked {
@@ -152,6 +146,7 @@ impl Queue {
         let stream = Arc::new(Stream::new(ctx, || {
             "creating a Cuda instance's stream".into()
         })?);
+        let scratch = Scratch::new(&stream);
         Ok(Arc::new_cyclic(|me| Queue {
             stream,
             clock: Arc::clone(clock),
@@ -161,14 +156,7 @@ impl Queue {
             locked: Mutex::new(Locked {
                 submitted: 0,
                 last: String::new(),
-                scratch: Scratch {
-                    ctx: Arc::clone(ctx),
-                    device: 0,
-                    device_bytes: 0,
-                    pinned: std::ptr::null_mut(),
-                    pinned_bytes: 0,
-                    counter: 0,
-                },
+                scratch,
             }),
             me: me.clone() as Weak<dyn WorkQueue>,
         }))
@@ -327,7 +315,10 @@ impl WorkQueue for Queue {
 
 impl Drop for Queue {
     fn drop(&mut self) {
-        // The stream's own drop synchronizes too, but the scratch memory is freed first.
+        // Waits for the instance's work and reports its errors. Then the fields drop: the scratch
+        // buffers free themselves in the stream's order (the free of the pinned buffer does not
+        // wait, hence this synchronize first), and the stream, which the buffers hold, is
+        // destroyed after the last of them (its own drop synchronizes again).
         let what = || "dropping a Cuda instance".to_string();
         if let Err(e) = self
             .stream

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::backend::CudaShared;
 use super::copy::CudaCopies;
-use super::driver::{self, Context, PointerKind};
+use super::driver::{self, DeviceBuffer, ManagedBuffer, PinnedBuffer, PointerKind};
 use super::instance::backend_shared;
 use crate::error::{BackendError, Error, Result};
 use crate::seal::{Sealed, Token};
@@ -88,15 +88,15 @@ fn allocate(kind: Kind, label: &str, bytes: usize, init: Init) -> Result<RawMemo
         e => e,
     };
     let ctx = &shared.ctx;
-    let ptr: u64 = match kind {
-        Kind::Device => driver::alloc_device(ctx, bytes, None, what).map_err(failed)?,
-        Kind::Pinned => driver::alloc_host_pinned(ctx, bytes, what).map_err(failed)? as u64,
-        Kind::Managed => driver::alloc_managed(ctx, bytes, what).map_err(failed)?,
+    let owned = match kind {
+        Kind::Device => Owned::Device(DeviceBuffer::new(ctx, bytes, what).map_err(failed)?),
+        Kind::Pinned => Owned::Pinned(PinnedBuffer::new(ctx, bytes, what).map_err(failed)?),
+        Kind::Managed => Owned::Managed(ManagedBuffer::new(ctx, bytes, what).map_err(failed)?),
     };
+    let ptr = owned.addr();
     let release = CudaRelease {
-        ctx: Arc::clone(ctx),
+        memory: Some(owned),
         record: Arc::clone(kind.record(&shared)),
-        kind,
         bytes,
     };
     let Some(nonnull) = NonNull::new(ptr as *mut u8) else {
@@ -130,27 +130,55 @@ fn allocate(kind: Kind, label: &str, bytes: usize, init: Init) -> Result<RawMemo
     Ok(memory)
 }
 
+/// The driver's owning value of one allocation, of any kind.
+enum Owned {
+    Device(DeviceBuffer),
+    Pinned(PinnedBuffer),
+    Managed(ManagedBuffer),
+}
+
+impl Owned {
+    /// The address of the first byte (host and device address alike, with unified addressing).
+    fn addr(&self) -> u64 {
+        match self {
+            Owned::Device(b) => b.ptr(),
+            Owned::Pinned(b) => b.ptr() as u64,
+            Owned::Managed(b) => b.ptr(),
+        }
+    }
+
+    /// Frees the memory now, returning the driver's error.
+    fn free(self) -> Result<()> {
+        match self {
+            Owned::Device(b) => b.free(),
+            Owned::Pinned(b) => b.free(),
+            Owned::Managed(b) => b.free(),
+        }
+    }
+}
+
 /// Frees one CUDA allocation and updates the accounting.
 struct CudaRelease {
-    ctx: Arc<Context>,
+    /// The allocation (taken when it is released).
+    memory: Option<Owned>,
     record: Arc<MemoryRecord>,
-    kind: Kind,
     bytes: usize,
 }
 
 impl crate::space::Release for CudaRelease {
     unsafe fn release(&mut self, ptr: NonNull<u8>) {
         // The allocation record waited for the device work that used the memory before dropping
-        // it (see `Allocation::drop`).
-        let freed = match self.kind {
-            // SAFETY (all three): `ptr` came from the matching allocation function on `ctx`, is
-            // released once (the caller's contract) and no work uses it any more.
-            Kind::Device => unsafe { driver::free_device(&self.ctx, ptr.as_ptr() as u64, None) },
-            Kind::Pinned => unsafe { driver::free_host_pinned(&self.ctx, ptr.as_ptr()) },
-            Kind::Managed => unsafe { driver::free_managed(&self.ctx, ptr.as_ptr() as u64) },
-        };
-        if let Err(e) = freed {
-            eprintln!("ferrokkos: {e}");
+        // it (see `Allocation::drop`), and no host reference is left (the caller's contract): the
+        // owning buffer's invariant holds for its free.
+        if let Some(memory) = self.memory.take() {
+            debug_assert_eq!(
+                memory.addr(),
+                ptr.as_ptr() as u64,
+                "released for another pointer"
+            );
+            if let Err(e) = memory.free() {
+                eprintln!("ferrokkos: {e}");
+            }
         }
         self.record.remove(self.bytes);
     }

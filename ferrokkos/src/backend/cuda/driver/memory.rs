@@ -7,6 +7,9 @@
 //! A request for 0 bytes allocates nothing and returns the null address (0 / a null pointer);
 //! freeing the null address does nothing. Callers that need a non-null pointer for an empty
 //! allocation must substitute their own.
+//!
+//! The allocation and free functions are private to the driver layer: the rest of the crate gets
+//! memory as the owning types of `buffer.rs`, which free it exactly once.
 
 use std::ffi::c_void;
 
@@ -19,7 +22,7 @@ use crate::error::{BackendError, Error, Result};
 /// the device's default pool) when `stream` is given and the device supports memory pools, so the
 /// memory may be used by work enqueued on `stream` from now on; otherwise `cuMemAlloc`, usable
 /// anywhere at once. The stream must belong to `ctx`.
-pub(crate) fn alloc_device(
+pub(super) fn alloc_device(
     ctx: &Context,
     bytes: usize,
     stream: Option<&Stream>,
@@ -61,7 +64,7 @@ pub(crate) fn alloc_device(
 /// this call, by the host or by work enqueued later. Work that uses it and may still be running is
 /// allowed only on `stream` (when given). Pass a stream only for memory allocated with a stream
 /// (whether the driver accepts `cuMemFreeAsync` of `cuMemAlloc` memory is not documented).
-pub(crate) unsafe fn free_device(ctx: &Context, ptr: u64, stream: Option<&Stream>) -> Result<()> {
+pub(super) unsafe fn free_device(ctx: &Context, ptr: u64, stream: Option<&Stream>) -> Result<()> {
     if ptr == 0 {
         return Ok(());
     }
@@ -94,7 +97,7 @@ pub(crate) unsafe fn free_device(ctx: &Context, ptr: u64, stream: Option<&Stream
 /// Allocates `bytes` of pinned (page-locked) host memory (`cuMemHostAlloc` with flags 0: cached,
 /// never write-combined, whose host reads are ~70x slower). With unified addressing the memory is
 /// accessible from every context, and the device can address it at the same address.
-pub(crate) fn alloc_host_pinned(
+pub(super) fn alloc_host_pinned(
     ctx: &Context,
     bytes: usize,
     what: impl FnOnce() -> String,
@@ -116,7 +119,7 @@ pub(crate) fn alloc_host_pinned(
 ///
 /// `ptr` was returned by [`alloc_host_pinned`] and is not freed yet; no host reference to it and no
 /// device work that may still run uses it; it is not used afterwards.
-pub(crate) unsafe fn free_host_pinned(ctx: &Context, ptr: *mut u8) -> Result<()> {
+pub(super) unsafe fn free_host_pinned(ctx: &Context, ptr: *mut u8) -> Result<()> {
     if ptr.is_null() {
         return Ok(());
     }
@@ -133,7 +136,7 @@ pub(crate) unsafe fn free_host_pinned(ctx: &Context, ptr: *mut u8) -> Result<()>
 /// device's memory, so a request for more than the device's free memory (`cuMemGetInfo`) is
 /// refused first with [`crate::BackendError::Cuda`] `{ call: "cuMemAllocManaged", name:
 /// "CUDA_ERROR_OUT_OF_MEMORY" }`, as the driver would refuse device memory.
-pub(crate) fn alloc_managed(
+pub(super) fn alloc_managed(
     ctx: &Context,
     bytes: usize,
     what: impl FnOnce() -> String,
@@ -164,7 +167,7 @@ pub(crate) fn alloc_managed(
 ///
 /// `ptr` was returned by [`alloc_managed`] on `ctx` and is not freed yet; no host reference to it
 /// and no device work that may still run uses it; it is not used afterwards.
-pub(crate) unsafe fn free_managed(ctx: &Context, ptr: u64) -> Result<()> {
+pub(super) unsafe fn free_managed(ctx: &Context, ptr: u64) -> Result<()> {
     if ptr == 0 {
         return Ok(());
     }

@@ -32,7 +32,7 @@ use crate::error::{BackendError, Error, Result};
 
 // The re-exports are the layer's API; each is allowed unused until the Cuda space uses it.
 #[allow(unused_imports)]
-pub(crate) use buffer::StreamBuffer;
+pub(crate) use buffer::{DeviceBuffer, ManagedBuffer, PinnedBuffer, StreamBuffer};
 #[allow(unused_imports)]
 pub(crate) use context::Context;
 #[allow(unused_imports)]
@@ -40,10 +40,11 @@ pub(crate) use device::{DeviceInfo, device_info};
 #[allow(unused_imports)]
 pub(crate) use event::Event;
 #[allow(unused_imports)]
-pub(crate) use memory::{
-    PointerKind, alloc_device, alloc_host_pinned, alloc_managed, copy, copy_async, fill_async,
-    fill_sync, free_device, free_host_pinned, free_managed, pointer_kind,
-};
+pub(crate) use memory::{PointerKind, copy, copy_async, fill_async, fill_sync, pointer_kind};
+// Raw allocation and free stay inside this layer: other code gets memory as the owning types of
+// `buffer.rs`, which free it (so no code outside `driver/` can leak or double-free it).
+#[cfg(test)]
+use memory::{alloc_device, free_device};
 #[allow(unused_imports)]
 pub(crate) use module::{
     Function, MAX_PARAM_BYTES, MAX_PARAMS, Module, launch, launch_with_pointers,

@@ -1,0 +1,226 @@
+//! Submission: a planned launch enqueued on the instance's stream under its queue's lock. It
+//! orders itself after other instances' work on the same allocations, notes and traces the work,
+//! copies by-pointer captures to device memory, enqueues the pattern's launches (a scan's
+//! `_prefix` launch between its two passes), stamps the allocations, and copies back a value the
+//! host waits for.
+
+use super::super::driver::{self, Stream, StreamBuffer};
+use super::super::instance::Cuda;
+use super::super::jit::Loaded;
+use super::super::queue::Submission;
+use super::params::{Buffers, Captures, Packed, Tail};
+use super::plan::{Plan, Work};
+use super::{Done, Space, missing};
+use crate::error::{Error, Result};
+use crate::kernel::{DeviceKernel, Slot};
+use crate::reducer::DevicePlace;
+use crate::view::kernel_access::LaunchBorrows;
+
+/// Launches `f` with the parameters `p` (in its bytes or external).
+///
+/// # Safety
+/// As for [`driver::launch_with_pointers`]; every external slot points at a value that lives until
+/// the call returns.
+unsafe fn fire(
+    f: &driver::Function,
+    grid: u32,
+    block: u32,
+    shared_bytes: u32,
+    stream: &Stream,
+    p: Packed<'_>,
+    what: &dyn Fn() -> String,
+) -> Result<()> {
+    let (params, slots) = (p.params, p.slots);
+    let mut pointers = [std::ptr::null_mut::<std::ffi::c_void>(); driver::MAX_PARAMS];
+    if slots.len() > pointers.len() {
+        return Err(Error::Unsupported {
+            what: what(),
+            reason: format!(
+                "the kernel has {} parameters; at most {} are supported",
+                slots.len(),
+                driver::MAX_PARAMS
+            ),
+        });
+    }
+    for (p, slot) in pointers.iter_mut().zip(slots) {
+        *p = match *slot {
+            Slot::At(at) => params[at as usize..].as_ptr().cast_mut().cast(),
+            Slot::External(ptr) => ptr.cast_mut().cast(),
+        };
+    }
+    // SAFETY: one pointer per parameter of the kernel, each to its value (in `params` or where the
+    // caller's value lives), valid during the call; the rest is the caller's contract.
+    unsafe {
+        driver::launch_with_pointers(
+            f,
+            grid,
+            block,
+            shared_bytes,
+            stream,
+            &mut pointers[..slots.len()],
+            what,
+        )
+    }
+}
+
+/// A planned launch, ready to be submitted.
+pub(super) struct Planned<'l> {
+    /// Describes the launch for errors.
+    pub(super) what: &'l dyn Fn() -> String,
+    pub(super) dk: &'l dyn DeviceKernel,
+    pub(super) space: &'l Space<'l>,
+    /// Where a reduction writes its value on the device, if not to the scratch.
+    pub(super) dest: Option<&'l DevicePlace<'l>>,
+    /// The captured Views' allocations, borrowed for the launch.
+    pub(super) borrows: &'l LaunchBorrows<'l>,
+    /// The compiled entries.
+    pub(super) loaded: &'l Loaded,
+    pub(super) plan: Plan,
+}
+
+/// Submits `l` on `cuda`'s queue, packing its parameters in `buffers`.
+pub(super) fn submit<'q>(
+    cuda: &'q Cuda,
+    l: &Planned<'_>,
+    buffers: &mut Buffers,
+) -> Result<Done<'q>> {
+    let what = l.what;
+    let stream: &Stream = cuda.queue().stream();
+    let mut sub = cuda.queue().begin();
+    for a in l.borrows.allocations().chain(l.dest.map(|d| d.alloc)) {
+        sub.order_after(a, what)?;
+    }
+    let pattern = l.plan.pattern.name();
+    sub.note(pattern, l.space.label);
+    sub.trace(
+        "kernel",
+        || match l.space.label {
+            "" => pattern.to_string(),
+            label => label.to_string(),
+        },
+        || vec![("pattern", pattern.to_string()), ("space", "Cuda".into())],
+    );
+    // Captures too large for the parameters travel in device memory that the launches below
+    // read; it frees itself after them (stream-ordered), also when an enqueue fails.
+    let caps_dev = if l.plan.entry.by_pointer {
+        let caps = buffers.captures_alone(l.dk);
+        let dev = StreamBuffer::new(stream, caps.len(), what)?;
+        // SAFETY: `dev` has `caps.len()` bytes, stream-ordered before the launch below; the
+        // source is this thread's buffer, which a copy from pageable memory reads before
+        // the call returns.
+        unsafe { driver::copy_async(dev.ptr(), caps.as_ptr() as u64, caps.len(), stream, what)? };
+        Some(dev)
+    } else {
+        None
+    };
+    let captures = match &caps_dev {
+        Some(dev) => Captures::Pointer(dev.ptr()),
+        None => Captures::Params(l.dk),
+    };
+    // Everything from the first enqueue on: an error in it must still stamp the allocations
+    // (kernels already enqueued may write them), so it is run here and stamped below.
+    let enqueued = enqueue(l, &mut sub, stream, buffers, captures);
+    let stamp_all = || l.borrows.allocations().chain(l.dest.map(|d| d.alloc));
+    let result = match enqueued {
+        Ok(result) => result,
+        Err(e) => {
+            sub.finish(stamp_all());
+            return Err(e);
+        }
+    };
+    match result {
+        None => {
+            sub.finish(l.borrows.allocations());
+            Ok(Done::Async)
+        }
+        Some(_) if l.dest.is_some() => {
+            sub.finish(stamp_all());
+            Ok(Done::Async)
+        }
+        Some(device_value) => {
+            let size = l.plan.entry.value_size;
+            let pinned = match sub.scratch().pinned(size.max(1)) {
+                Ok(pinned) => pinned,
+                Err(e) => {
+                    sub.finish(stamp_all());
+                    return Err(e);
+                }
+            };
+            // SAFETY: `pinned` has room for `size` bytes; nothing else uses it while the
+            // submission holds the queue's lock.
+            let copied =
+                unsafe { driver::copy_async(pinned as u64, device_value, size, stream, what) };
+            if let Err(e) = copied {
+                sub.finish(stamp_all());
+                return Err(e);
+            }
+            let sub = sub.finish_and_wait(l.borrows.allocations(), what)?;
+            Ok(Done::Waited(sub, pinned))
+        }
+    }
+}
+
+/// Enqueues the launches of `l`'s pattern on `stream`; returns the device address of the value
+/// of a reduction or scan.
+fn enqueue(
+    l: &Planned<'_>,
+    sub: &mut Submission<'_>,
+    stream: &Stream,
+    buffers: &mut Buffers,
+    captures: Captures<'_>,
+) -> Result<Option<u64>> {
+    let (what, plan, main) = (l.what, &l.plan, &l.loaded.main);
+    let (grid, block, shared_bytes) = (plan.grid as u32, plan.block, plan.shared_bytes);
+    match plan.work {
+        Work::For => {
+            let p = buffers.main(l.space.write, Tail::For, captures);
+            // SAFETY: the parameters follow the entry's signature (the unit was generated from
+            // the same kernel, pattern and options); every View pointer in them is borrowed for
+            // this launch and stamped with it by the caller, so its memory outlives the kernel (an
+            // allocation waits for its stamped work before it is freed) and host access waits.
+            unsafe { fire(main, grid, block, shared_bytes, stream, p, what)? };
+            Ok(None)
+        }
+        Work::Reduce { partials_bytes } => {
+            // Scratch: the block counter, the partial values, the result.
+            let counter = sub.scratch().counter()?;
+            let base = sub.scratch().device(plan.scratch_bytes())?;
+            let result = l.dest.map_or(base + partials_bytes as u64, |d| d.ptr);
+            let tail = Tail::Reduce {
+                partials: base,
+                counter,
+                result,
+            };
+            let p = buffers.main(l.space.write, tail, captures);
+            // SAFETY: as for `parallel_for`; `base` has room for `grid` partial values, the
+            // counter is zero, and `result` has room for the value.
+            unsafe { fire(main, grid, block, shared_bytes, stream, p, what)? };
+            Ok(Some(result))
+        }
+        Work::Scan {
+            per_block,
+            totals_bytes,
+        } => {
+            let base = sub.scratch().device(plan.scratch_bytes())?;
+            let total = base + totals_bytes as u64;
+            for final_pass in [false, true] {
+                let tail = Tail::Scan {
+                    per_block,
+                    totals: base,
+                    final_pass,
+                };
+                let p = buffers.main(l.space.write, tail, captures);
+                // SAFETY: as for `parallel_for`; `base` has room for `grid` totals.
+                unsafe { fire(main, grid, block, shared_bytes, stream, p, what)? };
+                if !final_pass {
+                    let p = buffers.prefix(grid, base, total);
+                    let prefix = l.loaded.extra.as_ref().ok_or_else(|| missing(what))?;
+                    // SAFETY: `_prefix(u32 n, V* totals, V* total)` with `base` holding `n`
+                    // totals and `total` room for one value.
+                    unsafe { fire(prefix, 1, 1, 0, stream, p, what)? };
+                }
+            }
+            Ok(Some(total))
+        }
+    }
+}
