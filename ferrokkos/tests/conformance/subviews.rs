@@ -2,11 +2,9 @@
 //! argument kind, the resulting extents, strides and layout type, aliasing with the parent, nesting,
 //! rank-0 and empty subviews, and bounds errors.
 
-mod common;
-
 use std::collections::HashMap;
 
-use common::{indices, offset, right_strides, row_major};
+use crate::common::{self, indices, offset, right_strides, row_major};
 use ferrokkos::{ALL, Error, Layout, LayoutLeft, LayoutRight, LayoutStride, Result, View, subview};
 
 /// Writes each parent element's row-major position into it.

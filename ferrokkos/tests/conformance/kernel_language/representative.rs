@@ -6,9 +6,7 @@
 //!   (`FERROKKOS_UPDATE_SNAPSHOTS=1` rewrites them; review the diff);
 //! - NVRTC compiles each for sm_80 and sm_90.
 
-mod common;
-
-use common::{Rng, check_cuda, random_view, runtime, threads as exec, unflatten};
+use crate::common::{Rng, check_cuda, random_view, runtime, threads as exec, unflatten};
 use ferrokkos::kernel::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, device, kernel};

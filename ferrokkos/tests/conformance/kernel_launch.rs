@@ -2,9 +2,7 @@
 //! the launch, refuses a written View that shares its allocation with another capture (unless the
 //! kernel says `unsafe`), and refuses Views on which host guards are held.
 
-mod common;
-
-use common::{check_cuda, runtime, threads as exec};
+use crate::common::{self, check_cuda, runtime, threads as exec};
 use ferrokkos::prelude::*;
 use ferrokkos::{BorrowKind, Error, Result, kernel};
 
