@@ -1,9 +1,7 @@
 //! Every entry variant a Cuda launch may ask for (32-bit index, captures by pointer, fused join)
 //! generates C++ that NVRTC compiles, for each pattern and for multidimensional indices.
 
-mod common;
-
-use common::check_cuda;
+use crate::common::{self, check_cuda};
 use ferrokkos::kernel::UnitOptions;
 use ferrokkos::prelude::*;
 

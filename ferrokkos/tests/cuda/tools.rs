@@ -2,12 +2,10 @@
 //! names and copies as the recorder tool sees them, and GPU-timed spans on each instance's lane of
 //! the trace, where a download on one instance overlaps a kernel on another.
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::child::{is_child, run_child};
-use common::tools::{Record, Variant, build_recorder, lines, read_records};
+use crate::common::child::{is_child, run_child, test_path};
+use crate::common::tools::{Record, Variant, build_recorder, lines, read_records};
 use ferrokkos::prelude::*;
 use ferrokkos::{
     Cuda, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, create_mirror_view_in, deep_copy_async,
@@ -73,7 +71,10 @@ fn cuda_callbacks_report_device_ids_spaces_and_copies() {
     let lib = build_recorder(Variant::Full);
     let out = temp("cuda.txt");
     run_child(
-        "cuda_callbacks_report_device_ids_spaces_and_copies",
+        &test_path(
+            module_path!(),
+            "cuda_callbacks_report_device_ids_spaces_and_copies",
+        ),
         &[
             ("KOKKOS_TOOLS_LIBS", lib.to_str().unwrap()),
             ("FK_RECORDER_OUT", out.to_str().unwrap()),
@@ -163,7 +164,10 @@ fn cuda_trace_times_gpu_work_per_stream_and_shows_a_copy_overlapping_a_kernel() 
     }
     let path = temp("overlap.json");
     run_child(
-        "cuda_trace_times_gpu_work_per_stream_and_shows_a_copy_overlapping_a_kernel",
+        &test_path(
+            module_path!(),
+            "cuda_trace_times_gpu_work_per_stream_and_shows_a_copy_overlapping_a_kernel",
+        ),
         &[("FERROKKOS_TRACE", path.to_str().unwrap())],
     );
     let trace: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();

@@ -1,13 +1,22 @@
 //! A kernel that faults on the GPU: the error surfaces at the next fence as an `Err` carrying the
-//! driver's error name and the label of the work, and finalize still completes. One test in its own
-//! process: a device fault leaves the context unusable.
+//! driver's error name and the label of the work, and finalize still completes. The test runs alone
+//! in a child process of its own: it initializes and finalizes the runtime itself, and a device
+//! fault leaves the process's context unusable.
 
 use ferrokkos::prelude::*;
 use ferrokkos::{BackendError, Cuda, Error};
 
+use crate::common::child::in_own_process;
+
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn a_device_fault_is_an_error_naming_the_driver_error_and_the_kernel() {
+    if !in_own_process(
+        module_path!(),
+        "a_device_fault_is_an_error_naming_the_driver_error_and_the_kernel",
+    ) {
+        return;
+    }
     let rt = ferrokkos::initialize(InitSettings::new()).unwrap();
     let exec = Cuda::default_instance().unwrap();
     let backing = View::<f64, 1, LayoutRight, CudaSpace>::new("backing", [16]).unwrap();

@@ -3,17 +3,10 @@
 //! in CudaSpace) is refused by a kernel launch with an error instead of faulting the device. Every
 //! test needs a CUDA GPU and is ignored elsewhere.
 
-mod common;
-
 use ferrokkos::prelude::*;
 use ferrokkos::{Cuda, Error, view_alloc};
 
-type Dev1<T> = View<T, 1, LayoutRight, CudaSpace>;
-
-fn cuda() -> Cuda {
-    common::runtime();
-    Cuda::default_instance().expect("a CUDA GPU")
-}
+use crate::{Dev1, cuda};
 
 /// The bytes of a host View's elements.
 fn bytes<T: ferrokkos::Element>(v: &View<T, 1>) -> Vec<u8> {

@@ -3,22 +3,16 @@
 //! returns `Error::DeviceOutOfBounds` naming the kernel, the index and the extents. The device stays
 //! usable. Every test needs a CUDA GPU and is ignored elsewhere.
 
-mod common;
+//!
+//! The fault record belongs to the process's device context, so a fault in one test could surface
+//! at another test's fence (of this file or of any other module of this binary): each test runs
+//! alone in a child process of its own.
 
 use ferrokkos::prelude::*;
 use ferrokkos::{Cuda, DeviceTarget, Error};
 
-type Dev1<T> = View<T, 1, LayoutRight, CudaSpace>;
-
-/// The fault record belongs to the device, so a fault in one test could surface at another's
-/// fence: the tests of this file run one at a time.
-static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn cuda() -> (Cuda, std::sync::MutexGuard<'static, ()>) {
-    let guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    common::runtime();
-    (Cuda::default_instance().expect("a CUDA GPU"), guard)
-}
+use crate::common::child::in_own_process;
+use crate::{Dev1, cuda};
 
 /// The device View's elements.
 fn host_copy<T: ferrokkos::Element + Default>(v: &Dev1<T>) -> Vec<T> {
@@ -30,7 +24,13 @@ fn host_copy<T: ferrokkos::Element + Default>(v: &Dev1<T>) -> Vec<T> {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn a_write_past_the_end_is_dropped_and_reported_at_the_fence() {
-    let (exec, _serial) = cuda();
+    if !in_own_process(
+        module_path!(),
+        "a_write_past_the_end_is_dropped_and_reported_at_the_fence",
+    ) {
+        return;
+    }
+    let exec = cuda();
     let n = 1000;
     let y = Dev1::<f64>::new("y", [n]).unwrap();
     // A neighbour allocated right after `y`: the dropped writes must not land there.
@@ -51,7 +51,7 @@ fn a_write_past_the_end_is_dropped_and_reported_at_the_fence() {
             count,
             ..
         } => {
-            assert!(kernel.contains("cuda_bounds.rs"), "{e}");
+            assert!(kernel.contains(file!()), "{e}");
             assert_eq!(*target, DeviceTarget::View);
             assert_eq!(&extents[..], &[n as u64]);
             assert!(index[0] >= n as u64 && index[0] < n as u64 + 64, "{e}");
@@ -72,7 +72,13 @@ fn a_write_past_the_end_is_dropped_and_reported_at_the_fence() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn reads_out_of_bounds_give_zero_and_fail_the_reduction() {
-    let (exec, _serial) = cuda();
+    if !in_own_process(
+        module_path!(),
+        "reads_out_of_bounds_give_zero_and_fail_the_reduction",
+    ) {
+        return;
+    }
+    let exec = cuda();
     let n = 256;
     let x = Dev1::<f64>::new("x", [n]).unwrap();
     deep_copy(&x, 2.0).unwrap();
@@ -107,7 +113,13 @@ fn reads_out_of_bounds_give_zero_and_fail_the_reduction() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn multidimensional_views_and_captured_arrays_are_checked_per_dimension() {
-    let (exec, _serial) = cuda();
+    if !in_own_process(
+        module_path!(),
+        "multidimensional_views_and_captured_arrays_are_checked_per_dimension",
+    ) {
+        return;
+    }
+    let exec = cuda();
     let a = View::<i32, 2, LayoutRight, CudaSpace>::new("a", [4, 8]).unwrap();
     // Columns 0..9 of a 4 x 8 View: the column index is out of bounds (the flat offset would not
     // be, except on the last row).
@@ -160,7 +172,13 @@ fn multidimensional_views_and_captured_arrays_are_checked_per_dimension() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn a_fault_on_another_instance_is_reported_by_the_global_fence() {
-    let (exec, _serial) = cuda();
+    if !in_own_process(
+        module_path!(),
+        "a_fault_on_another_instance_is_reported_by_the_global_fence",
+    ) {
+        return;
+    }
+    let exec = cuda();
     let other = Cuda::new_instance().unwrap();
     let y = Dev1::<u32>::new("y", [10]).unwrap();
     parallel_for(
@@ -181,7 +199,13 @@ fn a_fault_on_another_instance_is_reported_by_the_global_fence() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn integer_division_by_zero_gives_zero_and_is_reported() {
-    let (exec, _serial) = cuda();
+    if !in_own_process(
+        module_path!(),
+        "integer_division_by_zero_gives_zero_and_is_reported",
+    ) {
+        return;
+    }
+    let exec = cuda();
     let n = 64;
     let d = Dev1::<i32>::new("d", [n]).unwrap();
     let q = Dev1::<i32>::new("q", [n]).unwrap();
@@ -205,7 +229,7 @@ fn integer_division_by_zero_gives_zero_and_is_reported() {
     .unwrap();
     match exec.fence("divide").unwrap_err() {
         Error::DeviceArithmetic { kernel, count, .. } => {
-            assert!(kernel.contains("cuda_bounds.rs"), "{kernel}");
+            assert!(kernel.contains(file!()), "{kernel}");
             // 16 zero divisors and MIN / -1, each divided and taken modulo.
             assert_eq!(count, 2 * 17);
         }
@@ -237,7 +261,13 @@ fn integer_division_by_zero_gives_zero_and_is_reported() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn an_extent_of_a_dimension_the_view_lacks_is_reported() {
-    let (exec, _serial) = cuda();
+    if !in_own_process(
+        module_path!(),
+        "an_extent_of_a_dimension_the_view_lacks_is_reported",
+    ) {
+        return;
+    }
+    let exec = cuda();
     let a = View::<f64, 2, LayoutRight, CudaSpace>::new("a", [3, 5]).unwrap();
     let e = Dev1::<usize>::new("e", [3]).unwrap();
     parallel_for(

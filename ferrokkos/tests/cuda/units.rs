@@ -3,12 +3,10 @@
 //! architecture, loaded with the driver API and launched by hand, and their results must equal the
 //! host kernels' results. Needs a CUDA GPU (ignored elsewhere).
 
-mod common;
-
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use common::{Rng, random_view, runtime, unflatten};
+use crate::common::{Rng, random_view, runtime, unflatten};
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
 use ferrokkos::kernel::TranslationUnit;
 use ferrokkos::prelude::*;
