@@ -1,5 +1,7 @@
 //! Runs one test of the current test binary in a child process, with its own environment: each
-//! scenario needs its own `initialize` (once per process) with its own tool or trace settings.
+//! scenario needs its own `initialize` (once per process) with its own tool or trace settings, or
+//! must not share its process with the other tests of the binary (process-wide counts, a device's
+//! fault record).
 #![allow(dead_code)]
 
 use std::process::{Command, Output};
@@ -49,4 +51,25 @@ pub fn run_child(name: &str, env: &[(&str, &str)]) -> Output {
         "the child ran no test: {text}"
     );
     out
+}
+
+/// The name the test harness gives the test `name` of the module `module` (a `module_path!()`):
+/// the module's path without the crate's name, then the test's name.
+pub fn test_path(module: &str, name: &str) -> String {
+    match module.split_once("::") {
+        Some((_, inner)) => format!("{inner}::{name}"),
+        None => name.to_string(),
+    }
+}
+
+/// For a test that must run alone in a process of its own. In the parent: runs the test `name` of
+/// the module `module` (the test's `module_path!()`) alone in a child process, panicking with its
+/// output if it fails, and returns `false` (the caller returns). In that child: returns `true` (the
+/// caller runs its body).
+pub fn in_own_process(module: &str, name: &str) -> bool {
+    if is_child() {
+        return true;
+    }
+    run_child(&test_path(module, name), &[]);
+    false
 }

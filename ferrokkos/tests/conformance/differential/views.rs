@@ -1,0 +1,380 @@
+//! Differential cases of what kernels reach: Views of every rank and layout, MDRange indices,
+//! device functions, captured arrays and constants (`kernel_language/features.rs`).
+
+// The reference computations mirror the kernel bodies, written to exercise each construct.
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::manual_is_multiple_of,
+    clippy::nonminimal_bool,
+    clippy::approx_constant
+)]
+
+use super::*;
+
+mod views_of_every_rank_and_layout {
+    use super::*;
+
+    fn inputs(seed: u64) -> (usize, Vec<f64>) {
+        let mut rng = Rng::new(seed);
+        let n = 3 + (rng.next_u64() % 60) as usize;
+        (n, uniform(&mut rng, n, -5.0, 5.0))
+    }
+
+    fn run<S: Launch>(exec: &S, input: &(usize, Vec<f64>)) -> Result<Outputs> {
+        let (n, ref base) = *input;
+        let b = upload::<S, f64>("base", base)?;
+        let v1 = SView::<S, f64, 1>::new("v1", [n])?;
+        let v2 = SView::<S, f64, 2, LayoutLeft>::new("v2", [n, 2])?;
+        let v3 = SView::<S, f64, 3>::new("v3", [n, 2, 2])?;
+        let v4 = SView::<S, f64, 4, LayoutLeft>::new("v4", [n, 2, 1, 2])?;
+        let v5 = SView::<S, f64, 5>::new("v5", [n, 1, 2, 1, 2])?;
+        let v6 = SView::<S, f64, 6>::new("v6", [n, 1, 1, 2, 1, 2])?;
+        let v7 = SView::<S, f64, 7, LayoutLeft>::new("v7", [n, 1, 1, 1, 2, 1, 2])?;
+        let v8 = SView::<S, f64, 8>::new("v8", [n, 1, 1, 1, 1, 2, 1, 2])?;
+        let parent = SView::<S, f64, 2>::new("parent", [n, 4])?;
+        let strided = subview(&parent, (ALL, 1))?;
+        parallel_for(
+            "ranks",
+            RangePolicy::new(exec, 0, n)?,
+            kernel!(|i| {
+                let f = b[i];
+                v1[i] = f;
+                for a in 0..v2.extent(1) {
+                    v2[(i, a)] = f + a as f64;
+                    for c in 0..2 {
+                        v3[(i, a, c)] = f * 10.0 + (a * 2 + c) as f64;
+                        v4[(i, a, 0, c)] = v3[(i, a, c)] + 1.0;
+                        v5[(i, 0, a, 0, c)] = v4[(i, a, 0, c)] + 1.0;
+                        v6[(i, 0, 0, a, 0, c)] = v5[(i, 0, a, 0, c)] + 1.0;
+                        v7[(i, 0, 0, 0, a, 0, c)] = v6[(i, 0, 0, a, 0, c)] + 1.0;
+                        v8[(i, 0, 0, 0, 0, a, 0, c)] = v7[(i, 0, 0, 0, a, 0, c)] + 1.0;
+                    }
+                }
+                strided[i] = v1[i] * 2.0 + v2.extent(0) as f64;
+            }),
+        )?;
+        let mut o = Outputs::new();
+        o.put("v1", download(&v1)?)
+            .put("v2", download(&v2)?)
+            .put("v3", download(&v3)?)
+            .put("v4", download(&v4)?)
+            .put("v5", download(&v5)?)
+            .put("v6", download(&v6)?)
+            .put("v7", download(&v7)?)
+            .put("v8", download(&v8)?)
+            .put("parent", download(&parent)?);
+        Ok(o)
+    }
+
+    fn reference(input: &(usize, Vec<f64>)) -> Outputs {
+        let (n, ref base) = *input;
+        // Row-major over (i, a, c): the 2 x 2 trailing elements of each rank-3..8 View.
+        let level = |k: f64| -> Vec<f64> {
+            let mut out = Vec::new();
+            for &f in base {
+                for a in 0..2 {
+                    for c in 0..2 {
+                        out.push(f * 10.0 + (a * 2 + c) as f64 + k);
+                    }
+                }
+            }
+            out
+        };
+        let v2: Vec<f64> = base.iter().flat_map(|f| [*f, f + 1.0]).collect();
+        let parent: Vec<f64> = base
+            .iter()
+            .flat_map(|f| [0.0, f * 2.0 + n as f64, 0.0, 0.0])
+            .collect();
+        let mut o = Outputs::new();
+        o.put("v1", base.clone())
+            .put("v2", v2)
+            .put("v3", level(0.0))
+            .put("v4", level(0.0).iter().map(|x| x + 1.0).collect::<Vec<_>>())
+            .put(
+                "v5",
+                level(0.0).iter().map(|x| x + 1.0 + 1.0).collect::<Vec<_>>(),
+            )
+            .put(
+                "v6",
+                level(0.0)
+                    .iter()
+                    .map(|x| x + 1.0 + 1.0 + 1.0)
+                    .collect::<Vec<_>>(),
+            )
+            .put(
+                "v7",
+                level(0.0)
+                    .iter()
+                    .map(|x| x + 1.0 + 1.0 + 1.0 + 1.0)
+                    .collect::<Vec<_>>(),
+            )
+            .put(
+                "v8",
+                level(0.0)
+                    .iter()
+                    .map(|x| x + 1.0 + 1.0 + 1.0 + 1.0 + 1.0)
+                    .collect::<Vec<_>>(),
+            )
+            .put("parent", parent);
+        o
+    }
+
+    differential!(inputs, run, reference);
+}
+
+mod md_range_indices_destructure_as_tuples {
+    use super::*;
+
+    fn inputs(seed: u64) -> (usize, usize, usize) {
+        let mut rng = Rng::new(seed);
+        (
+            2 + (rng.next_u64() % 40) as usize,
+            2 + (rng.next_u64() % 40) as usize,
+            2 + (rng.next_u64() % 9) as usize,
+        )
+    }
+
+    fn run<S: Launch>(exec: &S, input: &(usize, usize, usize)) -> Result<Outputs> {
+        let (n, m, p) = *input;
+        let a = SView::<S, f64, 2>::new("a", [n, m])?;
+        let b = SView::<S, i64, 3, LayoutLeft>::new("b", [n, m, p])?;
+        for order in [Iterate::Right, Iterate::Left] {
+            parallel_for(
+                "fill",
+                MDRangePolicy::new(exec, [0, 0], [n as i64, m as i64])?.iterate(order),
+                kernel!(|(i, j)| a[(i, j)] = (i * 100 + j) as f64),
+            )?;
+            parallel_for(
+                "fill3",
+                MDRangePolicy::new(exec, [0, 0, 0], [n, m, p])?.iterate(order),
+                kernel!(|(i, j, l): (usize, usize, usize)| {
+                    b[(i, j, l)] = (i * 10000 + j * 100 + l) as i64
+                }),
+            )?;
+        }
+        let mut o = Outputs::new();
+        o.put("a", download(&a)?).put("b", download(&b)?);
+        Ok(o)
+    }
+
+    fn reference(input: &(usize, usize, usize)) -> Outputs {
+        let (n, m, p) = *input;
+        let a: Vec<f64> = common::indices([n, m])
+            .into_iter()
+            .map(|[i, j]| (i * 100 + j) as f64)
+            .collect();
+        let b: Vec<i64> = common::indices([n, m, p])
+            .into_iter()
+            .map(|[i, j, l]| (i * 10000 + j * 100 + l) as i64)
+            .collect();
+        let mut o = Outputs::new();
+        o.put("a", a).put("b", b);
+        o
+    }
+
+    differential!(inputs, run, reference);
+}
+
+/// The smoothing weight of a stencil.
+#[device]
+fn weight(d: i32) -> f64 {
+    if d == 0 { 0.5 } else { 0.25 }
+}
+
+/// A weighted neighbour, calling another device function.
+#[device]
+fn weighted(v: f64, d: i32) -> f64 {
+    weight(d) * v
+}
+
+/// Integer square root by bisection (loops and early return in a device function).
+#[device]
+fn isqrt(n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let mut lo = 1u64;
+    let mut hi = n;
+    while lo + 1 < hi {
+        let mid = lo + (hi - lo) / 2;
+        if mid <= n / mid {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+mod device_functions_are_callable {
+    use super::*;
+
+    fn inputs(seed: u64) -> (Vec<f64>, Vec<u64>) {
+        let mut rng = Rng::new(seed);
+        let n = 500;
+        let xs = uniform(&mut rng, n, -100.0, 100.0);
+        let mut ks: Vec<u64> = (0..n)
+            .map(|_| rng.next_u64() >> (rng.next_u64() % 64))
+            .collect();
+        ks[..4].copy_from_slice(&[0, 1, 2, u64::MAX]);
+        (xs, ks)
+    }
+
+    fn run<S: Launch>(exec: &S, input: &(Vec<f64>, Vec<u64>)) -> Result<Outputs> {
+        let n = input.0.len();
+        let x = upload::<S, f64>("x", &input.0)?;
+        let k = upload::<S, u64>("k", &input.1)?;
+        let y = SView::<S, f64, 1>::new("y", [n])?;
+        let r = SView::<S, u64, 1>::new("r", [n])?;
+        parallel_for(
+            "stencil",
+            RangePolicy::new(exec, 0, n)?,
+            kernel!(|i| {
+                let l = if i > 0 { i - 1 } else { i };
+                let h = if i + 1 < x.extent(0) { i + 1 } else { i };
+                y[i] = weighted(x[l], -1) + weighted(x[i], 0) + weighted(x[h], 1);
+                r[i] = isqrt(k[i]);
+            }),
+        )?;
+        let mut o = Outputs::new();
+        o.put("y", download(&y)?).put("r", download(&r)?);
+        Ok(o)
+    }
+
+    fn reference(input: &(Vec<f64>, Vec<u64>)) -> Outputs {
+        let (x, k) = input;
+        let n = x.len();
+        let y: Vec<f64> = (0..n)
+            .map(|i| {
+                let (l, h) = (i.saturating_sub(1), (i + 1).min(n - 1));
+                0.25 * x[l] + 0.5 * x[i] + 0.25 * x[h]
+            })
+            .collect();
+        let r: Vec<u64> = k.iter().map(|k| isqrt(*k)).collect();
+        // isqrt is right (checked against u128 arithmetic).
+        for (k, s) in k.iter().zip(&r) {
+            let (k, s) = (*k as u128, *s as u128);
+            assert!(s * s <= k && (s + 1) * (s + 1) > k, "isqrt({k}) = {s}");
+        }
+        let mut o = Outputs::new();
+        o.put("y", y).put("r", r);
+        o
+    }
+
+    differential!(inputs, run, reference);
+}
+
+mod captured_arrays_are_read_by_index {
+    use super::*;
+
+    /// A weighted sum with weights from a captured array (generic length, as Kokkos functors
+    /// carry).
+    fn smooth<S: Launch, const N: usize>(
+        exec: &S,
+        x: &SView<S, f64, 1>,
+        weights: [f64; N],
+    ) -> Result<Vec<f64>> {
+        let n = x.extent(0);
+        let y = SView::<S, f64, 1>::new("y", [n])?;
+        parallel_for(
+            "smooth",
+            RangePolicy::new(exec, 0, n)?,
+            kernel!(|i| {
+                let mut s = 0.0;
+                for j in 0..N {
+                    s += weights[j] * x[(i + j) % x.extent(0)];
+                }
+                y[i] = s;
+            }),
+        )?;
+        download(&y)
+    }
+
+    fn smooth_reference(xs: &[f64], weights: &[f64]) -> Vec<f64> {
+        let n = xs.len();
+        (0..n)
+            .map(|i| {
+                let mut s = 0.0;
+                for (j, w) in weights.iter().enumerate() {
+                    s += w * xs[(i + j) % n];
+                }
+                s
+            })
+            .collect()
+    }
+
+    type Input = (Vec<f64>, [f64; 8]);
+
+    fn inputs(seed: u64) -> Input {
+        let mut rng = Rng::new(seed);
+        let xs = uniform(&mut rng, 777, -3.0, 3.0);
+        let w: [f64; 8] = std::array::from_fn(|_| rng.f64_in(-1.0, 1.0));
+        (xs, w)
+    }
+
+    fn run<S: Launch>(exec: &S, input: &Input) -> Result<Outputs> {
+        let x = upload::<S, f64>("x", &input.0)?;
+        let mut o = Outputs::new();
+        o.put("three", smooth(exec, &x, [0.25, 0.5, 0.25])?)
+            .put("one", smooth(exec, &x, [2.0])?)
+            .put("eight", smooth(exec, &x, input.1)?);
+        Ok(o)
+    }
+
+    fn reference(input: &Input) -> Outputs {
+        let xs = &input.0;
+        let mut o = Outputs::new();
+        o.put("three", smooth_reference(xs, &[0.25, 0.5, 0.25]))
+            .put("one", smooth_reference(xs, &[2.0]))
+            .put("eight", smooth_reference(xs, &input.1));
+        o
+    }
+
+    differential!(inputs, run, reference);
+}
+
+/// A constant of the program, used by name in a kernel and a device function.
+const SCALE: f64 = 1.5;
+
+/// Scales by [`SCALE`] (a device function may use constants).
+#[device]
+fn scaled(v: f64) -> f64 {
+    v * SCALE
+}
+
+mod constants_are_used_by_value {
+    use super::*;
+
+    const OFFSET: i32 = -7;
+
+    fn inputs(seed: u64) -> Vec<f64> {
+        uniform(&mut Rng::new(seed), 300, -1e6, 1e6)
+    }
+
+    fn run<S: Launch>(exec: &S, xs: &[f64]) -> Result<Outputs> {
+        let n = xs.len();
+        let x = upload::<S, f64>("x", xs)?;
+        let y = SView::<S, f64, 1>::new("y", [n])?;
+        parallel_for(
+            "constants",
+            RangePolicy::new(exec, 0, n)?,
+            kernel!(|i| y[i] = scaled(x[i]) + SCALE + OFFSET as f64 + f64::EPSILON),
+        )?;
+        let mut o = Outputs::new();
+        o.put("y", download(&y)?);
+        Ok(o)
+    }
+
+    fn reference(xs: &[f64]) -> Outputs {
+        let mut o = Outputs::new();
+        o.put(
+            "y",
+            xs.iter()
+                .map(|v| v * 1.5 + 1.5 - 7.0 + f64::EPSILON)
+                .collect::<Vec<_>>(),
+        );
+        o
+    }
+
+    differential!(inputs, run, reference);
+}

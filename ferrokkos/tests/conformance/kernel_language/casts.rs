@@ -1,0 +1,216 @@
+//! Casts: `as` between every pair of primitive types (Rust's saturating float-to-integer rules,
+//! NaN to zero) and from `bool`.
+//!
+//! Each runs on Threads with Rust's results, and its generated C++ compiles with NVRTC (sm_80 and
+//! sm_90).
+
+// The reference computations mirror the kernel bodies, which are written to exercise each construct.
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::manual_is_multiple_of,
+    clippy::nonminimal_bool
+)]
+
+use ferrokkos::prelude::*;
+use ferrokkos::{Result, kernel};
+
+use crate::common::{check_cuda, runtime, threads as exec, view_from};
+
+#[test]
+fn casts_follow_rust() -> Result<()> {
+    runtime();
+    let values = [1e20f64, -1e20, f64::NAN, 3.99, -3.99, 300.0, -129.5, 0.0];
+    let x = view_from("x", &values)?;
+    let n = values.len();
+    let out = View::<i64, 2>::new("out", [n, 6])?;
+    let f = View::<f32, 1>::new("f", [n])?;
+    let k = kernel!(|i| {
+        let v = x[i];
+        out[(i, 0)] = v as i32 as i64;
+        out[(i, 1)] = v as u8 as i64;
+        out[(i, 2)] = v as i8 as i64;
+        out[(i, 3)] = (v as i64) as u16 as i64;
+        out[(i, 4)] = v as u64 as i64;
+        out[(i, 5)] = (v > 0.0) as i64 + (i as i32) as i64;
+        f[i] = v as f32;
+    });
+    parallel_for("casts", RangePolicy::new(&exec(), 0, n)?, &k)?;
+    let o = out.host()?;
+    for (i, &v) in values.iter().enumerate() {
+        let want = [
+            v as i32 as i64,
+            v as u8 as i64,
+            v as i8 as i64,
+            (v as i64) as u16 as i64,
+            v as u64 as i64,
+            (v > 0.0) as i64 + (i as i32) as i64,
+        ];
+        for (r, w) in want.iter().enumerate() {
+            assert_eq!(o[(i, r)], *w, "cast {r} of {v}");
+        }
+        assert_eq!(f.get(i)?.to_bits(), (v as f32).to_bits());
+    }
+    let tu = k.cuda_source(Iterate::Right);
+    assert!(
+        tu.generated().contains("fk::cast<i32>(v)"),
+        "{}",
+        tu.generated()
+    );
+    check_cuda(&tu);
+    Ok(())
+}
+
+/// `x as T` for one source type to every numeric type, on the host and in C++.
+macro_rules! casts_from {
+    ($name:ident, $s:ty, $values:expr) => {
+        #[test]
+        fn $name() -> Result<()> {
+            runtime();
+            let values: Vec<$s> = $values;
+            let n = values.len();
+            let x = view_from("x", &values)?;
+            let (o_i8, o_i16, o_i32, o_i64) = (
+                View::<i8, 1>::new("i8", [n])?,
+                View::<i16, 1>::new("i16", [n])?,
+                View::<i32, 1>::new("i32", [n])?,
+                View::<i64, 1>::new("i64", [n])?,
+            );
+            let (o_u8, o_u16, o_u32, o_u64) = (
+                View::<u8, 1>::new("u8", [n])?,
+                View::<u16, 1>::new("u16", [n])?,
+                View::<u32, 1>::new("u32", [n])?,
+                View::<u64, 1>::new("u64", [n])?,
+            );
+            let (o_isize, o_usize, o_f32, o_f64) = (
+                View::<isize, 1>::new("isize", [n])?,
+                View::<usize, 1>::new("usize", [n])?,
+                View::<f32, 1>::new("f32", [n])?,
+                View::<f64, 1>::new("f64", [n])?,
+            );
+            let k = kernel!(|i| {
+                let v = x[i];
+                o_i8[i] = v as i8;
+                o_i16[i] = v as i16;
+                o_i32[i] = v as i32;
+                o_i64[i] = v as i64;
+                o_u8[i] = v as u8;
+                o_u16[i] = v as u16;
+                o_u32[i] = v as u32;
+                o_u64[i] = v as u64;
+                o_isize[i] = v as isize;
+                o_usize[i] = v as usize;
+                o_f32[i] = v as f32;
+                o_f64[i] = v as f64;
+            });
+            parallel_for("casts", RangePolicy::new(&exec(), 0, n)?, &k)?;
+            for (i, &v) in values.iter().enumerate() {
+                assert_eq!(o_i8.get(i)?, v as i8, "{v:?} as i8");
+                assert_eq!(o_i16.get(i)?, v as i16, "{v:?} as i16");
+                assert_eq!(o_i32.get(i)?, v as i32, "{v:?} as i32");
+                assert_eq!(o_i64.get(i)?, v as i64, "{v:?} as i64");
+                assert_eq!(o_u8.get(i)?, v as u8, "{v:?} as u8");
+                assert_eq!(o_u16.get(i)?, v as u16, "{v:?} as u16");
+                assert_eq!(o_u32.get(i)?, v as u32, "{v:?} as u32");
+                assert_eq!(o_u64.get(i)?, v as u64, "{v:?} as u64");
+                assert_eq!(o_isize.get(i)?, v as isize, "{v:?} as isize");
+                assert_eq!(o_usize.get(i)?, v as usize, "{v:?} as usize");
+                assert_eq!(
+                    o_f32.get(i)?.to_bits(),
+                    (v as f32).to_bits(),
+                    "{v:?} as f32"
+                );
+                assert_eq!(
+                    o_f64.get(i)?.to_bits(),
+                    (v as f64).to_bits(),
+                    "{v:?} as f64"
+                );
+            }
+            check_cuda(&k.cuda_source(Iterate::Right));
+            Ok(())
+        }
+    };
+}
+
+casts_from!(casts_from_i8, i8, vec![i8::MIN, -1, 0, 1, i8::MAX]);
+casts_from!(
+    casts_from_i16,
+    i16,
+    vec![i16::MIN, -300, -1, 0, 300, i16::MAX]
+);
+casts_from!(
+    casts_from_i32,
+    i32,
+    vec![i32::MIN, -70000, -1, 0, 70000, i32::MAX]
+);
+casts_from!(
+    casts_from_i64,
+    i64,
+    vec![i64::MIN, -(1 << 40), -1, 0, 1 << 40, i64::MAX]
+);
+casts_from!(casts_from_isize, isize, vec![isize::MIN, -1, 0, isize::MAX]);
+casts_from!(casts_from_u8, u8, vec![0, 1, 127, 128, 255]);
+casts_from!(casts_from_u16, u16, vec![0, 255, 256, 40000, u16::MAX]);
+casts_from!(casts_from_u32, u32, vec![0, 70000, 1 << 31, u32::MAX]);
+casts_from!(casts_from_u64, u64, vec![0, 1 << 40, 1 << 63, u64::MAX]);
+casts_from!(casts_from_usize, usize, vec![0, 1 << 40, usize::MAX]);
+casts_from!(
+    casts_from_f32,
+    f32,
+    vec![
+        f32::MIN,
+        -3.9e9,
+        -129.5,
+        -0.5,
+        0.0,
+        0.9,
+        255.5,
+        3e9,
+        1e20,
+        f32::MAX,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY
+    ]
+);
+casts_from!(
+    casts_from_f64,
+    f64,
+    vec![
+        f64::MIN,
+        -1e19,
+        -3.9e9,
+        -129.5,
+        -0.5,
+        0.0,
+        0.9,
+        255.5,
+        3e9,
+        1e19,
+        1e300,
+        f64::NAN,
+        f64::NEG_INFINITY
+    ]
+);
+
+#[test]
+fn casts_from_bool() -> Result<()> {
+    runtime();
+    let x = view_from("x", &[false, true])?;
+    let (a, b, c) = (
+        View::<u8, 1>::new("a", [2])?,
+        View::<i64, 1>::new("b", [2])?,
+        View::<usize, 1>::new("c", [2])?,
+    );
+    let k = kernel!(|i| {
+        a[i] = x[i] as u8 + 1;
+        b[i] = x[i] as i64 - 1;
+        c[i] = x[i] as usize;
+    });
+    parallel_for("bool casts", RangePolicy::new(&exec(), 0, 2)?, &k)?;
+    assert_eq!(
+        (a.to_vec()?, b.to_vec()?, c.to_vec()?),
+        (vec![1, 2], vec![-1, 0], vec![0, 1])
+    );
+    check_cuda(&k.cuda_source(Iterate::Right));
+    Ok(())
+}

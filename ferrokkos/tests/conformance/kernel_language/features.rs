@@ -1,0 +1,415 @@
+//! What kernels reach beyond the core language: Views of every rank and layout, MDRange indices,
+//! device functions (defined once), captured arrays and constants, reductions with one and several
+//! accumulators, MDRange reductions, scans and atomics.
+//!
+//! Each runs on Threads with Rust's results, and its generated C++ compiles with NVRTC (sm_80 and
+//! sm_90).
+
+// The reference computations mirror the kernel bodies, which are written to exercise each construct.
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    clippy::manual_is_multiple_of,
+    clippy::nonminimal_bool
+)]
+
+use ferrokkos::prelude::*;
+use ferrokkos::{Result, device, kernel};
+
+use crate::common::{check_cuda, runtime, threads as exec, view_from};
+
+#[test]
+fn views_of_every_rank_and_layout() -> Result<()> {
+    runtime();
+    let e = exec();
+    let v1 = View::<f64, 1>::new("v1", [3])?;
+    let v2 = View::<f64, 2, LayoutLeft>::new("v2", [3, 2])?;
+    let v3 = View::<f64, 3>::new("v3", [3, 2, 2])?;
+    let v4 = View::<f64, 4, LayoutLeft>::new("v4", [3, 2, 1, 2])?;
+    let v5 = View::<f64, 5>::new("v5", [3, 1, 2, 1, 2])?;
+    let v6 = View::<f64, 6>::new("v6", [3, 1, 1, 2, 1, 2])?;
+    let v7 = View::<f64, 7, LayoutLeft>::new("v7", [3, 1, 1, 1, 2, 1, 2])?;
+    let v8 = View::<f64, 8>::new("v8", [3, 1, 1, 1, 1, 2, 1, 2])?;
+    let parent = View::<f64, 2>::new("parent", [3, 4])?;
+    let strided = subview(&parent, (ALL, 1))?;
+    let k = kernel!(|i| {
+        let f = i as f64;
+        v1[i] = f;
+        for a in 0..v2.extent(1) {
+            v2[(i, a)] = f + a as f64;
+            for b in 0..2 {
+                v3[(i, a, b)] = f * 10.0 + (a * 2 + b) as f64;
+                v4[(i, a, 0, b)] = v3[(i, a, b)] + 1.0;
+                v5[(i, 0, a, 0, b)] = v4[(i, a, 0, b)] + 1.0;
+                v6[(i, 0, 0, a, 0, b)] = v5[(i, 0, a, 0, b)] + 1.0;
+                v7[(i, 0, 0, 0, a, 0, b)] = v6[(i, 0, 0, a, 0, b)] + 1.0;
+                v8[(i, 0, 0, 0, 0, a, 0, b)] = v7[(i, 0, 0, 0, a, 0, b)] + 1.0;
+            }
+        }
+        strided[i] = v1[i] * 2.0 + v2.extent(0) as f64;
+    });
+    parallel_for("ranks", RangePolicy::new(&e, 0, 3)?, &k)?;
+    assert_eq!(v1.to_vec()?, vec![0.0, 1.0, 2.0]);
+    assert_eq!(v2.get((2, 1))?, 3.0);
+    assert_eq!(v8.get((2, 0, 0, 0, 0, 1, 0, 1))?, 20.0 + 3.0 + 5.0);
+    assert_eq!(parent.get((2, 1))?, 4.0 + 3.0);
+    let tu = k.cuda_source(Iterate::Right);
+    assert!(
+        tu.generated()
+            .contains("fk::View<f64, 8, fk::LayoutRight> v8"),
+        "{}",
+        tu.generated()
+    );
+    assert!(
+        tu.generated()
+            .contains("fk::View<f64, 1, fk::LayoutStride> strided"),
+        "{}",
+        tu.generated()
+    );
+    check_cuda(&tu);
+    Ok(())
+}
+
+#[test]
+fn md_range_indices_destructure_as_tuples() -> Result<()> {
+    runtime();
+    let (n, m) = (5, 7);
+    let a = View::<f64, 2>::new("a", [n, m])?;
+    let k = kernel!(|(i, j)| a[(i, j)] = (i * 100 + j) as f64);
+    parallel_for(
+        "fill",
+        MDRangePolicy::new(&exec(), [0, 0], [n as i64, m as i64])?,
+        &k,
+    )?;
+    assert_eq!(a.get((4, 6))?, 406.0);
+    let b = View::<i64, 3>::new("b", [2, 3, 4])?;
+    let k3 =
+        kernel!(|(i, j, l): (usize, usize, usize)| b[(i, j, l)] = (i * 100 + j * 10 + l) as i64);
+    parallel_for(
+        "fill3",
+        MDRangePolicy::new(&exec(), [0, 0, 0], [2, 3, 4])?,
+        &k3,
+    )?;
+    assert_eq!(b.get((1, 2, 3))?, 123);
+    for tu in [
+        k.cuda_source(Iterate::Right),
+        k.cuda_source(Iterate::Left),
+        k3.cuda_source(Iterate::Right),
+    ] {
+        check_cuda(&tu);
+    }
+    assert!(
+        k.cuda_source(Iterate::Right)
+            .generated()
+            .contains("[&](const i64 i, const i64 j)")
+    );
+    Ok(())
+}
+
+/// The smoothing weight of a stencil.
+#[device]
+fn weight(d: i32) -> f64 {
+    if d == 0 { 0.5 } else { 0.25 }
+}
+
+/// A weighted neighbour, calling another device function.
+#[device]
+fn weighted(v: f64, d: i32) -> f64 {
+    weight(d) * v
+}
+
+/// Integer square root by bisection (loops and early return in a device function).
+#[device]
+fn isqrt(n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let mut lo = 1u64;
+    let mut hi = n;
+    while lo + 1 < hi {
+        let mid = lo + (hi - lo) / 2;
+        if mid <= n / mid {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+#[test]
+fn device_functions_are_callable_and_defined_once() -> Result<()> {
+    let x = view_from("x", &(0..20).map(|k| (k * k) as f64).collect::<Vec<_>>())?;
+    let y = View::<f64, 1>::new("y", [20])?;
+    let r = View::<u64, 1>::new("r", [20])?;
+    let k = kernel!(|i| {
+        let l = if i > 0 { i - 1 } else { i };
+        let h = if i + 1 < x.extent(0) { i + 1 } else { i };
+        y[i] = weighted(x[l], -1) + weighted(x[i], 0) + weighted(x[h], 1);
+        r[i] = isqrt(i as u64 * 1000);
+    });
+    parallel_for("stencil", RangePolicy::new(&exec(), 0, 20)?, &k)?;
+    for i in 0..20usize {
+        let f = |k: usize| (k * k) as f64;
+        let (l, h) = (i.saturating_sub(1), (i + 1).min(19));
+        assert_eq!(y.get(i)?, 0.25 * f(l) + 0.5 * f(i) + 0.25 * f(h));
+        assert_eq!(r.get(i)?, (i as f64 * 1000.0).sqrt().floor() as u64);
+    }
+    let tu = k.cuda_source(Iterate::Right);
+    let g = tu.generated();
+    assert_eq!(
+        g.matches("static __device__ f64 weight_fn(").count(),
+        1,
+        "{g}"
+    );
+    assert!(
+        g.find("weight_fn(").unwrap() < g.find("weighted_fn(").unwrap(),
+        "callee first: {g}"
+    );
+    check_cuda(&tu);
+    Ok(())
+}
+
+#[test]
+fn reductions_with_one_and_several_accumulators() -> Result<()> {
+    let e = exec();
+    let values: Vec<f64> = (0..1000)
+        .map(|k| ((k * 7919) % 1009) as f64 - 500.0)
+        .collect();
+    let x = view_from("x", &values)?;
+    let p = RangePolicy::new(&e, 0, values.len())?;
+    let mut sum = 0.0;
+    let k = kernel!(|i, acc| *acc += x[i] * x[i]);
+    parallel_reduce("sumsq", p.clone(), &k, &mut sum)?;
+    assert_eq!(sum, values.iter().map(|v| v * v).sum::<f64>());
+    check_cuda(&k.cuda_source::<Sum<f64>>(Iterate::Right));
+
+    let k2 = kernel!(|i, lo, hi: &mut f64, count| {
+        let v = x[i];
+        if v < *lo {
+            *lo = v;
+        }
+        *hi = hi.max(v);
+        if v > 0.0 {
+            *count += 1;
+        }
+    });
+    let (lo, hi, count) = parallel_reduce(
+        "stats",
+        p.clone(),
+        &k2,
+        (Min::new(), Max::new(), Sum::<u32>::new()),
+    )?;
+    assert_eq!(lo, values.iter().cloned().fold(f64::MAX, f64::min));
+    assert_eq!(hi, values.iter().cloned().fold(f64::MIN, f64::max));
+    assert_eq!(count, values.iter().filter(|v| **v > 0.0).count() as u32);
+    let tu = k2.cuda_source::<(Min<f64>, Max<f64>, Sum<u32>)>(Iterate::Right);
+    assert!(
+        tu.generated().contains("struct FkTupleValue"),
+        "{}",
+        tu.generated()
+    );
+    check_cuda(&tu);
+
+    let k3 = kernel!(|i, best: &mut ValLocScalar<f64, usize>| {
+        if x[i] < best.val {
+            best.val = x[i];
+            best.loc = i;
+        }
+    });
+    let m = parallel_reduce("minloc", p, &k3, MinLoc::<f64, usize>::new())?;
+    let want = values.iter().cloned().fold(f64::MAX, f64::min);
+    assert_eq!(
+        (m.val, m.loc),
+        (want, values.iter().position(|v| *v == want).unwrap())
+    );
+    check_cuda(&k3.cuda_source::<MinLoc<f64, usize>>(Iterate::Right));
+    Ok(())
+}
+
+#[test]
+fn md_range_reduction() -> Result<()> {
+    runtime();
+    let a = View::<i64, 2>::new("a", [6, 9])?;
+    parallel_for(
+        "fill",
+        MDRangePolicy::new(&exec(), [0, 0], [6, 9])?,
+        kernel!(|(i, j)| a[(i, j)] = i * j),
+    )?;
+    let k = kernel!(|(i, j), acc| *acc += a[(i, j)]);
+    let s: i64 = parallel_reduce(
+        "sum2d",
+        MDRangePolicy::new(&exec(), [0, 0], [6, 9])?,
+        &k,
+        Sum::new(),
+    )?;
+    assert_eq!(s, (0..6).sum::<i64>() * (0..9).sum::<i64>());
+    check_cuda(&k.cuda_source::<Sum<i64>>(Iterate::Left));
+    Ok(())
+}
+
+#[test]
+fn scans_exclusive_and_inclusive() -> Result<()> {
+    let counts = view_from("counts", &[3u32, 1, 4, 1, 5, 9, 2, 6])?;
+    let excl = View::<u32, 1>::new("excl", [8])?;
+    let incl = View::<u32, 1>::new("incl", [8])?;
+    let k = kernel!(|i, partial, is_final| {
+        if is_final {
+            excl[i] = *partial;
+        }
+        *partial += counts[i];
+        if is_final {
+            incl[i] = *partial;
+        }
+    });
+    let total: u32 = parallel_scan("offsets", RangePolicy::new(&exec(), 0, 8)?, &k)?;
+    assert_eq!(total, 31);
+    assert_eq!(excl.to_vec()?, vec![0, 3, 4, 8, 9, 14, 23, 25]);
+    assert_eq!(incl.to_vec()?, vec![3, 4, 8, 9, 14, 23, 25, 31]);
+    let tu = k.cuda_source::<Sum<u32>>();
+    assert!(tu.generated().contains("_prefix("), "{}", tu.generated());
+    check_cuda(&tu);
+    // A running maximum with an annotated flag.
+    let m = View::<u32, 1>::new("m", [8])?;
+    let k2 = kernel!(|i, run: &mut u32, last: bool| {
+        *run = run.max(counts[i]);
+        if last {
+            m[i] = *run;
+        }
+    });
+    let top =
+        ferrokkos::parallel_scan_with("runmax", RangePolicy::new(&exec(), 0, 8)?, &k2, Max::new())?;
+    assert_eq!((top, m.to_vec()?), (9, vec![3, 3, 4, 4, 5, 9, 9, 9]));
+    check_cuda(&k2.cuda_source::<Max<u32>>());
+    Ok(())
+}
+
+#[test]
+fn atomics_update_shared_elements() -> Result<()> {
+    let values: Vec<u32> = (0..5000).map(|k| (k * 37 % 101) as u32).collect();
+    let x = view_from("x", &values)?;
+    let hist = View::<u32, 1>::new("hist", [10])?;
+    let lo = View::<i64, 1>::new("lo", [1])?;
+    let hi = View::<f64, 1>::new("hi", [1])?;
+    deep_copy(&lo, i64::MAX)?;
+    deep_copy(&hi, f64::MIN)?;
+    let k = kernel!(|i| {
+        let v = x[i];
+        hist.atomic_add(v % 10, 1);
+        lo.atomic_min(0, v as i64 - 50);
+        hi.atomic_max(0, v as f64 * 0.5);
+    });
+    parallel_for("histogram", RangePolicy::new(&exec(), 0, values.len())?, &k)?;
+    let mut want = vec![0u32; 10];
+    for v in &values {
+        want[(v % 10) as usize] += 1;
+    }
+    assert_eq!(hist.to_vec()?, want);
+    assert_eq!(lo.get(0)?, *values.iter().min().unwrap() as i64 - 50);
+    assert_eq!(hi.get(0)?, *values.iter().max().unwrap() as f64 * 0.5);
+    let tu = k.cuda_source(Iterate::Right);
+    assert!(
+        tu.generated()
+            .contains("fk::atomic_add(&hist(fk::rem(v, 10U)), 1U);"),
+        "{}",
+        tu.generated()
+    );
+    check_cuda(&tu);
+    Ok(())
+}
+
+/// A weighted sum with weights from a captured array (generic length, as Kokkos functors carry).
+fn smooth<const N: usize>(
+    weights: [f64; N],
+) -> Result<(Vec<f64>, ferrokkos::nvrtc::TranslationUnit)> {
+    let n = 50;
+    let x = view_from(
+        "x",
+        &(0..n).map(|k| (k * k % 17) as f64).collect::<Vec<_>>(),
+    )?;
+    let y = View::<f64, 1>::new("y", [n])?;
+    let k = kernel!(|i| {
+        let mut s = 0.0;
+        for j in 0..N {
+            s += weights[j] * x[(i + j) % x.extent(0)];
+        }
+        y[i] = s;
+    });
+    parallel_for("smooth", RangePolicy::new(&exec(), 0, n)?, &k)?;
+    Ok((y.to_vec()?, k.cuda_source(Iterate::Right)))
+}
+
+#[test]
+fn captured_arrays_are_read_by_index() -> Result<()> {
+    let (three, tu3) = smooth([0.25, 0.5, 0.25])?;
+    let (one, tu1) = smooth([2.0])?;
+    let x = |k: usize| (k * k % 17) as f64;
+    for i in 0..50 {
+        assert_eq!(
+            three[i],
+            0.25 * x(i) + 0.5 * x((i + 1) % 50) + 0.25 * x((i + 2) % 50)
+        );
+        assert_eq!(one[i], 2.0 * x(i));
+    }
+    assert!(
+        tu3.generated().contains("const fk::Array<f64, 3> weights"),
+        "{}",
+        tu3.generated()
+    );
+    assert!(
+        tu3.generated().contains("weights[j] * x("),
+        "{}",
+        tu3.generated()
+    );
+    check_cuda(&tu3);
+    check_cuda(&tu1);
+    // An index past the end panics, naming the length.
+    let w = [1.0f64, 2.0];
+    let y = View::<f64, 1>::new("y", [3])?;
+    let k = kernel!(|i| y[i] = w[i]);
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        parallel_for(
+            "past",
+            RangePolicy::new(&Serial::default_instance().unwrap(), 0, 3).unwrap(),
+            &k,
+        )
+    }));
+    let msg = r
+        .err()
+        .and_then(|p| p.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    assert!(
+        msg.contains("out of bounds for a captured array of length 2"),
+        "{msg}"
+    );
+    Ok(())
+}
+
+/// A constant of the program, used by name in a kernel and a device function.
+const SCALE: f64 = 1.5;
+
+/// Scales by [`SCALE`] (a device function may use constants).
+#[device]
+fn scaled(v: f64) -> f64 {
+    v * SCALE
+}
+
+#[test]
+fn constants_are_used_by_value() -> Result<()> {
+    const OFFSET: i32 = -7;
+    let x = view_from("x", &[1.0, 2.0, 3.0])?;
+    let y = View::<f64, 1>::new("y", [3])?;
+    let k = kernel!(|i| y[i] = scaled(x[i]) + SCALE + OFFSET as f64 + f64::EPSILON);
+    parallel_for("constants", RangePolicy::new(&exec(), 0, 3)?, &k)?;
+    assert_eq!(
+        y.to_vec()?,
+        (1..=3)
+            .map(|v| v as f64 * 1.5 + 1.5 - 7.0 + f64::EPSILON)
+            .collect::<Vec<_>>()
+    );
+    let tu = k.cuda_source(Iterate::Right);
+    let g = tu.generated();
+    assert!(g.contains("scaled_fn(x(i)) + 1.5 + f64(-7)"), "{g}");
+    assert!(g.contains("return v * 1.5;"), "{g}");
+    check_cuda(&tu);
+    Ok(())
+}

@@ -1,0 +1,12 @@
+//! The kernel language of `kernel!`: every supported construct runs on the host with Rust's
+//! results, the C++ it generates is what it should be (snapshots of representative kernels,
+//! fragments elsewhere), and that C++ compiles with NVRTC (sm_80 and sm_90; skipped without NVRTC
+//! unless `FERROKKOS_REQUIRE_NVRTC=1`). The same constructs run on every space, against plain Rust,
+//! in `differential/`.
+
+mod casts;
+mod control_flow;
+mod features;
+mod methods;
+mod operators;
+mod representative;

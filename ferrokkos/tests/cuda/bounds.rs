@@ -1,0 +1,292 @@
+//! Out-of-bounds indexing in device code: the host body panics (Rust's bounds checks); on the GPU the
+//! access reaches no memory (a write is dropped, a read gives zero) and the next wait for the device
+//! returns `Error::DeviceOutOfBounds` naming the kernel, the index and the extents. The device stays
+//! usable. Every test needs a CUDA GPU and is ignored elsewhere.
+
+//!
+//! The fault record belongs to the process's device context, so a fault in one test could surface
+//! at another test's fence (of this file or of any other module of this binary): each test runs
+//! alone in a child process of its own.
+
+use ferrokkos::prelude::*;
+use ferrokkos::{Cuda, DeviceTarget, Error};
+
+use crate::common::child::in_own_process;
+use crate::{Dev1, cuda};
+
+/// The device View's elements.
+fn host_copy<T: ferrokkos::Element + Default>(v: &Dev1<T>) -> Vec<T> {
+    let m = create_mirror_view(v).unwrap();
+    deep_copy(&m, v).unwrap();
+    m.to_vec().unwrap()
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_write_past_the_end_is_dropped_and_reported_at_the_fence() {
+    if !in_own_process(
+        module_path!(),
+        "a_write_past_the_end_is_dropped_and_reported_at_the_fence",
+    ) {
+        return;
+    }
+    let exec = cuda();
+    let n = 1000;
+    let y = Dev1::<f64>::new("y", [n]).unwrap();
+    // A neighbour allocated right after `y`: the dropped writes must not land there.
+    let z = Dev1::<f64>::new("z", [n]).unwrap();
+    parallel_for(
+        "past the end",
+        RangePolicy::new(&exec, 0, n + 64).unwrap(),
+        kernel!(|i| y[i] = 1.0),
+    )
+    .unwrap();
+    let e = exec.fence("after").unwrap_err();
+    match &e {
+        Error::DeviceOutOfBounds {
+            kernel,
+            target,
+            index,
+            extents,
+            count,
+            ..
+        } => {
+            assert!(kernel.contains(file!()), "{e}");
+            assert_eq!(*target, DeviceTarget::View);
+            assert_eq!(&extents[..], &[n as u64]);
+            assert!(index[0] >= n as u64 && index[0] < n as u64 + 64, "{e}");
+            assert_eq!(*count, 64);
+        }
+        other => panic!("expected DeviceOutOfBounds, got {other}"),
+    }
+    assert!(
+        e.to_string().contains("parallel_for \"past the end\""),
+        "{e}"
+    );
+    // Reported once; the device is still usable and the in-bounds writes happened.
+    exec.fence("again").unwrap();
+    assert_eq!(host_copy(&y), vec![1.0; n]);
+    assert_eq!(host_copy(&z), vec![0.0; n]);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn reads_out_of_bounds_give_zero_and_fail_the_reduction() {
+    if !in_own_process(
+        module_path!(),
+        "reads_out_of_bounds_give_zero_and_fail_the_reduction",
+    ) {
+        return;
+    }
+    let exec = cuda();
+    let n = 256;
+    let x = Dev1::<f64>::new("x", [n]).unwrap();
+    deep_copy(&x, 2.0).unwrap();
+    let e = parallel_reduce(
+        "sum past the end",
+        RangePolicy::new(&exec, 0, n + 1).unwrap(),
+        kernel!(|i, acc: &mut f64| *acc += x[i]),
+        Sum::new(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, Error::DeviceOutOfBounds { index, .. } if index[..] == [n as u64]),
+        "{e}"
+    );
+    // A shifted read in a parallel_for: the last element reads zero.
+    let y = Dev1::<f64>::new("y", [n]).unwrap();
+    parallel_for(
+        "shifted",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| y[i] = x[i + 1] + 1.0),
+    )
+    .unwrap();
+    assert!(matches!(
+        exec.fence("shifted").unwrap_err(),
+        Error::DeviceOutOfBounds { .. }
+    ));
+    let got = host_copy(&y);
+    assert_eq!(got[n - 1], 1.0);
+    assert!(got[..n - 1].iter().all(|v| *v == 3.0));
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn multidimensional_views_and_captured_arrays_are_checked_per_dimension() {
+    if !in_own_process(
+        module_path!(),
+        "multidimensional_views_and_captured_arrays_are_checked_per_dimension",
+    ) {
+        return;
+    }
+    let exec = cuda();
+    let a = View::<i32, 2, LayoutRight, CudaSpace>::new("a", [4, 8]).unwrap();
+    // Columns 0..9 of a 4 x 8 View: the column index is out of bounds (the flat offset would not
+    // be, except on the last row).
+    parallel_for(
+        "wide",
+        MDRangePolicy::new(&exec, [0, 0], [4, 9]).unwrap(),
+        kernel!(|(i, j)| a[(i, j)] = (10 * i + j) as i32),
+    )
+    .unwrap();
+    match exec.fence("wide").unwrap_err() {
+        Error::DeviceOutOfBounds {
+            index,
+            extents,
+            count,
+            ..
+        } => {
+            assert_eq!(&extents[..], &[4, 8]);
+            assert_eq!(index[1], 8);
+            assert_eq!(count, 4);
+        }
+        other => panic!("{other}"),
+    }
+    let m = create_mirror_view(&a).unwrap();
+    deep_copy(&m, &a).unwrap();
+    for i in 0..4 {
+        for j in 0..8 {
+            assert_eq!(m.get((i, j)).unwrap(), (10 * i + j) as i32, "({i}, {j})");
+        }
+    }
+    let values = [1.0f64, 2.0, 3.0];
+    let y = Dev1::<f64>::new("y", [5]).unwrap();
+    parallel_for(
+        "array",
+        RangePolicy::new(&exec, 0, 5).unwrap(),
+        kernel!(|i| y[i] = values[i]),
+    )
+    .unwrap();
+    match exec.fence("array").unwrap_err() {
+        Error::DeviceOutOfBounds {
+            target, extents, ..
+        } => {
+            assert_eq!(target, DeviceTarget::CapturedArray);
+            assert_eq!(&extents[..], &[3]);
+        }
+        other => panic!("{other}"),
+    }
+    assert_eq!(host_copy(&y), vec![1.0, 2.0, 3.0, 0.0, 0.0]);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_fault_on_another_instance_is_reported_by_the_global_fence() {
+    if !in_own_process(
+        module_path!(),
+        "a_fault_on_another_instance_is_reported_by_the_global_fence",
+    ) {
+        return;
+    }
+    let exec = cuda();
+    let other = Cuda::new_instance().unwrap();
+    let y = Dev1::<u32>::new("y", [10]).unwrap();
+    parallel_for(
+        "elsewhere",
+        RangePolicy::new(&other, 0, 11).unwrap(),
+        kernel!(|i| y[i] = 7),
+    )
+    .unwrap();
+    assert!(matches!(
+        ferrokkos::fence("global").unwrap_err(),
+        Error::DeviceOutOfBounds { .. }
+    ));
+    other.fence("clean").unwrap();
+    exec.fence("clean").unwrap();
+    assert_eq!(host_copy(&y), vec![7; 10]);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn integer_division_by_zero_gives_zero_and_is_reported() {
+    if !in_own_process(
+        module_path!(),
+        "integer_division_by_zero_gives_zero_and_is_reported",
+    ) {
+        return;
+    }
+    let exec = cuda();
+    let n = 64;
+    let d = Dev1::<i32>::new("d", [n]).unwrap();
+    let q = Dev1::<i32>::new("q", [n]).unwrap();
+    // d[i] = i % 4: every fourth divisor is zero; i32::MIN / -1 overflows too.
+    parallel_for(
+        "divisors",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| d[i] = (i % 4) as i32),
+    )
+    .unwrap();
+    exec.fence("divisors").unwrap();
+    parallel_for(
+        "divide",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| {
+            let a = if i == 1 { i32::MIN } else { 100 };
+            let b = if i == 1 { -1 } else { d[i] };
+            q[i] = a / b + a % b;
+        }),
+    )
+    .unwrap();
+    match exec.fence("divide").unwrap_err() {
+        Error::DeviceArithmetic { kernel, count, .. } => {
+            assert!(kernel.contains(file!()), "{kernel}");
+            // 16 zero divisors and MIN / -1, each divided and taken modulo.
+            assert_eq!(count, 2 * 17);
+        }
+        other => panic!("{other}"),
+    }
+    let got = host_copy(&q);
+    assert_eq!(got[0], 0);
+    assert_eq!(got[1], 0);
+    assert_eq!(got[2], 50);
+    assert_eq!(got[3], 33 + 1);
+    // Signed overflow wraps (as a Rust release build) instead of being undefined.
+    let w = Dev1::<i32>::new("w", [1]).unwrap();
+    let (big, low) = (i32::MAX, i32::MIN);
+    parallel_for(
+        "wrap",
+        RangePolicy::new(&exec, 0, 1).unwrap(),
+        kernel!(|i| w[i] = big + (i as i32 + 1) - -low),
+    )
+    .unwrap();
+    exec.fence("wrap").unwrap();
+    assert_eq!(
+        host_copy(&w)[0],
+        i32::MAX
+            .wrapping_add(1)
+            .wrapping_sub(i32::MIN.wrapping_neg())
+    );
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn an_extent_of_a_dimension_the_view_lacks_is_reported() {
+    if !in_own_process(
+        module_path!(),
+        "an_extent_of_a_dimension_the_view_lacks_is_reported",
+    ) {
+        return;
+    }
+    let exec = cuda();
+    let a = View::<f64, 2, LayoutRight, CudaSpace>::new("a", [3, 5]).unwrap();
+    let e = Dev1::<usize>::new("e", [3]).unwrap();
+    parallel_for(
+        "extents",
+        RangePolicy::new(&exec, 0, 3).unwrap(),
+        kernel!(|i| e[i] = a.extent(i)),
+    )
+    .unwrap();
+    match exec.fence("extents").unwrap_err() {
+        Error::DeviceOutOfBounds {
+            target,
+            index,
+            extents,
+            ..
+        } => {
+            assert_eq!(target, DeviceTarget::Dimension);
+            assert_eq!((&index[..], &extents[..]), (&[2u64][..], &[2u64][..]));
+        }
+        other => panic!("{other}"),
+    }
+    assert_eq!(host_copy(&e), vec![3, 5, 0]);
+}

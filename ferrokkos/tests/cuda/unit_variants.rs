@@ -1,0 +1,51 @@
+//! Every entry variant a Cuda launch may ask for (32-bit index, captures by pointer, fused join)
+//! generates C++ that NVRTC compiles, for each pattern and for multidimensional indices.
+
+use crate::common::{self, check_cuda};
+use ferrokkos::nvrtc::UnitOptions;
+use ferrokkos::prelude::*;
+
+/// All sixteen combinations of the four options.
+fn variants() -> impl Iterator<Item = UnitOptions> {
+    (0..16u8).map(|bits| UnitOptions {
+        index32: bits & 1 != 0,
+        captures_by_pointer: bits & 2 != 0,
+        fused_join: bits & 4 != 0,
+        tiled: bits & 8 != 0,
+    })
+}
+
+#[test]
+fn every_variant_of_every_pattern_compiles() {
+    common::runtime();
+    let x = View::<f64, 1>::new("x", [10]).unwrap();
+    let m = View::<f32, 2, LayoutLeft>::new("m", [4, 5]).unwrap();
+    let table = [0.5f64; 16];
+    let s = 2.0;
+    let axpy = kernel!(|i| x[i] = s * x[i] + table[i % 16]);
+    let md = kernel!(|(i, j)| m[(i, j)] = (i + j) as f32);
+    let dot = kernel!(|i, acc: &mut f64| *acc += x[i] * table[0]);
+    let md_sum = kernel!(|(i, j), acc: &mut f64| *acc += m[(i, j)] as f64);
+    let scan = kernel!(|i, part: &mut f64, last: bool| {
+        if last {
+            x[i] = *part;
+        }
+        *part += s;
+    });
+    for o in variants() {
+        check_cuda(&axpy.cuda_source_with(Iterate::Right, o));
+        for order in [Iterate::Left, Iterate::Right] {
+            let unit = md.cuda_source_with(order, o);
+            assert_eq!(unit.source.contains("fk_tile1"), o.tiled);
+            check_cuda(&unit);
+            check_cuda(&md_sum.cuda_source_with::<Sum<f64>>(order, o));
+        }
+        let unit = dot.cuda_source_with::<Sum<f64>>(Iterate::Right, o);
+        assert_eq!(unit.source.contains("fk_done"), o.fused_join);
+        assert_eq!(unit.source.contains("FkCaptures"), o.captures_by_pointer);
+        assert_eq!(unit.source.contains("for (u32 fk_k"), o.index32);
+        check_cuda(&unit);
+        check_cuda(&dot.cuda_source_with::<Max<f64>>(Iterate::Right, o));
+        check_cuda(&scan.cuda_source_with::<Sum<f64>>(o));
+    }
+}
