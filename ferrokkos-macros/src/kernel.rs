@@ -10,7 +10,7 @@ use syn::{Expr, ExprClosure, Pat, Stmt, Type};
 
 use crate::analyze::{self, Mode};
 use crate::race::Role;
-use crate::{host, shadow};
+use crate::{fields, host, shadow};
 
 /// What the kernel's parameters say it is.
 enum Kind {
@@ -135,7 +135,11 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         .map(|p| param_name(p).map(|i| i.to_string()))
         .collect::<syn::Result<_>>()?;
     // `acc.max(v)` means `(*acc).max(v)`: a method of the accumulator's value, not of the reference.
-    let body = &deref_receivers(&closure.body, &rest_names);
+    let mut body = deref_receivers(&closure.body, &rest_names);
+    // `c.u[i]`: a field path rooted at a variable around the kernel is one capture.
+    let bound: Vec<String> = index.names.iter().chain(&rest_names).cloned().collect();
+    let fields = fields::flatten(&mut body, &bound);
+    let body = &body;
     let analysis = analyze::analyze(Mode::Kernel, body, &index.names, &rest_names);
     if let Some(mut first) = analysis.errors.first().cloned() {
         for e in &analysis.errors[1..] {
@@ -170,7 +174,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             "a kernel reduces into at most 6 accumulators (a tuple of up to 6 reducers)",
         ));
     }
-    Ok(generate(&closure, &index, &kind, &analysis, body))
+    Ok(generate(&closure, &index, &kind, &analysis, &fields, body))
 }
 
 fn generate(
@@ -178,6 +182,7 @@ fn generate(
     index: &IndexParam,
     kind: &Kind,
     analysis: &analyze::Analysis,
+    fields: &[fields::FieldCapture],
     body: &Expr,
 ) -> TokenStream {
     let k = quote!(::ferrokkos::__private);
@@ -203,7 +208,13 @@ fn generate(
                 Role::Write => quote!(write),
                 Role::Atomic => quote!(atomic),
             };
-            quote_spanned!(*span=> #k::capture::#ctor(&#ident, #name))
+            match fields.iter().find(|f| f.name == *name) {
+                Some(f) => {
+                    let path = &f.path;
+                    quote_spanned!(*span=> #k::capture::#ctor(&#path, #name))
+                }
+                None => quote_spanned!(*span=> #k::capture::#ctor(&#ident, #name)),
+            }
         })
         .collect();
     // The rebinding of each capture inside the closures takes the span (and so the hygiene) of the

@@ -6,6 +6,7 @@
 
 mod analyze;
 mod device;
+mod fields;
 mod host;
 mod kernel;
 mod race;

@@ -1,0 +1,138 @@
+//! Captures by field path: a kernel names fields of the structs around it (`c.u[(i, j)]`,
+//! `self.v[i]`, nested `s.grid.u`, tuple fields `p.0`), as a Kokkos functor names its members.
+//! Each path is one capture: Views by reference, numbers by value.
+
+use crate::common::check_cuda;
+use crate::spaces::{SView, download, upload};
+use ferrokkos::prelude::*;
+use ferrokkos::{Result, kernel};
+
+/// An application's state, the way a port of a Kokkos functor keeps it.
+struct Field<S: Launch> {
+    u: SView<S, f64, 2>,
+    out: SView<S, f64, 2>,
+    k: f64,
+}
+
+struct Solver<S: Launch> {
+    grid: Field<S>,
+    scale: (f64, i32),
+}
+
+impl<S: Launch> Solver<S> {
+    /// A method's kernel names `self`'s fields.
+    fn relax(&self, exec: &S) -> Result<()> {
+        let [n, m] = self.grid.u.extents();
+        parallel_for(
+            "relax",
+            MDRangePolicy::new(exec, [0, 0], [n, m])?,
+            kernel!(|(i, j): (usize, usize)| {
+                self.grid.out[(i, j)] =
+                    self.grid.k * self.grid.u[(i, j)] * self.scale.0 + self.scale.1 as f64
+            }),
+        )
+    }
+}
+
+/// Field paths, nested paths, tuple fields and `self.` paths are captured, read and written on
+/// every space, with the values plain Rust gives.
+fn field_paths_are_captures<S: Launch>(exec: &S) -> Result<()> {
+    let (n, m) = (4, 5);
+    let c = Field::<S> {
+        u: SView::<S, f64, 2>::new("u", [n, m])?,
+        out: SView::<S, f64, 2>::new("out", [n, m])?,
+        k: 0.5,
+    };
+    parallel_for(
+        "init",
+        MDRangePolicy::new(exec, [0, 0], [n, m])?,
+        kernel!(|(i, j): (usize, usize)| c.u[(i, j)] = (i * 10 + j) as f64),
+    )?;
+    parallel_for(
+        "scale",
+        MDRangePolicy::new(exec, [0, 0], [n, m])?,
+        kernel!(|(i, j): (usize, usize)| c.out[(i, j)] = c.k * c.u[(i, j)] + c.u.extent(1) as f64),
+    )?;
+    let want: Vec<f64> = (0..n)
+        .flat_map(|i| (0..m).map(move |j| 0.5 * (i * 10 + j) as f64 + m as f64))
+        .collect();
+    assert_eq!(download(&c.out)?, want);
+
+    let s = Solver {
+        grid: c,
+        scale: (2.0, -1),
+    };
+    s.relax(exec)?;
+    let want: Vec<f64> = (0..n)
+        .flat_map(|i| (0..m).map(move |j| 0.5 * (i * 10 + j) as f64 * 2.0 - 1.0))
+        .collect();
+    assert_eq!(download(&s.grid.out)?, want);
+
+    // A reduction over a nested path, with a local that shadows nothing and a field of the
+    // accumulator's own value left alone.
+    let total = parallel_reduce(
+        "sum",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i, acc: &mut f64| {
+            let row = i;
+            *acc += s.grid.u[(row, 0)] * s.scale.0;
+        }),
+        Sum::<f64>::new(),
+    )?;
+    assert_eq!(total, 2.0 * (0.0 + 10.0 + 20.0 + 30.0));
+    let best = parallel_reduce(
+        "best",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i, b: &mut ValLocScalar<f64, usize>| {
+            let v = s.grid.u[(i, 1)];
+            if v > b.val {
+                b.val = v;
+                b.loc = i;
+            }
+        }),
+        MaxLoc::<f64, usize>::new(),
+    )?;
+    assert_eq!((best.val, best.loc), (31.0, 3));
+    Ok(())
+}
+
+per_space!(field_paths_are_captures, field_paths_are_captures);
+
+/// A local named like a generated capture name does not collide with it, and one path used twice
+/// is one capture (one parameter of the generated code).
+#[test]
+fn field_path_names_do_not_collide_and_repeat_once() -> Result<()> {
+    crate::common::runtime();
+    struct P {
+        x: View<f64, 1>,
+        y: View<f64, 1>,
+    }
+    let p = P {
+        x: upload::<Serial, f64>("x", &[1.0, 2.0, 3.0])?,
+        y: View::new("y", [3])?,
+    };
+    let k = kernel!(|i| {
+        let p_x = 10.0;
+        p.y[i] = p.x[i] + p.x[i] * p_x;
+    });
+    parallel_for(
+        "collide",
+        RangePolicy::new(&Serial::default_instance()?, 0, 3)?,
+        &k,
+    )?;
+    assert_eq!(download(&p.y)?, vec![11.0, 22.0, 33.0]);
+    let unit = k.cuda_source(Iterate::Right);
+    let entry = unit
+        .generated()
+        .lines()
+        .find(|l| l.contains("__global__"))
+        .unwrap_or_default()
+        .to_string();
+    assert_eq!(entry.matches("p_x_").count(), 1, "{entry}");
+    assert!(
+        entry.contains("fk::View<f64, 1, fk::LayoutRight> p_y"),
+        "{entry}"
+    );
+    check_cuda(&unit);
+    Ok(())
+}
