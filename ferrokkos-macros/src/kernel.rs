@@ -147,16 +147,6 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         }
         return Err(first);
     }
-    if analysis.captures.len() > 16 {
-        let (name, _, span) = &analysis.captures[16];
-        return Err(syn::Error::new(
-            *span,
-            format!(
-                "a kernel captures at most 16 values, and `{name}` is the 17th; group numbers in a \
-                 View or compute them inside the kernel"
-            ),
-        ));
-    }
     let kind = match rest.len() {
         0 => Kind::For,
         1 => Kind::Reduce { accs: rest.clone() },
@@ -249,16 +239,23 @@ fn generate(
         .iter()
         .enumerate()
         .map(|(k, ident)| {
-            let k = syn::Index::from(k);
+            let path = capture_path(k, cap_idents.len());
             if analysis.views.contains(&ident.to_string()) {
-                quote!(let #ident = &#captures.#k;)
+                quote!(let #ident = &#captures #path;)
             } else {
-                quote!(let #ident = #captures.#k;)
+                quote!(let #ident = #captures #path;)
             }
         })
         .collect();
     let unpack_host = quote!(#(#unpack_host)*);
-    let unpack_shadow = quote!(let (#(#cap_idents,)*) = #captures;);
+    let shadow_pattern = nest(
+        cap_idents
+            .chunks(CHUNK)
+            .map(|c| quote!((#(#c,)*)))
+            .collect(),
+        |first, rest| quote!((#first, #rest)),
+    );
+    let unpack_shadow = quote!(let #shadow_pattern = #captures;);
     let (host, shadow, ctor, params): (TokenStream, TokenStream, TokenStream, Vec<String>) =
         match kind {
             Kind::For => (
@@ -358,10 +355,14 @@ fn generate(
             #(#k::iteration_index(#owners);)*
         };
     );
+    let caps_value = nest(
+        caps.chunks(CHUNK).map(|c| quote!((#(#c,)*))).collect(),
+        |first, rest| quote!(#k::capture::More(#first, #rest)),
+    );
     let is_unsafe = analysis.is_unsafe;
     let h = hash(&closure.to_token_stream().to_string());
     quote!({
-        let #caps_var = (#(#caps,)*);
+        let #caps_var = #caps_value;
         #witness
         #[allow(unused, clippy::all)]
         let #host_var = #host;
@@ -385,6 +386,38 @@ fn generate(
         };
         #kernel_var
     })
+}
+
+/// Captures travel in tuples of at most `CHUNK` (the library's tuple impls); more are nested as
+/// `More(first 16, rest)`.
+const CHUNK: usize = 16;
+
+/// `chunks` nested from the right: one chunk as it is, more as `join(first, nest(rest))`.
+fn nest(
+    mut chunks: Vec<TokenStream>,
+    join: impl Fn(TokenStream, TokenStream) -> TokenStream + Copy,
+) -> TokenStream {
+    if chunks.len() <= 1 {
+        return chunks.pop().unwrap_or_else(|| quote!(()));
+    }
+    let first = chunks.remove(0);
+    join(first, nest(chunks, join))
+}
+
+/// The field path of capture `k` of `n` in the nested tuples (`.5`; `.1.0.3` for the second chunk
+/// of three).
+fn capture_path(k: usize, n: usize) -> TokenStream {
+    let chunks = n.div_ceil(CHUNK).max(1);
+    let (chunk, at) = (k / CHUNK, syn::Index::from(k % CHUNK));
+    let ones = (0..chunk).map(|_| syn::Index::from(1));
+    if chunks == 1 {
+        quote!(.#at)
+    } else if chunk + 1 == chunks {
+        quote!(#(.#ones)* .#at)
+    } else {
+        let zero = syn::Index::from(0);
+        quote!(#(.#ones)* .#zero .#at)
+    }
 }
 
 /// Rewrites `p.method(..)` to `(*p).method(..)` for the reference parameters `params` (accumulators,

@@ -479,6 +479,50 @@ macro_rules! captures {
     };
 }
 
+/// More than 16 captures: the first 16 (a tuple) and the rest (a tuple, or `More` again), made by
+/// `kernel!`. The captures are in order: all of `A`'s, then all of `B`'s.
+#[doc(hidden)]
+pub struct More<A, B>(pub A, pub B);
+
+impl<A: Captures, B: Captures> SealedCaptures for More<A, B> {}
+
+impl<A: Captures, B: Captures> Captures for More<A, B> {
+    type Host<'a>
+        = (A::Host<'a>, B::Host<'a>)
+    where
+        Self: 'a;
+    type Shadow = (A::Shadow, B::Shadow);
+    fn names(&self) -> Vec<&'static str> {
+        let mut names = self.0.names();
+        names.extend(self.1.names());
+        names
+    }
+    fn for_each_access<'a>(&'a self, f: &mut dyn FnMut(ViewAccess<'a>)) {
+        self.0.for_each_access(f);
+        self.1.for_each_access(f);
+    }
+    fn host<'a>(&'a self, proof: &Borrowed) -> Self::Host<'a> {
+        (self.0.host(proof), self.1.host(proof))
+    }
+    fn shadow(cxx_names: &[String]) -> Self::Shadow {
+        // `A` is a tuple of its own parameters, which come first.
+        let split = A::cxx_types().len().min(cxx_names.len());
+        (
+            A::shadow(&cxx_names[..split]),
+            B::shadow(&cxx_names[split..]),
+        )
+    }
+    fn cxx_types() -> Vec<String> {
+        let mut types = A::cxx_types();
+        types.extend(B::cxx_types());
+        types
+    }
+    fn pack(&self, w: &mut ParamWriter<'_>) {
+        self.0.pack(w);
+        self.1.pack(w);
+    }
+}
+
 captures!();
 captures!(C0 0);
 captures!(C0 0, C1 1);

@@ -7,8 +7,9 @@
 //! - the captures: the body's free identifiers and field paths rooted at them (`c.u[(i, j)]`,
 //!   `self.grid.k`, `p.0`: each path is one capture, as a Kokkos functor names its members),
 //!   copied (numbers, `bool`s, arrays of them such as `[f64; 8]`, read by index) or cloned (Views,
-//!   sharing their allocation), so a kernel owns what it uses and may be launched many times (at
-//!   most 16 captures). Names in UPPER_CASE (`const` items, const generics, statics) are
+//!   sharing their allocation), so a kernel owns what it uses and may be launched many times (any
+//!   number of captures; on the GPU those beyond the kernel parameter limit travel through device
+//!   memory). Names in UPPER_CASE (`const` items, const generics, statics) are
 //!   constants: the host uses them as they are and the device code gets their value as a literal;
 //! - the body as a Rust closure for the host spaces (Serial, Threads), compiled by rustc: View
 //!   accesses become bounds-checked accessor calls, and the loop vectorizes like a plain loop;

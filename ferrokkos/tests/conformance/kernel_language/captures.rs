@@ -136,3 +136,172 @@ fn field_path_names_do_not_collide_and_repeat_once() -> Result<()> {
     check_cuda(&unit);
     Ok(())
 }
+
+/// A kernel may capture any number of values: beyond 16 they are nested (and on the GPU, beyond
+/// the parameter limit, they travel through device memory). 19 numbers and 3 Views here.
+fn many_captures<S: Launch>(exec: &S) -> Result<()> {
+    let n = 6;
+    let x = upload::<S, f64>("x", &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0])?;
+    let w = upload::<S, i32>("w", &[1, -1, 2, -2, 3, -3])?;
+    let y = SView::<S, f64, 1>::new("y", [n])?;
+    let (a0, a1, a2, a3, a4, a5, a6, a7) = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0);
+    let (b0, b1, b2, b3, b4, b5, b6, b7) = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0);
+    let (c0, c1, c2) = (100.0, 1000.0, 7i32);
+    parallel_for(
+        "many",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| {
+            let s = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 - (b0 + b1 + b2 + b3 + b4 + b5 + b6 + b7);
+            y[i] = s + c0 * x[i] + c1 * (w[i] * c2) as f64 + c2 as f64;
+        }),
+    )?;
+    let want: Vec<f64> = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+        .iter()
+        .zip([1, -1, 2, -2, 3, -3])
+        .map(|(x, w)| 100.0 * x + 1000.0 * (w * 7) as f64 + 7.0)
+        .collect();
+    assert_eq!(download(&y)?, want);
+    let sum = parallel_reduce(
+        "many_sum",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i, acc: &mut f64| {
+            *acc += a0
+                + a1
+                + a2
+                + a3
+                + a4
+                + a5
+                + a6
+                + a7
+                + b0
+                + b1
+                + b2
+                + b3
+                + b4
+                + b5
+                + b6
+                + b7
+                + c0 * x[i]
+                + c1 * w[i] as f64
+                + c2 as f64
+                + y[i];
+        }),
+        Sum::<f64>::new(),
+    )?;
+    let want_sum: f64 = (0..n)
+        .map(|k| 72.0 + 100.0 * (k + 1) as f64 + 1000.0 * [1, -1, 2, -2, 3, -3][k] as f64 + 7.0)
+        .sum::<f64>()
+        + want.iter().sum::<f64>();
+    assert_eq!(sum, want_sum);
+    Ok(())
+}
+
+per_space!(many_captures, many_captures);
+
+/// The generated entry of a kernel with 35 captures lists them all, in order, and compiles.
+#[test]
+fn thirty_five_captures_are_parameters_in_order() -> Result<()> {
+    crate::common::runtime();
+    let y = View::<f64, 1>::new("y", [2])?;
+    let v = [1.0f64; 34];
+    let [
+        v0,
+        v1,
+        v2,
+        v3,
+        v4,
+        v5,
+        v6,
+        v7,
+        v8,
+        v9,
+        v10,
+        v11,
+        v12,
+        v13,
+        v14,
+        v15,
+        v16,
+        v17,
+        v18,
+        v19,
+        v20,
+        v21,
+        v22,
+        v23,
+        v24,
+        v25,
+        v26,
+        v27,
+        v28,
+        v29,
+        v30,
+        v31,
+        v32,
+        v33,
+    ] = v;
+    let k = kernel!(|i| {
+        y[i] = v0
+            + v1
+            + v2
+            + v3
+            + v4
+            + v5
+            + v6
+            + v7
+            + v8
+            + v9
+            + v10
+            + v11
+            + v12
+            + v13
+            + v14
+            + v15
+            + v16
+            + v17
+            + v18
+            + v19
+            + v20
+            + v21
+            + v22
+            + v23
+            + v24
+            + v25
+            + v26
+            + v27
+            + v28
+            + v29
+            + v30
+            + v31
+            + v32
+            + v33;
+    });
+    parallel_for(
+        "35",
+        RangePolicy::new(&Serial::default_instance()?, 0, 2)?,
+        &k,
+    )?;
+    assert_eq!(download(&y)?, vec![34.0, 34.0]);
+    let unit = k.cuda_source(Iterate::Right);
+    let entry = unit
+        .generated()
+        .lines()
+        .find(|l| l.contains("__global__"))
+        .unwrap_or_default()
+        .to_string();
+    let order: Vec<usize> = (0..34)
+        .map(|n| {
+            entry
+                .find(&format!("const f64 v{n},"))
+                .or_else(|| entry.find(&format!("const f64 v{n})")))
+                .expect("every capture is a parameter")
+        })
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{entry}");
+    assert!(
+        entry.find("fk::View<f64, 1, fk::LayoutRight> y").unwrap() < order[0],
+        "{entry}"
+    );
+    check_cuda(&unit);
+    Ok(())
+}
