@@ -313,8 +313,8 @@ pub enum AccessMode {
     Atomic,
 }
 
-/// The most captures a kernel may have (the `Captures` tuples go up to 16).
-pub const MAX_CAPTURES: usize = 16;
+/// How many captured Views a launch keeps on the stack before its lists move to the heap.
+const INLINE_VIEWS: usize = 16;
 
 /// One captured View of a kernel: its name in the kernel, its allocation and how it is used.
 #[derive(Clone, Copy)]
@@ -346,29 +346,47 @@ impl<'a> ViewAccess<'a> {
     }
 }
 
-/// A list of at most [`MAX_CAPTURES`] `Copy` items kept on the stack, uninitialized past its length
-/// (a launch builds two: its accesses and its borrows, so neither allocates nor zeroes memory).
+/// A list of `Copy` items kept on the stack while it has at most [`INLINE_VIEWS`] of them (a launch
+/// builds two: its accesses and its borrows, so a kernel of few Views neither allocates nor zeroes
+/// memory); past that all of them move to `spill`, which then holds the whole list.
+///
+/// Invariant: `len <= INLINE_VIEWS` and the first `len` inline items are written, or
+/// `len > INLINE_VIEWS` and `spill` holds all `len` items.
 struct Small<T: Copy> {
-    items: [std::mem::MaybeUninit<T>; MAX_CAPTURES],
+    items: [std::mem::MaybeUninit<T>; INLINE_VIEWS],
     len: usize,
+    spill: Vec<T>,
 }
 
 impl<T: Copy> Small<T> {
     fn new() -> Self {
         Small {
-            items: [const { std::mem::MaybeUninit::uninit() }; MAX_CAPTURES],
+            items: [const { std::mem::MaybeUninit::uninit() }; INLINE_VIEWS],
             len: 0,
+            spill: Vec::new(),
         }
     }
 
-    /// Appends `item`; panics past [`MAX_CAPTURES`] (a kernel has at most that many captures).
+    /// Appends `item` (any number of them: a kernel may capture any number of Views).
     fn push(&mut self, item: T) {
-        self.items[self.len].write(item);
+        if self.len < INLINE_VIEWS {
+            self.items[self.len].write(item);
+        } else {
+            if self.len == INLINE_VIEWS {
+                let inline = self.as_slice().to_vec();
+                self.spill = inline;
+            }
+            self.spill.push(item);
+        }
         self.len += 1;
     }
 
     fn as_slice(&self) -> &[T] {
-        // SAFETY: the first `len` items were written by `push`; `MaybeUninit<T>` has `T`'s layout.
+        if self.len > INLINE_VIEWS {
+            return &self.spill;
+        }
+        // SAFETY: the first `len` (at most `INLINE_VIEWS`) items were written by `push` (the
+        // invariant); `MaybeUninit<T>` has `T`'s layout.
         unsafe { std::slice::from_raw_parts(self.items.as_ptr().cast::<T>(), self.len) }
     }
 }
@@ -489,5 +507,23 @@ impl Drop for LaunchBorrows<'_> {
                 alloc.release_shared();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{INLINE_VIEWS, Small};
+
+    #[test]
+    fn small_lists_keep_every_item_past_the_inline_capacity() {
+        let mut list = Small::new();
+        for k in 0..INLINE_VIEWS {
+            list.push(k);
+        }
+        assert_eq!(list.as_slice(), (0..INLINE_VIEWS).collect::<Vec<_>>());
+        for k in INLINE_VIEWS..3 * INLINE_VIEWS {
+            list.push(k);
+        }
+        assert_eq!(list.as_slice(), (0..3 * INLINE_VIEWS).collect::<Vec<_>>());
     }
 }

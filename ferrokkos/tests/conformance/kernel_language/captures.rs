@@ -198,6 +198,51 @@ fn many_captures<S: Launch>(exec: &S) -> Result<()> {
 
 per_space!(many_captures, many_captures);
 
+/// A kernel of twenty captured Views (more than a launch keeps on the stack): each is checked,
+/// borrowed and reached, and the written one gets the sum of the nineteen read ones.
+fn twenty_views<S: Launch>(exec: &S) -> Result<()> {
+    let n = 5;
+    let v: Vec<SView<S, f64, 1>> = (0..19)
+        .map(|k| upload::<S, f64>("v", &vec![k as f64; n]))
+        .collect::<Result<_>>()?;
+    let (v0, v1, v2, v3, v4, v5, v6, v7, v8, v9) = (
+        &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9],
+    );
+    let (w0, w1, w2, w3, w4, w5, w6, w7, w8) = (
+        &v[10], &v[11], &v[12], &v[13], &v[14], &v[15], &v[16], &v[17], &v[18],
+    );
+    let out = SView::<S, f64, 1>::new("out", [n])?;
+    parallel_for(
+        "twenty_views",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| {
+            out[i] = v0[i]
+                + v1[i]
+                + v2[i]
+                + v3[i]
+                + v4[i]
+                + v5[i]
+                + v6[i]
+                + v7[i]
+                + v8[i]
+                + v9[i]
+                + w0[i]
+                + w1[i]
+                + w2[i]
+                + w3[i]
+                + w4[i]
+                + w5[i]
+                + w6[i]
+                + w7[i]
+                + w8[i];
+        }),
+    )?;
+    assert_eq!(download(&out)?, vec![171.0; n]);
+    Ok(())
+}
+
+per_space!(twenty_views, twenty_views);
+
 /// The generated entry of a kernel with 35 captures lists them all, in order, and compiles.
 #[test]
 fn thirty_five_captures_are_parameters_in_order() -> Result<()> {
