@@ -346,26 +346,53 @@ impl Walker {
                 if m.turbofish.is_some() {
                     self.errors.push(unsupported(m, "a turbofish"));
                 }
-                if !METHODS.contains(&name.as_str()) {
+                let arity = subset::atomic_arity(&name);
+                if !METHODS.contains(&name.as_str()) && arity.is_none() {
                     self.err(
                         m.method.span(),
                         format!(
-                            "the method `{name}` is not supported in a kernel; supported methods: {}",
-                            METHODS.join(", ")
+                            "the method `{name}` is not supported in a kernel; supported methods: \
+                             {}, and the atomics {}",
+                            METHODS.join(", "),
+                            ATOMICS
+                                .iter()
+                                .map(|(n, _)| *n)
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                     );
                 }
-                if ATOMICS.contains(&name.as_str()) {
+                if let Some(arity) = arity {
                     match (ident_of(&m.receiver), m.args.first()) {
-                        (Some(view), Some(index)) if m.args.len() == 2 => {
-                            self.view_access(&view, index, AccessKind::Atomic, m.to_token_stream(), m.receiver.span());
+                        (Some(view), Some(index)) if m.args.len() == arity => {
+                            self.view_access(
+                                &view,
+                                index,
+                                AccessKind::Atomic,
+                                m.to_token_stream(),
+                                m.receiver.span(),
+                            );
                             self.index_expr(index);
-                            self.expr(&m.args[1]);
+                            for a in m.args.iter().skip(1) {
+                                self.expr(a);
+                            }
                         }
-                        _ => self.err(
-                            m.span(),
-                            format!("`{name}` takes a captured View, an index and a value: `h.{name}(k, v)`"),
-                        ),
+                        _ => {
+                            let form = match arity {
+                                1 => format!("h.{name}(k)"),
+                                3 => format!("h.{name}(k, expected, desired)"),
+                                _ => format!("h.{name}(k, v)"),
+                            };
+                            let what = match arity {
+                                1 => " and an index",
+                                3 => ", an index, the expected value and the new value",
+                                _ => ", an index and a value",
+                            };
+                            self.err(
+                                m.span(),
+                                format!("`{name}` takes a captured View{what}: `{form}`"),
+                            )
+                        }
                     }
                     return;
                 }

@@ -284,8 +284,10 @@ pub fn expr(e: &Expr) -> TokenStream {
             let recv = expr(&m.receiver);
             let method = &m.method;
             let name = method.to_string();
-            let args: Vec<TokenStream> = if name.starts_with("atomic_") {
-                vec![index(&m.args[0]), expr(&m.args[1])]
+            let args: Vec<TokenStream> = if crate::subset::atomic_arity(&name).is_some() {
+                let mut args = m.args.iter();
+                let first = args.next().map(index);
+                first.into_iter().chain(args.map(expr)).collect()
             } else {
                 m.args.iter().map(expr).collect()
             };

@@ -45,13 +45,35 @@ pub const METHODS: &[&str] = &[
     "leading_zeros",
     // Views
     "extent",
-    "atomic_add",
-    "atomic_min",
-    "atomic_max",
 ];
 
-/// The atomic View methods.
-pub const ATOMICS: &[&str] = &["atomic_add", "atomic_min", "atomic_max"];
+/// The atomic View methods and their numbers of arguments (the index first): Kokkos' `atomic_*`
+/// and `atomic_fetch_*` as methods of the View.
+pub const ATOMICS: &[(&str, usize)] = &[
+    ("atomic_add", 2),
+    ("atomic_sub", 2),
+    ("atomic_min", 2),
+    ("atomic_max", 2),
+    ("atomic_and", 2),
+    ("atomic_or", 2),
+    ("atomic_xor", 2),
+    ("atomic_fetch_add", 2),
+    ("atomic_fetch_sub", 2),
+    ("atomic_fetch_min", 2),
+    ("atomic_fetch_max", 2),
+    ("atomic_fetch_and", 2),
+    ("atomic_fetch_or", 2),
+    ("atomic_fetch_xor", 2),
+    ("atomic_exchange", 2),
+    ("atomic_compare_exchange", 3),
+    ("atomic_load", 1),
+    ("atomic_store", 2),
+];
+
+/// The number of arguments of the atomic View method `name`, if it is one.
+pub fn atomic_arity(name: &str) -> Option<usize> {
+    ATOMICS.iter().find(|(n, _)| *n == name).map(|&(_, k)| k)
+}
 
 /// Accumulator fields (of `MinLoc`, `MaxLoc`, `MinMax` and `MinMaxLoc` values).
 pub const FIELDS: &[&str] = &["val", "loc", "min_val", "max_val", "min_loc", "max_loc"];
@@ -65,8 +87,8 @@ pub const PRIMITIVES: &[&str] = &[
 pub const SUMMARY: &str = "kernels support `let` (of names, or of a tuple of names to a tuple of values), assignment and compound assignment, arithmetic, \
     comparison, logical, bitwise and shift operators, `as` casts between primitive types, `if` / \
     `else`, `for` over ranges (with `.rev()` and `.step_by(k)`), `while`, `loop`, `break`, \
-    `continue`, float and integer methods, View indexing, `extent`, `atomic_add` / `atomic_min` / \
-    `atomic_max`, calls of `#[ferrokkos::device]` functions, numeric constants (`std::f64::consts::PI`, \
+    `continue`, float and integer methods, View indexing, `extent`, atomics (`h.atomic_add(k, v)`, \
+    `h.atomic_fetch_max(k, v)`, `h.atomic_compare_exchange(k, old, new)`, ...), calls of `#[ferrokkos::device]` functions, numeric constants (`std::f64::consts::PI`, \
     `i32::MAX`) and `unsafe { }` blocks";
 
 /// Whether a multi-segment path is a numeric constant: `f64::MAX`, `std::f32::consts::PI`,

@@ -161,9 +161,9 @@ pub mod __private {
     };
     pub use crate::kernel::view_expr::{DeviceIndex, ViewExpr};
     pub use crate::reducer::device::ReducerCxx;
+    pub use crate::view::atomic::{HostAtomic, HostAtomicBits};
     pub use crate::view::kernel_access::{
-        AccessMode, AtomicAccess, HostAtomic, IndexInt, KernelIndex, ReadAccess, ViewAccess,
-        WriteAccess,
+        AccessMode, AtomicAccess, IndexInt, KernelIndex, ReadAccess, ViewAccess, WriteAccess,
     };
     pub use crate::view::subview::typelevel;
 

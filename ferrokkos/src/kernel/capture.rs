@@ -15,9 +15,8 @@ use super::ty::DeviceType;
 use super::view_expr::ViewExpr;
 use crate::seal::{Sealed, SealedCaptures};
 use crate::space::MemorySpace;
-use crate::view::kernel_access::{
-    AccessMode, AtomicAccess, HostAtomic, ReadAccess, ViewAccess, WriteAccess,
-};
+use crate::view::atomic::HostAtomic;
+use crate::view::kernel_access::{AccessMode, AtomicAccess, ReadAccess, ViewAccess, WriteAccess};
 use crate::view::{Element, Layout, View};
 
 /// Proof that a launch holds the borrows of a kernel's captured Views; only this crate makes one.

@@ -70,8 +70,13 @@
 //! powi powf sin cos tan asin acos atan atan2 sinh cosh tanh floor ceil round trunc min max mul_add
 //! hypot signum clamp is_nan is_finite` and the integer methods `min max abs pow wrapping_add
 //! wrapping_sub wrapping_mul rem_euclid count_ones leading_zeros`; View indexing at ranks 1 to 8
-//! (`x[i]`, `a[(i, j)]`, any integer types), `x.extent(r)`, `h.atomic_add(k, v)` / `atomic_min` /
-//! `atomic_max`; numeric constants (`std::f64::consts::PI`, `std::f32::consts::E`, `i32::MAX`,
+//! (`x[i]`, `a[(i, j)]`, any integer types), `x.extent(r)`; atomics on Views of `i32 u32 i64 u64
+//! isize usize f32 f64` (Kokkos' `atomic_*` as methods: `h.atomic_add(k, v)`, `atomic_sub`,
+//! `atomic_min`, `atomic_max`, and for integers `atomic_and`, `atomic_or`, `atomic_xor`; each also
+//! as `atomic_fetch_*`, which returns the previous value; `h.atomic_exchange(k, v)`,
+//! `h.atomic_compare_exchange(k, expected, desired)` (returns the previous value; floats compare
+//! bit patterns), `h.atomic_load(k)`, `h.atomic_store(k, v)`; all relaxed, integers wrap, float
+//! `min`/`max` ignore a NaN operand); numeric constants (`std::f64::consts::PI`, `std::f32::consts::E`, `i32::MAX`,
 //! `f64::INFINITY`); calls of [`crate::device`] functions; `unsafe { }` blocks. Anything else is a
 //! compile error at the offending syntax that says what is supported.
 //!
@@ -130,6 +135,7 @@ pub(crate) mod kernel;
 mod params;
 pub(crate) mod shadow;
 mod ty;
+mod view_atomic;
 pub(crate) mod view_expr;
 
 // What users name: the kernel value and its pattern markers, its backend-neutral body, the bounds

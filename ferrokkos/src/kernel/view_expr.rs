@@ -75,7 +75,8 @@ impl<T: DeviceType, const R: usize, L> ViewExpr<T, R, L> {
         }
     }
 
-    fn element(self, index: impl DeviceIndex<R>) -> String {
+    /// The C++ text of the element at `index`: `x(i, j)`.
+    pub(super) fn element(self, index: impl DeviceIndex<R>) -> String {
         format!("{}({})", self.name.text(), index.coordinates().join(", "))
     }
 
@@ -99,25 +100,5 @@ impl<T: DeviceType, const R: usize, L> ViewExpr<T, R, L> {
             }
             _ => super::expr::call("fk::extent", &[self.name.text(), text]),
         }
-    }
-
-    /// `x.atomic_add(index, v)`: adds `v` to the element atomically.
-    pub fn atomic_add(self, index: impl DeviceIndex<R>, v: Expr<T>) {
-        self.atomic("fk::atomic_add", index, v)
-    }
-
-    /// `x.atomic_min(index, v)`: lowers the element to `v` atomically if `v` is smaller.
-    pub fn atomic_min(self, index: impl DeviceIndex<R>, v: Expr<T>) {
-        self.atomic("fk::atomic_min", index, v)
-    }
-
-    /// `x.atomic_max(index, v)`: raises the element to `v` atomically if `v` is larger.
-    pub fn atomic_max(self, index: impl DeviceIndex<R>, v: Expr<T>) {
-        self.atomic("fk::atomic_max", index, v)
-    }
-
-    fn atomic(self, f: &str, index: impl DeviceIndex<R>, v: Expr<T>) {
-        let place = self.element(index);
-        super::builder::line(format!("{f}(&{place}, {});", v.text()));
     }
 }

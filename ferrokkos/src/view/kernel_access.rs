@@ -6,10 +6,6 @@
 //! written View shares its allocation with another capture. Under those two facts the accessors'
 //! safe methods cannot race, which is why only this crate creates them.
 
-use std::sync::atomic::{
-    AtomicI32, AtomicI64, AtomicIsize, AtomicU32, AtomicU64, AtomicUsize, Ordering,
-};
-
 use super::element::Element;
 use super::raw::RawMapping;
 use super::view::View;
@@ -81,7 +77,7 @@ macro_rules! accessor {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         pub struct $name<'a, T, const R: usize, L> {
-            raw: RawMapping<'a, T, R, L>,
+            pub(in crate::view) raw: RawMapping<'a, T, R, L>,
         }
 
         impl<T, const R: usize, L> Clone for $name<'_, T, R, L> {
@@ -170,135 +166,6 @@ impl<T: Element, const R: usize, L: Layout> WriteAccess<'_, T, R, L> {
         // SAFETY: in bounds; the launch holds the exclusive borrow, and by the caller's contract no
         // other iteration touches this element.
         unsafe { p.write(value) }
-    }
-}
-
-/// Element types with host atomic operations (`atomic_add`, `atomic_min`, `atomic_max`): `i32`,
-/// `u32`, `i64`, `u64`, `isize`, `usize`, `f32`, `f64` (sealed: kernels rely on these being atomic).
-pub trait HostAtomic: Element + crate::seal::Sealed {
-    /// `*p += v` atomically (wrapping for integers).
-    ///
-    /// # Safety
-    /// `p` is valid and aligned, and every concurrent access to `*p` is atomic.
-    unsafe fn atomic_add(p: *mut Self, v: Self);
-    /// `*p = min(*p, v)` atomically.
-    ///
-    /// # Safety
-    /// As for `atomic_add`.
-    unsafe fn atomic_min(p: *mut Self, v: Self);
-    /// `*p = max(*p, v)` atomically.
-    ///
-    /// # Safety
-    /// As for `atomic_add`.
-    unsafe fn atomic_max(p: *mut Self, v: Self);
-}
-
-macro_rules! int_atomic {
-    ($($t:ty => $a:ty),*) => {$(
-        impl HostAtomic for $t {
-            unsafe fn atomic_add(p: *mut Self, v: Self) {
-                // SAFETY: by the caller's contract; the atomic type has the integer's size and
-                // alignment.
-                unsafe { <$a>::from_ptr(p) }.fetch_add(v, Ordering::Relaxed);
-            }
-            unsafe fn atomic_min(p: *mut Self, v: Self) {
-                // SAFETY: as above.
-                unsafe { <$a>::from_ptr(p) }.fetch_min(v, Ordering::Relaxed);
-            }
-            unsafe fn atomic_max(p: *mut Self, v: Self) {
-                // SAFETY: as above.
-                unsafe { <$a>::from_ptr(p) }.fetch_max(v, Ordering::Relaxed);
-            }
-        }
-    )*};
-}
-
-int_atomic!(i32 => AtomicI32, u32 => AtomicU32, i64 => AtomicI64, u64 => AtomicU64,
-    isize => AtomicIsize, usize => AtomicUsize);
-
-macro_rules! float_atomic {
-    ($($t:ident => $a:ty),*) => {$(
-        impl HostAtomic for $t {
-            unsafe fn atomic_add(p: *mut Self, v: Self) {
-                // SAFETY: by the caller's contract.
-                unsafe { update(p, |x: $t| x + v) }
-            }
-            unsafe fn atomic_min(p: *mut Self, v: Self) {
-                // SAFETY: by the caller's contract.
-                unsafe { update(p, |x: $t| x.min(v)) }
-            }
-            unsafe fn atomic_max(p: *mut Self, v: Self) {
-                // SAFETY: by the caller's contract.
-                unsafe { update(p, |x: $t| x.max(v)) }
-            }
-        }
-    )*};
-}
-
-float_atomic!(f32 => AtomicU32, f64 => AtomicU64);
-
-/// A compare-and-swap loop on the bits of a float.
-///
-/// # Safety
-/// As for [`HostAtomic::atomic_add`].
-unsafe fn update<F: FloatBits>(p: *mut F, f: impl Fn(F) -> F) {
-    // SAFETY: by the caller's contract.
-    unsafe { F::update(p, f) }
-}
-
-trait FloatBits: Sized {
-    unsafe fn update(p: *mut Self, f: impl Fn(Self) -> Self);
-}
-
-macro_rules! float_bits {
-    ($($t:ident => $a:ty),*) => {$(
-        impl FloatBits for $t {
-            unsafe fn update(p: *mut Self, f: impl Fn(Self) -> Self) {
-                // SAFETY: the atomic integer has the float's size and alignment; the caller makes
-                // every concurrent access atomic.
-                let a = unsafe { <$a>::from_ptr(p.cast()) };
-                let mut old = a.load(Ordering::Relaxed);
-                loop {
-                    let new = f(<$t>::from_bits(old)).to_bits();
-                    match a.compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed) {
-                        Ok(_) => return,
-                        Err(now) => old = now,
-                    }
-                }
-            }
-        }
-    )*};
-}
-
-float_bits!(f32 => AtomicU32, f64 => AtomicU64);
-
-impl<T: HostAtomic, const R: usize, L: Layout> AtomicAccess<'_, T, R, L> {
-    /// `h.atomic_add(index, v)`.
-    #[inline(always)]
-    #[track_caller]
-    pub fn atomic_add(&self, index: impl KernelIndex<R>, v: T) {
-        let p = self.raw.element(index.to_index());
-        // SAFETY: in bounds and aligned; by the race rules every access to this View in the kernel
-        // is atomic, and the launch holds the allocation's exclusive borrow.
-        unsafe { T::atomic_add(p, v) }
-    }
-
-    /// `h.atomic_min(index, v)`.
-    #[inline(always)]
-    #[track_caller]
-    pub fn atomic_min(&self, index: impl KernelIndex<R>, v: T) {
-        let p = self.raw.element(index.to_index());
-        // SAFETY: as for `atomic_add`.
-        unsafe { T::atomic_min(p, v) }
-    }
-
-    /// `h.atomic_max(index, v)`.
-    #[inline(always)]
-    #[track_caller]
-    pub fn atomic_max(&self, index: impl KernelIndex<R>, v: T) {
-        let p = self.raw.element(index.to_index());
-        // SAFETY: as for `atomic_add`.
-        unsafe { T::atomic_max(p, v) }
     }
 }
 

@@ -1,5 +1,6 @@
 //! Views: multidimensional arrays in memory spaces, with Kokkos' reference semantics.
 
+pub(crate) mod atomic;
 mod deep_copy;
 mod element;
 mod guard;
