@@ -6,10 +6,10 @@ use std::collections::HashSet;
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::spanned::Spanned;
-use syn::{BinOp, Block, Expr, Lit, Member, Pat, Stmt, UnOp};
+use syn::{BinOp, Block, Expr, Lit, Pat, Stmt, UnOp};
 
 use crate::race::{self, Access, AccessKind, Role};
-use crate::subset::{self, ATOMICS, FIELDS, METHODS, SUMMARY};
+use crate::subset::{self, ATOMICS, METHODS, SUMMARY};
 
 /// What is being analysed: a kernel (free identifiers are captures) or a `#[device]` function
 /// (they are errors).
@@ -516,6 +516,21 @@ impl Walker {
                 }
             }
             Expr::Field(f) => self.field(f),
+            Expr::Struct(st) => {
+                if let Some(q) = &st.qself {
+                    self.errors
+                        .push(unsupported(&q.ty, "a qualified struct path"));
+                }
+                if let Some(rest) = &st.rest {
+                    self.errors.push(unsupported(
+                        rest,
+                        "struct update syntax (`..base`); name every field",
+                    ));
+                }
+                for f in &st.fields {
+                    self.expr(&f.expr);
+                }
+            }
             Expr::Tuple(t) => self.errors.push(unsupported(
                 t,
                 "a tuple (tuples appear only as View indices: `a[(i, j)]`)",
@@ -531,24 +546,15 @@ impl Walker {
         }
     }
 
+    /// `base.member`: a field of a struct value (a local, a View element) or of an accumulator
+    /// (`best.val`, through `&mut`). Whether the field exists is rustc's check, in the typed shadow.
     fn field(&mut self, f: &syn::ExprField) {
-        match &f.member {
-            Member::Named(n) if FIELDS.contains(&n.to_string().as_str()) => {
-                if let Some(p) = ident_of(&f.base)
-                    && self.params.contains(&p)
-                {
-                    self.dereferenced.insert(p);
-                }
-                self.expr(&f.base);
-            }
-            m => self.err(
-                m.span(),
-                format!(
-                    "this field is not supported in a kernel; kernels reach the accumulator fields {}",
-                    FIELDS.join(", ")
-                ),
-            ),
+        if let Some(p) = ident_of(&f.base)
+            && self.params.contains(&p)
+        {
+            self.dereferenced.insert(p);
         }
+        self.expr(&f.base);
     }
 
     /// The target of `=` or `op=`.
@@ -575,7 +581,12 @@ impl Walker {
                 }
             }
             Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => self.expr(e),
-            Expr::Field(f) => self.field(f),
+            // A field of an accumulator, or of a place: writing `y[i].x` writes the element `y[i]`,
+            // writing `q.x` writes the local `q`.
+            Expr::Field(f) => match ident_of(&f.base) {
+                Some(p) if self.params.contains(&p) => self.field(f),
+                _ => self.place(&f.base),
+            },
             other => self
                 .errors
                 .push(unsupported(other, "assigning to this expression")),
@@ -673,6 +684,18 @@ pub fn pretty(t: &impl ToTokens) -> String {
 
 /// Whether `path` can name a `#[ferrokkos::device]` function: no generic arguments, no type
 /// segment (`Vec::new`), nothing from `std` / `core` / `alloc`.
+/// Whether a call of `path` constructs a tuple struct (`Tag(a, b)`): its last segment is a type's
+/// name (CamelCase). The typed shadow checks it as `Tag { 0: a, 1: b }`, which only a tuple struct
+/// accepts, so a function with such a name is a compile error, never a call.
+pub fn is_constructor(path: &syn::Path) -> bool {
+    path.segments.last().is_some_and(|s| {
+        s.arguments.is_none()
+            && s.ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase())
+    })
+}
+
 fn is_function_path(path: &syn::Path) -> bool {
     let segs: Vec<_> = path.segments.iter().collect();
     let Some(first) = segs.first() else {

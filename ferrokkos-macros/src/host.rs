@@ -73,13 +73,21 @@ impl VisitMut for Host<'_> {
                     *e = parse_quote!(#base.put(#idx, #value));
                 }
             }
-            Expr::Binary(b) if is_compound(&b.op) && matches!(strip(&b.left), Expr::Index(_)) => {
-                let Expr::Index(mut ix) = strip(&b.left).clone() else {
-                    unreachable!()
+            // `y[i] op= v`, `y[i].x = v`, `y[i].a.b op= v`: the element is read, updated as a local
+            // and written back (the iteration owns it, so this is the same as updating it in place).
+            Expr::Assign(_) | Expr::Binary(_) if element_update(e).is_some() => {
+                let (left, op, mut value) = match e {
+                    Expr::Assign(a) => (&*a.left, quote!(=), (*a.right).clone()),
+                    Expr::Binary(b) => {
+                        let op = &b.op;
+                        (&*b.left, quote!(#op), (*b.right).clone())
+                    }
+                    _ => unreachable!(),
                 };
+                let (mut ix, path) = element_update_parts(left).expect("checked above");
                 self.visit_expr_mut(&mut ix.index);
-                self.visit_expr_mut(&mut b.right);
-                let (base, idx, value, op) = (&ix.expr, &ix.index, &b.right, &b.op);
+                self.visit_expr_mut(&mut value);
+                let (base, idx) = (&ix.expr, &ix.index);
                 let (i, v, el) = (
                     private("__fk_index"),
                     private("__fk_value"),
@@ -87,12 +95,13 @@ impl VisitMut for Host<'_> {
                 );
                 let at = self.proven(quote!(#base.at(#i)));
                 let put = self.proven(quote!(#base.put(#i, #el)));
-                // Rust evaluates the value of a compound assignment of primitives first.
+                // Rust evaluates the assigned value first (for compound assignments of primitives
+                // too), then the place.
                 *e = parse_quote!({
                     let #v = #value;
                     let #i = #idx;
                     let mut #el = #at;
-                    #el #op #v;
+                    #el #(.#path)* #op #v;
                     #put
                 });
             }
@@ -126,7 +135,9 @@ impl VisitMut for Host<'_> {
                 }
                 // `f(a, b)` -> the `#[device]` marker's host form, after a check that the marker
                 // is one (`DeviceFunction` is an `unsafe trait` that only `#[device]` implements).
-                if let Expr::Path(p) = &*c.func {
+                if let Expr::Path(p) = &*c.func
+                    && !crate::analyze::is_constructor(&p.path)
+                {
                     let marker = crate::device::marker_path(&p.path);
                     let args = &c.args;
                     *e = parse_quote!({
@@ -137,6 +148,32 @@ impl VisitMut for Host<'_> {
             }
             _ => visit_mut::visit_expr_mut(self, e),
         }
+    }
+}
+
+/// Whether `e` updates a View element or a field of one: `y[i] op= v`, `y[i].x = v`,
+/// `y[i].a.b op= v` (a plain `y[i] = v` is not an update: it writes the element directly).
+fn element_update(e: &Expr) -> Option<()> {
+    match e {
+        Expr::Assign(a) => {
+            let (_, path) = element_update_parts(&a.left)?;
+            (!path.is_empty()).then_some(())
+        }
+        Expr::Binary(b) if is_compound(&b.op) => element_update_parts(&b.left).map(|_| ()),
+        _ => None,
+    }
+}
+
+/// `y[i].a.b` as the element access `y[i]` and the field path `[a, b]`.
+fn element_update_parts(e: &Expr) -> Option<(syn::ExprIndex, Vec<syn::Member>)> {
+    match strip(e) {
+        Expr::Index(ix) => Some((ix.clone(), Vec::new())),
+        Expr::Field(f) => {
+            let (ix, mut path) = element_update_parts(&f.base)?;
+            path.push(f.member.clone());
+            Some((ix, path))
+        }
+        _ => None,
     }
 }
 

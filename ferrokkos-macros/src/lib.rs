@@ -1,5 +1,6 @@
 //! Procedural macros of [ferrokkos](https://example.invalid/ferrokkos): `kernel!` (single-source
-//! kernels for the host and CUDA spaces) and `#[device]` (functions kernels may call).
+//! kernels for the host and CUDA spaces), `#[device]` (functions kernels may call) and
+//! `#[derive(DeviceValue)]` (structs kernels may hold).
 //!
 //! Use them through the `ferrokkos` crate (`ferrokkos::kernel!`, `#[ferrokkos::device]`), which
 //! documents them with examples.
@@ -12,6 +13,7 @@ mod kernel;
 mod race;
 mod shadow;
 mod subset;
+mod value;
 
 use proc_macro::TokenStream;
 
@@ -32,6 +34,14 @@ pub fn kernel(input: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn device(attr: TokenStream, item: TokenStream) -> TokenStream {
     device::expand(attr.into(), item.into())
+        .unwrap_or_else(|e| e.to_compile_error())
+        .into()
+}
+
+/// Makes a `#[repr(C)]` struct of device values one itself; see `ferrokkos::DeviceValue`.
+#[proc_macro_derive(DeviceValue)]
+pub fn derive_device_value(input: TokenStream) -> TokenStream {
+    value::expand(input.into())
         .unwrap_or_else(|e| e.to_compile_error())
         .into()
 }

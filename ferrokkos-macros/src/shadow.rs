@@ -214,6 +214,39 @@ fn binary_fn(op: &BinOp) -> &'static str {
     }
 }
 
+/// A struct value `path { members: values }` (a tuple struct's members are `0`, `1`, ...): the
+/// values in the order written, then the literal over them (never run) for rustc's check of the
+/// fields and their types.
+fn construct(
+    path: &syn::Path,
+    members: Vec<impl Into<syn::Member>>,
+    values: Vec<&Expr>,
+    span: Span,
+) -> TokenStream {
+    let s = s();
+    let members: Vec<syn::Member> = members.into_iter().map(Into::into).collect();
+    let temps: Vec<syn::Ident> = (0..values.len())
+        .map(|k| syn::Ident::new(&format!("__fk_field{k}"), Span::mixed_site()))
+        .collect();
+    let values = values.into_iter().map(expr);
+    let names = members.iter().map(member_text);
+    quote_spanned!(span=> {
+        #(let #temps = #values;)*
+        #s::construct(
+            || #path { #(#members: #s::checked(#temps)),* },
+            &[#((#names, #s::field_value(#temps))),*],
+        )
+    })
+}
+
+/// A field's name as text (`x`, or `0` for a tuple struct's first field).
+fn member_text(m: &syn::Member) -> String {
+    match m {
+        syn::Member::Named(n) => n.to_string().trim_start_matches("r#").to_string(),
+        syn::Member::Unnamed(i) => i.index.to_string(),
+    }
+}
+
 /// The shadow of a View index: a tuple of shadows, or one.
 fn index(e: &Expr) -> TokenStream {
     match strip(e) {
@@ -297,6 +330,10 @@ pub fn expr(e: &Expr) -> TokenStream {
             let Expr::Path(p) = &*c.func else {
                 return quote!();
             };
+            if crate::analyze::is_constructor(&p.path) {
+                let members = (0..c.args.len()).map(syn::Index::from);
+                return construct(&p.path, members.collect(), c.args.iter().collect(), span);
+            }
             let marker = crate::device::marker_path(&p.path);
             let args = c.args.iter().map(expr);
             quote_spanned!(span=> #marker::shadow(#(#args),*))
@@ -363,8 +400,18 @@ pub fn expr(e: &Expr) -> TokenStream {
         Expr::Field(f) => {
             let base = expr(&f.base);
             let member = &f.member;
-            quote_spanned!(span=> #s::#member(#base))
+            let name = member_text(member);
+            // The selector (never called) makes rustc check the field and give its type, with an
+            // error at the user's field name.
+            let v = syn::Ident::new("__fk_v", Span::mixed_site());
+            quote_spanned!(span=> #s::field(#base, #name, |#v| &#v.#member))
         }
+        Expr::Struct(st) => construct(
+            &st.path,
+            st.fields.iter().map(|f| f.member.clone()).collect(),
+            st.fields.iter().map(|f| &f.expr).collect(),
+            span,
+        ),
         // Rejected by the analysis.
         _ => quote!(),
     }

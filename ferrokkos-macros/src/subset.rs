@@ -75,9 +75,6 @@ pub fn atomic_arity(name: &str) -> Option<usize> {
     ATOMICS.iter().find(|(n, _)| *n == name).map(|&(_, k)| k)
 }
 
-/// Accumulator fields (of `MinLoc`, `MaxLoc`, `MinMax` and `MinMaxLoc` values).
-pub const FIELDS: &[&str] = &["val", "loc", "min_val", "max_val", "min_loc", "max_loc"];
-
 /// The primitive types a kernel computes with.
 pub const PRIMITIVES: &[&str] = &[
     "i8", "i16", "i32", "i64", "isize", "u8", "u16", "u32", "u64", "usize", "f32", "f64", "bool",

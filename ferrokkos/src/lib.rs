@@ -87,6 +87,9 @@ pub use error::{BackendError, BorrowKind, DeviceTarget, Error, Result};
 pub use ferrokkos_macros::kernel;
 
 pub use backend::initialize;
+/// Derives [`DeviceValue`] for a `#[repr(C)]` struct of device values (see the trait), so it can be
+/// a View element, a capture, a local and a field in kernels on every space.
+pub use ferrokkos_macros::DeviceValue;
 /// Makes a function callable from kernels: the function stays as it is for the host, and the macro
 /// adds its typed shadow, which defines it once in each translation unit that calls it. Its
 /// parameters and result are primitive numbers or `bool`, and its body uses the kernel language
@@ -109,6 +112,7 @@ pub use backend::initialize;
 /// # Ok::<(), ferrokkos::Error>(())
 /// ```
 pub use ferrokkos_macros::device;
+pub use kernel::DeviceValue;
 pub use policy::{IndexTuple, IndexType, Iterate, MDRangePolicy, RangePolicy, Schedule};
 pub use reducer::{
     BAnd, BOr, Bitwise, ByValue, Custom, DevicePlace, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax,
@@ -143,7 +147,7 @@ pub mod prelude {
     };
     #[cfg(feature = "cuda")]
     pub use crate::{Cuda, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace};
-    pub use crate::{device, kernel};
+    pub use crate::{DeviceValue, device, kernel};
 }
 
 /// Macro support: what `kernel!` and `#[device]` expand to (the typed shadow's builders, the
@@ -159,7 +163,9 @@ pub mod __private {
         HostBody, IterationIndex, host_for, host_reduce, host_scan, iteration_index, shadow_for,
         shadow_reduce, shadow_scan, split2, split3, split4, split5, split6, unsafe_block,
     };
+    pub use crate::kernel::value::{FieldDef, device_struct};
     pub use crate::kernel::view_expr::{DeviceIndex, ViewExpr};
+    pub use crate::plain::PlainBytes;
     pub use crate::reducer::device::ReducerCxx;
     pub use crate::view::atomic::{HostAtomic, HostAtomicBits};
     pub use crate::view::kernel_access::{

@@ -10,6 +10,10 @@
 /// overlap.)
 pub trait Sealed {}
 
+/// The seal of `KernelValue` (what a kernel captures and reads: device values, Views of them,
+/// arrays of them; a blanket implementation over `DeviceValue`, whose own contract is `unsafe`).
+pub trait SealedKernelValue {}
+
 /// The seal of [`crate::kernel::Captures`] (tuples of captures).
 pub trait SealedCaptures {}
 

@@ -7,12 +7,12 @@ use super::builder::prec;
 use super::capture::{Borrowed, IntoCapture, KernelValue};
 use super::expr::Expr;
 use super::params::ParamWriter;
-use super::ty::DeviceType;
+use super::value::DeviceValue;
 use super::view_expr::DeviceIndex;
-use crate::seal::Sealed;
+use crate::seal::SealedKernelValue;
 use crate::view::kernel_access::{KernelIndex, ViewAccess};
 
-impl<T: DeviceType, const N: usize> IntoCapture for [T; N] {
+impl<T: DeviceValue, const N: usize> IntoCapture for [T; N] {
     type Value = [T; N];
     fn capture_value(&self) -> [T; N] {
         *self
@@ -67,7 +67,7 @@ impl<T, const N: usize> Clone for ArrayExpr<T, N> {
 
 impl<T, const N: usize> Copy for ArrayExpr<T, N> {}
 
-impl<T: DeviceType, const N: usize> ArrayExpr<T, N> {
+impl<T: DeviceValue, const N: usize> ArrayExpr<T, N> {
     /// `values[index]`.
     pub fn at(self, index: impl DeviceIndex<1>) -> Expr<T> {
         let i = index.coordinates().remove(0);
@@ -75,9 +75,9 @@ impl<T: DeviceType, const N: usize> ArrayExpr<T, N> {
     }
 }
 
-impl<T: DeviceType, const N: usize> Sealed for [T; N] {}
+impl<T: DeviceValue, const N: usize> SealedKernelValue for [T; N] {}
 
-impl<T: DeviceType, const N: usize> KernelValue for [T; N] {
+impl<T: DeviceValue, const N: usize> KernelValue for [T; N] {
     type Host<'a> = HostArray<'a, T, N>;
     type Shadow = ArrayExpr<T, N>;
     fn read_access(&self, _: &'static str) -> Option<ViewAccess<'_>> {
@@ -93,7 +93,7 @@ impl<T: DeviceType, const N: usize> KernelValue for [T; N] {
         }
     }
     fn read_cxx_type() -> String {
-        format!("const fk::Array<{}, {N}>", T::CXX)
+        format!("const fk::Array<{}, {N}>", T::cxx_name())
     }
     fn read_pack(&self, w: &mut ParamWriter<'_>) {
         w.push_ref(self);

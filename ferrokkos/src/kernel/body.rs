@@ -39,6 +39,9 @@ pub struct KernelBody {
     pub kind: BodyKind,
     /// The body's lines (indented relative to the body).
     pub(crate) lines: Vec<Line>,
+    /// Definitions of the user types it names (derived [`super::DeviceValue`] structs), field
+    /// types before the structs that hold them.
+    pub types: Vec<String>,
     /// Definitions of the `#[device]` functions it calls, callees before callers.
     pub functions: Vec<String>,
     /// The captures as `(type, name)` pairs, in capture order.
@@ -76,15 +79,18 @@ impl KernelBody {
             let index: Vec<String> = info.index.iter().map(|n| builder::fresh_name(n)).collect();
             let params: Vec<String> = info.params.iter().map(|n| builder::fresh_name(n)).collect();
             body(C::shadow(&caps), A::exprs(&index), &params);
-            (caps, index, params)
+            // Inside the emission, so that the user types of the parameters are defined.
+            let types = C::cxx_types();
+            (caps, index, params, types)
         });
-        let (caps, index, params) = emitted.value;
+        let (caps, index, params, types) = emitted.value;
         KernelBody {
             info: *info,
             kind,
             lines: emitted.body,
+            types: emitted.types,
             functions: emitted.functions,
-            captures: C::cxx_types().into_iter().zip(caps).collect(),
+            captures: types.into_iter().zip(caps).collect(),
             index,
             index_type: A::CXX,
             params,

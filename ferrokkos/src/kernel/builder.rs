@@ -68,6 +68,11 @@ struct State {
     /// Device function key (its marker type) to its C++ name.
     device_names: HashMap<std::any::TypeId, String>,
     used_function_names: HashSet<String>,
+    /// Definitions of the user types (derived `DeviceValue` structs) named so far, field types
+    /// before the structs that hold them.
+    types: Vec<String>,
+    /// User type (its `TypeId`) to its C++ name.
+    type_names: HashMap<std::any::TypeId, String>,
 }
 
 thread_local! {
@@ -80,6 +85,8 @@ pub(crate) struct Emitted<R> {
     pub body: Vec<Line>,
     /// Definitions of the device functions it calls.
     pub functions: Vec<String>,
+    /// Definitions of the user types it names.
+    pub types: Vec<String>,
     /// What the shadow returned.
     pub value: R,
 }
@@ -116,6 +123,7 @@ pub(crate) fn emit<R>(reserved: &[&str], f: impl FnOnce() -> R) -> Emitted<R> {
     Emitted {
         body: stack.pop().map(|f| f.lines).unwrap_or_default(),
         functions: state.functions,
+        types: state.types,
         value,
     }
 }
@@ -358,7 +366,6 @@ pub(crate) fn escape_text(text: &str) -> String {
 
 fn fresh(base: &str, user: bool) -> String {
     with(|s| {
-        let f = current(s);
         let base = identifier(base);
         let base = base.as_str();
         // `fk_` names belong to the generated code: a user's `fk_x` becomes `fk_x_`.
@@ -368,13 +375,58 @@ fn fresh(base: &str, user: bool) -> String {
             base.to_string()
         };
         let mut k = 1;
-        while f.names.contains(&candidate) {
+        let types = &s.type_names;
+        let f = s.stack.last_mut().expect("a function is being emitted");
+        while f.names.contains(&candidate) || types.values().any(|t| *t == candidate) {
             candidate = format!("{base}_{k}");
             k += 1;
         }
         f.names.insert(candidate.clone());
         candidate
     })
+}
+
+/// Whether `name` is a C++ keyword or a name of the device header or of CUDA.
+pub(crate) fn is_reserved(name: &str) -> bool {
+    RESERVED.contains(&name)
+}
+
+/// Defines a user type once per emission: `key` identifies it, `name` is its Rust name; `define`
+/// gets the C++ name and returns the definition (naming its field types first, which defines them
+/// before it). Returns the C++ name, which no keyword, header name, device function or other type
+/// of the emission has. Outside an emission, returns the name without defining anything.
+pub(crate) fn device_type(
+    key: std::any::TypeId,
+    name: &str,
+    define: impl FnOnce(&str) -> String,
+) -> String {
+    let active = STATE.with(|s| s.borrow().is_some());
+    let base = identifier(name);
+    if !active {
+        return base;
+    }
+    if let Some(cxx) = with(|s| s.type_names.get(&key).cloned()) {
+        return cxx;
+    }
+    let cxx = with(|s| {
+        let taken = |c: &str| {
+            RESERVED.contains(&c)
+                || c.starts_with("fk_")
+                || s.used_function_names.contains(c)
+                || s.type_names.values().any(|t| t == c)
+        };
+        let mut candidate = base.clone();
+        let mut k = 1;
+        while taken(&candidate) {
+            candidate = format!("{base}_{k}");
+            k += 1;
+        }
+        s.type_names.insert(key, candidate.clone());
+        candidate
+    });
+    let text = define(&cxx);
+    with(|s| s.types.push(text));
+    cxx
 }
 
 /// Defines a device function once per emission: `key` identifies it (its marker type), `name` is its
@@ -393,7 +445,9 @@ pub(crate) fn device_function(
     let cxx = with(|s| {
         let mut candidate = format!("{name}_fn");
         let mut k = 1;
-        while s.used_function_names.contains(&candidate) {
+        while s.used_function_names.contains(&candidate)
+            || s.type_names.values().any(|t| *t == candidate)
+        {
             candidate = format!("{name}_fn{k}");
             k += 1;
         }

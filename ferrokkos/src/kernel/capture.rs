@@ -12,8 +12,9 @@
 use super::expr::Expr;
 use super::params::ParamWriter;
 use super::ty::DeviceType;
+use super::value::DeviceValue;
 use super::view_expr::ViewExpr;
-use crate::seal::{Sealed, SealedCaptures};
+use crate::seal::{Sealed, SealedCaptures, SealedKernelValue};
 use crate::space::MemorySpace;
 use crate::view::atomic::HostAtomic;
 use crate::view::kernel_access::{AccessMode, AtomicAccess, ReadAccess, ViewAccess, WriteAccess};
@@ -70,7 +71,7 @@ pub trait Capture: Sealed + Send + Sync {
     message = "`{Self}` cannot be captured by a kernel (only read)",
     note = "kernels capture numbers, `bool`s, arrays of them and Views of them; compute other values inside the kernel"
 )]
-pub trait KernelValue: Sealed + Clone + Send + Sync + 'static {
+pub trait KernelValue: SealedKernelValue + Clone + Send + Sync + 'static {
     /// What the host body sees.
     type Host<'a>: Copy + Sync;
     /// What the typed shadow sees.
@@ -88,7 +89,9 @@ pub trait KernelValue: Sealed + Clone + Send + Sync + 'static {
     fn read_pack(&self, w: &mut ParamWriter<'_>);
 }
 
-impl<T: DeviceType> KernelValue for T {
+impl<T: DeviceValue> SealedKernelValue for T {}
+
+impl<T: DeviceValue> KernelValue for T {
     type Host<'a> = T;
     type Shadow = Expr<T>;
     fn read_access(&self, _: &'static str) -> Option<ViewAccess<'_>> {
@@ -101,7 +104,7 @@ impl<T: DeviceType> KernelValue for T {
         Expr::name(cxx_name)
     }
     fn read_cxx_type() -> String {
-        format!("const {}", T::CXX)
+        format!("const {}", T::cxx_name())
     }
     fn read_pack(&self, w: &mut ParamWriter<'_>) {
         w.push(*self);
@@ -109,19 +112,21 @@ impl<T: DeviceType> KernelValue for T {
 }
 
 /// The C++ spelling of a View parameter.
-fn view_cxx<T: DeviceType, const R: usize, L: Layout>(konst: bool) -> String {
+fn view_cxx<T: DeviceValue, const R: usize, L: Layout>(konst: bool) -> String {
     let c = if konst { "const " } else { "" };
-    format!("fk::View<{c}{}, {R}, fk::{}>", T::CXX, L::NAME)
+    format!("fk::View<{c}{}, {R}, fk::{}>", T::cxx_name(), L::NAME)
 }
 
-impl<T: DeviceType + Element, const R: usize, L: Layout, M: MemorySpace> Sealed
+impl<T: DeviceValue, const R: usize, L: Layout, M: MemorySpace> Sealed for View<T, R, L, M> {}
+
+impl<T: DeviceValue, const R: usize, L: Layout, M: MemorySpace> SealedKernelValue
     for View<T, R, L, M>
 {
 }
 
 impl<T, const R: usize, L, M> KernelValue for View<T, R, L, M>
 where
-    T: DeviceType + Element,
+    T: DeviceValue,
     L: Layout,
     M: MemorySpace,
 {
@@ -241,15 +246,17 @@ pub fn read<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Read<C::V
     }
 }
 
-/// A value a kernel may use as a value (not index): a number or a `bool` (sealed).
+/// A value a kernel may use as a value (not index): a number, a `bool` or a [`DeviceValue`]
+/// struct.
 #[diagnostic::on_unimplemented(
-    message = "the kernel uses `{Self}` as a value, but only numbers and `bool`s can be used so",
+    message = "the kernel uses `{Self}` as a value, but only numbers, `bool`s and `DeviceValue` \
+               structs can be used so",
     note = "a kernel reaches a View or an array only by indexing it (`x[i]`), `x.extent(r)` or an atomic \
             (`h.atomic_add(k, v)`); it cannot pass one to a function or call other methods on it"
 )]
-pub trait KernelScalar: DeviceType {}
+pub trait KernelScalar: DeviceValue {}
 
-impl<T: DeviceType> KernelScalar for T {}
+impl<T: DeviceValue> KernelScalar for T {}
 
 /// Captures the number `value` as `name` (the kernel uses it as a value).
 pub fn value<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Value<C::Value>
@@ -262,7 +269,7 @@ where
     }
 }
 
-/// A value a kernel may write: a View of [`DeviceType`] elements (in any memory space; a launch
+/// A value a kernel may write: a View of [`DeviceValue`] elements (in any memory space; a launch
 /// checks that its execution space can reach it).
 #[diagnostic::on_unimplemented(
     message = "the kernel writes `{Self}`, but only Views can be written by a kernel",
@@ -270,7 +277,7 @@ where
 )]
 pub trait KernelWritable: Sealed {}
 
-impl<T: DeviceType + Element, const R: usize, L: Layout, M: MemorySpace> KernelWritable
+impl<T: DeviceValue, const R: usize, L: Layout, M: MemorySpace> KernelWritable
     for View<T, R, L, M>
 {
 }
@@ -343,14 +350,11 @@ macro_rules! read_only_capture {
 
 read_only_capture!(Read, Value);
 
-impl<T: DeviceType + Element, const R: usize, L: Layout, M: MemorySpace> Sealed
-    for Write<View<T, R, L, M>>
-{
-}
+impl<T: DeviceValue, const R: usize, L: Layout, M: MemorySpace> Sealed for Write<View<T, R, L, M>> {}
 
 impl<T, const R: usize, L, M> Capture for Write<View<T, R, L, M>>
 where
-    T: DeviceType + Element,
+    T: DeviceValue,
     L: Layout,
     M: MemorySpace,
 {

@@ -6,7 +6,8 @@
 //! [`Kernel`] holding
 //! - the captures: the body's free identifiers and field paths rooted at them (`c.u[(i, j)]`,
 //!   `self.grid.k`, `p.0`: each path is one capture, as a Kokkos functor names its members),
-//!   copied (numbers, `bool`s, arrays of them such as `[f64; 8]`, read by index) or cloned (Views,
+//!   copied (numbers, `bool`s, [`DeviceValue`] structs, arrays of them such as `[f64; 8]`, read by
+//!   index) or cloned (Views,
 //!   sharing their allocation), so a kernel owns what it uses and may be launched many times (any
 //!   number of captures; on the GPU those beyond the kernel parameter limit travel through device
 //!   memory). Names in UPPER_CASE (`const` items, const generics, statics) are
@@ -63,7 +64,9 @@
 //!
 //! Kernels use a subset of Rust that has a meaning on every device: `let` / `let mut` (also
 //! `let (a, b) = (x, y);`), assignment and
-//! compound assignment; arithmetic, comparison, logical, bitwise and shift operators on the primitive
+//! compound assignment; values of [`DeviceValue`] structs (`#[repr(C)]` structs that derive it):
+//! as View elements, captures and locals, their fields read and written (`p[i].vel.x += a`,
+//! `q.x`, `t.0`), struct literals (`Vec2 { x: 1.0, y }`, `Tag(a, b)`), whole-value assignment; arithmetic, comparison, logical, bitwise and shift operators on the primitive
 //! numbers and `bool`; `as` casts; `if` / `else` (statements and values); `for` over ranges
 //! (`a..b`, `a..=b`, then optionally `.rev()`, then optionally `.step_by(k)`), `while`, `loop`,
 //! `break`, `continue`, `return`; the `f32` / `f64` methods `abs sqrt cbrt exp exp2 ln log2 log10
@@ -135,6 +138,7 @@ pub(crate) mod kernel;
 mod params;
 pub(crate) mod shadow;
 mod ty;
+pub(crate) mod value;
 mod view_atomic;
 pub(crate) mod view_expr;
 
@@ -145,6 +149,7 @@ pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
 pub use device_reducer::DeviceReducer;
 pub use kernel::{ForKind, Kernel, KernelInfo, ReduceKind, ScanKind};
 pub use ty::{DeviceType, Kind};
+pub use value::DeviceValue;
 
 // For the rest of the crate. The macro support (`crate::__private`: what `kernel!` and `#[device]`
 // expand to) re-exports from the defining modules.

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 use super::builder::prec;
 use super::expr::Expr;
 use super::shadow::DeviceInt;
-use super::ty::DeviceType;
+use super::value::DeviceValue;
 
 /// A View captured by a kernel, as the typed shadow sees it: indexing gives the element expression
 /// `x(i, j)`.
@@ -66,7 +66,7 @@ tuple_index!(6: I0 a, I1 b, I2 c, I3 d, I4 e, I5 f);
 tuple_index!(7: I0 a, I1 b, I2 c, I3 d, I4 e, I5 f, I6 g);
 tuple_index!(8: I0 a, I1 b, I2 c, I3 d, I4 e, I5 f, I6 g, I7 h);
 
-impl<T: DeviceType, const R: usize, L> ViewExpr<T, R, L> {
+impl<T: DeviceValue, const R: usize, L> ViewExpr<T, R, L> {
     /// The View parameter named `cxx_name`.
     pub(crate) fn new(cxx_name: &str) -> Self {
         ViewExpr {

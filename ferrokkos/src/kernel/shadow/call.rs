@@ -3,7 +3,7 @@
 
 use super::super::builder::{self, prec};
 use super::super::expr::{Expr, call};
-use super::super::ty::DeviceType;
+use super::super::value::{DeviceValue, member_name};
 use super::control::return_value;
 use super::{Mut, discard};
 use crate::seal::SealedShadow;
@@ -13,7 +13,7 @@ use crate::seal::SealedShadow;
 pub trait FnReturn: SealedShadow + Sized {
     /// The C++ return type.
     #[doc(hidden)]
-    fn cxx() -> &'static str;
+    fn cxx() -> String;
     /// Ends the body with the function's value.
     #[doc(hidden)]
     fn finish(self);
@@ -25,8 +25,8 @@ pub trait FnReturn: SealedShadow + Sized {
 impl SealedShadow for () {}
 
 impl FnReturn for () {
-    fn cxx() -> &'static str {
-        "void"
+    fn cxx() -> String {
+        "void".to_string()
     }
     fn finish(self) {}
     fn call(name: &str, args: &[String]) {
@@ -36,9 +36,9 @@ impl FnReturn for () {
 
 impl<T> SealedShadow for Expr<T> {}
 
-impl<T: DeviceType> FnReturn for Expr<T> {
-    fn cxx() -> &'static str {
-        T::CXX
+impl<T: DeviceValue> FnReturn for Expr<T> {
+    fn cxx() -> String {
+        T::cxx_name()
     }
     fn finish(self) {
         return_value(self)
@@ -53,7 +53,7 @@ impl<T: DeviceType> FnReturn for Expr<T> {
 pub trait DeviceParams: SealedParams + Sized {
     /// The C++ types of the parameters.
     #[doc(hidden)]
-    fn cxx_types() -> Vec<&'static str>;
+    fn cxx_types() -> Vec<String>;
     /// The C++ text of each argument.
     #[doc(hidden)]
     fn texts(self) -> Vec<String>;
@@ -67,11 +67,11 @@ pub trait SealedParams {}
 
 macro_rules! device_params {
     ($($t:ident $k:tt),*) => {
-        impl<$($t: DeviceType),*> SealedParams for ($(Expr<$t>,)*) {}
+        impl<$($t: DeviceValue),*> SealedParams for ($(Expr<$t>,)*) {}
 
-        impl<$($t: DeviceType),*> DeviceParams for ($(Expr<$t>,)*) {
-            fn cxx_types() -> Vec<&'static str> {
-                vec![$($t::CXX),*]
+        impl<$($t: DeviceValue),*> DeviceParams for ($(Expr<$t>,)*) {
+            fn cxx_types() -> Vec<String> {
+                vec![$($t::cxx_name()),*]
             }
             #[allow(clippy::unused_unit)]
             fn texts(self) -> Vec<String> {
@@ -130,43 +130,10 @@ pub fn device_call<P: DeviceParams, R: FnReturn>(
     R::call(&cxx, &arguments)
 }
 
-macro_rules! fields {
-    ($($(#[$doc:meta])* $f:ident: $tr:ident;)*) => {$(
-        $(#[$doc])*
-        pub trait $tr {
-            /// The field's type.
-            type Field;
-        }
-        #[doc = concat!("`place.", stringify!($f), "` of an accumulator.")]
-        pub fn $f<P: Place>(place: P) -> Expr<<P::Target as $tr>::Field>
-        where
-            P::Target: $tr,
-        {
-            let place = place.place();
-            Expr::new(format!("{}.{}", place.operand(prec::PRIMARY), stringify!($f)), prec::PRIMARY)
-        }
-    )*};
-}
-
-fields! {
-    /// Accumulators with a `val` field.
-    val: HasVal;
-    /// Accumulators with a `loc` field.
-    loc: HasLoc;
-    /// Accumulators with a `min_val` field.
-    min_val: HasMinVal;
-    /// Accumulators with a `max_val` field.
-    max_val: HasMaxVal;
-    /// Accumulators with a `min_loc` field.
-    min_loc: HasMinLoc;
-    /// Accumulators with a `max_loc` field.
-    max_loc: HasMaxLoc;
-}
-
 use crate::reducer::{MinMaxLocScalar, MinMaxScalar, ValLocScalar};
 
-/// Something whose fields a kernel may reach: an accumulator (`acc.val` through `&mut`) or a value
-/// (sealed).
+/// Something whose fields a kernel may reach: a value of a [`DeviceValue`] struct, an accumulator
+/// (`acc.val` through `&mut`) or a reducer's value (sealed).
 pub trait Place: SealedShadow {
     /// The struct whose field is taken.
     type Target;
@@ -178,6 +145,13 @@ impl<T> Place for Expr<Mut<T>> {
     type Target = T;
     fn place(self) -> Expr<T> {
         self.retype()
+    }
+}
+
+impl<T: DeviceValue> Place for Expr<T> {
+    type Target = T;
+    fn place(self) -> Expr<T> {
+        self
     }
 }
 
@@ -194,29 +168,45 @@ macro_rules! place_value {
 
 place_value!(ValLocScalar<T, I>, MinMaxScalar<T>, MinMaxLocScalar<T, I>);
 
-impl<T, I> HasVal for ValLocScalar<T, I> {
-    type Field = T;
+/// `place.name`: the field `name` of a struct value or accumulator. `select` (`|v| &v.name`, never
+/// called) makes rustc check that the field exists and gives its type, so a wrong name or type is
+/// an error at the user's field expression.
+pub fn field<P: Place, F: DeviceValue>(
+    place: P,
+    name: &str,
+    _select: fn(&P::Target) -> &F,
+) -> Expr<F> {
+    let place = place.place();
+    let member = member_name(name);
+    Expr::new(
+        format!("{}.{member}", place.operand(prec::PRIMARY)),
+        prec::PRIMARY,
+    )
 }
-impl<T, I> HasLoc for ValLocScalar<T, I> {
-    type Field = I;
+
+/// The value of a struct literal `S { a: x, b: y }`: a fresh C++ local assigned field by field, in
+/// the order written (so the values' side effects keep Rust's order). `check` (never called) is the
+/// literal over the field values, so rustc checks the struct's fields and infers their types.
+pub fn construct<S: DeviceValue>(check: impl FnOnce() -> S, fields: &[(&str, String)]) -> Expr<S> {
+    let _ = check;
+    let ty = S::cxx_name();
+    let t = builder::fresh_temp("fk_value");
+    builder::line(format!("{ty} {t} = {{}};"));
+    for (name, value) in fields {
+        builder::line(format!("{t}.{} = {value};", member_name(name)));
+    }
+    Expr::name(&t)
 }
-impl<T> HasMinVal for MinMaxScalar<T> {
-    type Field = T;
+
+/// The C++ text of a field value of a struct literal.
+pub fn field_value<T>(e: Expr<T>) -> String {
+    e.text()
 }
-impl<T> HasMaxVal for MinMaxScalar<T> {
-    type Field = T;
-}
-impl<T, I> HasMinVal for MinMaxLocScalar<T, I> {
-    type Field = T;
-}
-impl<T, I> HasMaxVal for MinMaxLocScalar<T, I> {
-    type Field = T;
-}
-impl<T, I> HasMinLoc for MinMaxLocScalar<T, I> {
-    type Field = I;
-}
-impl<T, I> HasMaxLoc for MinMaxLocScalar<T, I> {
-    type Field = I;
+
+/// The value `e` stands for, in the type check of a struct literal (never called: the check is a
+/// closure that [`construct`] does not run).
+pub fn checked<T>(_e: Expr<T>) -> T {
+    unreachable!("ferrokkos: a struct literal's type check is never run")
 }
 
 /// What a statement's expression leaves: nothing for `()`, a discarded value for an `Expr` (kept as

@@ -3,6 +3,7 @@
 use super::super::builder::{self, Line, prec};
 use super::super::expr::Expr;
 use super::super::ty::DeviceType;
+use super::super::value::DeviceValue;
 
 /// What an `if` / `else` produces: `()` for statements, an `Expr` for a value (sealed).
 pub trait Branch: crate::seal::SealedShadow + Sized {
@@ -72,7 +73,7 @@ fn is_single_if(lines: &[Line]) -> bool {
             .all(|t| t.starts_with("} else"))
 }
 
-impl<T: DeviceType> Branch for Expr<T> {
+impl<T: DeviceValue> Branch for Expr<T> {
     fn branch(
         cond: Expr<bool>,
         then: impl FnOnce() -> Self,
@@ -93,8 +94,9 @@ impl<T: DeviceType> Branch for Expr<T> {
                 prec::TERNARY,
             );
         }
+        let ty = T::cxx_name();
         let t = builder::fresh_temp("fk_if");
-        builder::line(format!("{} {t};", T::CXX));
+        builder::line(format!("{ty} {t};"));
         builder::line(format!("if ({}) {{", cond.text()));
         builder::indent(1);
         builder::splice(then_lines);

@@ -11,15 +11,15 @@ use std::ops;
 use super::builder::{self, prec};
 use super::expr::{Expr, call, keep_type};
 use super::ty::{DeviceType, Kind};
+use super::value::DeviceValue;
 
 mod call;
 mod control;
 
 pub use super::view_expr::{DeviceIndex, ViewExpr};
 pub use call::{
-    DeviceParams, FnReturn, HasLoc, HasMaxLoc, HasMaxVal, HasMinLoc, HasMinVal, HasVal, Place,
-    Statement, device_call, loc, max_loc, max_val, min_loc, min_val, split2, split3, split4,
-    split5, split6, stmt, val,
+    DeviceParams, FnReturn, Place, Statement, checked, construct, device_call, field, field_value,
+    split2, split3, split4, split5, split6, stmt,
 };
 pub use control::{
     Branch, DeviceInt, RangeShape, break_, continue_, for_range, if_, if_else, loop_, return_unit,
@@ -226,17 +226,19 @@ pub fn cast<To: DeviceType, From: AsCast<To>>(e: Expr<From>) -> Expr<To> {
 }
 
 /// `let name = e;` (`mutable`: `let mut`): declares a C++ local and returns it.
-pub fn let_<T: DeviceType>(name: &str, mutable: bool, e: Expr<T>) -> Expr<T> {
+pub fn let_<T: DeviceValue>(name: &str, mutable: bool, e: Expr<T>) -> Expr<T> {
+    let ty = T::cxx_name();
     let cxx = builder::fresh_name(name);
     let konst = if mutable { "" } else { "const " };
-    builder::line(format!("{konst}{} {cxx} = {};", T::CXX, e.text()));
+    builder::line(format!("{konst}{ty} {cxx} = {};", e.text()));
     Expr::name(&cxx)
 }
 
 /// `let mut name: T;` without a value.
-pub fn let_uninit<T: DeviceType>(name: &str) -> Expr<T> {
+pub fn let_uninit<T: DeviceValue>(name: &str) -> Expr<T> {
+    let ty = T::cxx_name();
     let cxx = builder::fresh_name(name);
-    builder::line(format!("{} {cxx};", T::CXX));
+    builder::line(format!("{ty} {cxx};"));
     Expr::name(&cxx)
 }
 

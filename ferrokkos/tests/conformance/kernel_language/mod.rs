@@ -12,3 +12,4 @@ mod features;
 mod methods;
 mod operators;
 mod representative;
+mod user_types;

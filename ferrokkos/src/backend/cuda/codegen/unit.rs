@@ -188,6 +188,11 @@ pub(crate) fn generate(
             definitions, value, ..
         } => (definitions.clone(), value.clone()),
     };
+    for ty in &body.types {
+        t.push("");
+        t.push(ty);
+        t.resync(&program);
+    }
     if !definitions.is_empty() {
         t.push(&definitions);
     }

@@ -1,0 +1,165 @@
+//! `#[derive(DeviceValue)]`: a `#[repr(C)]` struct of device values becomes one itself (a View
+//! element, a capture, a local, a field of kernels on every space).
+//!
+//! The derive writes the `unsafe impl`s of `Element`, `PlainBytes` and `DeviceValue`, so it checks
+//! what they promise before it writes them: `#[repr(C)]` without `packed` or `align` (the C++
+//! struct of the same fields then has the same layout), no generics, every field a `DeviceValue`
+//! (a trait bound checked at the field's type), and no padding (a `const` assertion that the size is
+//! the sum of the fields' sizes, so every byte is initialized). The C++ definition it describes is
+//! checked again by a `static_assert` of size, alignment and no padding in each translation unit.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, LitStr};
+
+/// The expansion of `#[derive(DeviceValue)]` on `input`.
+pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
+    let item: DeriveInput = syn::parse2(input)?;
+    let name = &item.ident;
+    if !item.generics.params.is_empty() || item.generics.where_clause.is_some() {
+        return Err(syn::Error::new(
+            item.generics.span(),
+            "`DeviceValue` cannot be derived for a generic type: the device needs one concrete \
+             layout; derive it for a struct of concrete field types",
+        ));
+    }
+    let fields = match &item.data {
+        Data::Struct(s) => &s.fields,
+        Data::Enum(e) => {
+            return Err(syn::Error::new(
+                e.enum_token.span(),
+                "`DeviceValue` is derived for structs only (enums are not supported yet)",
+            ));
+        }
+        Data::Union(u) => {
+            return Err(syn::Error::new(
+                u.union_token.span(),
+                "`DeviceValue` cannot be derived for a union: the device would not know which \
+                 field holds the value",
+            ));
+        }
+    };
+    check_repr(&item)?;
+    if fields.is_empty() {
+        return Err(syn::Error::new(
+            name.span(),
+            format!("`{name}` has no fields; a `DeviceValue` holds at least one value"),
+        ));
+    }
+    let members: Vec<(String, &syn::Type)> = match fields {
+        Fields::Named(f) => f
+            .named
+            .iter()
+            .map(|f| {
+                let ident = f.ident.as_ref().expect("a named field");
+                (
+                    ident.to_string().trim_start_matches("r#").to_string(),
+                    &f.ty,
+                )
+            })
+            .collect(),
+        Fields::Unnamed(f) => f
+            .unnamed
+            .iter()
+            .enumerate()
+            .map(|(k, f)| (k.to_string(), &f.ty))
+            .collect(),
+        Fields::Unit => unreachable!("checked: not empty"),
+    };
+
+    let dv = quote!(::ferrokkos::DeviceValue);
+    let field_checks = members
+        .iter()
+        .map(|(_, ty)| quote_spanned!(ty.span()=> __fk_field_is_a_device_value::<#ty>();));
+    let sizes = members
+        .iter()
+        .map(|(_, ty)| quote!(::core::mem::size_of::<#ty>()));
+    let padding = LitStr::new(
+        &format!(
+            "`{name}` has padding (its size is more than the sum of its fields' sizes); a \
+             `DeviceValue` has none, because all its bytes travel to the device: reorder the \
+             fields from the largest to the smallest, or add explicit fields where the gaps are"
+        ),
+        name.span(),
+    );
+    let any_bits = members
+        .iter()
+        .map(|(_, ty)| quote!(<#ty as ::ferrokkos::Element>::ANY_BIT_PATTERN));
+    let cxx = LitStr::new(&name.to_string(), name.span());
+    let defs = members.iter().map(|(text, ty)| {
+        quote!(::ferrokkos::__private::FieldDef {
+            name: #text,
+            cxx: <#ty as #dv>::cxx_name,
+        })
+    });
+
+    Ok(quote! {
+        const _: () = {
+            fn __fk_field_is_a_device_value<T: #dv>() {}
+            #[allow(dead_code)]
+            fn __fk_fields() {
+                #(#field_checks)*
+            }
+            ::core::assert!(::core::mem::size_of::<#name>() == 0 #(+ #sizes)*, #padding);
+        };
+
+        // SAFETY: `#[repr(C)]` (checked by the derive), every field a `DeviceValue` (so an
+        // `Element`: valid when all-zero, no interior mutability, no drop glue, no padding), and no
+        // padding between or after the fields (the assertion above): the struct is all-zero valid,
+        // all its bytes are initialized, and it is valid for every bit pattern exactly when all its
+        // fields are.
+        unsafe impl ::ferrokkos::Element for #name {
+            const ANY_BIT_PATTERN: bool = true #(&& #any_bits)*;
+        }
+
+        // SAFETY: no padding and every field plain (above).
+        unsafe impl ::ferrokkos::__private::PlainBytes for #name {}
+
+        // SAFETY: the C++ struct has the same fields, of the same C++ types (each its own
+        // `DeviceValue`'s), in the same order as this `#[repr(C)]` struct, hence its layout; its
+        // definition asserts Rust's size and alignment, and no padding (hence Rust's offsets).
+        unsafe impl #dv for #name {
+            fn cxx_name() -> ::std::string::String {
+                ::ferrokkos::__private::device_struct::<Self>(#cxx, &[#(#defs),*])
+            }
+        }
+
+        impl ::ferrokkos::__private::capture::IntoCapture for #name {
+            type Value = #name;
+            fn capture_value(&self) -> #name {
+                *self
+            }
+        }
+    })
+}
+
+/// Checks that the struct is `#[repr(C)]` and neither `packed` nor `align`ed.
+fn check_repr(item: &DeriveInput) -> syn::Result<()> {
+    let mut c = false;
+    for attr in item.attrs.iter().filter(|a| a.path().is_ident("repr")) {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("C") {
+                c = true;
+                Ok(())
+            } else {
+                Err(meta.error(
+                    "a `DeviceValue` is `#[repr(C)]` only (not packed, aligned or transparent): \
+                     the device struct is laid out as C lays it out",
+                ))
+            }
+        })?;
+    }
+    if c {
+        Ok(())
+    } else {
+        Err(syn::Error::new(
+            item.ident.span(),
+            format!(
+                "`{}` needs `#[repr(C)]` to derive `DeviceValue`: Rust may reorder the fields of \
+                 other structs, and the device must see the same layout",
+                item.ident
+            ),
+        ))
+    }
+}

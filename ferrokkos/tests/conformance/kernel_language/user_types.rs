@@ -1,0 +1,207 @@
+//! User structs on the device: `#[derive(DeviceValue)]` on `#[repr(C)]` structs makes them View
+//! elements, captures, locals, struct literals and fields (nested, read and written, also in a
+//! View's element) on every space, with the values plain Rust gives; the translation unit defines
+//! them (field types first) with their layout checked, and NVRTC compiles it.
+
+use crate::common::{check_cuda, view_from};
+use crate::spaces::{SView, download, upload};
+use ferrokkos::prelude::*;
+use ferrokkos::{DeviceValue, Result, kernel};
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+struct Vec2 {
+    x: f64,
+    y: f64,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+struct Particle {
+    pos: Vec2,
+    vel: Vec2,
+    charge: f32,
+    species: i32,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+struct Params {
+    dt: f64,
+    field: Vec2,
+}
+
+/// A tuple struct whose fields are reached as `.0`, `.1`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+struct Tag(u32, i32);
+
+fn particles(n: usize) -> Vec<Particle> {
+    (0..n)
+        .map(|k| Particle {
+            pos: Vec2 {
+                x: k as f64,
+                y: -(k as f64) * 0.5,
+            },
+            vel: Vec2 {
+                x: 1.0,
+                y: (k % 3) as f64,
+            },
+            charge: if k % 2 == 0 { 1.0 } else { -2.0 },
+            species: (k % 4) as i32,
+        })
+        .collect()
+}
+
+/// The push the kernel does, in plain Rust.
+fn push(p: Particle, params: Params) -> (Particle, f64) {
+    let q = p.charge as f64;
+    let acc = Vec2 {
+        x: q * params.field.x,
+        y: q * params.field.y,
+    };
+    let mut p = p;
+    p.vel.x += acc.x * params.dt;
+    p.vel.y += acc.y * params.dt;
+    p.pos = Vec2 {
+        x: p.pos.x + p.vel.x * params.dt,
+        y: p.pos.y + p.vel.y * params.dt,
+    };
+    p.species += 10;
+    (p, 0.5 * (p.vel.x * p.vel.x + p.vel.y * p.vel.y))
+}
+
+/// A View of structs is read and written whole and field by field; a captured struct (a field
+/// path of another struct, as a Kokkos functor's member) and struct literals are values.
+fn views_of_structs_push_particles<S: Launch>(exec: &S) -> Result<()> {
+    let n = 37;
+    let start = particles(n);
+    let parts = upload::<S, Particle>("parts", &start)?;
+    let energy = SView::<S, f64, 1>::new("energy", [n])?;
+    let tags = SView::<S, Tag, 1>::new("tags", [n])?;
+    let setup = (
+        Params {
+            dt: 0.25,
+            field: Vec2 { x: 2.0, y: -1.0 },
+        },
+        7u32,
+    );
+    parallel_for(
+        "push",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| {
+            let params = setup.0;
+            let mut p = parts[i];
+            let q = p.charge as f64;
+            let acc = Vec2 {
+                x: q * params.field.x,
+                y: q * params.field.y,
+            };
+            p.vel.x += acc.x * params.dt;
+            p.vel.y += acc.y * params.dt;
+            p.pos = Vec2 {
+                x: p.pos.x + p.vel.x * params.dt,
+                y: p.pos.y + p.vel.y * params.dt,
+            };
+            parts[i] = p;
+            parts[i].species += 10;
+            energy[i] = 0.5 * (p.vel.x * p.vel.x + p.vel.y * p.vel.y);
+            tags[i] = Tag(0, 0);
+            tags[i].0 = setup.1 + i as u32;
+            tags[i].1 = -parts[i].species;
+        }),
+    )?;
+    let (want, want_energy): (Vec<Particle>, Vec<f64>) =
+        start.iter().map(|&p| push(p, setup.0)).unzip();
+    assert_eq!(download(&parts)?, want);
+    assert_eq!(download(&energy)?, want_energy);
+    let want_tags: Vec<Tag> = (0..n)
+        .map(|k| Tag(7 + k as u32, -want[k].species))
+        .collect();
+    assert_eq!(download(&tags)?, want_tags);
+    Ok(())
+}
+
+per_space!(
+    views_of_structs_push_particles,
+    views_of_structs_push_particles
+);
+
+/// A reduction over fields of a View of structs, and a struct value chosen by `if`.
+fn reductions_read_struct_fields<S: Launch>(exec: &S) -> Result<()> {
+    let n = 50;
+    let start = particles(n);
+    let parts = upload::<S, Particle>("parts", &start)?;
+    let total = parallel_reduce(
+        "charge",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i, acc: &mut f64| {
+            let p = parts[i];
+            let v = if p.species == 2 { p.vel } else { p.pos };
+            *acc += p.charge as f64 * (v.x + v.y);
+        }),
+        Sum::<f64>::new(),
+    )?;
+    let want: f64 = start
+        .iter()
+        .map(|p| {
+            let v = if p.species == 2 { p.vel } else { p.pos };
+            p.charge as f64 * (v.x + v.y)
+        })
+        .sum();
+    assert!(
+        (total - want).abs() <= 1e-12 * want.abs().max(1.0),
+        "{total} {want}"
+    );
+    Ok(())
+}
+
+per_space!(reductions_read_struct_fields, reductions_read_struct_fields);
+
+/// The translation unit defines each struct once, field types first, with static_asserts of the
+/// layout, and NVRTC compiles it (the layout checks included).
+#[test]
+fn structs_are_defined_once_before_use_and_compile() -> Result<()> {
+    crate::common::runtime();
+    let parts = view_from("parts", &particles(4))?;
+    let out = View::<Vec2, 1>::new("out", [4])?;
+    let params = Params {
+        dt: 0.5,
+        field: Vec2 { x: 1.0, y: 1.0 },
+    };
+    let k = kernel!(|i| {
+        let p = parts[i];
+        out[i] = Vec2 {
+            x: p.pos.x * params.dt,
+            y: p.vel.y + params.field.y,
+        };
+        out[i].y -= 1.0;
+    });
+    parallel_for(
+        "defs",
+        RangePolicy::new(&Serial::default_instance()?, 0, 4)?,
+        &k,
+    )?;
+    let got = out.to_vec()?;
+    assert_eq!(got[3], Vec2 { x: 1.5, y: 0.0 });
+    let tu = k.cuda_source(Iterate::Right);
+    let text = tu.generated();
+    let vec2 = text.find("struct Vec2 {").expect("Vec2 defined");
+    let particle = text.find("struct Particle {").expect("Particle defined");
+    assert!(vec2 < particle, "{text}");
+    assert_eq!(text.matches("struct Vec2 {").count(), 1, "{text}");
+    assert!(
+        text.contains("    Vec2 pos;\n    Vec2 vel;\n    f32 charge;\n    i32 species;\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("static_assert(sizeof(Particle) == 40 && alignof(Particle) == 8"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fk::View<const Particle, 1, fk::LayoutRight>"),
+        "{text}"
+    );
+    check_cuda(&tu);
+    Ok(())
+}
