@@ -2,13 +2,12 @@
 //! (`__fk_device_<name>`), which defines the C++ function once per translation unit and calls it.
 
 use proc_macro2::TokenStream;
-use quote::{ToTokens, format_ident, quote};
+use quote::{format_ident, quote};
 use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn, Pat, ReturnType, Stmt};
 
 use crate::analyze::{self, Mode};
 use crate::shadow;
-use crate::subset::PRIMITIVES;
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     if !attr.is_empty() {
@@ -19,7 +18,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.unsafety.is_some() {
         return Err(syn::Error::new(
             sig.span(),
-            "a device function is a plain function of numbers: no generics, `async` or `unsafe`",
+            "a device function is a plain function of device values: no generics, `async` or \
+             `unsafe`",
         ));
     }
     let mut names = Vec::new();
@@ -37,12 +37,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
                 "a device function's parameter is a name",
             ));
         };
-        let ty = t.ty.to_token_stream().to_string();
-        if !PRIMITIVES.contains(&ty.as_str()) {
+        if !matches!(&*t.ty, syn::Type::Path(p) if p.qself.is_none()) {
+            let ty = analyze::pretty(&t.ty);
             return Err(syn::Error::new(
                 t.ty.span(),
                 format!(
-                    "a device function's parameters are primitive numbers or `bool`, not `{ty}`"
+                    "a device function's parameters are device values (numbers, `bool`, \
+                     `#[derive(DeviceValue)]` structs) passed by value, not `{ty}`"
                 ),
             ));
         }
@@ -52,16 +53,18 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     let ret = match &sig.output {
         ReturnType::Default => None,
         ReturnType::Type(_, t) => {
-            let ty = t.to_token_stream().to_string();
-            if ty != "()" && !PRIMITIVES.contains(&ty.as_str()) {
+            let unit = matches!(&**t, syn::Type::Tuple(u) if u.elems.is_empty());
+            if !unit && !matches!(&**t, syn::Type::Path(p) if p.qself.is_none()) {
+                let ty = analyze::pretty(t);
                 return Err(syn::Error::new(
                     t.span(),
                     format!(
-                        "a device function returns a primitive number, `bool` or nothing, not `{ty}`"
+                        "a device function returns a device value (a number, `bool` or \
+                         `#[derive(DeviceValue)]` struct) or nothing, not `{ty}`"
                     ),
                 ));
             }
-            (ty != "()").then(|| t.clone())
+            (!unit).then(|| t.clone())
         }
     };
     let body = syn::Expr::Block(syn::ExprBlock {
@@ -97,6 +100,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         None => quote!(()),
     };
     let body_shadow = shadow::with_constants(&analysis.constants, || shadow::block(&f.block));
+    // Each parameter and return type is a device value: checked at the type, so that the error
+    // points at it.
+    let checks = types
+        .iter()
+        .map(|t| &**t)
+        .chain(ret.as_deref())
+        .map(|t| quote::quote_spanned!(t.span()=> #k::is_device_value::<#t>();));
     let doc = format!(
         "The kernel form of the `#[ferrokkos::device]` function [`{name_str}`] (generated): kernels \
          call it through this type."
@@ -120,6 +130,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             /// The function's typed shadow: defines its C++ translation once per translation unit
             /// and emits the call.
             #vis fn shadow(#(#names: #k::Expr<#types>),*) -> #ret_shadow {
+                #(#checks)*
                 #k::shadow::device_call(
                     ::core::any::TypeId::of::<#marker>(),
                     #name_str,

@@ -49,6 +49,11 @@ use super::builder;
 /// Implement it only through the derive. An implementation promises that the type is
 /// [`crate::Element`] and that [`DeviceValue::cxx_name`] defines a C++ type with exactly its size,
 /// alignment and layout, where every field's C++ value has the Rust field's bytes.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a device value",
+    note = "kernels and `#[device]` functions hold numbers, `bool`s and `#[repr(C)]` structs that \
+            `#[derive(DeviceValue)]`"
+)]
 pub unsafe trait DeviceValue: crate::view::Element + crate::plain::PlainBytes {
     /// The type's C++ name in the translation unit being written, defining it there first (and the
     /// types of its fields) when it is a struct.
@@ -69,6 +74,10 @@ macro_rules! primitive_values {
 }
 
 primitive_values!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize f32 f64 bool);
+
+/// Compiles only for a [`DeviceValue`] (`#[device]` checks its parameter and return types with it,
+/// so that an error points at the type).
+pub fn is_device_value<T: DeviceValue>() {}
 
 /// One field of a derived struct: its Rust name and its type's C++ name (a function, so that
 /// nested structs are defined first).

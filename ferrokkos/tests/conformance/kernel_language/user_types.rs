@@ -127,6 +127,57 @@ per_space!(
     views_of_structs_push_particles
 );
 
+/// `v * k`, as a device function of a struct.
+#[ferrokkos::device]
+fn scale(v: Vec2, k: f64) -> Vec2 {
+    Vec2 {
+        x: v.x * k,
+        y: v.y * k,
+    }
+}
+
+/// The dot product, calling another device function.
+#[ferrokkos::device]
+fn dot(a: Vec2, b: Vec2) -> f64 {
+    let b = scale(b, 1.0);
+    a.x * b.x + a.y * b.y
+}
+
+/// `#[device]` functions take and return structs.
+fn device_functions_take_and_return_structs<S: Launch>(exec: &S) -> Result<()> {
+    let n = 20;
+    let start = particles(n);
+    let parts = upload::<S, Particle>("parts", &start)?;
+    let out = SView::<S, f64, 1>::new("out", [n])?;
+    let moved = SView::<S, Vec2, 1>::new("moved", [n])?;
+    parallel_for(
+        "device_structs",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| {
+            let p = parts[i];
+            let w = scale(p.pos, 2.0);
+            out[i] = dot(w, p.vel);
+            moved[i] = scale(p.vel, p.charge as f64);
+        }),
+    )?;
+    let want: Vec<f64> = start
+        .iter()
+        .map(|p| 2.0 * (p.pos.x * p.vel.x + p.pos.y * p.vel.y))
+        .collect();
+    assert_eq!(download(&out)?, want);
+    let want: Vec<Vec2> = start
+        .iter()
+        .map(|p| scale(p.vel, p.charge as f64))
+        .collect();
+    assert_eq!(download(&moved)?, want);
+    Ok(())
+}
+
+per_space!(
+    device_functions_take_and_return_structs,
+    device_functions_take_and_return_structs
+);
+
 /// A reduction over fields of a View of structs, and a struct value chosen by `if`.
 fn reductions_read_struct_fields<S: Launch>(exec: &S) -> Result<()> {
     let n = 50;
@@ -202,6 +253,16 @@ fn structs_are_defined_once_before_use_and_compile() -> Result<()> {
         text.contains("fk::View<const Particle, 1, fk::LayoutRight>"),
         "{text}"
     );
+    check_cuda(&tu);
+
+    // Device functions of structs: the struct is defined before the functions that name it.
+    let dots = View::<f64, 1>::new("dots", [4])?;
+    let k = kernel!(|i| dots[i] = dot(scale(parts[i].vel, 2.0), parts[i].pos));
+    let tu = k.cuda_source(Iterate::Right);
+    let text = tu.generated();
+    let def = text.find("struct Vec2 {").expect("Vec2 defined");
+    let f = text.find("static __device__ Vec2 scale_fn(const Vec2 v, const f64 k)");
+    assert!(f.is_some_and(|f| def < f), "{text}");
     check_cuda(&tu);
     Ok(())
 }
