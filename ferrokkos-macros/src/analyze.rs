@@ -412,6 +412,7 @@ impl Walker {
             }
             Expr::Call(c) => {
                 match &*c.func {
+                    Expr::Path(p) if p.qself.is_none() && complex_function(&p.path).is_some() => {}
                     Expr::Path(p) if is_function_path(&p.path) && p.qself.is_none() => {}
                     other => self.err_spanned(
                         &other.to_token_stream(),
@@ -684,6 +685,25 @@ pub fn pretty(t: &impl ToTokens) -> String {
 
 /// Whether `path` can name a `#[ferrokkos::device]` function: no generic arguments, no type
 /// segment (`Vec::new`), nothing from `std` / `core` / `alloc`.
+/// The shadow function of num-complex's associated functions (`Complex::new(re, im)`,
+/// `Complex64::from_polar(r, theta)`), which kernels may call.
+pub fn complex_function(path: &syn::Path) -> Option<&'static str> {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let [.., ty, f] = segs.as_slice() else {
+        return None;
+    };
+    if !["Complex", "Complex32", "Complex64"].contains(&ty.as_str())
+        || path.segments.iter().any(|s| !s.arguments.is_none())
+    {
+        return None;
+    }
+    match f.as_str() {
+        "new" => Some("complex_new"),
+        "from_polar" => Some("complex_from_polar"),
+        _ => None,
+    }
+}
+
 /// Whether a call of `path` constructs a tuple struct (`Tag(a, b)`): its last segment is a type's
 /// name (CamelCase). The typed shadow checks it as `Tag { 0: a, 1: b }`, which only a tuple struct
 /// accepts, so a function with such a name is a compile error, never a call.

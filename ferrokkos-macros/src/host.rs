@@ -137,6 +137,7 @@ impl VisitMut for Host<'_> {
                 // is one (`DeviceFunction` is an `unsafe trait` that only `#[device]` implements).
                 if let Expr::Path(p) = &*c.func
                     && !crate::analyze::is_constructor(&p.path)
+                    && crate::analyze::complex_function(&p.path).is_none()
                 {
                     let marker = crate::device::marker_path(&p.path);
                     let args = &c.args;

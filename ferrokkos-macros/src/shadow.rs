@@ -330,6 +330,11 @@ pub fn expr(e: &Expr) -> TokenStream {
             let Expr::Path(p) = &*c.func else {
                 return quote!();
             };
+            if let Some(f) = crate::analyze::complex_function(&p.path) {
+                let f = format_ident!("{f}", span = p.span());
+                let args = c.args.iter().map(expr);
+                return quote_spanned!(span=> #s::#f(#(#args),*));
+            }
             if crate::analyze::is_constructor(&p.path) {
                 let members = (0..c.args.len()).map(syn::Index::from);
                 return construct(&p.path, members.collect(), c.args.iter().collect(), span);

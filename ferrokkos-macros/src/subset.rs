@@ -43,6 +43,14 @@ pub const METHODS: &[&str] = &[
     "rem_euclid",
     "count_ones",
     "leading_zeros",
+    // num-complex's `Complex` (also `exp`, `ln` above)
+    "conj",
+    "norm_sqr",
+    "norm",
+    "arg",
+    "scale",
+    "unscale",
+    "inv",
     // Views
     "extent",
 ];

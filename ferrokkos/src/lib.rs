@@ -113,6 +113,8 @@ pub use ferrokkos_macros::DeviceValue;
 /// ```
 pub use ferrokkos_macros::device;
 pub use kernel::DeviceValue;
+/// num-complex's complex number, a device type in kernels (`Complex<f32>`, `Complex<f64>`).
+pub use num_complex::Complex;
 pub use policy::{IndexTuple, IndexType, Iterate, MDRangePolicy, RangePolicy, Schedule};
 pub use reducer::{
     BAnd, BOr, Bitwise, ByValue, Custom, DevicePlace, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax,

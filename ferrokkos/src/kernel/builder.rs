@@ -306,6 +306,8 @@ const RESERVED: &[&str] = &[
     "usize",
     "f32",
     "f64",
+    "c32",
+    "c64",
     "fk",
     "main",
     "threadIdx",

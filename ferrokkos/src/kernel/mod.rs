@@ -66,7 +66,11 @@
 //! `let (a, b) = (x, y);`), assignment and
 //! compound assignment; values of [`DeviceValue`] structs (`#[repr(C)]` structs that derive it):
 //! as View elements, captures and locals, their fields read and written (`p[i].vel.x += a`,
-//! `q.x`, `t.0`), struct literals (`Vec2 { x: 1.0, y }`, `Tag(a, b)`), whole-value assignment; arithmetic, comparison, logical, bitwise and shift operators on the primitive
+//! `q.x`, `t.0`), struct literals (`Vec2 { x: 1.0, y }`, `Tag(a, b)`), whole-value assignment;
+//! complex numbers ([`crate::Complex`]`<f32>` / `<f64>`, num-complex's): `Complex::new(re, im)`,
+//! `Complex::from_polar(r, theta)`, `z.re` / `z.im`, `+ - * / %`, negation, `==`, compound
+//! assignment, `conj norm_sqr norm arg scale unscale inv exp ln`, with num-complex's formulas (the
+//! exact operations give its bits on the GPU too; a complex times a real is `z.scale(t)`); arithmetic, comparison, logical, bitwise and shift operators on the primitive
 //! numbers and `bool`; `as` casts; `if` / `else` (statements and values); `for` over ranges
 //! (`a..b`, `a..=b`, then optionally `.rev()`, then optionally `.step_by(k)`), `while`, `loop`,
 //! `break`, `continue`, `return`; the `f32` / `f64` methods `abs sqrt cbrt exp exp2 ln log2 log10
@@ -128,6 +132,7 @@ pub(crate) mod array;
 mod body;
 mod builder;
 pub(crate) mod capture;
+mod complex;
 pub(crate) mod device_fn;
 mod device_kernel;
 mod device_reducer;

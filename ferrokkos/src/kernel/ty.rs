@@ -35,6 +35,8 @@ pub enum Kind {
     Unsigned,
     /// `f32` or `f64`.
     Float,
+    /// `Complex<f32>` or `Complex<f64>` (num-complex).
+    Complex,
 }
 
 impl crate::seal::Sealed for bool {}

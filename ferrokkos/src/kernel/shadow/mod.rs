@@ -16,6 +16,7 @@ use super::value::DeviceValue;
 mod call;
 mod control;
 
+pub use super::complex::{ComplexPart, complex_from_polar, complex_new};
 pub use super::view_expr::{DeviceIndex, ViewExpr};
 pub use call::{
     DeviceParams, FnReturn, Place, Statement, checked, construct, device_call, field, field_value,

@@ -7,6 +7,7 @@
 mod atomics;
 mod captures;
 mod casts;
+mod complex;
 mod control_flow;
 mod features;
 mod methods;
