@@ -254,7 +254,7 @@ impl Walker {
                 self.bind(i.ident.to_string(), i.ident.span())
             }
             Pat::Type(t) => {
-                self.check_type(&t.ty);
+                self.check_local_type(&t.ty);
                 self.pattern(&t.pat)
             }
             Pat::Wild(_) => {}
@@ -262,6 +262,21 @@ impl Walker {
                 other,
                 "this pattern (only `x`, `mut x`, `_`, and `(a, b)` bound to a tuple `(x, y)`)",
             )),
+        }
+    }
+
+    /// A local's type: a device value named by a path (`f64`, `Vec2`, `Complex<f32>`); whether it
+    /// is one is rustc's check, at the type.
+    fn check_local_type(&mut self, ty: &syn::Type) {
+        if !matches!(ty, syn::Type::Path(p) if p.qself.is_none()) {
+            let name = pretty(ty);
+            self.err(
+                ty.span(),
+                format!(
+                    "the type `{name}` is not supported in a kernel; locals hold device values \
+                     (numbers, `bool`, `#[derive(DeviceValue)]` structs, `Complex`)"
+                ),
+            );
         }
     }
 
@@ -294,12 +309,17 @@ impl Walker {
                         .iter()
                         .map(|s| s.ident.to_string())
                         .collect();
-                    if p.qself.is_some() || !subset::is_numeric_constant(&segs) {
+                    let plain = p.path.segments.iter().all(|s| s.arguments.is_none());
+                    if p.qself.is_some()
+                        || !plain
+                        || !(subset::is_numeric_constant(&segs) || subset::is_constant_path(&segs))
+                    {
                         self.err(
                             p.span(),
                             format!(
-                                "the path `{}` is not supported in a kernel; paths may name numeric \
-                                 constants only (`std::f64::consts::PI`, `i32::MAX`)",
+                                "the path `{}` is not supported in a kernel; paths name constants \
+                                 (`std::f64::consts::PI`, `i32::MAX`, `consts::CONDUCTIVITY`, \
+                                 `Grid::N`), written as UPPER_CASE names",
                                 pretty(p)
                             ),
                         );
@@ -537,7 +557,18 @@ impl Walker {
                 "a tuple (tuples appear only as View indices: `a[(i, j)]`)",
             )),
             Expr::Closure(c) => self.errors.push(unsupported(c, "a closure")),
-            Expr::Match(m) => self.errors.push(unsupported(&m.match_token, "`match`")),
+            Expr::Match(m) => {
+                self.expr(&m.expr);
+                for arm in &m.arms {
+                    self.scopes.push(HashSet::new());
+                    self.arm_pattern(&arm.pat);
+                    if let Some((_, g)) = &arm.guard {
+                        self.expr(g);
+                    }
+                    self.expr(&arm.body);
+                    self.scopes.pop();
+                }
+            }
             Expr::Macro(m) => self.errors.push(unsupported(m, "a macro call")),
             Expr::Reference(r) => self.errors.push(unsupported(r, "taking a reference")),
             Expr::Range(r) => self
@@ -556,6 +587,58 @@ impl Walker {
             self.dereferenced.insert(p);
         }
         self.expr(&f.base);
+    }
+
+    /// A `match` arm's pattern: literals, ranges, `|`, `_`, a name (bound to the value, optionally
+    /// `n @ pattern`) and constants (`N`, `consts::LIMIT`).
+    fn arm_pattern(&mut self, p: &Pat) {
+        match p {
+            Pat::Lit(_) | Pat::Wild(_) => {}
+            Pat::Range(r) => {
+                for bound in [&r.start, &r.end].into_iter().flatten() {
+                    self.expr(bound);
+                }
+            }
+            Pat::Or(o) => {
+                for case in &o.cases {
+                    if binds(case) {
+                        self.errors.push(unsupported(case, "a name bound in one case of `|`"));
+                    }
+                    self.arm_pattern(case);
+                }
+            }
+            Pat::Paren(p) => self.arm_pattern(&p.pat),
+            Pat::Ident(i) if i.by_ref.is_none() && i.mutability.is_none() => {
+                let name = i.ident.to_string();
+                if name.starts_with(|c: char| c.is_ascii_uppercase()) && i.subpat.is_none() {
+                    // A constant pattern (Rust reads an UPPER_CASE name in scope as one).
+                    self.use_name(&name, i.ident.span());
+                } else {
+                    if let Some((_, sub)) = &i.subpat {
+                        self.arm_pattern(sub);
+                    }
+                    self.bind(name, i.ident.span());
+                }
+            }
+            Pat::Path(p) if p.qself.is_none() => {
+                let segs: Vec<String> =
+                    p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+                if !subset::is_constant_path(&segs) && !subset::is_numeric_constant(&segs) {
+                    self.err(
+                        p.span(),
+                        format!(
+                            "the pattern `{}` is not supported in a kernel; `match` patterns are \
+                             literals, ranges, `|`, `_`, names and constants",
+                            pretty(p)
+                        ),
+                    );
+                }
+            }
+            other => self.errors.push(unsupported(
+                other,
+                "this pattern (`match` patterns are literals, ranges, `|`, `_`, names and constants)",
+            )),
+        }
     }
 
     /// The target of `=` or `op=`.
@@ -639,6 +722,21 @@ impl Walker {
                 tokens,
             },
         ));
+    }
+}
+
+/// Whether a pattern binds a name (an or-pattern's cases may not, in kernels).
+fn binds(p: &Pat) -> bool {
+    match p {
+        Pat::Ident(i) => {
+            !i.ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase())
+                || i.subpat.is_some()
+        }
+        Pat::Or(o) => o.cases.iter().any(binds),
+        Pat::Paren(p) => binds(&p.pat),
+        _ => false,
     }
 }
 

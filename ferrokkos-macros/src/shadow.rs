@@ -239,6 +239,103 @@ fn construct(
     })
 }
 
+/// `match v { arms }`: the value in a local, then `if` / `else` over the arms' conditions (a
+/// pattern, then its guard with the pattern's name bound). The last arm is the final `else`: rustc
+/// proved the match exhaustive for the host, so a value that reaches it matches it.
+fn match_(m: &syn::ExprMatch) -> TokenStream {
+    let s = s();
+    let value = syn::Ident::new("__fk_scrutinee", Span::mixed_site());
+    let scrutinee = expr(&m.expr);
+    let mut chain: Option<TokenStream> = None;
+    for arm in m.arms.iter().rev() {
+        let binding = match binding_of(&arm.pat) {
+            Some(name) => quote!(let #name = #value;),
+            None => quote!(),
+        };
+        let body = expr(&arm.body);
+        let then = quote!({ #binding #body });
+        chain = Some(match chain {
+            None => then,
+            Some(rest) => {
+                let mut cond = pattern_cond(&arm.pat, &value);
+                if let Some((_, guard)) = &arm.guard {
+                    let guard = expr(guard);
+                    cond = quote!(#s::and(#cond, || { #binding #guard }));
+                }
+                quote!(#s::if_else(#cond, || #then, || #rest))
+            }
+        });
+    }
+    let span = m.span();
+    quote_spanned!(span=> {
+        let #value = #s::let_("scrutinee", false, #scrutinee);
+        #chain
+    })
+}
+
+/// The name a `match` pattern binds (`n`, `n @ 1..=5`), if any.
+fn binding_of(p: &Pat) -> Option<&syn::Ident> {
+    match p {
+        Pat::Ident(i)
+            if !i
+                .ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase()) =>
+        {
+            Some(&i.ident)
+        }
+        Pat::Paren(p) => binding_of(&p.pat),
+        _ => None,
+    }
+}
+
+/// The condition under which `value` matches the pattern `p`.
+fn pattern_cond(p: &Pat, value: &syn::Ident) -> TokenStream {
+    let s = s();
+    match p {
+        Pat::Lit(l) => quote!(#s::eq(#value, #s::lit(#l))),
+        Pat::Range(r) => {
+            let lo = r.start.as_ref().map(|b| {
+                let b = expr(b);
+                quote!(#s::ge(#value, #b))
+            });
+            let hi = r.end.as_ref().map(|b| {
+                let b = expr(b);
+                match r.limits {
+                    syn::RangeLimits::Closed(_) => quote!(#s::le(#value, #b)),
+                    syn::RangeLimits::HalfOpen(_) => quote!(#s::lt(#value, #b)),
+                }
+            });
+            match (lo, hi) {
+                (Some(a), Some(b)) => quote!(#s::and(#a, || #b)),
+                (Some(c), None) | (None, Some(c)) => c,
+                (None, None) => quote!(#s::lit(true)),
+            }
+        }
+        Pat::Or(o) => {
+            let mut cases = o.cases.iter().map(|c| pattern_cond(c, value));
+            let first = cases.next().unwrap_or_else(|| quote!(#s::lit(false)));
+            cases.fold(first, |acc, c| quote!(#s::or(#acc, || #c)))
+        }
+        Pat::Paren(p) => pattern_cond(&p.pat, value),
+        Pat::Ident(i) => match &i.subpat {
+            Some((_, sub)) => pattern_cond(sub, value),
+            None if i
+                .ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase()) =>
+            {
+                let c = &i.ident;
+                quote!(#s::eq(#value, #s::lit(#c)))
+            }
+            None => quote!(#s::lit(true)),
+        },
+        Pat::Path(p) => quote!(#s::eq(#value, #s::lit(#p))),
+        // `_`, and what the analysis rejected.
+        _ => quote!(#s::lit(true)),
+    }
+}
+
 /// A field's name as text (`x`, or `0` for a tuple struct's first field).
 fn member_text(m: &syn::Member) -> String {
     match m {
@@ -361,6 +458,7 @@ pub fn expr(e: &Expr) -> TokenStream {
             }
         }
         Expr::Block(b) => block(&b.block),
+        Expr::Match(m) => match_(m),
         Expr::Unsafe(u) => block(&u.block),
         Expr::ForLoop(f) => {
             let Ok(parts) = range_parts(&f.expr) else {

@@ -91,10 +91,24 @@ pub const PRIMITIVES: &[&str] = &[
 /// A one-line summary of the kernel language for error messages.
 pub const SUMMARY: &str = "kernels support `let` (of names, or of a tuple of names to a tuple of values), assignment and compound assignment, arithmetic, \
     comparison, logical, bitwise and shift operators, `as` casts between primitive types, `if` / \
-    `else`, `for` over ranges (with `.rev()` and `.step_by(k)`), `while`, `loop`, `break`, \
-    `continue`, float and integer methods, View indexing, `extent`, atomics (`h.atomic_add(k, v)`, \
-    `h.atomic_fetch_max(k, v)`, `h.atomic_compare_exchange(k, old, new)`, ...), calls of `#[ferrokkos::device]` functions, numeric constants (`std::f64::consts::PI`, \
-    `i32::MAX`) and `unsafe { }` blocks";
+    `else`, `match` (literals, ranges, `|`, `_`, names, constants, guards), `for` over ranges (with \
+    `.rev()` and `.step_by(k)`), `while`, `loop`, `break`, `continue`, float and integer methods, \
+    View indexing, `extent`, atomics (`h.atomic_add(k, v)`, `h.atomic_fetch_max(k, v)`, \
+    `h.atomic_compare_exchange(k, old, new)`, ...), `#[derive(DeviceValue)]` structs (fields, \
+    literals) and `Complex` numbers, calls of `#[ferrokkos::device]` functions, constants (`N`, \
+    `consts::LIMIT`, `std::f64::consts::PI`, `i32::MAX`) and `unsafe { }` blocks";
+
+/// Whether a multi-segment path names a constant by Rust's naming convention: its last segment is
+/// UPPER_CASE (`consts::CONDUCTIVITY`, `crate::params::DT`, `Grid::N`). The device gets its value
+/// as a literal, as for a bare `N`.
+pub fn is_constant_path(segments: &[String]) -> bool {
+    segments.last().is_some_and(|last| {
+        last.starts_with(|c: char| c.is_ascii_uppercase())
+            && last
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    })
+}
 
 /// Whether a multi-segment path is a numeric constant: `f64::MAX`, `std::f32::consts::PI`,
 /// `std::f64::consts::E`, `core::i32::MIN`.

@@ -72,7 +72,9 @@
 //! assignment, `conj norm_sqr norm arg scale unscale inv exp ln`, with num-complex's formulas (the
 //! exact operations give its bits on the GPU too; a complex times a real is `z.scale(t)`); arithmetic, comparison, logical, bitwise and shift operators on the primitive
 //! numbers and `bool`; `as` casts; `if` / `else` (statements and values); `for` over ranges
-//! (`a..b`, `a..=b`, then optionally `.rev()`, then optionally `.step_by(k)`), `while`, `loop`,
+//! (`a..b`, `a..=b`, then optionally `.rev()`, then optionally `.step_by(k)`), `match` on
+//! integers and `bool`s (statements and values; patterns: literals, ranges, `|`, `_`, a name,
+//! `n @ pattern`, constants, and guards `if c`; it becomes an `if` chain), `while`, `loop`,
 //! `break`, `continue`, `return`; the `f32` / `f64` methods `abs sqrt cbrt exp exp2 ln log2 log10
 //! powi powf sin cos tan asin acos atan atan2 sinh cosh tanh floor ceil round trunc min max mul_add
 //! hypot signum clamp is_nan is_finite` and the integer methods `min max abs pow wrapping_add
@@ -83,8 +85,10 @@
 //! as `atomic_fetch_*`, which returns the previous value; `h.atomic_exchange(k, v)`,
 //! `h.atomic_compare_exchange(k, expected, desired)` (returns the previous value; floats compare
 //! bit patterns), `h.atomic_load(k)`, `h.atomic_store(k, v)`; all relaxed, integers wrap, float
-//! `min`/`max` ignore a NaN operand); numeric constants (`std::f64::consts::PI`, `std::f32::consts::E`, `i32::MAX`,
-//! `f64::INFINITY`); calls of [`crate::device`] functions; `unsafe { }` blocks. Anything else is a
+//! `min`/`max` ignore a NaN operand); constants: numeric ones (`std::f64::consts::PI`,
+//! `std::f32::consts::E`, `i32::MAX`, `f64::INFINITY`) and `const` items by name or path (`N`,
+//! `consts::CONDUCTIVITY`, `Grid::SIZE`: an UPPER_CASE last segment), written into device code as
+//! literals; typed locals (`let v: Vec2 = ...`); calls of [`crate::device`] functions; `unsafe { }` blocks. Anything else is a
 //! compile error at the offending syntax that says what is supported.
 //!
 //! On the device the semantics are Rust's (release build): shifts mask their amount, `%` truncates,

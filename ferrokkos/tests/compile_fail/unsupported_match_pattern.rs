@@ -1,4 +1,5 @@
-// Unsupported syntax: `match` (kernels use `if` / `else`).
+// Unsupported syntax: a `match` pattern other than literals, ranges, `|`, `_`, names and
+// constants (here a tuple-struct pattern).
 use ferrokkos::kernel;
 use ferrokkos::prelude::*;
 
@@ -6,7 +7,7 @@ fn main() {
     let y = View::<f64, 1>::new("y", [10]).unwrap();
     let _kernel = kernel!(|i| {
         y[i] = match i {
-            0 => 1.0,
+            Some(k) => 1.0,
             _ => 2.0,
         };
     });

@@ -1,0 +1,121 @@
+//! `match` on integers and bools (literals, `|`, ranges, constants by name and by path, bindings,
+//! `n @ range`, guards, `_`), as a value and as a statement, and constants named by path
+//! (`consts::CONDUCTIVITY`), on every space with plain Rust's results; the C++ compiles with NVRTC.
+
+use crate::spaces::{SView, download, upload};
+use ferrokkos::prelude::*;
+use ferrokkos::{Result, kernel};
+
+const LIMIT: i32 = 40;
+
+mod consts {
+    pub const CONDUCTIVITY: f64 = 0.25;
+    pub const CUTOFF: i32 = 90;
+}
+
+/// The classification the kernel does, in plain Rust.
+fn classify(v: i32) -> i32 {
+    match v {
+        0 => 100,
+        1 | 3 | 5 => 200,
+        -20..=-1 => 300,
+        LIMIT => 400,
+        consts::CUTOFF..=1000 => 500,
+        n if n % 7 == 0 => 600 + n,
+        n @ 4..=10 => 700 + n,
+        _ => 800,
+    }
+}
+
+fn match_on_integers_and_bools<S: Launch>(exec: &S) -> Result<()> {
+    let values: Vec<i32> = (0..150).map(|k| (k * 37 % 131) - 20).collect();
+    let n = values.len();
+    let x = upload::<S, i32>("x", &values)?;
+    let class = SView::<S, i32, 1>::new("class", [n])?;
+    let parity = SView::<S, u8, 1>::new("parity", [n])?;
+    let scaled = SView::<S, f64, 1>::new("scaled", [n])?;
+    parallel_for(
+        "match",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| {
+            let v = x[i];
+            class[i] = match v {
+                0 => 100,
+                1 | 3 | 5 => 200,
+                -20..=-1 => 300,
+                LIMIT => 400,
+                consts::CUTOFF..=1000 => 500,
+                n if n % 7 == 0 => 600 + n,
+                n @ 4..=10 => 700 + n,
+                _ => 800,
+            };
+            let even = v % 2 == 0;
+            parity[i] = match even {
+                true => 1,
+                false => 0,
+            };
+            match v.rem_euclid(3) {
+                0 => {
+                    scaled[i] = v as f64 * consts::CONDUCTIVITY;
+                }
+                _ => scaled[i] = -1.0,
+            }
+        }),
+    )?;
+    assert_eq!(
+        download(&class)?,
+        values.iter().map(|&v| classify(v)).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        download(&parity)?,
+        values
+            .iter()
+            .map(|&v| (v % 2 == 0) as u8)
+            .collect::<Vec<_>>()
+    );
+    let want: Vec<f64> = values
+        .iter()
+        .map(|&v| match v.rem_euclid(3) {
+            0 => v as f64 * consts::CONDUCTIVITY,
+            _ => -1.0,
+        })
+        .collect();
+    assert_eq!(download(&scaled)?, want);
+    // Every arm was taken.
+    let got = download(&class)?;
+    for base in [100, 200, 300, 400, 500, 800] {
+        assert!(got.contains(&base), "arm {base} not taken");
+    }
+    assert!(got.iter().any(|&c| (600..700).contains(&c)));
+    assert!(got.iter().any(|&c| (704..=710).contains(&c)));
+    Ok(())
+}
+
+per_space!(match_on_integers_and_bools, match_on_integers_and_bools);
+
+#[test]
+fn match_becomes_an_if_chain_that_compiles() -> Result<()> {
+    crate::common::runtime();
+    let x = crate::common::view_from("x", &[3i32, 9, 40])?;
+    let y = View::<i32, 1>::new("y", [3])?;
+    let k = kernel!(|i| {
+        y[i] = match x[i] {
+            1 | 2 | 3 => 1,
+            LIMIT => 2,
+            n if n > consts::CUTOFF => n,
+            _ => 0,
+        }
+    });
+    parallel_for(
+        "m",
+        RangePolicy::new(&Serial::default_instance()?, 0, 3)?,
+        &k,
+    )?;
+    assert_eq!(y.to_vec()?, vec![1, 0, 2]);
+    let tu = k.cuda_source(Iterate::Right);
+    let text = tu.generated();
+    assert!(text.contains("const i32 scrutinee = x(i);"), "{text}");
+    assert!(text.contains("scrutinee == 40"), "{text}");
+    crate::common::check_cuda(&tu);
+    Ok(())
+}
