@@ -312,14 +312,17 @@ impl Walker {
                     let plain = p.path.segments.iter().all(|s| s.arguments.is_none());
                     if p.qself.is_some()
                         || !plain
-                        || !(subset::is_numeric_constant(&segs) || subset::is_constant_path(&segs))
+                        || !(subset::is_numeric_constant(&segs)
+                            || subset::is_constant_path(&segs)
+                            || subset::is_variant_path(&segs))
                     {
                         self.err(
                             p.span(),
                             format!(
                                 "the path `{}` is not supported in a kernel; paths name constants \
                                  (`std::f64::consts::PI`, `i32::MAX`, `consts::CONDUCTIVITY`, \
-                                 `Grid::N`), written as UPPER_CASE names",
+                                 `Grid::N`), written as UPPER_CASE names, and variants of \
+                                 `DeviceValue` enums (`Species::Ion`)",
                                 pretty(p)
                             ),
                         );
@@ -623,12 +626,15 @@ impl Walker {
             Pat::Path(p) if p.qself.is_none() => {
                 let segs: Vec<String> =
                     p.path.segments.iter().map(|s| s.ident.to_string()).collect();
-                if !subset::is_constant_path(&segs) && !subset::is_numeric_constant(&segs) {
+                if !subset::is_constant_path(&segs)
+                    && !subset::is_numeric_constant(&segs)
+                    && !subset::is_variant_path(&segs)
+                {
                     self.err(
                         p.span(),
                         format!(
                             "the pattern `{}` is not supported in a kernel; `match` patterns are \
-                             literals, ranges, `|`, `_`, names and constants",
+                             literals, ranges, `|`, `_`, names, constants and enum variants",
                             pretty(p)
                         ),
                     );

@@ -273,6 +273,12 @@ fn match_(m: &syn::ExprMatch) -> TokenStream {
     })
 }
 
+/// Whether `path` names an enum variant (`Species::Ion`).
+fn is_variant(path: &syn::Path) -> bool {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    crate::subset::is_variant_path(&segs)
+}
+
 /// The name a `match` pattern binds (`n`, `n @ 1..=5`), if any.
 fn binding_of(p: &Pat) -> Option<&syn::Ident> {
     match p {
@@ -330,6 +336,7 @@ fn pattern_cond(p: &Pat, value: &syn::Ident) -> TokenStream {
             }
             None => quote!(#s::lit(true)),
         },
+        Pat::Path(p) if is_variant(&p.path) => quote!(#s::eq(#value, #s::variant(#p))),
         Pat::Path(p) => quote!(#s::eq(#value, #s::lit(#p))),
         // `_`, and what the analysis rejected.
         _ => quote!(#s::lit(true)),
@@ -363,6 +370,7 @@ pub fn expr(e: &Expr) -> TokenStream {
         Expr::Lit(l) => quote_spanned!(span=> #s::lit(#l)),
         Expr::Path(p) => match ident_of(e) {
             Some(name) if !is_constant(&name) => quote!(#p),
+            None if is_variant(&p.path) => quote_spanned!(span=> #s::variant(#p)),
             _ => quote_spanned!(span=> #s::lit(#p)),
         },
         Expr::Binary(b) => {

@@ -110,6 +110,18 @@ pub fn is_constant_path(segments: &[String]) -> bool {
     })
 }
 
+/// Whether a path names a variant of an enum (`Species::Ion`, `model::Phase::Solid`): its last two
+/// segments are CamelCase type and variant names.
+pub fn is_variant_path(segments: &[String]) -> bool {
+    let camel = |s: &str| {
+        s.starts_with(|c: char| c.is_ascii_uppercase()) && s.chars().any(|c| c.is_ascii_lowercase())
+    };
+    match segments {
+        [.., ty, variant] => camel(variant) && ty.starts_with(|c: char| c.is_ascii_uppercase()),
+        _ => false,
+    }
+}
+
 /// Whether a multi-segment path is a numeric constant: `f64::MAX`, `std::f32::consts::PI`,
 /// `std::f64::consts::E`, `core::i32::MIN`.
 pub fn is_numeric_constant(segments: &[String]) -> bool {

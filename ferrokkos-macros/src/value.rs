@@ -26,12 +26,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     }
     let fields = match &item.data {
         Data::Struct(s) => &s.fields,
-        Data::Enum(e) => {
-            return Err(syn::Error::new(
-                e.enum_token.span(),
-                "`DeviceValue` is derived for structs only (enums are not supported yet)",
-            ));
-        }
+        Data::Enum(e) => return expand_enum(&item, e),
         Data::Union(u) => {
             return Err(syn::Error::new(
                 u.union_token.span(),
@@ -122,6 +117,105 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         unsafe impl #dv for #name {
             fn cxx_name() -> ::std::string::String {
                 ::ferrokkos::__private::device_struct::<Self>(#cxx, &[#(#defs),*])
+            }
+        }
+
+        impl ::ferrokkos::__private::capture::IntoCapture for #name {
+            type Value = #name;
+            fn capture_value(&self) -> #name {
+                *self
+            }
+        }
+    })
+}
+
+/// The integer `#[repr]`s a device enum may have.
+const ENUM_REPRS: &[&str] = &["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"];
+
+/// `#[derive(DeviceValue)]` on a fieldless enum with an integer `#[repr]` and a variant whose
+/// discriminant is 0 (Views start zero-filled): on the device it is its discriminant.
+fn expand_enum(item: &DeriveInput, e: &syn::DataEnum) -> syn::Result<TokenStream> {
+    let name = &item.ident;
+    let mut repr = None;
+    for attr in item.attrs.iter().filter(|a| a.path().is_ident("repr")) {
+        attr.parse_nested_meta(|meta| {
+            match meta.path.get_ident().map(|i| i.to_string()) {
+                Some(r) if ENUM_REPRS.contains(&r.as_str()) => {
+                    repr = meta.path.get_ident().cloned()
+                }
+                _ => {
+                    return Err(meta.error(
+                        "a `DeviceValue` enum has an integer `#[repr]` only (`#[repr(i32)]`, \
+                         `#[repr(u8)]`, ...): the device holds its discriminant",
+                    ));
+                }
+            }
+            Ok(())
+        })?;
+    }
+    let Some(repr) = repr else {
+        return Err(syn::Error::new(
+            name.span(),
+            format!(
+                "`{name}` needs an integer `#[repr]` (`#[repr(i32)]`, `#[repr(u8)]`, ...) to derive \
+                 `DeviceValue`: the device holds its discriminant, of that type"
+            ),
+        ));
+    };
+    if e.variants.is_empty() {
+        return Err(syn::Error::new(
+            name.span(),
+            format!("`{name}` has no variants; a `DeviceValue` enum has at least one"),
+        ));
+    }
+    if let Some(v) = e
+        .variants
+        .iter()
+        .find(|v| !matches!(v.fields, Fields::Unit))
+    {
+        return Err(syn::Error::new(
+            v.fields.span(),
+            "a `DeviceValue` enum is fieldless: its variants carry no data",
+        ));
+    }
+    let variants: Vec<&syn::Ident> = e.variants.iter().map(|v| &v.ident).collect();
+    let zero = LitStr::new(
+        &format!(
+            "`{name}` has no variant whose discriminant is 0; a `DeviceValue` enum needs one, \
+             because Views start zero-filled (add `= 0` to a variant)"
+        ),
+        name.span(),
+    );
+    let dv = quote!(::ferrokkos::DeviceValue);
+    Ok(quote! {
+        const _: () = {
+            ::core::assert!(false #(|| #name::#variants as #repr == 0)*, #zero);
+        };
+
+        // SAFETY: a fieldless enum with an integer `#[repr]` is that integer: no padding, all bytes
+        // initialized; all-zero is a variant (the assertion above); not every bit pattern is a
+        // variant, so Views of it are always zero-filled.
+        unsafe impl ::ferrokkos::Element for #name {
+            const ANY_BIT_PATTERN: bool = false;
+        }
+
+        // SAFETY: one integer, no padding.
+        unsafe impl ::ferrokkos::__private::PlainBytes for #name {}
+
+        // SAFETY: the C++ type is the `#[repr]` integer, of the enum's layout; device code holds
+        // only discriminants of variants (literals from `discriminant`, copies of values).
+        unsafe impl #dv for #name {
+            fn cxx_name() -> ::std::string::String {
+                <#repr as #dv>::cxx_name()
+            }
+        }
+
+        impl ::ferrokkos::__private::DeviceEq for #name {}
+
+        // SAFETY: the discriminant, as a literal of the `#[repr]` type.
+        unsafe impl ::ferrokkos::__private::DeviceEnum for #name {
+            fn discriminant(self) -> ::std::string::String {
+                ::ferrokkos::__private::int_literal(self as #repr)
             }
         }
 

@@ -165,7 +165,9 @@ pub mod __private {
         HostBody, IterationIndex, host_for, host_reduce, host_scan, iteration_index, shadow_for,
         shadow_reduce, shadow_scan, split2, split3, split4, split5, split6, unsafe_block,
     };
-    pub use crate::kernel::value::{FieldDef, device_struct, is_device_value};
+    pub use crate::kernel::value::{
+        DeviceEnum, DeviceEq, FieldDef, device_struct, int_literal, is_device_value,
+    };
     pub use crate::kernel::view_expr::{DeviceIndex, ViewExpr};
     pub use crate::plain::PlainBytes;
     pub use crate::reducer::device::ReducerCxx;

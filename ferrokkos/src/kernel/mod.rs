@@ -67,6 +67,8 @@
 //! compound assignment; values of [`DeviceValue`] structs (`#[repr(C)]` structs that derive it):
 //! as View elements, captures and locals, their fields read and written (`p[i].vel.x += a`,
 //! `q.x`, `t.0`), struct literals (`Vec2 { x: 1.0, y }`, `Tag(a, b)`), whole-value assignment;
+//! fieldless enums that derive [`DeviceValue`] (`#[repr(u8)]` ...): variants (`Phase::Gas`), `==`,
+//! `!=`, `match` on them, as View elements, fields and captures;
 //! complex numbers ([`crate::Complex`]`<f32>` / `<f64>`, num-complex's): `Complex::new(re, im)`,
 //! `Complex::from_polar(r, theta)`, `z.re` / `z.im`, `+ - * / %`, negation, `==`, compound
 //! assignment, `conj norm_sqr norm arg scale unscale inv exp ln`, with num-complex's formulas (the
@@ -158,7 +160,7 @@ pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
 pub use device_reducer::DeviceReducer;
 pub use kernel::{ForKind, Kernel, KernelInfo, ReduceKind, ScanKind};
 pub use ty::{DeviceType, Kind};
-pub use value::DeviceValue;
+pub use value::{DeviceEnum, DeviceEq, DeviceValue};
 
 // For the rest of the crate. The macro support (`crate::__private`: what `kernel!` and `#[device]`
 // expand to) re-exports from the defining modules.

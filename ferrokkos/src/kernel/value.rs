@@ -14,7 +14,9 @@ use std::any::TypeId;
 use super::builder;
 
 /// A type whose values kernels hold, copy and pass on every space: the primitive numbers, `bool`,
-/// and `#[repr(C)]` structs of them (nested) that `#[derive(DeviceValue)]`.
+/// [`crate::Complex`], `#[repr(C)]` structs of them (nested) and fieldless enums with an integer
+/// `#[repr]` that `#[derive(DeviceValue)]` (an enum needs a variant whose discriminant is 0, since
+/// Views start zero-filled; on the device it is its discriminant).
 ///
 /// ```
 /// use ferrokkos::prelude::*;
@@ -74,6 +76,29 @@ macro_rules! primitive_values {
 }
 
 primitive_values!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize f32 f64 bool);
+
+/// Device values that `==` and `!=` compare in device code: the device types and the fieldless
+/// enums that derive [`DeviceValue`] (compared by discriminant).
+pub trait DeviceEq: DeviceValue {}
+
+impl<T: super::ty::DeviceType> DeviceEq for T {}
+
+/// A fieldless enum that derives [`DeviceValue`]: on the device it is its discriminant, an integer
+/// of its `#[repr]` type.
+///
+/// # Safety
+/// Implement it only through the derive: `cxx_name` is the C++ integer type of the `#[repr]`, and
+/// `discriminant` is the value's discriminant as a literal of that type.
+pub unsafe trait DeviceEnum: DeviceEq {
+    /// The value's discriminant as a C++ literal.
+    #[doc(hidden)]
+    fn discriminant(self) -> String;
+}
+
+/// `v` as a C++ literal of its type (for the discriminants of derived enums).
+pub fn int_literal<T: super::ty::DeviceType>(v: T) -> String {
+    v.literal()
+}
 
 /// Compiles only for a [`DeviceValue`] (`#[device]` checks its parameter and return types with it,
 /// so that an error points at the type).

@@ -11,7 +11,7 @@ use std::ops;
 use super::builder::{self, prec};
 use super::expr::{Expr, call, keep_type};
 use super::ty::{DeviceType, Kind};
-use super::value::DeviceValue;
+use super::value::{DeviceEnum, DeviceEq, DeviceValue};
 
 mod call;
 mod control;
@@ -132,11 +132,30 @@ macro_rules! compare {
     )*};
 }
 
+/// `a == b` (numbers, `bool`, complex numbers, derived enums).
+pub fn eq<T: DeviceEq + PartialEq>(a: Expr<T>, b: Expr<T>) -> Expr<bool> {
+    let p = prec::EQ;
+    Expr::new(format!("{} == {}", a.operand(p), b.operand(p - 1)), p)
+}
+
+/// `a != b`.
+pub fn ne<T: DeviceEq + PartialEq>(a: Expr<T>, b: Expr<T>) -> Expr<bool> {
+    let p = prec::EQ;
+    Expr::new(format!("{} != {}", a.operand(p), b.operand(p - 1)), p)
+}
+
+/// A variant of a derived enum (`Species::Ion`): its discriminant.
+pub fn variant<E: DeviceEnum>(v: E) -> Expr<E> {
+    let text = v.discriminant();
+    let p = if text.starts_with('-') {
+        prec::UNARY
+    } else {
+        prec::PRIMARY
+    };
+    Expr::new(text, p)
+}
+
 compare! {
-    /// `a == b`.
-    eq: PartialEq, "==", prec::EQ;
-    /// `a != b`.
-    ne: PartialEq, "!=", prec::EQ;
     /// `a < b`.
     lt: PartialOrd, "<", prec::REL;
     /// `a <= b`.

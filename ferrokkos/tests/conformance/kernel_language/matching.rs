@@ -119,3 +119,133 @@ fn match_becomes_an_if_chain_that_compiles() -> Result<()> {
     crate::common::check_cuda(&tu);
     Ok(())
 }
+
+/// A fieldless enum held as its discriminant (`u8` here).
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ferrokkos::DeviceValue)]
+enum Phase {
+    Solid = 0,
+    Liquid = 1,
+    Gas = 2,
+}
+
+/// A struct with an enum field (no padding: 8 + 1 + 1 + 2 + 4 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, ferrokkos::DeviceValue)]
+struct Cell {
+    t: f64,
+    phase: Phase,
+    flag: u8,
+    count: u16,
+    id: u32,
+}
+
+fn phase_of(t: f64) -> Phase {
+    if t < 0.0 {
+        Phase::Solid
+    } else if t < 100.0 {
+        Phase::Liquid
+    } else {
+        Phase::Gas
+    }
+}
+
+/// Enum values are made from variants, stored in Views and struct fields, compared and matched on
+/// every space.
+fn enums_are_values_and_match<S: Launch>(exec: &S) -> Result<()> {
+    let temps: Vec<f64> = (0..60).map(|k| k as f64 * 5.0 - 40.0).collect();
+    let n = temps.len();
+    let start: Vec<Cell> = (0..n)
+        .map(|k| Cell {
+            t: temps[k],
+            phase: Phase::Solid,
+            flag: 0,
+            count: k as u16,
+            id: 1000 + k as u32,
+        })
+        .collect();
+    let cells = upload::<S, Cell>("cells", &start)?;
+    let phases = SView::<S, Phase, 1>::new("phases", [n])?;
+    let code = SView::<S, i32, 1>::new("code", [n])?;
+    parallel_for(
+        "phases",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| {
+            let c = cells[i];
+            let phase = if c.t < 0.0 {
+                Phase::Solid
+            } else if c.t < 100.0 {
+                Phase::Liquid
+            } else {
+                Phase::Gas
+            };
+            phases[i] = phase;
+            cells[i] = Cell {
+                t: c.t + 1.0,
+                phase,
+                flag: (phase == Phase::Gas) as u8,
+                count: c.count + 1,
+                id: c.id,
+            };
+            code[i] = match phase {
+                Phase::Solid => 10,
+                Phase::Liquid => 20,
+                Phase::Gas => 30,
+            };
+        }),
+    )?;
+    let want_phases: Vec<Phase> = temps.iter().map(|&t| phase_of(t)).collect();
+    assert_eq!(download(&phases)?, want_phases);
+    let want_cells: Vec<Cell> = start
+        .iter()
+        .map(|c| Cell {
+            t: c.t + 1.0,
+            phase: phase_of(c.t),
+            flag: (phase_of(c.t) == Phase::Gas) as u8,
+            count: c.count + 1,
+            id: c.id,
+        })
+        .collect();
+    assert_eq!(download(&cells)?, want_cells);
+    let want_code: Vec<i32> = want_phases
+        .iter()
+        .map(|p| match p {
+            Phase::Solid => 10,
+            Phase::Liquid => 20,
+            Phase::Gas => 30,
+        })
+        .collect();
+    assert_eq!(download(&code)?, want_code);
+    Ok(())
+}
+
+per_space!(enums_are_values_and_match, enums_are_values_and_match);
+
+#[test]
+fn enums_compile_as_their_discriminants() -> Result<()> {
+    crate::common::runtime();
+    let phases = View::<Phase, 1>::new("phases", [3])?;
+    let out = View::<u32, 1>::new("out", [3])?;
+    let k = kernel!(|i| {
+        out[i] = match phases[i] {
+            Phase::Gas => 2,
+            _ => 0,
+        };
+        phases[i] = Phase::Liquid;
+    });
+    parallel_for(
+        "e",
+        RangePolicy::new(&Serial::default_instance()?, 0, 3)?,
+        &k,
+    )?;
+    assert_eq!(phases.to_vec()?, vec![Phase::Liquid; 3]);
+    let tu = k.cuda_source(Iterate::Right);
+    let text = tu.generated();
+    assert!(
+        text.contains("fk::View<u8, 1, fk::LayoutRight> phases"),
+        "{text}"
+    );
+    assert!(text.contains("phases(i) = u8(1);"), "{text}");
+    crate::common::check_cuda(&tu);
+    Ok(())
+}
