@@ -474,9 +474,6 @@ impl Walker {
                 self.unsafe_depth -= 1;
             }
             Expr::ForLoop(f) => {
-                if let Some(l) = &f.label {
-                    self.errors.push(unsupported(l, "a loop label"));
-                }
                 match crate::shadow::range_parts(&f.expr) {
                     Ok(parts) => {
                         self.expr(parts.start);
@@ -503,9 +500,6 @@ impl Walker {
                 self.scopes.pop();
             }
             Expr::While(w) => {
-                if let Some(l) = &w.label {
-                    self.errors.push(unsupported(l, "a loop label"));
-                }
                 if let Expr::Let(l) = &*w.cond {
                     self.errors.push(unsupported(l, "`while let`"));
                 } else {
@@ -514,22 +508,14 @@ impl Walker {
                 self.block(&w.body);
             }
             Expr::Loop(l) => {
-                if let Some(l) = &l.label {
-                    self.errors.push(unsupported(l, "a loop label"));
-                }
                 self.block(&l.body);
             }
             Expr::Break(b) => {
-                if b.label.is_some() || b.expr.is_some() {
-                    self.errors
-                        .push(unsupported(b, "`break` with a label or a value"));
+                if b.expr.is_some() {
+                    self.errors.push(unsupported(b, "`break` with a value"));
                 }
             }
-            Expr::Continue(c) => {
-                if c.label.is_some() {
-                    self.errors.push(unsupported(c, "`continue` with a label"));
-                }
-            }
+            Expr::Continue(_) => {}
             Expr::Return(r) => {
                 if let Some(v) = &r.expr {
                     if self.mode == Mode::Kernel {

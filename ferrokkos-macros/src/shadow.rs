@@ -343,6 +343,18 @@ fn pattern_cond(p: &Pat, value: &syn::Ident) -> TokenStream {
     }
 }
 
+/// A loop's shadow, marked with its label if it has one (`'outer: for ...`).
+fn labeled(label: &Option<syn::Label>, the_loop: TokenStream) -> TokenStream {
+    let s = s();
+    match label {
+        Some(l) => {
+            let name = l.name.ident.to_string();
+            quote!(#s::labeled(#name, || #the_loop))
+        }
+        None => the_loop,
+    }
+}
+
 /// A field's name as text (`x`, or `0` for a tuple struct's first field).
 fn member_text(m: &syn::Member) -> String {
     match m {
@@ -487,20 +499,35 @@ pub fn expr(e: &Expr) -> TokenStream {
                 None => quote!(::core::option::Option::None),
             };
             let body = block(&f.body);
-            quote_spanned!(span=> #s::for_range(#name, #start, #end,
-                #s::RangeShape { inclusive: #inclusive, rev: #rev }, #step, |#var| #body))
+            labeled(
+                &f.label,
+                quote_spanned!(span=> #s::for_range(#name, #start, #end,
+                #s::RangeShape { inclusive: #inclusive, rev: #rev }, #step, |#var| #body)),
+            )
         }
         Expr::While(w) => {
             let c = expr(&w.cond);
             let body = block(&w.body);
-            quote_spanned!(span=> #s::while_(|| #c, || #body))
+            labeled(&w.label, quote_spanned!(span=> #s::while_(|| #c, || #body)))
         }
         Expr::Loop(l) => {
             let body = block(&l.body);
-            quote_spanned!(span=> #s::loop_(|| #body))
+            labeled(&l.label, quote_spanned!(span=> #s::loop_(|| #body)))
         }
-        Expr::Break(_) => quote_spanned!(span=> #s::break_()),
-        Expr::Continue(_) => quote_spanned!(span=> #s::continue_()),
+        Expr::Break(b) => match &b.label {
+            Some(l) => {
+                let name = l.ident.to_string();
+                quote_spanned!(span=> #s::break_to(#name))
+            }
+            None => quote_spanned!(span=> #s::break_()),
+        },
+        Expr::Continue(c) => match &c.label {
+            Some(l) => {
+                let name = l.ident.to_string();
+                quote_spanned!(span=> #s::continue_to(#name))
+            }
+            None => quote_spanned!(span=> #s::continue_()),
+        },
         Expr::Return(r) => match &r.expr {
             None => quote_spanned!(span=> #s::return_unit()),
             Some(v) => {

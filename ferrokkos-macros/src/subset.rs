@@ -92,7 +92,8 @@ pub const PRIMITIVES: &[&str] = &[
 pub const SUMMARY: &str = "kernels support `let` (of names, or of a tuple of names to a tuple of values), assignment and compound assignment, arithmetic, \
     comparison, logical, bitwise and shift operators, `as` casts between primitive types, `if` / \
     `else`, `match` (literals, ranges, `|`, `_`, names, constants, guards), `for` over ranges (with \
-    `.rev()` and `.step_by(k)`), `while`, `loop`, `break`, `continue`, float and integer methods, \
+    `.rev()` and `.step_by(k)`), `while`, `loop`, `break`, `continue` (also to a labelled loop), \
+    float and integer methods, \
     View indexing, `extent`, atomics (`h.atomic_add(k, v)`, `h.atomic_fetch_max(k, v)`, \
     `h.atomic_compare_exchange(k, old, new)`, ...), `#[derive(DeviceValue)]` structs (fields, \
     literals) and `Complex` numbers, calls of `#[ferrokkos::device]` functions, constants (`N`, \

@@ -57,6 +57,11 @@ struct Function {
     lines: Vec<Line>,
     depth: usize,
     names: HashSet<String>,
+    /// The enclosing labelled loops, innermost last: (Rust label, C++ break target, C++ continue
+    /// target).
+    labels: Vec<(String, String, String)>,
+    /// The label of the loop about to be emitted (`'outer: for ...`).
+    pending_label: Option<String>,
 }
 
 #[derive(Default)]
@@ -204,6 +209,45 @@ pub(crate) fn capture<R>(f: impl FnOnce() -> R) -> (Vec<Line>, R) {
         std::mem::replace(&mut cur.lines, saved)
     });
     (lines, value)
+}
+
+/// Marks the next loop of the current function as labelled `label` (a Rust label without `'`).
+pub(crate) fn set_pending_label(label: &str) {
+    with(|s| current(s).pending_label = Some(label.to_string()));
+}
+
+/// The label set for the loop being emitted, if any (taken: the loop's body does not see it).
+pub(crate) fn take_pending_label() -> Option<String> {
+    with(|s| current(s).pending_label.take())
+}
+
+/// Enters the body of the loop labelled `label`, whose C++ targets are `brk` and `cont`.
+pub(crate) fn push_label(label: String, brk: String, cont: String) {
+    with(|s| current(s).labels.push((label, brk, cont)));
+}
+
+/// Leaves the innermost labelled loop's body.
+pub(crate) fn pop_label() {
+    with(|s| current(s).labels.pop());
+}
+
+/// The C++ break and continue targets of the innermost enclosing loop labelled `label`.
+pub(crate) fn label_targets(label: &str) -> Option<(String, String)> {
+    with(|s| {
+        current(s)
+            .labels
+            .iter()
+            .rev()
+            .find(|(l, _, _)| l == label)
+            .map(|(_, b, c)| (b.clone(), c.clone()))
+    })
+}
+
+/// Whether any of `lines` is exactly `text`.
+pub(crate) fn mentions(lines: &[Line], text: &str) -> bool {
+    lines
+        .iter()
+        .any(|l| matches!(l, Line::Code(_, t) if t == text))
 }
 
 /// Appends captured lines at the current depth.

@@ -77,7 +77,7 @@
 //! (`a..b`, `a..=b`, then optionally `.rev()`, then optionally `.step_by(k)`), `match` on
 //! integers and `bool`s (statements and values; patterns: literals, ranges, `|`, `_`, a name,
 //! `n @ pattern`, constants, and guards `if c`; it becomes an `if` chain), `while`, `loop`,
-//! `break`, `continue`, `return`; the `f32` / `f64` methods `abs sqrt cbrt exp exp2 ln log2 log10
+//! `break`, `continue` (also `break 'outer` / `continue 'outer` to a labelled loop), `return`; the `f32` / `f64` methods `abs sqrt cbrt exp exp2 ln log2 log10
 //! powi powf sin cos tan asin acos atan atan2 sinh cosh tanh floor ceil round trunc min max mul_add
 //! hypot signum clamp is_nan is_finite` and the integer methods `min max abs pow wrapping_add
 //! wrapping_sub wrapping_mul rem_euclid count_ones leading_zeros`; View indexing at ranks 1 to 8

@@ -173,46 +173,111 @@ pub fn for_range<T: DeviceInt>(
     let var = builder::fresh_name(name);
     if !shape.rev {
         let stop = builder::fresh_name(&format!("{name}_end"));
-        match step {
-            None => builder::line(format!(
+        let open = match step {
+            None => format!(
                 "for ({ty} {var} = {}, {stop} = {end}; {var} < {stop}; ++{var}) {{",
                 start.text()
-            )),
+            ),
             Some(step) => {
                 let by = builder::fresh_name(&format!("{name}_step"));
-                builder::line(format!(
+                format!(
                     "for ({ty} {var} = {}, {stop} = {end}, {by} = {ty}({}); {var} < {stop}; \
                      {var} = {stop} - {var} > {by} ? {var} + {by} : {stop}) {{",
                     start.text(),
                     step.text()
-                ));
+                )
             }
-        }
-        block(|| body(Expr::name(&var)));
+        };
+        emit_loop(open, || {}, || body(Expr::name(&var)));
     } else {
         let hi = builder::fresh_name(&format!("{name}_hi"));
         let lo = builder::fresh_name(&format!("{name}_lo"));
-        match step {
-            None => builder::line(format!(
+        let open = match step {
+            None => format!(
                 "for ({ty} {hi} = {end}, {lo} = {}; {hi} > {lo}; --{hi}) {{",
                 start.text()
-            )),
+            ),
             Some(step) => {
                 let by = builder::fresh_name(&format!("{name}_step"));
-                builder::line(format!(
+                format!(
                     "for ({ty} {hi} = {end}, {lo} = {}, {by} = {ty}({}); {hi} > {lo}; \
                      {hi} = {hi} - {lo} > {by} ? {hi} - {by} : {lo}) {{",
                     start.text(),
                     step.text()
-                ));
+                )
             }
-        }
+        };
+        emit_loop(
+            open,
+            || builder::line(format!("const {ty} {var} = {hi} - 1;")),
+            || body(Expr::name(&var)),
+        );
+    }
+}
+
+/// Emits a loop: its opening line `open`, then inside it `prologue` and the body, then its closing
+/// brace. A labelled loop (`'outer: for ...`) puts the body in a block of its own followed by its
+/// continue target, and its break target after the loop (each only where a `goto` names it; the
+/// inner block keeps the body's declarations out of scope at the target, as C++ requires).
+fn emit_loop(open: String, prologue: impl FnOnce(), body: impl FnOnce()) {
+    let label = builder::take_pending_label();
+    builder::line(open);
+    let Some(label) = label else {
         block(|| {
-            builder::line(format!("const {ty} {var} = {hi} - 1;"));
-            body(Expr::name(&var))
+            prologue();
+            body()
         });
+        builder::line("}");
+        return;
+    };
+    let brk = builder::fresh_temp(&format!("fk_break_{label}"));
+    let cont = builder::fresh_temp(&format!("fk_continue_{label}"));
+    builder::push_label(label, brk.clone(), cont.clone());
+    let (lines, ()) = builder::capture(|| {
+        block(|| {
+            prologue();
+            builder::line("{");
+            block(body);
+            builder::line("}");
+        })
+    });
+    builder::pop_label();
+    let (to_brk, to_cont) = (format!("goto {brk};"), format!("goto {cont};"));
+    let (uses_brk, uses_cont) = (
+        builder::mentions(&lines, &to_brk),
+        builder::mentions(&lines, &to_cont),
+    );
+    builder::splice(lines);
+    if uses_cont {
+        block(|| builder::line(format!("{cont}: ;")));
     }
     builder::line("}");
+    if uses_brk {
+        builder::line(format!("{brk}: ;"));
+    }
+}
+
+/// `'label: loop` (and `for`, `while`): the next loop is labelled `label`.
+pub fn labeled(label: &str, the_loop: impl FnOnce()) {
+    builder::set_pending_label(label);
+    the_loop();
+}
+
+/// `break 'label;`.
+pub fn break_to(label: &str) {
+    match builder::label_targets(label) {
+        Some((brk, _)) => builder::line(format!("goto {brk};")),
+        // rustc rejects a label that no enclosing loop has; nothing to emit.
+        None => builder::line("break;"),
+    }
+}
+
+/// `continue 'label;`.
+pub fn continue_to(label: &str) {
+    match builder::label_targets(label) {
+        Some((_, cont)) => builder::line(format!("goto {cont};")),
+        None => builder::line("continue;"),
+    }
 }
 
 /// `while cond { body }`.
@@ -220,24 +285,22 @@ pub fn while_(cond: impl FnOnce() -> Expr<bool>, body: impl FnOnce()) {
     let (lines, c) = builder::capture(cond);
     if !builder::has_code(&lines) {
         builder::splice(lines);
-        builder::line(format!("while ({}) {{", c.text()));
-        block(body);
+        emit_loop(format!("while ({}) {{", c.text()), || {}, body);
     } else {
-        builder::line("while (true) {");
-        block(|| {
-            builder::splice(lines);
-            builder::line(format!("if (!{}) break;", c.operand(prec::UNARY)));
-            body()
-        });
+        emit_loop(
+            "while (true) {".to_string(),
+            || {
+                builder::splice(lines);
+                builder::line(format!("if (!{}) break;", c.operand(prec::UNARY)));
+            },
+            body,
+        );
     }
-    builder::line("}");
 }
 
 /// `loop { body }`.
 pub fn loop_(body: impl FnOnce()) {
-    builder::line("while (true) {");
-    block(body);
-    builder::line("}");
+    emit_loop("while (true) {".to_string(), || {}, body);
 }
 
 /// `break;`.

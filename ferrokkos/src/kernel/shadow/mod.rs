@@ -23,8 +23,8 @@ pub use call::{
     split2, split3, split4, split5, split6, stmt,
 };
 pub use control::{
-    Branch, DeviceInt, RangeShape, break_, continue_, for_range, if_, if_else, loop_, return_unit,
-    return_value, while_,
+    Branch, DeviceInt, RangeShape, break_, break_to, continue_, continue_to, for_range, if_,
+    if_else, labeled, loop_, return_unit, return_value, while_,
 };
 
 /// A literal: `lit(2.0)` has the type rustc infers for `2.0` in the same place of the host closure.

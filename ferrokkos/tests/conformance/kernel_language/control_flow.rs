@@ -314,3 +314,146 @@ fn shadowing_captures_and_conditions_with_statements() -> Result<()> {
     check_cuda(&empty.cuda_source(Iterate::Right));
     Ok(())
 }
+
+/// The labelled loops of [`labelled_loops_break_and_continue_outer_loops`], in plain Rust.
+fn labelled(i: i64) -> i64 {
+    let mut found = -1i64;
+    let mut skipped = 0i64;
+    'rows: for a in 0..20i64 {
+        for b in 0..20i64 {
+            if (a * b) % 7 == 3 && b > i % 5 {
+                skipped += 1;
+                continue 'rows;
+            }
+            if a * 20 + b == i * 11 + 5 {
+                found = a * 100 + b;
+                break 'rows;
+            }
+        }
+        let wasted = a * 2;
+        skipped += wasted % 3;
+    }
+    let mut count = 0i64;
+    'outer: loop {
+        let mut k = 0i64;
+        while k < 10 {
+            k += 1;
+            count += k;
+            if count > 40 + i {
+                break 'outer;
+            }
+            if k == 3 {
+                continue 'outer;
+            }
+        }
+    }
+    found * 1000 + skipped * 10 + count
+}
+
+/// `break 'label` and `continue 'label` leave or restart an outer `for`, `loop` or `while` on
+/// every space as in Rust (a `goto` to targets after the loop and at the end of its body, which
+/// sits in a block of its own so that C++ accepts the jump past its declarations).
+fn labelled_loops_break_and_continue_outer_loops<S: Launch>(exec: &S) -> Result<()> {
+    let n = 40;
+    let out = crate::spaces::SView::<S, i64, 1>::new("out", [n])?;
+    parallel_for(
+        "labels",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| {
+            let m = i as i64;
+            let mut found = -1i64;
+            let mut skipped = 0i64;
+            'rows: for a in 0..20i64 {
+                for b in 0..20i64 {
+                    if (a * b) % 7 == 3 && b > m % 5 {
+                        skipped += 1;
+                        continue 'rows;
+                    }
+                    if a * 20 + b == m * 11 + 5 {
+                        found = a * 100 + b;
+                        break 'rows;
+                    }
+                }
+                let wasted = a * 2;
+                skipped += wasted % 3;
+            }
+            let mut count = 0i64;
+            'outer: loop {
+                let mut k = 0i64;
+                while k < 10 {
+                    k += 1;
+                    count += k;
+                    if count > 40 + m {
+                        break 'outer;
+                    }
+                    if k == 3 {
+                        continue 'outer;
+                    }
+                }
+            }
+            out[i] = found * 1000 + skipped * 10 + count;
+        }),
+    )?;
+    let want: Vec<i64> = (0..n as i64).map(labelled).collect();
+    assert_eq!(crate::spaces::download(&out)?, want);
+    Ok(())
+}
+
+per_space!(
+    labelled_loops_break_and_continue_outer_loops,
+    labelled_loops_break_and_continue_outer_loops
+);
+
+/// The kernel of [`labelled_loops_become_gotos_that_compile`], in plain Rust.
+fn gotos(i: i32) -> i32 {
+    let mut acc = 0i32;
+    'a: for x in 0..6i32 {
+        for z in 0..4i32 {
+            if z == i && x % 2 == 0 {
+                continue 'a;
+            }
+            if x == 5 && z == 3 {
+                break 'a;
+            }
+        }
+        let t = x * 2;
+        acc += t;
+    }
+    acc
+}
+
+#[test]
+fn labelled_loops_become_gotos_that_compile() -> Result<()> {
+    runtime();
+    let y = View::<i32, 1>::new("y", [5])?;
+    let k = kernel!(|i| {
+        let m = i as i32;
+        let mut acc = 0i32;
+        'a: for x in 0..6i32 {
+            for z in 0..4i32 {
+                if z == m && x % 2 == 0 {
+                    continue 'a;
+                }
+                if x == 5 && z == 3 {
+                    break 'a;
+                }
+            }
+            let t = x * 2;
+            acc += t;
+        }
+        y[i] = acc;
+    });
+    parallel_for("gotos", RangePolicy::new(&exec(), 0, 5)?, &k)?;
+    assert_eq!(y.to_vec()?, (0..5).map(gotos).collect::<Vec<_>>());
+    assert_ne!(gotos(0), gotos(4));
+    let tu = k.cuda_source(Iterate::Right);
+    let text = tu.generated();
+    assert!(text.contains("goto fk_continue_a;"), "{text}");
+    assert!(text.contains("goto fk_break_a;"), "{text}");
+    assert!(
+        text.contains("fk_continue_a: ;") && text.contains("fk_break_a: ;"),
+        "{text}"
+    );
+    check_cuda(&tu);
+    Ok(())
+}
