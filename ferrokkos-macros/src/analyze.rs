@@ -9,7 +9,7 @@ use syn::spanned::Spanned;
 use syn::{BinOp, Block, Expr, Lit, Pat, Stmt, UnOp};
 
 use crate::race::{self, Access, AccessKind, Role};
-use crate::subset::{self, ATOMICS, METHODS, SUMMARY};
+use crate::subset::{self, SUMMARY};
 
 /// What is being analysed: a kernel (free identifiers are captures) or a `#[device]` function
 /// (they are errors).
@@ -369,22 +369,9 @@ impl Walker {
                 if m.turbofish.is_some() {
                     self.errors.push(unsupported(m, "a turbofish"));
                 }
+                // Other names are methods of `#[device] impl` blocks: rustc finds them (or reports
+                // that the type has no such device method) in the typed shadow.
                 let arity = subset::atomic_arity(&name);
-                if !METHODS.contains(&name.as_str()) && arity.is_none() {
-                    self.err(
-                        m.method.span(),
-                        format!(
-                            "the method `{name}` is not supported in a kernel; supported methods: \
-                             {}, and the atomics {}",
-                            METHODS.join(", "),
-                            ATOMICS
-                                .iter()
-                                .map(|(n, _)| *n)
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    );
-                }
                 if let Some(arity) = arity {
                     match (ident_of(&m.receiver), m.args.first()) {
                         (Some(view), Some(index)) if m.args.len() == arity => {
@@ -436,6 +423,7 @@ impl Walker {
             Expr::Call(c) => {
                 match &*c.func {
                     Expr::Path(p) if p.qself.is_none() && complex_function(&p.path).is_some() => {}
+                    Expr::Path(p) if p.qself.is_none() && is_associated_call(&p.path) => {}
                     Expr::Path(p) if is_function_path(&p.path) && p.qself.is_none() => {}
                     other => self.err_spanned(
                         &other.to_token_stream(),
@@ -792,6 +780,17 @@ pub fn complex_function(path: &syn::Path) -> Option<&'static str> {
         "from_polar" => Some("complex_from_polar"),
         _ => None,
     }
+}
+
+/// Whether a call of `path` calls an associated function of a type (`Vec2::new(x, y)`,
+/// `Self::zero()`): a CamelCase segment before a snake_case name. Kernels reach the shadow of a
+/// `#[device] impl` block's function of that name.
+pub fn is_associated_call(path: &syn::Path) -> bool {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    path.segments.iter().all(|s| s.arguments.is_none())
+        && matches!(segs.as_slice(), [.., ty, f]
+            if ty.starts_with(|c: char| c.is_ascii_uppercase())
+                && f.starts_with(|c: char| c.is_ascii_lowercase() || c == '_'))
 }
 
 /// Whether a call of `path` constructs a tuple struct (`Tag(a, b)`): its last segment is a type's

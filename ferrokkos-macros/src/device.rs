@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::spanned::Spanned;
-use syn::{FnArg, ItemFn, Pat, ReturnType, Stmt};
+use syn::{FnArg, Pat, ReturnType, Stmt};
 
 use crate::analyze::{self, Mode};
 use crate::shadow;
@@ -13,79 +13,26 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     if !attr.is_empty() {
         return Err(syn::Error::new(attr.span(), "#[device] takes no arguments"));
     }
-    let f: ItemFn = syn::parse2(item)?;
-    let sig = &f.sig;
-    if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.unsafety.is_some() {
-        return Err(syn::Error::new(
-            sig.span(),
-            "a device function is a plain function of device values: no generics, `async` or \
-             `unsafe`",
-        ));
-    }
-    let mut names = Vec::new();
-    let mut types = Vec::new();
-    for arg in &sig.inputs {
-        let FnArg::Typed(t) = arg else {
+    let item: syn::Item = syn::parse2(item)?;
+    let f = match item {
+        syn::Item::Fn(f) => f,
+        syn::Item::Impl(i) => return crate::device_impl::expand(i),
+        other => {
             return Err(syn::Error::new(
-                arg.span(),
-                "a device function takes no `self`",
+                other.span(),
+                "#[device] goes on a function or on an `impl` block of a `DeviceValue` type",
             ));
-        };
-        let Pat::Ident(i) = &*t.pat else {
-            return Err(syn::Error::new(
-                t.pat.span(),
-                "a device function's parameter is a name",
-            ));
-        };
-        if !matches!(&*t.ty, syn::Type::Path(p) if p.qself.is_none()) {
-            let ty = analyze::pretty(&t.ty);
-            return Err(syn::Error::new(
-                t.ty.span(),
-                format!(
-                    "a device function's parameters are device values (numbers, `bool`, \
-                     `#[derive(DeviceValue)]` structs) passed by value, not `{ty}`"
-                ),
-            ));
-        }
-        names.push(i.ident.clone());
-        types.push(t.ty.clone());
-    }
-    let ret = match &sig.output {
-        ReturnType::Default => None,
-        ReturnType::Type(_, t) => {
-            let unit = matches!(&**t, syn::Type::Tuple(u) if u.elems.is_empty());
-            if !unit && !matches!(&**t, syn::Type::Path(p) if p.qself.is_none()) {
-                let ty = analyze::pretty(t);
-                return Err(syn::Error::new(
-                    t.span(),
-                    format!(
-                        "a device function returns a device value (a number, `bool` or \
-                         `#[derive(DeviceValue)]` struct) or nothing, not `{ty}`"
-                    ),
-                ));
-            }
-            (!unit).then(|| t.clone())
         }
     };
-    let body = syn::Expr::Block(syn::ExprBlock {
-        attrs: Vec::new(),
-        label: None,
-        block: (*f.block).clone(),
-    });
+    let sig = &f.sig;
+    let Signature {
+        names,
+        types,
+        ret,
+        receiver: _,
+    } = signature(sig, false)?;
     let name_strs: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-    let analysis = analyze::analyze(Mode::DeviceFn, &body, &[], &name_strs);
-    if let Some(mut first) = analysis.errors.first().cloned() {
-        for e in &analysis.errors[1..] {
-            first.combine(e.clone());
-        }
-        return Err(first);
-    }
-    if ret.is_some() && !matches!(f.block.stmts.last(), Some(Stmt::Expr(_, None))) {
-        return Err(syn::Error::new(
-            f.block.span(),
-            "a device function that returns a value ends with that value as its last expression",
-        ));
-    }
+    let body_shadow = checked_body(&f.block, &name_strs, ret.is_some())?;
     let k = quote!(::ferrokkos::__private);
     let vis = &f.vis;
     let name = &sig.ident;
@@ -99,14 +46,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         Some(t) => quote!(#k::Expr<#t>),
         None => quote!(()),
     };
-    let body_shadow = shadow::with_constants(&analysis.constants, || shadow::block(&f.block));
-    // Each parameter and return type is a device value: checked at the type, so that the error
-    // points at it.
-    let checks = types
-        .iter()
-        .map(|t| &**t)
-        .chain(ret.as_deref())
-        .map(|t| quote::quote_spanned!(t.span()=> #k::is_device_value::<#t>();));
+    let checks = type_checks(&types, ret.as_deref());
     let doc = format!(
         "The kernel form of the `#[ferrokkos::device]` function [`{name_str}`] (generated): kernels \
          call it through this type."
@@ -155,4 +95,131 @@ pub fn marker_path(path: &syn::Path) -> syn::Path {
         last.ident = format_ident!("__fk_device_{}", last.ident, span = last.ident.span());
     }
     path
+}
+
+/// A `#[device]` function's checked signature: its parameters' names and types, its return type
+/// (`None` for `()`) and its receiver (methods only).
+pub struct Signature {
+    pub names: Vec<syn::Ident>,
+    pub types: Vec<syn::Type>,
+    pub ret: Option<Box<syn::Type>>,
+    pub receiver: Option<syn::Receiver>,
+}
+
+/// Checks `sig`: no generics, `async` or `unsafe`; parameters are names of device values passed by
+/// value; a `self` / `&self` receiver only where `method`.
+pub fn signature(sig: &syn::Signature, method: bool) -> syn::Result<Signature> {
+    if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.unsafety.is_some() {
+        return Err(syn::Error::new(
+            sig.span(),
+            "a device function is a plain function of device values: no generics, `async` or \
+             `unsafe`",
+        ));
+    }
+    let mut names = Vec::new();
+    let mut types = Vec::new();
+    let mut receiver = None;
+    for arg in &sig.inputs {
+        let t = match arg {
+            FnArg::Receiver(r) if method => {
+                if r.mutability.is_some() || r.colon_token.is_some() {
+                    return Err(syn::Error::new(
+                        r.span(),
+                        "a device method takes `self` or `&self` (its value; it cannot change it)",
+                    ));
+                }
+                receiver = Some(r.clone());
+                continue;
+            }
+            FnArg::Receiver(r) => {
+                return Err(syn::Error::new(
+                    r.span(),
+                    "a device function takes no `self`",
+                ));
+            }
+            FnArg::Typed(t) => t,
+        };
+        let Pat::Ident(i) = &*t.pat else {
+            return Err(syn::Error::new(
+                t.pat.span(),
+                "a device function's parameter is a name",
+            ));
+        };
+        if !matches!(&*t.ty, syn::Type::Path(p) if p.qself.is_none()) {
+            let ty = analyze::pretty(&t.ty);
+            return Err(syn::Error::new(
+                t.ty.span(),
+                format!(
+                    "a device function's parameters are device values (numbers, `bool`, \
+                     `#[derive(DeviceValue)]` structs) passed by value, not `{ty}`"
+                ),
+            ));
+        }
+        names.push(i.ident.clone());
+        types.push((*t.ty).clone());
+    }
+    let ret = match &sig.output {
+        ReturnType::Default => None,
+        ReturnType::Type(_, t) => {
+            let unit = matches!(&**t, syn::Type::Tuple(u) if u.elems.is_empty());
+            if !unit && !matches!(&**t, syn::Type::Path(p) if p.qself.is_none()) {
+                let ty = analyze::pretty(t);
+                return Err(syn::Error::new(
+                    t.span(),
+                    format!(
+                        "a device function returns a device value (a number, `bool` or \
+                         `#[derive(DeviceValue)]` struct) or nothing, not `{ty}`"
+                    ),
+                ));
+            }
+            (!unit).then(|| t.clone())
+        }
+    };
+    Ok(Signature {
+        names,
+        types,
+        ret,
+        receiver,
+    })
+}
+
+/// The typed shadow of a device function's body, after the kernel language's analysis (in device
+/// function mode: free names are errors) over parameters `names`.
+pub fn checked_body(
+    block: &syn::Block,
+    names: &[String],
+    returns: bool,
+) -> syn::Result<TokenStream> {
+    let body = syn::Expr::Block(syn::ExprBlock {
+        attrs: Vec::new(),
+        label: None,
+        block: block.clone(),
+    });
+    let analysis = analyze::analyze(Mode::DeviceFn, &body, &[], names);
+    if let Some(mut first) = analysis.errors.first().cloned() {
+        for e in &analysis.errors[1..] {
+            first.combine(e.clone());
+        }
+        return Err(first);
+    }
+    if returns && !matches!(block.stmts.last(), Some(Stmt::Expr(_, None))) {
+        return Err(syn::Error::new(
+            block.span(),
+            "a device function that returns a value ends with that value as its last expression",
+        ));
+    }
+    Ok(shadow::with_constants(&analysis.constants, || {
+        shadow::block(block)
+    }))
+}
+
+/// Checks that each parameter and return type is a device value, at the type (so that an error
+/// points at it).
+pub fn type_checks(types: &[syn::Type], ret: Option<&syn::Type>) -> Vec<TokenStream> {
+    let k = quote!(::ferrokkos::__private);
+    types
+        .iter()
+        .chain(ret)
+        .map(|t| quote::quote_spanned!(t.span()=> #k::is_device_value::<#t>();))
+        .collect()
 }

@@ -138,6 +138,7 @@ impl VisitMut for Host<'_> {
                 if let Expr::Path(p) = &*c.func
                     && !crate::analyze::is_constructor(&p.path)
                     && crate::analyze::complex_function(&p.path).is_none()
+                    && !crate::analyze::is_associated_call(&p.path)
                 {
                     let marker = crate::device::marker_path(&p.path);
                     let args = &c.args;

@@ -7,6 +7,7 @@
 
 mod analyze;
 mod device;
+mod device_impl;
 mod fields;
 mod host;
 mod kernel;

@@ -434,6 +434,14 @@ pub fn expr(e: &Expr) -> TokenStream {
             let recv = expr(&m.receiver);
             let method = &m.method;
             let name = method.to_string();
+            let builtin = crate::subset::METHODS.contains(&name.as_str())
+                || crate::subset::atomic_arity(&name).is_some();
+            if !builtin {
+                // A `#[device] impl` method: its shadow `__fk_<name>` on the receiver's type.
+                let shadow_method = format_ident!("__fk_{}", method, span = method.span());
+                let args = m.args.iter().map(expr);
+                return quote_spanned!(span=> #s::receiver(#recv).#shadow_method(#(#args),*));
+            }
             let args: Vec<TokenStream> = if crate::subset::atomic_arity(&name).is_some() {
                 let mut args = m.args.iter();
                 let first = args.next().map(index);
@@ -451,6 +459,14 @@ pub fn expr(e: &Expr) -> TokenStream {
                 let f = format_ident!("{f}", span = p.span());
                 let args = c.args.iter().map(expr);
                 return quote_spanned!(span=> #s::#f(#(#args),*));
+            }
+            if crate::analyze::is_associated_call(&p.path) {
+                let mut path = p.path.clone();
+                if let Some(last) = path.segments.last_mut() {
+                    last.ident = format_ident!("__fk_{}", last.ident, span = last.ident.span());
+                }
+                let args = c.args.iter().map(expr);
+                return quote_spanned!(span=> #path(#(#args),*));
             }
             if crate::analyze::is_constructor(&p.path) {
                 let members = (0..c.args.len()).map(syn::Index::from);

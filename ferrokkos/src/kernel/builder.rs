@@ -78,6 +78,8 @@ struct State {
     types: Vec<String>,
     /// User type (its `TypeId`) to its C++ name.
     type_names: HashMap<std::any::TypeId, String>,
+    /// The receivers of `#[device]` method calls being evaluated (node ids), innermost last.
+    receivers: Vec<u32>,
 }
 
 thread_local! {
@@ -209,6 +211,16 @@ pub(crate) fn capture<R>(f: impl FnOnce() -> R) -> (Vec<Line>, R) {
         std::mem::replace(&mut cur.lines, saved)
     });
     (lines, value)
+}
+
+/// Notes `id` as the receiver of the `#[device]` method call being evaluated.
+pub(crate) fn push_receiver(id: u32) {
+    with(|s| s.receivers.push(id));
+}
+
+/// The receiver of the `#[device]` method being called (the innermost one noted).
+pub(crate) fn pop_receiver() -> Option<u32> {
+    with(|s| s.receivers.pop())
 }
 
 /// Marks the next loop of the current function as labelled `label` (a Rust label without `'`).

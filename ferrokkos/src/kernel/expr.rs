@@ -51,6 +51,14 @@ impl<T> Expr<T> {
         builder::text(self.id)
     }
 
+    /// The expression of node `id`.
+    pub(crate) fn from_id(id: u32) -> Self {
+        Expr {
+            id,
+            _type: PhantomData,
+        }
+    }
+
     /// The same expression seen as another type (a `&mut T` parameter as its place).
     pub(crate) fn retype<U>(self) -> Expr<U> {
         Expr {

@@ -67,7 +67,8 @@
 //! compound assignment; values of [`DeviceValue`] structs (`#[repr(C)]` structs that derive it):
 //! as View elements, captures and locals, their fields read and written (`p[i].vel.x += a`,
 //! `q.x`, `t.0`), struct literals (`Vec2 { x: 1.0, y }`, `Tag(a, b)`), whole-value assignment;
-//! fieldless enums that derive [`DeviceValue`] (`#[repr(u8)]` ...): variants (`Phase::Gas`), `==`,
+//! methods and associated functions of `#[device] impl` blocks (`v.dot(w)`, `Vec2::new(x, y)`,
+//! `Self::new` inside them; receivers `self` or `&self`); fieldless enums that derive [`DeviceValue`] (`#[repr(u8)]` ...): variants (`Phase::Gas`), `==`,
 //! `!=`, `match` on them, as View elements, fields and captures;
 //! complex numbers ([`crate::Complex`]`<f32>` / `<f64>`, num-complex's): `Complex::new(re, im)`,
 //! `Complex::from_polar(r, theta)`, `z.re` / `z.im`, `+ - * / %`, negation, `==`, compound

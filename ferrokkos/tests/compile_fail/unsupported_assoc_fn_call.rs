@@ -1,5 +1,5 @@
-// Unsupported syntax: calling an associated function (`Vec::new()`); kernels call only
-// `#[ferrokkos::device]` functions.
+// Unsupported: calling an associated function that no `#[device] impl` block defines
+// (`Vec::new()`): the kernel's shadow finds no `__fk_new` on the type, and rustc says so at the call.
 use ferrokkos::kernel;
 use ferrokkos::prelude::*;
 

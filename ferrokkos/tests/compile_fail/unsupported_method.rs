@@ -1,4 +1,6 @@
-// Unsupported syntax: a method that is not in the kernel language's list (`sin_cos`).
+// Unsupported: a method that is neither in the kernel language's list nor in a `#[device] impl`
+// block (`sin_cos`): the kernel's shadow finds no `__fk_sin_cos` on the type, and rustc says so at
+// the call.
 use ferrokkos::kernel;
 use ferrokkos::prelude::*;
 

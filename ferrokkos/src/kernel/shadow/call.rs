@@ -209,6 +209,29 @@ pub fn checked<T>(_e: Expr<T>) -> T {
     unreachable!("ferrokkos: a struct literal's type check is never run")
 }
 
+/// The receiver of a `#[device]` method call `e.m(args)`: notes `e` for the method's shadow (which
+/// takes it back with [`pop_receiver`] before its arguments are used) and gives a value of `T` to
+/// call the method on (all-zero, which `Element` makes a valid value; only its type matters).
+///
+/// Rust evaluates a call's receiver before its arguments, and each method's shadow takes back
+/// exactly the receiver noted for it, so nested calls (`a.m(b.m(c))`) take theirs in order.
+pub fn receiver<T: DeviceValue>(e: Expr<T>) -> T {
+    builder::push_receiver(e.id);
+    // SAFETY: `T: DeviceValue: Element`, whose contract makes the all-zero bytes a valid value.
+    unsafe { std::mem::zeroed() }
+}
+
+/// The receiver noted by [`receiver`] for the `#[device]` method being called.
+pub fn pop_receiver<T: DeviceValue>() -> Expr<T> {
+    match builder::pop_receiver() {
+        Some(id) => Expr::from_id(id),
+        None => panic!(
+            "ferrokkos: a #[device] method's shadow was called without a receiver (generated code \
+             calls it only through `receiver`)"
+        ),
+    }
+}
+
 /// What a statement's expression leaves: nothing for `()`, a discarded value for an `Expr` (kept as
 /// `(void)e;` so that a device function call in it still runs; sealed).
 pub trait Statement: SealedShadow {

@@ -20,7 +20,7 @@ pub use super::complex::{ComplexPart, complex_from_polar, complex_new};
 pub use super::view_expr::{DeviceIndex, ViewExpr};
 pub use call::{
     DeviceParams, FnReturn, Place, Statement, checked, construct, device_call, field, field_value,
-    split2, split3, split4, split5, split6, stmt,
+    pop_receiver, receiver, split2, split3, split4, split5, split6, stmt,
 };
 pub use control::{
     Branch, DeviceInt, RangeShape, break_, break_to, continue_, continue_to, for_range, if_,

@@ -178,6 +178,65 @@ per_space!(
     device_functions_take_and_return_structs
 );
 
+/// Methods and associated functions that kernels call (`#[device] impl`).
+#[ferrokkos::device]
+impl Vec2 {
+    fn new(x: f64, y: f64) -> Vec2 {
+        Vec2 { x, y }
+    }
+
+    fn dot(self, o: Vec2) -> f64 {
+        self.x * o.x + self.y * o.y
+    }
+
+    fn scaled(&self, k: f64) -> Vec2 {
+        Self::new(self.x * k, self.y * k)
+    }
+
+    fn len2(self) -> f64 {
+        self.dot(self)
+    }
+}
+
+/// Methods of a `#[device] impl` block, called on fields, locals and results of other calls
+/// (nested), and associated functions by type path and `Self::`.
+fn device_methods_are_called_on_values<S: Launch>(exec: &S) -> Result<()> {
+    let n = 25;
+    let start = particles(n);
+    let parts = upload::<S, Particle>("parts", &start)?;
+    let out = SView::<S, f64, 1>::new("out", [n])?;
+    let moved = SView::<S, Vec2, 1>::new("moved", [n])?;
+    parallel_for(
+        "methods",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| {
+            let p = parts[i];
+            let w = p.vel.scaled(2.0);
+            out[i] = p.pos.dot(w.scaled(p.pos.dot(p.vel))) + Vec2::new(1.0, 2.0).len2();
+            moved[i] = p.pos.scaled(0.5).scaled(p.vel.len2());
+        }),
+    )?;
+    let want: Vec<f64> = start
+        .iter()
+        .map(|p| {
+            let w = p.vel.scaled(2.0);
+            p.pos.dot(w.scaled(p.pos.dot(p.vel))) + Vec2::new(1.0, 2.0).len2()
+        })
+        .collect();
+    assert_eq!(download(&out)?, want);
+    let want: Vec<Vec2> = start
+        .iter()
+        .map(|p| p.pos.scaled(0.5).scaled(p.vel.len2()))
+        .collect();
+    assert_eq!(download(&moved)?, want);
+    Ok(())
+}
+
+per_space!(
+    device_methods_are_called_on_values,
+    device_methods_are_called_on_values
+);
+
 /// A reduction over fields of a View of structs, and a struct value chosen by `if`.
 fn reductions_read_struct_fields<S: Launch>(exec: &S) -> Result<()> {
     let n = 50;
@@ -263,6 +322,20 @@ fn structs_are_defined_once_before_use_and_compile() -> Result<()> {
     let def = text.find("struct Vec2 {").expect("Vec2 defined");
     let f = text.find("static __device__ Vec2 scale_fn(const Vec2 v, const f64 k)");
     assert!(f.is_some_and(|f| def < f), "{text}");
+    check_cuda(&tu);
+
+    // Methods: C++ functions named after the type, the receiver first.
+    let k = kernel!(|i| dots[i] = parts[i].vel.scaled(2.0).dot(Vec2::new(1.0, 0.5)));
+    let tu = k.cuda_source(Iterate::Right);
+    let text = tu.generated();
+    assert!(
+        text.contains("static __device__ f64 Vec2_dot_fn(const Vec2 self, const Vec2 o)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Vec2_dot_fn(Vec2_scaled_fn(parts(i).vel, 2.0), Vec2_new_fn(1.0, 0.5))"),
+        "{text}"
+    );
     check_cuda(&tu);
     Ok(())
 }

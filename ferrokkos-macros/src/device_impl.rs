@@ -1,0 +1,137 @@
+//! `#[device] impl T { ... }`: methods (`self` or `&self`) and associated functions of a type that
+//! kernels call (`v.dot(w)`, `Vec2::new(x, y)`).
+//!
+//! The impl block stays as written for the host. Next to each function the expansion adds its typed
+//! shadow, a hidden associated function `__fk_<name>` of the same type (so rustc finds it from a
+//! value of the type, wherever the kernel is): a kernel's shadow calls
+//! `receiver(v).__fk_dot(w)`, where `receiver` notes `v`'s expression and gives a value of the type
+//! to call on, and the shadow takes the expression back (`pop_receiver`) and defines the C++
+//! function `T_dot` once per translation unit, with `self` as its first parameter.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::spanned::Spanned;
+use syn::visit_mut::{self, VisitMut};
+
+use crate::device::{Signature, checked_body, signature, type_checks};
+
+/// Renames `self` in a method body to the shadow's receiver parameter.
+struct RenameSelf(syn::Ident);
+
+impl VisitMut for RenameSelf {
+    fn visit_expr_path_mut(&mut self, p: &mut syn::ExprPath) {
+        if p.qself.is_none() && p.path.is_ident("self") {
+            p.path = self.0.clone().into();
+        }
+        visit_mut::visit_expr_path_mut(self, p);
+    }
+}
+
+pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
+    if let Some((_, path, _)) = &item.trait_ {
+        return Err(syn::Error::new(
+            path.span(),
+            "#[device] goes on an inherent `impl` block (`impl Vec2 { ... }`), not a trait impl",
+        ));
+    }
+    if !item.generics.params.is_empty() {
+        return Err(syn::Error::new(
+            item.generics.span(),
+            "#[device] goes on an `impl` block without generics",
+        ));
+    }
+    let syn::Type::Path(self_path) = &*item.self_ty else {
+        return Err(syn::Error::new(
+            item.self_ty.span(),
+            "#[device] goes on the `impl` block of a named type (a `DeviceValue` struct or enum)",
+        ));
+    };
+    let type_name = self_path
+        .path
+        .segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default();
+    let k = quote!(::ferrokkos::__private);
+    let this = syn::Ident::new("__fk_this", Span::mixed_site());
+    let mut shadows = Vec::new();
+    let mut markers = Vec::new();
+    for it in &item.items {
+        let syn::ImplItem::Fn(f) = it else {
+            continue;
+        };
+        let Signature {
+            names,
+            types,
+            ret,
+            receiver,
+        } = signature(&f.sig, true)?;
+        let name = &f.sig.ident;
+        let vis = &f.vis;
+        let mut block = f.block.clone();
+        let mut all_names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        if receiver.is_some() {
+            RenameSelf(this.clone()).visit_block_mut(&mut block);
+            all_names.insert(0, this.to_string());
+        }
+        let body = checked_body(&block, &all_names, ret.is_some())?;
+        let checks = type_checks(&types, ret.as_deref());
+        let marker = format_ident!("__fk_method_{}_{}", type_name, name);
+        let shadow_name = format_ident!("__fk_{}", name, span = name.span());
+        let cxx_name = format!("{type_name}_{name}");
+        let mut param_names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        let ret_shadow = match &ret {
+            Some(t) => quote!(#k::Expr<#t>),
+            None => quote!(()),
+        };
+        let (recv, take, args, arg_types) = match &receiver {
+            Some(r) => {
+                param_names.insert(0, "self".to_string());
+                let amp = &r.reference.as_ref().map(|(a, _)| quote!(#a));
+                (
+                    quote!(#amp self,),
+                    quote!(let #this: #k::Expr<Self> = #k::shadow::pop_receiver::<Self>();),
+                    quote!(#this, #(#names,)*),
+                    quote!(#k::Expr<Self>, #(#k::Expr<#types>,)*),
+                )
+            }
+            None => (
+                quote!(),
+                quote!(),
+                quote!(#(#names,)*),
+                quote!(#(#k::Expr<#types>,)*),
+            ),
+        };
+        markers.push(quote! {
+            #[doc(hidden)]
+            #[allow(non_camel_case_types)]
+            enum #marker {}
+        });
+        shadows.push(quote! {
+            /// The typed shadow of the `#[device]` method of the same name (generated).
+            #[doc(hidden)]
+            #[allow(non_snake_case, unused, clippy::all)]
+            #vis fn #shadow_name(#recv #(#names: #k::Expr<#types>),*) -> #ret_shadow {
+                #(#checks)*
+                #take
+                #k::shadow::device_call(
+                    ::core::any::TypeId::of::<#marker>(),
+                    #cxx_name,
+                    [#(#param_names),*],
+                    (#args),
+                    |(#args): (#arg_types)| #body,
+                )
+            }
+        });
+    }
+    let self_ty = &item.self_ty;
+    Ok(quote! {
+        #item
+
+        #(#markers)*
+
+        impl #self_ty {
+            #(#shadows)*
+        }
+    })
+}
