@@ -50,6 +50,8 @@ struct Walker {
     is_unsafe: bool,
     dereferenced: HashSet<String>,
     views: HashSet<String>,
+    /// Locals bound to array literals (`let mut w = [0.0; 9];`), which the body may index.
+    arrays: HashSet<String>,
     constants: HashSet<String>,
     /// Captured names used as values (not indexed, not the receiver of `extent` or an atomic).
     value_uses: Vec<(String, Span)>,
@@ -75,6 +77,7 @@ pub fn analyze(
         is_unsafe: false,
         dereferenced: HashSet::new(),
         views: HashSet::new(),
+        arrays: HashSet::new(),
         constants: HashSet::new(),
         value_uses: Vec::new(),
         errors: Vec::new(),
@@ -222,6 +225,43 @@ impl Walker {
                         self.errors.push(unsupported(e, "`let ... else`"));
                     }
                     // `let (a, b) = (x, y);`: a tuple of names bound to a tuple of values.
+                    // `let w = [a, b, c];`, `let mut w = [0.0; N];`: a local array.
+                    if let Some(name) = array_local_name(&l.pat)
+                        && matches!(strip(&init.expr), Expr::Array(_) | Expr::Repeat(_))
+                    {
+                        match strip(&init.expr) {
+                            Expr::Array(a) => {
+                                if a.elems.is_empty() {
+                                    self.errors.push(unsupported(a, "an empty array"));
+                                }
+                                for e in &a.elems {
+                                    self.expr(e);
+                                }
+                            }
+                            Expr::Repeat(r) => {
+                                self.expr(&r.expr);
+                                let len_ok = match strip(&r.len) {
+                                    Expr::Lit(_) => true,
+                                    Expr::Path(p) => p.path.segments.last().is_some_and(|s| {
+                                        s.ident
+                                            .to_string()
+                                            .starts_with(|c: char| c.is_ascii_uppercase())
+                                    }),
+                                    _ => false,
+                                };
+                                if !len_ok {
+                                    self.errors.push(unsupported(
+                                        &r.len,
+                                        "an array length that is not a literal or a constant",
+                                    ));
+                                }
+                            }
+                            _ => unreachable!("matched above"),
+                        }
+                        self.bind(name.to_string(), name.span());
+                        self.arrays.insert(name.to_string());
+                        return;
+                    }
                     if let (Pat::Tuple(p), Expr::Tuple(t)) = (&l.pat, strip(&init.expr)) {
                         if p.elems.len() != t.elems.len() {
                             self.errors.push(unsupported(
@@ -657,12 +697,13 @@ impl Walker {
         }
     }
 
-    /// `view[index]` read or written.
+    /// `view[index]` read or written (or an element of a local array).
     fn index(&mut self, base: &Expr, index: &Expr, kind: AccessKind, tokens: TokenStream) {
         match ident_of(base) {
             Some(view) if !self.is_local(&view) => {
                 self.view_access(&view, index, kind, tokens, base.span());
             }
+            Some(array) if self.arrays.contains(&array) => {}
             _ => self.err(
                 base.span(),
                 "only captured Views can be indexed in a kernel (`x[i]`, `a[(i, j)]`)",
@@ -702,6 +743,15 @@ impl Walker {
                 tokens,
             },
         ));
+    }
+}
+
+/// The name a `let` of an array binds: `w`, `mut w`, or either with an array type (`w: [f64; 3]`).
+pub fn array_local_name(p: &Pat) -> Option<&syn::Ident> {
+    match p {
+        Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() => Some(&i.ident),
+        Pat::Type(t) if matches!(&*t.ty, syn::Type::Array(_)) => array_local_name(&t.pat),
+        _ => None,
     }
 }
 

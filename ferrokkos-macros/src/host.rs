@@ -27,6 +27,13 @@ struct Host<'a> {
 }
 
 impl Host<'_> {
+    /// Whether `place` (`x[i]`, `y[i].a.b`) indexes a capture (a View or a captured array), whose
+    /// accesses become accessor calls; a local array's stay as written.
+    fn captured_element(&self, place: &Expr) -> bool {
+        element_update_parts(place)
+            .is_some_and(|(ix, _)| ident_of(&ix.expr).is_some_and(|n| self.roles.contains_key(&n)))
+    }
+
     fn written(&self, base: &Expr) -> bool {
         ident_of(base).is_some_and(|n| self.roles.get(&n) == Some(&Role::Write))
     }
@@ -51,7 +58,9 @@ fn private(name: &str) -> syn::Ident {
 impl VisitMut for Host<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         match e {
-            Expr::Assign(a) if matches!(strip(&a.left), Expr::Index(_)) => {
+            Expr::Assign(a)
+                if matches!(strip(&a.left), Expr::Index(_)) && self.captured_element(&a.left) =>
+            {
                 let Expr::Index(mut ix) = strip(&a.left).clone() else {
                     unreachable!()
                 };
@@ -75,7 +84,14 @@ impl VisitMut for Host<'_> {
             }
             // `y[i] op= v`, `y[i].x = v`, `y[i].a.b op= v`: the element is read, updated as a local
             // and written back (the iteration owns it, so this is the same as updating it in place).
-            Expr::Assign(_) | Expr::Binary(_) if element_update(e).is_some() => {
+            Expr::Assign(_) | Expr::Binary(_)
+                if element_update(e).is_some()
+                    && match &*e {
+                        Expr::Assign(a) => self.captured_element(&a.left),
+                        Expr::Binary(b) => self.captured_element(&b.left),
+                        _ => false,
+                    } =>
+            {
                 let (left, op, mut value) = match e {
                     Expr::Assign(a) => (&*a.left, quote!(=), (*a.right).clone()),
                     Expr::Binary(b) => {
@@ -105,7 +121,7 @@ impl VisitMut for Host<'_> {
                     #put
                 });
             }
-            Expr::Index(ix) => {
+            Expr::Index(ix) if self.captured_element(&Expr::Index(ix.clone())) => {
                 self.visit_expr_mut(&mut ix.index);
                 let (base, idx) = (&ix.expr, &ix.index);
                 if self.written(base) {

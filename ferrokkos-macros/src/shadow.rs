@@ -103,6 +103,37 @@ fn stmt(st: &Stmt, last: bool) -> TokenStream {
     match st {
         Stmt::Local(l) => {
             let marker = source_marker(l.span());
+            // `let w = [a, b];`, `let mut w = [0.0; N];` (optionally typed `[T; N]`): a local array.
+            if let (Some(name), Some(init)) = (crate::analyze::array_local_name(&l.pat), &l.init)
+                && matches!(strip(&init.expr), Expr::Array(_) | Expr::Repeat(_))
+            {
+                let mutable = matches!(&l.pat, Pat::Ident(i) if i.mutability.is_some())
+                    || matches!(&l.pat, Pat::Type(t) if matches!(&*t.pat, Pat::Ident(i) if i.mutability.is_some()));
+                let text = name.to_string();
+                let ty = match &l.pat {
+                    Pat::Type(t) => match &*t.ty {
+                        syn::Type::Array(a) => {
+                            let (elem, len) = (&a.elem, &a.len);
+                            quote!(: #s::ArrayExpr<#elem, { #len }>)
+                        }
+                        _ => quote!(),
+                    },
+                    _ => quote!(),
+                };
+                let value = match strip(&init.expr) {
+                    Expr::Array(a) => {
+                        let elems = a.elems.iter().map(expr);
+                        quote!(#s::array_local(#text, #mutable, [#(#elems),*]))
+                    }
+                    Expr::Repeat(r) => {
+                        let v = expr(&r.expr);
+                        let len = &r.len;
+                        quote!(#s::array_repeat::<_, { #len }>(#text, #v))
+                    }
+                    _ => unreachable!("matched above"),
+                };
+                return quote!(#marker let #name #ty = #value;);
+            }
             // `let (a, b) = (x, y);`: the values first (as Rust evaluates the tuple), then the names.
             if let (Pat::Tuple(p), Some(init)) = (&l.pat, &l.init)
                 && let Expr::Tuple(t) = strip(&init.expr)

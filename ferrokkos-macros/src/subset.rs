@@ -53,6 +53,8 @@ pub const METHODS: &[&str] = &[
     "inv",
     // Views
     "extent",
+    // local arrays
+    "len",
 ];
 
 /// The atomic View methods and their numbers of arguments (the index first): Kokkos' `atomic_*`
@@ -89,7 +91,7 @@ pub const PRIMITIVES: &[&str] = &[
 ];
 
 /// A one-line summary of the kernel language for error messages.
-pub const SUMMARY: &str = "kernels support `let` (of names, or of a tuple of names to a tuple of values), assignment and compound assignment, arithmetic, \
+pub const SUMMARY: &str = "kernels support `let` (of names, of a tuple of names to a tuple of values, or of a local array `[a, b]` / `[v; N]`), assignment and compound assignment, arithmetic, \
     comparison, logical, bitwise and shift operators, `as` casts between primitive types, `if` / \
     `else`, `match` (literals, ranges, `|`, `_`, names, constants, guards), `for` over ranges (with \
     `.rev()` and `.step_by(k)`), `while`, `loop`, `break`, `continue` (also to a labelled loop), \

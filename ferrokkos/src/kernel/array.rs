@@ -67,11 +67,59 @@ impl<T, const N: usize> Clone for ArrayExpr<T, N> {
 
 impl<T, const N: usize> Copy for ArrayExpr<T, N> {}
 
+#[allow(clippy::len_without_is_empty)] // a kernel's `a.len()`; Rust arrays have no `is_empty` use here
 impl<T: DeviceValue, const N: usize> ArrayExpr<T, N> {
-    /// `values[index]`.
+    /// `values[index]` (assignable for a local `let mut` array).
     pub fn at(self, index: impl DeviceIndex<1>) -> Expr<T> {
         let i = index.coordinates().remove(0);
         Expr::new(format!("{}[{i}]", self.name.text()), prec::PRIMARY)
+    }
+
+    /// `values.len()`.
+    pub fn len(self) -> Expr<usize> {
+        Expr::new(format!("{N}ULL"), prec::PRIMARY)
+    }
+}
+
+/// `let name = [e0, e1, ...];` (`mutable`: `let mut`): a local array (`fk::Array<T, N>`, indexed
+/// with the bounds check of captured arrays).
+pub fn array_local<T: DeviceValue, const N: usize>(
+    name: &str,
+    mutable: bool,
+    elems: [Expr<T>; N],
+) -> ArrayExpr<T, N> {
+    let ty = format!("fk::Array<{}, {N}>", T::cxx_name());
+    let values: Vec<String> = elems.iter().map(|e| e.text()).collect();
+    let cxx = super::builder::fresh_name(name);
+    let konst = if mutable { "" } else { "const " };
+    super::builder::line(format!(
+        "{konst}{ty} {cxx} = {{{{{}}}}};",
+        values.join(", ")
+    ));
+    ArrayExpr {
+        name: Expr::name(&cxx),
+        _type: PhantomData,
+    }
+}
+
+/// `let name = [value; N];`: a local array of `N` copies of `value` (evaluated once).
+pub fn array_repeat<T: DeviceValue, const N: usize>(name: &str, value: Expr<T>) -> ArrayExpr<T, N> {
+    let ty = format!("fk::Array<{}, {N}>", T::cxx_name());
+    let fill = super::builder::fresh_temp("fk_fill");
+    super::builder::line(format!(
+        "const {} {fill} = {};",
+        T::cxx_name(),
+        value.text()
+    ));
+    let cxx = super::builder::fresh_name(name);
+    let k = super::builder::fresh_temp("fk_k");
+    super::builder::line(format!("{ty} {cxx};"));
+    super::builder::line(format!(
+        "for (usize {k} = 0; {k} < {N}ULL; ++{k}) {cxx}.v[{k}] = {fill};"
+    ));
+    ArrayExpr {
+        name: Expr::name(&cxx),
+        _type: PhantomData,
     }
 }
 

@@ -63,7 +63,8 @@
 //! # The kernel language
 //!
 //! Kernels use a subset of Rust that has a meaning on every device: `let` / `let mut` (also
-//! `let (a, b) = (x, y);`), assignment and
+//! `let (a, b) = (x, y);`; local arrays `let w = [a, b, c];`, `let mut acc = [0.0; N];`, typed
+//! `[T; N]`, indexed (bounds-checked as captured arrays), written and `len()`), assignment and
 //! compound assignment; values of [`DeviceValue`] structs (`#[repr(C)]` structs that derive it):
 //! as View elements, captures and locals, their fields read and written (`p[i].vel.x += a`,
 //! `q.x`, `t.0`), struct literals (`Vec2 { x: 1.0, y }`, `Tag(a, b)`), whole-value assignment;

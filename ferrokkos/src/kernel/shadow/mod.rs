@@ -16,6 +16,7 @@ use super::value::{DeviceEnum, DeviceEq, DeviceValue};
 mod call;
 mod control;
 
+pub use super::array::{ArrayExpr, array_local, array_repeat};
 pub use super::complex::{ComplexPart, complex_from_polar, complex_new};
 pub use super::view_expr::{DeviceIndex, ViewExpr};
 pub use call::{

@@ -10,6 +10,7 @@ mod casts;
 mod complex;
 mod control_flow;
 mod features;
+mod local_arrays;
 mod matching;
 mod methods;
 mod operators;

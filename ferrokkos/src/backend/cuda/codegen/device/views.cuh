@@ -98,6 +98,19 @@ struct Array {
     }
     return v[at[0]];
   }
+
+  /// Element `i` of a local (`let mut`) array, assignable; out of range: as above, and a write is
+  /// dropped.
+  template <class I>
+  __device__ __forceinline__ T& operator[](I i) {
+    const usize at[1] = {(usize)i};
+    if (at[0] >= (usize)N) {
+      const usize len[1] = {(usize)N};
+      detail::out_of_bounds<1>(1u, at, len);
+      return detail::oob<T>::element();
+    }
+    return v[at[0]];
+  }
 };
 
 // ---------------------------------------------------------------------------------------------------
