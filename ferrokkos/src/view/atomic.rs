@@ -23,6 +23,24 @@ use crate::layout::Layout;
 
 const RELAXED: Ordering = Ordering::Relaxed;
 
+// `Atomic*::from_ptr` needs the atomic type's alignment; View elements have their type's. They
+// agree on the 64-bit targets ferrokkos supports; a target where they do not fails to compile.
+const _: () = {
+    use std::mem::align_of;
+    assert!(align_of::<AtomicI32>() == align_of::<i32>());
+    assert!(
+        align_of::<AtomicU32>() == align_of::<u32>()
+            && align_of::<AtomicU32>() == align_of::<f32>()
+    );
+    assert!(align_of::<AtomicI64>() == align_of::<i64>());
+    assert!(
+        align_of::<AtomicU64>() == align_of::<u64>()
+            && align_of::<AtomicU64>() == align_of::<f64>()
+    );
+    assert!(align_of::<AtomicIsize>() == align_of::<isize>());
+    assert!(align_of::<AtomicUsize>() == align_of::<usize>());
+};
+
 /// Element types with host atomic operations: `i32`, `u32`, `i64`, `u64`, `isize`, `usize`,
 /// `f32`, `f64` (sealed: kernels rely on these being atomic).
 ///
