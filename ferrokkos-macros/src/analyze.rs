@@ -679,7 +679,7 @@ impl Walker {
                         e.span(),
                         format!(
                             "`{name}` is captured by the kernel, and captures are read-only copies; \
-                             declare a local (`let mut {name} = {name};`) or write a View"
+                             copy it into a local (`let mut v = {name};`) or write a View"
                         ),
                     );
                 }

@@ -141,9 +141,13 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let fields = fields::flatten(&mut body, &bound);
     let body = &body;
     let analysis = analyze::analyze(Mode::Kernel, body, &index.names, &rest_names);
-    if let Some(mut first) = analysis.errors.first().cloned() {
-        for e in &analysis.errors[1..] {
-            first.combine(e.clone());
+    if !analysis.errors.is_empty() {
+        // The analysis saw the pre-pass's identifiers (`p_dt`); the messages name the paths the
+        // user wrote (`p.dt`).
+        let mut errors = analysis.errors.iter().map(|e| with_paths(e, &fields));
+        let mut first = errors.next().expect("not empty");
+        for e in errors {
+            first.combine(e);
         }
         return Err(first);
     }
@@ -464,4 +468,61 @@ fn shadow_param_type(p: &Pat) -> Option<TokenStream> {
         }
         other => quote!(#k::Expr<#other>),
     })
+}
+
+/// `e` with each field capture's identifier in its messages replaced by the path it stands for.
+fn with_paths(e: &syn::Error, fields: &[fields::FieldCapture]) -> syn::Error {
+    let mut out: Option<syn::Error> = None;
+    for one in e.clone() {
+        let before = one.to_string();
+        let mut msg = before.clone();
+        for f in fields {
+            msg = replace_word(&msg, &f.name, &analyze::pretty(&f.path));
+        }
+        // Unchanged errors keep their whole span; a renamed one points at its start.
+        let one = if msg == before {
+            one
+        } else {
+            syn::Error::new(one.span(), msg)
+        };
+        match &mut out {
+            Some(o) => o.combine(one),
+            None => out = Some(one),
+        }
+    }
+    out.unwrap_or_else(|| e.clone())
+}
+
+/// `text` with every occurrence of the identifier `word` (not part of a longer identifier)
+/// replaced by `by`.
+fn replace_word(text: &str, word: &str, by: &str) -> String {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(word) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + word.len()..].chars().next();
+        out.push_str(&rest[..at]);
+        if before.is_some_and(is_ident) || after.is_some_and(is_ident) {
+            out.push_str(word);
+        } else {
+            out.push_str(by);
+        }
+        rest = &rest[at + word.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod with_paths_tests {
+    use super::replace_word;
+
+    #[test]
+    fn only_whole_identifiers_are_replaced() {
+        assert_eq!(
+            replace_word("`p_dt` and p_dt_x, (p_dt)", "p_dt", "p.dt"),
+            "`p.dt` and p_dt_x, (p.dt)"
+        );
+    }
 }
