@@ -66,10 +66,10 @@ pub trait Capture: Sealed + Send + Sync {
     fn pack(&self, w: &mut ParamWriter<'_>);
 }
 
-/// A value a kernel may read: a [`DeviceType`] number, an array of them, or a View of them (sealed).
+/// A value a kernel may read: a [`DeviceValue`], an array of them, or a View of them (sealed).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be captured by a kernel (only read)",
-    note = "kernels capture numbers, `bool`s, arrays of them and Views of them; compute other values inside the kernel"
+    note = "kernels capture device values (numbers, `bool`s, `Complex`, `#[derive(DeviceValue)]` types), arrays of them and Views of them; compute other values inside the kernel"
 )]
 pub trait KernelValue: SealedKernelValue + Clone + Send + Sync + 'static {
     /// What the host body sees.
