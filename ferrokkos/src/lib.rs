@@ -76,9 +76,9 @@ pub use backend::host::{DefaultHostExecutionSpace, Serial, Threads};
 pub use choice::{SpaceChoice, SpaceTask, run_on};
 pub use dispatch::{
     Everywhere, ForFunctor, ForKernel, Functor, HostExecutionSpace, HostOnly, Launch,
-    LaunchMDRange, LaunchRange, ParallelFor, ParallelReduce, ParallelScan, Reach, ReachesSpace,
-    ReduceFunctor, ReduceKernel, ScanFunctor, ScanKernel, parallel_for, parallel_reduce,
-    parallel_scan, parallel_scan_with,
+    LaunchMDRange, LaunchRange, ParallelFor, ParallelReduce, ParallelScan, Prepare, PrepareReport,
+    Reach, ReachesSpace, ReduceFunctor, ReduceKernel, ScanFunctor, ScanKernel, parallel_for,
+    parallel_reduce, parallel_scan, parallel_scan_with,
 };
 pub use error::{BackendError, BorrowKind, DeviceTarget, Error, Result};
 /// A single-source kernel: `kernel!(|i| y[i] = a * x[i] + y[i])` runs on the host spaces as Rust and
@@ -142,7 +142,7 @@ pub mod prelude {
     pub use crate::{
         ALL, BAnd, BOr, ByValue, Custom, ExecutionSpace, HostSpace, InitSettings, Iterate, LAnd,
         LOr, Launch, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc,
-        MemorySpace, Min, MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prod,
+        MemorySpace, Min, MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prepare, Prod,
         RangePolicy, Reducer, Schedule, Serial, Sum, Threads, ValLocScalar, View,
         create_mirror_view, deep_copy, parallel_for, parallel_reduce, parallel_scan,
         partition_space, subview, view_alloc,

@@ -6,6 +6,7 @@
 //! implementation per backend; a new backend implements each trait in its own folder.
 
 use super::functor::{ForFunctor, ReduceFunctor, ScanFunctor};
+use super::prepare::{Job, Request};
 use crate::error::Result;
 use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy};
 use crate::reducer::{ReduceTarget, Reducer};
@@ -48,6 +49,17 @@ pub trait LaunchRange: ExecutionSpace + Sealed {
         I: IndexType,
         Rd: Reducer,
         K: ScanFunctor<I, Rd::Value>;
+
+    /// The compilation a launch over `policy` would do first, done ahead by [`super::Prepare`]
+    /// (`None` where nothing is compiled: the host spaces).
+    #[doc(hidden)]
+    fn prepare_range<I: IndexType>(
+        policy: &RangePolicy<Self, I>,
+        request: Request<'_>,
+    ) -> Result<Option<Job>> {
+        let _ = (policy, request);
+        Ok(None)
+    }
 }
 
 /// An execution space that runs the patterns over an [`MDRangePolicy`]. Sealed: the backends
@@ -78,6 +90,20 @@ pub trait LaunchMDRange: ExecutionSpace + Sealed {
         [I; R]: IndexTuple<I>,
         T: ReduceTarget,
         K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>;
+
+    /// The compilation a launch over `policy` would do first (see [`LaunchRange::prepare_range`]).
+    #[doc(hidden)]
+    fn prepare_md<const R: usize, I>(
+        policy: &MDRangePolicy<Self, R, I>,
+        request: Request<'_>,
+    ) -> Result<Option<Job>>
+    where
+        I: IndexType,
+        [I; R]: IndexTuple<I>,
+    {
+        let _ = (policy, request);
+        Ok(None)
+    }
 }
 
 /// An execution space that runs every pattern over every policy: what code generic over the space

@@ -6,16 +6,20 @@ mod kernel;
 mod kernel_functor;
 mod launch;
 mod patterns;
+mod prepare;
 mod reach;
 
 pub use functor::{ForFunctor, Functor, ReduceFunctor, ScanFunctor};
 pub use host::HostExecutionSpace;
 pub use kernel::{ForKernel, ReduceKernel, ScanKernel};
 pub use launch::{Launch, LaunchMDRange, LaunchRange};
+pub use prepare::{Job, Prepare, PrepareReport, Request};
+pub(crate) use prepare::{Obtained, RequestPattern};
 pub use reach::{Everywhere, HostOnly, Reach, ReachesSpace};
 
 use crate::error::Result;
 use crate::reducer::{ReduceTarget, Reducer, ReductionScalar, Sum};
+use crate::seal::Token;
 
 /// A policy that can run the kernel `K` with [`parallel_for`]. Implemented by [`crate::RangePolicy`]
 /// and [`crate::MDRangePolicy`] on the host spaces for every [`ForKernel`] of their index type.
@@ -23,6 +27,14 @@ pub trait ParallelFor<K> {
     /// Runs the kernel; see [`parallel_for`].
     #[doc(hidden)]
     fn launch_for(self, label: &str, kernel: K) -> Result<()>;
+
+    /// The compilation that [`Prepare::parallel_for`] needs for this launch, if any (host
+    /// spaces compile nothing).
+    #[doc(hidden)]
+    fn prepare_for(&self, label: &str, kernel: &K, _: Token) -> Result<Option<Job>> {
+        let _ = (label, kernel);
+        Ok(None)
+    }
 }
 
 /// A policy that can run the kernel `K` with [`parallel_reduce`] into the target `T`.
@@ -30,6 +42,13 @@ pub trait ParallelReduce<K, T: ReduceTarget> {
     /// Runs the kernel; see [`parallel_reduce`].
     #[doc(hidden)]
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output>;
+
+    /// The compilation that [`Prepare::parallel_reduce`] needs for this launch, if any.
+    #[doc(hidden)]
+    fn prepare_reduce(&self, label: &str, kernel: &K, _: Token) -> Result<Option<Job>> {
+        let _ = (label, kernel);
+        Ok(None)
+    }
 }
 
 /// A policy that can run the scan kernel `K` with the reducer `Rd` ([`parallel_scan`]).
@@ -37,6 +56,13 @@ pub trait ParallelScan<K, Rd: Reducer> {
     /// Runs the kernel; see [`parallel_scan`].
     #[doc(hidden)]
     fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value>;
+
+    /// The compilation that [`Prepare::parallel_scan`] needs for this launch, if any.
+    #[doc(hidden)]
+    fn prepare_scan(&self, label: &str, kernel: &K, _: Token) -> Result<Option<Job>> {
+        let _ = (label, kernel);
+        Ok(None)
+    }
 }
 
 /// Runs `kernel` once for every iteration of `policy` (Kokkos' `parallel_for`). `label` names the

@@ -4,11 +4,13 @@
 
 use super::functor::{ForFunctor, ReduceFunctor, ScanFunctor};
 use super::launch::{LaunchMDRange, LaunchRange};
+use super::prepare::{Job, for_request, reduce_request, scan_request};
 use super::reach::ReachesSpace;
 use super::{ParallelFor, ParallelReduce, ParallelScan};
 use crate::error::Result;
 use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy};
 use crate::reducer::{ReduceTarget, Reducer};
+use crate::seal::Token;
 
 impl<S, I, K> ParallelFor<K> for RangePolicy<S, I>
 where
@@ -19,6 +21,10 @@ where
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
         S::launch_range_for(self, label, kernel)
+    }
+
+    fn prepare_for(&self, label: &str, kernel: &K, t: Token) -> Result<Option<Job>> {
+        S::prepare_range(self, for_request(label, kernel.device_kernel(t)))
     }
 }
 
@@ -33,6 +39,11 @@ where
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
         S::launch_range_reduce(self, label, kernel, target)
     }
+
+    fn prepare_reduce(&self, label: &str, kernel: &K, t: Token) -> Result<Option<Job>> {
+        let request = reduce_request::<T::Reducer>(label, kernel.device_kernel(t));
+        S::prepare_range(self, request)
+    }
 }
 
 impl<S, I, K, Rd> ParallelScan<K, Rd> for RangePolicy<S, I>
@@ -45,6 +56,10 @@ where
 {
     fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value> {
         S::launch_range_scan(self, label, kernel, reducer)
+    }
+
+    fn prepare_scan(&self, label: &str, kernel: &K, t: Token) -> Result<Option<Job>> {
+        S::prepare_range(self, scan_request::<Rd>(label, kernel.device_kernel(t)))
     }
 }
 
@@ -59,6 +74,10 @@ where
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
         S::launch_md_for(self, label, kernel)
     }
+
+    fn prepare_for(&self, label: &str, kernel: &K, t: Token) -> Result<Option<Job>> {
+        S::prepare_md(self, for_request(label, kernel.device_kernel(t)))
+    }
 }
 
 impl<S, const R: usize, I, K, T> ParallelReduce<K, T> for MDRangePolicy<S, R, I>
@@ -72,5 +91,10 @@ where
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
         S::launch_md_reduce(self, label, kernel, target)
+    }
+
+    fn prepare_reduce(&self, label: &str, kernel: &K, t: Token) -> Result<Option<Job>> {
+        let request = reduce_request::<T::Reducer>(label, kernel.device_kernel(t));
+        S::prepare_md(self, request)
     }
 }

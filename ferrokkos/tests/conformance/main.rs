@@ -31,6 +31,7 @@ mod kernel_language;
 mod kernel_launch;
 mod md_range;
 mod mirrors;
+mod prepare;
 mod range;
 mod reduce_targets;
 mod reducers;

@@ -2,7 +2,7 @@
 //! NVRTC for the device once per process, or loaded from the on-disk cache
 //! ([`super::jit_cache`]), and kept loaded until finalize (DESIGN.md decision 6).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -13,6 +13,7 @@ use super::codegen::TranslationUnit;
 use super::driver::{Context, DeviceInfo, Function, Module};
 use super::fault::Faults;
 use super::jit_cache::DiskCache;
+use crate::dispatch::Obtained;
 use crate::error::{Error, Result};
 use crate::kernel::DeviceKey;
 
@@ -117,6 +118,8 @@ pub struct JitStats {
 pub(crate) struct KernelCache {
     map: RwLock<HashMap<JitKey, Arc<Loaded>, BuildHasherDefault<KeyHasher>>>,
     builtin: Mutex<HashMap<&'static str, Function>>,
+    /// The keys that [`KernelCache::prepare`] jobs are compiling now.
+    preparing: Mutex<HashSet<JitKey, BuildHasherDefault<KeyHasher>>>,
     disk: DiskCache,
     compiled: AtomicU64,
     from_disk: AtomicU64,
@@ -133,6 +136,7 @@ impl KernelCache {
             faults,
             map: RwLock::default(),
             builtin: Mutex::default(),
+            preparing: Mutex::default(),
             disk: DiskCache::from_env(),
             compiled: AtomicU64::new(0),
             from_disk: AtomicU64::new(0),
@@ -171,8 +175,65 @@ impl KernelCache {
             LAST.with(|l| *l.borrow_mut() = Some((key, Arc::downgrade(&hit))));
             return Ok(hit);
         }
-        let start = Instant::now();
         let unit = unit()?;
+        self.load_entry(ctx, info, key, &unit, extra, shared_per_thread)
+            .map(|(loaded, _)| loaded)
+    }
+
+    /// Compiles (or loads from disk) and loads `unit` for `key` ahead of its first launch, unless
+    /// it is loaded already; says how the entry was obtained (see [`crate::Prepare`]).
+    pub(crate) fn prepare(
+        &self,
+        ctx: &Arc<Context>,
+        info: &DeviceInfo,
+        key: JitKey,
+        unit: &TranslationUnit,
+        extra: Option<&str>,
+        shared_per_thread: usize,
+    ) -> Result<Obtained> {
+        if self
+            .map
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(&key)
+        {
+            return Ok(Obtained::AlreadyLoaded);
+        }
+        // A request that another job is compiling already (the same kernel prepared twice) is
+        // left to that job.
+        if !self
+            .preparing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key)
+        {
+            return Ok(Obtained::AlreadyLoaded);
+        }
+        let loaded = self.load_entry(ctx, info, key, unit, extra, shared_per_thread);
+        self.preparing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&key);
+        let (_, from_disk) = loaded?;
+        Ok(if from_disk {
+            Obtained::FromDisk
+        } else {
+            Obtained::Compiled
+        })
+    }
+
+    /// Compiles or loads `unit`, looks its entries up, and keeps them under `key`; says whether
+    /// the CUBIN came from the disk cache.
+    fn load_entry(
+        &self,
+        ctx: &Arc<Context>,
+        info: &DeviceInfo,
+        key: JitKey,
+        unit: &TranslationUnit,
+        extra: Option<&str>,
+        shared_per_thread: usize,
+    ) -> Result<(Arc<Loaded>, bool)> {
+        let start = Instant::now();
         let (module, from_disk) = self.load(ctx, info, &unit.source, &unit.program_name())?;
         self.faults.attach(&module, || {
             let k = &key.kernel;
@@ -196,11 +257,11 @@ impl KernelCache {
             full_grid: full_grid.max(info.sm_count),
         });
         self.note_time(start.elapsed(), from_disk);
-        self.map
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, Arc::clone(&loaded));
-        Ok(loaded)
+        // A kernel prepared on two threads at once is compiled twice; the first one kept stays
+        // (launches may already hold it).
+        let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
+        let kept = Arc::clone(map.entry(key).or_insert(loaded));
+        Ok((kept, from_disk))
     }
 
     /// The built-in copy or fill kernel `entry` (each is its own program, compiled on first use).

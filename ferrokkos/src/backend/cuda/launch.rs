@@ -22,6 +22,9 @@ use super::codegen::{self, DevicePattern, UnitOptions};
 use super::instance::Cuda;
 use super::jit::JitKey;
 use super::queue::Submission;
+use std::sync::Arc;
+
+use crate::dispatch::Job;
 use crate::error::{Error, Result};
 use crate::kernel::{DeviceKernel, ParamWriter};
 use crate::policy::Iterate;
@@ -103,46 +106,22 @@ pub(super) fn launch<'q>(
     )?;
     let info = &shared.info;
     params::with_buffers(|buffers| {
-        let input = PlanInput {
-            pattern: kind.pattern(),
-            count: space.count,
-            max_extent: space.max_extent,
-            iterate: space.iterate,
-            tiles: space.tiles,
-            // The captures' size: large arrays are counted, not copied.
-            captures_len: buffers.captures_len(dk),
-            max_param_bytes: info.max_param_bytes,
-        };
-        let entry = Entry::choose(&input);
-        let options = UnitOptions {
-            index32: entry.index32,
-            captures_by_pointer: entry.by_pointer,
-            fused_join: true,
-            tiled: entry.tiled,
-        };
-        let pattern = match kind {
-            Kind::For => DevicePattern::For {
-                iterate: space.iterate,
-            },
-            Kind::Reduce(r) => DevicePattern::Reduce {
-                iterate: space.iterate,
-                reducer: r,
-            },
-            Kind::Scan(r) => DevicePattern::Scan { reducer: r },
-        };
-        let (extra, value_size) = (entry.extra, entry.value_size);
-        let key = JitKey {
-            kernel: dk.device_key(),
-            reducer: reducer_type,
-            variant: entry.variant,
-        };
+        let chosen = Chosen::new(
+            dk,
+            kind,
+            reducer_type,
+            &space,
+            buffers,
+            info.max_param_bytes,
+        );
+        let (input, entry) = (chosen.input, chosen.entry);
         let loaded = shared.kernels.get(
             &shared.ctx,
             info,
-            key,
-            || codegen::translation_unit(&dk.device_body(), &pattern, options),
-            extra,
-            value_size,
+            chosen.key,
+            || codegen::translation_unit(&dk.device_body(), &chosen.pattern, chosen.options),
+            entry.extra,
+            entry.value_size,
         )?;
         let plan = Plan::new(
             &input,
@@ -162,6 +141,98 @@ pub(super) fn launch<'q>(
         };
         submit::submit(cuda, &planned, buffers)
     })
+}
+
+/// The compiled entry a launch needs, chosen from its pattern, iteration space and captures.
+struct Chosen<'a> {
+    input: PlanInput,
+    entry: Entry,
+    key: JitKey,
+    options: UnitOptions,
+    pattern: DevicePattern<'a>,
+}
+
+impl<'a> Chosen<'a> {
+    fn new(
+        dk: &dyn DeviceKernel,
+        kind: Kind<'a>,
+        reducer_type: &'static str,
+        space: &Space<'_>,
+        buffers: &mut params::Buffers,
+        max_param_bytes: usize,
+    ) -> Chosen<'a> {
+        let input = PlanInput {
+            pattern: kind.pattern(),
+            count: space.count,
+            max_extent: space.max_extent,
+            iterate: space.iterate,
+            tiles: space.tiles,
+            // The captures' size: large arrays are counted, not copied.
+            captures_len: buffers.captures_len(dk),
+            max_param_bytes,
+        };
+        let entry = Entry::choose(&input);
+        let options = UnitOptions {
+            index32: entry.index32,
+            captures_by_pointer: entry.by_pointer,
+            fused_join: true,
+            tiled: entry.tiled,
+        };
+        let pattern = match kind {
+            Kind::For => DevicePattern::For {
+                iterate: space.iterate,
+            },
+            Kind::Reduce(r) => DevicePattern::Reduce {
+                iterate: space.iterate,
+                reducer: r,
+            },
+            Kind::Scan(r) => DevicePattern::Scan { reducer: r },
+        };
+        let key = JitKey {
+            kernel: dk.device_key(),
+            reducer: reducer_type,
+            variant: entry.variant,
+        };
+        Chosen {
+            input,
+            entry,
+            key,
+            options,
+            pattern,
+        }
+    }
+}
+
+/// The job that compiles and loads, ahead of time, the entry that a launch of `dk` over `space`
+/// would need (see [`crate::Prepare`]): the choice and the C++ are made now, the compilation when
+/// the job runs.
+pub(super) fn prepare(
+    cuda: &Cuda,
+    what: &dyn Fn() -> String,
+    dk: &dyn DeviceKernel,
+    kind: Kind<'_>,
+    reducer_type: &'static str,
+    space: &Space<'_>,
+) -> Result<Job> {
+    let shared = cuda.shared();
+    shared.check_alive(what)?;
+    let max_param_bytes = shared.info.max_param_bytes;
+    let chosen = params::with_buffers(|buffers| {
+        Chosen::new(dk, kind, reducer_type, space, buffers, max_param_bytes)
+    });
+    let unit = codegen::translation_unit(&dk.device_body(), &chosen.pattern, chosen.options)?;
+    let (key, entry, shared, what) = (chosen.key, chosen.entry, Arc::clone(shared), what());
+    Ok(Job::new(move || {
+        shared.check_alive(|| what)?;
+        shared.kernels.prepare(
+            &shared.ctx,
+            &shared.info,
+            key,
+            &unit,
+            entry.extra,
+            entry.value_size,
+        )
+    }))
 }
 
 /// Gives back an exclusive launch borrow.

@@ -4,9 +4,9 @@
 use std::any::type_name;
 
 use super::instance::Cuda;
-use super::launch::{Done, Kind, Space, launch, missing};
+use super::launch::{self, Done, Kind, Space, launch, missing};
 
-use crate::dispatch::{ForFunctor, ReduceFunctor, ScanFunctor};
+use crate::dispatch::{ForFunctor, Job, ReduceFunctor, Request, RequestPattern, ScanFunctor};
 use crate::error::{Error, Result};
 use crate::kernel::{DeviceKernel, ParamWriter};
 use crate::policy::{IndexTuple, IndexType, Iterate, MDRangePolicy, RangePolicy};
@@ -261,6 +261,64 @@ fn md_writer<const R: usize, I: IndexType>(
 /// The most points a tile may have to become one block (CUDA's limit of threads per block).
 const MAX_TILE_POINTS: u64 = 1024;
 
+/// The policy's tile sizes, if set and at most [`MAX_TILE_POINTS`] points per tile (larger tiles
+/// run untiled).
+fn md_tiles<const R: usize, I>(policy: &MDRangePolicy<Cuda, R, I>) -> Option<[u64; R]>
+where
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+{
+    policy.explicit_tiles().filter(|t| {
+        t.iter()
+            .try_fold(1u64, |n, s| n.checked_mul(*s))
+            .is_some_and(|points| points <= MAX_TILE_POINTS)
+    })
+}
+
+/// The iteration space of a multidimensional `parallel_for` with the tiles `tiles`.
+fn md_for_space<'a, const R: usize, I>(
+    policy: &MDRangePolicy<Cuda, R, I>,
+    tiles: Option<[u64; R]>,
+    write: &'a dyn Fn(&mut ParamWriter<'_>),
+    label: &'a str,
+) -> Space<'a>
+where
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+{
+    let extents = policy.extents();
+    Space {
+        count: policy.len(),
+        iterate: policy.get_iterate(),
+        max_extent: extents.iter().copied().max().unwrap_or(0),
+        write,
+        label,
+        tiles: tiles.map(|t| {
+            let points = t.iter().product::<u64>() as u32;
+            let count = extents
+                .iter()
+                .zip(&t)
+                .map(|(e, s)| e.div_ceil(*s))
+                .product::<u64>();
+            (points, count)
+        }),
+    }
+}
+
+/// The iteration space of a multidimensional reduction.
+fn md_reduce_space<'a, const R: usize, I>(
+    policy: &MDRangePolicy<Cuda, R, I>,
+    write: &'a dyn Fn(&mut ParamWriter<'_>),
+    label: &'a str,
+) -> Space<'a>
+where
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+{
+    let max_extent = policy.extents().iter().copied().max().unwrap_or(0);
+    untiled(policy.len(), policy.get_iterate(), max_extent, write, label)
+}
+
 /// `parallel_for` over a multidimensional range. With tile sizes set on the policy (at most 1024
 /// points per tile), each tile is one block and its points are the block's threads, the fastest
 /// dimension of the walk order first (Kokkos' mapping); without, the points are numbered in the
@@ -288,13 +346,8 @@ where
             if count == 0 {
                 return Ok(());
             }
-            let extents = policy.extents();
-            let tiles = policy.explicit_tiles().filter(|t| {
-                t.iter()
-                    .try_fold(1u64, |n, s| n.checked_mul(*s))
-                    .is_some_and(|points| points <= MAX_TILE_POINTS)
-            });
-            let plain = md_writer(policy.lower(), count, extents);
+            let tiles = md_tiles(&policy);
+            let plain = md_writer(policy.lower(), count, policy.extents());
             let write = |w: &mut ParamWriter<'_>| {
                 plain(w);
                 if let Some(t) = tiles {
@@ -303,22 +356,7 @@ where
                     }
                 }
             };
-            let space = Space {
-                count,
-                iterate: policy.get_iterate(),
-                max_extent: extents.iter().copied().max().unwrap_or(0),
-                write: &write,
-                label,
-                tiles: tiles.map(|t| {
-                    let points = t.iter().product::<u64>() as u32;
-                    let count = extents
-                        .iter()
-                        .zip(&t)
-                        .map(|(e, s)| e.div_ceil(*s))
-                        .product::<u64>();
-                    (points, count)
-                }),
-            };
+            let space = md_for_space(&policy, tiles, &write, label);
             launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
         },
     )
@@ -345,11 +383,8 @@ where
         || {
             let what = describe("parallel_reduce", label);
             let dk = device(kernel.device_kernel(Token::new()), &what)?;
-            let count = policy.len();
-            let extents = policy.extents();
-            let write = md_writer(policy.lower(), count, extents);
-            let max_extent = extents.iter().copied().max().unwrap_or(0);
-            let space = untiled(count, policy.get_iterate(), max_extent, &write, label);
+            let write = md_writer(policy.lower(), policy.len(), policy.extents());
+            let space = md_reduce_space(&policy, &write, label);
             reduce_with(policy.space(), &what, dk, target, space)
         },
     )
@@ -393,6 +428,15 @@ impl crate::dispatch::LaunchRange for Cuda {
     {
         range_scan(policy, label, kernel, reducer)
     }
+
+    fn prepare_range<I: IndexType>(
+        policy: &RangePolicy<Self, I>,
+        request: Request<'_>,
+    ) -> Result<Option<Job>> {
+        let count = policy.len();
+        let space = untiled(count, Iterate::Right, count, &|_| {}, request.label);
+        prepare(policy.space(), &request, count, &space)
+    }
 }
 
 impl crate::dispatch::LaunchMDRange for Cuda {
@@ -426,4 +470,59 @@ impl crate::dispatch::LaunchMDRange for Cuda {
     {
         md_reduce(policy, label, kernel, target)
     }
+
+    fn prepare_md<const R: usize, I>(
+        policy: &MDRangePolicy<Self, R, I>,
+        request: Request<'_>,
+    ) -> Result<Option<Job>>
+    where
+        I: IndexType,
+        [I; R]: IndexTuple<I>,
+    {
+        let label = request.label;
+        let space = match request.pattern {
+            RequestPattern::For => md_for_space(policy, md_tiles(policy), &|_| {}, label),
+            _ => md_reduce_space(policy, &|_| {}, label),
+        };
+        prepare(policy.space(), &request, policy.len(), &space)
+    }
+}
+
+/// The job that compiles what a launch of `request` over `space` (of `count` iterations) needs,
+/// or `None` where the launch would compile nothing (no iterations).
+fn prepare(
+    cuda: &Cuda,
+    request: &Request<'_>,
+    count: u64,
+    space: &Space<'_>,
+) -> Result<Option<Job>> {
+    let name = match request.pattern {
+        RequestPattern::For => "parallel_for",
+        RequestPattern::Reduce(_) => "parallel_reduce",
+        RequestPattern::Scan(_) => "parallel_scan",
+    };
+    let what = describe(name, request.label);
+    let dk = device(request.kernel, &what)?;
+    if count == 0 {
+        return Ok(None);
+    }
+    let no_device_form = |name: &str| Error::Unsupported {
+        what: what(),
+        reason: format!(
+            "the reducer {name} has no device form (custom reducers and values without a device \
+             type run only on host spaces)"
+        ),
+    };
+    let job = match request.pattern {
+        RequestPattern::For => launch::prepare(cuda, &what, dk, Kind::For, "", space)?,
+        RequestPattern::Reduce(r) | RequestPattern::Scan(r) => {
+            let cxx = (r.cxx)(Token::new()).ok_or_else(|| no_device_form(r.name))?;
+            let kind = match request.pattern {
+                RequestPattern::Scan(_) => Kind::Scan(&cxx),
+                _ => Kind::Reduce(&cxx),
+            };
+            launch::prepare(cuda, &what, dk, kind, r.name, space)?
+        }
+    };
+    Ok(Some(job))
 }

@@ -1,0 +1,304 @@
+//! Ahead-of-time compilation: [`Prepare`] collects kernels with the policies they will run over,
+//! and compiles them for those policies' spaces on all cores before their first launch.
+//!
+//! A request asks the policy's launch seam ([`super::LaunchRange::prepare_range`],
+//! [`super::LaunchMDRange::prepare_md`]) for a [`Job`]: the space chooses the compiled entry the
+//! launch would need (the same choice, from the same policy and captures) and generates its code
+//! at once; the job compiles and loads it later, on any thread. Host spaces compile nothing and
+//! give no job.
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::{ParallelFor, ParallelReduce, ParallelScan};
+use crate::error::Result;
+use crate::kernel::DeviceKernel;
+use crate::reducer::{ReduceTarget, Reducer, ReducerCxx, ReductionScalar, Sum};
+use crate::seal::Token;
+
+/// How a job obtained its compiled entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Obtained {
+    /// Compiled (NVRTC for Cuda).
+    Compiled,
+    /// Read from the on-disk kernel cache.
+    FromDisk,
+    /// Loaded before (by a launch or an earlier preparation), or being compiled by another job of
+    /// the same preparation: nothing to do.
+    AlreadyLoaded,
+}
+
+/// The reducer of a reduction or scan to prepare: its type's name (part of the compiled entry's
+/// key) and its device description.
+#[derive(Clone, Copy)]
+pub(crate) struct ReducerOf {
+    pub(crate) name: &'static str,
+    pub(crate) cxx: fn(Token) -> Option<ReducerCxx>,
+}
+
+impl ReducerOf {
+    fn of<R: Reducer>() -> ReducerOf {
+        ReducerOf {
+            name: std::any::type_name::<R>(),
+            cxx: R::device_cxx,
+        }
+    }
+}
+
+/// The pattern a kernel is prepared for.
+#[derive(Clone, Copy)]
+pub(crate) enum RequestPattern {
+    For,
+    Reduce(ReducerOf),
+    Scan(ReducerOf),
+}
+
+/// One kernel to prepare, as a launch seam receives it. Public only because the seams' methods
+/// name it; no other crate can build one.
+pub struct Request<'a> {
+    pub(crate) label: &'a str,
+    /// The kernel's device translation (`None` for closures and host-only functors).
+    pub(crate) kernel: Option<&'a dyn DeviceKernel>,
+    pub(crate) pattern: RequestPattern,
+}
+
+/// A compilation a space will do for a [`Prepare`]: it runs on any thread. Public only because the
+/// seams' methods name it.
+pub struct Job {
+    run: Box<dyn FnOnce() -> Result<Obtained> + Send>,
+}
+
+impl Job {
+    /// A job that runs `f`.
+    pub(crate) fn new(f: impl FnOnce() -> Result<Obtained> + Send + 'static) -> Job {
+        Job { run: Box::new(f) }
+    }
+}
+
+/// What [`Prepare::compile`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PrepareReport {
+    /// The jobs run: one per kernel prepared for a space that compiles kernels (Cuda); host
+    /// spaces need none.
+    pub jobs: usize,
+    /// Entries compiled (by NVRTC for Cuda).
+    pub compiled: usize,
+    /// Entries read from the on-disk kernel cache.
+    pub from_disk: usize,
+    /// Entries loaded before (by a launch or an earlier preparation), or requested twice (the
+    /// same kernel over the same kind of policy: one job compiles it).
+    pub already_loaded: usize,
+    /// The threads that compiled.
+    pub threads: usize,
+    /// From the start of [`Prepare::compile`] to its end.
+    pub elapsed: Duration,
+}
+
+/// Compiles kernels ahead of their first launch, many at once on all cores (beyond Kokkos, whose
+/// kernels are compiled with the program).
+///
+/// A Cuda kernel is otherwise compiled at its first launch (or read from the on-disk cache), inside
+/// whatever that launch is timed with. Name each kernel with the policy it will run over and the
+/// pattern (for a reduction, its target; for a scan, its value type), then [`Prepare::compile`]:
+/// the later launches find their code loaded. A kernel prepared for one policy and launched over
+/// another may need another variant (a 64-bit index for more than 2^31 iterations, a tiled
+/// MDRange), which that launch then compiles. Requests over host spaces are accepted and need no
+/// compilation, so the same code serves every space.
+///
+/// ```
+/// use ferrokkos::prelude::*;
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// let exec = Threads::default_instance()?;
+/// let (x, y) = (View::<f64, 1>::new("x", [100])?, View::<f64, 1>::new("y", [100])?);
+/// let policy = RangePolicy::new(&exec, 0, 100)?;
+/// let axpy = kernel!(|i| y[i] += 2.0 * x[i]);
+/// let dot = kernel!(|i, acc: &mut f64| *acc += x[i] * y[i]);
+///
+/// let report = Prepare::new()
+///     .parallel_for("axpy", &policy, &axpy)?
+///     .parallel_reduce("dot", &policy, &dot, Sum::<f64>::new())?
+///     .compile()?;
+/// assert_eq!(report.jobs, 0); // host spaces compile nothing
+///
+/// deep_copy(&x, 1.0)?;
+/// parallel_for("axpy", policy.clone(), axpy)?;
+/// assert_eq!(parallel_reduce("dot", policy, dot, Sum::new())?, 200.0);
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+#[derive(Default)]
+pub struct Prepare {
+    jobs: Vec<Job>,
+}
+
+impl std::fmt::Debug for Prepare {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prepare")
+            .field("jobs", &self.jobs.len())
+            .finish()
+    }
+}
+
+impl Prepare {
+    /// No kernels yet.
+    pub fn new() -> Prepare {
+        Prepare::default()
+    }
+
+    /// Adds `kernel` as [`crate::parallel_for`] will run it over `policy`. The kernel's code is
+    /// generated now; an `Err` names what cannot run there (a closure on Cuda, say).
+    pub fn parallel_for<P, K>(&mut self, label: &str, policy: &P, kernel: &K) -> Result<&mut Self>
+    where
+        P: ParallelFor<K>,
+    {
+        self.add(policy.prepare_for(label, kernel, Token::new()))
+    }
+
+    /// Adds `kernel` as [`crate::parallel_reduce`] will run it over `policy` into a target of
+    /// `target`'s type (only its reducer matters; nothing is written to it).
+    pub fn parallel_reduce<P, K, T>(
+        &mut self,
+        label: &str,
+        policy: &P,
+        kernel: &K,
+        target: T,
+    ) -> Result<&mut Self>
+    where
+        T: ReduceTarget,
+        P: ParallelReduce<K, T>,
+    {
+        drop(target);
+        self.add(policy.prepare_reduce(label, kernel, Token::new()))
+    }
+
+    /// Adds the scan `kernel` as [`crate::parallel_scan`] will run it over `policy`.
+    pub fn parallel_scan<P, K, V>(
+        &mut self,
+        label: &str,
+        policy: &P,
+        kernel: &K,
+    ) -> Result<&mut Self>
+    where
+        V: ReductionScalar,
+        P: ParallelScan<K, Sum<V>>,
+    {
+        self.add(policy.prepare_scan(label, kernel, Token::new()))
+    }
+
+    /// Adds the scan `kernel` as [`crate::parallel_scan_with`] will run it with a reducer of
+    /// `reducer`'s type.
+    pub fn parallel_scan_with<P, K, Rd>(
+        &mut self,
+        label: &str,
+        policy: &P,
+        kernel: &K,
+        reducer: &Rd,
+    ) -> Result<&mut Self>
+    where
+        Rd: Reducer,
+        P: ParallelScan<K, Rd>,
+    {
+        let _ = reducer;
+        self.add(policy.prepare_scan(label, kernel, Token::new()))
+    }
+
+    /// Keeps the job a request gave, if any.
+    fn add(&mut self, job: Result<Option<Job>>) -> Result<&mut Self> {
+        self.jobs.extend(job?);
+        Ok(self)
+    }
+
+    /// The compilations waiting for [`Prepare::compile`].
+    pub fn len(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// Whether nothing waits to be compiled.
+    pub fn is_empty(&self) -> bool {
+        self.jobs.is_empty()
+    }
+
+    /// Compiles and loads every kernel added since the last call, on as many threads as the
+    /// machine has cores (at most one per kernel), and returns when all are loaded. Every job runs
+    /// even when one fails; the error returned is the first one in the order the kernels were added.
+    pub fn compile(&mut self) -> Result<PrepareReport> {
+        let start = Instant::now();
+        let jobs = std::mem::take(&mut self.jobs);
+        let count = jobs.len();
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = cores.min(count);
+        let queue = Mutex::new(jobs.into_iter().enumerate());
+        let results = Mutex::new(Vec::with_capacity(count));
+        let work = || {
+            loop {
+                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                let Some((n, job)) = next else { break };
+                let done = (job.run)();
+                results
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((n, done));
+            }
+        };
+        if threads <= 1 {
+            work();
+        } else {
+            std::thread::scope(|s| {
+                for _ in 0..threads {
+                    s.spawn(work);
+                }
+            });
+        }
+        let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+        results.sort_by_key(|(n, _)| *n);
+        let mut report = PrepareReport {
+            jobs: count,
+            compiled: 0,
+            from_disk: 0,
+            already_loaded: 0,
+            threads,
+            elapsed: Duration::ZERO,
+        };
+        for (_, done) in results {
+            match done? {
+                Obtained::Compiled => report.compiled += 1,
+                Obtained::FromDisk => report.from_disk += 1,
+                Obtained::AlreadyLoaded => report.already_loaded += 1,
+            }
+        }
+        report.elapsed = start.elapsed();
+        Ok(report)
+    }
+}
+
+/// The request of a `parallel_for`.
+pub(crate) fn for_request<'a>(label: &'a str, kernel: Option<&'a dyn DeviceKernel>) -> Request<'a> {
+    Request {
+        label,
+        kernel,
+        pattern: RequestPattern::For,
+    }
+}
+
+/// The request of a `parallel_reduce` with the reducer `R`.
+pub(crate) fn reduce_request<'a, R: Reducer>(
+    label: &'a str,
+    kernel: Option<&'a dyn DeviceKernel>,
+) -> Request<'a> {
+    Request {
+        label,
+        kernel,
+        pattern: RequestPattern::Reduce(ReducerOf::of::<R>()),
+    }
+}
+
+/// The request of a `parallel_scan` with the reducer `R`.
+pub(crate) fn scan_request<'a, R: Reducer>(
+    label: &'a str,
+    kernel: Option<&'a dyn DeviceKernel>,
+) -> Request<'a> {
+    Request {
+        label,
+        kernel,
+        pattern: RequestPattern::Scan(ReducerOf::of::<R>()),
+    }
+}
