@@ -1,5 +1,7 @@
 //! `#[device] impl T { ... }`: methods (`self` or `&self`) and associated functions of a type that
-//! kernels call (`v.dot(w)`, `Vec2::new(x, y)`).
+//! kernels call (`v.dot(w)`, `Vec2::new(x, y)`); and `#[device] impl DeviceJoin for T { ... }`, a
+//! custom reduction's `identity` and `join`, whose shadows also implement its hidden supertrait
+//! `JoinForms`.
 //!
 //! The impl block stays as written for the host. Next to each function the expansion adds its typed
 //! shadow, a hidden associated function `__fk_<name>` of the same type (so rustc finds it from a
@@ -28,10 +30,14 @@ impl VisitMut for RenameSelf {
 }
 
 pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
-    if let Some((_, path, _)) = &item.trait_ {
+    // The one trait whose methods kernels call: its hidden shadows are trait items, filled in here.
+    if let Some((_, path, _)) = &item.trait_
+        && path.segments.last().is_none_or(|s| s.ident != "DeviceJoin")
+    {
         return Err(syn::Error::new(
             path.span(),
-            "#[device] goes on an inherent `impl` block (`impl Vec2 { ... }`), not a trait impl",
+            "#[device] goes on an inherent `impl` block (`impl Vec2 { ... }`) or on \
+             `impl DeviceJoin for T`, not on other trait impls",
         ));
     }
     if !item.generics.params.is_empty() {
@@ -125,7 +131,23 @@ pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
         });
     }
     let self_ty = &item.self_ty;
+    // `DeviceJoin`'s device forms also implement its hidden supertrait, for the reducer (generic
+    // over the type); kernels call the inherent ones, which need no import.
+    let join_forms = item.trait_.is_some().then(|| {
+        quote! {
+            impl #k::JoinForms for #self_ty {
+                fn __fk_identity() -> #k::Expr<Self> {
+                    Self::__fk_identity()
+                }
+                fn __fk_join(self, other: #k::Expr<Self>) -> #k::Expr<Self> {
+                    Self::__fk_join(self, other)
+                }
+            }
+        }
+    });
     Ok(quote! {
+        #join_forms
+
         #item
 
         #(#markers)*

@@ -9,6 +9,7 @@ mod analyze;
 mod device;
 mod device_impl;
 mod fields;
+mod functor;
 mod host;
 mod kernel;
 mod race;
@@ -35,6 +36,14 @@ pub fn kernel(input: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn device(attr: TokenStream, item: TokenStream) -> TokenStream {
     device::expand(attr.into(), item.into())
+        .unwrap_or_else(|e| e.to_compile_error())
+        .into()
+}
+
+/// A method whose body is a kernel; see `ferrokkos::functor`.
+#[proc_macro_attribute]
+pub fn functor(attr: TokenStream, item: TokenStream) -> TokenStream {
+    functor::expand(attr.into(), item.into())
         .unwrap_or_else(|e| e.to_compile_error())
         .into()
 }

@@ -92,8 +92,9 @@ pub use backend::initialize;
 pub use ferrokkos_macros::DeviceValue;
 /// Makes a function callable from kernels: the function stays as it is for the host, and the macro
 /// adds its typed shadow, which defines it once in each translation unit that calls it. Its
-/// parameters and result are primitive numbers or `bool`, and its body uses the kernel language
-/// (see [`kernel`](mod@kernel)); it cannot capture variables.
+/// parameters and result are device values (numbers, `bool`, [`Complex`], `#[derive(DeviceValue)]`
+/// types), and its body uses the kernel language (see [`kernel`](mod@kernel)); it cannot capture
+/// variables. On an `impl` block of a `DeviceValue` type it makes the methods callable from kernels.
 ///
 /// ```
 /// use ferrokkos::prelude::*;
@@ -112,7 +113,48 @@ pub use ferrokkos_macros::DeviceValue;
 /// # Ok::<(), ferrokkos::Error>(())
 /// ```
 pub use ferrokkos_macros::device;
+/// A method whose body is a kernel: Kokkos' functor (a struct whose `operator()` is the kernel,
+/// its members the data), for every space, the GPU included.
+///
+/// On `fn name(&self, index: I, ...) { body }` in an `impl` block, the macro makes `name(&self)`
+/// return the [`kernel!`] of `body` (an `impl` [`ForFunctor`], [`ReduceFunctor`] or
+/// [`ScanFunctor`], as the parameters after the index say, just as in `kernel!`). The struct's
+/// members that the body names (`self.u[(i, j)]`, `self.alpha`) are the kernel's captures, under
+/// the same race rules. Launch it with `parallel_for(label, policy, s.name())`.
+///
+/// ```
+/// use ferrokkos::prelude::*;
+/// use ferrokkos::functor;
+///
+/// struct Axpy<M: MemorySpace> {
+///     a: f64,
+///     x: View<f64, 1, LayoutRight, M>,
+///     y: View<f64, 1, LayoutRight, M>,
+/// }
+///
+/// impl<M: MemorySpace> Axpy<M> {
+///     #[functor]
+///     fn update(&self, i: usize) {
+///         self.y[i] += self.a * self.x[i];
+///     }
+///
+///     #[functor]
+///     fn norm2(&self, i: usize, acc: &mut f64) {
+///         *acc += self.y[i] * self.y[i];
+///     }
+/// }
+///
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// let exec = Threads::default_instance()?;
+/// let s = Axpy::<HostSpace> { a: 2.0, x: View::new("x", [4])?, y: View::new("y", [4])? };
+/// deep_copy(&s.x, 1.0)?;
+/// parallel_for("axpy", RangePolicy::new(&exec, 0, 4)?, s.update())?;
+/// assert_eq!(parallel_reduce("norm", RangePolicy::new(&exec, 0, 4)?, s.norm2(), Sum::new())?, 16.0);
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+pub use ferrokkos_macros::functor;
 pub use kernel::DeviceValue;
+pub use kernel::join::{DeviceJoin, Join};
 /// num-complex's complex number, a device type in kernels (`Complex<f32>`, `Complex<f64>`).
 pub use num_complex::Complex;
 pub use policy::{IndexTuple, IndexType, Iterate, MDRangePolicy, RangePolicy, Schedule};
@@ -149,7 +191,7 @@ pub mod prelude {
     };
     #[cfg(feature = "cuda")]
     pub use crate::{Cuda, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace};
-    pub use crate::{DeviceValue, device, kernel};
+    pub use crate::{DeviceValue, device, functor, kernel};
 }
 
 /// Macro support: what `kernel!` and `#[device]` expand to (the typed shadow's builders, the
@@ -161,6 +203,7 @@ pub mod __private {
     pub use crate::kernel::device_fn::{DeviceFunction, device_function};
     pub use crate::kernel::expr::Expr;
     pub use crate::kernel::index::ShadowIndex;
+    pub use crate::kernel::join::JoinForms;
     pub use crate::kernel::kernel::{
         HostBody, IterationIndex, host_for, host_reduce, host_scan, iteration_index, shadow_for,
         shadow_reduce, shadow_scan, split2, split3, split4, split5, split6, unsafe_block,

@@ -52,6 +52,9 @@ pub struct KernelBody {
     pub index_type: &'static str,
     /// The pattern's parameters (see [`BodyKind`]).
     pub params: Vec<String>,
+    /// Definitions a custom reducer made in the body's emission (after its device functions, which
+    /// they call), each once.
+    pub reducer_code: Vec<String>,
 }
 
 impl KernelBody {
@@ -71,6 +74,7 @@ impl KernelBody {
         info: &KernelInfo,
         captures: &C,
         kind: BodyKind,
+        emit: &[fn() -> String],
         body: impl FnOnce(C::Shadow, A::Exprs, &[String]),
     ) -> KernelBody {
         let names = captures.names();
@@ -81,9 +85,16 @@ impl KernelBody {
             body(C::shadow(&caps), A::exprs(&index), &params);
             // Inside the emission, so that the user types of the parameters are defined.
             let types = C::cxx_types();
-            (caps, index, params, types)
+            let mut code: Vec<String> = Vec::new();
+            for f in emit {
+                let text = f();
+                if !code.contains(&text) {
+                    code.push(text);
+                }
+            }
+            (caps, index, params, types, code)
         });
-        let (caps, index, params, types) = emitted.value;
+        let (caps, index, params, types, reducer_code) = emitted.value;
         KernelBody {
             info: *info,
             kind,
@@ -94,6 +105,7 @@ impl KernelBody {
             index,
             index_type: A::CXX,
             params,
+            reducer_code,
         }
     }
 }
@@ -101,10 +113,16 @@ impl KernelBody {
 impl<A: ShadowIndex, C: Captures, H, S: Fn(C::Shadow, A::Exprs)> Kernel<ForKind<A>, C, H, S> {
     /// The body in backend-neutral form (see [`KernelBody`]).
     pub fn body(&self) -> KernelBody {
+        self.body_with(&[])
+    }
+
+    /// The body, with a reducer's definitions `emit` made in its emission.
+    pub fn body_with(&self, emit: &[fn() -> String]) -> KernelBody {
         KernelBody::trace::<A, C>(
             self.info(),
             &self.captures,
             BodyKind::For,
+            emit,
             |caps, index, _| (self.shadow)(caps, index),
         )
     }
@@ -116,10 +134,16 @@ where
 {
     /// The body in backend-neutral form (see [`KernelBody`]).
     pub fn body(&self) -> KernelBody {
+        self.body_with(&[])
+    }
+
+    /// The body, with a reducer's definitions `emit` made in its emission.
+    pub fn body_with(&self, emit: &[fn() -> String]) -> KernelBody {
         KernelBody::trace::<A, C>(
             self.info(),
             &self.captures,
             BodyKind::Reduce,
+            emit,
             |caps, index, params| (self.shadow)(caps, index, Expr::name(&params[0])),
         )
     }
@@ -131,10 +155,16 @@ where
 {
     /// The body in backend-neutral form (see [`KernelBody`]).
     pub fn body(&self) -> KernelBody {
+        self.body_with(&[])
+    }
+
+    /// The body, with a reducer's definitions `emit` made in its emission.
+    pub fn body_with(&self, emit: &[fn() -> String]) -> KernelBody {
         KernelBody::trace::<A, C>(
             self.info(),
             &self.captures,
             BodyKind::Scan,
+            emit,
             |caps, index, params| {
                 (self.shadow)(caps, index, Expr::name(&params[0]), Expr::name(&params[1]))
             },

@@ -79,9 +79,10 @@ impl<K: 'static, C: Captures + 'static, H: 'static, S: 'static> DeviceLaunch
 /// A kernel with a device translation, as a trait object: what the functor traits hand to a device
 /// launch ([`crate::ForFunctor::device_kernel`]). Implemented by every `kernel!`.
 pub trait DeviceKernel: DeviceLaunch + Sync {
-    /// The kernel's body in backend-neutral form, for a backend's code generator.
+    /// The kernel's body in backend-neutral form, for a backend's code generator; `emit` are the
+    /// reducer's definitions made in the same emission ([`crate::reducer::ReducerCxx::emit`]).
     #[doc(hidden)]
-    fn device_body(&self) -> KernelBody;
+    fn device_body(&self, emit: &[fn() -> String]) -> KernelBody;
 }
 
 impl<A, C, H, S> DeviceKernel for Kernel<ForKind<A>, C, H, S>
@@ -91,8 +92,8 @@ where
     H: Sync + 'static,
     S: Fn(C::Shadow, A::Exprs) + Sync + 'static,
 {
-    fn device_body(&self) -> KernelBody {
-        self.body()
+    fn device_body(&self, emit: &[fn() -> String]) -> KernelBody {
+        self.body_with(emit)
     }
 }
 
@@ -104,8 +105,8 @@ where
     H: Sync + 'static,
     S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>) + Sync + 'static,
 {
-    fn device_body(&self) -> KernelBody {
-        self.body()
+    fn device_body(&self, emit: &[fn() -> String]) -> KernelBody {
+        self.body_with(emit)
     }
 }
 
@@ -117,14 +118,14 @@ where
     H: Sync + 'static,
     S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>, Expr<bool>) + Sync + 'static,
 {
-    fn device_body(&self) -> KernelBody {
-        self.body()
+    fn device_body(&self, emit: &[fn() -> String]) -> KernelBody {
+        self.body_with(emit)
     }
 }
 
 impl<K: DeviceKernel> DeviceKernel for &K {
-    fn device_body(&self) -> KernelBody {
-        (**self).device_body()
+    fn device_body(&self, emit: &[fn() -> String]) -> KernelBody {
+        (**self).device_body(emit)
     }
 }
 

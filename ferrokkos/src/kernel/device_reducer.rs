@@ -56,6 +56,10 @@ impl<T: ReductionScalar + DeviceType> crate::seal::SealedReducer for MinMax<T> {
 
 impl<T: ReductionScalar + DeviceType> DeviceReducer for MinMax<T> {}
 
+impl<V: super::join::DeviceJoin> crate::seal::SealedReducer for super::join::Join<V> {}
+
+impl<V: super::join::DeviceJoin> DeviceReducer for super::join::Join<V> {}
+
 macro_rules! tuple_reducer {
     ($($r:ident $k:tt),+) => {
         impl<$($r: DeviceReducer),+> crate::seal::SealedReducer for ($($r,)+) {}

@@ -146,6 +146,7 @@ mod device_kernel;
 mod device_reducer;
 pub(crate) mod expr;
 pub(crate) mod index;
+pub(crate) mod join;
 #[allow(clippy::module_inception)]
 pub(crate) mod kernel;
 mod params;

@@ -17,6 +17,10 @@ pub struct ReducerCxx {
     pub size: usize,
     /// The alignment of the value in device memory.
     pub align: usize,
+    /// Definitions that the kernel's own emission must make (a custom reducer's device functions
+    /// and types, which join the kernel's): each runs inside it, after the body, and returns C++
+    /// text that follows the body's device functions (before [`ReducerCxx::definitions`]).
+    pub emit: Vec<fn() -> String>,
 }
 
 /// The device type name of `T` (`"f64"`), if `T` is a primitive number or `bool` (the
@@ -40,6 +44,7 @@ impl ReducerCxx {
             reducer,
             value,
             definitions: String::new(),
+            emit: Vec::new(),
             size: std::mem::size_of::<V>(),
             align: std::mem::align_of::<V>(),
         }
@@ -86,6 +91,10 @@ impl ReducerCxx {
             reducer: "FkTupleReducer".into(),
             value: "FkTupleValue".into(),
             definitions,
+            emit: members
+                .iter()
+                .flat_map(|m| m.emit.iter().copied())
+                .collect(),
             size,
             align,
         }

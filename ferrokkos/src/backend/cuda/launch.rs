@@ -119,7 +119,13 @@ pub(super) fn launch<'q>(
             &shared.ctx,
             info,
             chosen.key,
-            || codegen::translation_unit(&dk.device_body(), &chosen.pattern, chosen.options),
+            || {
+                codegen::translation_unit(
+                    &dk.device_body(chosen.pattern.emit()),
+                    &chosen.pattern,
+                    chosen.options,
+                )
+            },
             entry.extra,
             entry.value_size,
         )?;
@@ -220,7 +226,11 @@ pub(super) fn prepare(
     let chosen = params::with_buffers(|buffers| {
         Chosen::new(dk, kind, reducer_type, space, buffers, max_param_bytes)
     });
-    let unit = codegen::translation_unit(&dk.device_body(), &chosen.pattern, chosen.options)?;
+    let unit = codegen::translation_unit(
+        &dk.device_body(chosen.pattern.emit()),
+        &chosen.pattern,
+        chosen.options,
+    )?;
     let (key, entry, shared, what) = (chosen.key, chosen.entry, Arc::clone(shared), what());
     Ok(Job::new(move || {
         shared.check_alive(|| what)?;

@@ -64,7 +64,7 @@ fn launch_steps() {
     let lookup = per_call(m, || {
         let unit = || {
             codegen::translation_unit(
-                &dk.device_body(),
+                &dk.device_body(&[]),
                 &DevicePattern::For {
                     iterate: Iterate::Right,
                 },

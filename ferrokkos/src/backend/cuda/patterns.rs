@@ -34,14 +34,19 @@ fn device<'a>(
 
 /// The reducer's device description, or why it has none.
 fn reducer_cxx<R: Reducer>(what: &dyn Fn() -> String) -> Result<ReducerCxx> {
-    R::device_cxx(Token::new()).ok_or_else(|| Error::Unsupported {
+    R::device_cxx(Token::new()).ok_or_else(|| no_device_form(what, std::any::type_name::<R>()))
+}
+
+/// The error for a reducer without a device form.
+fn no_device_form(what: &dyn Fn() -> String, reducer: &str) -> Error {
+    Error::Unsupported {
         what: what(),
         reason: format!(
-            "the reducer {} has no device form (custom reducers and values without a device \
-             type run only on host spaces)",
-            std::any::type_name::<R>()
+            "the reducer {reducer} has no device form (`Custom` reducers of host closures and \
+             values without a device type run only on host spaces; for the GPU, give a \
+             DeviceValue type `#[device] impl DeviceJoin` and reduce with `Join`)"
         ),
-    })
+    }
 }
 
 /// Reads the value a waited launch left in the pinned scratch.
@@ -506,17 +511,10 @@ fn prepare(
     if count == 0 {
         return Ok(None);
     }
-    let no_device_form = |name: &str| Error::Unsupported {
-        what: what(),
-        reason: format!(
-            "the reducer {name} has no device form (custom reducers and values without a device \
-             type run only on host spaces)"
-        ),
-    };
     let job = match request.pattern {
         RequestPattern::For => launch::prepare(cuda, &what, dk, Kind::For, "", space)?,
         RequestPattern::Reduce(r) | RequestPattern::Scan(r) => {
-            let cxx = (r.cxx)(Token::new()).ok_or_else(|| no_device_form(r.name))?;
+            let cxx = (r.cxx)(Token::new()).ok_or_else(|| no_device_form(&what, r.name))?;
             let kind = match request.pattern {
                 RequestPattern::Scan(_) => Kind::Scan(&cxx),
                 _ => Kind::Reduce(&cxx),

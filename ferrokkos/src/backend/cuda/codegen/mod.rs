@@ -78,6 +78,18 @@ fn entries(body: &KernelBody, pattern: &DevicePattern<'_>) -> Result<Pattern> {
     })
 }
 
+impl DevicePattern<'_> {
+    /// The reducer's definitions that the kernel's emission makes ([`ReducerCxx::emit`]).
+    pub(crate) fn emit(&self) -> &[fn() -> String] {
+        match self {
+            DevicePattern::For { .. } => &[],
+            DevicePattern::Reduce { reducer, .. } | DevicePattern::Scan { reducer } => {
+                &reducer.emit
+            }
+        }
+    }
+}
+
 /// The translation unit of `body` for `pattern`, in the entry variant `options`.
 pub(crate) fn translation_unit(
     body: &KernelBody,

@@ -21,6 +21,7 @@ fn description<R: DeviceReducer>() -> ReducerCxx {
         reducer: format!("fk_no_device_form_for /* {} */", std::any::type_name::<R>()),
         value: "fk_no_device_form".to_string(),
         definitions: String::new(),
+        emit: Vec::new(),
         size: 0,
         align: 1,
     })
@@ -33,7 +34,7 @@ pub fn for_unit<A>(
     iterate: Iterate,
     options: UnitOptions,
 ) -> TranslationUnit {
-    generate(&kernel.device_body(), Pattern::For { iterate }, options)
+    generate(&kernel.device_body(&[]), Pattern::For { iterate }, options)
 }
 
 /// The CUDA translation unit of a `parallel_reduce` kernel with reducer `R`; see
@@ -44,7 +45,11 @@ pub fn reduce_unit<A, R: DeviceReducer>(
     options: UnitOptions,
 ) -> TranslationUnit {
     let r = description::<R>();
-    generate(&kernel.device_body(), Pattern::reduce(&r, iterate), options)
+    generate(
+        &kernel.device_body(&r.emit),
+        Pattern::reduce(&r, iterate),
+        options,
+    )
 }
 
 /// The CUDA translation unit of a `parallel_scan` kernel with reducer `R`; see
@@ -54,7 +59,7 @@ pub fn scan_unit<A, R: DeviceReducer>(
     options: UnitOptions,
 ) -> TranslationUnit {
     let r = description::<R>();
-    generate(&kernel.device_body(), Pattern::scan(&r), options)
+    generate(&kernel.device_body(&r.emit), Pattern::scan(&r), options)
 }
 
 impl<A: ShadowIndex, C: Captures, H, S: Fn(C::Shadow, A::Exprs)> Kernel<ForKind<A>, C, H, S> {
@@ -90,7 +95,11 @@ where
         options: UnitOptions,
     ) -> TranslationUnit {
         let r = description::<R>();
-        generate(&self.body(), Pattern::reduce(&r, iterate), options)
+        generate(
+            &self.body_with(&r.emit),
+            Pattern::reduce(&r, iterate),
+            options,
+        )
     }
 }
 
@@ -110,6 +119,6 @@ where
         options: UnitOptions,
     ) -> TranslationUnit {
         let r = description::<R>();
-        generate(&self.body(), Pattern::scan(&r), options)
+        generate(&self.body_with(&r.emit), Pattern::scan(&r), options)
     }
 }

@@ -193,13 +193,17 @@ pub(crate) fn generate(
         t.push(ty);
         t.resync(&program);
     }
-    if !definitions.is_empty() {
-        t.push(&definitions);
-    }
     for f in &body.functions {
         t.push("");
         t.push(f);
         t.resync(&program);
+    }
+    // A custom reducer's structs call the device functions above; a tuple's names them.
+    for code in &body.reducer_code {
+        t.push(code);
+    }
+    if !definitions.is_empty() {
+        t.push(&definitions);
     }
     match &pattern {
         Pattern::Reduce { .. } => lambda.push(format!("{value}& {}", params[0])),

@@ -1,0 +1,189 @@
+//! Custom reductions on every space: a [`DeviceValue`] type says how to combine two of its values
+//! ([`DeviceJoin`], implemented in a `#[device] impl` block), and [`Join`] is the reducer that
+//! uses it (Kokkos' custom reducer: `init` and `join` written by the user, run on the device too).
+//!
+//! The device form of `Join<V>` is a C++ reducer struct (`value_type`, `identity()`, `join`) whose
+//! functions call the C++ translations of `V::identity` and `V::join`. Those are generated inside the
+//! kernel's own emission (the reducer description's `emit` hook), so the device functions and types
+//! they need join the kernel's, each defined once.
+
+use std::marker::PhantomData;
+
+use super::builder;
+use super::expr::Expr;
+use super::shadow;
+use super::value::DeviceValue;
+use crate::reducer::{Reducer, ReducerCxx};
+
+/// A device value with its own reduction: an identity (the value of no contribution) and an
+/// associative join. Implement it in a `#[device] impl DeviceJoin for T { ... }` block (the
+/// attribute adds the device forms), and reduce with [`Join<T>`].
+///
+/// ```
+/// use ferrokkos::prelude::*;
+/// use ferrokkos::{DeviceJoin, DeviceValue, Join};
+///
+/// /// The lowest and highest value seen, and how many values.
+/// #[repr(C)]
+/// #[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+/// struct Span {
+///     lo: f64,
+///     hi: f64,
+///     n: u64,
+/// }
+///
+/// #[device]
+/// impl DeviceJoin for Span {
+///     fn identity() -> Span {
+///         Span { lo: f64::MAX, hi: f64::MIN, n: 0 }
+///     }
+///     fn join(self, other: Span) -> Span {
+///         Span { lo: self.lo.min(other.lo), hi: self.hi.max(other.hi), n: self.n + other.n }
+///     }
+/// }
+///
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// let x = View::<f64, 1>::new("x", [5])?;
+/// for (i, v) in [3.0, -1.0, 4.0, 1.5, 9.0].into_iter().enumerate() {
+///     x.set(i, v)?;
+/// }
+/// let s = parallel_reduce("span", 5, kernel!(|i, acc: &mut Span| {
+///     *acc = acc.join(Span { lo: x[i], hi: x[i], n: 1 });
+/// }), Join::<Span>::new())?;
+/// assert_eq!(s, Span { lo: -1.0, hi: 9.0, n: 5 });
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+///
+/// The join must be associative and commutative, and `identity` its neutral element: the host
+/// spaces join partial results in index order, but the GPU combines contributions in any order.
+pub trait DeviceJoin: DeviceValue + JoinForms {
+    /// The value of no contribution: `identity().join(v) == v`.
+    fn identity() -> Self;
+    /// Combines two partial results (associative and commutative).
+    fn join(self, other: Self) -> Self;
+}
+
+/// The device forms of a [`DeviceJoin`] implementation, which `#[device] impl DeviceJoin for T`
+/// generates (macro support: not API).
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` implements `DeviceJoin` without `#[ferrokkos::device]`",
+    note = "write `#[ferrokkos::device] impl DeviceJoin for {Self} {{ ... }}`: the attribute adds \
+            the forms of `identity` and `join` that kernels on the GPU run"
+)]
+pub trait JoinForms: Sized {
+    /// The typed shadow of [`DeviceJoin::identity`].
+    fn __fk_identity() -> Expr<Self>;
+    /// The typed shadow of [`DeviceJoin::join`] (the receiver's expression comes through
+    /// [`shadow::receiver`]).
+    fn __fk_join(self, other: Expr<Self>) -> Expr<Self>;
+}
+
+/// The reducer of a [`DeviceJoin`] type: starts from `V::identity()` and combines contributions
+/// with `V::join`, on every space (see [`DeviceJoin`] for an example).
+pub struct Join<V>(PhantomData<fn() -> V>);
+
+impl<V: DeviceJoin> Join<V> {
+    /// The reducer.
+    pub const fn new() -> Self {
+        Join(PhantomData)
+    }
+}
+
+impl<V: DeviceJoin> Default for Join<V> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<V> Clone for Join<V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V> Copy for Join<V> {}
+
+impl<V> std::fmt::Debug for Join<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Join<{}>", std::any::type_name::<V>())
+    }
+}
+
+impl<V: DeviceJoin> Reducer for Join<V> {
+    type Value = V;
+    #[inline(always)]
+    fn init(&self) -> V {
+        V::identity()
+    }
+    #[inline(always)]
+    fn join(&self, dst: &mut V, src: &V) {
+        *dst = dst.join(*src);
+    }
+    fn device_cxx(_: crate::seal::Token) -> Option<ReducerCxx> {
+        // The value's C++ name is the struct's own: `V`'s name is chosen in the kernel's emission.
+        let name = reducer_name::<V>();
+        let mut cxx = ReducerCxx::of::<V>(name.clone(), format!("{name}::value_type"));
+        cxx.emit.push(emit::<V>);
+        Some(cxx)
+    }
+    fn device_decode(bytes: &[u8], _: crate::seal::Token) -> Option<V> {
+        // A value with `bool` or enum fields could carry an invalid pattern; only values valid for
+        // every bit pattern are read back.
+        if !<V as crate::view::Element>::ANY_BIT_PATTERN {
+            return None;
+        }
+        crate::reducer::read_plain(bytes)
+    }
+}
+
+/// The C++ name of `Join<V>`'s reducer struct: one per value type, the same in every build (from
+/// the type's name: an FNV-1a hash).
+fn reducer_name<V: 'static>() -> String {
+    let hash = std::any::type_name::<V>()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    format!("FkJoin_{hash:016x}")
+}
+
+/// Runs inside a kernel's emission: defines the value type and the C++ forms of `V::identity` and
+/// `V::join` there, and returns the reducer struct that calls them (`reducer_name::<V>()`, value
+/// type `V`).
+fn emit<V: DeviceJoin>() -> String {
+    let (lines, (value, identity, join)) = builder::capture(|| {
+        let value = V::cxx_name();
+        let identity = V::__fk_identity().text();
+        let dst = Expr::<V>::name("dst");
+        let join = shadow::receiver(dst).__fk_join(Expr::name("src")).text();
+        (value, identity, join)
+    });
+    debug_assert!(
+        !builder::has_code(&lines),
+        "calls of device functions emit no statements"
+    );
+    let name = reducer_name::<V>();
+    format!(
+        "// The reducer of a DeviceJoin type.\n\
+         struct {name} {{\n    \
+         typedef {value} value_type;\n    \
+         static __device__ __forceinline__ value_type identity() {{ return {identity}; }}\n    \
+         static __device__ __forceinline__ void join(value_type& dst, const value_type& src) {{\n        \
+         dst = {join};\n    \
+         }}\n\
+         }};\n"
+    )
+}
+
+impl<V: DeviceJoin> crate::reducer::ReduceTarget for Join<V> {
+    type Reducer = Self;
+    type Output = V;
+    type Sink = ();
+    fn split(self) -> (Self, ()) {
+        (self, ())
+    }
+    fn deliver((): (), value: V) -> crate::error::Result<V> {
+        Ok(value)
+    }
+}
