@@ -8,7 +8,7 @@
 //! Before the first step every kernel is compiled ahead with [`Prepare`] (on Cuda: NVRTC on all
 //! cores), so no step waits for the compiler; the program prints how long that took. Run with
 //! `FERROKKOS_CACHE_DIR=off` to time a cold start, and with `--no-prepare` to see the first step
-//! pay for the compilation instead.
+//! pay for the compilation instead (`HEAT_CG_THREADS=n` caps the compiling threads).
 //!
 //! ```text
 //! FERROKKOS_CACHE_DIR=off cargo run --release -p ferrokkos --example heat_cg
@@ -382,18 +382,26 @@ fn simulate<S: Launch>(exec: S, prepare: bool) -> Result<Outcome> {
     let heat = Heat::new(exec)?;
     if prepare {
         let mut prep = Prepare::new();
+        if let Some(n) = std::env::var("HEAT_CG_THREADS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            prep.max_threads(n);
+        }
         heat.prepare(&mut prep)?;
         let requests = prep.len();
         let report = prep.compile()?;
         if requests > 0 {
             println!(
                 "{name:8} prepared {} kernels ({requests} requests) in {:.3} s on {} threads: {} \
-                 compiled, {} from the disk cache",
+                 compiled, {} from the disk cache; {:.3} s of work, slowest {:.3} s",
                 report.compiled + report.from_disk,
                 report.elapsed.as_secs_f64(),
                 report.threads,
                 report.compiled,
                 report.from_disk,
+                report.busy.as_secs_f64(),
+                report.slowest.as_secs_f64(),
             );
         }
     }

@@ -92,6 +92,10 @@ pub struct PrepareReport {
     pub threads: usize,
     /// From the start of [`Prepare::compile`] to its end.
     pub elapsed: Duration,
+    /// The jobs' times added up (`busy / elapsed` is how many ran at once on average).
+    pub busy: Duration,
+    /// The slowest job.
+    pub slowest: Duration,
 }
 
 /// Compiles kernels ahead of their first launch, many at once on all cores (beyond Kokkos, whose
@@ -128,6 +132,8 @@ pub struct PrepareReport {
 #[derive(Default)]
 pub struct Prepare {
     jobs: Vec<Job>,
+    /// At most this many compiling threads (`None`: one per core).
+    threads: Option<usize>,
 }
 
 impl std::fmt::Debug for Prepare {
@@ -207,6 +213,13 @@ impl Prepare {
         Ok(self)
     }
 
+    /// Compiles on at most `n` threads (at least one; by default one per core). Each compilation
+    /// holds its compiler's memory (NVRTC: a few hundred MB) while it runs.
+    pub fn max_threads(&mut self, n: usize) -> &mut Self {
+        self.threads = Some(n.max(1));
+        self
+    }
+
     /// The compilations waiting for [`Prepare::compile`].
     pub fn len(&self) -> usize {
         self.jobs.len()
@@ -225,18 +238,20 @@ impl Prepare {
         let jobs = std::mem::take(&mut self.jobs);
         let count = jobs.len();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let threads = cores.min(count);
+        let threads = self.threads.unwrap_or(cores).min(count);
         let queue = Mutex::new(jobs.into_iter().enumerate());
         let results = Mutex::new(Vec::with_capacity(count));
         let work = || {
             loop {
                 let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
                 let Some((n, job)) = next else { break };
+                let start = Instant::now();
                 let done = (job.run)();
+                let took = start.elapsed();
                 results
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .push((n, done));
+                    .push((n, took, done));
             }
         };
         if threads <= 1 {
@@ -249,7 +264,7 @@ impl Prepare {
             });
         }
         let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-        results.sort_by_key(|(n, _)| *n);
+        results.sort_by_key(|(n, _, _)| *n);
         let mut report = PrepareReport {
             jobs: count,
             compiled: 0,
@@ -257,8 +272,14 @@ impl Prepare {
             already_loaded: 0,
             threads,
             elapsed: Duration::ZERO,
+            busy: Duration::ZERO,
+            slowest: Duration::ZERO,
         };
-        for (_, done) in results {
+        for (_, took, _) in &results {
+            report.busy += *took;
+            report.slowest = report.slowest.max(*took);
+        }
+        for (_, _, done) in results {
             match done? {
                 Obtained::Compiled => report.compiled += 1,
                 Obtained::FromDisk => report.from_disk += 1,

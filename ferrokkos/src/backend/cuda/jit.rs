@@ -50,13 +50,17 @@ thread_local! {
 
 impl Hash for JitKey {
     // Hashes the capture types by their `TypeId` (a launch hashes its key, and the names are long)
-    // and the reducer's name by address; equality compares the names by value too.
+    // and the reducer's name by its length and last bytes (its own name, after the path), never
+    // by address: `type_name` gives equal names at different addresses from different call sites
+    // (a launch and a preparation), which must find the same entry. Equality compares the names.
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_u64(self.kernel.hash);
         state.write_u32(self.kernel.line);
         state.write_u32(self.kernel.column);
         self.kernel.type_id.hash(state);
-        state.write_usize(self.reducer.as_ptr() as usize);
+        let name = self.reducer.as_bytes();
+        state.write_usize(name.len());
+        state.write(&name[name.len().saturating_sub(16)..]);
         state.write_u32(self.variant);
     }
 }
@@ -342,5 +346,44 @@ impl KernelCache {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::BuildHasher;
+
+    /// A launch and a preparation name the reducer through `type_name` at different call sites:
+    /// equal names at different addresses are one key (same hash, equal).
+    #[test]
+    fn reducer_names_key_by_value_not_address() {
+        let name = String::from("ferrokkos::reducer::basic::Sum<f64>");
+        let other: &'static str = Box::leak(name.clone().into_boxed_str());
+        let first: &'static str = Box::leak(name.into_boxed_str());
+        assert!(!std::ptr::eq(first, other));
+        let key = |reducer: &'static str| JitKey {
+            kernel: DeviceKey {
+                file: "k.rs",
+                line: 3,
+                column: 9,
+                hash: 77,
+                types: "()",
+                type_id: std::any::TypeId::of::<u8>(),
+            },
+            reducer,
+            variant: 1,
+        };
+        let (a, b) = (key(first), key(other));
+        let hasher = BuildHasherDefault::<KeyHasher>::default();
+        assert_eq!(hasher.hash_one(a), hasher.hash_one(b));
+        assert_eq!(a, b);
+        let mut map: HashMap<JitKey, u32, BuildHasherDefault<KeyHasher>> = HashMap::default();
+        map.insert(a, 5);
+        assert_eq!(map.get(&b), Some(&5));
+        assert_ne!(
+            hasher.hash_one(key("ferrokkos::reducer::basic::Max<f64>")),
+            hasher.hash_one(a)
+        );
     }
 }
