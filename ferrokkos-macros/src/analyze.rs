@@ -36,6 +36,8 @@ pub struct Analysis {
     /// owner positions of written Views): the expansion checks that each resolves to the index
     /// parameter (a name can resolve elsewhere through a `macro_rules!` macro's hygiene).
     pub owner_idents: Vec<syn::Ident>,
+    /// Pairs of accesses of written Views whose disjointness each launch checks.
+    pub overlaps: Vec<race::OverlapSpec>,
     pub errors: Vec<syn::Error>,
 }
 
@@ -100,11 +102,22 @@ pub fn analyze(
         }
     }
     let mut owner_idents = Vec::new();
+    let mut overlaps = Vec::new();
+    // Launch constants in index maps: captured values (not Views) that the body never binds (so
+    // the name means the same value when the kernel is made), and named constants.
+    let bound = bound_names(body);
+    let captured: HashSet<String> = w.captures.iter().map(|(n, _)| n.clone()).collect();
+    let constant = |name: &str| {
+        w.constants.contains(name)
+            || (captured.contains(name) && !w.views.contains(name) && !bound.contains(name))
+    };
     let captures = race::roles(
         std::mem::take(&mut w.captures),
         std::mem::take(&mut w.accesses),
         &w.index_params,
+        &constant,
         &mut owner_idents,
+        &mut overlaps,
         &mut w.errors,
     );
     Analysis {
@@ -114,8 +127,23 @@ pub fn analyze(
         views: w.views,
         constants: w.constants,
         owner_idents,
+        overlaps,
         errors: w.errors,
     }
+}
+
+/// Every name a pattern of `body` binds (`let`, `for`, `match` arms, closures' parameters).
+fn bound_names(body: &Expr) -> HashSet<String> {
+    struct Binds(HashSet<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Binds {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.0.insert(p.ident.to_string());
+            syn::visit::visit_pat_ident(self, p);
+        }
+    }
+    let mut b = Binds(HashSet::new());
+    syn::visit::Visit::visit_expr(&mut b, body);
+    b.0
 }
 
 /// The single identifier of a path expression, if it is one.

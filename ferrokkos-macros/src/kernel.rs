@@ -10,7 +10,7 @@ use syn::{Expr, ExprClosure, Pat, Stmt, Type};
 
 use crate::analyze::{self, Mode};
 use crate::race::Role;
-use crate::{fields, host, shadow};
+use crate::{affine, fields, host, shadow};
 
 /// What the kernel's parameters say it is.
 enum Kind {
@@ -365,6 +365,7 @@ fn generate(
     );
     let is_unsafe = analysis.is_unsafe;
     let h = hash(&closure.to_token_stream().to_string());
+    let overlaps = overlap_checks(analysis, fields);
     quote!({
         let #caps_var = #caps_value;
         #witness
@@ -388,8 +389,71 @@ fn generate(
                 params: &[#(#params),*],
             })
         };
-        #kernel_var
+        #kernel_var #overlaps
     })
+}
+
+/// The overlaps the race rules left to the launch, as `.with_overlaps(vec![...])` (nothing when
+/// there are none): each map's offsets are evaluated now, from the same values the kernel captures.
+fn overlap_checks(analysis: &analyze::Analysis, fields: &[fields::FieldCapture]) -> TokenStream {
+    if analysis.overlaps.is_empty() {
+        return quote!();
+    }
+    let k = quote!(::ferrokkos::__private);
+    let leaf = |name: &str| -> TokenStream {
+        if let Some(f) = fields.iter().find(|f| f.name == name) {
+            let path = &f.path;
+            return quote!(#path);
+        }
+        let span = analysis
+            .captures
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map_or_else(Span::call_site, |(_, _, s)| *s);
+        let ident = syn::Ident::new(name, span);
+        quote!(#ident)
+    };
+    let coord = |c: &affine::Coord| match c {
+        affine::Coord::Param {
+            param,
+            coef,
+            offset,
+        } => {
+            let (param, coef) = (*param as u8, *coef as i64);
+            let offset = offset.tokens(&leaf);
+            quote!(#k::OverlapCoord::param(#param, #coef, #offset))
+        }
+        affine::Coord::Fixed(offset) => {
+            let bits = match offset.terms.keys().next() {
+                Some(name) => {
+                    let v = affine::term(name, &leaf);
+                    quote!(#k::int_bits(&(#v)))
+                }
+                None => quote!(64u32),
+            };
+            let value = offset.tokens(&leaf);
+            quote!(#k::OverlapCoord::fixed(#value, #bits))
+        }
+        affine::Coord::Any => quote!(#k::OverlapCoord::Any),
+    };
+    let map = |(text, coords): &(String, Vec<affine::Coord>)| {
+        let text = with_paths_text(text, fields);
+        let cs = coords.iter().map(coord);
+        quote!((#text, ::std::vec![#(#cs),*]))
+    };
+    let each = analysis.overlaps.iter().map(|o| {
+        let view = with_paths_text(&o.view, fields);
+        let first = map(&o.first);
+        let second = match &o.second {
+            Some(m) => {
+                let m = map(m);
+                quote!(::core::option::Option::Some(#m))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote!(#k::Overlap { view: #view, first: #first, second: #second })
+    });
+    quote!(.with_overlaps(::std::vec![#(#each),*]))
 }
 
 /// Captures travel in tuples of at most `CHUNK` (the library's tuple impls); more are nested as
@@ -471,6 +535,13 @@ fn shadow_param_type(p: &Pat) -> Option<TokenStream> {
 }
 
 /// `e` with each field capture's identifier in its messages replaced by the path it stands for.
+/// `text` with the pre-pass's identifiers replaced by the paths the user wrote.
+fn with_paths_text(text: &str, fields: &[fields::FieldCapture]) -> String {
+    fields.iter().fold(text.to_string(), |t, f| {
+        replace_word(&t, &f.name, &analyze::pretty(&f.path))
+    })
+}
+
 fn with_paths(e: &syn::Error, fields: &[fields::FieldCapture]) -> syn::Error {
     let mut out: Option<syn::Error> = None;
     for one in e.clone() {

@@ -5,6 +5,7 @@
 //! Use them through the `ferrokkos` crate (`ferrokkos::kernel!`, `#[ferrokkos::device]`), which
 //! documents them with examples.
 
+mod affine;
 mod analyze;
 mod device;
 mod device_impl;

@@ -4,7 +4,10 @@
 use proc_macro2::{Span, TokenStream};
 use syn::Expr;
 
-use crate::analyze::{ident_of, pretty, strip};
+use quote::ToTokens;
+
+use crate::affine::{self, Coord};
+use crate::analyze::pretty;
 
 /// How a kernel touches a captured View.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,14 +34,25 @@ pub enum Role {
     Atomic,
 }
 
+/// Two accesses of a written View whose images the launch must prove apart (`second` `None`: the
+/// first's map must not wrap around its type).
+pub struct OverlapSpec {
+    pub view: String,
+    pub first: (String, Vec<Coord>),
+    pub second: Option<(String, Vec<Coord>)>,
+}
+
 /// The captures' roles, after checking the race rules. `owners` receives the identifiers that stand
 /// for the iteration index in the accesses the rules accepted because of it (the expansion checks
-/// that they resolve to the index parameter).
+/// that they resolve to the index parameter); `overlaps` the pairs of accesses the launch must
+/// check. `constant` says which names are launch constants (see [`crate::affine::coords`]).
 pub fn roles(
     captures: Vec<(String, Span)>,
     accesses: Vec<(String, Access)>,
     index_params: &[String],
+    constant: &dyn Fn(&str) -> bool,
     owners: &mut Vec<syn::Ident>,
+    overlaps: &mut Vec<OverlapSpec>,
     errors: &mut Vec<syn::Error>,
 ) -> Vec<(String, Role, Span)> {
     let mut out = Vec::new();
@@ -75,7 +89,12 @@ pub fn roles(
             }
             Role::Atomic
         } else if write {
-            check_owner(&name, &mine, index_params, owners, errors);
+            let checked = Written {
+                name: &name,
+                params: index_params,
+                constant,
+            };
+            checked.check(&mine, owners, overlaps, errors);
             Role::Write
         } else {
             Role::Read
@@ -85,65 +104,108 @@ pub fn roles(
     out
 }
 
-/// The race rule for a written View: outside `unsafe`, every access is at the iteration index
-/// (the index itself, or a tuple holding each index coordinate at the same positions).
-fn check_owner(
-    name: &str,
-    accesses: &[&Access],
-    index_params: &[String],
-    owners: &mut Vec<syn::Ident>,
-    errors: &mut Vec<syn::Error>,
-) {
-    let mut first: Option<(Vec<usize>, bool)> = None;
-    for a in accesses.iter().filter(|a| !a.in_unsafe) {
-        let sig = owner_signature(&a.index, index_params);
-        let ok = match (&sig, &first) {
-            (None, _) => false,
-            (Some(s), Some(f)) => s == f,
-            (Some(s), None) => {
-                first = Some(s.clone());
-                true
+/// The race rules of one written View.
+struct Written<'a> {
+    name: &'a str,
+    params: &'a [String],
+    constant: &'a dyn Fn(&str) -> bool,
+}
+
+impl Written<'_> {
+    /// Outside `unsafe`: every write follows the iteration index one to one (an injective affine
+    /// map, [`affine::key`]); an access at the map of a write is that iteration's own; any other
+    /// pair (a read elsewhere, two writes at different maps) is left to the launch, which proves
+    /// their images apart over its iterations or refuses to run.
+    fn check(
+        &self,
+        accesses: &[&Access],
+        owners: &mut Vec<syn::Ident>,
+        overlaps: &mut Vec<OverlapSpec>,
+        errors: &mut Vec<syn::Error>,
+    ) {
+        let name = self.name;
+        let own = own_index(self.params);
+        let safe: Vec<(&Access, Vec<Coord>)> = accesses
+            .iter()
+            .filter(|a| !a.in_unsafe)
+            .map(|a| (*a, affine::coords(&a.index, self.params, self.constant)))
+            .collect();
+        // The distinct write maps, each with its first access.
+        let mut writes: Vec<(affine::Key, &Access, &Vec<Coord>)> = Vec::new();
+        for (a, c) in safe.iter().filter(|(a, _)| a.kind == AccessKind::Write) {
+            match affine::key(c, self.params.len()) {
+                Some(k) => {
+                    if !writes.iter().any(|(w, _, _)| *w == k) {
+                        writes.push((k, a, c));
+                    }
+                }
+                None => errors.push(syn::Error::new_spanned(
+                    &a.tokens,
+                    format!(
+                        "the kernel writes View `{name}` at index `{}`, which does not give each \
+                         iteration its own element: a View that a kernel writes may be written \
+                         only at an index that follows the iteration index one to one \
+                         (`{name}[{own}]`, or shifted, reversed or strided by launch constants), so \
+                         that no two iterations write the same element; use an atomic \
+                         (`{name}.atomic_add(k, v)`) or an `unsafe {{ }}` block",
+                        pretty(&a.index)
+                    ),
+                )),
             }
-        };
-        if ok {
-            owners.extend(owner_idents(&a.index, index_params));
-        } else {
-            let index = pretty(&a.index).to_string();
-            let own = own_index(index_params);
-            let msg = if a.kind == AccessKind::Write {
-                format!(
-                    "the kernel writes View `{name}` at index `{index}`, which is not the iteration \
-                     index: a View that a kernel writes may be written and read only at the iteration \
-                     index (`{name}[{own}]`), so that no two iterations touch the same element; use \
-                     an atomic (`{name}.atomic_add(k, v)`) or an `unsafe {{ }}` block"
-                )
-            } else {
-                format!(
-                    "the kernel reads View `{name}` at index `{index}` and also writes it: a View that \
-                     a kernel writes may be read only at the iteration index (`{name}[{own}]`), since \
-                     another iteration may be writing element `{index}`; read it inside `unsafe {{ }}` \
-                     if the algorithm guarantees otherwise"
-                )
-            };
-            errors.push(syn::Error::new_spanned(&a.tokens, msg));
+        }
+        let text = |a: &Access| format!("{name}[{}]", pretty(&a.index));
+        let spec = |a: &Access, c: &Vec<Coord>| (text(a), c.clone());
+        for (k, (key, a, c)) in writes.iter().enumerate() {
+            // A strided write is injective only while its values do not wrap.
+            if key.iter().any(|(_, coef, _)| coef.abs() != 1) {
+                overlaps.push(OverlapSpec {
+                    view: name.to_string(),
+                    first: spec(a, c),
+                    second: None,
+                });
+            }
+            for (_, b, d) in &writes[k + 1..] {
+                overlaps.push(OverlapSpec {
+                    view: name.to_string(),
+                    first: spec(a, c),
+                    second: Some(spec(b, d)),
+                });
+            }
+        }
+        for (a, c) in safe.iter().filter(|(a, _)| a.kind == AccessKind::Read) {
+            let mine = affine::key(c, self.params.len());
+            for (key, w, d) in &writes {
+                if mine.as_ref() == Some(key) {
+                    continue; // the iteration's own slice
+                }
+                overlaps.push(OverlapSpec {
+                    view: name.to_string(),
+                    first: spec(w, d),
+                    second: Some(spec(a, c)),
+                });
+            }
+        }
+        // The index coordinates these rules took for the iteration index must be it.
+        for (a, _) in &safe {
+            owners.extend(param_idents(&a.index, self.params));
         }
     }
 }
 
-/// The identifiers of `index` that name an index parameter (its owner positions).
-fn owner_idents(index: &Expr, params: &[String]) -> Vec<syn::Ident> {
-    let ident = |e: &Expr| match strip(e) {
-        Expr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
-            let seg = &p.path.segments[0];
-            (seg.arguments.is_none() && params.contains(&seg.ident.to_string()))
-                .then(|| seg.ident.clone())
+/// Every identifier of `index` that names an index parameter.
+fn param_idents(index: &Expr, params: &[String]) -> Vec<syn::Ident> {
+    fn walk(ts: TokenStream, params: &[String], out: &mut Vec<syn::Ident>) {
+        for t in ts {
+            match t {
+                proc_macro2::TokenTree::Ident(i) if params.contains(&i.to_string()) => out.push(i),
+                proc_macro2::TokenTree::Group(g) => walk(g.stream(), params, out),
+                _ => {}
+            }
         }
-        _ => None,
-    };
-    match strip(index) {
-        Expr::Tuple(t) => t.elems.iter().filter_map(ident).collect(),
-        e => ident(e).into_iter().collect(),
     }
+    let mut out = Vec::new();
+    walk(index.to_token_stream(), params, &mut out);
+    out
 }
 
 fn own_index(params: &[String]) -> String {
@@ -152,29 +214,4 @@ fn own_index(params: &[String]) -> String {
     } else {
         format!("({})", params.join(", "))
     }
-}
-
-/// Where the iteration index sits in `index`: `([0], false)` for the index itself, `(positions,
-/// true)` for a tuple holding each index coordinate once as a bare name; `None` otherwise.
-fn owner_signature(index: &Expr, params: &[String]) -> Option<(Vec<usize>, bool)> {
-    let index = strip(index);
-    if params.len() == 1 && ident_of(index).as_deref() == Some(params[0].as_str()) {
-        return Some((vec![0], false));
-    }
-    let Expr::Tuple(t) = index else { return None };
-    let names: Vec<Option<String>> = t.elems.iter().map(ident_of).collect();
-    let mut positions = Vec::new();
-    for p in params {
-        let at: Vec<usize> = names
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| n.as_deref() == Some(p.as_str()))
-            .map(|(k, _)| k)
-            .collect();
-        if at.len() != 1 {
-            return None;
-        }
-        positions.push(at[0]);
-    }
-    Some((positions, true))
 }

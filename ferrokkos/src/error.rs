@@ -179,6 +179,25 @@ pub enum Error {
         label: String,
     },
 
+    /// A kernel reads or writes a View it writes at two index maps that the launch could not prove
+    /// apart over its iterations (see `kernel!`'s race rules: disjoint access is checked at launch).
+    #[error(
+        "{launch}: the kernel writes View `{view}` and also reaches it at `{first}` and `{second}`: \
+         {reason}; make the ranges apart, use an atomic, or mark the accesses `unsafe`"
+    )]
+    KernelOverlap {
+        /// The launch (`parallel_for "label" on Threads`).
+        launch: String,
+        /// The View as the kernel names it.
+        view: &'static str,
+        /// One access as written (`y[i + n]`).
+        first: &'static str,
+        /// The other access as written.
+        second: &'static str,
+        /// Why the launch refused it.
+        reason: &'static str,
+    },
+
     /// Two Views that must have equal extents do not.
     #[error(
         "{operation}: extents differ: destination \"{dst_label}\" has {dst_extents:?}, \

@@ -208,6 +208,7 @@ pub mod __private {
         HostBody, IterationIndex, host_for, host_reduce, host_scan, iteration_index, shadow_for,
         shadow_reduce, shadow_scan, split2, split3, split4, split5, split6, unsafe_block,
     };
+    pub use crate::kernel::overlap::{Coord as OverlapCoord, Overlap, int_bits};
     pub use crate::kernel::value::{
         DeviceEnum, DeviceEq, FieldDef, device_struct, int_literal, is_device_value,
     };

@@ -39,6 +39,21 @@ pub trait ForFunctor<A> {
     /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
     type Reach: Reach;
 
+    /// Checks, before a launch over the iteration box `ranges` (an index type of `bits` bits),
+    /// that the accesses the kernel's race rules left to the launch are disjoint (`kernel!`s with
+    /// such accesses; see `Error::KernelOverlap`). Sealed like `device_kernel`.
+    #[doc(hidden)]
+    fn check_overlaps(
+        &self,
+        ranges: &[(i128, i128)],
+        bits: u32,
+        what: &dyn Fn() -> String,
+        _: Token,
+    ) -> Result<()> {
+        let _ = (ranges, bits, what);
+        Ok(())
+    }
+
     /// The device translation (`Some` for `kernel!`s). Sealed: only this crate can call it or
     /// provide it (its parameter's type cannot be named elsewhere), since a launch trusts the
     /// translation to match the kernel's captures and pattern.
@@ -79,6 +94,21 @@ pub trait ReduceFunctor<A, V> {
     /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
     type Reach: Reach;
 
+    /// Checks, before a launch over the iteration box `ranges` (an index type of `bits` bits),
+    /// that the accesses the kernel's race rules left to the launch are disjoint (`kernel!`s with
+    /// such accesses; see `Error::KernelOverlap`). Sealed like `device_kernel`.
+    #[doc(hidden)]
+    fn check_overlaps(
+        &self,
+        ranges: &[(i128, i128)],
+        bits: u32,
+        what: &dyn Fn() -> String,
+        _: Token,
+    ) -> Result<()> {
+        let _ = (ranges, bits, what);
+        Ok(())
+    }
+
     /// The device translation (`Some` for `kernel!`s). Sealed: only this crate can call it or
     /// provide it (its parameter's type cannot be named elsewhere), since a launch trusts the
     /// translation to match the kernel's captures and pattern.
@@ -118,6 +148,21 @@ pub trait ScanFunctor<A, V> {
     /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`](super::Everywhere)
     /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
     type Reach: Reach;
+
+    /// Checks, before a launch over the iteration box `ranges` (an index type of `bits` bits),
+    /// that the accesses the kernel's race rules left to the launch are disjoint (`kernel!`s with
+    /// such accesses; see `Error::KernelOverlap`). Sealed like `device_kernel`.
+    #[doc(hidden)]
+    fn check_overlaps(
+        &self,
+        ranges: &[(i128, i128)],
+        bits: u32,
+        what: &dyn Fn() -> String,
+        _: Token,
+    ) -> Result<()> {
+        let _ = (ranges, bits, what);
+        Ok(())
+    }
 
     /// The device translation (`Some` for `kernel!`s). Sealed: only this crate can call it or
     /// provide it (its parameter's type cannot be named elsewhere), since a launch trusts the

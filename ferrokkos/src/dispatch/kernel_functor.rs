@@ -37,6 +37,15 @@ macro_rules! functors {
                 self.run_host(what, run)
             }
             type Reach = Everywhere;
+            fn check_overlaps(
+                &self,
+                ranges: &[(i128, i128)],
+                bits: u32,
+                what: &dyn Fn() -> String,
+                _: crate::seal::Token,
+            ) -> Result<()> {
+                Kernel::check_overlaps(self, ranges, bits, what)
+            }
             fn device_kernel(&self, _: crate::seal::Token) -> Option<&dyn DeviceKernel> {
                 Some(self)
             }

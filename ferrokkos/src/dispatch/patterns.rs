@@ -11,6 +11,31 @@ use crate::error::Result;
 use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy};
 use crate::reducer::{ReduceTarget, Reducer};
 use crate::seal::Token;
+use crate::space::ExecutionSpace;
+
+/// Names a launch in errors (`parallel_for "label" on Threads`).
+fn launch_name<'a, S: ExecutionSpace>(
+    pattern: &'a str,
+    label: &'a str,
+) -> impl Fn() -> String + 'a {
+    move || format!("{pattern} \"{label}\" on {}", S::NAME)
+}
+
+/// The iteration box of a range, for the overlap checks.
+fn range_box<S: ExecutionSpace, I: IndexType>(p: &RangePolicy<S, I>) -> [(i128, i128); 1] {
+    [(p.begin().to_i128(), p.end().to_i128())]
+}
+
+/// The iteration box of a multidimensional range.
+fn md_box<S: ExecutionSpace, const R: usize, I: IndexType>(
+    p: &MDRangePolicy<S, R, I>,
+) -> [(i128, i128); R]
+where
+    [I; R]: IndexTuple<I>,
+{
+    let (lo, hi) = (p.lower(), p.upper());
+    std::array::from_fn(|d| (lo[d].to_i128(), hi[d].to_i128()))
+}
 
 impl<S, I, K> ParallelFor<K> for RangePolicy<S, I>
 where
@@ -20,6 +45,8 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
+        let what = launch_name::<S>("parallel_for", label);
+        kernel.check_overlaps(&range_box(&self), I::BITS, &what, Token::new())?;
         S::launch_range_for(self, label, kernel)
     }
 
@@ -37,6 +64,8 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
+        let what = launch_name::<S>("parallel_reduce", label);
+        kernel.check_overlaps(&range_box(&self), I::BITS, &what, Token::new())?;
         S::launch_range_reduce(self, label, kernel, target)
     }
 
@@ -55,6 +84,8 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_scan(self, label: &str, kernel: K, reducer: Rd) -> Result<Rd::Value> {
+        let what = launch_name::<S>("parallel_scan", label);
+        kernel.check_overlaps(&range_box(&self), I::BITS, &what, Token::new())?;
         S::launch_range_scan(self, label, kernel, reducer)
     }
 
@@ -72,6 +103,8 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
+        let what = launch_name::<S>("parallel_for", label);
+        kernel.check_overlaps(&md_box(&self), I::BITS, &what, Token::new())?;
         S::launch_md_for(self, label, kernel)
     }
 
@@ -90,6 +123,8 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
+        let what = launch_name::<S>("parallel_reduce", label);
+        kernel.check_overlaps(&md_box(&self), I::BITS, &what, Token::new())?;
         S::launch_md_reduce(self, label, kernel, target)
     }
 

@@ -110,10 +110,15 @@
 //!
 //! # Race freedom
 //!
-//! The macro checks that a View the kernel writes is written and read only at the iteration index
-//! (`y[i]`, or for an MDRange `a[(i, j)]`; a tuple holding the index coordinates at fixed positions,
-//! such as `m[(i, k)]`, also qualifies: iteration `i` owns row `i`), and that a View updated with
-//! atomics is touched only atomically. The check is on bindings, not text: the names it takes for
+//! The macro checks that a View the kernel writes is written only at an index that follows the
+//! iteration index one to one: `y[i]`, shifted or reversed by launch constants (`y[i + n]`,
+//! `y[m - 1 - i]`), strided (`y[2 * k + c]`), for an MDRange `a[(i, j)]` or `a[(j, n - 1 - i)]`; a
+//! tuple holding each index coordinate at one position, such as `m[(i, k)]`, also qualifies
+//! (iteration `i` owns row `i`). Reads at the written map are the iteration's own. Reads of a
+//! written View at another map (`f[(i, 0)] = f[(i, last)]`, `y[i + n] = y[i]`) and writes at two
+//! different maps are proved apart by each launch from its policy's bounds: an index map whose
+//! image could meet the other's over the launch's iterations is [`crate::Error::KernelOverlap`],
+//! naming both, and nothing runs. A View updated with atomics is touched only atomically. The check is on bindings, not text: the names it takes for
 //! the iteration index must resolve to the index parameter (a `macro_rules!` macro could otherwise
 //! hand the body another `i`), the body may not rebind the index, and the host body reaches nothing
 //! around the kernel but the captures the macro found. A captured View (or array) is reached only by
@@ -149,6 +154,7 @@ pub(crate) mod index;
 pub(crate) mod join;
 #[allow(clippy::module_inception)]
 pub(crate) mod kernel;
+pub(crate) mod overlap;
 mod params;
 pub(crate) mod shadow;
 mod ty;

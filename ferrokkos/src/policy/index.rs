@@ -22,6 +22,12 @@ pub trait IndexType:
 
     /// `self + k`; the result lies inside a range that starts at `self`.
     fn advance(self, k: u64) -> Self;
+
+    /// The value, exactly.
+    fn to_i128(self) -> i128;
+
+    /// The type's width in bits.
+    const BITS: u32;
 }
 
 macro_rules! index_type {
@@ -38,6 +44,11 @@ macro_rules! index_type {
             fn advance(self, k: u64) -> Self {
                 (self as i128 + k as i128) as $t
             }
+            #[inline(always)]
+            fn to_i128(self) -> i128 {
+                self as i128
+            }
+            const BITS: u32 = <$t>::BITS;
         }
     )*};
 }

@@ -10,6 +10,7 @@ mod casts;
 mod complex;
 mod control_flow;
 mod device_reducers;
+mod disjoint;
 mod features;
 mod functors;
 mod local_arrays;

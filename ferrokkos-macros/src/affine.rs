@@ -1,0 +1,230 @@
+//! Affine index maps: each coordinate of a View access as `coef · p + offset`, where `p` is one
+//! coordinate of the iteration index, `coef` an integer literal, and `offset` a sum of integer
+//! literals and launch constants (captured scalars and constants, each times a literal), or as a
+//! value without `p`; anything else is unknown. The race rules compare these maps, and the launch
+//! checks the ones they leave open ([`crate::race`], `ferrokkos::kernel::overlap`).
+
+use std::collections::BTreeMap;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{BinOp, Expr, Lit, UnOp};
+
+use crate::analyze::{ident_of, strip};
+
+/// One coordinate of an access.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Coord {
+    /// `coef · params[param] + offset`.
+    Param {
+        param: usize,
+        coef: i128,
+        offset: Offset,
+    },
+    /// A value that does not depend on the iteration.
+    Fixed(Offset),
+    /// Anything else.
+    Any,
+}
+
+/// A sum of launch constants times literals plus a literal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Offset {
+    /// Each constant's name and its coefficient (never 0), sorted by name.
+    pub terms: BTreeMap<String, i128>,
+    pub literal: i128,
+}
+
+impl Offset {
+    /// The offset as an `i128` expression; `leaf` gives the expression of each constant's value
+    /// (a term `n as i64` is `n`'s, converted as written).
+    pub fn tokens(&self, leaf: &dyn Fn(&str) -> TokenStream) -> TokenStream {
+        let lit = self.literal;
+        let terms = self.terms.iter().map(|(name, c)| {
+            let v = term(name, leaf);
+            quote!(+ (#c) * ((#v) as i128))
+        });
+        quote!((#lit #(#terms)*))
+    }
+
+    fn add(mut self, other: Offset, sign: i128) -> Offset {
+        self.literal += sign * other.literal;
+        for (name, c) in other.terms {
+            let e = self.terms.entry(name).or_insert(0);
+            *e += sign * c;
+        }
+        self.terms.retain(|_, c| *c != 0);
+        self
+    }
+
+    fn scale(mut self, k: i128) -> Offset {
+        self.literal *= k;
+        for c in self.terms.values_mut() {
+            *c *= k;
+        }
+        self.terms.retain(|_, c| *c != 0);
+        self
+    }
+}
+
+/// The value of one term: a constant, or a constant converted (`n as i64`).
+pub fn term(name: &str, leaf: &dyn Fn(&str) -> TokenStream) -> TokenStream {
+    match name.split_once(" as ") {
+        Some((n, ty)) => {
+            let v = leaf(n);
+            let ty: TokenStream = ty.parse().unwrap_or_else(|_| quote!(i128));
+            quote!(((#v) as #ty))
+        }
+        None => leaf(name),
+    }
+}
+
+/// A linear combination being parsed: the coefficient of each iteration coordinate, and the rest.
+#[derive(Clone, Debug, Default)]
+struct Linear {
+    params: BTreeMap<usize, i128>,
+    rest: Offset,
+}
+
+impl Linear {
+    fn add(mut self, other: Linear, sign: i128) -> Linear {
+        for (p, c) in other.params {
+            *self.params.entry(p).or_insert(0) += sign * c;
+        }
+        self.params.retain(|_, c| *c != 0);
+        self.rest = self.rest.add(other.rest, sign);
+        self
+    }
+
+    fn scale(mut self, k: i128) -> Linear {
+        for c in self.params.values_mut() {
+            *c *= k;
+        }
+        self.params.retain(|_, c| *c != 0);
+        self.rest = self.rest.scale(k);
+        self
+    }
+}
+
+/// An integer literal's value.
+fn literal(e: &Expr) -> Option<i128> {
+    match strip(e) {
+        Expr::Lit(l) => match &l.lit {
+            Lit::Int(i) => i.base10_parse::<i128>().ok(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The literal coefficients stay small, so no product of them overflows `i128`.
+const LIMIT: i128 = 1 << 40;
+
+fn linear(e: &Expr, params: &[String], constant: &dyn Fn(&str) -> bool) -> Option<Linear> {
+    let e = strip(e);
+    if let Some(v) = literal(e) {
+        return (v.abs() < LIMIT).then(|| Linear {
+            rest: Offset {
+                literal: v,
+                ..Offset::default()
+            },
+            ..Linear::default()
+        });
+    }
+    if let Some(name) = ident_of(e) {
+        if let Some(p) = params.iter().position(|n| *n == name) {
+            return Some(Linear {
+                params: BTreeMap::from([(p, 1)]),
+                ..Linear::default()
+            });
+        }
+        return constant(&name).then(|| Linear {
+            rest: Offset {
+                terms: BTreeMap::from([(name, 1)]),
+                literal: 0,
+            },
+            ..Linear::default()
+        });
+    }
+    match e {
+        Expr::Binary(b) => match b.op {
+            BinOp::Add(_) => {
+                Some(linear(&b.left, params, constant)?.add(linear(&b.right, params, constant)?, 1))
+            }
+            BinOp::Sub(_) => Some(
+                linear(&b.left, params, constant)?.add(linear(&b.right, params, constant)?, -1),
+            ),
+            BinOp::Mul(_) => {
+                let (k, other) = match (literal(&b.left), literal(&b.right)) {
+                    (Some(k), _) => (k, &b.right),
+                    (_, Some(k)) => (k, &b.left),
+                    _ => return None,
+                };
+                (k.abs() < LIMIT).then_some(())?;
+                Some(linear(other, params, constant)?.scale(k))
+            }
+            _ => None,
+        },
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => {
+            Some(linear(&u.expr, params, constant)?.scale(-1))
+        }
+        // A launch constant converted to another integer type (`n as i64`): its own term, which
+        // the launch evaluates with the same conversion.
+        Expr::Cast(c) => {
+            let name = ident_of(strip(&c.expr)).filter(|n| constant(n))?;
+            let ty = quote::ToTokens::to_token_stream(&c.ty).to_string();
+            Some(Linear {
+                rest: Offset {
+                    terms: BTreeMap::from([(format!("{name} as {ty}"), 1)]),
+                    literal: 0,
+                },
+                ..Linear::default()
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The coordinates of an index (`i`, `(j, k)`): each as a [`Coord`]. `constant` says which names
+/// are launch constants (captured scalars the body never binds, and constants).
+pub fn coords(index: &Expr, params: &[String], constant: &dyn Fn(&str) -> bool) -> Vec<Coord> {
+    let one = |e: &Expr| match linear(e, params, constant) {
+        None => Coord::Any,
+        Some(l) if l.params.is_empty() => Coord::Fixed(l.rest),
+        Some(l) if l.params.len() == 1 => {
+            let (&param, &coef) = l.params.iter().next().expect("one");
+            Coord::Param {
+                param,
+                coef,
+                offset: l.rest,
+            }
+        }
+        Some(_) => Coord::Any,
+    };
+    match strip(index) {
+        Expr::Tuple(t) => t.elems.iter().map(one).collect(),
+        e => vec![one(e)],
+    }
+}
+
+/// What makes an access's map injective: for each iteration coordinate, the one index coordinate
+/// that is `coef · p + offset` (its position, coefficient and offset). `None` when some iteration
+/// coordinate is in no coordinate or in several.
+pub type Key = Vec<(usize, i128, Offset)>;
+
+pub fn key(coords: &[Coord], n_params: usize) -> Option<Key> {
+    (0..n_params)
+        .map(|p| {
+            let mut at = coords.iter().enumerate().filter_map(|(pos, c)| match c {
+                Coord::Param {
+                    param,
+                    coef,
+                    offset,
+                } if *param == p => Some((pos, *coef, offset.clone())),
+                _ => None,
+            });
+            let first = at.next()?;
+            at.next().is_none().then_some(first)
+        })
+        .collect()
+}

@@ -1,0 +1,116 @@
+use super::*;
+
+fn bounds(ranges: &[(i128, i128)]) -> Bounds<'_> {
+    Bounds { ranges, bits: 64 }
+}
+
+fn overlap(a: Vec<Coord>, b: Option<Vec<Coord>>) -> Vec<Overlap> {
+    vec![Overlap {
+        view: "y",
+        first: ("y[a]", a),
+        second: b.map(|b| ("y[b]", b)),
+    }]
+}
+
+fn what() -> String {
+    "parallel_for \"t\" on Serial".to_string()
+}
+
+#[test]
+fn a_shifted_copy_is_disjoint_exactly_when_the_shift_reaches_past_the_range() {
+    // y[i + n] = y[i] over i in 0..n: reads [0, n), writes [n, 2n).
+    let n = 100;
+    let o = overlap(
+        vec![Coord::param(0, 1, n)],
+        Some(vec![Coord::param(0, 1, 0)]),
+    );
+    assert!(check(&o, bounds(&[(0, n)]), &what).is_ok());
+    // One more iteration and iteration n reads what iteration 0 wrote.
+    let e = check(&o, bounds(&[(0, n + 1)]), &what).unwrap_err();
+    assert!(
+        matches!(&e, Error::KernelOverlap { first, second, .. } if *first == "y[a]" && *second == "y[b]"),
+        "{e}"
+    );
+    // An empty range proves nothing and needs nothing.
+    assert!(check(&o, bounds(&[(5, 5)]), &what).is_ok());
+}
+
+#[test]
+fn a_halo_column_is_disjoint_from_the_interior_column_it_copies() {
+    // f[(i, 0)] = f[(i, last)]: the second coordinates are 0 and last.
+    let o = overlap(
+        vec![Coord::param(0, 1, 0), Coord::fixed(0, 64)],
+        Some(vec![Coord::param(0, 1, 0), Coord::fixed(64, 64)]),
+    );
+    assert!(check(&o, bounds(&[(1, 65)]), &what).is_ok());
+    let same = overlap(
+        vec![Coord::param(0, 1, 0), Coord::fixed(3, 64)],
+        Some(vec![Coord::param(0, 1, 1), Coord::fixed(3, 64)]),
+    );
+    assert!(check(&same, bounds(&[(0, 10)]), &what).is_err());
+}
+
+#[test]
+fn lattices_apart_are_disjoint_whatever_the_range() {
+    // Red-black in 1D: write y[2k], read y[2k + 1] (and y[2k - 1]).
+    let o = overlap(
+        vec![Coord::param(0, 2, 0)],
+        Some(vec![Coord::param(0, 2, 1)]),
+    );
+    assert!(check(&o, bounds(&[(1, 1000)]), &what).is_ok());
+    let o = overlap(
+        vec![Coord::param(0, 2, 0)],
+        Some(vec![Coord::param(0, 2, -1)]),
+    );
+    assert!(check(&o, bounds(&[(1, 1000)]), &what).is_ok());
+    // Same parity: 2k and 2k + 2 meet.
+    let o = overlap(
+        vec![Coord::param(0, 2, 0)],
+        Some(vec![Coord::param(0, 2, 2)]),
+    );
+    assert!(check(&o, bounds(&[(0, 1000)]), &what).is_err());
+    // A fixed element off the lattice: 3k never equals 7 + 3m + 1.
+    let o = overlap(vec![Coord::param(0, 3, 0)], Some(vec![Coord::fixed(7, 64)]));
+    assert!(check(&o, bounds(&[(0, 1000)]), &what).is_ok());
+}
+
+#[test]
+fn a_transposed_write_overlaps_on_a_square_and_not_on_disjoint_boxes() {
+    // a[(i, j)] and a[(j, i)].
+    let o = overlap(
+        vec![Coord::param(0, 1, 0), Coord::param(1, 1, 0)],
+        Some(vec![Coord::param(1, 1, 0), Coord::param(0, 1, 0)]),
+    );
+    assert!(check(&o, bounds(&[(0, 4), (0, 4)]), &what).is_err());
+    assert!(check(&o, bounds(&[(0, 4), (10, 14)]), &what).is_ok());
+}
+
+#[test]
+fn indices_that_may_wrap_refuse_the_launch() {
+    // 64-bit: beyond 2^63 the kernel's arithmetic wraps.
+    let o = overlap(vec![Coord::param(0, 2, 0)], None);
+    assert!(check(&o, bounds(&[(0, 1 << 20)]), &what).is_ok());
+    assert!(check(&o, bounds(&[(0, 1i128 << 62)]), &what).is_ok());
+    assert!(check(&o, bounds(&[(0, (1i128 << 62) + 1)]), &what).is_err());
+    // 32-bit: negative values (a wrapped u32 could be in bounds) and values from 2^31 on.
+    fn narrow(ranges: &[(i128, i128)]) -> Bounds<'_> {
+        Bounds { ranges, bits: 32 }
+    }
+    let o = overlap(
+        vec![Coord::param(0, 1, 5)],
+        Some(vec![Coord::param(0, 1, -1)]),
+    );
+    assert!(check(&o, narrow(&[(0, 3)]), &what).is_err());
+    assert!(check(&o, narrow(&[(1, 3)]), &what).is_ok());
+    let o = overlap(
+        vec![Coord::param(0, 1, 0)],
+        Some(vec![Coord::fixed(1 << 31, 32)]),
+    );
+    assert!(check(&o, narrow(&[(0, 3)]), &what).is_err());
+    // A coordinate with no known form constrains nothing: another coordinate must separate.
+    let o = overlap(
+        vec![Coord::param(0, 1, 0), Coord::Any],
+        Some(vec![Coord::param(0, 1, 0), Coord::Any]),
+    );
+    assert!(check(&o, bounds(&[(0, 3)]), &what).is_err());
+}
