@@ -21,6 +21,14 @@ use crate::kernel::DeviceKernel;
 use crate::seal::Token;
 
 /// Something [`crate::parallel_for`] can run: a closure, a `kernel!` kernel, or a functor struct.
+#[diagnostic::on_unimplemented(
+    message = "this kernel cannot run over an index of type `{A}`",
+    label = "the policy iterates over `{A}`",
+    note = "a `kernel!`'s index is `usize` for a RangePolicy and `(i64, i64, ..)` for an \
+            MDRangePolicy unless annotated (`|i: i64|`, `|(i, j): (usize, usize)|`); annotate it as \
+            the policy's index type, or make the policy with the kernel's (`RangePolicy::<_, i64>`)",
+    note = "a plain closure names its parameter's type (`|i: usize|`) and runs on host spaces only"
+)]
 pub trait ForFunctor<A> {
     /// The per-iteration body a launch runs.
     type Body: ForKernel<A>;
@@ -63,6 +71,7 @@ pub trait ForFunctor<A> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<A, F: Fn(A) + Sync> ForFunctor<A> for F {
     type Body = F;
     type Reach = HostOnly;
@@ -78,6 +87,13 @@ impl<A, F: Fn(A) + Sync> ForFunctor<A> for F {
 }
 
 /// Something [`crate::parallel_reduce`] can run: a closure, a `kernel!` kernel, or a functor struct.
+#[diagnostic::on_unimplemented(
+    message = "this kernel cannot reduce into `{V}` over an index of type `{A}`",
+    label = "the policy iterates over `{A}` and the reducer's value is `{V}`",
+    note = "a `kernel!`'s index is `usize` for a RangePolicy and `(i64, i64, ..)` for an \
+            MDRangePolicy unless annotated; its accumulator's type (`acc: &mut f64`) must be the \
+            reducer's value type"
+)]
 pub trait ReduceFunctor<A, V> {
     /// The per-iteration body a launch runs.
     type Body: ReduceKernel<A, V>;
@@ -118,6 +134,7 @@ pub trait ReduceFunctor<A, V> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<A, V, F: Fn(A, &mut V) + Sync> ReduceFunctor<A, V> for F {
     type Body = F;
     type Reach = HostOnly;
@@ -133,6 +150,12 @@ impl<A, V, F: Fn(A, &mut V) + Sync> ReduceFunctor<A, V> for F {
 }
 
 /// Something [`crate::parallel_scan`] can run: a closure, a `kernel!` kernel, or a functor struct.
+#[diagnostic::on_unimplemented(
+    message = "this scan kernel cannot run over an index of type `{A}` with values `{V}`",
+    label = "the policy iterates over `{A}` and the scan's value is `{V}`",
+    note = "a `kernel!`'s index is `usize` for a RangePolicy unless annotated; its partial value's \
+            type (`partial: &mut u64`) must be the scan's value type"
+)]
 pub trait ScanFunctor<A, V> {
     /// The per-iteration body a launch runs.
     type Body: ScanKernel<A, V>;
@@ -173,6 +196,7 @@ pub trait ScanFunctor<A, V> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<A, V, F: Fn(A, &mut V, bool) + Sync> ScanFunctor<A, V> for F {
     type Body = F;
     type Reach = HostOnly;
@@ -211,6 +235,7 @@ impl<A, V, F: Fn(A, &mut V, bool) + Sync> ScanFunctor<A, V> for F {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Functor<T>(pub T);
 
+#[diagnostic::do_not_recommend]
 impl<A, T: ForKernel<A>> ForFunctor<A> for Functor<T> {
     type Body = T;
     type Reach = HostOnly;
@@ -225,6 +250,7 @@ impl<A, T: ForKernel<A>> ForFunctor<A> for Functor<T> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<A, V, T: ReduceKernel<A, V>> ReduceFunctor<A, V> for Functor<T> {
     type Body = T;
     type Reach = HostOnly;
@@ -239,6 +265,7 @@ impl<A, V, T: ReduceKernel<A, V>> ReduceFunctor<A, V> for Functor<T> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<A, V, T: ScanKernel<A, V>> ScanFunctor<A, V> for Functor<T> {
     type Body = T;
     type Reach = HostOnly;

@@ -19,6 +19,7 @@ macro_rules! functors {
         functors!(@one $trait<$($p),+>, &Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+), ($($sh),+));
     };
     (@one $trait:ident<$($p:ident),+>, $t:ty, ($($arg:ty),+), ($($sh:ty),+)) => {
+        #[diagnostic::do_not_recommend]
         impl<$($p,)+ C, H, S> $trait<$($p),+> for $t
         where
             $($p: 'static,)+
