@@ -590,7 +590,7 @@ impl Walker {
                 if let Some(rest) = &st.rest {
                     self.errors.push(unsupported(
                         rest,
-                        "struct update syntax (`..base`); name every field",
+                        "struct update syntax (`..base`: name every field)",
                     ));
                 }
                 for f in &st.fields {
