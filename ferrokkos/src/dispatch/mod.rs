@@ -13,7 +13,11 @@ pub use functor::{ForFunctor, Functor, ReduceFunctor, ScanFunctor};
 pub use host::HostExecutionSpace;
 pub use kernel::{ForKernel, ReduceKernel, ScanKernel};
 pub use launch::{Launch, LaunchMDRange, LaunchRange};
-pub use prepare::{Job, Prepare, PrepareReport, Request};
+pub use prepare::{Job, Prepare, PrepareReport};
+// What a backend that compiles kernels (Cuda) needs to answer a preparation.
+#[cfg_attr(not(feature = "cuda"), allow(unused_imports))]
+pub use prepare::Request;
+#[cfg_attr(not(feature = "cuda"), allow(unused_imports))]
 pub(crate) use prepare::{Obtained, RequestPattern};
 pub use reach::{Everywhere, HostOnly, Reach, ReachesSpace};
 
