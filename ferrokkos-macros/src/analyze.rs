@@ -38,6 +38,9 @@ pub struct Analysis {
     pub owner_idents: Vec<syn::Ident>,
     /// Pairs of accesses of written Views whose disjointness each launch checks.
     pub overlaps: Vec<race::OverlapSpec>,
+    /// Written Views with a write that is not one to one, and the error that is for a plain View:
+    /// the kernel treats them as atomic Views (every access atomic) and requires them to be one.
+    pub atomic_only: Vec<(String, syn::Error)>,
     pub errors: Vec<syn::Error>,
 }
 
@@ -101,8 +104,6 @@ pub fn analyze(
             ));
         }
     }
-    let mut owner_idents = Vec::new();
-    let mut overlaps = Vec::new();
     // Launch constants in index maps: captured values (not Views) that the body never binds (so
     // the name means the same value when the kernel is made), and named constants.
     let bound = bound_names(body);
@@ -111,13 +112,11 @@ pub fn analyze(
         w.constants.contains(name)
             || (captured.contains(name) && !w.views.contains(name) && !bound.contains(name))
     };
-    let captures = race::roles(
+    let (captures, found) = race::roles(
         std::mem::take(&mut w.captures),
         std::mem::take(&mut w.accesses),
         &w.index_params,
         &constant,
-        &mut owner_idents,
-        &mut overlaps,
         &mut w.errors,
     );
     Analysis {
@@ -126,8 +125,9 @@ pub fn analyze(
         dereferenced: w.dereferenced,
         views: w.views,
         constants: w.constants,
-        owner_idents,
-        overlaps,
+        owner_idents: found.owners,
+        overlaps: found.overlaps,
+        atomic_only: found.atomic_only,
         errors: w.errors,
     }
 }

@@ -10,7 +10,7 @@ use syn::{Expr, ExprClosure, Pat, Stmt, Type};
 
 use crate::analyze::{self, Mode};
 use crate::race::Role;
-use crate::{affine, fields, host, shadow};
+use crate::{affine, atomic_view, fields, host, shadow};
 
 /// What the kernel's parameters say it is.
 enum Kind {
@@ -139,18 +139,40 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     // `c.u[i]`: a field path rooted at a variable around the kernel is one capture.
     let bound: Vec<String> = index.names.iter().chain(&rest_names).cloned().collect();
     let fields = fields::flatten(&mut body, &bound);
-    let body = &body;
-    let analysis = analyze::analyze(Mode::Kernel, body, &index.names, &rest_names);
-    if !analysis.errors.is_empty() {
-        // The analysis saw the pre-pass's identifiers (`p_dt`); the messages name the paths the
-        // user wrote (`p.dt`).
-        let mut errors = analysis.errors.iter().map(|e| with_paths(e, &fields));
+    // The analysis saw the pre-pass's identifiers (`p_dt`); the messages name the paths the user
+    // wrote (`p.dt`).
+    let fail = |errors: &[syn::Error]| {
+        let mut errors = errors.iter().map(|e| with_paths(e, &fields));
         let mut first = errors.next().expect("not empty");
         for e in errors {
             first.combine(e);
         }
-        return Err(first);
+        first
+    };
+    let mut analysis = analyze::analyze(Mode::Kernel, &body, &index.names, &rest_names);
+    if !analysis.errors.is_empty() {
+        return Err(fail(&analysis.errors));
     }
+    // Views written other than one to one must be atomic Views: their accesses become atomic, and
+    // the expansion requires the type (see `atomic_view.rs`).
+    let mut atomic_only: Vec<(String, syn::Error)> = Vec::new();
+    for (name, e) in std::mem::take(&mut analysis.atomic_only) {
+        if !atomic_only.iter().any(|(n, _)| *n == name) {
+            atomic_only.push((name, with_paths(&e, &fields)));
+        }
+    }
+    if !atomic_only.is_empty() {
+        let names = atomic_only.iter().map(|(n, _)| n.clone()).collect();
+        let errors = atomic_view::rewrite(&mut body, &names);
+        if !errors.is_empty() {
+            return Err(fail(&errors));
+        }
+        analysis = analyze::analyze(Mode::Kernel, &body, &index.names, &rest_names);
+        if !analysis.errors.is_empty() {
+            return Err(fail(&analysis.errors));
+        }
+    }
+    let body = &body;
     let kind = match rest.len() {
         0 => Kind::For,
         1 => Kind::Reduce { accs: rest.clone() },
@@ -168,7 +190,28 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             "a kernel reduces into at most 6 accumulators (a tuple of up to 6 reducers)",
         ));
     }
-    Ok(generate(&closure, &index, &kind, &analysis, &fields, body))
+    let atomic_checks = atomic_only.iter().map(|(name, e)| {
+        let span = analysis
+            .captures
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map_or_else(Span::call_site, |(_, _, s)| *s);
+        let value = match fields.iter().find(|f| f.name == *name) {
+            Some(f) => {
+                let path = &f.path;
+                quote_spanned!(span=> &#path)
+            }
+            None => {
+                let ident = syn::Ident::new(name, span);
+                quote_spanned!(span=> &#ident)
+            }
+        };
+        atomic_view::require(&value, span, e)
+    });
+    let checks = quote!(#(#atomic_checks)*);
+    Ok(generate(
+        &closure, &index, &kind, &analysis, &fields, body, checks,
+    ))
 }
 
 fn generate(
@@ -178,6 +221,7 @@ fn generate(
     analysis: &analyze::Analysis,
     fields: &[fields::FieldCapture],
     body: &Expr,
+    checks: TokenStream,
 ) -> TokenStream {
     let k = quote!(::ferrokkos::__private);
     // The expansion's own bindings: mixed-site hygiene, so the body cannot name them.
@@ -367,6 +411,7 @@ fn generate(
     let h = hash(&closure.to_token_stream().to_string());
     let overlaps = overlap_checks(analysis, fields);
     quote!({
+        #checks
         let #caps_var = #caps_value;
         #witness
         #[allow(unused, clippy::all)]

@@ -7,6 +7,7 @@
 
 mod affine;
 mod analyze;
+mod atomic_view;
 mod device;
 mod device_impl;
 mod fields;

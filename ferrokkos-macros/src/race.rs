@@ -42,19 +42,16 @@ pub struct OverlapSpec {
     pub second: Option<(String, Vec<Coord>)>,
 }
 
-/// The captures' roles, after checking the race rules. `owners` receives the identifiers that stand
-/// for the iteration index in the accesses the rules accepted because of it (the expansion checks
-/// that they resolve to the index parameter); `overlaps` the pairs of accesses the launch must
-/// check. `constant` says which names are launch constants (see [`crate::affine::coords`]).
+/// The captures' roles, after checking the race rules, and what the rules found (see [`Findings`]).
+/// `constant` says which names are launch constants (see [`crate::affine::coords`]).
 pub fn roles(
     captures: Vec<(String, Span)>,
     accesses: Vec<(String, Access)>,
     index_params: &[String],
     constant: &dyn Fn(&str) -> bool,
-    owners: &mut Vec<syn::Ident>,
-    overlaps: &mut Vec<OverlapSpec>,
     errors: &mut Vec<syn::Error>,
-) -> Vec<(String, Role, Span)> {
+) -> (Vec<(String, Role, Span)>, Findings) {
+    let mut found = Findings::default();
     let mut out = Vec::new();
     for (name, span) in captures {
         let mine: Vec<&Access> = accesses
@@ -94,14 +91,26 @@ pub fn roles(
                 params: index_params,
                 constant,
             };
-            checked.check(&mine, owners, overlaps, errors);
+            checked.check(&mine, &mut found);
             Role::Write
         } else {
             Role::Read
         };
         out.push((name, role, span));
     }
-    out
+    (out, found)
+}
+
+/// What the race rules found besides the roles and errors.
+#[derive(Default)]
+pub struct Findings {
+    /// The identifiers the rules took for the iteration index (the expansion checks that each
+    /// resolves to the index parameter).
+    pub owners: Vec<syn::Ident>,
+    /// The pairs of accesses each launch must prove apart.
+    pub overlaps: Vec<OverlapSpec>,
+    /// Written Views with a write that is not one to one, and the error that is for a plain View.
+    pub atomic_only: Vec<(String, syn::Error)>,
 }
 
 /// The race rules of one written View.
@@ -116,13 +125,15 @@ impl Written<'_> {
     /// map, [`affine::key`]); an access at the map of a write is that iteration's own; any other
     /// pair (a read elsewhere, two writes at different maps) is left to the launch, which proves
     /// their images apart over its iterations or refuses to run.
-    fn check(
-        &self,
-        accesses: &[&Access],
-        owners: &mut Vec<syn::Ident>,
-        overlaps: &mut Vec<OverlapSpec>,
-        errors: &mut Vec<syn::Error>,
-    ) {
+    /// A write that is not one to one does not settle the View's fate here: the View may be an
+    /// `AtomicView`, whose accesses are all atomic; `atomic_only` receives the error it is for a
+    /// plain View (see `kernel.rs`).
+    fn check(&self, accesses: &[&Access], found: &mut Findings) {
+        let Findings {
+            owners,
+            overlaps,
+            atomic_only,
+        } = found;
         let name = self.name;
         let own = own_index(self.params);
         let safe: Vec<(&Access, Vec<Coord>)> = accesses
@@ -139,7 +150,7 @@ impl Written<'_> {
                         writes.push((k, a, c));
                     }
                 }
-                None => errors.push(syn::Error::new_spanned(
+                None => atomic_only.push((name.to_string(), syn::Error::new_spanned(
                     &a.tokens,
                     format!(
                         "the kernel writes View `{name}` at index `{}`, which does not give each \
@@ -147,10 +158,11 @@ impl Written<'_> {
                          only at an index that follows the iteration index one to one \
                          (`{name}[{own}]`, or shifted, reversed or strided by launch constants), so \
                          that no two iterations write the same element; use an atomic \
-                         (`{name}.atomic_add(k, v)`) or an `unsafe {{ }}` block",
+                         (`{name}.atomic_add(k, v)`), an atomic View (`let {name} = \
+                         {name}.atomic();`) or an `unsafe {{ }}` block",
                         pretty(&a.index)
                     ),
-                )),
+                ))),
             }
         }
         let text = |a: &Access| format!("{name}[{}]", pretty(&a.index));

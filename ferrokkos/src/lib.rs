@@ -172,7 +172,7 @@ pub use space::{
 };
 pub use tools::profiling;
 pub use view::{
-    ALL, All, DeepCopyDst, Element, HostMut, HostRef, Layout, LayoutLeft, LayoutRight,
+    ALL, All, AtomicView, DeepCopyDst, Element, HostMut, HostRef, Layout, LayoutLeft, LayoutRight,
     LayoutStride, MAX_RANK, ParallelMut, RegularLayout, Subview, SubviewArg, SubviewArgs, View,
     ViewAlloc, ViewIndex, create_mirror, create_mirror_in, create_mirror_view,
     create_mirror_view_and_copy, create_mirror_view_in, deep_copy, deep_copy_async, realloc,
@@ -200,6 +200,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::kernel::array::{ArrayExpr, HostArray};
+    pub use crate::kernel::capture::AtomicMemory;
     pub use crate::kernel::device_fn::{DeviceFunction, device_function};
     pub use crate::kernel::expr::Expr;
     pub use crate::kernel::index::ShadowIndex;

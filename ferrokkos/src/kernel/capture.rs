@@ -238,6 +238,52 @@ impl<T: Element, const R: usize, L: Layout, M: crate::space::MemorySpace> IntoCa
     }
 }
 
+/// An [`crate::AtomicView`] is captured as its View; the kernel's accesses of it are atomic (the
+/// macro rewrites them, and [`AtomicMemory`] lets it).
+impl<T, const R: usize, L, M> IntoCapture for crate::view::AtomicView<T, R, L, M>
+where
+    T: crate::view::atomic::HostAtomic,
+    L: Layout,
+    M: crate::space::MemorySpace,
+{
+    type Value = View<T, R, L, M>;
+    fn capture_value(&self) -> Self::Value {
+        self.view().clone()
+    }
+}
+
+mod atomic_seal {
+    /// The seal of [`super::AtomicMemory`].
+    pub trait Sealed {}
+}
+
+/// What a kernel may write at any index because every access is atomic: an [`crate::AtomicView`]
+/// (and references to one). `kernel!` requires it of a View that it writes other than one to one
+/// (sealed).
+pub trait AtomicMemory: atomic_seal::Sealed {}
+
+impl<T, const R: usize, L, M> atomic_seal::Sealed for crate::view::AtomicView<T, R, L, M>
+where
+    T: crate::view::atomic::HostAtomic,
+    L: Layout,
+    M: crate::space::MemorySpace,
+{
+}
+
+#[diagnostic::do_not_recommend]
+impl<T, const R: usize, L, M> AtomicMemory for crate::view::AtomicView<T, R, L, M>
+where
+    T: crate::view::atomic::HostAtomic,
+    L: Layout,
+    M: crate::space::MemorySpace,
+{
+}
+
+impl<A: AtomicMemory + ?Sized> atomic_seal::Sealed for &A {}
+
+#[diagnostic::do_not_recommend]
+impl<A: AtomicMemory + ?Sized> AtomicMemory for &A {}
+
 /// Captures `value` (a View or an array, which the kernel indexes) as read-only `name`.
 pub fn read<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Read<C::Value> {
     Read {

@@ -1,6 +1,7 @@
 //! Views: multidimensional arrays in memory spaces, with Kokkos' reference semantics.
 
 pub(crate) mod atomic;
+mod atomic_view;
 mod deep_copy;
 mod element;
 mod guard;
@@ -16,6 +17,7 @@ mod unmanaged;
 mod view;
 
 pub use crate::layout::{Layout, LayoutLeft, LayoutRight, LayoutStride, RegularLayout};
+pub use atomic_view::AtomicView;
 pub use deep_copy::{DeepCopyDst, deep_copy, deep_copy_async};
 pub use element::Element;
 pub use guard::{HostMut, HostRef};
