@@ -43,6 +43,9 @@ pub const METHODS: &[&str] = &[
     "rem_euclid",
     "count_ones",
     "leading_zeros",
+    // `x.try_into().unwrap()` between integer types
+    "try_into",
+    "unwrap",
     // num-complex's `Complex` (also `exp`, `ln` above)
     "conj",
     "norm_sqr",

@@ -140,8 +140,24 @@ macro_rules! int_methods {
             pub fn leading_zeros(self) -> Expr<u32> {
                 call("fk::leading_zeros", &[self.text()])
             }
+            /// `self.try_into()`, to be unwrapped (`x.try_into().unwrap()`).
+            pub fn try_into(self) -> Converting<$t> {
+                Converting(self)
+            }
         }
     )*};
+}
+
+/// An integer on its way to another integer type: `x.try_into()` in a kernel, whose `unwrap()`
+/// gives the value in the new type (on the device, a value the type cannot hold is an arithmetic
+/// fault, as Rust's panic on the host).
+pub struct Converting<U>(Expr<U>);
+
+impl<U> Converting<U> {
+    /// `x.try_into().unwrap()`.
+    pub fn unwrap<T: DeviceType + TryFrom<U>>(self) -> Expr<T> {
+        call(&format!("fk::checked_cast<{}>", T::CXX), &[self.0.text()])
+    }
 }
 
 int_methods!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);

@@ -214,3 +214,66 @@ fn casts_from_bool() -> Result<()> {
     check_cuda(&k.cuda_source(Iterate::Right));
     Ok(())
 }
+
+/// `x.try_into().unwrap()` between integer types (rustc's own suggestion for mixed index types):
+/// the value in the new type, on every space; the C++ checks the range (`fk::checked_cast`, an
+/// arithmetic fault where Rust panics) and compiles with NVRTC.
+fn checked_integer_conversions<S: Launch>(exec: &S) -> Result<()> {
+    let n = 50usize;
+    let out = crate::spaces::SView::<S, i64, 1>::new("out", [n])?;
+    let m = crate::spaces::SView::<S, f64, 2>::new("m", [5, 10])?;
+    let shift: usize = 3;
+    parallel_for(
+        "convert",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| {
+            let signed: i64 = i.try_into().unwrap();
+            let back: u32 = (signed * 2).try_into().unwrap();
+            let s: i64 = shift.try_into().unwrap();
+            out[i] = signed - 7 + s + back as i64;
+        }),
+    )?;
+    let want: Vec<i64> = (0..n as i64).map(|i| i - 7 + 3 + 2 * i).collect();
+    assert_eq!(crate::spaces::download(&out)?, want);
+    // An MDRange index (i64) against a usize extent.
+    parallel_for(
+        "mixed",
+        MDRangePolicy::new(exec, [0, 0], [5, 10])?,
+        kernel!(|(i, j)| {
+            let col: usize = j.try_into().unwrap();
+            if col + 1 < m.extent(1) {
+                m[(i, j)] = (i * 10 + j) as f64;
+            }
+        }),
+    )?;
+    let got = crate::spaces::download(&m)?;
+    assert_eq!(got[9], 0.0);
+    assert_eq!(got[48], 48.0);
+    Ok(())
+}
+per_space!(checked_integer_conversions, checked_integer_conversions);
+
+#[test]
+fn checked_conversions_compile_for_every_integer_pair() -> Result<()> {
+    runtime();
+    let out = View::<u8, 1>::new("out", [4])?;
+    let x = view_from("x", &[1i64, 2, 3, 4])?;
+    let k = kernel!(|i| {
+        let a: u16 = x[i].try_into().unwrap();
+        let b: i8 = a.try_into().unwrap();
+        let c: usize = b.try_into().unwrap();
+        let d: i32 = c.try_into().unwrap();
+        let e: u64 = d.try_into().unwrap();
+        out[i] = e.try_into().unwrap();
+    });
+    parallel_for("pairs", RangePolicy::new(&exec(), 0, 4)?, &k)?;
+    assert_eq!(out.to_vec()?, vec![1, 2, 3, 4]);
+    let tu = k.cuda_source(Iterate::Right);
+    assert!(
+        tu.generated().contains("fk::checked_cast<u16>("),
+        "{}",
+        tu.generated()
+    );
+    check_cuda(&tu);
+    Ok(())
+}

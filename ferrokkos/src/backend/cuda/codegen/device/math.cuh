@@ -206,6 +206,29 @@ __device__ __forceinline__ detail::if_int<T> div(T a, T b) {
   return (T)(a / b);
 }
 
+/// `x.try_into().unwrap()` between integer types: the value when `To` holds it; otherwise (where
+/// Rust panics) an arithmetic fault is recorded and the result is 0.
+template <class To, class From>
+__device__ __forceinline__ detail::if_int<To> checked_cast(From x) {
+  typedef detail::int_traits<From> F;
+  typedef detail::int_traits<To> T;
+  bool fits;
+  if constexpr (F::is_signed && !T::is_signed) {
+    fits = x >= 0 && (unsigned long long)x <= (unsigned long long)T::max();
+  } else if constexpr (!F::is_signed && T::is_signed) {
+    fits = (unsigned long long)x <= (unsigned long long)T::max();
+  } else if constexpr (F::is_signed) {
+    fits = (long long)x >= (long long)T::min() && (long long)x <= (long long)T::max();
+  } else {
+    fits = (unsigned long long)x <= (unsigned long long)T::max();
+  }
+  if (!fits) {
+    detail::arithmetic_fault();
+    return (To)0;
+  }
+  return (To)x;
+}
+
 /// `a % b` for integers (sign of `a`, as Rust); faults as `div`.
 template <class T>
 __device__ __forceinline__ detail::if_int<T> rem(T a, T b) {
