@@ -235,16 +235,25 @@ impl<T: Copy> Small<T> {
     }
 
     /// Appends `item` (any number of them: a kernel may capture any number of Views).
+    #[inline]
     fn push(&mut self, item: T) {
         if self.len < INLINE_VIEWS {
             self.items[self.len].write(item);
+            self.len += 1;
         } else {
-            if self.len == INLINE_VIEWS {
-                let inline = self.as_slice().to_vec();
-                self.spill = inline;
-            }
-            self.spill.push(item);
+            self.push_spilled(item);
         }
+    }
+
+    /// [`Small::push`] past the inline capacity (rare: kept out of the launch's path).
+    #[cold]
+    #[inline(never)]
+    fn push_spilled(&mut self, item: T) {
+        if self.len == INLINE_VIEWS {
+            let inline = self.as_slice().to_vec();
+            self.spill = inline;
+        }
+        self.spill.push(item);
         self.len += 1;
     }
 
