@@ -148,8 +148,9 @@ pub enum Error {
     /// panics. The division gave 0 and the kernel went on, so the results of that work are wrong;
     /// the device stays usable. Reported as [`Error::DeviceOutOfBounds`] is.
     #[error(
-        "{what}: {kernel} divided an integer by zero (or MIN by -1) on the GPU{more}; such a \
-         division gave 0, so the results of that work are wrong",
+        "{what}: {kernel} divided an integer by zero (or MIN by -1), or converted an integer \
+         with `try_into().unwrap()` to a type that cannot hold it, on the GPU{more}; where Rust \
+         panics the device gave 0, so the results of that work are wrong",
         more = more_divisions(*count)
     )]
     DeviceArithmetic {
@@ -157,7 +158,7 @@ pub enum Error {
         what: String,
         /// The kernel.
         kernel: String,
-        /// How many divisions failed.
+        /// How many operations failed.
         count: u64,
     },
 

@@ -240,6 +240,27 @@ fn integer_division_by_zero_gives_zero_and_is_reported() {
     assert_eq!(got[1], 0);
     assert_eq!(got[2], 50);
     assert_eq!(got[3], 33 + 1);
+    // `try_into().unwrap()` where Rust panics: a fault, and 0.
+    let c = Dev1::<u8>::new("c", [n]).unwrap();
+    parallel_for(
+        "narrow",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| {
+            let wide: i64 = (i as i64) * 10 - 20;
+            c[i] = wide.try_into().unwrap();
+        }),
+    )
+    .unwrap();
+    match exec.fence("narrow").unwrap_err() {
+        Error::DeviceArithmetic { kernel, count, .. } => {
+            assert!(kernel.contains(file!()), "{kernel}");
+            // Negative for i < 2, above 255 for i > 27.
+            assert_eq!(count, 2 + (n as u64 - 28));
+        }
+        other => panic!("{other}"),
+    }
+    let got = host_copy(&c);
+    assert_eq!((got[0], got[2], got[27], got[28]), (0, 0, 250, 0));
     // Signed overflow wraps (as a Rust release build) instead of being undefined.
     let w = Dev1::<i32>::new("w", [1]).unwrap();
     let (big, low) = (i32::MAX, i32::MIN);
