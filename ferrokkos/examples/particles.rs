@@ -4,8 +4,9 @@
 //!
 //! The particle is a `#[repr(C)]` struct deriving `DeviceValue`, its species a fieldless enum; the
 //! push reads and writes whole elements and fields, `match`es on the species and wraps positions;
-//! the deposition adds each particle's charge to its cell with `atomic_add` and counts particles
-//! per species with `atomic_fetch_add`. The arithmetic is exact-rounding only (no transcendental
+//! the deposition adds each particle's charge to its cell with `atomic_add`, counts particles per
+//! species with `atomic_fetch_add`, and bins their speeds through an atomic View
+//! (`speeds.atomic()`, where `per_speed[bin] += 1` is an atomic add). The arithmetic is exact-rounding only (no transcendental
 //! functions; GPU code is compiled without FMA contraction) and the charges are multiples of 1/2,
 //! so every space must give the same bits.
 //!
@@ -19,6 +20,8 @@ use ferrokkos::{DeviceValue, Result};
 
 const LENGTH: f64 = 64.0;
 const CELLS: usize = 64;
+/// Bins of a quarter speed unit (the last one holds every faster particle).
+const SPEED_BINS: usize = 16;
 
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, DeviceValue)]
@@ -51,6 +54,8 @@ struct Outcome {
     particles: Vec<Particle>,
     rho: Vec<f64>,
     counts: Vec<u64>,
+    /// Particles per speed bin (through an atomic View).
+    speeds: Vec<u32>,
 }
 
 fn initial(n: usize) -> Vec<Particle> {
@@ -81,6 +86,9 @@ fn simulate<S: Launch>(exec: &S, start: &[Particle], steps: usize) -> Result<Out
     deep_copy(&parts, &host)?;
     let rho = View::<f64, 1, LayoutRight, S::MemorySpace>::new("rho", [CELLS])?;
     let counts = View::<u64, 1, LayoutRight, S::MemorySpace>::new("counts", [2])?;
+    let speeds = View::<u32, 1, LayoutRight, S::MemorySpace>::new("speeds", [SPEED_BINS])?;
+    // Every access through `per_speed` is atomic (Kokkos' `MemoryTraits<Atomic>`).
+    let per_speed = speeds.atomic();
     let field = Field {
         strength: 0.03125,
         center: LENGTH / 2.0,
@@ -119,6 +127,8 @@ fn simulate<S: Launch>(exec: &S, start: &[Particle], steps: usize) -> Result<Out
                 Species::Ion => 1,
             };
             let _ticket = counts.atomic_fetch_add(s, 1);
+            let bin = ((p.v.abs() * 4.0) as usize).min(SPEED_BINS - 1);
+            per_speed[bin] += 1;
         }),
     )?;
     exec.fence("particles: done")?;
@@ -127,6 +137,7 @@ fn simulate<S: Launch>(exec: &S, start: &[Particle], steps: usize) -> Result<Out
         particles: download(&parts)?,
         rho: download(&rho)?,
         counts: download(&counts)?,
+        speeds: download(&speeds)?,
     })
 }
 
@@ -152,6 +163,10 @@ fn main() -> Result<()> {
         "the deposited charge is the particles' charge"
     );
     assert_eq!(reference.counts.iter().sum::<u64>(), start.len() as u64);
+    assert_eq!(
+        reference.speeds.iter().map(|c| *c as usize).sum::<usize>(),
+        start.len()
+    );
     println!(
         "Serial:  {} particles, {} steps, charge {total}, electrons {}, ions {}",
         start.len(),
