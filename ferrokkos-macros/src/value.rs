@@ -187,6 +187,10 @@ fn expand_enum(item: &DeriveInput, e: &syn::DataEnum) -> syn::Result<TokenStream
         name.span(),
     );
     let dv = quote!(::ferrokkos::DeviceValue);
+    let ints = [
+        "i8", "i16", "i32", "i64", "isize", "u8", "u16", "u32", "u64", "usize",
+    ]
+    .map(|t| syn::Ident::new(t, proc_macro2::Span::call_site()));
     Ok(quote! {
         const _: () = {
             ::core::assert!(false #(|| #name::#variants as #repr == 0)*, #zero);
@@ -225,6 +229,14 @@ fn expand_enum(item: &DeriveInput, e: &syn::DataEnum) -> syn::Result<TokenStream
                 *self
             }
         }
+
+        // `v as T` in kernels: the discriminant converted as its `#[repr]` integer converts.
+        #(
+            impl ::ferrokkos::__private::shadow::AsCast<#ints> for #name {
+                const HOW: ::ferrokkos::__private::shadow::CastKind =
+                    <#repr as ::ferrokkos::__private::shadow::AsCast<#ints>>::HOW;
+            }
+        )*
     })
 }
 

@@ -218,31 +218,82 @@ pub fn not<T: DeviceType + ops::Not<Output = T>>(a: Expr<T>) -> Expr<T> {
     }
 }
 
-/// The pairs of types Rust's `as` converts between (numbers to numbers, `bool` to integers). (Its
-/// `To` must be a [`DeviceType`] too, which is sealed.)
-pub trait AsCast<To>: DeviceType {}
+/// The pairs of types Rust's `as` converts between (numbers to numbers, `bool` to integers, and a
+/// derived fieldless enum to integers, which `#[derive(DeviceValue)]` implements). `To` is a
+/// [`DeviceType`] (sealed).
+pub trait AsCast<To: DeviceType> {
+    /// How the conversion is written in C++.
+    #[doc(hidden)]
+    const HOW: CastKind;
+}
+
+/// How an `as` conversion is written in C++ (see [`AsCast`]).
+#[doc(hidden)]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum CastKind {
+    /// To the same C++ type: nothing to write.
+    Same,
+    /// Float to integer: `fk::cast<To>(e)` (saturating, NaN gives 0).
+    Saturating,
+    /// `To(e)` (C++'s conversion is Rust's: integers wrap, floats round).
+    Plain,
+}
+
+/// `a == b` for type names, in constants.
+const fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < a.len() {
+        if a[k] != b[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+/// How a number of type `From` converts to `To`.
+const fn cast_kind<From: DeviceType, To: DeviceType>() -> CastKind {
+    if same_name(From::CXX, To::CXX) {
+        CastKind::Same
+    } else if matches!(From::KIND, Kind::Float) && !matches!(To::KIND, Kind::Float) {
+        CastKind::Saturating
+    } else {
+        CastKind::Plain
+    }
+}
 
 macro_rules! as_cast {
     ($($from:ident)*) => {$( as_cast!(@to $from: i8 i16 i32 i64 isize u8 u16 u32 u64 usize f32 f64); )*};
-    (@to $from:ident: $($to:ident)*) => {$( impl AsCast<$to> for $from {} )*};
+    (@to $from:ident: $($to:ident)*) => {$(
+        impl AsCast<$to> for $from {
+            const HOW: CastKind = cast_kind::<$from, $to>();
+        }
+    )*};
 }
 
 as_cast!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize f32 f64);
 
 macro_rules! bool_cast {
-    ($($to:ident)*) => {$( impl AsCast<$to> for bool {} )*};
+    ($($to:ident)*) => {$(
+        impl AsCast<$to> for bool {
+            const HOW: CastKind = cast_kind::<bool, $to>();
+        }
+    )*};
 }
 
 bool_cast!(bool i8 i16 i32 i64 isize u8 u16 u32 u64 usize);
 
-/// `e as To`, with Rust's semantics: float-to-integer saturates (NaN gives 0), integer narrowing wraps.
+/// `e as To`, with Rust's semantics: float-to-integer saturates (NaN gives 0), integer narrowing
+/// wraps, an enum gives its discriminant.
 pub fn cast<To: DeviceType, From: AsCast<To>>(e: Expr<From>) -> Expr<To> {
-    if From::CXX == To::CXX {
-        e.retype()
-    } else if From::KIND == Kind::Float && To::KIND != Kind::Float {
-        call(&format!("fk::cast<{}>", To::CXX), &[e.text()])
-    } else {
-        call(To::CXX, &[e.text()])
+    match From::HOW {
+        CastKind::Same => e.retype(),
+        CastKind::Saturating => call(&format!("fk::cast<{}>", To::CXX), &[e.text()]),
+        CastKind::Plain => call(To::CXX, &[e.text()]),
     }
 }
 

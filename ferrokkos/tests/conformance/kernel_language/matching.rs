@@ -249,3 +249,47 @@ fn enums_compile_as_their_discriminants() -> Result<()> {
     crate::common::check_cuda(&tu);
     Ok(())
 }
+
+/// `enum as integer` gives the discriminant, converted as the `#[repr]` integer converts, on every
+/// space (a variant by path and a value read from a View).
+fn enums_cast_to_their_discriminants<S: Launch>(exec: &S) -> Result<()> {
+    let phases = upload::<S, Phase>(
+        "phases",
+        &[Phase::Solid, Phase::Gas, Phase::Liquid, Phase::Gas],
+    )?;
+    let out = SView::<S, i64, 1>::new("out", [4])?;
+    let wide = SView::<S, f64, 1>::new("wide", [4])?;
+    parallel_for(
+        "casts",
+        RangePolicy::new(exec, 0, 4)?,
+        kernel!(|i| {
+            let p = phases[i];
+            out[i] = p as i64 * 10 + Phase::Gas as i64 - (p as u8) as i64;
+            wide[i] = (p as u32) as f64 + 0.5;
+        }),
+    )?;
+    let want: Vec<i64> = [0i64, 2, 1, 2].iter().map(|d| d * 10 + 2 - d).collect();
+    assert_eq!(download(&out)?, want);
+    assert_eq!(download(&wide)?, vec![0.5, 2.5, 1.5, 2.5]);
+    Ok(())
+}
+per_space!(
+    enums_cast_to_their_discriminants,
+    enums_cast_to_their_discriminants
+);
+
+#[test]
+fn enum_casts_compile() -> Result<()> {
+    crate::common::runtime();
+    let phases = View::<Phase, 1>::new("phases", [3])?;
+    let out = View::<i32, 1>::new("out", [3])?;
+    let k = kernel!(|i| out[i] = phases[i] as i32 + Phase::Liquid as i32);
+    let tu = k.cuda_source(Iterate::Right);
+    assert!(
+        tu.generated().contains("i32(phases(i))"),
+        "{}",
+        tu.generated()
+    );
+    crate::common::check_cuda(&tu);
+    Ok(())
+}
