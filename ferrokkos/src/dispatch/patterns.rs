@@ -4,7 +4,7 @@
 
 use super::functor::{ForFunctor, ReduceFunctor, ScanFunctor};
 use super::launch::{LaunchMDRange, LaunchRange};
-use super::prepare::{Job, for_request, reduce_request, scan_request};
+use super::prepare::{Job, Request, RequestPattern};
 use super::reach::ReachesSpace;
 use super::{ParallelFor, ParallelReduce, ParallelScan};
 use crate::error::Result;
@@ -51,7 +51,10 @@ where
     }
 
     fn prepare_for(&self, label: &str, kernel: &K, t: Token) -> Result<Option<Job>> {
-        S::prepare_range(self, for_request(label, kernel.device_kernel(t)))
+        S::prepare_range(
+            self,
+            Request::new(label, kernel.device_kernel(t), RequestPattern::For),
+        )
     }
 }
 
@@ -70,7 +73,8 @@ where
     }
 
     fn prepare_reduce(&self, label: &str, kernel: &K, t: Token) -> Result<Option<Job>> {
-        let request = reduce_request::<T::Reducer>(label, kernel.device_kernel(t));
+        let pattern = RequestPattern::reduce::<T::Reducer>();
+        let request = Request::new(label, kernel.device_kernel(t), pattern);
         S::prepare_range(self, request)
     }
 }
@@ -90,7 +94,8 @@ where
     }
 
     fn prepare_scan(&self, label: &str, kernel: &K, t: Token) -> Result<Option<Job>> {
-        S::prepare_range(self, scan_request::<Rd>(label, kernel.device_kernel(t)))
+        let pattern = RequestPattern::scan::<Rd>();
+        S::prepare_range(self, Request::new(label, kernel.device_kernel(t), pattern))
     }
 }
 
@@ -109,7 +114,10 @@ where
     }
 
     fn prepare_for(&self, label: &str, kernel: &K, t: Token) -> Result<Option<Job>> {
-        S::prepare_md(self, for_request(label, kernel.device_kernel(t)))
+        S::prepare_md(
+            self,
+            Request::new(label, kernel.device_kernel(t), RequestPattern::For),
+        )
     }
 }
 
@@ -129,7 +137,8 @@ where
     }
 
     fn prepare_reduce(&self, label: &str, kernel: &K, t: Token) -> Result<Option<Job>> {
-        let request = reduce_request::<T::Reducer>(label, kernel.device_kernel(t));
+        let pattern = RequestPattern::reduce::<T::Reducer>();
+        let request = Request::new(label, kernel.device_kernel(t), pattern);
         S::prepare_md(self, request)
     }
 }

@@ -53,6 +53,18 @@ pub(crate) enum RequestPattern {
     Scan(ReducerOf),
 }
 
+impl RequestPattern {
+    /// A `parallel_reduce` with the reducer `R`.
+    pub(crate) fn reduce<R: Reducer>() -> Self {
+        RequestPattern::Reduce(ReducerOf::of::<R>())
+    }
+
+    /// A `parallel_scan` with the reducer `R`.
+    pub(crate) fn scan<R: Reducer>() -> Self {
+        RequestPattern::Scan(ReducerOf::of::<R>())
+    }
+}
+
 /// One kernel to prepare, as a launch seam receives it. Public only because the seams' methods
 /// name it; no other crate can build one.
 pub struct Request<'a> {
@@ -60,6 +72,21 @@ pub struct Request<'a> {
     /// The kernel's device translation (`None` for closures and host-only functors).
     pub(crate) kernel: Option<&'a dyn DeviceKernel>,
     pub(crate) pattern: RequestPattern,
+}
+
+impl<'a> Request<'a> {
+    /// The request of `kernel` (its device translation, if any) for `pattern`.
+    pub(crate) fn new(
+        label: &'a str,
+        kernel: Option<&'a dyn DeviceKernel>,
+        pattern: RequestPattern,
+    ) -> Self {
+        Request {
+            label,
+            kernel,
+            pattern,
+        }
+    }
 }
 
 /// A compilation a space will do for a [`Prepare`]: it runs on any thread. Public only because the
@@ -288,38 +315,5 @@ impl Prepare {
         }
         report.elapsed = start.elapsed();
         Ok(report)
-    }
-}
-
-/// The request of a `parallel_for`.
-pub(crate) fn for_request<'a>(label: &'a str, kernel: Option<&'a dyn DeviceKernel>) -> Request<'a> {
-    Request {
-        label,
-        kernel,
-        pattern: RequestPattern::For,
-    }
-}
-
-/// The request of a `parallel_reduce` with the reducer `R`.
-pub(crate) fn reduce_request<'a, R: Reducer>(
-    label: &'a str,
-    kernel: Option<&'a dyn DeviceKernel>,
-) -> Request<'a> {
-    Request {
-        label,
-        kernel,
-        pattern: RequestPattern::Reduce(ReducerOf::of::<R>()),
-    }
-}
-
-/// The request of a `parallel_scan` with the reducer `R`.
-pub(crate) fn scan_request<'a, R: Reducer>(
-    label: &'a str,
-    kernel: Option<&'a dyn DeviceKernel>,
-) -> Request<'a> {
-    Request {
-        label,
-        kernel,
-        pattern: RequestPattern::Scan(ReducerOf::of::<R>()),
     }
 }

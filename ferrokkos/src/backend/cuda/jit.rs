@@ -89,6 +89,15 @@ impl Hasher for KeyHasher {
     }
 }
 
+/// An entry a launch or preparation asks for: its key, the suffix of its second entry (`"_join"`,
+/// `"_prefix"`) and the dynamic shared memory each thread of the main entry needs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Wanted {
+    pub(crate) key: JitKey,
+    pub(crate) extra: Option<&'static str>,
+    pub(crate) shared_per_thread: usize,
+}
+
 /// A loaded entry, with its launch configuration.
 pub(crate) struct Loaded {
     /// The main entry.
@@ -150,18 +159,15 @@ impl KernelCache {
         }
     }
 
-    /// The loaded entry for `key`, compiling or loading `unit()` on the first request.
-    /// `extra` names the second entry (`"_join"`, `"_prefix"`) and `shared_per_thread` the dynamic
-    /// shared memory each thread of the main entry needs.
+    /// The loaded entry `wanted`, compiling or loading `unit()` on the first request.
     pub(crate) fn get(
         &self,
         ctx: &Arc<Context>,
         info: &DeviceInfo,
-        key: JitKey,
+        wanted: Wanted,
         unit: impl FnOnce() -> Result<TranslationUnit>,
-        extra: Option<&str>,
-        shared_per_thread: usize,
     ) -> Result<Arc<Loaded>> {
+        let key = wanted.key;
         let last = LAST.with(|l| match &*l.borrow() {
             Some((k, loaded)) if k.same(&key) => loaded.upgrade(),
             _ => None,
@@ -180,7 +186,7 @@ impl KernelCache {
             return Ok(hit);
         }
         let unit = unit()?;
-        self.load_entry(ctx, info, key, &unit, extra, shared_per_thread)
+        self.load_entry(ctx, info, wanted, &unit)
             .map(|(loaded, _)| loaded)
     }
 
@@ -190,11 +196,10 @@ impl KernelCache {
         &self,
         ctx: &Arc<Context>,
         info: &DeviceInfo,
-        key: JitKey,
+        wanted: Wanted,
         unit: &TranslationUnit,
-        extra: Option<&str>,
-        shared_per_thread: usize,
     ) -> Result<Obtained> {
+        let key = wanted.key;
         if self
             .map
             .read()
@@ -213,7 +218,7 @@ impl KernelCache {
         {
             return Ok(Obtained::AlreadyLoaded);
         }
-        let loaded = self.load_entry(ctx, info, key, unit, extra, shared_per_thread);
+        let loaded = self.load_entry(ctx, info, wanted, unit);
         self.preparing
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -232,11 +237,14 @@ impl KernelCache {
         &self,
         ctx: &Arc<Context>,
         info: &DeviceInfo,
-        key: JitKey,
+        wanted: Wanted,
         unit: &TranslationUnit,
-        extra: Option<&str>,
-        shared_per_thread: usize,
     ) -> Result<(Arc<Loaded>, bool)> {
+        let Wanted {
+            key,
+            extra,
+            shared_per_thread,
+        } = wanted;
         let start = Instant::now();
         let (module, from_disk) = self.load(ctx, info, &unit.source, &unit.program_name())?;
         self.faults.attach(&module, || {

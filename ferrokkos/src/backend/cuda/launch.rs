@@ -20,7 +20,7 @@ mod submit;
 
 use super::codegen::{self, DevicePattern, UnitOptions};
 use super::instance::Cuda;
-use super::jit::JitKey;
+use super::jit::{JitKey, Wanted};
 use super::queue::Submission;
 use std::sync::Arc;
 
@@ -115,20 +115,13 @@ pub(super) fn launch<'q>(
             info.max_param_bytes,
         );
         let (input, entry) = (chosen.input, chosen.entry);
-        let loaded = shared.kernels.get(
-            &shared.ctx,
-            info,
-            chosen.key,
-            || {
-                codegen::translation_unit(
-                    &dk.device_body(chosen.pattern.emit()),
-                    &chosen.pattern,
-                    chosen.options,
-                )
-            },
-            entry.extra,
-            entry.value_size,
-        )?;
+        let loaded = shared.kernels.get(&shared.ctx, info, chosen.wanted(), || {
+            codegen::translation_unit(
+                &dk.device_body(chosen.pattern.emit()),
+                &chosen.pattern,
+                chosen.options,
+            )
+        })?;
         let plan = Plan::new(
             &input,
             entry,
@@ -159,6 +152,15 @@ struct Chosen<'a> {
 }
 
 impl<'a> Chosen<'a> {
+    /// The entry to look up or compile.
+    fn wanted(&self) -> Wanted {
+        Wanted {
+            key: self.key,
+            extra: self.entry.extra,
+            shared_per_thread: self.entry.value_size,
+        }
+    }
+
     fn new(
         dk: &dyn DeviceKernel,
         kind: Kind<'a>,
@@ -231,17 +233,12 @@ pub(super) fn prepare(
         &chosen.pattern,
         chosen.options,
     )?;
-    let (key, entry, shared, what) = (chosen.key, chosen.entry, Arc::clone(shared), what());
+    let (wanted, shared, what) = (chosen.wanted(), Arc::clone(shared), what());
     Ok(Job::new(move || {
         shared.check_alive(|| what)?;
-        shared.kernels.prepare(
-            &shared.ctx,
-            &shared.info,
-            key,
-            &unit,
-            entry.extra,
-            entry.value_size,
-        )
+        shared
+            .kernels
+            .prepare(&shared.ctx, &shared.info, wanted, &unit)
     }))
 }
 

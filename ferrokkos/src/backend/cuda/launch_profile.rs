@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::codegen::{self, DevicePattern, UnitOptions};
 use super::instance::Cuda;
-use super::jit::JitKey;
+use super::jit::{JitKey, Wanted};
 use crate::kernel::{DeviceKernel, ParamWriter, Slot};
 use crate::policy::{Iterate, RangePolicy};
 use crate::prelude::*;
@@ -56,10 +56,14 @@ fn launch_steps() {
         drop(b);
     });
     let shared = exec.shared();
-    let key = JitKey {
-        kernel: dk.device_key(),
-        reducer: "",
-        variant: 1 << 3,
+    let wanted = Wanted {
+        key: JitKey {
+            kernel: dk.device_key(),
+            reducer: "",
+            variant: 1 << 3,
+        },
+        extra: None,
+        shared_per_thread: 0,
     };
     let lookup = per_call(m, || {
         let unit = || {
@@ -79,7 +83,7 @@ fn launch_steps() {
         std::hint::black_box(
             shared
                 .kernels
-                .get(&shared.ctx, &shared.info, key, unit, None, 0)
+                .get(&shared.ctx, &shared.info, wanted, unit)
                 .unwrap(),
         );
     });
@@ -100,14 +104,9 @@ fn launch_steps() {
     });
     let loaded = shared
         .kernels
-        .get(
-            &shared.ctx,
-            &shared.info,
-            key,
-            || unreachable!("loaded above"),
-            None,
-            0,
-        )
+        .get(&shared.ctx, &shared.info, wanted, || {
+            unreachable!("loaded above")
+        })
         .unwrap();
     let stream = exec.queue().stream();
     let raw = per_call(m, || {
