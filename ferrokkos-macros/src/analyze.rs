@@ -19,6 +19,14 @@ pub enum Mode {
     DeviceFn,
 }
 
+/// A `#[device]` function's parameter taken by reference: a View it reads (`u: &View<T, R>`) or an
+/// element it may change (`cell: &mut T`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum RefParam {
+    View,
+    Mut,
+}
+
 /// The result of walking a body.
 pub struct Analysis {
     /// Captured names in order of first use, with their roles and where they are first used.
@@ -60,16 +68,19 @@ struct Walker {
     constants: HashSet<String>,
     /// Captured names used as values (not indexed, not the receiver of `extent` or an atomic).
     value_uses: Vec<(String, Span)>,
+    /// A device function's parameters taken by reference.
+    ref_params: std::collections::HashMap<String, RefParam>,
     errors: Vec<syn::Error>,
 }
 
 /// Walks `body`, whose parameters are `index_params` (the iteration index, whose names may not be
-/// rebound) and `other_params`.
+/// rebound) and `other_params`, of which `ref_params` are references (device functions only).
 pub fn analyze(
     mode: Mode,
     body: &Expr,
     index_params: &[String],
     other_params: &[String],
+    ref_params: &[(String, RefParam)],
 ) -> Analysis {
     let mut w = Walker {
         mode,
@@ -85,6 +96,7 @@ pub fn analyze(
         arrays: HashSet::new(),
         constants: HashSet::new(),
         value_uses: Vec::new(),
+        ref_params: ref_params.iter().cloned().collect(),
         errors: Vec::new(),
     };
     w.expr(body);
@@ -366,6 +378,10 @@ impl Walker {
             },
             Expr::Path(p) => {
                 if let Some(name) = ident_of(e) {
+                    if let Some(kind) = self.ref_params.get(&name) {
+                        self.err(p.span(), ref_param_misuse(&name, *kind));
+                        return;
+                    }
                     self.use_name(&name, p.span());
                     if !self.is_local(&name) && !self.constants.contains(&name) {
                         self.value_uses.push((name, p.span()));
@@ -411,6 +427,11 @@ impl Walker {
             }
             Expr::Unary(u) => {
                 if let UnOp::Deref(_) = u.op {
+                    if ident_of(&u.expr)
+                        .is_some_and(|n| self.ref_params.get(&n) == Some(&RefParam::Mut))
+                    {
+                        return; // `*cell`: the element a `&mut` parameter refers to
+                    }
                     match ident_of(&u.expr) {
                         Some(n) if self.params.contains(&n) && !self.index_params.contains(&n) => {
                             self.dereferenced.insert(n);
@@ -441,6 +462,18 @@ impl Walker {
                 // that the type has no such device method) in the typed shadow.
                 let arity = subset::atomic_arity(&name);
                 if let Some(arity) = arity {
+                    if let Some(view) = ident_of(&m.receiver)
+                        && self.ref_params.contains_key(&view)
+                    {
+                        self.err(
+                            m.span(),
+                            format!(
+                                "a device function only reads the Views it takes, so it cannot \
+                                 `{name}` on `{view}`; make the atomic update in the kernel"
+                            ),
+                        );
+                        return;
+                    }
                     match (ident_of(&m.receiver), m.args.first()) {
                         (Some(view), Some(index)) if m.args.len() == arity => {
                             self.view_access(
@@ -476,6 +509,11 @@ impl Walker {
                 }
                 if name == "extent"
                     && let Some(view) = ident_of(&m.receiver)
+                    && self.ref_params.get(&view) == Some(&RefParam::View)
+                {
+                    // A View parameter's extent.
+                } else if name == "extent"
+                    && let Some(view) = ident_of(&m.receiver)
                     && !self.is_local(&view)
                 {
                     self.views.insert(view.clone());
@@ -502,9 +540,7 @@ impl Walker {
                         ),
                     ),
                 }
-                for a in &c.args {
-                    self.expr(a);
-                }
+                self.call_args(&c.args);
             }
             Expr::If(i) => {
                 if let Expr::Let(l) = &*i.cond {
@@ -629,9 +665,85 @@ impl Walker {
         if let Some(p) = ident_of(&f.base)
             && self.params.contains(&p)
         {
+            if self.ref_params.get(&p) == Some(&RefParam::Mut) {
+                return; // `cell.x`: a field of the element a `&mut` parameter refers to
+            }
             self.dereferenced.insert(p);
         }
         self.expr(&f.base);
+    }
+
+    /// The arguments of a call of a `#[device]` function: values; a captured View it reads
+    /// (`&u`); an element or local it may change (`&mut y[i]`, `&mut t`); or a reference
+    /// parameter of the calling device function, passed on (`u`, `cell`).
+    fn call_args(&mut self, args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>) {
+        let mut changed: Vec<(String, usize)> = Vec::new();
+        for (k, a) in args.iter().enumerate() {
+            match strip(a) {
+                Expr::Path(_) if ident_of(a).is_some_and(|n| self.ref_params.contains_key(&n)) => {}
+                Expr::Reference(r) if r.mutability.is_none() => match ident_of(&r.expr) {
+                    Some(view) if self.ref_params.contains_key(&view) => self.err(
+                        r.span(),
+                        format!("`{view}` is already a reference: pass it as `{view}`"),
+                    ),
+                    Some(view) if !self.is_local(&view) && self.mode == Mode::Kernel => {
+                        let index: Expr = syn::parse_quote!(());
+                        self.view_access(
+                            &view,
+                            &index,
+                            AccessKind::Passed,
+                            a.to_token_stream(),
+                            r.expr.span(),
+                        );
+                    }
+                    _ => self.err(
+                        r.span(),
+                        "a device function takes a captured View by reference (`f(&u, i)`), an \
+                         element it may change by `&mut` (`f(&mut y[i])`) and values as \
+                         themselves (`f(x)`)",
+                    ),
+                },
+                Expr::Reference(r) => {
+                    match strip(&r.expr) {
+                        Expr::Index(_) | Expr::Field(_) => {
+                            if let Some(view) = element_base(&r.expr)
+                                && !self.is_local(&view)
+                            {
+                                changed.push((view, k));
+                            }
+                        }
+                        Expr::Path(_)
+                            if ident_of(&r.expr)
+                                .is_some_and(|n| self.scopes.iter().any(|s| s.contains(&n))) => {}
+                        _ => {
+                            self.err(
+                                r.span(),
+                                "`&mut` in a kernel takes an element of a View (`&mut y[i]`), a \
+                                 local (`&mut t`) or a field of one, to pass to a device function",
+                            );
+                            continue;
+                        }
+                    }
+                    self.place(&r.expr);
+                }
+                _ => self.expr(a),
+            }
+        }
+        // C++ passes `&mut y[i]` by reference and the host copies the element in and out: the two
+        // agree only if nothing else in the call reaches that View.
+        for (view, k) in changed {
+            for (j, other) in args.iter().enumerate() {
+                if j != k && mentions(other, &view) {
+                    self.err_spanned(
+                        &other.to_token_stream(),
+                        format!(
+                            "View `{view}` is passed as `&mut` to this call, so no other argument \
+                             of the call may use it"
+                        ),
+                    );
+                }
+            }
+        }
     }
 
     /// A `match` arm's pattern: literals, ranges, `|`, `_`, a name (bound to the value, optionally
@@ -728,6 +840,18 @@ impl Walker {
     /// `view[index]` read or written (or an element of a local array).
     fn index(&mut self, base: &Expr, index: &Expr, kind: AccessKind, tokens: TokenStream) {
         match ident_of(base) {
+            Some(view) if self.ref_params.get(&view) == Some(&RefParam::View) => {
+                if kind != AccessKind::Read {
+                    self.err_spanned(
+                        &tokens,
+                        format!(
+                            "a device function only reads the Views it takes, so it cannot write \
+                             `{view}`; take the element as `&mut T` (the kernel passes \
+                             `&mut y[i]`) or write it in the kernel"
+                        ),
+                    );
+                }
+            }
             Some(view) if !self.is_local(&view) => {
                 self.view_access(&view, index, kind, tokens, base.span());
             }
@@ -771,6 +895,41 @@ impl Walker {
                 tokens,
             },
         ));
+    }
+}
+
+/// The View of an element place `y[i]`, `y[i].a.b`.
+fn element_base(e: &Expr) -> Option<String> {
+    match strip(e) {
+        Expr::Index(ix) => ident_of(&ix.expr),
+        Expr::Field(f) => element_base(&f.base),
+        _ => None,
+    }
+}
+
+/// Whether the identifier `name` occurs in `e`.
+fn mentions(e: &Expr, name: &str) -> bool {
+    fn walk(ts: TokenStream, name: &str) -> bool {
+        ts.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == name,
+            proc_macro2::TokenTree::Group(g) => walk(g.stream(), name),
+            _ => false,
+        })
+    }
+    walk(e.to_token_stream(), name)
+}
+
+/// The error for a reference parameter of a device function used other than as it allows.
+fn ref_param_misuse(name: &str, kind: RefParam) -> String {
+    match kind {
+        RefParam::View => format!(
+            "`{name}` is a View parameter: a device function indexes it (`{name}[i]`), takes \
+             `{name}.extent(r)` or passes it to another device function (`f({name}, i)`)"
+        ),
+        RefParam::Mut => format!(
+            "`{name}` is a `&mut` parameter: a device function reads and assigns `*{name}`, \
+             reaches its fields (`{name}.x`) or passes it on (`f({name})`)"
+        ),
     }
 }
 

@@ -6,7 +6,9 @@ use quote::{format_ident, quote};
 use syn::spanned::Spanned;
 use syn::{FnArg, Pat, ReturnType, Stmt};
 
-use crate::analyze::{self, Mode};
+use syn::visit_mut::{self, VisitMut};
+
+use crate::analyze::{self, Mode, RefParam, ident_of};
 use crate::shadow;
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
@@ -24,16 +26,72 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             ));
         }
     };
-    let sig = &f.sig;
     let Signature {
         names,
         types,
+        kinds,
         ret,
         receiver: _,
-    } = signature(sig, false)?;
+    } = signature(&f.sig, false)?;
     let name_strs: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-    let body_shadow = checked_body(&f.block, &name_strs, ret.is_some())?;
+    let refs: Vec<(String, RefParam)> = names
+        .iter()
+        .zip(&kinds)
+        .filter_map(|(n, k)| match k {
+            ParamKind::Value => None,
+            ParamKind::View { .. } => Some((n.to_string(), RefParam::View)),
+            ParamKind::Mut { .. } => Some((n.to_string(), RefParam::Mut)),
+        })
+        .collect();
+    let body_shadow = checked_body(&f.block, &name_strs, &refs, ret.is_some())?;
     let k = quote!(::ferrokkos::__private);
+    // The host form: a `&View<T, R>` parameter reads through `ViewRead`, so that the body serves a
+    // kernel's accessor and a host guard alike.
+    let mut f = f;
+    let views: Vec<String> = refs
+        .iter()
+        .filter(|(_, k)| *k == RefParam::View)
+        .map(|(n, _)| n.clone())
+        .collect();
+    let host_types: Vec<TokenStream> = types
+        .iter()
+        .zip(&kinds)
+        .map(|(t, kind)| match kind {
+            ParamKind::View { elem, rank } => quote!(&impl ::ferrokkos::ViewRead<#elem, #rank>),
+            _ => quote!(#t),
+        })
+        .collect();
+    if !views.is_empty() {
+        for (arg, ty) in f.sig.inputs.iter_mut().zip(&host_types) {
+            if let FnArg::Typed(t) = arg {
+                *t.ty = syn::parse2(ty.clone())?;
+            }
+        }
+        HostViews(&views).visit_block_mut(&mut f.block);
+    }
+    let sig = &f.sig;
+    let mut layouts = Vec::new();
+    let shadow_types: Vec<TokenStream> = types
+        .iter()
+        .zip(&kinds)
+        .map(|(t, kind)| match kind {
+            ParamKind::Value => quote!(#k::Expr<#t>),
+            ParamKind::Mut { elem } => quote!(#k::Expr<#k::shadow::Mut<#elem>>),
+            ParamKind::View { elem, rank } => {
+                let l = format_ident!("__FkL{}", layouts.len());
+                layouts.push(l.clone());
+                quote!(#k::ViewExpr<#elem, #rank, #l>)
+            }
+        })
+        .collect();
+    let checked_types: Vec<syn::Type> = types
+        .iter()
+        .zip(&kinds)
+        .map(|(t, kind)| match kind {
+            ParamKind::Value => t.clone(),
+            ParamKind::View { elem, .. } | ParamKind::Mut { elem } => elem.clone(),
+        })
+        .collect();
     let vis = &f.vis;
     let name = &sig.ident;
     let marker = format_ident!("__fk_device_{}", name);
@@ -46,7 +104,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         Some(t) => quote!(#k::Expr<#t>),
         None => quote!(()),
     };
-    let checks = type_checks(&types, ret.as_deref());
+    let checks = type_checks(&checked_types, ret.as_deref());
     let doc = format!(
         "The kernel form of the `#[ferrokkos::device]` function [`{name_str}`] (generated): kernels \
          call it through this type."
@@ -63,20 +121,22 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         impl #marker {
             /// The function, as the host body of a kernel calls it.
             #[inline(always)]
-            #vis fn host(#(#names: #types),*) -> #ret_host {
+            #vis fn host(#(#names: #host_types),*) -> #ret_host {
                 #name(#(#names),*)
             }
 
             /// The function's typed shadow: defines its C++ translation once per translation unit
-            /// and emits the call.
-            #vis fn shadow(#(#names: #k::Expr<#types>),*) -> #ret_shadow {
+            /// (and combination of its Views' layouts) and emits the call.
+            #vis fn shadow<#(#layouts: ::ferrokkos::Layout + 'static),*>(
+                #(#names: #shadow_types),*
+            ) -> #ret_shadow {
                 #(#checks)*
                 #k::shadow::device_call(
                     ::core::any::TypeId::of::<#marker>(),
                     #name_str,
                     [#(#name_strs),*],
                     (#(#names,)*),
-                    |(#(#names,)*): (#(#k::Expr<#types>,)*)| #body_shadow,
+                    |(#(#names,)*): (#(#shadow_types,)*)| #body_shadow,
                 )
             }
         }
@@ -97,11 +157,53 @@ pub fn marker_path(path: &syn::Path) -> syn::Path {
     path
 }
 
-/// A `#[device]` function's checked signature: its parameters' names and types, its return type
-/// (`None` for `()`) and its receiver (methods only).
+/// How a `#[device]` function takes a parameter.
+pub enum ParamKind {
+    /// A device value, by value (`x: f64`).
+    Value,
+    /// A View it reads, of any layout and space (`u: &View<f64, 2>`).
+    View { elem: syn::Type, rank: TokenStream },
+    /// An element it may change (`cell: &mut f64`): the kernel passes `&mut y[i]` or `&mut t`.
+    Mut { elem: syn::Type },
+}
+
+/// The `&View<T, R, ...>` parameter type's element type and rank.
+fn view_param(ty: &syn::Type) -> Option<(syn::Type, TokenStream)> {
+    let syn::Type::Reference(r) = ty else {
+        return None;
+    };
+    if r.mutability.is_some() {
+        return None;
+    }
+    let syn::Type::Path(p) = &*r.elem else {
+        return None;
+    };
+    let last = p.path.segments.last()?;
+    if last.ident != "View" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let mut args = args.args.iter();
+    let elem = match args.next()? {
+        syn::GenericArgument::Type(t) => t.clone(),
+        _ => return None,
+    };
+    let rank = match args.next()? {
+        syn::GenericArgument::Const(c) => quote!(#c),
+        syn::GenericArgument::Type(t) => quote!(#t),
+        _ => return None,
+    };
+    Some((elem, rank))
+}
+
+/// A `#[device]` function's checked signature: its parameters' names, types and kinds, its return
+/// type (`None` for `()`) and its receiver (methods only).
 pub struct Signature {
     pub names: Vec<syn::Ident>,
     pub types: Vec<syn::Type>,
+    pub kinds: Vec<ParamKind>,
     pub ret: Option<Box<syn::Type>>,
     pub receiver: Option<syn::Receiver>,
 }
@@ -118,6 +220,7 @@ pub fn signature(sig: &syn::Signature, method: bool) -> syn::Result<Signature> {
     }
     let mut names = Vec::new();
     let mut types = Vec::new();
+    let mut kinds = Vec::new();
     let mut receiver = None;
     for arg in &sig.inputs {
         let t = match arg {
@@ -145,18 +248,45 @@ pub fn signature(sig: &syn::Signature, method: bool) -> syn::Result<Signature> {
                 "a device function's parameter is a name",
             ));
         };
-        if !matches!(&*t.ty, syn::Type::Path(p) if p.qself.is_none()) {
+        let kind = match &*t.ty {
+            syn::Type::Path(p) if p.qself.is_none() => Some(ParamKind::Value),
+            syn::Type::Reference(r)
+                if r.mutability.is_some()
+                    && matches!(&*r.elem, syn::Type::Path(p) if p.qself.is_none()) =>
+            {
+                Some(ParamKind::Mut {
+                    elem: (*r.elem).clone(),
+                })
+            }
+            other => view_param(other).map(|(elem, rank)| ParamKind::View { elem, rank }),
+        };
+        if method && !matches!(kind, None | Some(ParamKind::Value)) {
+            return Err(syn::Error::new(
+                t.ty.span(),
+                "a device method takes device values by value; Views (`&View<T, R>`) and `&mut` \
+                 parameters are for `#[device]` functions",
+            ));
+        }
+        let Some(kind) = kind else {
             let ty = analyze::pretty(&t.ty);
             return Err(syn::Error::new(
                 t.ty.span(),
                 format!(
                     "a device function's parameters are device values (numbers, `bool`, \
-                     `#[derive(DeviceValue)]` structs) passed by value, not `{ty}`"
+                     `#[derive(DeviceValue)]` structs) passed by value, Views it reads \
+                     (`&View<T, R>`) and elements it may change (`&mut T`), not `{ty}`"
                 ),
+            ));
+        };
+        if !matches!(kind, ParamKind::Value) && i.mutability.is_some() {
+            return Err(syn::Error::new(
+                i.span(),
+                "a reference parameter of a device function is not `mut`",
             ));
         }
         names.push(i.ident.clone());
         types.push((*t.ty).clone());
+        kinds.push(kind);
     }
     let ret = match &sig.output {
         ReturnType::Default => None,
@@ -178,6 +308,7 @@ pub fn signature(sig: &syn::Signature, method: bool) -> syn::Result<Signature> {
     Ok(Signature {
         names,
         types,
+        kinds,
         ret,
         receiver,
     })
@@ -188,6 +319,7 @@ pub fn signature(sig: &syn::Signature, method: bool) -> syn::Result<Signature> {
 pub fn checked_body(
     block: &syn::Block,
     names: &[String],
+    refs: &[(String, RefParam)],
     returns: bool,
 ) -> syn::Result<TokenStream> {
     let body = syn::Expr::Block(syn::ExprBlock {
@@ -195,7 +327,7 @@ pub fn checked_body(
         label: None,
         block: block.clone(),
     });
-    let analysis = analyze::analyze(Mode::DeviceFn, &body, &[], names);
+    let analysis = analyze::analyze(Mode::DeviceFn, &body, &[], names, refs);
     if let Some(mut first) = analysis.errors.first().cloned() {
         for e in &analysis.errors[1..] {
             first.combine(e.clone());
@@ -222,4 +354,28 @@ pub fn type_checks(types: &[syn::Type], ret: Option<&syn::Type>) -> Vec<TokenStr
         .chain(ret)
         .map(|t| quote::quote_spanned!(t.span()=> #k::is_device_value::<#t>();))
         .collect()
+}
+
+/// The host form of a device function's body: the View parameters' `u[i]` and `u.extent(r)` read
+/// through [`ViewRead`](::ferrokkos::ViewRead).
+struct HostViews<'a>(&'a [String]);
+
+impl VisitMut for HostViews<'_> {
+    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        visit_mut::visit_expr_mut(self, e);
+        match e {
+            syn::Expr::Index(ix) if ident_of(&ix.expr).is_some_and(|n| self.0.contains(&n)) => {
+                let (base, index) = (&ix.expr, &ix.index);
+                *e = syn::parse_quote!(::ferrokkos::ViewRead::at(#base, #index));
+            }
+            syn::Expr::MethodCall(m)
+                if m.method == "extent"
+                    && ident_of(&m.receiver).is_some_and(|n| self.0.contains(&n)) =>
+            {
+                let (base, args) = (&m.receiver, &m.args);
+                *e = syn::parse_quote!(::ferrokkos::ViewRead::extent(#base, #args));
+            }
+            _ => {}
+        }
+    }
 }

@@ -71,6 +71,7 @@ pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
             types,
             ret,
             receiver,
+            ..
         } = signature(&f.sig, true)?;
         let name = &f.sig.ident;
         let vis = &f.vis;
@@ -80,7 +81,7 @@ pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
             RenameSelf(this.clone()).visit_block_mut(&mut block);
             all_names.insert(0, this.to_string());
         }
-        let body = checked_body(&block, &all_names, ret.is_some())?;
+        let body = checked_body(&block, &all_names, &[], ret.is_some())?;
         let checks = type_checks(&types, ret.as_deref());
         let marker = format_ident!("__fk_method_{}_{}", type_name, name);
         let shadow_name = format_ident!("__fk_{}", name, span = name.span());

@@ -146,8 +146,43 @@ impl VisitMut for Host<'_> {
                 u.block.stmts.insert(0, mark);
             }
             Expr::Call(c) => {
-                for a in &mut c.args {
-                    self.visit_expr_mut(a);
+                // `&mut y[i]` (an element of a captured View): the element is read into a local
+                // before the call, passed as `&mut`, and written back after it (C++ passes the
+                // element itself by reference; nothing else in the call reaches `y`, so the two
+                // agree). `&u` (a captured View): its accessor, which the body holds by reference.
+                let mut before = Vec::new();
+                let mut after = Vec::new();
+                for (k, a) in c.args.iter_mut().enumerate() {
+                    let Expr::Reference(r) = strip(a) else {
+                        self.visit_expr_mut(a);
+                        continue;
+                    };
+                    if r.mutability.is_none() {
+                        if let Some(view) = ident_of(&r.expr)
+                            && self.roles.contains_key(&view)
+                        {
+                            *a = (*r.expr).clone();
+                        } else {
+                            self.visit_expr_mut(a);
+                        }
+                        continue;
+                    }
+                    if !self.captured_element(&r.expr) {
+                        self.visit_expr_mut(a);
+                        continue;
+                    }
+                    let (mut ix, path) = element_update_parts(&r.expr).expect("checked above");
+                    self.visit_expr_mut(&mut ix.index);
+                    let (base, idx) = (&ix.expr, &ix.index);
+                    let (i, el) = (
+                        private(&format!("__fk_index{k}")),
+                        private(&format!("__fk_element{k}")),
+                    );
+                    let at = self.proven(quote!(#base.at(#i)));
+                    let put = self.proven(quote!(#base.put(#i, #el)));
+                    before.push(quote!(let #i = #idx; let mut #el = #at;));
+                    after.push(quote!(#put;));
+                    *a = parse_quote!(&mut #el #(.#path)*);
                 }
                 // `f(a, b)` -> the `#[device]` marker's host form, after a check that the marker
                 // is one (`DeviceFunction` is an `unsafe trait` that only `#[device]` implements).
@@ -158,9 +193,13 @@ impl VisitMut for Host<'_> {
                 {
                     let marker = crate::device::marker_path(&p.path);
                     let args = &c.args;
+                    let result = private("__fk_result");
                     *e = parse_quote!({
                         ::ferrokkos::__private::device_function::<#marker>();
-                        #marker::host(#args)
+                        #(#before)*
+                        let #result = #marker::host(#args);
+                        #(#after)*
+                        #result
                     });
                 }
             }

@@ -149,7 +149,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         }
         first
     };
-    let mut analysis = analyze::analyze(Mode::Kernel, &body, &index.names, &rest_names);
+    let mut analysis = analyze::analyze(Mode::Kernel, &body, &index.names, &rest_names, &[]);
     if !analysis.errors.is_empty() {
         return Err(fail(&analysis.errors));
     }
@@ -167,7 +167,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         if !errors.is_empty() {
             return Err(fail(&errors));
         }
-        analysis = analyze::analyze(Mode::Kernel, &body, &index.names, &rest_names);
+        analysis = analyze::analyze(Mode::Kernel, &body, &index.names, &rest_names, &[]);
         if !analysis.errors.is_empty() {
             return Err(fail(&analysis.errors));
         }

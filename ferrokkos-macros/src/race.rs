@@ -15,6 +15,8 @@ pub enum AccessKind {
     Read,
     Write,
     Atomic,
+    /// The whole View handed to a `#[device]` function (`f(&u, i)`), which may read any element.
+    Passed,
 }
 
 /// One View access: `x[index]`, `y[index] = ...` or `h.atomic_add(index, ...)`.
@@ -61,6 +63,26 @@ pub fn roles(
             .collect();
         let atomic = mine.iter().any(|a| a.kind == AccessKind::Atomic);
         let write = mine.iter().any(|a| a.kind == AccessKind::Write);
+        // A device function may read any element of a View it is given: the kernel may not also
+        // change the View, or a read could meet another iteration's write.
+        if atomic || write {
+            for a in mine.iter().filter(|a| a.kind == AccessKind::Passed) {
+                let how = if atomic {
+                    "updates it atomically"
+                } else {
+                    "writes it"
+                };
+                errors.push(syn::Error::new_spanned(
+                    &a.tokens,
+                    format!(
+                        "the kernel passes View `{name}` to a device function, which may read any \
+                         of its elements, but the kernel also {how}; a kernel passes only Views \
+                         it does not change (pass the element instead: `f({name}[i])`, or \
+                         `f(&mut {name}[i])` for the one the iteration owns)"
+                    ),
+                ));
+            }
+        }
         let role = if atomic {
             for a in &mine {
                 if a.kind == AccessKind::Write || (a.kind == AccessKind::Read && !a.in_unsafe) {

@@ -582,6 +582,16 @@ pub fn expr(e: &Expr) -> TokenStream {
                 quote_spanned!(span=> #s::return_value(#v))
             }
         },
+        // A device function's argument: `&u` is the View itself, `&mut place` the place, which
+        // the C++ function takes by reference.
+        Expr::Reference(r) => {
+            let inner = expr(&r.expr);
+            if r.mutability.is_some() {
+                quote_spanned!(span=> #s::mut_ref(#inner))
+            } else {
+                inner
+            }
+        }
         Expr::Field(f) => {
             let base = expr(&f.base);
             let member = &f.member;

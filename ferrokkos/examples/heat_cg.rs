@@ -176,15 +176,12 @@ impl<S: Launch> Heat<S> {
         )
     }
 
-    /// `out = A·v` on the interior: `(1 + 4R)·v - R·(sum of the four neighbours)`.
+    /// `out = A·v` on the interior.
     fn apply(&self, go: &mut Go, v: &Field<S>, out: &Field<S>) -> Result<()> {
         go.for_each(
             "apply A",
             self.interior()?,
-            kernel!(|(i, j)| {
-                let near = v[(i - 1, j)] + v[(i + 1, j)] + v[(i, j - 1)] + v[(i, j + 1)];
-                out[(i, j)] = (1.0 + 4.0 * R) * v[(i, j)] - R * near;
-            }),
+            kernel!(|(i, j)| out[(i, j)] = operator(&v, i, j)),
         )
     }
 
@@ -375,6 +372,14 @@ impl<S: Launch> Heat<S> {
 struct Outcome {
     u: Vec<f64>,
     steps: Vec<(usize, Diagnostics)>,
+}
+
+/// The implicit heat operator at `(i, j)`: `(1 + 4R)·v - R·(sum of the four neighbours)` (a device
+/// function reading a View: kernels pass `&v`).
+#[device]
+fn operator(v: &View<f64, 2>, i: i64, j: i64) -> f64 {
+    let near = v[(i - 1, j)] + v[(i + 1, j)] + v[(i, j - 1)] + v[(i, j + 1)];
+    (1.0 + 4.0 * R) * v[(i, j)] - R * near
 }
 
 fn simulate<S: Launch>(exec: S, prepare: bool) -> Result<Outcome> {

@@ -93,8 +93,11 @@ pub use ferrokkos_macros::DeviceValue;
 /// Makes a function callable from kernels: the function stays as it is for the host, and the macro
 /// adds its typed shadow, which defines it once in each translation unit that calls it. Its
 /// parameters and result are device values (numbers, `bool`, [`Complex`], `#[derive(DeviceValue)]`
-/// types), and its body uses the kernel language (see [`kernel`](mod@kernel)); it cannot capture
-/// variables. On an `impl` block of a `DeviceValue` type it makes the methods callable from kernels.
+/// types); a parameter may also be a View it reads (`u: &View<T, R>`, any layout and space: kernels
+/// pass `&u`, host code a guard; see [`ViewRead`]) or an element it may change (`cell: &mut T`:
+/// kernels pass `&mut y[i]` under the race rules, or `&mut local`). Its body uses the kernel
+/// language (see [`kernel`](mod@kernel)); it cannot capture variables. On an `impl` block of a
+/// `DeviceValue` type it makes the methods callable from kernels.
 ///
 /// ```
 /// use ferrokkos::prelude::*;
@@ -174,7 +177,7 @@ pub use tools::profiling;
 pub use view::{
     ALL, All, AtomicView, DeepCopyDst, Element, HostMut, HostRef, Layout, LayoutLeft, LayoutRight,
     LayoutStride, MAX_RANK, ParallelMut, RegularLayout, Subview, SubviewArg, SubviewArgs, View,
-    ViewAlloc, ViewIndex, create_mirror, create_mirror_in, create_mirror_view,
+    ViewAlloc, ViewIndex, ViewRead, create_mirror, create_mirror_in, create_mirror_view,
     create_mirror_view_and_copy, create_mirror_view_in, deep_copy, deep_copy_async, realloc,
     realloc_without_initializing, resize, subview, view_alloc,
 };

@@ -71,7 +71,7 @@ struct State {
     /// Definitions of the `#[device]` functions called so far, callees before callers.
     functions: Vec<String>,
     /// Device function key (its marker type) to its C++ name.
-    device_names: HashMap<std::any::TypeId, String>,
+    device_names: HashMap<(std::any::TypeId, std::any::TypeId), String>,
     used_function_names: HashSet<String>,
     /// Definitions of the user types (derived `DeviceValue` structs) named so far, field types
     /// before the structs that hold them.
@@ -487,11 +487,12 @@ pub(crate) fn device_type(
     cxx
 }
 
-/// Defines a device function once per emission: `key` identifies it (its marker type), `name` is its
+/// Defines a device function once per emission: `key` identifies it (its marker type and parameter
+/// types), `name` is its
 /// Rust name. If it is not yet defined, `define` runs in a new function context and returns the
 /// definition's signature line (given the C++ name); its body lines follow it. Returns the C++ name.
 pub(crate) fn device_function(
-    key: std::any::TypeId,
+    key: (std::any::TypeId, std::any::TypeId),
     name: &str,
     reserved: &[&str],
     define: impl FnOnce(&str) -> String,

@@ -112,7 +112,7 @@ impl<T: DeviceValue> KernelValue for T {
 }
 
 /// The C++ spelling of a View parameter.
-fn view_cxx<T: DeviceValue, const R: usize, L: Layout>(konst: bool) -> String {
+pub(crate) fn view_cxx<T: DeviceValue, const R: usize, L: Layout>(konst: bool) -> String {
     let c = if konst { "const " } else { "" };
     format!("fk::View<{c}{}, {R}, fk::{}>", T::cxx_name(), L::NAME)
 }

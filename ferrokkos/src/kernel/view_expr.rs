@@ -75,6 +75,11 @@ impl<T: DeviceValue, const R: usize, L> ViewExpr<T, R, L> {
         }
     }
 
+    /// The C++ text of the View (its parameter name).
+    pub(crate) fn text(self) -> String {
+        self.name.text()
+    }
+
     /// The C++ text of the element at `index`: `x(i, j)`.
     pub(super) fn element(self, index: impl DeviceIndex<R>) -> String {
         format!("{}({})", self.name.text(), index.coordinates().join(", "))

@@ -93,6 +93,15 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible> HostRef<'_, T, R,
         unsafe { *self.view.ptr().as_ptr().add(offset) }
     }
 
+    /// The element at `index`; panics, naming the View, if it is out of bounds.
+    #[inline(always)]
+    #[track_caller]
+    pub(super) fn element(&self, index: [usize; R]) -> T {
+        let p = self.raw.element(index);
+        // SAFETY: in bounds (checked by `element`), shared borrow held, host-accessible space.
+        unsafe { p.read() }
+    }
+
     /// The elements as one slice in memory order, if the View is contiguous.
     pub fn as_slice(&self) -> Option<&[T]> {
         self.view.span_is_contiguous().then(|| {

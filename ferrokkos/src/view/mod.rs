@@ -15,6 +15,7 @@ pub(crate) mod subview;
 mod unmanaged;
 #[allow(clippy::module_inception)]
 mod view;
+mod view_read;
 
 pub use crate::layout::{Layout, LayoutLeft, LayoutRight, LayoutStride, RegularLayout};
 pub use atomic_view::AtomicView;
@@ -30,3 +31,4 @@ pub use parallel::ParallelMut;
 pub use resize::{realloc, realloc_without_initializing, resize};
 pub use subview::{ALL, All, Subview, SubviewArg, SubviewArgs, subview};
 pub use view::{MAX_RANK, View, ViewAlloc, view_alloc};
+pub use view_read::ViewRead;

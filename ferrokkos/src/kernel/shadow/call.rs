@@ -2,10 +2,13 @@
 //! tuple reductions in the typed shadow.
 
 use super::super::builder::{self, prec};
+use super::super::capture::view_cxx;
 use super::super::expr::{Expr, call};
 use super::super::value::{DeviceValue, member_name};
+use super::super::view_expr::ViewExpr;
 use super::control::return_value;
 use super::{Mut, discard};
+use crate::layout::Layout;
 use crate::seal::SealedShadow;
 
 /// What a `#[device]` function returns: `()` or an `Expr` (sealed: its C++ type is written into the
@@ -48,12 +51,78 @@ impl<T: DeviceValue> FnReturn for Expr<T> {
     }
 }
 
-/// The parameters of a `#[device]` function in the typed shadow: a tuple of `Expr`s of device types
-/// (sealed).
-pub trait DeviceParams: SealedParams + Sized {
-    /// The C++ types of the parameters.
+/// One parameter of a `#[device]` function in the typed shadow (sealed: its C++ declaration is
+/// written into the generated code): a device value `Expr<T>` (`const T x`), an element reference
+/// `Expr<Mut<T>>` (`T& x`, from a `&mut T` parameter) or a read View `ViewExpr<T, R, L>`
+/// (`const fk::View<const T, R, L>& x`, from a `&View<T, R>` parameter).
+pub trait FnParam: SealedParam + Copy {
+    /// The C++ declaration of the parameter named `name`.
     #[doc(hidden)]
-    fn cxx_types() -> Vec<String>;
+    fn cxx_decl(name: &str) -> String;
+    /// The C++ text of the argument.
+    #[doc(hidden)]
+    fn text(self) -> String;
+    /// The parameter named `name`.
+    #[doc(hidden)]
+    fn named(name: &str) -> Self;
+}
+
+/// The seal of [`FnParam`].
+pub trait SealedParam {}
+
+impl<T: DeviceValue> SealedParam for Expr<T> {}
+
+impl<T: DeviceValue> FnParam for Expr<T> {
+    fn cxx_decl(name: &str) -> String {
+        format!("const {} {name}", T::cxx_name())
+    }
+    fn text(self) -> String {
+        Expr::text(self)
+    }
+    fn named(name: &str) -> Self {
+        Expr::name(name)
+    }
+}
+
+impl<T: DeviceValue> SealedParam for Expr<Mut<T>> {}
+
+impl<T: DeviceValue> FnParam for Expr<Mut<T>> {
+    fn cxx_decl(name: &str) -> String {
+        format!("{}& {name}", T::cxx_name())
+    }
+    fn text(self) -> String {
+        Expr::text(self)
+    }
+    fn named(name: &str) -> Self {
+        Expr::name(name)
+    }
+}
+
+impl<T: DeviceValue, const R: usize, L: Layout> SealedParam for ViewExpr<T, R, L> {}
+
+impl<T: DeviceValue, const R: usize, L: Layout> FnParam for ViewExpr<T, R, L> {
+    fn cxx_decl(name: &str) -> String {
+        format!("const {}& {name}", view_cxx::<T, R, L>(true))
+    }
+    fn text(self) -> String {
+        ViewExpr::text(self)
+    }
+    fn named(name: &str) -> Self {
+        ViewExpr::new(name)
+    }
+}
+
+/// `&mut place` as a `#[device]` function's argument: the place itself, which the C++ function
+/// takes by reference (`T&`).
+pub fn mut_ref<T: DeviceValue>(place: Expr<T>) -> Expr<Mut<T>> {
+    place.retype()
+}
+
+/// The parameters of a `#[device]` function in the typed shadow: a tuple of [`FnParam`]s (sealed).
+pub trait DeviceParams: SealedParams + Sized {
+    /// The C++ declarations of the parameters named `names`.
+    #[doc(hidden)]
+    fn cxx_decls(names: &[String]) -> Vec<String>;
     /// The C++ text of each argument.
     #[doc(hidden)]
     fn texts(self) -> Vec<String>;
@@ -62,16 +131,17 @@ pub trait DeviceParams: SealedParams + Sized {
     fn named(names: &[String]) -> Self;
 }
 
-/// The seal of [`DeviceParams`] (tuples of `Expr`s, which other seals also cover).
+/// The seal of [`DeviceParams`].
 pub trait SealedParams {}
 
 macro_rules! device_params {
     ($($t:ident $k:tt),*) => {
-        impl<$($t: DeviceValue),*> SealedParams for ($(Expr<$t>,)*) {}
+        impl<$($t: FnParam),*> SealedParams for ($($t,)*) {}
 
-        impl<$($t: DeviceValue),*> DeviceParams for ($(Expr<$t>,)*) {
-            fn cxx_types() -> Vec<String> {
-                vec![$($t::cxx_name()),*]
+        impl<$($t: FnParam),*> DeviceParams for ($($t,)*) {
+            #[allow(clippy::unused_unit)]
+            fn cxx_decls(_names: &[String]) -> Vec<String> {
+                vec![$($t::cxx_decl(&_names[$k])),*]
             }
             #[allow(clippy::unused_unit)]
             fn texts(self) -> Vec<String> {
@@ -79,7 +149,7 @@ macro_rules! device_params {
             }
             #[allow(clippy::unused_unit)]
             fn named(_names: &[String]) -> Self {
-                ($(Expr::<$t>::name(&_names[$k]),)*)
+                ($($t::named(&_names[$k]),)*)
             }
         }
     };
@@ -101,11 +171,12 @@ device_params!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
 
 /// Calls the `#[device]` function `key` (its marker type's identity; `name` is its Rust name, `names` its
 /// parameters' names) with `args`, defining it in the translation unit first if needed: `body` runs
-/// its shadow over parameters of the arguments' types.
+/// its shadow over parameters of the arguments' types. A function with View parameters is defined
+/// once per combination of the Views' layouts (the parameter types are part of the key).
 ///
 /// Every name becomes a fresh C++ identifier (anything but letters, digits and `_` is replaced), and
 /// the parameters are made here, so this emits only what the typed shadow can express.
-pub fn device_call<P: DeviceParams, R: FnReturn>(
+pub fn device_call<P: DeviceParams + 'static, R: FnReturn>(
     key: std::any::TypeId,
     name: &str,
     names: impl AsRef<[&'static str]>,
@@ -114,15 +185,12 @@ pub fn device_call<P: DeviceParams, R: FnReturn>(
 ) -> R {
     let names = names.as_ref();
     let arguments = args.texts();
+    let key = (key, std::any::TypeId::of::<P>());
     let cxx = builder::device_function(key, name, &[], |cxx| {
         let cxx_params: Vec<String> = (0..arguments.len())
             .map(|k| builder::fresh_name(names.get(k).copied().unwrap_or("p")))
             .collect();
-        let decl: Vec<String> = P::cxx_types()
-            .iter()
-            .zip(&cxx_params)
-            .map(|(ty, n)| format!("const {ty} {n}"))
-            .collect();
+        let decl = P::cxx_decls(&cxx_params);
         let value = body(P::named(&cxx_params));
         value.finish();
         format!("static __device__ {} {cxx}({})", R::cxx(), decl.join(", "))

@@ -20,8 +20,8 @@ pub use super::array::{ArrayExpr, array_local, array_repeat};
 pub use super::complex::{ComplexPart, complex_from_polar, complex_new};
 pub use super::view_expr::{DeviceIndex, ViewExpr};
 pub use call::{
-    DeviceParams, FnReturn, Place, Statement, checked, construct, device_call, field, field_value,
-    pop_receiver, receiver, split2, split3, split4, split5, split6, stmt,
+    DeviceParams, FnParam, FnReturn, Place, Statement, checked, construct, device_call, field,
+    field_value, mut_ref, pop_receiver, receiver, split2, split3, split4, split5, split6, stmt,
 };
 pub use control::{
     Branch, DeviceInt, RangeShape, break_, break_to, continue_, continue_to, for_range, if_,

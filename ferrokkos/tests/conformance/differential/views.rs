@@ -264,6 +264,131 @@ mod device_functions_are_callable {
     differential!(inputs, run, reference);
 }
 
+/// A weighted cross stencil of `u` at an interior point (a device function reading a View).
+#[device]
+fn cross(u: &View<f64, 2>, i: usize, j: usize, w: f64) -> f64 {
+    w * (u[(i - 1, j)] + u[(i + 1, j)]) + (1.0 - w) * (u[(i, j - 1)] + u[(i, j + 1)]) - u[(i, j)]
+}
+
+/// Whether `(i, j)` is on the border of `u` (reads the View's extents).
+#[device]
+fn on_border(u: &View<f64, 2>, i: usize, j: usize) -> bool {
+    i == 0 || j == 0 || i + 1 == u.extent(0) || j + 1 == u.extent(1)
+}
+
+/// The cross stencil inside, zero on the border (passes the View on).
+#[device]
+fn interior_cross(u: &View<f64, 2>, i: usize, j: usize) -> f64 {
+    if on_border(u, i, j) {
+        0.0
+    } else {
+        cross(u, i, j, 0.75)
+    }
+}
+
+/// Moves `cell` a `weight` of the way toward `toward` (a device function changing an element).
+#[device]
+fn relax(cell: &mut f64, toward: f64, weight: f64) {
+    *cell += weight * (toward - *cell);
+}
+
+/// Adds `v` to `total` and counts it.
+#[device]
+fn tally(total: &mut f64, count: &mut i32, v: f64) {
+    *total += v;
+    *count += 1;
+}
+
+mod device_functions_take_views_and_elements {
+    use super::*;
+
+    type Input = (usize, usize, Vec<f64>, Vec<f64>);
+
+    fn inputs(seed: u64) -> Input {
+        let mut rng = Rng::new(seed);
+        let n = 3 + (rng.next_u64() % 30) as usize;
+        let m = 3 + (rng.next_u64() % 30) as usize;
+        (
+            n,
+            m,
+            uniform(&mut rng, n * m, -2.0, 2.0),
+            uniform(&mut rng, n * m, -1.0, 1.0),
+        )
+    }
+
+    fn run<S: Launch>(exec: &S, input: &Input) -> Result<Outputs> {
+        let (n, m, ref a, ref b) = *input;
+        let flat = upload::<S, f64>("flat", a)?;
+        let u = SView::<S, f64, 2>::new("u", [n, m])?;
+        // The same values in the other layout: the device function is defined once per layout.
+        let w = SView::<S, f64, 2, LayoutLeft>::new("w", [n, m])?;
+        let y = SView::<S, f64, 2>::new("y", [n, m])?;
+        let yb = upload::<S, f64>("yb", b)?;
+        let out = SView::<S, f64, 2>::new("out", [n, m])?;
+        let counts = SView::<S, i32, 1>::new("counts", [n])?;
+        parallel_for(
+            "fill",
+            RangePolicy::new(exec, 0, n)?,
+            kernel!(|i| for j in 0..m {
+                u[(i, j)] = flat[i * m + j];
+                w[(i, j)] = flat[i * m + j] * 2.0;
+                y[(i, j)] = yb[i * m + j];
+            }),
+        )?;
+        parallel_for(
+            "apply",
+            RangePolicy::new(exec, 0, n)?,
+            kernel!(|i| {
+                let mut count = 0;
+                for j in 0..u.extent(1) {
+                    let l = interior_cross(&u, i, j);
+                    let l2 = interior_cross(&w, i, j);
+                    relax(&mut y[(i, j)], l, 0.25);
+                    let mut t = 0.0;
+                    tally(&mut t, &mut count, l);
+                    tally(&mut t, &mut count, l2);
+                    out[(i, j)] = t;
+                }
+                counts[i] = count;
+            }),
+        )?;
+        let mut o = Outputs::new();
+        o.put("y", download(&y)?)
+            .put("out", download(&out)?)
+            .put("counts", download(&counts)?);
+        Ok(o)
+    }
+
+    fn reference(input: &Input) -> Outputs {
+        let (n, m, ref a, ref b) = *input;
+        let lap = |scale: f64, i: usize, j: usize| {
+            if i == 0 || j == 0 || i + 1 == n || j + 1 == m {
+                return 0.0;
+            }
+            let u = |i: usize, j: usize| a[i * m + j] * scale;
+            0.75 * (u(i - 1, j) + u(i + 1, j)) + (1.0 - 0.75) * (u(i, j - 1) + u(i, j + 1))
+                - u(i, j)
+        };
+        let mut y = b.clone();
+        let mut out = vec![0.0; n * m];
+        for i in 0..n {
+            for j in 0..m {
+                let (l, l2) = (lap(1.0, i, j), lap(2.0, i, j));
+                let cell = &mut y[i * m + j];
+                *cell += 0.25 * (l - *cell);
+                out[i * m + j] = 0.0 + l + l2;
+            }
+        }
+        let mut o = Outputs::new();
+        o.put("y", y)
+            .put("out", out)
+            .put("counts", vec![2 * m as i32; n]);
+        o
+    }
+
+    differential!(inputs, run, reference);
+}
+
 mod captured_arrays_are_read_by_index {
     use super::*;
 

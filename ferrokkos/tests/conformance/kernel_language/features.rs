@@ -169,6 +169,88 @@ fn device_functions_are_callable_and_defined_once() -> Result<()> {
     Ok(())
 }
 
+/// The 5-point Laplacian of `u` at an interior point (a device function reading a View).
+#[device]
+fn laplacian(u: &View<f64, 2>, i: usize, j: usize) -> f64 {
+    u[(i - 1, j)] + u[(i + 1, j)] + u[(i, j - 1)] + u[(i, j + 1)] - 4.0 * u[(i, j)]
+}
+
+/// The Laplacian inside, zero on the boundary (reads the extents, passes the View on).
+#[device]
+fn interior_laplacian(u: &View<f64, 2>, i: usize, j: usize) -> f64 {
+    if i == 0 || j == 0 || i + 1 == u.extent(0) || j + 1 == u.extent(1) {
+        0.0
+    } else {
+        laplacian(u, i, j)
+    }
+}
+
+/// Moves `cell` a quarter of the way toward `toward`.
+#[device]
+fn relax(cell: &mut f64, toward: f64) {
+    *cell += 0.25 * (toward - *cell);
+}
+
+#[test]
+fn device_functions_take_views_and_elements() -> Result<()> {
+    let (n, m) = (5usize, 4usize);
+    let u = View::<f64, 2>::new("u", [n, m])?;
+    let w = View::<f64, 2, LayoutLeft>::new("w", [n, m])?;
+    let y = View::<f64, 2>::new("y", [n, m])?;
+    parallel_for(
+        "fill",
+        RangePolicy::new(&exec(), 0, n)?,
+        kernel!(|i| for j in 0..m {
+            u[(i, j)] = (i * i + 3 * j) as f64;
+            w[(i, j)] = (i * j) as f64;
+            y[(i, j)] = 1.0;
+        }),
+    )?;
+    let k = kernel!(|i| for j in 0..m {
+        let l = interior_laplacian(&u, i, j) + interior_laplacian(&w, i, j);
+        relax(&mut y[(i, j)], l);
+    });
+    parallel_for("apply", RangePolicy::new(&exec(), 0, n)?, &k)?;
+    let g = u.host()?;
+    for i in 0..n {
+        for j in 0..m {
+            // u = i^2 + 3j has Laplacian 2 inside; w = ij has Laplacian 0.
+            let l = if i == 0 || j == 0 || i + 1 == n || j + 1 == m {
+                0.0
+            } else {
+                2.0
+            };
+            assert_eq!(y.get((i, j))?, 1.0 + 0.25 * (l - 1.0), "y({i}, {j})");
+            // The host form reads a guard.
+            assert_eq!(interior_laplacian(&g, i, j), l);
+        }
+    }
+    let tu = k.cuda_source(Iterate::Right);
+    let c = tu.generated();
+    // One definition per layout of the View parameter, each reading through a const reference.
+    assert_eq!(
+        c.matches("static __device__ f64 interior_laplacian_fn")
+            .count(),
+        2,
+        "{c}"
+    );
+    assert!(
+        c.contains("const fk::View<const f64, 2, fk::LayoutLeft>& u"),
+        "{c}"
+    );
+    assert!(
+        c.contains("const fk::View<const f64, 2, fk::LayoutRight>& u"),
+        "{c}"
+    );
+    // The element is passed by reference.
+    assert!(
+        c.contains("static __device__ void relax_fn(f64& cell"),
+        "{c}"
+    );
+    check_cuda(&tu);
+    Ok(())
+}
+
 #[test]
 fn reductions_with_one_and_several_accumulators() -> Result<()> {
     let e = exec();
