@@ -398,10 +398,11 @@ fn simulate<S: Launch>(exec: S, prepare: bool) -> Result<Outcome> {
         let report = prep.compile()?;
         if requests > 0 {
             println!(
-                "{name:8} prepared {} kernels ({requests} requests) in {:.3} s on {} threads: {} \
-                 compiled, {} from the disk cache; {:.3} s of work, slowest {:.3} s",
+                "{name:8} prepared {} kernels ({requests} requests) in {:.3} s, {} batches on {} \
+                 threads: {} compiled, {} from the disk cache; {:.3} s of work, slowest {:.3} s",
                 report.compiled + report.from_disk,
                 report.elapsed.as_secs_f64(),
+                report.batches,
                 report.threads,
                 report.compiled,
                 report.from_disk,

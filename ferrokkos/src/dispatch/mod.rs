@@ -18,7 +18,7 @@ pub use prepare::{Job, Prepare, PrepareReport};
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))]
 pub use prepare::Request;
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))]
-pub(crate) use prepare::{Obtained, RequestPattern};
+pub(crate) use prepare::{Obtained, RequestPattern, Work};
 pub use reach::{Everywhere, HostOnly, Reach, ReachesSpace};
 
 use crate::error::Result;

@@ -92,15 +92,34 @@ impl<'a> Request<'a> {
 /// A compilation a space will do for a [`Prepare`]: it runs on any thread. Public only because the
 /// seams' methods name it.
 pub struct Job {
-    run: Box<dyn FnOnce() -> Result<Obtained> + Send>,
+    work: Box<dyn Work>,
 }
 
 impl Job {
-    /// A job that runs `f`.
-    pub(crate) fn new(f: impl FnOnce() -> Result<Obtained> + Send + 'static) -> Job {
-        Job { run: Box::new(f) }
+    /// A job that does `work`.
+    pub(crate) fn new(work: impl Work + 'static) -> Job {
+        Job {
+            work: Box::new(work),
+        }
     }
 }
+
+/// A backend's compilation of one or more kernels (what a [`Job`] holds): jobs of one device may
+/// join into one work, which the backend compiles together.
+pub(crate) trait Work: Send {
+    /// Compiles and loads; one result per kernel, in the order they joined.
+    fn run(self: Box<Self>) -> Vec<Result<Obtained>>;
+    /// Takes `other`'s kernels into this work if they compile together (the same device), and
+    /// gives `other` back otherwise.
+    fn absorb(&mut self, other: Box<dyn Work>) -> Option<Box<dyn Work>>;
+    /// The work as `Any` (for `absorb`).
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+}
+
+/// About how many kernels [`Prepare::compile`] gives each batch at least (when there are fewer
+/// kernels than threads times this, it makes fewer batches): NVRTC's cost per program is about that
+/// of compiling a small kernel, and on the GPU machine its threads do not scale past a few.
+const KERNELS_PER_BATCH: usize = 3;
 
 /// What [`Prepare::compile`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,13 +134,16 @@ pub struct PrepareReport {
     /// Entries loaded before (by a launch or an earlier preparation), or requested twice (the
     /// same kernel over the same kind of policy: one job compiles it).
     pub already_loaded: usize,
+    /// The batches the jobs were compiled in: a space compiles the kernels of one batch together
+    /// (Cuda: as one NVRTC program, except those in the disk cache or loaded already).
+    pub batches: usize,
     /// The threads that compiled.
     pub threads: usize,
     /// From the start of [`Prepare::compile`] to its end.
     pub elapsed: Duration,
-    /// The jobs' times added up (`busy / elapsed` is how many ran at once on average).
+    /// The batches' times added up (`busy / elapsed` is how many ran at once on average).
     pub busy: Duration,
-    /// The slowest job.
+    /// The slowest batch.
     pub slowest: Duration,
 }
 
@@ -257,28 +279,51 @@ impl Prepare {
         self.jobs.is_empty()
     }
 
-    /// Compiles and loads every kernel added since the last call, on as many threads as the
-    /// machine has cores (at most one per kernel), and returns when all are loaded. Every job runs
-    /// even when one fails; the error returned is the first one in the order the kernels were added.
+    /// Compiles and loads every kernel added since the last call, and returns when all are loaded.
+    /// The kernels are dealt into batches (one per thread, with at least about three kernels
+    /// each), which compile at once on as many threads as the machine has cores (or
+    /// [`Prepare::max_threads`]); each batch compiles its kernels together. Every kernel is
+    /// compiled even when one fails; the error returned is the first one in the order the kernels
+    /// were added.
     pub fn compile(&mut self) -> Result<PrepareReport> {
         let start = Instant::now();
         let jobs = std::mem::take(&mut self.jobs);
         let count = jobs.len();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let threads = self.threads.unwrap_or(cores).min(count);
-        let queue = Mutex::new(jobs.into_iter().enumerate());
+        let threads = self.threads.unwrap_or(cores).max(1);
+        let wanted = threads.min(count.div_ceil(KERNELS_PER_BATCH)).max(1);
+        // Round robin, so that each batch gets kernels from all over the list.
+        let mut batches: Vec<(Vec<usize>, Box<dyn Work>)> = Vec::new();
+        for (n, job) in jobs.into_iter().enumerate() {
+            let slot = n % wanted;
+            if slot < batches.len() {
+                match batches[slot].1.absorb(job.work) {
+                    None => batches[slot].0.push(n),
+                    Some(work) => batches.push((vec![n], work)),
+                }
+            } else {
+                batches.push((vec![n], job.work));
+            }
+        }
+        let batch_count = batches.len();
+        let threads = threads.min(batch_count);
+        let queue = Mutex::new(batches.into_iter());
         let results = Mutex::new(Vec::with_capacity(count));
+        let times = Mutex::new(Vec::with_capacity(batch_count));
         let work = || {
             loop {
                 let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-                let Some((n, job)) = next else { break };
+                let Some((indices, work)) = next else { break };
                 let start = Instant::now();
-                let done = (job.run)();
-                let took = start.elapsed();
+                let done = work.run();
+                times
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(start.elapsed());
                 results
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .push((n, took, done));
+                    .extend(indices.into_iter().zip(done));
             }
         };
         if threads <= 1 {
@@ -291,22 +336,20 @@ impl Prepare {
             });
         }
         let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-        results.sort_by_key(|(n, _, _)| *n);
+        results.sort_by_key(|(n, _)| *n);
+        let times = times.into_inner().unwrap_or_else(|e| e.into_inner());
         let mut report = PrepareReport {
             jobs: count,
             compiled: 0,
             from_disk: 0,
             already_loaded: 0,
+            batches: batch_count,
             threads,
             elapsed: Duration::ZERO,
-            busy: Duration::ZERO,
-            slowest: Duration::ZERO,
+            busy: times.iter().sum(),
+            slowest: times.iter().copied().max().unwrap_or_default(),
         };
-        for (_, took, _) in &results {
-            report.busy += *took;
-            report.slowest = report.slowest.max(*took);
-        }
-        for (_, _, done) in results {
+        for (_, done) in results {
             match done? {
                 Obtained::Compiled => report.compiled += 1,
                 Obtained::FromDisk => report.from_disk += 1,

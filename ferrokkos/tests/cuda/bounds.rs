@@ -311,3 +311,56 @@ fn an_extent_of_a_dimension_the_view_lacks_is_reported() {
     }
     assert_eq!(host_copy(&e), vec![3, 5, 0]);
 }
+
+/// Kernels prepared together compile as one program; a fault in one of them names that kernel,
+/// and the others run as if compiled alone.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_fault_in_a_kernel_prepared_with_others_names_that_kernel() {
+    if !in_own_process(
+        module_path!(),
+        "a_fault_in_a_kernel_prepared_with_others_names_that_kernel",
+    ) {
+        return;
+    }
+    let exec = cuda();
+    let n = 100;
+    let x = Dev1::<f64>::new("x", [n]).unwrap();
+    let y = Dev1::<f64>::new("y", [n]).unwrap();
+    let first = kernel!(|i| x[i] = 2.0);
+    let faulty_line = line!() + 1;
+    let faulty = kernel!(|i| y[i] = 3.0);
+    let total = kernel!(|i, acc: &mut f64| *acc += x[i]);
+    let fine = RangePolicy::new(&exec, 0, n).unwrap();
+    let past = RangePolicy::new(&exec, 0, n + 5).unwrap();
+    let report = Prepare::new()
+        .parallel_for("first", &fine, &first)
+        .unwrap()
+        .parallel_for("faulty", &past, &faulty)
+        .unwrap()
+        .parallel_reduce("total", &fine, &total, Sum::<f64>::new())
+        .unwrap()
+        .compile()
+        .unwrap();
+    assert_eq!(report.batches, 1, "{report:?}");
+    assert_eq!(report.compiled + report.from_disk, 3, "{report:?}");
+    let stats = Cuda::jit_stats().unwrap();
+    parallel_for("first", fine.clone(), &first).unwrap();
+    let sum: f64 = parallel_reduce("total", fine, &total, Sum::new()).unwrap();
+    assert_eq!(sum, 2.0 * n as f64);
+    parallel_for("faulty", past, &faulty).unwrap();
+    // The launches found their code loaded.
+    assert_eq!(Cuda::jit_stats().unwrap().compiled, stats.compiled);
+    let e = exec.fence("after").unwrap_err();
+    match &e {
+        Error::DeviceOutOfBounds { kernel, count, .. } => {
+            assert!(
+                kernel.contains(&format!("{}:{faulty_line}:", file!())),
+                "{e}"
+            );
+            assert_eq!(*count, 5);
+        }
+        other => panic!("expected DeviceOutOfBounds, got {other}"),
+    }
+    assert_eq!(host_copy(&y), vec![3.0; n]);
+}

@@ -87,6 +87,17 @@ impl Faults {
     /// description for errors. A module without the globals (no bounds-checked access) is left
     /// as it is.
     pub(crate) fn attach(&self, module: &Module, kernel: impl FnOnce() -> String) -> Result<()> {
+        self.attach_all(module, || vec![kernel()])
+    }
+
+    /// [`Faults::attach`] for a module of several units (a batch): `kernels` names them in slot
+    /// order, and they get consecutive numbers, the first one the module's (a batched entry adds
+    /// its slot).
+    pub(crate) fn attach_all(
+        &self,
+        module: &Module,
+        kernels: impl FnOnce() -> Vec<String>,
+    ) -> Result<()> {
         let what = || "attaching a kernel to the fault record".to_string();
         let record = module.global(c"fk_fault_record", what)?;
         let unit = module.global(c"fk_fault_unit", what)?;
@@ -95,8 +106,9 @@ impl Faults {
         };
         let number = {
             let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
-            seen.units.push(kernel());
-            seen.units.len() as u64
+            let first = seen.units.len() as u64 + 1;
+            seen.units.extend(kernels());
+            first
         };
         let pointer = self.record() as u64;
         for (at, value) in [(record_at, pointer), (unit_at, number)] {

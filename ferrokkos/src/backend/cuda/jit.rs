@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use super::builtin;
-use super::codegen::TranslationUnit;
+use super::codegen::{self, TranslationUnit};
 use super::driver::{Context, DeviceInfo, Function, Module};
 use super::fault::Faults;
 use super::jit_cache::DiskCache;
@@ -131,7 +131,7 @@ pub struct JitStats {
 pub(crate) struct KernelCache {
     map: RwLock<HashMap<JitKey, Arc<Loaded>, BuildHasherDefault<KeyHasher>>>,
     builtin: Mutex<HashMap<&'static str, Function>>,
-    /// The keys that [`KernelCache::prepare`] jobs are compiling now.
+    /// The keys that [`KernelCache::prepare_batch`] jobs are compiling now.
     preparing: Mutex<HashSet<JitKey, BuildHasherDefault<KeyHasher>>>,
     disk: DiskCache,
     compiled: AtomicU64,
@@ -190,45 +190,112 @@ impl KernelCache {
             .map(|(loaded, _)| loaded)
     }
 
-    /// Compiles (or loads from disk) and loads `unit` for `key` ahead of its first launch, unless
-    /// it is loaded already; says how the entry was obtained (see [`crate::Prepare`]).
-    pub(crate) fn prepare(
+    /// Compiles (or loads from disk) and loads entries ahead of their first launch (see
+    /// [`crate::Prepare`]), one result per item in order. Entries loaded already, or being
+    /// prepared by another job, are left alone. Those not in the disk cache compile as one program (see
+    /// `codegen::batch_program`), the others load alone. Should the batch fail to compile or load,
+    /// each of its units is compiled alone, so that each gets its own result.
+    pub(crate) fn prepare_batch(
         &self,
         ctx: &Arc<Context>,
         info: &DeviceInfo,
-        wanted: Wanted,
-        unit: &TranslationUnit,
-    ) -> Result<Obtained> {
-        let key = wanted.key;
-        if self
-            .map
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .contains_key(&key)
+        items: &[(Wanted, TranslationUnit)],
+    ) -> Vec<Result<Obtained>> {
+        let mut results: Vec<Option<Result<Obtained>>> = items.iter().map(|_| None).collect();
+        let mut claimed = Vec::new();
         {
-            return Ok(Obtained::AlreadyLoaded);
+            let map = self.map.read().unwrap_or_else(|e| e.into_inner());
+            let mut preparing = self.preparing.lock().unwrap_or_else(|e| e.into_inner());
+            for (k, (wanted, _)) in items.iter().enumerate() {
+                if map.contains_key(&wanted.key) || !preparing.insert(wanted.key) {
+                    results[k] = Some(Ok(Obtained::AlreadyLoaded));
+                } else {
+                    claimed.push(k);
+                }
+            }
         }
-        // A request that another job is compiling already (the same kernel prepared twice) is
-        // left to that job.
-        if !self
-            .preparing
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key)
-        {
-            return Ok(Obtained::AlreadyLoaded);
+        let alone = |k: usize| {
+            let (wanted, unit) = &items[k];
+            self.load_entry(ctx, info, *wanted, unit)
+                .map(|(_, from_disk)| obtained(from_disk))
+        };
+        let mut together = Vec::new();
+        for &k in &claimed {
+            let (_, unit) = &items[k];
+            let on_disk = || {
+                self.disk
+                    .lookup(&unit.source, &unit.program_name(), info.arch())
+                    .is_some()
+            };
+            if claimed.len() == 1 || on_disk() {
+                results[k] = Some(alone(k));
+            } else {
+                together.push(k);
+            }
         }
-        let loaded = self.load_entry(ctx, info, wanted, unit);
-        self.preparing
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&key);
-        let (_, from_disk) = loaded?;
-        Ok(if from_disk {
-            Obtained::FromDisk
+        match together.len() {
+            0 => {}
+            1 => results[together[0]] = Some(alone(together[0])),
+            _ => match self.load_batch(ctx, info, items, &together) {
+                Ok(from_disk) => {
+                    for &k in &together {
+                        results[k] = Some(Ok(obtained(from_disk)));
+                    }
+                }
+                Err(_) => {
+                    for &k in &together {
+                        results[k] = Some(alone(k));
+                    }
+                }
+            },
+        }
+        let mut preparing = self.preparing.lock().unwrap_or_else(|e| e.into_inner());
+        for &k in &claimed {
+            preparing.remove(&items[k].0.key);
+        }
+        results
+            .into_iter()
+            .map(|r| r.unwrap_or(Ok(Obtained::AlreadyLoaded)))
+            .collect()
+    }
+
+    /// Compiles (or loads from disk) the units `which` of `items` as one program and keeps each
+    /// entry under its key; says whether the program came from the disk cache.
+    fn load_batch(
+        &self,
+        ctx: &Arc<Context>,
+        info: &DeviceInfo,
+        items: &[(Wanted, TranslationUnit)],
+        which: &[usize],
+    ) -> Result<bool> {
+        let start = Instant::now();
+        let units: Vec<&TranslationUnit> = which.iter().map(|&k| &items[k].1).collect();
+        let batch = codegen::batch_program(&units);
+        let (module, from_disk) = self.load(ctx, info, &batch.source, &batch.program)?;
+        self.faults.attach_all(&module, || {
+            which
+                .iter()
+                .map(|&k| describe(&items[k].0.key, &items[k].1))
+                .collect()
+        })?;
+        let mut entries = Vec::with_capacity(which.len());
+        for (&k, entry) in which.iter().zip(&batch.entries) {
+            let wanted = items[k].0;
+            entries.push((wanted.key, self.entry_of(&module, info, wanted, entry)?));
+        }
+        // One program, but each kernel counts (as the kernels a launch would have compiled).
+        let others = which.len() as u64 - 1;
+        if from_disk {
+            self.from_disk.fetch_add(others, Ordering::Relaxed);
         } else {
-            Obtained::Compiled
-        })
+            self.compiled.fetch_add(others, Ordering::Relaxed);
+        }
+        self.note_time(start.elapsed(), from_disk);
+        let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
+        for (key, loaded) in entries {
+            map.entry(key).or_insert(loaded);
+        }
+        Ok(from_disk)
     }
 
     /// Compiles or loads `unit`, looks its entries up, and keeps them under `key`; says whether
@@ -240,40 +307,41 @@ impl KernelCache {
         wanted: Wanted,
         unit: &TranslationUnit,
     ) -> Result<(Arc<Loaded>, bool)> {
-        let Wanted {
-            key,
-            extra,
-            shared_per_thread,
-        } = wanted;
         let start = Instant::now();
         let (module, from_disk) = self.load(ctx, info, &unit.source, &unit.program_name())?;
-        self.faults.attach(&module, || {
-            let k = &key.kernel;
-            format!(
-                "the kernel at {}:{}:{} ({})",
-                k.file, k.line, k.column, unit.entry
-            )
-        })?;
-        let what = || format!("loading kernel {}", unit.entry);
-        let main = module.function(&unit.entry, what)?;
-        let extra = match extra {
-            Some(suffix) => Some(module.function(&format!("{}{suffix}", unit.entry), what)?),
-            None => None,
-        };
-        let (full_grid, block) =
-            main.suggested_block_size(shared_per_thread, info.sm_count, what)?;
-        let loaded = Arc::new(Loaded {
-            main,
-            extra,
-            block: block.max(32),
-            full_grid: full_grid.max(info.sm_count),
-        });
+        self.faults
+            .attach(&module, || describe(&wanted.key, unit))?;
+        let loaded = self.entry_of(&module, info, wanted, &unit.entry)?;
         self.note_time(start.elapsed(), from_disk);
         // A kernel prepared on two threads at once is compiled twice; the first one kept stays
         // (launches may already hold it).
         let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
-        let kept = Arc::clone(map.entry(key).or_insert(loaded));
+        let kept = Arc::clone(map.entry(wanted.key).or_insert(loaded));
         Ok((kept, from_disk))
+    }
+
+    /// The loaded entry `wanted` of `module`, whose main entry is named `entry`.
+    fn entry_of(
+        &self,
+        module: &Arc<Module>,
+        info: &DeviceInfo,
+        wanted: Wanted,
+        entry: &str,
+    ) -> Result<Arc<Loaded>> {
+        let what = || format!("loading kernel {entry}");
+        let main = module.function(entry, what)?;
+        let extra = match wanted.extra {
+            Some(suffix) => Some(module.function(&format!("{entry}{suffix}"), what)?),
+            None => None,
+        };
+        let (full_grid, block) =
+            main.suggested_block_size(wanted.shared_per_thread, info.sm_count, what)?;
+        Ok(Arc::new(Loaded {
+            main,
+            extra,
+            block: block.max(32),
+            full_grid: full_grid.max(info.sm_count),
+        }))
     }
 
     /// The built-in copy or fill kernel `entry` (each is its own program, compiled on first use).
@@ -355,6 +423,24 @@ impl KernelCache {
             .unwrap_or_else(|e| e.into_inner())
             .clear();
     }
+}
+
+/// How an entry was obtained, from whether its CUBIN came from the disk cache.
+fn obtained(from_disk: bool) -> Obtained {
+    if from_disk {
+        Obtained::FromDisk
+    } else {
+        Obtained::Compiled
+    }
+}
+
+/// The kernel of `key` as a fault report names it.
+fn describe(key: &JitKey, unit: &TranslationUnit) -> String {
+    let k = &key.kernel;
+    format!(
+        "the kernel at {}:{}:{} ({})",
+        k.file, k.line, k.column, unit.entry
+    )
 }
 
 #[cfg(test)]

@@ -134,6 +134,14 @@ impl DiskCache {
         self.dir.as_deref()
     }
 
+    /// The cached CUBIN of `source` (see [`DiskCache::compile_cached`]), if the cache has it.
+    pub(crate) fn lookup(&self, source: &str, program: &str, arch: u32) -> Option<Vec<u8>> {
+        let nvrtc = self.nvrtc.get_or_init(nvrtc_identity);
+        let key = cache_key(source, program, arch, nvrtc);
+        let path = entry_path(self.dir.as_deref()?, arch, &key);
+        read_entry(&path, &key)
+    }
+
     /// The CUBIN of the CUDA C++ `source` for `sm_{arch}`, named `program` in NVRTC's messages:
     /// loaded from the disk cache when an entry with the same key is there, otherwise compiled with
     /// [`nvrtc::compile_cubin`] and written to the cache (write failures are ignored).
@@ -150,16 +158,16 @@ impl DiskCache {
         program: &str,
         arch: u32,
     ) -> Result<CachedCubin> {
-        let nvrtc = self.nvrtc.get_or_init(nvrtc_identity);
-        let key = cache_key(source, program, arch, nvrtc);
-        let path = self.dir.as_deref().map(|dir| entry_path(dir, arch, &key));
-        if let Some(image) = path.as_deref().and_then(|p| read_entry(p, &key)) {
+        if let Some(image) = self.lookup(source, program, arch) {
             return Ok(CachedCubin {
                 image,
                 from_disk: true,
                 compile_time: None,
             });
         }
+        let nvrtc = self.nvrtc.get_or_init(nvrtc_identity);
+        let key = cache_key(source, program, arch, nvrtc);
+        let path = self.dir.as_deref().map(|dir| entry_path(dir, arch, &key));
         let cubin = nvrtc::compile_cubin(source, program, arch)?;
         if let Some(path) = &path {
             // The cache is an optimization: a failed write only means the next process compiles.

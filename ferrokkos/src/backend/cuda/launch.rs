@@ -18,13 +18,14 @@ mod params;
 mod plan;
 mod submit;
 
-use super::codegen::{self, DevicePattern, UnitOptions};
+use super::backend::CudaShared;
+use super::codegen::{self, DevicePattern, TranslationUnit, UnitOptions};
 use super::instance::Cuda;
 use super::jit::{JitKey, Wanted};
 use super::queue::Submission;
 use std::sync::Arc;
 
-use crate::dispatch::Job;
+use crate::dispatch::{Job, Obtained, Work};
 use crate::error::{Error, Result};
 use crate::kernel::{DeviceKernel, ParamWriter};
 use crate::policy::Iterate;
@@ -233,13 +234,59 @@ pub(super) fn prepare(
         &chosen.pattern,
         chosen.options,
     )?;
-    let (wanted, shared, what) = (chosen.wanted(), Arc::clone(shared), what());
-    Ok(Job::new(move || {
-        shared.check_alive(|| what)?;
+    Ok(Job::new(Compile {
+        shared: Arc::clone(shared),
+        whats: vec![what()],
+        items: vec![(chosen.wanted(), unit)],
+    }))
+}
+
+/// The compilation of one or more kernels for one Cuda device (a [`Job`]'s work): kernels of the
+/// same device join, and compile as one program (see `KernelCache::prepare_batch`).
+struct Compile {
+    shared: Arc<CudaShared>,
+    /// What each kernel is, for errors.
+    whats: Vec<String>,
+    items: Vec<(Wanted, TranslationUnit)>,
+}
+
+impl Work for Compile {
+    fn run(self: Box<Self>) -> Vec<Result<Obtained>> {
+        let Compile {
+            shared,
+            whats,
+            items,
+        } = *self;
+        // After finalize, every kernel's result is that error (naming the kernel).
+        let alive: Vec<Result<()>> = whats
+            .into_iter()
+            .map(|what| shared.check_alive(|| what))
+            .collect();
+        if alive.iter().any(Result::is_err) {
+            return alive
+                .into_iter()
+                .map(|r| r.map(|()| Obtained::AlreadyLoaded))
+                .collect();
+        }
         shared
             .kernels
-            .prepare(&shared.ctx, &shared.info, wanted, &unit)
-    }))
+            .prepare_batch(&shared.ctx, &shared.info, &items)
+    }
+
+    fn absorb(&mut self, mut other: Box<dyn Work>) -> Option<Box<dyn Work>> {
+        match other.as_any_mut().downcast_mut::<Compile>() {
+            Some(o) if Arc::ptr_eq(&o.shared, &self.shared) => {
+                self.whats.append(&mut o.whats);
+                self.items.append(&mut o.items);
+                None
+            }
+            _ => Some(other),
+        }
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }
 
 /// Gives back an exclusive launch borrow.

@@ -9,13 +9,16 @@
 //! - `header.rs` + `device/*.cuh`: the device header (types, Views, math, atomics and reducers,
 //!   block-level reduction and scan);
 //! - `unit.rs`: [`TranslationUnit`], [`UnitOptions`] and the entries of each pattern;
+//! - `batch.rs`: several units as one program (ahead-of-time compilation in batches);
 //! - `source.rs`: the public ways to see a kernel's unit ([`crate::kernel::Kernel::cuda_source`],
 //!   [`crate::nvrtc::for_unit`], ...).
 
+mod batch;
 pub(crate) mod header;
 mod source;
 mod unit;
 
+pub(crate) use batch::batch_program;
 pub use source::{for_unit, reduce_unit, scan_unit};
 pub use unit::{TranslationUnit, UnitOptions};
 

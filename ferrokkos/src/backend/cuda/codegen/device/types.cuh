@@ -64,6 +64,16 @@ __device__ FkFault* fk_fault_record = nullptr;
 __device__ unsigned long long fk_fault_unit = 0;
 }
 
+#ifdef FK_BATCHED
+// A program of several units (compiled together ahead of time): each entry first stores its unit's
+// slot in the program here (every thread the same value), and the unit's number is the module's
+// plus the slot.
+__shared__ unsigned fk_batch_slot;
+#define FK_FAULT_UNIT (fk_fault_unit + fk_batch_slot)
+#else
+#define FK_FAULT_UNIT fk_fault_unit
+#endif
+
 namespace fk {
 
 // ---------------------------------------------------------------------------------------------------
@@ -136,7 +146,7 @@ __device__ __forceinline__ void out_of_bounds(unsigned kind, const usize (&index
   if (atomicCAS(&f->state, 0u, 1u) == 0u) {
     f->kind = kind;
     f->rank = (unsigned)R;
-    f->unit = fk_fault_unit;
+    f->unit = FK_FAULT_UNIT;
 #pragma unroll
     for (int k = 0; k < R && k < 8; ++k) {
       f->index[k] = index[k];
@@ -155,7 +165,7 @@ __device__ __forceinline__ void arithmetic_fault() {
   if (atomicCAS(&f->state, 0u, 1u) == 0u) {
     f->kind = 2u;
     f->rank = 0u;
-    f->unit = fk_fault_unit;
+    f->unit = FK_FAULT_UNIT;
     __threadfence_system();
     atomicExch(&f->state, 2u);
   }
