@@ -114,6 +114,11 @@ pub(crate) trait Work: Send {
     fn absorb(&mut self, other: Box<dyn Work>) -> Option<Box<dyn Work>>;
     /// The work as `Any` (for `absorb`).
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+    /// This work's kernels in at most `threads` batches, each of at least about `per_batch`
+    /// distinct kernels and about as much work as the others, with the positions of each batch's
+    /// kernels in this work.
+    fn split(self: Box<Self>, threads: usize, per_batch: usize)
+    -> Vec<(Vec<usize>, Box<dyn Work>)>;
 }
 
 /// About how many kernels [`Prepare::compile`] gives each batch at least (when there are fewer
@@ -280,8 +285,8 @@ impl Prepare {
     }
 
     /// Compiles and loads every kernel added since the last call, and returns when all are loaded.
-    /// The kernels are dealt into batches (one per thread, with at least about three kernels
-    /// each), which compile at once on as many threads as the machine has cores (or
+    /// The kernels are dealt into batches (one per thread, with at least about three distinct
+    /// kernels each, balanced by the size of their code), which compile at once on as many threads as the machine has cores (or
     /// [`Prepare::max_threads`]); each batch compiles its kernels together. Every kernel is
     /// compiled even when one fails; the error returned is the first one in the order the kernels
     /// were added.
@@ -291,18 +296,25 @@ impl Prepare {
         let count = jobs.len();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let threads = self.threads.unwrap_or(cores).max(1);
-        let wanted = threads.min(count.div_ceil(KERNELS_PER_BATCH)).max(1);
-        // Round robin, so that each batch gets kernels from all over the list.
-        let mut batches: Vec<(Vec<usize>, Box<dyn Work>)> = Vec::new();
+        // The jobs of each device join into one work, which the backend splits into batches.
+        let mut groups: Vec<(Vec<usize>, Box<dyn Work>)> = Vec::new();
         for (n, job) in jobs.into_iter().enumerate() {
-            let slot = n % wanted;
-            if slot < batches.len() {
-                match batches[slot].1.absorb(job.work) {
-                    None => batches[slot].0.push(n),
-                    Some(work) => batches.push((vec![n], work)),
+            let mut work = Some(job.work);
+            for (indices, group) in &mut groups {
+                let Some(w) = work.take() else { break };
+                match group.absorb(w) {
+                    None => indices.push(n),
+                    Some(w) => work = Some(w),
                 }
-            } else {
-                batches.push((vec![n], job.work));
+            }
+            if let Some(w) = work {
+                groups.push((vec![n], w));
+            }
+        }
+        let mut batches: Vec<(Vec<usize>, Box<dyn Work>)> = Vec::new();
+        for (indices, work) in groups {
+            for (positions, w) in work.split(threads, KERNELS_PER_BATCH) {
+                batches.push((positions.into_iter().map(|p| indices[p]).collect(), w));
             }
         }
         let batch_count = batches.len();
@@ -358,5 +370,107 @@ impl Prepare {
         }
         report.elapsed = start.elapsed();
         Ok(report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+
+    /// Kernels of a pretend device `device`, named by number; `bad` ones fail to compile.
+    struct Fake {
+        device: u32,
+        kernels: Vec<(u32, bool)>,
+        batches: std::sync::Arc<Mutex<Vec<Vec<u32>>>>,
+    }
+
+    impl Work for Fake {
+        fn run(self: Box<Self>) -> Vec<Result<Obtained>> {
+            let names = self.kernels.iter().map(|(k, _)| *k).collect();
+            self.batches.lock().unwrap().push(names);
+            self.kernels
+                .iter()
+                .map(|&(k, bad)| {
+                    if bad {
+                        Err(Error::InvalidArgument {
+                            operation: "compile",
+                            reason: format!("kernel {k}"),
+                        })
+                    } else {
+                        Ok(Obtained::Compiled)
+                    }
+                })
+                .collect()
+        }
+        fn absorb(&mut self, mut other: Box<dyn Work>) -> Option<Box<dyn Work>> {
+            match other.as_any_mut().downcast_mut::<Fake>() {
+                Some(o) if o.device == self.device => {
+                    self.kernels.append(&mut o.kernels);
+                    None
+                }
+                _ => Some(other),
+            }
+        }
+        fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+            self
+        }
+        fn split(
+            self: Box<Self>,
+            threads: usize,
+            per_batch: usize,
+        ) -> Vec<(Vec<usize>, Box<dyn Work>)> {
+            let n = threads.min(self.kernels.len().div_ceil(per_batch)).max(1);
+            (0..n)
+                .map(|b| {
+                    let positions: Vec<usize> = (b..self.kernels.len()).step_by(n).collect();
+                    let work = Fake {
+                        device: self.device,
+                        kernels: positions.iter().map(|&p| self.kernels[p]).collect(),
+                        batches: self.batches.clone(),
+                    };
+                    (positions, Box::new(work) as Box<dyn Work>)
+                })
+                .collect()
+        }
+    }
+
+    /// Jobs of one device join and are split into batches of about three; another device's jobs
+    /// are batched apart; every job runs, and the error is the first failing job's in the order
+    /// they were added (not the order batches ran in).
+    #[test]
+    fn jobs_join_per_device_split_into_batches_and_report_in_order() {
+        let batches = std::sync::Arc::new(Mutex::new(Vec::new()));
+        let mut prep = Prepare::new();
+        for k in 0..9u32 {
+            let job = Job::new(Fake {
+                device: k % 3 / 2, // kernels 2, 5, 8 on device 1
+                kernels: vec![(k, k == 4 || k == 7)],
+                batches: batches.clone(),
+            });
+            prep.jobs.push(job);
+        }
+        prep.max_threads(4);
+        match prep.compile() {
+            Err(Error::InvalidArgument { reason, .. }) => assert_eq!(reason, "kernel 4"),
+            other => panic!("expected kernel 4's error, got {other:?}"),
+        }
+        let mut ran = batches.lock().unwrap().clone();
+        ran.sort();
+        // Device 0: kernels 0 1 3 4 6 7 in two batches; device 1: 2 5 8 in one.
+        assert_eq!(ran, vec![vec![0, 3, 6], vec![1, 4, 7], vec![2, 5, 8]]);
+
+        let mut prep = Prepare::new();
+        for k in 0..5u32 {
+            prep.jobs.push(Job::new(Fake {
+                device: 0,
+                kernels: vec![(k, false)],
+                batches: batches.clone(),
+            }));
+        }
+        let report = prep.compile().unwrap();
+        assert_eq!((report.jobs, report.compiled, report.batches), (5, 5, 2));
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(report.threads, cores.min(2));
     }
 }

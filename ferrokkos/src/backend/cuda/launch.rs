@@ -23,6 +23,7 @@ use super::codegen::{self, DevicePattern, TranslationUnit, UnitOptions};
 use super::instance::Cuda;
 use super::jit::{JitKey, Wanted};
 use super::queue::Submission;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::dispatch::{Job, Obtained, Work};
@@ -286,6 +287,55 @@ impl Work for Compile {
 
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
         self
+    }
+
+    /// Requests of one kernel stay together (the batch compiles it once); distinct kernels go,
+    /// largest first, into the batch with the least generated code so far.
+    fn split(
+        self: Box<Self>,
+        threads: usize,
+        per_batch: usize,
+    ) -> Vec<(Vec<usize>, Box<dyn Work>)> {
+        let Compile {
+            shared,
+            whats,
+            items,
+        } = *self;
+        let mut kernels: Vec<(usize, Vec<usize>)> = Vec::new();
+        let mut first: HashMap<JitKey, usize> = HashMap::new();
+        for (p, (wanted, unit)) in items.iter().enumerate() {
+            match first.get(&wanted.key) {
+                Some(&k) => kernels[k].1.push(p),
+                None => {
+                    first.insert(wanted.key, kernels.len());
+                    kernels.push((unit.generated().len(), vec![p]));
+                }
+            }
+        }
+        kernels.sort_by_key(|(cost, positions)| (std::cmp::Reverse(*cost), positions[0]));
+        let count = threads.min(kernels.len().div_ceil(per_batch.max(1))).max(1);
+        let mut bins: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); count];
+        for (cost, positions) in kernels {
+            if let Some(bin) = bins.iter_mut().min_by_key(|(load, _)| *load) {
+                bin.0 += cost;
+                bin.1.extend(positions);
+            }
+        }
+        let mut whats: Vec<Option<String>> = whats.into_iter().map(Some).collect();
+        let mut items: Vec<Option<(Wanted, TranslationUnit)>> =
+            items.into_iter().map(Some).collect();
+        bins.into_iter()
+            .filter(|(_, positions)| !positions.is_empty())
+            .map(|(_, mut positions)| {
+                positions.sort_unstable();
+                let work = Compile {
+                    shared: Arc::clone(&shared),
+                    whats: positions.iter().filter_map(|&p| whats[p].take()).collect(),
+                    items: positions.iter().filter_map(|&p| items[p].take()).collect(),
+                };
+                (positions, Box::new(work) as Box<dyn Work>)
+            })
+            .collect()
     }
 }
 
