@@ -69,7 +69,35 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         }
         HostViews(&views).visit_block_mut(&mut f.block);
     }
+    // Generic over number types: each type parameter is also a `DeviceType` (the shadow computes
+    // with it), on the function as on its host and shadow forms.
+    // (Beside the author's bounds: in the `where` clause if that bounds the parameter, else inline.)
+    let bound: syn::TypeParamBound = syn::parse_quote!(::ferrokkos::kernel::DeviceType);
+    let generics = &mut f.sig.generics;
+    let params: Vec<syn::Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
+    for name in params {
+        let in_where = generics.where_clause.as_mut().and_then(|w| {
+            w.predicates.iter_mut().find_map(|pred| match pred {
+                syn::WherePredicate::Type(t)
+                    if matches!(&t.bounded_ty, syn::Type::Path(p) if p.path.is_ident(&name)) =>
+                {
+                    Some(t)
+                }
+                _ => None,
+            })
+        });
+        match in_where {
+            Some(t) => t.bounds.push(bound.clone()),
+            None => {
+                if let Some(p) = generics.type_params_mut().find(|p| p.ident == name) {
+                    p.bounds.push(bound.clone());
+                }
+            }
+        }
+    }
     let sig = &f.sig;
+    let type_params: Vec<&syn::TypeParam> = sig.generics.type_params().collect();
+    let where_clause = &sig.generics.where_clause;
     let mut layouts = Vec::new();
     let shadow_types: Vec<TokenStream> = types
         .iter()
@@ -121,15 +149,15 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         impl #marker {
             /// The function, as the host body of a kernel calls it.
             #[inline(always)]
-            #vis fn host(#(#names: #host_types),*) -> #ret_host {
+            #vis fn host<#(#type_params),*>(#(#names: #host_types),*) -> #ret_host #where_clause {
                 #name(#(#names),*)
             }
 
             /// The function's typed shadow: defines its C++ translation once per translation unit
             /// (and combination of its Views' layouts) and emits the call.
-            #vis fn shadow<#(#layouts: ::ferrokkos::Layout + 'static),*>(
+            #vis fn shadow<#(#type_params,)* #(#layouts: ::ferrokkos::Layout + 'static),*>(
                 #(#names: #shadow_types),*
-            ) -> #ret_shadow {
+            ) -> #ret_shadow #where_clause {
                 #(#checks)*
                 #k::shadow::device_call(
                     ::core::any::TypeId::of::<#marker>(),
@@ -208,14 +236,25 @@ pub struct Signature {
     pub receiver: Option<syn::Receiver>,
 }
 
-/// Checks `sig`: no generics, `async` or `unsafe`; parameters are names of device values passed by
-/// value; a `self` / `&self` receiver only where `method`.
+/// Checks `sig`: no `async` or `unsafe`, type parameters only (and none on methods); parameters are
+/// names of device values passed by value, Views and `&mut` elements; a `self` / `&self` receiver
+/// only where `method`.
 pub fn signature(sig: &syn::Signature, method: bool) -> syn::Result<Signature> {
-    if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.unsafety.is_some() {
+    let only_types = sig
+        .generics
+        .params
+        .iter()
+        .all(|p| matches!(p, syn::GenericParam::Type(_)));
+    if (method && !sig.generics.params.is_empty())
+        || !only_types
+        || sig.asyncness.is_some()
+        || sig.unsafety.is_some()
+    {
         return Err(syn::Error::new(
             sig.span(),
-            "a device function is a plain function of device values: no generics, `async` or \
-             `unsafe`",
+            "a device function is a plain function of device values: no `async` or `unsafe`, and \
+             generic only over number types (`fn f<T: Add<Output = T>>(a: T, b: T) -> T`; \
+             methods are not generic)",
         ));
     }
     let mut names = Vec::new();

@@ -95,7 +95,9 @@ pub use ferrokkos_macros::DeviceValue;
 /// parameters and result are device values (numbers, `bool`, [`Complex`], `#[derive(DeviceValue)]`
 /// types); a parameter may also be a View it reads (`u: &View<T, R>`, any layout and space: kernels
 /// pass `&u`, host code a guard; see [`ViewRead`]) or an element it may change (`cell: &mut T`:
-/// kernels pass `&mut y[i]` under the race rules, or `&mut local`). Its body uses the kernel
+/// kernels pass `&mut y[i]` under the race rules, or `&mut local`). It may be generic over number
+/// types (`fn lerp<T: Add<Output = T> + ...>(a: T, b: T, t: T) -> T`: one C++ function per type it
+/// is called with; each type parameter is also bounded by [`kernel::DeviceType`]). Its body uses the kernel
 /// language (see [`kernel`](mod@kernel)); it cannot capture variables. On an `impl` block of a
 /// `DeviceValue` type it makes the methods callable from kernels.
 ///

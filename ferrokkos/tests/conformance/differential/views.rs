@@ -389,6 +389,63 @@ mod device_functions_take_views_and_elements {
     differential!(inputs, run, reference);
 }
 
+/// A smoothed value of `u` at `i` in any float type (a generic device function).
+#[device]
+fn smoothed<T>(u: &View<T, 1>, i: usize, w: T) -> T
+where
+    T: std::ops::Add<Output = T> + std::ops::Sub<Output = T> + std::ops::Mul<Output = T>,
+{
+    let edge = u[i - 1] + u[i + 1];
+    u[i] + w * (edge - u[i] - u[i])
+}
+
+mod generic_device_functions_run_per_type {
+    use super::*;
+
+    fn inputs(seed: u64) -> Vec<f64> {
+        let mut rng = Rng::new(seed);
+        let n = 3 + (rng.next_u64() % 200) as usize;
+        uniform(&mut rng, n, -3.0, 3.0)
+    }
+
+    fn run<S: Launch>(exec: &S, xs: &[f64]) -> Result<Outputs> {
+        let n = xs.len();
+        let x = upload::<S, f64>("x", xs)?;
+        let narrow: Vec<f32> = xs.iter().map(|v| *v as f32).collect();
+        let xf = upload::<S, f32>("xf", &narrow)?;
+        let y = SView::<S, f64, 1>::new("y", [n])?;
+        let yf = SView::<S, f32, 1>::new("yf", [n])?;
+        parallel_for(
+            "smooth",
+            RangePolicy::new(exec, 1, n - 1)?,
+            kernel!(|i| {
+                y[i] = smoothed(&x, i, 0.25);
+                yf[i] = smoothed(&xf, i, 0.25f32);
+            }),
+        )?;
+        let mut o = Outputs::new();
+        o.put("y", download(&y)?).put("yf", download(&yf)?);
+        Ok(o)
+    }
+
+    fn reference(xs: &[f64]) -> Outputs {
+        let n = xs.len();
+        let narrow: Vec<f32> = xs.iter().map(|v| *v as f32).collect();
+        let mut y = vec![0.0; n];
+        let mut yf = vec![0.0f32; n];
+        for i in 1..n - 1 {
+            y[i] = xs[i] + 0.25 * ((xs[i - 1] + xs[i + 1]) - xs[i] - xs[i]);
+            let u = &narrow;
+            yf[i] = u[i] + 0.25 * ((u[i - 1] + u[i + 1]) - u[i] - u[i]);
+        }
+        let mut o = Outputs::new();
+        o.put("y", y).put("yf", yf);
+        o
+    }
+
+    differential!(inputs, run, reference);
+}
+
 mod captured_arrays_are_read_by_index {
     use super::*;
 

@@ -251,6 +251,66 @@ fn device_functions_take_views_and_elements() -> Result<()> {
     Ok(())
 }
 
+/// The sum of the two neighbours of `i`, for a View of any number type.
+#[device]
+fn neighbour_total<T: std::ops::Add<Output = T>>(u: &View<T, 1>, i: usize) -> T {
+    u[i - 1] + u[i + 1]
+}
+
+/// `a + (b - a) * t` in any number type.
+#[device]
+fn lerp<T>(a: T, b: T, t: T) -> T
+where
+    T: std::ops::Add<Output = T> + std::ops::Sub<Output = T> + std::ops::Mul<Output = T>,
+{
+    a + (b - a) * t
+}
+
+#[test]
+fn generic_device_functions_are_defined_per_type() -> Result<()> {
+    let n = 6usize;
+    let a = view_from("a", &[1.0f32, 2.0, 4.0, 8.0, 16.0, 32.0])?;
+    let b = View::<i64, 1>::new("b", [n])?;
+    let fa = View::<f32, 1>::new("fa", [n])?;
+    let fb = View::<i64, 1>::new("fb", [n])?;
+    let g = View::<f64, 1>::new("g", [n])?;
+    parallel_for("fill", n, kernel!(|i| b[i] = (i * i) as i64))?;
+    let k = kernel!(|i| {
+        if i > 0 && i + 1 < n {
+            fa[i] = neighbour_total(&a, i);
+            fb[i] = neighbour_total(&b, i);
+        }
+        g[i] = lerp(1.0, 3.0, i as f64 / 4.0) + lerp(2, 10, i as i64) as f64;
+    });
+    parallel_for("generic", RangePolicy::new(&exec(), 0, n)?, &k)?;
+    assert_eq!(fa.to_vec()?, [0.0, 5.0, 10.0, 20.0, 40.0, 0.0]);
+    assert_eq!(fb.to_vec()?, [0, 4, 10, 20, 34, 0]);
+    for i in 0..n {
+        let want = 1.0 + 2.0 * (i as f64 / 4.0) + (2 + 8 * i as i64) as f64;
+        assert_eq!(g.get(i)?, want, "g[{i}]");
+    }
+    assert_eq!(lerp(0.5f32, 1.5, 0.5), 1.0);
+    let tu = k.cuda_source(Iterate::Right);
+    let c = tu.generated();
+    // One definition per instantiation.
+    assert_eq!(
+        c.matches("static __device__ f32 neighbour_total_fn")
+            .count(),
+        1,
+        "{c}"
+    );
+    assert_eq!(
+        c.matches("static __device__ i64 neighbour_total_fn")
+            .count(),
+        1,
+        "{c}"
+    );
+    assert_eq!(c.matches("static __device__ f64 lerp_fn").count(), 1, "{c}");
+    assert_eq!(c.matches("static __device__ i64 lerp_fn").count(), 1, "{c}");
+    check_cuda(&tu);
+    Ok(())
+}
+
 #[test]
 fn reductions_with_one_and_several_accumulators() -> Result<()> {
     let e = exec();
