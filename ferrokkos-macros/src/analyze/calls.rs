@@ -1,0 +1,121 @@
+//! The arguments of calls of `#[device]` functions in a kernel or device function body: values,
+//! Views passed whole (`f(&u, i)`), elements passed by `&mut` (`f(&mut y[i])`), and a device
+//! function's own reference parameters passed on.
+
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use syn::Expr;
+use syn::spanned::Spanned;
+
+use super::{Mode, RefParam, Walker, ident_of, strip};
+use crate::race::AccessKind;
+
+impl Walker {
+    /// The arguments of a call of a `#[device]` function: values; a captured View it reads
+    /// (`&u`); an element or local it may change (`&mut y[i]`, `&mut t`); or a reference
+    /// parameter of the calling device function, passed on (`u`, `cell`).
+    pub(super) fn call_args(&mut self, args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>) {
+        let mut changed: Vec<(String, usize)> = Vec::new();
+        for (k, a) in args.iter().enumerate() {
+            match strip(a) {
+                Expr::Path(_) if ident_of(a).is_some_and(|n| self.ref_params.contains_key(&n)) => {}
+                Expr::Reference(r) if r.mutability.is_none() => match ident_of(&r.expr) {
+                    Some(view) if self.ref_params.contains_key(&view) => self.err(
+                        r.span(),
+                        format!("`{view}` is already a reference: pass it as `{view}`"),
+                    ),
+                    Some(view) if !self.is_local(&view) && self.mode == Mode::Kernel => {
+                        let index: Expr = syn::parse_quote!(());
+                        self.view_access(
+                            &view,
+                            &index,
+                            AccessKind::Passed,
+                            a.to_token_stream(),
+                            r.expr.span(),
+                        );
+                    }
+                    _ => self.err(
+                        r.span(),
+                        "a device function takes a captured View by reference (`f(&u, i)`), an \
+                         element it may change by `&mut` (`f(&mut y[i])`) and values as \
+                         themselves (`f(x)`)",
+                    ),
+                },
+                Expr::Reference(r) => {
+                    match strip(&r.expr) {
+                        Expr::Index(_) | Expr::Field(_) => {
+                            if let Some(view) = element_base(&r.expr)
+                                && !self.is_local(&view)
+                            {
+                                changed.push((view, k));
+                            }
+                        }
+                        Expr::Path(_)
+                            if ident_of(&r.expr)
+                                .is_some_and(|n| self.scopes.iter().any(|s| s.contains(&n))) => {}
+                        _ => {
+                            self.err(
+                                r.span(),
+                                "`&mut` in a kernel takes an element of a View (`&mut y[i]`), a \
+                                 local (`&mut t`) or a field of one, to pass to a device function",
+                            );
+                            continue;
+                        }
+                    }
+                    self.place(&r.expr);
+                }
+                _ => self.expr(a),
+            }
+        }
+        // C++ passes `&mut y[i]` by reference and the host copies the element in and out: the two
+        // agree only if nothing else in the call reaches that View.
+        for (view, k) in changed {
+            for (j, other) in args.iter().enumerate() {
+                if j != k && mentions(other, &view) {
+                    self.err_spanned(
+                        &other.to_token_stream(),
+                        format!(
+                            "View `{view}` is passed as `&mut` to this call, so no other argument \
+                             of the call may use it"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The View of an element place `y[i]`, `y[i].a.b`.
+fn element_base(e: &Expr) -> Option<String> {
+    match strip(e) {
+        Expr::Index(ix) => ident_of(&ix.expr),
+        Expr::Field(f) => element_base(&f.base),
+        _ => None,
+    }
+}
+
+/// Whether the identifier `name` occurs in `e`.
+fn mentions(e: &Expr, name: &str) -> bool {
+    fn walk(ts: TokenStream, name: &str) -> bool {
+        ts.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => i == name,
+            proc_macro2::TokenTree::Group(g) => walk(g.stream(), name),
+            _ => false,
+        })
+    }
+    walk(e.to_token_stream(), name)
+}
+
+/// The error for a reference parameter of a device function used other than as it allows.
+pub(super) fn ref_param_misuse(name: &str, kind: RefParam) -> String {
+    match kind {
+        RefParam::View => format!(
+            "`{name}` is a View parameter: a device function indexes it (`{name}[i]`), takes \
+             `{name}.extent(r)` or passes it to another device function (`f({name}, i)`)"
+        ),
+        RefParam::Mut => format!(
+            "`{name}` is a `&mut` parameter: a device function reads and assigns `*{name}`, \
+             reaches its fields (`{name}.x`) or passes it on (`f({name})`)"
+        ),
+    }
+}

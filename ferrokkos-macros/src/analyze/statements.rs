@@ -1,0 +1,123 @@
+//! Statements and `let` patterns of a kernel or device function body: locals, local arrays,
+//! tuples of names, and the types a local may be declared with.
+
+use syn::spanned::Spanned;
+use syn::{Expr, Pat, Stmt};
+
+use super::{Walker, array_local_name, pretty, strip, unsupported};
+use crate::subset;
+
+impl Walker {
+    pub(super) fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Local(l) => {
+                if let Some(init) = &l.init {
+                    if let Some((_, e)) = &init.diverge {
+                        self.errors.push(unsupported(e, "`let ... else`"));
+                    }
+                    // `let (a, b) = (x, y);`: a tuple of names bound to a tuple of values.
+                    // `let w = [a, b, c];`, `let mut w = [0.0; N];`: a local array.
+                    if let Some(name) = array_local_name(&l.pat)
+                        && matches!(strip(&init.expr), Expr::Array(_) | Expr::Repeat(_))
+                    {
+                        match strip(&init.expr) {
+                            Expr::Array(a) => {
+                                if a.elems.is_empty() {
+                                    self.errors.push(unsupported(a, "an empty array"));
+                                }
+                                for e in &a.elems {
+                                    self.expr(e);
+                                }
+                            }
+                            Expr::Repeat(r) => {
+                                self.expr(&r.expr);
+                                let len_ok = match strip(&r.len) {
+                                    Expr::Lit(_) => true,
+                                    Expr::Path(p) => p.path.segments.last().is_some_and(|s| {
+                                        s.ident
+                                            .to_string()
+                                            .starts_with(|c: char| c.is_ascii_uppercase())
+                                    }),
+                                    _ => false,
+                                };
+                                if !len_ok {
+                                    self.errors.push(unsupported(
+                                        &r.len,
+                                        "an array length that is not a literal or a constant",
+                                    ));
+                                }
+                            }
+                            _ => unreachable!("matched above"),
+                        }
+                        self.bind(name.to_string(), name.span());
+                        self.arrays.insert(name.to_string());
+                        return;
+                    }
+                    if let (Pat::Tuple(p), Expr::Tuple(t)) = (&l.pat, strip(&init.expr)) {
+                        if p.elems.len() != t.elems.len() {
+                            self.errors.push(unsupported(
+                                &l.pat,
+                                "a tuple pattern whose length differs from its value's",
+                            ));
+                        }
+                        for e in &t.elems {
+                            self.expr(e);
+                        }
+                        for p in &p.elems {
+                            self.pattern(p);
+                        }
+                        return;
+                    }
+                    self.expr(&init.expr);
+                }
+                self.pattern(&l.pat);
+            }
+            Stmt::Expr(e, _) => self.expr(e),
+            Stmt::Item(i) => self.errors.push(unsupported(i, "an item")),
+            Stmt::Macro(m) => self.errors.push(unsupported(m, "a macro call")),
+        }
+    }
+
+    /// A `let` pattern: `x`, `mut x`, `x: T`, `mut x: T`.
+    pub(super) fn pattern(&mut self, p: &Pat) {
+        match p {
+            Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() => {
+                self.bind(i.ident.to_string(), i.ident.span())
+            }
+            Pat::Type(t) => {
+                self.check_local_type(&t.ty);
+                self.pattern(&t.pat)
+            }
+            Pat::Wild(_) => {}
+            other => self.errors.push(unsupported(
+                other,
+                "this pattern (only `x`, `mut x`, `_`, and `(a, b)` bound to a tuple `(x, y)`)",
+            )),
+        }
+    }
+
+    /// A local's type: a device value named by a path (`f64`, `Vec2`, `Complex<f32>`); whether it
+    /// is one is rustc's check, at the type.
+    pub(super) fn check_local_type(&mut self, ty: &syn::Type) {
+        if !matches!(ty, syn::Type::Path(p) if p.qself.is_none()) {
+            let name = pretty(ty);
+            self.err(
+                ty.span(),
+                format!(
+                    "the type `{name}` is not supported in a kernel; locals hold device values \
+                     (numbers, `bool`, `#[derive(DeviceValue)]` structs, `Complex`)"
+                ),
+            );
+        }
+    }
+
+    pub(super) fn check_type(&mut self, ty: &syn::Type) {
+        let name = pretty(ty);
+        if !subset::PRIMITIVES.contains(&name.as_str()) {
+            self.err(
+                ty.span(),
+                format!("the type `{name}` is not supported in a kernel; use a primitive number type or `bool`"),
+            );
+        }
+    }
+}
