@@ -5,10 +5,11 @@
 //! scan) over 2D Views, on every execution space
 //! (Serial, Threads, and Cuda when a GPU is present), compared against Serial.
 //!
-//! Before the first step every kernel is compiled ahead with [`Prepare`] (on Cuda: NVRTC on all
-//! cores), so no step waits for the compiler; the program prints how long that took. Run with
-//! `FERROKKOS_CACHE_DIR=off` to time a cold start, and with `--no-prepare` to see the first step
-//! pay for the compilation instead (`HEAT_CG_THREADS=n` caps the compiling threads).
+//! Before the first step every kernel is compiled ahead with [`Prepare`] (on Cuda: in batches, one
+//! NVRTC program per batch, on all cores), so no step waits for the compiler; the program prints
+//! how long that took. Run with `FERROKKOS_CACHE_DIR=off CUDA_CACHE_DISABLE=1` to time a truly cold
+//! start (NVRTC keeps its own cache in `~/.nv/ComputeCache`), and with `--no-prepare` to see the
+//! first step pay for the compilation instead (`HEAT_CG_THREADS=n` caps the compiling threads).
 //!
 //! ```text
 //! FERROKKOS_CACHE_DIR=off cargo run --release -p ferrokkos --example heat_cg
