@@ -42,6 +42,11 @@ fn every_variant_of_every_pattern_compiles() {
         }
         let unit = dot.cuda_source_with::<Sum<f64>>(Iterate::Right, o);
         assert_eq!(unit.source.contains("fk_done"), o.fused_join);
+        // A fused join needs no `_join` entry, so the unit has none (it would be compiled unused).
+        assert_eq!(
+            unit.source.contains(&format!("{}_join(", unit.entry)),
+            !o.fused_join
+        );
         assert_eq!(unit.source.contains("FkCaptures"), o.captures_by_pointer);
         assert_eq!(unit.source.contains("for (u32 fk_k"), o.index32);
         check_cuda(&unit);

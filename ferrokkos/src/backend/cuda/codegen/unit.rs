@@ -19,7 +19,8 @@ use crate::reducer::ReducerCxx;
 /// - reduce: as for, plus `value_type* partials` before the captures: block `b` writes the join of its
 ///   iterations to `partials[b]` (dynamic shared memory: `blockDim.x * sizeof(value_type)`); then
 ///   `<entry>_join(u32 n, const value_type* partials, value_type* result)`, one block, joins them in
-///   order;
+///   order (with [`UnitOptions::fused_join`], which launches use, the last block joins them and
+///   there is no `_join` entry);
 /// - scan: `<entry>(I begin, u64 count, u64 per_block, value_type* block_totals,
 ///   const value_type* block_prefix, bool final_pass, captures...)`: a first launch with
 ///   `final_pass = false` writes each block's total, `<entry>_prefix(u32 n, value_type* totals_to_prefix,
@@ -59,7 +60,8 @@ pub struct UnitOptions {
     /// than the kernel parameter limit.
     pub captures_by_pointer: bool,
     /// Reductions: the last block to finish joins the blocks' partial values itself (in block
-    /// order) and writes the result, so that no `_join` launch is needed. The entry takes two more
+    /// order) and writes the result, so that no `_join` launch is needed (the unit then has no
+    /// `_join` entry). The entry takes two more
     /// parameters after `fk_partials`: `unsigned int* fk_done` (a counter that is 0 before the
     /// launch and is 0 again after it) and `value_type* fk_result`.
     pub fused_join: bool,
@@ -353,17 +355,21 @@ pub(crate) fn generate(
                 t.push("    }");
             }
             t.push("}");
-            t.push("");
-            t.push("// Joins the blocks' partial values in block order (one block).");
-            t.push(&format!(
-                "extern \"C\" __global__ void {entry}_join(const u32 fk_n, const {value}* fk_partials, {value}* fk_result) {{"
-            ));
-            t.push(&format!("    typedef {reducer} fk_reducer;"));
-            t.push("    extern __shared__ __align__(16) unsigned char fk_shared[];");
-            t.push("    // Thread t joins a contiguous run of partials, so the order is the block order.");
-            join_partials(&mut t, "    ", &value, "fk_acc");
-            t.push("    if (threadIdx.x == 0) *fk_result = fk_acc;");
-            t.push("}");
+            // A fused entry joins in its last block: the separate join entry would be dead code
+            // that NVRTC compiles anyway (about a third of a reduction unit's compile time).
+            if !options.fused_join {
+                t.push("");
+                t.push("// Joins the blocks' partial values in block order (one block).");
+                t.push(&format!(
+                    "extern \"C\" __global__ void {entry}_join(const u32 fk_n, const {value}* fk_partials, {value}* fk_result) {{"
+                ));
+                t.push(&format!("    typedef {reducer} fk_reducer;"));
+                t.push("    extern __shared__ __align__(16) unsigned char fk_shared[];");
+                t.push("    // Thread t joins a contiguous run of partials, so the order is the block order.");
+                join_partials(&mut t, "    ", &value, "fk_acc");
+                t.push("    if (threadIdx.x == 0) *fk_result = fk_acc;");
+                t.push("}");
+            }
         }
         Pattern::Scan { reducer, .. } => {
             let args = index_args(rank);
