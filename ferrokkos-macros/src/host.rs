@@ -145,6 +145,11 @@ impl VisitMut for Host<'_> {
                 let mark: syn::Stmt = parse_quote!(::ferrokkos::__private::unsafe_block(););
                 u.block.stmts.insert(0, mark);
             }
+            Expr::Call(c) if !matches!(&*c.func, Expr::Path(p) if crate::analyze::is_device_call(&p.path)) =>
+            {
+                // A constructor, complex-number or associated function: values only.
+                visit_mut::visit_expr_mut(self, e)
+            }
             Expr::Call(c) => {
                 // `&mut y[i]` (an element of a captured View): the element is read into a local
                 // before the call, passed as `&mut`, and written back after it (C++ passes the
@@ -186,11 +191,7 @@ impl VisitMut for Host<'_> {
                 }
                 // `f(a, b)` -> the `#[device]` marker's host form, after a check that the marker
                 // is one (`DeviceFunction` is an `unsafe trait` that only `#[device]` implements).
-                if let Expr::Path(p) = &*c.func
-                    && !crate::analyze::is_constructor(&p.path)
-                    && crate::analyze::complex_function(&p.path).is_none()
-                    && !crate::analyze::is_associated_call(&p.path)
-                {
+                if let Expr::Path(p) = &*c.func {
                     let marker = crate::device::marker_path(&p.path);
                     let args = &c.args;
                     let result = private("__fk_result");

@@ -432,7 +432,16 @@ impl Walker {
                         ),
                     ),
                 }
-                self.call_args(&c.args);
+                // References (`&u`, `&mut y[i]`) go to `#[device]` functions only; a constructor,
+                // complex function or associated function takes values.
+                if matches!(&*c.func, Expr::Path(p) if p.qself.is_none() && is_device_call(&p.path))
+                {
+                    self.call_args(&c.args);
+                } else {
+                    for a in &c.args {
+                        self.expr(a);
+                    }
+                }
             }
             Expr::If(i) => {
                 if let Expr::Let(l) = &*i.cond {
@@ -659,6 +668,15 @@ pub fn is_constructor(path: &syn::Path) -> bool {
                 .to_string()
                 .starts_with(|c: char| c.is_ascii_uppercase())
     })
+}
+
+/// Whether a call of `path` calls a `#[device]` function (a function path that is not a
+/// constructor, a complex-number function or an associated function).
+pub fn is_device_call(path: &syn::Path) -> bool {
+    is_function_path(path)
+        && !is_constructor(path)
+        && complex_function(path).is_none()
+        && !is_associated_call(path)
 }
 
 fn is_function_path(path: &syn::Path) -> bool {

@@ -224,8 +224,7 @@ impl KernelCache {
             let (_, unit) = &items[k];
             let on_disk = || {
                 self.disk
-                    .lookup(&unit.source, &unit.program_name(), info.arch())
-                    .is_some()
+                    .has(&unit.source, &unit.program_name(), info.arch())
             };
             if claimed.len() == 1 || on_disk() {
                 results[k] = Some(alone(k));

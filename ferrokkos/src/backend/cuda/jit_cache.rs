@@ -134,12 +134,14 @@ impl DiskCache {
         self.dir.as_deref()
     }
 
-    /// The cached CUBIN of `source` (see [`DiskCache::compile_cached`]), if the cache has it.
-    pub(crate) fn lookup(&self, source: &str, program: &str, arch: u32) -> Option<Vec<u8>> {
+    /// Whether the cache has an entry for `source` (see [`DiskCache::compile_cached`]; only its
+    /// file is looked for: a stale or damaged one is found, and then compiled over, by the load).
+    pub(crate) fn has(&self, source: &str, program: &str, arch: u32) -> bool {
         let nvrtc = self.nvrtc.get_or_init(nvrtc_identity);
         let key = cache_key(source, program, arch, nvrtc);
-        let path = entry_path(self.dir.as_deref()?, arch, &key);
-        read_entry(&path, &key)
+        self.dir
+            .as_deref()
+            .is_some_and(|dir| entry_path(dir, arch, &key).is_file())
     }
 
     /// The CUBIN of the CUDA C++ `source` for `sm_{arch}`, named `program` in NVRTC's messages:
@@ -158,16 +160,16 @@ impl DiskCache {
         program: &str,
         arch: u32,
     ) -> Result<CachedCubin> {
-        if let Some(image) = self.lookup(source, program, arch) {
+        let nvrtc = self.nvrtc.get_or_init(nvrtc_identity);
+        let key = cache_key(source, program, arch, nvrtc);
+        let path = self.dir.as_deref().map(|dir| entry_path(dir, arch, &key));
+        if let Some(image) = path.as_deref().and_then(|p| read_entry(p, &key)) {
             return Ok(CachedCubin {
                 image,
                 from_disk: true,
                 compile_time: None,
             });
         }
-        let nvrtc = self.nvrtc.get_or_init(nvrtc_identity);
-        let key = cache_key(source, program, arch, nvrtc);
-        let path = self.dir.as_deref().map(|dir| entry_path(dir, arch, &key));
         let cubin = nvrtc::compile_cubin(source, program, arch)?;
         if let Some(path) = &path {
             // The cache is an optimization: a failed write only means the next process compiles.
