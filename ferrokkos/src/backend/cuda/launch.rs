@@ -290,7 +290,8 @@ impl Work for Compile {
     }
 
     /// Requests of one kernel stay together (the batch compiles it once); distinct kernels go,
-    /// largest first, into the batch with the least generated code so far.
+    /// costliest first, into the batch with the least estimated compile cost so far
+    /// ([`TranslationUnit::compile_cost`]).
     fn split(
         self: Box<Self>,
         threads: usize,
@@ -308,7 +309,7 @@ impl Work for Compile {
                 Some(&k) => kernels[k].1.push(p),
                 None => {
                     first.insert(wanted.key, kernels.len());
-                    kernels.push((unit.generated().len(), vec![p]));
+                    kernels.push((unit.compile_cost(), vec![p]));
                 }
             }
         }

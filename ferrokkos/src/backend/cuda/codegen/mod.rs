@@ -150,4 +150,40 @@ mod tests {
             unit.generated()
         );
     }
+
+    /// `Prepare` balances its batches by a unit's estimated compile cost: its generated code, twice
+    /// over for a scan (whose block-wide scan and second pass compile in about twice the time of a
+    /// reduction of the same length).
+    #[test]
+    fn compile_cost_is_the_generated_code_twice_for_a_scan() {
+        let sum = Sum::<f64>::device_cxx(Token::new()).unwrap();
+        let a = 2.0f64;
+        let scan = crate::kernel!(|i, partial: &mut f64, last: bool| {
+            if last {
+                let _seen = *partial;
+            }
+            *partial += a * i as f64;
+        });
+        let scan_unit = translation_unit(
+            &scan.body(),
+            &DevicePattern::Scan { reducer: &sum },
+            UnitOptions::default(),
+        )
+        .unwrap();
+        assert!(scan_unit.generated().contains("block_exclusive_scan"));
+        assert_eq!(scan_unit.compile_cost(), 2 * scan_unit.generated().len());
+
+        let reduce = crate::kernel!(|i, acc: &mut f64| *acc += i as f64);
+        let reduce_unit = translation_unit(
+            &reduce.body(),
+            &DevicePattern::Reduce {
+                iterate: Iterate::Right,
+                reducer: &sum,
+            },
+            UnitOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(reduce_unit.compile_cost(), reduce_unit.generated().len());
+        assert!(scan_unit.compile_cost() > reduce_unit.compile_cost());
+    }
 }
