@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{BinOp, Block, Expr, Lit, Pat, Stmt, UnOp};
@@ -173,6 +173,14 @@ fn stmt(st: &Stmt, last: bool) -> TokenStream {
                 (None, None) => quote!(),
                 (Some(ident), Some(init)) => {
                     let e = expr(&init.expr);
+                    let e = match ty {
+                        // The annotation gives the value's type: a mismatch is reported at the
+                        // value, in the user's terms.
+                        Some(t) if known_type(&init.expr) => {
+                            quote_spanned!(init.expr.span()=> <_ as #s::SameType<#t>>::same_as(#e))
+                        }
+                        _ => e,
+                    };
                     let name = ident.to_string();
                     let ty = ty.map(|t| quote!(: ::ferrokkos::__private::Expr<#t>));
                     quote!(#marker let #ident #ty = #s::let_(#name, #mutable, #e);)
@@ -405,6 +413,72 @@ fn index(e: &Expr) -> TokenStream {
     }
 }
 
+/// The shadow `r` of `right`, the right operand of a binary operator (or an argument of a built-in
+/// method) whose left operand's shadow is bound to `left`, checked to have the left's type where
+/// the user wrote it: a mismatch is reported at `right` in the user's terms (see the runtime's
+/// `SameType`). Left unchecked when `right`'s type may come from the left operand
+/// (`x.try_into().unwrap()`, a generic device function's result): the check, an obligation on
+/// `right`'s type, would not carry the type over.
+fn same_type(left: &Ident, right: &Expr, r: TokenStream) -> TokenStream {
+    if !known_type(right) {
+        return r;
+    }
+    let s = s();
+    quote_spanned!(right.span()=> <_ as #s::SameType<_>>::same(&#left, #r))
+}
+
+/// The left operand's shadow in a check of the right's type ([`same_type`]): a name the user's
+/// code cannot see (mixed-site hygiene), so that the right operand's own names are never taken.
+fn left_name() -> Ident {
+    Ident::new("__fk_left", Span::mixed_site())
+}
+
+/// Whether rustc knows the type of `e`'s shadow from `e` alone: literals, names, fields, elements,
+/// casts, comparisons, and operators and built-in methods (but `unwrap`) applied to such.
+fn known_type(e: &Expr) -> bool {
+    match e {
+        Expr::Lit(_) | Expr::Path(_) | Expr::Field(_) | Expr::Index(_) | Expr::Cast(_) => true,
+        Expr::Paren(p) => known_type(&p.expr),
+        Expr::Group(g) => known_type(&g.expr),
+        Expr::Unary(u) => known_type(&u.expr),
+        Expr::Binary(b) => match b.op {
+            BinOp::Eq(_)
+            | BinOp::Ne(_)
+            | BinOp::Lt(_)
+            | BinOp::Le(_)
+            | BinOp::Gt(_)
+            | BinOp::Ge(_)
+            | BinOp::And(_)
+            | BinOp::Or(_) => true,
+            _ => known_type(&b.left),
+        },
+        Expr::MethodCall(m) => {
+            let name = m.method.to_string();
+            name != "unwrap"
+                && (crate::subset::METHODS.contains(&name.as_str())
+                    || crate::subset::atomic_arity(&name).is_some())
+                && known_type(&m.receiver)
+        }
+        _ => false,
+    }
+}
+
+/// The built-in methods whose parameters all have the receiver's type (`x.min(y)`,
+/// `x.mul_add(a, b)`).
+const SELF_TYPED_METHODS: &[&str] = &[
+    "min",
+    "max",
+    "powf",
+    "atan2",
+    "hypot",
+    "mul_add",
+    "clamp",
+    "wrapping_add",
+    "wrapping_sub",
+    "wrapping_mul",
+    "rem_euclid",
+];
+
 /// The shadow of an expression.
 pub fn expr(e: &Expr) -> TokenStream {
     let s = s();
@@ -422,13 +496,22 @@ pub fn expr(e: &Expr) -> TokenStream {
             let r = expr(&b.right);
             match b.op {
                 BinOp::And(_) | BinOp::Or(_) => quote_spanned!(span=> #s::#f(#l, || #r)),
-                _ => quote_spanned!(span=> #s::#f(#l, #r)),
+                // A shift's amount may have any integer type.
+                BinOp::Shl(_) | BinOp::Shr(_) | BinOp::ShlAssign(_) | BinOp::ShrAssign(_) => {
+                    quote_spanned!(span=> #s::#f(#l, #r))
+                }
+                _ => {
+                    let left = left_name();
+                    let r = same_type(&left, &b.right, r);
+                    quote_spanned!(span=> { let #left = #l; #s::#f(#left, #r) })
+                }
             }
         }
         Expr::Assign(a) => {
             let l = expr(&a.left);
-            let r = expr(&a.right);
-            quote_spanned!(span=> #s::assign(#l, #r))
+            let left = left_name();
+            let r = same_type(&left, &a.right, expr(&a.right));
+            quote_spanned!(span=> { let #left = #l; #s::assign(#left, #r) })
         }
         Expr::Unary(u) => match u.op {
             UnOp::Neg(_) => match strip(&u.expr) {
@@ -477,6 +560,11 @@ pub fn expr(e: &Expr) -> TokenStream {
                 let mut args = m.args.iter();
                 let first = args.next().map(index);
                 first.into_iter().chain(args.map(expr)).collect()
+            } else if SELF_TYPED_METHODS.contains(&name.as_str()) {
+                // `x.min(y)`: `y` is checked to have `x`'s type where the user wrote it.
+                let left = left_name();
+                let args = m.args.iter().map(|a| same_type(&left, a, expr(a)));
+                return quote_spanned!(span=> { let #left = #recv; #left.#method(#(#args),*) });
             } else {
                 m.args.iter().map(expr).collect()
             };

@@ -34,6 +34,13 @@ pub trait SealedReducer {}
 /// `AsCast`, the field traits).
 pub trait SealedShadow {}
 
+/// The seal of the typed shadow's `SameType` (the right operand of an operator has the left's
+/// type): implemented for the pairs `SameType` is (each type with itself), so that no other crate
+/// can add pairs.
+pub trait SealedSameType<T> {}
+
+impl<T> SealedSameType<T> for T {}
+
 /// A token that only this crate can create: a trait method taking it can be called, and overridden,
 /// only here (a default method of a public trait that takes a `Token` is therefore sealed while the
 /// trait itself stays implementable).

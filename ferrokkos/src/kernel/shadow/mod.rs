@@ -39,6 +39,43 @@ pub fn lit<T: DeviceType>(value: T) -> Expr<T> {
     Expr::new(text, p)
 }
 
+/// The right operand of a binary operator, an assignment or a built-in method, checked to have
+/// the type `T` of the left one: `kernel!` writes `{ let l = a; add(l, SameType::same(&l, b)) }`
+/// for `a + b`. Rust's arithmetic, comparisons and assignments take two operands of one type, and
+/// the host closure already reports a mismatch; this makes the shadow's own report of it speak the
+/// user's terms at the user's operand (a mismatch at `add`'s arguments would name `Expr` and point
+/// into this file). Each type is `SameType` of itself only, so the one implementation still carries
+/// a type from either side to the other (a literal takes the other operand's type; a reduction's
+/// accumulator takes the type of what is added to it).
+#[diagnostic::on_unimplemented(
+    message = "mismatched types in a kernel: `{Self}` where `{T}` is expected",
+    label = "expected `{T}`, found `{Self}`",
+    note = "Rust does not mix number types in an operation, an assignment or a call; convert with \
+            `as` (kernel indices are `usize` for a RangePolicy and `i64` for an MDRangePolicy, unless \
+            the kernel annotates them, as in `|(i, j): (usize, usize)|`)"
+)]
+pub trait SameType<T>: crate::seal::SealedSameType<T> {
+    /// `e`, of the type of `left`.
+    fn same(left: &Expr<T>, e: Expr<Self>) -> Expr<T>
+    where
+        Self: Sized;
+
+    /// `e`, of the type `T` that a `let` names.
+    fn same_as(e: Expr<Self>) -> Expr<T>
+    where
+        Self: Sized;
+}
+
+impl<T> SameType<T> for T {
+    fn same(_left: &Expr<T>, e: Expr<T>) -> Expr<T> {
+        e
+    }
+
+    fn same_as(e: Expr<T>) -> Expr<T> {
+        e
+    }
+}
+
 /// Marks the following statements as coming from Rust line `line` of `file` (a `#line` directive).
 pub fn source(line: u32, file: &'static str) {
     builder::source(line, file)

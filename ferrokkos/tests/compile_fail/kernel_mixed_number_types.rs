@@ -1,0 +1,23 @@
+// Rust does not mix number types in one operation: an MDRange index (`i64`) meets a `usize` only
+// through `as`. Every error is at the user's operand, in the user's terms: rustc's own, and the
+// kernel's "mismatched types in a kernel" (never `Expr<..>`, never a note into ferrokkos).
+use ferrokkos::prelude::*;
+
+fn main() -> ferrokkos::Result<()> {
+    let exec = Serial::default_instance()?;
+    let m = View::<f64, 2>::new("m", [2, 3])?;
+    let n: usize = 3;
+    let policy = MDRangePolicy::<Serial, 2>::new(&exec, [0, 0], [2, 3])?;
+    // An operator.
+    parallel_for("add", policy.clone(), kernel!(|(i, j)| m[(i, j)] = (i + n) as f64))?;
+    // A comparison.
+    parallel_for("less", policy.clone(), kernel!(|(i, j)| if i < n { m[(i, j)] = 1.0 }))?;
+    // A built-in method's argument.
+    parallel_for("min", policy.clone(), kernel!(|(i, j)| m[(i, j)] = i.min(n) as f64))?;
+    // A `let` with a type.
+    parallel_for("let", policy, kernel!(|(i, j)| {
+        let k: i64 = n;
+        m[(i, j)] = (k + i) as f64;
+    }))?;
+    Ok(())
+}
