@@ -380,7 +380,7 @@ pub fn checked_body(
         ));
     }
     Ok(shadow::with_constants(&analysis.constants, || {
-        shadow::block(block)
+        shadow::body(block)
     }))
 }
 

@@ -270,8 +270,8 @@ fn generate(
         .collect();
     let host_body = host::body(body, &roles);
     let shadow_block = shadow::with_constants(&analysis.constants, || match body {
-        Expr::Block(b) if b.label.is_none() => shadow::block(&b.block),
-        other => shadow::block(&syn::Block {
+        Expr::Block(b) if b.label.is_none() => shadow::body(&b.block),
+        other => shadow::body(&syn::Block {
             brace_token: Default::default(),
             stmts: vec![Stmt::Expr(other.clone(), None)],
         }),

@@ -73,6 +73,49 @@ pub fn with_constants<R>(constants: &HashSet<String>, f: impl FnOnce() -> R) -> 
     r
 }
 
+thread_local! {
+    /// The locals of the body being translated whose type may be open where they are declared
+    /// (`let w = x.try_into().unwrap();`, typed by a later use), set by [`body`].
+    static OPEN: std::cell::RefCell<HashSet<String>> = std::cell::RefCell::new(HashSet::new());
+}
+
+/// The shadow of a kernel's or a `#[device]` function's body (see [`block`]).
+pub fn body(b: &Block) -> TokenStream {
+    struct Open(HashSet<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Open {
+        fn visit_local(&mut self, l: &'ast syn::Local) {
+            if let (Pat::Ident(p), Some(init)) = (&l.pat, &l.init)
+                && !known_type(&init.expr)
+            {
+                self.0.insert(p.ident.to_string());
+            }
+            if let (Pat::Tuple(p), Some(init)) = (&l.pat, &l.init)
+                && let Expr::Tuple(t) = strip(&init.expr)
+            {
+                for (p, e) in p.elems.iter().zip(&t.elems) {
+                    if let Pat::Ident(p) = p
+                        && !known_type(e)
+                    {
+                        self.0.insert(p.ident.to_string());
+                    }
+                }
+            }
+            syn::visit::visit_local(self, l);
+        }
+    }
+    // Over-approximated by name (a name open anywhere is open everywhere), which only leaves
+    // more operands unchecked.
+    let mut open = Open(HashSet::new());
+    for _ in 0..2 {
+        // A second pass: `let v = w;` is open when `w` is.
+        syn::visit::Visit::visit_block(&mut open, b);
+        OPEN.with(|o| o.borrow_mut().clone_from(&open.0));
+    }
+    let r = block(b);
+    OPEN.with(|o| o.borrow_mut().clear());
+    r
+}
+
 fn is_constant(name: &str) -> bool {
     CONSTANTS.with(|c| c.borrow().contains(name))
 }
@@ -437,7 +480,8 @@ fn left_name() -> Ident {
 /// casts, comparisons, and operators and built-in methods (but `unwrap`) applied to such.
 fn known_type(e: &Expr) -> bool {
     match e {
-        Expr::Lit(_) | Expr::Path(_) | Expr::Field(_) | Expr::Index(_) | Expr::Cast(_) => true,
+        Expr::Path(_) => !ident_of(e).is_some_and(|n| OPEN.with(|o| o.borrow().contains(&n))),
+        Expr::Lit(_) | Expr::Field(_) | Expr::Index(_) | Expr::Cast(_) => true,
         Expr::Paren(p) => known_type(&p.expr),
         Expr::Group(g) => known_type(&g.expr),
         Expr::Unary(u) => known_type(&u.expr),

@@ -249,6 +249,24 @@ fn checked_integer_conversions<S: Launch>(exec: &S) -> Result<()> {
     let got = crate::spaces::download(&m)?;
     assert_eq!(got[9], 0.0);
     assert_eq!(got[48], 48.0);
+    // A conversion whose type comes from where its value goes later, as in host Rust: a
+    // comparison's left operand, a typed `let`.
+    parallel_for(
+        "inferred",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| {
+            let wide = i.try_into().unwrap();
+            let limit: i64 = 40;
+            if limit < wide {
+                out[i] = -1;
+            } else {
+                let same: i64 = wide;
+                out[i] = same;
+            }
+        }),
+    )?;
+    let want: Vec<i64> = (0..n as i64).map(|i| if i > 40 { -1 } else { i }).collect();
+    assert_eq!(crate::spaces::download(&out)?, want);
     Ok(())
 }
 per_space!(checked_integer_conversions, checked_integer_conversions);
