@@ -636,8 +636,19 @@ pub fn expr(e: &Expr) -> TokenStream {
                 return construct(&p.path, members.collect(), c.args.iter().collect(), span);
             }
             let marker = crate::device::marker_path(&p.path);
+            // Arguments of known types go to the checked shadow (a mismatch is reported at the
+            // argument); one whose type may be open takes its parameter's from the unchecked one.
+            let checked = c
+                .args
+                .iter()
+                .all(|a| matches!(strip(a), Expr::Reference(_)) || known_type(a));
+            let f = if checked {
+                format_ident!("shadow", span = p.span())
+            } else {
+                format_ident!("shadow_typed", span = p.span())
+            };
             let args = c.args.iter().map(expr);
-            quote_spanned!(span=> #marker::shadow(#(#args),*))
+            quote_spanned!(span=> #marker::#f(#(#args),*))
         }
         Expr::If(i) => {
             let c = expr(&i.cond);

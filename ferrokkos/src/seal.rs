@@ -41,6 +41,11 @@ pub trait SealedSameType<T> {}
 
 impl<T> SealedSameType<T> for T {}
 
+/// The seal of the typed shadow's `Takes` (a `#[device]` function's parameter takes an argument of
+/// its own type): implemented (beside `Takes`, in the typed shadow) for the pairs `Takes` is, so
+/// that no other crate can add pairs.
+pub trait SealedTakes<A> {}
+
 /// A token that only this crate can create: a trait method taking it can be called, and overridden,
 /// only here (a default method of a public trait that takes a `Token` is therefore sealed while the
 /// trait itself stays implementable).

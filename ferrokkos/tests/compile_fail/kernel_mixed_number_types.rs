@@ -3,6 +3,11 @@
 // kernel's "mismatched types in a kernel" (never `Expr<..>`, never a note into ferrokkos).
 use ferrokkos::prelude::*;
 
+#[ferrokkos::device]
+fn twice(x: i64) -> i64 {
+    2 * x
+}
+
 fn main() -> ferrokkos::Result<()> {
     let exec = Serial::default_instance()?;
     let m = View::<f64, 2>::new("m", [2, 3])?;
@@ -14,6 +19,8 @@ fn main() -> ferrokkos::Result<()> {
     parallel_for("less", policy.clone(), kernel!(|(i, j)| if i < n { m[(i, j)] = 1.0 }))?;
     // A built-in method's argument.
     parallel_for("min", policy.clone(), kernel!(|(i, j)| m[(i, j)] = i.min(n) as f64))?;
+    // A `#[device]` function's argument.
+    parallel_for("call", policy.clone(), kernel!(|(i, j)| m[(i, j)] = twice(n) as f64))?;
     // A `let` with a type.
     parallel_for("let", policy, kernel!(|(i, j)| {
         let k: i64 = n;

@@ -76,6 +76,44 @@ impl<T> SameType<T> for T {
     }
 }
 
+/// A `#[device]` function's parameter of type `Self` takes an argument of type `A`: only `A =
+/// Self`. The function's checked shadow takes `Expr<A>` and asks `Self: Takes<A>`, so that a
+/// mismatch is reported at the argument in the user's terms instead of as one of `Expr`s; a
+/// literal argument takes the parameter's type. (A kernel passes an argument whose type may be open,
+/// `x.try_into().unwrap()`, to the unchecked shadow instead, whose parameter gives it its type.)
+#[diagnostic::on_unimplemented(
+    message = "mismatched types in a kernel: the argument is `{A}`, the parameter `{Self}`",
+    label = "expected `{Self}`, found `{A}`",
+    note = "a `#[device]` function takes its parameters' own types, as any Rust function: convert \
+            the argument with `as {Self}`"
+)]
+pub trait Takes<A>: crate::seal::SealedTakes<A> {
+    /// The argument `a` as the parameter's type.
+    fn take(a: Expr<A>) -> Expr<Self>
+    where
+        Self: Sized;
+}
+
+impl<T> crate::seal::SealedTakes<T> for T {}
+impl<T> crate::seal::SealedTakes<Unconverted<T>> for T {}
+
+impl<T> Takes<T> for T {
+    fn take(a: Expr<T>) -> Expr<T> {
+        a
+    }
+}
+
+/// Never built: its `Takes` implementation makes `P: Takes<?>` ambiguous until the argument's type
+/// is known, so that rustc checks the pair (and reports `Takes`'s message) instead of giving the
+/// argument the parameter's type (and reporting a mismatch of `Expr`s).
+pub struct Unconverted<T>(std::marker::PhantomData<fn() -> T>);
+
+impl<T> Takes<Unconverted<T>> for T {
+    fn take(a: Expr<Unconverted<T>>) -> Expr<T> {
+        a.retype()
+    }
+}
+
 /// Marks the following statements as coming from Rust line `line` of `file` (a `#line` directive).
 pub fn source(line: u32, file: &'static str) {
     builder::source(line, file)

@@ -215,6 +215,12 @@ fn casts_from_bool() -> Result<()> {
     Ok(())
 }
 
+/// `x + by`: a device function whose argument's type may come from its parameter.
+#[ferrokkos::device]
+fn offset(x: i64, by: i64) -> i64 {
+    x + by
+}
+
 /// `x.try_into().unwrap()` between integer types (rustc's own suggestion for mixed index types):
 /// the value in the new type, on every space; the C++ checks the range (`fk::checked_cast`, an
 /// arithmetic fault where Rust panics) and compiles with NVRTC.
@@ -250,7 +256,7 @@ fn checked_integer_conversions<S: Launch>(exec: &S) -> Result<()> {
     assert_eq!(got[9], 0.0);
     assert_eq!(got[48], 48.0);
     // A conversion whose type comes from where its value goes later, as in host Rust: a
-    // comparison's left operand, a typed `let`.
+    // comparison's left operand, a device function's parameter (and literal arguments take theirs).
     parallel_for(
         "inferred",
         RangePolicy::new(exec, 0, n)?,
@@ -260,8 +266,8 @@ fn checked_integer_conversions<S: Launch>(exec: &S) -> Result<()> {
             if limit < wide {
                 out[i] = -1;
             } else {
-                let same: i64 = wide;
-                out[i] = same;
+                let same: i64 = offset(wide, 0);
+                out[i] = offset(same, 1) - 1;
             }
         }),
     )?;
