@@ -47,6 +47,13 @@ fn every_variant_of_every_pattern_compiles() {
             unit.source.contains(&format!("{}_join(", unit.entry)),
             !o.fused_join
         );
+        // A fused unit reduces its block's iterations and, in its last block, the partial values
+        // through one call of the block reduction (compiled once); the other calls it in the
+        // entry and in `_join`.
+        assert_eq!(
+            unit.generated().matches("fk::block_reduce<").count(),
+            if o.fused_join { 1 } else { 2 }
+        );
         assert_eq!(unit.source.contains("FkCaptures"), o.captures_by_pointer);
         assert_eq!(unit.source.contains("for (u32 fk_k"), o.index32);
         check_cuda(&unit);

@@ -7,7 +7,7 @@
 //! - NVRTC compiles each for sm_80 and sm_90.
 
 use crate::common::{Rng, check_cuda, random_view, runtime, threads as exec, unflatten};
-use ferrokkos::nvrtc::TranslationUnit;
+use ferrokkos::nvrtc::{TranslationUnit, UnitOptions};
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, device, kernel};
 
@@ -154,6 +154,14 @@ fn dot() -> Result<()> {
         if seed == SEEDS[0] {
             let tu = k.cuda_source::<Sum<f64>>(Iterate::Right);
             snapshot("dot", &tu);
+            check_cuda(&tu);
+            // As launches compile it: the last block joins the partial values.
+            let fused = UnitOptions {
+                fused_join: true,
+                ..UnitOptions::default()
+            };
+            let tu = k.cuda_source_with::<Sum<f64>>(Iterate::Right, fused);
+            snapshot("dot_fused", &tu);
             check_cuda(&tu);
         }
     }
