@@ -85,6 +85,8 @@ pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
         let checks = type_checks(&types, ret.as_deref());
         let marker = format_ident!("__fk_method_{}_{}", type_name, name);
         let shadow_name = format_ident!("__fk_{}", name, span = name.span());
+        // `__fkt_`: never `__fk_` followed by another method's name.
+        let typed_name = format_ident!("__fkt_{}", name, span = name.span());
         let cxx_name = format!("{type_name}_{name}");
         let mut param_names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
         let ret_shadow = match &ret {
@@ -114,11 +116,28 @@ pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
             #[allow(non_camel_case_types)]
             enum #marker {}
         });
+        // The checked shadow takes arguments of any types the parameters `Takes` (a mismatch is
+        // reported at the argument in the user's terms) and hands them to the unchecked one,
+        // which a kernel calls when an argument's type may be open (see `#[device]` functions).
+        let arg_params: Vec<syn::Ident> = (0..names.len())
+            .map(|i| format_ident!("__FkA{}", i))
+            .collect();
+        let self_arg = receiver.as_ref().map(|_| quote!(self,));
         shadows.push(quote! {
+            /// The typed shadow of the `#[device]` method of the same name (generated), for
+            /// arguments whose types are known.
+            #[doc(hidden)]
+            #[allow(non_snake_case, unused, clippy::all)]
+            #vis fn #shadow_name<#(#arg_params),*>(#recv #(#names: #k::Expr<#arg_params>),*) -> #ret_shadow
+            where #(#types: #k::shadow::Takes<#arg_params>,)*
+            {
+                Self::#typed_name(#self_arg #(<#types as #k::shadow::Takes<#arg_params>>::take(#names)),*)
+            }
+
             /// The typed shadow of the `#[device]` method of the same name (generated).
             #[doc(hidden)]
             #[allow(non_snake_case, unused, clippy::all)]
-            #vis fn #shadow_name(#recv #(#names: #k::Expr<#types>),*) -> #ret_shadow {
+            #vis fn #typed_name(#recv #(#names: #k::Expr<#types>),*) -> #ret_shadow {
                 #(#checks)*
                 #take
                 #k::shadow::device_call(

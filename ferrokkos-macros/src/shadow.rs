@@ -476,6 +476,13 @@ fn left_name() -> Ident {
     Ident::new("__fk_left", Span::mixed_site())
 }
 
+/// Whether a call of a `#[device]` function or method with `args` goes to its checked shadow: every
+/// argument's type is known (or it is a reference, which the checked shadow passes through).
+fn checked_args(args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>) -> bool {
+    args.iter()
+        .all(|a| matches!(strip(a), Expr::Reference(_)) || known_type(a))
+}
+
 /// Whether rustc knows the type of `e`'s shadow from `e` alone: literals, names, fields, elements,
 /// casts, comparisons, and operators and built-in methods (but `unwrap`) applied to such.
 fn known_type(e: &Expr) -> bool {
@@ -595,8 +602,13 @@ pub fn expr(e: &Expr) -> TokenStream {
             let builtin = crate::subset::METHODS.contains(&name.as_str())
                 || crate::subset::atomic_arity(&name).is_some();
             if !builtin {
-                // A `#[device] impl` method: its shadow `__fk_<name>` on the receiver's type.
-                let shadow_method = format_ident!("__fk_{}", method, span = method.span());
+                // A `#[device] impl` method: its shadow `__fk_<name>` on the receiver's type
+                // (checked; `__fkt_<name>` when an argument's type may be open).
+                let shadow_method = if checked_args(&m.args) {
+                    format_ident!("__fk_{}", method, span = method.span())
+                } else {
+                    format_ident!("__fkt_{}", method, span = method.span())
+                };
                 let args = m.args.iter().map(expr);
                 return quote_spanned!(span=> #s::receiver(#recv).#shadow_method(#(#args),*));
             }
@@ -625,8 +637,13 @@ pub fn expr(e: &Expr) -> TokenStream {
             }
             if crate::analyze::is_associated_call(&p.path) {
                 let mut path = p.path.clone();
+                let prefix = if checked_args(&c.args) {
+                    "__fk_"
+                } else {
+                    "__fkt_"
+                };
                 if let Some(last) = path.segments.last_mut() {
-                    last.ident = format_ident!("__fk_{}", last.ident, span = last.ident.span());
+                    last.ident = format_ident!("{prefix}{}", last.ident, span = last.ident.span());
                 }
                 let args = c.args.iter().map(expr);
                 return quote_spanned!(span=> #path(#(#args),*));
@@ -638,11 +655,7 @@ pub fn expr(e: &Expr) -> TokenStream {
             let marker = crate::device::marker_path(&p.path);
             // Arguments of known types go to the checked shadow (a mismatch is reported at the
             // argument); one whose type may be open takes its parameter's from the unchecked one.
-            let checked = c
-                .args
-                .iter()
-                .all(|a| matches!(strip(a), Expr::Reference(_)) || known_type(a));
-            let f = if checked {
+            let f = if checked_args(&c.args) {
                 format_ident!("shadow", span = p.span())
             } else {
                 format_ident!("shadow_typed", span = p.span())

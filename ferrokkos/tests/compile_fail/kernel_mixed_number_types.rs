@@ -1,7 +1,21 @@
 // Rust does not mix number types in one operation: an MDRange index (`i64`) meets a `usize` only
 // through `as`. Every error is at the user's operand, in the user's terms: rustc's own, and the
 // kernel's "mismatched types in a kernel" (never `Expr<..>`, never a note into ferrokkos).
+use ferrokkos::DeviceValue;
 use ferrokkos::prelude::*;
+
+#[derive(Clone, Copy, DeviceValue)]
+#[repr(C)]
+struct Cell {
+    heat: f64,
+}
+
+#[ferrokkos::device]
+impl Cell {
+    fn warmed(self, by: f64) -> f64 {
+        self.heat + by
+    }
+}
 
 #[ferrokkos::device]
 fn twice(x: i64) -> i64 {
@@ -21,6 +35,9 @@ fn main() -> ferrokkos::Result<()> {
     parallel_for("min", policy.clone(), kernel!(|(i, j)| m[(i, j)] = i.min(n) as f64))?;
     // A `#[device]` function's argument.
     parallel_for("call", policy.clone(), kernel!(|(i, j)| m[(i, j)] = twice(n) as f64))?;
+    // A `#[device]` method's argument.
+    let cell = Cell { heat: 1.0 };
+    parallel_for("method", policy.clone(), kernel!(|(i, j)| m[(i, j)] = cell.warmed(i)))?;
     // A `let` with a type.
     parallel_for("let", policy, kernel!(|(i, j)| {
         let k: i64 = n;

@@ -198,8 +198,15 @@ impl Vec2 {
     }
 }
 
+/// `x` (generic: its type comes from where its result goes).
+#[ferrokkos::device]
+fn unchanged<T>(x: T) -> T {
+    x
+}
+
 /// Methods of a `#[device] impl` block, called on fields, locals and results of other calls
-/// (nested), and associated functions by type path and `Self::`.
+/// (nested), and associated functions by type path and `Self::`; an argument whose type comes
+/// from the parameter (a generic function's result).
 fn device_methods_are_called_on_values<S: Launch>(exec: &S) -> Result<()> {
     let n = 25;
     let start = particles(n);
@@ -211,8 +218,8 @@ fn device_methods_are_called_on_values<S: Launch>(exec: &S) -> Result<()> {
         RangePolicy::new(exec, 0, n)?,
         kernel!(|i| {
             let p = parts[i];
-            let w = p.vel.scaled(2.0);
-            out[i] = p.pos.dot(w.scaled(p.pos.dot(p.vel))) + Vec2::new(1.0, 2.0).len2();
+            let w = p.vel.scaled(unchanged(2.0));
+            out[i] = p.pos.dot(w.scaled(p.pos.dot(p.vel))) + Vec2::new(unchanged(1.0), 2.0).len2();
             moved[i] = p.pos.scaled(0.5).scaled(p.vel.len2());
         }),
     )?;
