@@ -8,7 +8,7 @@
 //! `<entry>_b<k>`. Each entry first stores its slot `k` in the block's `fk_batch_slot`, so that a
 //! fault it records names its own kernel (the module's unit number plus the slot).
 
-use super::header::DEVICE_HEADER;
+use super::header::{HeaderParts, device_header};
 use super::unit::TranslationUnit;
 
 /// A batch's program: its source, its NVRTC program name, and each unit's main entry name in it.
@@ -21,9 +21,13 @@ pub(crate) struct BatchProgram {
 /// The one program of `units` (see the module documentation).
 pub(crate) fn batch_program(units: &[&TranslationUnit]) -> BatchProgram {
     let generated: usize = units.iter().map(|u| u.generated().len() + 64).sum();
-    let mut source = String::with_capacity(DEVICE_HEADER.len() + generated + 64);
+    let parts = units
+        .iter()
+        .fold(HeaderParts::default(), |p, u| p.union(u.parts));
+    let header = device_header(parts);
+    let mut source = String::with_capacity(header.len() + generated + 64);
     source.push_str("#define FK_BATCHED 1\n");
-    source.push_str(DEVICE_HEADER);
+    source.push_str(&header);
     let mut entries = Vec::with_capacity(units.len());
     for (k, unit) in units.iter().enumerate() {
         let entry = format!("{}_b{k}", unit.entry);

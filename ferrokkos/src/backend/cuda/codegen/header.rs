@@ -20,3 +20,95 @@ pub const DEVICE_HEADER: &str = concat!(
     "\n",
     include_str!("device/block.cuh"),
 );
+
+/// The optional parts of the device header a program needs: NVRTC parses every program's text
+/// one program at a time (its C++ front end is serialized across threads), so a part no kernel of
+/// the program uses is left out (`complex.cuh` and `atomics.cuh` are a fifth of the front end's
+/// time for the header).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct HeaderParts {
+    /// Complex numbers (`c32`, `c64`: `complex.cuh`).
+    pub(crate) complex: bool,
+    /// Atomics (`fk::atomic_*`: `atomics.cuh`).
+    pub(crate) atomics: bool,
+}
+
+impl HeaderParts {
+    /// The parts that generated C++ `text` uses. A complex value's type is spelled `c32` or `c64`
+    /// (or `fk::complex<..>`) wherever it is declared, and every atomic operation is a call of an
+    /// `fk::atomic_` function; a mention anywhere (even in a name) includes the part.
+    pub(crate) fn used_by(text: &str) -> HeaderParts {
+        HeaderParts {
+            complex: text.contains("c32") || text.contains("c64") || text.contains("complex"),
+            atomics: text.contains("atomic_"),
+        }
+    }
+
+    /// The parts either needs.
+    pub(crate) fn union(self, other: HeaderParts) -> HeaderParts {
+        HeaderParts {
+            complex: self.complex || other.complex,
+            atomics: self.atomics || other.atomics,
+        }
+    }
+}
+
+/// The device header with the optional `parts` (in [`DEVICE_HEADER`]'s order).
+pub(crate) fn device_header(parts: HeaderParts) -> String {
+    let mut out = String::with_capacity(DEVICE_HEADER.len());
+    out.push_str(include_str!("device/types.cuh"));
+    out.push('\n');
+    out.push_str(include_str!("device/views.cuh"));
+    out.push('\n');
+    out.push_str(include_str!("device/math.cuh"));
+    out.push('\n');
+    if parts.complex {
+        out.push_str(include_str!("device/complex.cuh"));
+    }
+    out.push('\n');
+    if parts.atomics {
+        out.push_str(include_str!("device/atomics.cuh"));
+    }
+    out.push('\n');
+    out.push_str(include_str!("device/reducers.cuh"));
+    out.push('\n');
+    out.push_str(include_str!("device/block.cuh"));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With every part, the header is the full one; parts are found by what the code mentions.
+    #[test]
+    fn header_parts_follow_what_the_code_uses() {
+        let all = HeaderParts {
+            complex: true,
+            atomics: true,
+        };
+        assert_eq!(device_header(all), DEVICE_HEADER);
+        let none = device_header(HeaderParts::default());
+        assert!(!none.contains("typedef fk::complex<f64> c64;"));
+        assert!(!none.contains("atomic_add("));
+        assert!(none.len() < DEVICE_HEADER.len());
+        assert_eq!(
+            HeaderParts::used_by("fk::View<const c64, 1, fk::LayoutRight> z"),
+            HeaderParts {
+                complex: true,
+                atomics: false
+            }
+        );
+        assert_eq!(
+            HeaderParts::used_by("fk::atomic_add(&h(b), 1u);"),
+            HeaderParts {
+                complex: false,
+                atomics: true
+            }
+        );
+        assert_eq!(
+            HeaderParts::used_by("y(i) = a * x(i);"),
+            HeaderParts::default()
+        );
+    }
+}
