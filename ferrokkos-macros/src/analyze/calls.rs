@@ -96,14 +96,16 @@ fn element_base(e: &Expr) -> Option<String> {
 
 /// Whether the identifier `name` occurs in `e`.
 fn mentions(e: &Expr, name: &str) -> bool {
-    fn walk(ts: TokenStream, name: &str) -> bool {
-        ts.into_iter().any(|t| match t {
-            proc_macro2::TokenTree::Ident(i) => i == name,
-            proc_macro2::TokenTree::Group(g) => walk(g.stream(), name),
-            _ => false,
-        })
-    }
-    walk(e.to_token_stream(), name)
+    mentions_any(e.to_token_stream(), &[name])
+}
+
+/// Whether one of the identifiers `names` occurs in `tokens` (at any depth).
+pub fn mentions_any(tokens: TokenStream, names: &[&str]) -> bool {
+    tokens.into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => names.iter().any(|n| i == n),
+        proc_macro2::TokenTree::Group(g) => mentions_any(g.stream(), names),
+        _ => false,
+    })
 }
 
 /// The error for a reference parameter of a device function used other than as it allows.

@@ -14,6 +14,7 @@ use crate::subset::{self, SUMMARY};
 mod calls;
 mod places;
 mod statements;
+pub use calls::mentions_any;
 use calls::ref_param_misuse;
 
 /// What is being analysed: a kernel (free identifiers are captures) or a `#[device]` function

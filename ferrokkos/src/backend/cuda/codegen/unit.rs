@@ -184,13 +184,13 @@ pub(crate) fn generate(
     let mut lambda: Vec<String> = index.iter().map(|n| format!("const {ty} {n}")).collect();
 
     // The header's optional parts are those the unit's own code uses (see `HeaderParts`).
+    let body_text = body.render(2);
     let parts = {
         let mut code: Vec<&str> = vec![];
         code.extend(cap_decls.iter().map(String::as_str));
         code.extend(body.types.iter().map(String::as_str));
         code.extend(body.functions.iter().map(String::as_str));
         code.extend(body.reducer_code.iter().map(String::as_str));
-        let body_text = body.render(2);
         let pattern_text = match &pattern {
             Pattern::For { .. } => String::new(),
             Pattern::Reduce {
@@ -257,7 +257,6 @@ pub(crate) fn generate(
         }
         Pattern::For { .. } => {}
     }
-    let body_text = body.render(2);
     let rank = body.rank();
     // The launch parameters of the iteration space and the expression of iteration `k`'s index.
     let by_pointer = options.captures_by_pointer && !cap_decls.is_empty();
