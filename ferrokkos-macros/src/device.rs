@@ -427,7 +427,7 @@ pub fn checked_body(
         ));
     }
     Ok(shadow::with_constants(&analysis.constants, || {
-        shadow::body(block)
+        shadow::body(block, &[])
     }))
 }
 

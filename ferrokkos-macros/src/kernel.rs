@@ -269,12 +269,25 @@ fn generate(
         .map(|(n, r, _)| (n.clone(), *r))
         .collect();
     let host_body = host::body(body, &roles);
+    // Unannotated accumulators (and a scan's partial value) take their type from the body.
+    let open_params: Vec<String> = match &kind {
+        Kind::For => vec![],
+        Kind::Reduce { accs } => accs.iter().collect(),
+        Kind::Scan { partial, .. } => vec![&**partial],
+    }
+    .into_iter()
+    .filter(|p| !matches!(p, Pat::Type(_)))
+    .filter_map(|p| param_name(p).ok().map(|n| n.to_string()))
+    .collect();
     let shadow_block = shadow::with_constants(&analysis.constants, || match body {
-        Expr::Block(b) if b.label.is_none() => shadow::body(&b.block),
-        other => shadow::body(&syn::Block {
-            brace_token: Default::default(),
-            stmts: vec![Stmt::Expr(other.clone(), None)],
-        }),
+        Expr::Block(b) if b.label.is_none() => shadow::body(&b.block, &open_params),
+        other => shadow::body(
+            &syn::Block {
+                brace_token: Default::default(),
+                stmts: vec![Stmt::Expr(other.clone(), None)],
+            },
+            &open_params,
+        ),
     });
     let (idx_pat, idx_ty) = (&index.pat, &index.ty);
     let index_names = &index.names;

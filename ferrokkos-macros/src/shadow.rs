@@ -79,8 +79,9 @@ thread_local! {
     static OPEN: std::cell::RefCell<HashSet<String>> = std::cell::RefCell::new(HashSet::new());
 }
 
-/// The shadow of a kernel's or a `#[device]` function's body (see [`block`]).
-pub fn body(b: &Block) -> TokenStream {
+/// The shadow of a kernel's or a `#[device]` function's body (see [`block`]). `open_params` are the
+/// body's parameters whose type is open (a kernel's unannotated accumulators: typed by the body).
+pub fn body(b: &Block, open_params: &[String]) -> TokenStream {
     struct Open(HashSet<String>);
     impl<'ast> syn::visit::Visit<'ast> for Open {
         fn visit_local(&mut self, l: &'ast syn::Local) {
@@ -105,7 +106,7 @@ pub fn body(b: &Block) -> TokenStream {
     }
     // Over-approximated by name (a name open anywhere is open everywhere), which only leaves
     // more operands unchecked.
-    let mut open = Open(HashSet::new());
+    let mut open = Open(open_params.iter().cloned().collect());
     for _ in 0..2 {
         // A second pass: `let v = w;` is open when `w` is.
         syn::visit::Visit::visit_block(&mut open, b);
@@ -470,6 +471,22 @@ fn same_type(left: &Ident, right: &Expr, r: TokenStream) -> TokenStream {
     quote_spanned!(right.span()=> <_ as #s::SameType<_>>::same(&#left, #r))
 }
 
+/// The shadow of `right`, the right operand (shadow `r`) of an arithmetic operator whose left
+/// operand is `left_expr`, its shadow bound to `left`, checked where the user wrote it to pair with
+/// the left's type: the same type, or a complex number and its real part type (the runtime's
+/// `Operand`). Where one side's type may come from the other, the two have one type instead
+/// (`like`; with [`same_type`]'s check where `right`'s type is known): `acc += x` with `acc` an
+/// unannotated accumulator could be an `f64` or a `Complex<f64>` for an `f64` `x`, and Rust takes
+/// the type from the operator.
+fn operand(left_expr: &Expr, left: &Ident, right: &Expr, r: TokenStream) -> TokenStream {
+    let s = s();
+    if known_type(right) && known_type(left_expr) {
+        return quote_spanned!(right.span()=> <_ as #s::Operand<_>>::operand(&#left, #r));
+    }
+    let r = same_type(left, right, r);
+    quote_spanned!(right.span()=> #s::like(&#left, #r))
+}
+
 /// The left operand's shadow in a check of the right's type ([`same_type`]): a name the user's
 /// code cannot see (mixed-site hygiene), so that the right operand's own names are never taken.
 fn left_name() -> Ident {
@@ -484,7 +501,8 @@ fn checked_args(args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>) -> boo
 }
 
 /// Whether rustc knows the type of `e`'s shadow from `e` alone: literals, names, fields, elements,
-/// casts, comparisons, and operators and built-in methods (but `unwrap`) applied to such.
+/// casts, comparisons, `Complex::new` and `Complex::from_polar`, and operators and built-in
+/// methods (but `unwrap`) applied to such.
 fn known_type(e: &Expr) -> bool {
     match e {
         Expr::Path(_) => !ident_of(e).is_some_and(|n| OPEN.with(|o| o.borrow().contains(&n))),
@@ -503,6 +521,13 @@ fn known_type(e: &Expr) -> bool {
             | BinOp::Or(_) => true,
             _ => known_type(&b.left),
         },
+        // `Complex::new(re, im)`, `Complex::from_polar(r, theta)`.
+        Expr::Call(c) => {
+            matches!(&*c.func, Expr::Path(p) if p.path.segments.len() == 2
+                && p.path.segments[0].ident == "Complex"
+                && ["new", "from_polar"].iter().any(|f| p.path.segments[1].ident == f))
+                && c.args.iter().all(known_type)
+        }
         Expr::MethodCall(m) => {
             let name = m.method.to_string();
             name != "unwrap"
@@ -550,6 +575,20 @@ pub fn expr(e: &Expr) -> TokenStream {
                 // A shift's amount may have any integer type.
                 BinOp::Shl(_) | BinOp::Shr(_) | BinOp::ShlAssign(_) | BinOp::ShrAssign(_) => {
                     quote_spanned!(span=> #s::#f(#l, #r))
+                }
+                BinOp::Add(_)
+                | BinOp::Sub(_)
+                | BinOp::Mul(_)
+                | BinOp::Div(_)
+                | BinOp::Rem(_)
+                | BinOp::AddAssign(_)
+                | BinOp::SubAssign(_)
+                | BinOp::MulAssign(_)
+                | BinOp::DivAssign(_)
+                | BinOp::RemAssign(_) => {
+                    let left = left_name();
+                    let r = operand(&b.left, &left, &b.right, r);
+                    quote_spanned!(span=> { let #left = #l; #s::#f(#left, #r) })
                 }
                 _ => {
                     let left = left_name();

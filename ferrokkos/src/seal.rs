@@ -41,6 +41,17 @@ pub trait SealedSameType<T> {}
 
 impl<T> SealedSameType<T> for T {}
 
+/// The seal of the typed shadow's `Operand` (the right operand of an arithmetic operator pairs
+/// with the left one): each type with itself, and a complex number with its part type in either
+/// order (num-complex's mixed arithmetic), so that no other crate can add pairs.
+pub trait SealedOperand<L> {}
+
+impl<T> SealedOperand<T> for T {}
+impl SealedOperand<num_complex::Complex<f32>> for f32 {}
+impl SealedOperand<num_complex::Complex<f64>> for f64 {}
+impl SealedOperand<f32> for num_complex::Complex<f32> {}
+impl SealedOperand<f64> for num_complex::Complex<f64> {}
+
 /// The seal of the typed shadow's `Takes` (a `#[device]` function's parameter takes an argument of
 /// its own type): implemented (beside `Takes`, in the typed shadow) for the pairs `Takes` is, so
 /// that no other crate can add pairs.

@@ -594,7 +594,7 @@ mod tests {
             let a = shadow::let_("x = 1; *(int*)0 = 2; int y", false, lit(1.0f64));
             let b = shadow::let_("fk_count", true, lit(2i32));
             shadow::source(7, "evil.rs\"\n__global__ void k() {}\n//");
-            shadow::stmt(shadow::add::<f64>(a, lit(0.5)));
+            shadow::stmt(shadow::add(a, shadow::like(&a, lit(0.5))));
             shadow::assign::<i32>(b, lit(3));
             let c: Expr<u64> = shadow::let_uninit("int");
             shadow::assign(c, lit(4u64));

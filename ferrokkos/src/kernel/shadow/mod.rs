@@ -13,12 +13,17 @@ use super::expr::{Expr, call, keep_type};
 use super::ty::{DeviceType, Kind};
 use super::value::{DeviceEnum, DeviceEq, DeviceValue};
 
+mod arith;
 mod call;
 mod control;
 
 pub use super::array::{ArrayExpr, array_local, array_repeat};
 pub use super::complex::{ComplexPart, complex_from_polar, complex_new};
 pub use super::view_expr::{DeviceIndex, ViewExpr};
+pub use arith::{
+    Operand, Rhs, add, add_assign, div, div_assign, like, mul, mul_assign, rem, rem_assign, sub,
+    sub_assign,
+};
 pub use call::{
     DeviceParams, FnParam, FnReturn, Place, Statement, checked, construct, device_call, field,
     field_value, mut_ref, pop_receiver, receiver, split2, split3, split4, split5, split6, stmt,
@@ -125,55 +130,25 @@ fn is_int<T: DeviceType>() -> bool {
     matches!(T::KIND, Kind::Signed | Kind::Unsigned)
 }
 
-macro_rules! binary {
-    ($($(#[$doc:meta])* $f:ident: $tr:ident, $op:literal, $p:expr, $int:expr;)*) => {$(
+macro_rules! bitwise {
+    ($($(#[$doc:meta])* $f:ident: $tr:ident, $op:literal, $p:expr;)*) => {$(
         $(#[$doc])*
         pub fn $f<T>(a: Expr<T>, b: Expr<T>) -> Expr<T>
         where
             T: DeviceType + ops::$tr<T, Output = T>,
         {
-            let int: Option<&str> = $int;
-            match int {
-                Some(helper) if is_int::<T>() => call(helper, &[a.text(), b.text()]),
-                _ => {
-                    let text = format!("{} {} {}", a.operand($p), $op, b.operand($p - 1));
-                    keep_type::<T>(text, $p)
-                }
-            }
+            keep_type::<T>(format!("{} {} {}", a.operand($p), $op, b.operand($p - 1)), $p)
         }
     )*};
 }
 
-binary! {
-    /// `a + b` (integers wrap, as in a Rust release build; C++'s signed overflow is undefined).
-    add: Add, "+", prec::ADD, Some("fk::wrapping_add");
-    /// `a - b` (integers wrap).
-    sub: Sub, "-", prec::ADD, Some("fk::wrapping_sub");
-    /// `a * b` (integers wrap).
-    mul: Mul, "*", prec::MUL, Some("fk::wrapping_mul");
-    /// `a / b` (integers truncate toward zero, as in Rust; by zero or `MIN / -1`, where Rust panics,
-    /// the device records a fault and gives 0).
-    div: Div, "/", prec::MUL, Some("fk::div");
+bitwise! {
     /// `a & b`.
-    bitand: BitAnd, "&", prec::BITAND, None;
+    bitand: BitAnd, "&", prec::BITAND;
     /// `a | b`.
-    bitor: BitOr, "|", prec::BITOR, None;
+    bitor: BitOr, "|", prec::BITOR;
     /// `a ^ b`.
-    bitxor: BitXor, "^", prec::XOR, None;
-}
-
-/// `a % b`: `fk::rem` for integers (both truncate, so negative operands agree with Rust; by zero or
-/// `MIN % -1` a fault and 0), `fmod` for floats.
-pub fn rem<T>(a: Expr<T>, b: Expr<T>) -> Expr<T>
-where
-    T: DeviceType + ops::Rem<T, Output = T>,
-{
-    if T::KIND == Kind::Float {
-        let f = if T::CXX == "f32" { "fmodf" } else { "fmod" };
-        call(f, &[a.text(), b.text()])
-    } else {
-        call("fk::rem", &[a.text(), b.text()])
-    }
+    bitxor: BitXor, "^", prec::XOR;
 }
 
 /// `a << b`, masked by the bit width as Rust does in release builds.
@@ -394,55 +369,25 @@ pub fn assign<T>(place: Expr<T>, e: Expr<T>) {
     builder::line(format!("{} = {};", place.text(), e.text()));
 }
 
-macro_rules! compound {
-    ($($(#[$doc:meta])* $f:ident: $tr:ident, $op:literal, $int:expr;)*) => {$(
+macro_rules! compound_bitwise {
+    ($($(#[$doc:meta])* $f:ident: $tr:ident, $op:literal;)*) => {$(
         $(#[$doc])*
         pub fn $f<T>(place: Expr<T>, e: Expr<T>)
         where
             T: DeviceType + ops::$tr<T>,
         {
-            let int: Option<&str> = $int;
-            match int {
-                Some(helper) if is_int::<T>() => builder::line(format!(
-                    "{p} = {helper}({p}, {});",
-                    e.text(),
-                    p = place.text()
-                )),
-                _ => builder::line(format!("{} {} {};", place.text(), $op, e.text())),
-            }
+            builder::line(format!("{} {} {};", place.text(), $op, e.text()));
         }
     )*};
 }
 
-compound! {
-    /// `place += e;` (integers wrap).
-    add_assign: AddAssign, "+=", Some("fk::wrapping_add");
-    /// `place -= e;` (integers wrap).
-    sub_assign: SubAssign, "-=", Some("fk::wrapping_sub");
-    /// `place *= e;` (integers wrap).
-    mul_assign: MulAssign, "*=", Some("fk::wrapping_mul");
-    /// `place /= e;` (integers: as [`div`]).
-    div_assign: DivAssign, "/=", Some("fk::div");
+compound_bitwise! {
     /// `place &= e;`.
-    bitand_assign: BitAndAssign, "&=", None;
+    bitand_assign: BitAndAssign, "&=";
     /// `place |= e;`.
-    bitor_assign: BitOrAssign, "|=", None;
+    bitor_assign: BitOrAssign, "|=";
     /// `place ^= e;`.
-    bitxor_assign: BitXorAssign, "^=", None;
-}
-
-/// `place %= e;`.
-pub fn rem_assign<T: DeviceType + ops::RemAssign<T>>(place: Expr<T>, e: Expr<T>) {
-    if T::KIND == Kind::Float {
-        let f = if T::CXX == "f32" { "fmodf" } else { "fmod" };
-        builder::line(format!("{p} = {f}({p}, {});", e.text(), p = place.text()));
-    } else {
-        builder::line(format!(
-            "{p} = fk::rem({p}, {});",
-            e.text(),
-            p = place.text()
-        ));
-    }
+    bitxor_assign: BitXorAssign, "^=";
 }
 
 /// `place <<= e;` (masked shift).

@@ -121,6 +121,12 @@ fn mandelbrot_counts_agree<S: Launch>(exec: &S) -> Result<()> {
 
 per_space!(mandelbrot_counts_agree, mandelbrot_counts_agree);
 
+/// A quarter turn.
+#[ferrokkos::device]
+fn quarter_turn(z: Complex<f64>) -> Complex<f64> {
+    Complex::new(-z.im, z.re)
+}
+
 #[test]
 fn complex_kernels_compile_with_nvrtc() -> Result<()> {
     crate::common::runtime();
@@ -131,6 +137,11 @@ fn complex_kernels_compile_with_nvrtc() -> Result<()> {
         let b = Complex::new(a.im, 2.0);
         let mut w = a * b / a.conj() - b % a;
         w += a.exp().ln().inv();
+        w = 2.0 * w - 1.0 / a + w % 0.5;
+        w *= 0.25;
+        // A device function's result mixes with a real once its type is written down.
+        let q: Complex<f64> = quarter_turn(w);
+        w -= q * 3.0;
         out[i] = w.scale(a.norm() + a.arg() + a.re);
     });
     let tu = k.cuda_source(Iterate::Right);
@@ -139,3 +150,109 @@ fn complex_kernels_compile_with_nvrtc() -> Result<()> {
     crate::common::check_cuda(&tu);
     Ok(())
 }
+
+/// The parts of `z` as bits, so that NaNs compare too.
+fn bits(z: Complex<f64>) -> (u64, u64) {
+    (z.re.to_bits(), z.im.to_bits())
+}
+
+/// The mixed arithmetic of a complex number and a real (num-complex's `Complex<T> op T` and
+/// `T op Complex<T>`), in plain Rust.
+fn mixed(z: Complex<f64>, t: f64) -> [Complex<f64>; 12] {
+    let mut c = z;
+    c *= t;
+    c += 0.5;
+    c /= t;
+    c -= t;
+    let mut r = z;
+    r %= 0.75;
+    [
+        z + t,
+        z - t,
+        z * t,
+        z / t,
+        z % t,
+        t + z,
+        t - z,
+        t * z,
+        t / z,
+        t % z,
+        c,
+        r * 2.0 - 1.5 / z + 0.25,
+    ]
+}
+
+/// A complex number and a real mix as in num-complex, on both sides of `+ - * / %` and in compound
+/// assignments, with its formulas (the real is not made a complex number first: `inf * 2.0` stays
+/// infinite, `z / t` divides each part), bit for bit on every space.
+fn complex_and_real_operands_match_num_complex<S: Launch>(exec: &S) -> Result<()> {
+    let mut values = inputs(12);
+    values.push(Complex::new(f64::INFINITY, 1.0));
+    values.push(Complex::new(-0.0, f64::NAN));
+    values.push(Complex::new(3.0, -0.0));
+    let n = values.len();
+    let z = upload::<S, Complex<f64>>("z", &values)?;
+    let out = SView::<S, Complex<f64>, 2>::new("out", [n, 12])?;
+    let single = SView::<S, Complex<f32>, 1>::new("single", [n])?;
+    let t = 1.7;
+    parallel_for(
+        "mixed",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| {
+            let a = z[i];
+            let mut c = a;
+            c *= t;
+            c += 0.5;
+            c /= t;
+            c -= t;
+            let mut r = a;
+            r %= 0.75;
+            out[(i, 0)] = a + t;
+            out[(i, 1)] = a - t;
+            out[(i, 2)] = a * t;
+            out[(i, 3)] = a / t;
+            out[(i, 4)] = a % t;
+            out[(i, 5)] = t + a;
+            out[(i, 6)] = t - a;
+            out[(i, 7)] = t * a;
+            out[(i, 8)] = t / a;
+            out[(i, 9)] = t % a;
+            out[(i, 10)] = c;
+            out[(i, 11)] = r * 2.0 - 1.5 / a + 0.25;
+            let s = Complex::new(a.re as f32, a.im as f32);
+            let h = 0.5f32;
+            single[i] = (s * h - 2.0) / 3.0 + h / s;
+        }),
+    )?;
+    let got = download(&out)?;
+    for (k, &a) in values.iter().enumerate() {
+        for (j, want) in mixed(a, t).into_iter().enumerate() {
+            let have = got[k * 12 + j];
+            assert_eq!(
+                bits(have),
+                bits(want),
+                "z = {a}, result {j}: {have} vs {want}"
+            );
+        }
+    }
+    let want: Vec<(u32, u32)> = values
+        .iter()
+        .map(|a| {
+            let s = Complex::new(a.re as f32, a.im as f32);
+            let h = 0.5f32;
+            let v = (s * h - 2.0) / 3.0 + h / s;
+            (v.re.to_bits(), v.im.to_bits())
+        })
+        .collect();
+    let have: Vec<(u32, u32)> = download(&single)?
+        .iter()
+        .map(|v| (v.re.to_bits(), v.im.to_bits()))
+        .collect();
+    assert_eq!(have, want);
+    Ok(())
+}
+
+per_space!(
+    complex_and_real_operands_match_num_complex,
+    complex_and_real_operands_match_num_complex
+);

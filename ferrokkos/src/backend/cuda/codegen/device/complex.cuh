@@ -3,9 +3,10 @@
 //
 // `fk::complex<T>` is num-complex's `Complex<T>` (`#[repr(C)]`: `re`, then `im`), named `c32` and
 // `c64` in generated code. Arithmetic and methods use num-complex's formulas in the same order (the
-// units compile with --fmad=false), so `+ - * /`, `conj`, `norm_sqr`, `scale`, `unscale` and `inv`
-// give the host's bits; `norm`, `arg`, `exp`, `ln` and `from_polar` go through the header's `hypot`,
-// `atan2`, `exp`, `ln`, `sin` and `cos` (within their ulps of the host's).
+// units compile with --fmad=false), so `+ - * /` (also with a real operand on either side),
+// `conj`, `norm_sqr`, `scale`, `unscale` and `inv` give the host's bits; `norm`, `arg`, `exp`,
+// `ln` and `from_polar` go through the header's `hypot`, `atan2`, `exp`, `ln`, `sin` and `cos`
+// (within their ulps of the host's).
 
 namespace fk {
 
@@ -64,6 +65,37 @@ __device__ __forceinline__ complex<T>& operator*=(complex<T>& a, complex<T> b) {
 template <class T>
 __device__ __forceinline__ complex<T>& operator/=(complex<T>& a, complex<T> b) { return a = a / b; }
 
+// num-complex's mixed arithmetic of a complex number and a real of its part type.
+template <class T>
+__device__ __forceinline__ complex<T> operator+(complex<T> a, T b) { return complex<T>(a.re + b, a.im); }
+template <class T>
+__device__ __forceinline__ complex<T> operator-(complex<T> a, T b) { return complex<T>(a.re - b, a.im); }
+template <class T>
+__device__ __forceinline__ complex<T> operator*(complex<T> a, T b) { return complex<T>(a.re * b, a.im * b); }
+template <class T>
+__device__ __forceinline__ complex<T> operator/(complex<T> a, T b) { return complex<T>(a.re / b, a.im / b); }
+template <class T>
+__device__ __forceinline__ complex<T> operator+(T a, complex<T> b) { return complex<T>(a + b.re, b.im); }
+template <class T>
+__device__ __forceinline__ complex<T> operator-(T a, complex<T> b) {
+  return complex<T>(a - b.re, (T)0 - b.im);
+}
+template <class T>
+__device__ __forceinline__ complex<T> operator*(T a, complex<T> b) { return complex<T>(a * b.re, a * b.im); }
+template <class T>
+__device__ __forceinline__ complex<T> operator/(T a, complex<T> b) {
+  const T n = b.re * b.re + b.im * b.im;
+  return complex<T>(a * b.re / n, (T)0 - a * b.im / n);
+}
+template <class T>
+__device__ __forceinline__ complex<T>& operator+=(complex<T>& a, T b) { return a = a + b; }
+template <class T>
+__device__ __forceinline__ complex<T>& operator-=(complex<T>& a, T b) { return a = a - b; }
+template <class T>
+__device__ __forceinline__ complex<T>& operator*=(complex<T>& a, T b) { return a = a * b; }
+template <class T>
+__device__ __forceinline__ complex<T>& operator/=(complex<T>& a, T b) { return a = a / b; }
+
 /// `a % m`: num-complex's remainder, `a - m * q` with `q` the quotient's parts truncated.
 template <class T>
 __device__ __forceinline__ complex<T> rem(complex<T> a, complex<T> m) {
@@ -71,6 +103,15 @@ __device__ __forceinline__ complex<T> rem(complex<T> a, complex<T> m) {
   const complex<T> g(q.re - ::fmod(q.re, (T)1), q.im - ::fmod(q.im, (T)1));
   return a - m * g;
 }
+
+/// `a % m` for a real `m`: the parts' remainders.
+template <class T>
+__device__ __forceinline__ complex<T> rem(complex<T> a, T m) {
+  return complex<T>(::fmod(a.re, m), ::fmod(a.im, m));
+}
+/// `a % m` for a real `a`: `Complex::new(a, 0) % m`.
+template <class T>
+__device__ __forceinline__ complex<T> rem(T a, complex<T> m) { return rem(complex<T>(a, (T)0), m); }
 
 /// `z.conj()`.
 template <class T>
