@@ -111,11 +111,12 @@ arithmetic! {
     div: "/", prec::MUL, "fk::div";
 }
 
-/// The C++ function of `%` for operands of type `L`: `fmodf` / `fmod` for floats, otherwise the
+/// The C++ function of `%` with a result of type `O`: `fmodf` / `fmod` for floats, otherwise the
 /// header's `fk::rem` (integers: both truncate, so negative operands agree with Rust, and by zero
-/// or `MIN % -1` a fault and 0; complex numbers: num-complex's remainder).
-fn rem_fn<L: DeviceType>() -> &'static str {
-    match (L::KIND, L::CXX) {
+/// or `MIN % -1` a fault and 0; complex numbers, also with a real operand on either side:
+/// num-complex's remainder).
+fn rem_fn<O: DeviceType>() -> &'static str {
+    match (O::KIND, O::CXX) {
         (Kind::Float, "f32") => "fmodf",
         (Kind::Float, _) => "fmod",
         _ => "fk::rem",
@@ -124,7 +125,7 @@ fn rem_fn<L: DeviceType>() -> &'static str {
 
 /// `a % b`.
 pub fn rem<L: DeviceType, O: DeviceType>(a: Expr<L>, b: Rhs<L, O>) -> Expr<O> {
-    call(rem_fn::<L>(), &[a.text(), b.0.text()])
+    call(rem_fn::<O>(), &[a.text(), b.0.text()])
 }
 
 macro_rules! compound {

@@ -137,7 +137,7 @@ fn complex_kernels_compile_with_nvrtc() -> Result<()> {
         let b = Complex::new(a.im, 2.0);
         let mut w = a * b / a.conj() - b % a;
         w += a.exp().ln().inv();
-        w = 2.0 * w - 1.0 / a + w % 0.5;
+        w = 2.0 * w - 1.0 / a + w % 0.5 + 2.0 % a;
         w *= 0.25;
         // A device function's result mixes with a real once its type is written down.
         let q: Complex<f64> = quarter_turn(w);
@@ -151,9 +151,29 @@ fn complex_kernels_compile_with_nvrtc() -> Result<()> {
     Ok(())
 }
 
-/// The parts of `z` as bits, so that NaNs compare too.
+/// The parts of `z` as bits, so that NaNs compare too (any NaN as one: neither Rust nor CUDA
+/// promises a NaN's sign or payload).
 fn bits(z: Complex<f64>) -> (u64, u64) {
-    (z.re.to_bits(), z.im.to_bits())
+    let b = |x: f64| {
+        if x.is_nan() {
+            f64::NAN.to_bits()
+        } else {
+            x.to_bits()
+        }
+    };
+    (b(z.re), b(z.im))
+}
+
+/// As [`bits`], for `Complex<f32>`.
+fn bits32(z: Complex<f32>) -> (u32, u32) {
+    let b = |x: f32| {
+        if x.is_nan() {
+            f32::NAN.to_bits()
+        } else {
+            x.to_bits()
+        }
+    };
+    (b(z.re), b(z.im))
 }
 
 /// The mixed arithmetic of a complex number and a real (num-complex's `Complex<T> op T` and
@@ -240,14 +260,10 @@ fn complex_and_real_operands_match_num_complex<S: Launch>(exec: &S) -> Result<()
         .map(|a| {
             let s = Complex::new(a.re as f32, a.im as f32);
             let h = 0.5f32;
-            let v = (s * h - 2.0) / 3.0 + h / s;
-            (v.re.to_bits(), v.im.to_bits())
+            bits32((s * h - 2.0) / 3.0 + h / s)
         })
         .collect();
-    let have: Vec<(u32, u32)> = download(&single)?
-        .iter()
-        .map(|v| (v.re.to_bits(), v.im.to_bits()))
-        .collect();
+    let have: Vec<(u32, u32)> = download(&single)?.into_iter().map(bits32).collect();
     assert_eq!(have, want);
     Ok(())
 }
