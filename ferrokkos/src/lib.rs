@@ -76,9 +76,11 @@ pub use backend::host::{DefaultHostExecutionSpace, Serial, Threads};
 pub use choice::{SpaceChoice, SpaceTask, run_on};
 pub use dispatch::{
     Everywhere, ForFunctor, ForKernel, Functor, HostExecutionSpace, HostOnly, Launch,
-    LaunchMDRange, LaunchRange, ParallelFor, ParallelReduce, ParallelScan, Prepare, PrepareReport,
-    Reach, ReachesSpace, ReduceFunctor, ReduceKernel, ScanFunctor, ScanKernel, parallel_for,
-    parallel_reduce, parallel_scan, parallel_scan_with,
+    LaunchMDRange, LaunchRange, LaunchTeam, ParallelFor, ParallelReduce, ParallelScan, Prepare,
+    PrepareReport, Reach, ReachesSpace, ReduceFunctor, ReduceKernel, ScanFunctor, ScanKernel,
+    ScratchArena, ScratchView, SingleScope, TeamForFunctor, TeamForKernel, TeamLimits, TeamMember,
+    TeamReduceFunctor, TeamReduceKernel, TeamThreadMDRange, TeamThreadRange, TeamVectorRange,
+    ThreadVectorRange, parallel_for, parallel_reduce, parallel_scan, parallel_scan_with, single,
 };
 pub use error::{BackendError, BorrowKind, DeviceTarget, Error, Result};
 /// A single-source kernel: `kernel!(|i| y[i] = a * x[i] + y[i])` runs on the host spaces as Rust and
@@ -162,7 +164,10 @@ pub use kernel::DeviceValue;
 pub use kernel::join::{DeviceJoin, Join};
 /// num-complex's complex number, a device type in kernels (`Complex<f32>`, `Complex<f64>`).
 pub use num_complex::Complex;
-pub use policy::{IndexTuple, IndexType, Iterate, MDRangePolicy, RangePolicy, Schedule};
+pub use policy::{
+    AUTO, Auto, IndexTuple, IndexType, Iterate, MAX_VECTOR_LENGTH, MDRangePolicy, PerTeam,
+    PerThread, RangePolicy, Schedule, ScratchRequest, TeamPolicy, TeamSize,
+};
 pub use reducer::{
     BAnd, BOr, Bitwise, ByValue, Custom, DevicePlace, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax,
     MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prod, ReduceInto, ReduceTarget, Reducer,
@@ -193,6 +198,10 @@ pub mod prelude {
         RangePolicy, Reducer, Schedule, Serial, Sum, Threads, ValLocScalar, View,
         create_mirror_view, deep_copy, parallel_for, parallel_reduce, parallel_scan,
         partition_space, subview, view_alloc,
+    };
+    pub use crate::{
+        AUTO, PerTeam, PerThread, TeamMember, TeamPolicy, TeamThreadMDRange, TeamThreadRange,
+        TeamVectorRange, ThreadVectorRange, single,
     };
     #[cfg(feature = "cuda")]
     pub use crate::{Cuda, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace};

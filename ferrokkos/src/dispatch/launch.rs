@@ -7,8 +7,9 @@
 
 use super::functor::{ForFunctor, ReduceFunctor, ScanFunctor};
 use super::prepare::{Job, Request};
+use super::team::{TeamForFunctor, TeamReduceFunctor};
 use crate::error::Result;
-use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy};
+use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy, TeamPolicy};
 use crate::reducer::{ReduceTarget, Reducer};
 use crate::seal::Sealed;
 use crate::space::ExecutionSpace;
@@ -104,6 +105,52 @@ pub trait LaunchMDRange: ExecutionSpace + Sealed {
         let _ = (policy, request);
         Ok(None)
     }
+}
+
+/// What a space gives a team of a [`TeamPolicy`] launch: the sizes [`AUTO`](crate::AUTO) resolves to
+/// and the largest team a kernel can have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TeamLimits {
+    /// The largest team size (Kokkos' `team_size_max`).
+    pub team_size_max: usize,
+    /// The team size `AUTO` gives (Kokkos' `team_size_recommended`).
+    pub team_size_recommended: usize,
+    /// The largest vector length.
+    pub vector_length_max: usize,
+    /// The most scratch bytes a team can have at levels 0 and 1.
+    pub scratch_max: [usize; 2],
+}
+
+/// An execution space that runs the patterns over a [`TeamPolicy`]. Sealed: the backends
+/// implement it.
+pub trait LaunchTeam: ExecutionSpace + Sealed {
+    /// The limits of a team of `policy` on this instance (for the kernel whose device translation
+    /// is `kernel`, where the space compiles one).
+    #[doc(hidden)]
+    fn team_limits(
+        policy: &TeamPolicy<Self>,
+        kernel: Option<&dyn crate::kernel::DeviceKernel>,
+    ) -> Result<TeamLimits>;
+
+    /// Runs a `parallel_for` over a league of teams.
+    #[doc(hidden)]
+    fn launch_team_for<K: TeamForFunctor>(
+        policy: TeamPolicy<Self>,
+        label: &str,
+        kernel: K,
+    ) -> Result<()>;
+
+    /// Runs a `parallel_reduce` over a league of teams.
+    #[doc(hidden)]
+    fn launch_team_reduce<K, T>(
+        policy: TeamPolicy<Self>,
+        label: &str,
+        kernel: K,
+        target: T,
+    ) -> Result<T::Output>
+    where
+        T: ReduceTarget,
+        K: TeamReduceFunctor<<T::Reducer as Reducer>::Value>;
 }
 
 /// An execution space that runs every pattern over every policy: what code generic over the space

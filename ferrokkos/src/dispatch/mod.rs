@@ -8,11 +8,12 @@ mod launch;
 mod patterns;
 mod prepare;
 mod reach;
+mod team;
 
 pub use functor::{ForFunctor, Functor, ReduceFunctor, ScanFunctor};
 pub use host::HostExecutionSpace;
 pub use kernel::{ForKernel, ReduceKernel, ScanKernel};
-pub use launch::{Launch, LaunchMDRange, LaunchRange};
+pub use launch::{Launch, LaunchMDRange, LaunchRange, LaunchTeam, TeamLimits};
 pub use prepare::{Job, Prepare, PrepareReport};
 // What a backend that compiles kernels (Cuda) needs to answer a preparation.
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))]
@@ -20,6 +21,11 @@ pub use prepare::Request;
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))]
 pub(crate) use prepare::{Obtained, RequestPattern, Work};
 pub use reach::{Everywhere, HostOnly, Reach, ReachesSpace};
+pub use team::{
+    ScratchArena, ScratchView, SingleScope, TeamForFunctor, TeamForKernel, TeamMember,
+    TeamReduceFunctor, TeamReduceKernel, TeamThreadMDRange, TeamThreadRange, TeamVectorRange,
+    ThreadVectorRange, single,
+};
 
 use crate::error::Result;
 use crate::reducer::{ReduceTarget, Reducer, ReductionScalar, Sum};

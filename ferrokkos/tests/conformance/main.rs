@@ -38,6 +38,7 @@ mod reducers;
 mod resize;
 mod scans;
 mod subviews;
+mod team;
 mod unmanaged;
 mod view_access;
 mod views;

@@ -6,6 +6,7 @@ mod pool;
 mod range;
 mod run;
 mod serial;
+mod team;
 mod threads;
 mod work;
 

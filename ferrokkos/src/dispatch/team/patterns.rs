@@ -1,0 +1,50 @@
+//! `TeamPolicy` runs a team kernel through its space's [`LaunchTeam`], after checking that the
+//! kernel reaches the space; the policy's queries (`team_size_max`, ...) ask the same trait.
+
+use super::functor::{TeamForFunctor, TeamReduceFunctor};
+use crate::dispatch::launch::{LaunchTeam, TeamLimits};
+use crate::dispatch::reach::ReachesSpace;
+use crate::dispatch::{ParallelFor, ParallelReduce};
+use crate::error::Result;
+use crate::policy::TeamPolicy;
+use crate::reducer::{ReduceTarget, Reducer};
+
+impl<S, K> ParallelFor<K> for TeamPolicy<S>
+where
+    S: LaunchTeam,
+    K: TeamForFunctor,
+    K::Reach: ReachesSpace<S::Kind>,
+{
+    fn launch_for(self, label: &str, kernel: K) -> Result<()> {
+        S::launch_team_for(self, label, kernel)
+    }
+}
+
+impl<S, K, T> ParallelReduce<K, T> for TeamPolicy<S>
+where
+    S: LaunchTeam,
+    T: ReduceTarget,
+    K: TeamReduceFunctor<<T::Reducer as Reducer>::Value>,
+    K::Reach: ReachesSpace<S::Kind>,
+{
+    fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
+        S::launch_team_reduce(self, label, kernel, target)
+    }
+}
+
+impl<S: LaunchTeam> TeamPolicy<S> {
+    /// What the space gives a team of this policy (the same for every kernel on the host spaces).
+    pub fn limits(&self) -> Result<TeamLimits> {
+        S::team_limits(self, None)
+    }
+
+    /// The largest team size a kernel can have with this policy (Kokkos' `team_size_max`).
+    pub fn team_size_max(&self) -> Result<usize> {
+        Ok(self.limits()?.team_size_max)
+    }
+
+    /// The team size [`crate::AUTO`] gives (Kokkos' `team_size_recommended`).
+    pub fn team_size_recommended(&self) -> Result<usize> {
+        Ok(self.limits()?.team_size_recommended)
+    }
+}
