@@ -194,12 +194,14 @@ impl KernelCache {
     /// [`crate::Prepare`]), one result per item in order. Entries loaded already, or being
     /// prepared by another job, are left alone. Those not in the disk cache compile as one program (see
     /// `codegen::batch_program`), the others load alone. Should the batch fail to compile or load,
-    /// each of its units is compiled alone, so that each gets its own result.
+    /// each of its units is compiled alone, so that each gets its own result. The batch's program
+    /// compiles on up to `threads` threads (NVRTC's split compilation); units alone on one.
     pub(crate) fn prepare_batch(
         &self,
         ctx: &Arc<Context>,
         info: &DeviceInfo,
         items: &[(Wanted, TranslationUnit)],
+        threads: u32,
     ) -> Vec<Result<Obtained>> {
         let mut results: Vec<Option<Result<Obtained>>> = items.iter().map(|_| None).collect();
         let mut claimed = Vec::new();
@@ -235,7 +237,7 @@ impl KernelCache {
         match together.len() {
             0 => {}
             1 => results[together[0]] = Some(alone(together[0])),
-            _ => match self.load_batch(ctx, info, items, &together) {
+            _ => match self.load_batch(ctx, info, items, &together, threads) {
                 Ok(from_disk) => {
                     for &k in &together {
                         results[k] = Some(Ok(obtained(from_disk)));
@@ -259,18 +261,20 @@ impl KernelCache {
     }
 
     /// Compiles (or loads from disk) the units `which` of `items` as one program and keeps each
-    /// entry under its key; says whether the program came from the disk cache.
+    /// entry under its key; says whether the program came from the disk cache. The program
+    /// compiles on up to `threads` threads.
     fn load_batch(
         &self,
         ctx: &Arc<Context>,
         info: &DeviceInfo,
         items: &[(Wanted, TranslationUnit)],
         which: &[usize],
+        threads: u32,
     ) -> Result<bool> {
         let start = Instant::now();
         let units: Vec<&TranslationUnit> = which.iter().map(|&k| &items[k].1).collect();
         let batch = codegen::batch_program(&units);
-        let (module, from_disk) = self.load(ctx, info, &batch.source, &batch.program)?;
+        let (module, from_disk) = self.load(ctx, info, &batch.source, &batch.program, threads)?;
         self.faults.attach_all(&module, || {
             which
                 .iter()
@@ -307,7 +311,7 @@ impl KernelCache {
         unit: &TranslationUnit,
     ) -> Result<(Arc<Loaded>, bool)> {
         let start = Instant::now();
-        let (module, from_disk) = self.load(ctx, info, &unit.source, &unit.program_name())?;
+        let (module, from_disk) = self.load(ctx, info, &unit.source, &unit.program_name(), 1)?;
         self.faults
             .attach(&module, || describe(&wanted.key, unit))?;
         let loaded = self.entry_of(&module, info, wanted, &unit.entry)?;
@@ -359,23 +363,27 @@ impl KernelCache {
             operation: "deep_copy",
             reason: format!("{entry} is not a built-in kernel"),
         })?;
-        let (module, from_disk) = self.load(ctx, info, &source, &format!("{entry}.cu"))?;
+        let (module, from_disk) = self.load(ctx, info, &source, &format!("{entry}.cu"), 1)?;
         let f = module.function(entry, || format!("loading the built-in kernel {entry}"))?;
         self.note_time(start.elapsed(), from_disk);
         loaded.insert(entry, f.clone());
         Ok(f)
     }
 
-    /// Compiles (or loads from disk) and loads one program; says whether it came from disk.
+    /// Compiles (on up to `threads` threads) or loads from disk, and loads, one program; says
+    /// whether it came from disk.
     fn load(
         &self,
         ctx: &Arc<Context>,
         info: &DeviceInfo,
         source: &str,
         program: &str,
+        threads: u32,
     ) -> Result<(Arc<Module>, bool)> {
         let start = crate::tools::trace_start();
-        let cubin = self.disk.compile_cached(source, program, info.arch())?;
+        let cubin = self
+            .disk
+            .compile_cached(source, program, info.arch(), threads)?;
         if cubin.from_disk {
             self.from_disk.fetch_add(1, Ordering::Relaxed);
         } else {

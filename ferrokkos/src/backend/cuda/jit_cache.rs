@@ -153,12 +153,15 @@ impl DiskCache {
     /// found, by the version NVRTC reports (which loads it), `(0, 0)` when it is missing (then the
     /// lookup misses and the compile reports [`crate::BackendError::LibraryMissing`]).
     ///
-    /// Errors: those of [`nvrtc::compile_cubin`], on a miss.
+    /// Errors: those of [`nvrtc::compile_cubin`], on a miss. A miss compiles on up to `threads`
+    /// threads ([`nvrtc::compile_cubin_split`]; the CUBIN does the same either way, so the key
+    /// leaves them out).
     pub(crate) fn compile_cached(
         &self,
         source: &str,
         program: &str,
         arch: u32,
+        threads: u32,
     ) -> Result<CachedCubin> {
         let nvrtc = self.nvrtc.get_or_init(nvrtc_identity);
         let key = cache_key(source, program, arch, nvrtc);
@@ -170,7 +173,7 @@ impl DiskCache {
                 compile_time: None,
             });
         }
-        let cubin = nvrtc::compile_cubin(source, program, arch)?;
+        let cubin = nvrtc::compile_cubin_split(source, program, arch, threads)?;
         if let Some(path) = &path {
             // The cache is an optimization: a failed write only means the next process compiles.
             let _ = write_entry(path, &key, &cubin.image);

@@ -239,6 +239,7 @@ pub(super) fn prepare(
         shared: Arc::clone(shared),
         whats: vec![what()],
         items: vec![(chosen.wanted(), unit)],
+        threads: 1,
     }))
 }
 
@@ -249,6 +250,8 @@ struct Compile {
     /// What each kernel is, for errors.
     whats: Vec<String>,
     items: Vec<(Wanted, TranslationUnit)>,
+    /// The threads the batch's program compiles on (NVRTC's split compilation).
+    threads: u32,
 }
 
 impl Work for Compile {
@@ -257,6 +260,7 @@ impl Work for Compile {
             shared,
             whats,
             items,
+            threads,
         } = *self;
         // After finalize, every kernel's result is that error (naming the kernel).
         let alive: Vec<Result<()>> = whats
@@ -271,7 +275,7 @@ impl Work for Compile {
         }
         shared
             .kernels
-            .prepare_batch(&shared.ctx, &shared.info, &items)
+            .prepare_batch(&shared.ctx, &shared.info, &items, threads)
     }
 
     fn absorb(&mut self, mut other: Box<dyn Work>) -> Option<Box<dyn Work>> {
@@ -296,12 +300,15 @@ impl Work for Compile {
         self: Box<Self>,
         threads: usize,
         per_batch: usize,
+        program_threads: usize,
     ) -> Vec<(Vec<usize>, Box<dyn Work>)> {
         let Compile {
             shared,
             whats,
             items,
+            ..
         } = *self;
+        let program_threads = u32::try_from(program_threads).unwrap_or(u32::MAX);
         let mut kernels: Vec<(usize, Vec<usize>)> = Vec::new();
         let mut first: HashMap<JitKey, usize> = HashMap::new();
         for (p, (wanted, unit)) in items.iter().enumerate() {
@@ -333,6 +340,7 @@ impl Work for Compile {
                     shared: Arc::clone(&shared),
                     whats: positions.iter().filter_map(|&p| whats[p].take()).collect(),
                     items: positions.iter().filter_map(|&p| items[p].take()).collect(),
+                    threads: program_threads,
                 };
                 (positions, Box::new(work) as Box<dyn Work>)
             })

@@ -179,6 +179,19 @@ fn c_string(text: &str, what: &str) -> Result<CString> {
 /// when the program does not compile or NVRTC fails otherwise, [`Error::InvalidArgument`] when the
 /// source or the name contains a NUL byte.
 pub fn compile_cubin(source: &str, program_name: &str, arch: u32) -> Result<Cubin> {
+    compile_cubin_split(source, program_name, arch, 1)
+}
+
+/// [`compile_cubin`], with NVRTC's split compilation on up to `threads` threads
+/// (`-split-compile`; 1 or 0: none): NVRTC optimizes and generates the program's functions in
+/// parallel, which pays for a program of several kernels ([`crate::Prepare`]'s batches) and costs
+/// time for a program of one small kernel.
+pub fn compile_cubin_split(
+    source: &str,
+    program_name: &str,
+    arch: u32,
+    threads: u32,
+) -> Result<Cubin> {
     check_available()?;
     let src = c_string(source, "source")?;
     let name = c_string(program_name, "program name")?;
@@ -193,6 +206,7 @@ pub fn compile_cubin(source: &str, program_name: &str, arch: u32) -> Result<Cubi
         "--fmad=false".to_string(),
     ]
     .into_iter()
+    .chain((threads > 1).then(|| format!("-split-compile={threads}")))
     .map(|o| CString::new(o).expect("the options contain no NUL byte"))
     .collect();
     let option_ptrs: Vec<*const c_char> = options.iter().map(|o| o.as_ptr()).collect();
@@ -481,6 +495,33 @@ mod tests {
                 cubin.image.len(),
                 cubin.compile_time
             );
+        }
+    }
+
+    #[test]
+    fn a_split_compilation_gives_every_kernel_of_the_program() {
+        if !require_or_skip() {
+            return;
+        }
+        let source: String = (0..4)
+            .map(|k| {
+                format!(
+                    "extern \"C\" __global__ void split_{k}(float* a, int n) {{ \
+                     for (int i = threadIdx.x; i < n; i += blockDim.x) a[i] = sinf(a[i]) * {k}.0f; }}\n"
+                )
+            })
+            .collect();
+        let split = compile_cubin_split(&source, "split.cu", 90, 2).expect("compiles split");
+        let whole = compile_cubin(&source, "split.cu", 90).expect("compiles");
+        for cubin in [&split, &whole] {
+            assert!(cubin.image.starts_with(b"\x7fELF"));
+            let image = String::from_utf8_lossy(&cubin.image);
+            for k in 0..4 {
+                assert!(
+                    image.contains(&format!("split_{k}")),
+                    "split_{k} is in the CUBIN"
+                );
+            }
         }
     }
 

@@ -175,7 +175,7 @@ fn a_warm_start_loads_from_disk() {
     let cold = DiskCache::at(Some(tmp.0.clone()));
     let start = Instant::now();
     let first = cold
-        .compile_cached(&source, "fill.cu", 90)
+        .compile_cached(&source, "fill.cu", 90, 1)
         .expect("cold compile");
     let cold_time = start.elapsed();
     assert!(!first.from_disk);
@@ -197,7 +197,7 @@ fn a_warm_start_loads_from_disk() {
     let warm = DiskCache::at(Some(tmp.0.clone()));
     let start = Instant::now();
     let second = warm
-        .compile_cached(&source, "fill.cu", 90)
+        .compile_cached(&source, "fill.cu", 90, 1)
         .expect("warm load");
     let warm_time = start.elapsed();
     assert!(second.from_disk);
@@ -213,7 +213,7 @@ fn a_warm_start_loads_from_disk() {
 
     // Another architecture is another entry.
     let other_arch = warm
-        .compile_cached(&source, "fill.cu", 80)
+        .compile_cached(&source, "fill.cu", 80, 1)
         .expect("sm_80 compile");
     assert!(!other_arch.from_disk);
     assert_eq!(entries(&tmp.0).0.len(), 2);
@@ -227,17 +227,17 @@ fn a_changed_source_misses() {
     let tmp = TempDir::new("changed");
     let cache = DiskCache::at(Some(tmp.0.clone()));
     let a = cache
-        .compile_cached(&kernel_source(1), "fill.cu", 90)
+        .compile_cached(&kernel_source(1), "fill.cu", 90, 1)
         .expect("compiles");
     let b = cache
-        .compile_cached(&kernel_source(2), "fill.cu", 90)
+        .compile_cached(&kernel_source(2), "fill.cu", 90, 1)
         .expect("compiles");
     assert!(!a.from_disk);
     assert!(!b.from_disk, "a changed source must not hit the old entry");
     assert_ne!(a.image, b.image);
     assert_eq!(entries(&tmp.0).0.len(), 2);
     let again = cache
-        .compile_cached(&kernel_source(1), "fill.cu", 90)
+        .compile_cached(&kernel_source(1), "fill.cu", 90, 1)
         .expect("loads");
     assert!(again.from_disk);
     assert_eq!(again.image, a.image);
@@ -252,7 +252,7 @@ fn a_corrupt_entry_misses_and_is_rewritten() {
     let cache = DiskCache::at(Some(tmp.0.clone()));
     let source = kernel_source(3);
     let first = cache
-        .compile_cached(&source, "fill.cu", 90)
+        .compile_cached(&source, "fill.cu", 90, 1)
         .expect("compiles");
     let (files, _) = entries(&tmp.0);
     assert_eq!(files.len(), 1);
@@ -260,7 +260,7 @@ fn a_corrupt_entry_misses_and_is_rewritten() {
     fs::write(&files[0], &full[..full.len() / 2]).expect("truncate the entry");
 
     let second = cache
-        .compile_cached(&source, "fill.cu", 90)
+        .compile_cached(&source, "fill.cu", 90, 1)
         .expect("recompiles");
     assert!(!second.from_disk, "a truncated entry is a miss");
     assert_eq!(second.image, first.image);
@@ -269,7 +269,9 @@ fn a_corrupt_entry_misses_and_is_rewritten() {
         full,
         "the entry is rewritten in full"
     );
-    let third = cache.compile_cached(&source, "fill.cu", 90).expect("loads");
+    let third = cache
+        .compile_cached(&source, "fill.cu", 90, 1)
+        .expect("loads");
     assert!(third.from_disk);
     assert_eq!(entries(&tmp.0).0.len(), 1);
 }
@@ -284,7 +286,7 @@ fn off_writes_nothing() {
     assert_eq!(cache.dir(), None);
     for _ in 0..2 {
         let c = cache
-            .compile_cached(&kernel_source(4), "fill.cu", 90)
+            .compile_cached(&kernel_source(4), "fill.cu", 90, 1)
             .expect("compiles");
         assert!(!c.from_disk);
     }
@@ -303,7 +305,7 @@ fn racing_threads_agree_on_one_entry() {
             .map(|_| {
                 s.spawn(|| {
                     DiskCache::at(Some(tmp.0.clone()))
-                        .compile_cached(&source, "fill.cu", 90)
+                        .compile_cached(&source, "fill.cu", 90, 1)
                         .expect("compiles")
                         .image
                 })
@@ -319,7 +321,7 @@ fn racing_threads_agree_on_one_entry() {
     assert_eq!(files.len(), 1);
     assert!(!tmp_left, "no temporary file is left behind");
     let warm = DiskCache::at(Some(tmp.0.clone()))
-        .compile_cached(&source, "fill.cu", 90)
+        .compile_cached(&source, "fill.cu", 90, 1)
         .expect("loads");
     assert!(warm.from_disk);
     assert_eq!(warm.image, images[0]);
@@ -335,7 +337,7 @@ fn an_unwritable_directory_is_not_an_error() {
     fs::write(&tmp.0, b"not a directory").expect("create the blocking file");
     let cache = DiskCache::at(Some(tmp.0.clone()));
     let c = cache
-        .compile_cached(&kernel_source(5), "fill.cu", 90)
+        .compile_cached(&kernel_source(5), "fill.cu", 90, 1)
         .expect("compiles");
     assert!(!c.from_disk);
     let _ = fs::remove_file(&tmp.0);
@@ -349,7 +351,7 @@ fn a_compile_error_is_returned_and_not_cached() {
     let tmp = TempDir::new("error");
     let cache = DiskCache::at(Some(tmp.0.clone()));
     let err = cache
-        .compile_cached("extern \"C\" __global__ void k() { x; }", "bad.cu", 90)
+        .compile_cached("extern \"C\" __global__ void k() { x; }", "bad.cu", 90, 1)
         .expect_err("does not compile");
     assert!(
         matches!(err, Error::Backend(BackendError::Nvrtc { .. })),
