@@ -4,7 +4,8 @@
 /// and type traits (`types.cuh`); the `fk::View` descriptor per layout, Rust semantics for casts and
 /// shifts (`views.cuh`); the float and integer methods (`math.cuh`); complex numbers
 /// (`complex.cuh`); atomics (`atomics.cuh`);
-/// reducers (`reducers.cuh`); block-level reduction and scan (`block.cuh`).
+/// reducers (`reducers.cuh`); block-level reduction and scan (`block.cuh`); team collectives
+/// (`team.cuh`); then the end of the include guard that `types.cuh` opens.
 pub const DEVICE_HEADER: &str = concat!(
     include_str!("device/types.cuh"),
     "\n",
@@ -19,7 +20,13 @@ pub const DEVICE_HEADER: &str = concat!(
     include_str!("device/reducers.cuh"),
     "\n",
     include_str!("device/block.cuh"),
+    "\n",
+    include_str!("device/team.cuh"),
+    "\n#endif  // FERROKKOS_DEVICE_CUH\n",
 );
+
+/// The end of the header's include guard (the last line of [`DEVICE_HEADER`]).
+const GUARD_END: &str = "\n#endif  // FERROKKOS_DEVICE_CUH\n";
 
 /// The optional parts of the device header a program needs: NVRTC parses every program's text
 /// one program at a time (its C++ front end is serialized across threads), so a part no kernel of
@@ -31,6 +38,8 @@ pub(crate) struct HeaderParts {
     pub(crate) complex: bool,
     /// Atomics (`fk::atomic_*`: `atomics.cuh`).
     pub(crate) atomics: bool,
+    /// Team collectives (`fk::Team`, `fk::team_*`, `fk::vector_*`: `team.cuh`).
+    pub(crate) team: bool,
 }
 
 impl HeaderParts {
@@ -41,6 +50,9 @@ impl HeaderParts {
         HeaderParts {
             complex: text.contains("c32") || text.contains("c64") || text.contains("complex"),
             atomics: text.contains("atomic_"),
+            team: text.contains("fk::Team")
+                || text.contains("fk::team_")
+                || text.contains("fk::vector_"),
         }
     }
 
@@ -49,6 +61,7 @@ impl HeaderParts {
         HeaderParts {
             complex: self.complex || other.complex,
             atomics: self.atomics || other.atomics,
+            team: self.team || other.team,
         }
     }
 }
@@ -73,6 +86,11 @@ pub(crate) fn device_header(parts: HeaderParts) -> String {
     out.push_str(include_str!("device/reducers.cuh"));
     out.push('\n');
     out.push_str(include_str!("device/block.cuh"));
+    out.push('\n');
+    if parts.team {
+        out.push_str(include_str!("device/team.cuh"));
+    }
+    out.push_str(GUARD_END);
     out
 }
 
@@ -86,6 +104,7 @@ mod tests {
         let all = HeaderParts {
             complex: true,
             atomics: true,
+            team: true,
         };
         assert_eq!(device_header(all), DEVICE_HEADER);
         let none = device_header(HeaderParts::default());
@@ -96,14 +115,14 @@ mod tests {
             HeaderParts::used_by("fk::View<const c64, 1, fk::LayoutRight> z"),
             HeaderParts {
                 complex: true,
-                atomics: false
+                ..HeaderParts::default()
             }
         );
         assert_eq!(
             HeaderParts::used_by("fk::atomic_add(&h(b), 1u);"),
             HeaderParts {
-                complex: false,
-                atomics: true
+                atomics: true,
+                ..HeaderParts::default()
             }
         );
         assert_eq!(

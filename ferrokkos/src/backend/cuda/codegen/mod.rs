@@ -16,6 +16,8 @@
 mod batch;
 pub(crate) mod header;
 mod source;
+#[cfg(test)]
+mod team_tests;
 mod unit;
 
 pub(crate) use batch::batch_program;

@@ -144,5 +144,3 @@ __device__ __forceinline__ typename Red::value_type block_exclusive_scan(
 }
 
 }  // namespace fk
-
-#endif  // FERROKKOS_DEVICE_CUH

@@ -1,0 +1,215 @@
+// ferrokkos device header: teams (TeamPolicy), an optional part.
+// One part of the header; `codegen/header.rs` joins the parts in order (see types.cuh).
+
+namespace fk {
+
+// ---------------------------------------------------------------------------------------------------
+// A league rank runs as one block. Its block is one-dimensional: thread threadIdx.x is vector lane
+// threadIdx.x % vector_length of team thread threadIdx.x / vector_length, with vector_length a power
+// of two up to 32, so that a thread's lanes are consecutive lanes of one warp. The collectives
+// below are called by every thread of the block at the same point (they contain __syncthreads()
+// or warp shuffles over the lanes that exist). Joins keep index order (the lower-indexed side is
+// always dst) and every thread computes its result with the same operations on the same operands,
+// so all threads get the same bits and the result depends only on the team's shape.
+// ---------------------------------------------------------------------------------------------------
+
+/// A team member's view of its team.
+struct Team {
+  u64 league_rank;
+  u64 league_size;
+  u32 team_size;
+  u32 vector_length;
+  /// This thread's vector lane.
+  __device__ __forceinline__ u32 lane() const { return threadIdx.x & (vector_length - 1u); }
+  /// This thread's rank in the team.
+  __device__ __forceinline__ u32 rank() const { return threadIdx.x / vector_length; }
+};
+
+namespace detail {
+
+template <class T>
+__device__ __forceinline__ T shfl_xor(const T& v, unsigned delta, unsigned mask) {
+  words<T> w;
+  w.value = v;
+#pragma unroll
+  for (unsigned k = 0; k < sizeof(w.word) / 4; ++k) w.word[k] = __shfl_xor_sync(mask, w.word[k], delta);
+  return w.value;
+}
+template <class T>
+__device__ __forceinline__ T shfl_idx(const T& v, unsigned src, unsigned mask, unsigned width) {
+  words<T> w;
+  w.value = v;
+#pragma unroll
+  for (unsigned k = 0; k < sizeof(w.word) / 4; ++k) w.word[k] = __shfl_sync(mask, w.word[k], src, width);
+  return w.value;
+}
+template <class T>
+__device__ __forceinline__ T shfl_up_width(const T& v, unsigned delta, unsigned mask, unsigned width) {
+  words<T> w;
+  w.value = v;
+#pragma unroll
+  for (unsigned k = 0; k < sizeof(w.word) / 4; ++k) w.word[k] = __shfl_up_sync(mask, w.word[k], delta, width);
+  return w.value;
+}
+
+/// Shared memory for one value per warp (at most 32), as raw storage (value types need not be
+/// trivially constructible).
+template <class T>
+__device__ __forceinline__ T* warp_slots() {
+  __shared__ alignas(T) unsigned char raw[32 * sizeof(T)];
+  return reinterpret_cast<T*>(raw);
+}
+
+/// The join, in index order, of `v` over the block's threads, in every thread: with `first` 1, of
+/// every thread's value; with `first` the vector length, of each team thread's lane-0 value.
+template <class Red>
+__device__ __forceinline__ typename Red::value_type block_allreduce(typename Red::value_type v,
+                                                                    unsigned first) {
+  typedef typename Red::value_type T;
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned warp = threadIdx.x >> 5;
+  const unsigned warps = (blockDim.x + 31u) >> 5;
+  const unsigned lanes = warp_lanes();
+  const unsigned mask = lane_mask(lanes);
+  if (first > 1u) v = shfl_idx(v, lane & ~(first - 1u), mask, 32u);
+  // A tree to lane 0 (a warp may be partial, so a butterfly would miss lanes): lanes that are
+  // multiples of 2d hold the join of [lane, lane + d) and join [lane + d, lane + 2d).
+  for (unsigned d = first; d < 32u; d *= 2u) {
+    const T higher = shfl_down(v, d, mask);
+    if (lane + d < lanes) Red::join(v, higher);
+  }
+  if (warps == 1u) {
+    v = shfl_idx(v, 0u, mask, 32u);
+  } else {  // uniform over the block
+    T* slots = warp_slots<T>();
+    if (lane == 0u) slots[warp] = v;
+    __syncthreads();
+    v = slots[0];
+    for (unsigned k = 1; k < warps; ++k) Red::join(v, slots[k]);
+    __syncthreads();
+  }
+  return v;
+}
+
+}  // namespace detail
+
+/// The join, in lane order, of `v` over this thread's vector lanes (Kokkos' reduction over a
+/// ThreadVectorRange), in every lane.
+template <class Red>
+__device__ __forceinline__ typename Red::value_type vector_reduce(const Team& t,
+                                                                  typename Red::value_type v) {
+  typedef typename Red::value_type T;
+  const unsigned mask = detail::lane_mask(detail::warp_lanes());
+  for (unsigned d = 1; d < t.vector_length; d *= 2u) {
+    const T other = detail::shfl_xor(v, d, mask);
+    if (t.lane() & d) {
+      T lower = other;
+      Red::join(lower, v);
+      v = lower;
+    } else {
+      Red::join(v, other);
+    }
+  }
+  return v;
+}
+
+/// The join, in rank order, of `v` over the team's threads (Kokkos' reduction over a
+/// TeamThreadRange: each thread's lanes hold the same value, lane 0's counts), in every thread.
+template <class Red>
+__device__ __forceinline__ typename Red::value_type team_thread_reduce(const Team& t,
+                                                                       typename Red::value_type v) {
+  return detail::block_allreduce<Red>(v, t.vector_length);
+}
+
+/// The join, in thread-then-lane order, of `v` over every lane of every thread of the team
+/// (Kokkos' reduction over a TeamVectorRange), in every thread.
+template <class Red>
+__device__ __forceinline__ typename Red::value_type team_vector_reduce(const Team& t,
+                                                                       typename Red::value_type v) {
+  (void)t;
+  return detail::block_allreduce<Red>(v, 1u);
+}
+
+/// Exclusive scan over this thread's vector lanes: the join of the lower lanes' values (the
+/// identity for lane 0); `total` gets the join of all lanes, in every lane.
+template <class Red>
+__device__ __forceinline__ typename Red::value_type vector_exclusive_scan(
+    const Team& t, typename Red::value_type v, typename Red::value_type& total) {
+  typedef typename Red::value_type T;
+  const unsigned mask = detail::lane_mask(detail::warp_lanes());
+  const unsigned width = t.vector_length;
+  T inclusive = v;
+  for (unsigned d = 1; d < width; d *= 2u) {
+    T lower = detail::shfl_up_width(inclusive, d, mask, width);
+    if (t.lane() >= d) {
+      Red::join(lower, inclusive);
+      inclusive = lower;
+    }
+  }
+  total = detail::shfl_idx(inclusive, width - 1u, mask, width);
+  const T below = detail::shfl_up_width(inclusive, 1u, mask, width);
+  return t.lane() == 0u ? Red::identity() : below;
+}
+
+/// Exclusive scan over the team's threads in rank order (each counted by its lane 0's value): the
+/// join of the lower ranks' values (the identity for rank 0); `total` gets the join of all,
+/// in every thread.
+template <class Red>
+__device__ __forceinline__ typename Red::value_type team_thread_exclusive_scan(
+    const Team& t, typename Red::value_type v, typename Red::value_type& total) {
+  typedef typename Red::value_type T;
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned warp = threadIdx.x >> 5;
+  const unsigned warps = (blockDim.x + 31u) >> 5;
+  const unsigned lanes = detail::warp_lanes();
+  const unsigned mask = detail::lane_mask(lanes);
+  const unsigned width = t.vector_length;
+  // Every lane takes its thread's lane-0 value; then inclusive over the warp's ranks (distances
+  // are multiples of the vector length).
+  T inclusive = detail::shfl_idx(v, lane & ~(width - 1u), mask, 32u);
+  for (unsigned d = width; d < 32u; d *= 2u) {
+    T lower = detail::shfl_up_width(inclusive, d, mask, 32u);
+    if (lane >= d) {
+      Red::join(lower, inclusive);
+      inclusive = lower;
+    }
+  }
+  T below = detail::shfl_up_width(inclusive, width, mask, 32u);
+  T exclusive = lane >= width ? below : Red::identity();
+  T* slots = detail::warp_slots<T>();
+  // The warp's last rank holds the warp's total.
+  if (lane == lanes - width) slots[warp] = inclusive;
+  __syncthreads();
+  T prefix = Red::identity();
+  for (unsigned k = 0; k < warp; ++k) Red::join(prefix, slots[k]);
+  T all = prefix;
+  for (unsigned k = warp; k < warps; ++k) Red::join(all, slots[k]);
+  __syncthreads();
+  total = all;
+  Red::join(prefix, exclusive);
+  return prefix;
+}
+
+/// `v` as team thread `source` (its lane 0) has it, in every thread (Kokkos' team_broadcast).
+template <class T>
+__device__ __forceinline__ T team_broadcast(const Team& t, const T& v, u32 source) {
+  __shared__ alignas(T) unsigned char raw[sizeof(T)];
+  T* slot = reinterpret_cast<T*>(raw);
+  if (threadIdx.x == source * t.vector_length) *slot = v;
+  __syncthreads();
+  const T r = *slot;
+  __syncthreads();
+  return r;
+}
+
+/// `v` as vector lane `source` of this thread has it, in every lane.
+template <class T>
+__device__ __forceinline__ T vector_broadcast(const Team& t, const T& v, u32 source) {
+  const unsigned mask = detail::lane_mask(detail::warp_lanes());
+  return detail::shfl_idx(v, source, mask, t.vector_length);
+}
+
+/// Waits until every thread of the team has reached it.
+__device__ __forceinline__ void team_barrier() { __syncthreads(); }
+
+}  // namespace fk
