@@ -49,7 +49,9 @@ impl<T: DeviceType> Operand<T> for T {
 /// The right operand of an arithmetic operator whose left operand has the type `L` and whose
 /// result has the type `O`, checked by [`Operand::operand`] (or given the left's type by [`like`]).
 /// The operator's C++ depends on `L` and `O` only; the operand's own type is checked here, so that
-/// a mismatch is reported once, at the operand.
+/// a mismatch is reported once, at the operand. Invariant: the expression is the operand as written
+/// (a real operand of a complex operation keeps its real C++ type: the header's mixed operators
+/// take it as it is), so it is only ever an operand of the operator, never declared or stored.
 pub struct Rhs<L, O>(Expr<O>, std::marker::PhantomData<fn() -> L>);
 
 macro_rules! mixed_operands {
