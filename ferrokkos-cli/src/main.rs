@@ -7,6 +7,9 @@
 //!   and rayon on the host, hand-written CUDA kernels and a memcpy on Cuda.
 //! - `ferrokkos latency`: the launch latency of the parallel patterns (Kokkos' launch_latency
 //!   benchmark; `--compare` adds rayon on the host; on Cuda, raw CUDA launches are always measured).
+//! - `ferrokkos spmv`: the CSR sparse matrix-vector product of the 3D 7-point Laplacian, as a
+//!   ferrokkos `kernel!` (RangePolicy, every space) and TeamPolicy (host spaces); `--compare` adds
+//!   a plain loop and rayon on the host, a hand-written CUDA kernel and cuSPARSE on Cuda.
 //! - `ferrokkos timeline`: draws a Chrome trace file (what `FERROKKOS_TRACE` writes) as a PNG
 //!   picture: lanes of spans by category, nesting, instants, memory counters, a time axis.
 //!
@@ -16,6 +19,8 @@
 mod info;
 mod latency;
 mod options;
+mod schedule;
+mod spmv;
 mod stream;
 mod timeline;
 
@@ -31,6 +36,8 @@ commands:
   info      version, execution spaces, thread count, CUDA device and memory spaces of this process
   stream    BabelStream memory bandwidth benchmark on serial, threads or cuda
             (ferrokkos stream --help)
+  spmv      CSR sparse matrix-vector product (3D Laplacian) on serial, threads or cuda
+            (ferrokkos spmv --help)
   latency   launch latency of parallel_for / parallel_reduce on serial, threads or cuda
             (ferrokkos latency --help)
   timeline  draw a Chrome trace file (FERROKKOS_TRACE) as a PNG picture
@@ -74,6 +81,7 @@ fn main() -> ExitCode {
             "info takes no arguments, got {extra:?}"
         ))),
         Some("stream") => stream::main(settings, extra),
+        Some("spmv") => spmv::main(settings, extra),
         Some("latency") => latency::main(settings, extra),
         Some("timeline") => timeline::main(extra),
         None | Some("help" | "--help" | "-h") => {

@@ -226,22 +226,6 @@ fn implementations<S: Launch, T: StreamFloat>(
     Ok(list)
 }
 
-/// Every order of `0..n`.
-fn permutations(n: usize) -> Vec<Vec<usize>> {
-    if n == 0 {
-        return vec![Vec::new()];
-    }
-    let mut out = Vec::new();
-    for shorter in permutations(n - 1) {
-        for at in 0..n {
-            let mut p = shorter.clone();
-            p.insert(at, n - 1);
-            out.push(p);
-        }
-    }
-    out
-}
-
 /// Runs the benchmark on `exec` with elements of type `T`: the header, every implementation's
 /// kernels interleaved, validation, the tables.
 fn run<S: Launch, T: StreamFloat>(cfg: &Config, exec: &S) -> Result<(), Failure> {
@@ -281,7 +265,7 @@ fn run<S: Launch, T: StreamFloat>(cfg: &Config, exec: &S) -> Result<(), Failure>
     // kernel order on its own arrays), in an order that cycles through every permutation, so that all
     // see the same machine conditions and each follows each other one equally often (a peer's threads
     // still spinning after its launch slow whoever comes next).
-    let orders = permutations(impls.len());
+    let orders = crate::schedule::permutations(impls.len());
     let mut next_order = orders.iter().cycle();
     for _ in 0..cfg.reps {
         for (k, &kernel) in cfg.kernels.iter().enumerate() {
@@ -353,21 +337,6 @@ fn run<S: Launch, T: StreamFloat>(cfg: &Config, exec: &S) -> Result<(), Failure>
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_order_appears_once() {
-        let mut p = permutations(3);
-        assert_eq!(p.len(), 6);
-        p.sort();
-        p.dedup();
-        assert_eq!(p.len(), 6);
-        assert!(p.iter().all(|o| {
-            let mut s = o.clone();
-            s.sort();
-            s == [0, 1, 2]
-        }));
-        assert_eq!(permutations(1), vec![vec![0]]);
-    }
 
     #[test]
     fn selections_follow_babelstream() {

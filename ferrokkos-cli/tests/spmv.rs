@@ -1,0 +1,98 @@
+//! End to end: `ferrokkos spmv` runs and validates every implementation on the host spaces, bad
+//! sizes are usage errors (exit status 2), and Cuda without a usable GPU fails cleanly (exit
+//! status 1, with the reason).
+
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ferrokkos");
+
+/// Runs `ferrokkos spmv ARGS` on two threads.
+fn spmv(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .arg("spmv")
+        .args(args)
+        .arg("--kokkos-num-threads=2")
+        .env_remove("KOKKOS_TOOLS_LIBS")
+        .env_remove("FERROKKOS_TRACE")
+        .output()
+        .unwrap()
+}
+
+/// Standard output and error as text.
+fn text(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn threads_with_peers_validate_and_compare() {
+    let out = spmv(&[
+        "--space",
+        "threads",
+        "--compare",
+        "--size",
+        "12",
+        "--runs",
+        "3",
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    for line in [
+        "ferrokkos range",
+        "ferrokkos team",
+        "plain loop",
+        "rayon",
+        "Validation: passed",
+        "Comparison: peer time / ferrokkos time",
+        "nnz*(8+4) + (rows+1)*4 + rows*8*2",
+        "1728 rows, 11232 nonzeros",
+    ] {
+        assert!(stdout.contains(line), "no {line:?} in:\n{stdout}");
+    }
+}
+
+#[test]
+fn serial_without_peers_runs_both_ferrokkos_lines() {
+    let out = spmv(&["--space", "serial", "--size", "7", "--runs", "2"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("ferrokkos Serial RangePolicy"), "{stdout}");
+    assert!(stdout.contains("ferrokkos Serial TeamPolicy"), "{stdout}");
+    assert!(
+        !stdout.contains("rayon") && !stdout.contains("Comparison"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Validation: passed"), "{stdout}");
+}
+
+#[test]
+fn bad_sizes_and_runs_are_usage_errors() {
+    for bad in [
+        &["--size", "0"][..],
+        &["--size", "675"],
+        &["--size", "-1"],
+        &["--size", "lots"],
+        &["--runs", "0"],
+        &["--space", "gpu"],
+    ] {
+        let out = spmv(bad);
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {stderr}");
+        assert!(stderr.starts_with("ferrokkos: spmv: "), "{bad:?}: {stderr}");
+    }
+}
+
+#[test]
+fn cuda_without_a_gpu_fails_with_the_reason() {
+    let out = Command::new(BIN)
+        .args(["spmv", "--space", "cuda", "--compare", "--size", "4"])
+        .env("FERROKKOS_DISABLE_CUDA", "1")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stderr.contains("Cuda is not available"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
