@@ -20,7 +20,9 @@ mod report;
 
 use std::time::Instant;
 
-use ferrokkos::{ExecutionSpace, InitSettings, Launch, SpaceChoice, SpaceTask};
+#[cfg(feature = "peers")]
+use ferrokkos::ExecutionSpace;
+use ferrokkos::{InitSettings, Launch, SpaceChoice, SpaceTask};
 
 use crate::Failure;
 use crate::options::{Options, parse_space};
