@@ -37,6 +37,16 @@ fn index_param(p: &Pat) -> syn::Result<IndexParam> {
         Pat::Type(t) => (&*t.pat, Some(&*t.ty)),
         p => (p, None),
     };
+    if let Some(Type::Reference(r)) = ty
+        && matches!(&*r.elem, Type::Path(tp) if tp.path.segments.last().is_some_and(|s| s.ident == "TeamMember"))
+    {
+        return Err(syn::Error::new(
+            p.span(),
+            "team kernels (`kernel!(|team: &TeamMember| ..)`) are not in the kernel language yet; \
+             on the host spaces, write the team kernel as a plain closure \
+             (`parallel_for(\"label\", policy, |team: &TeamMember| ..)`)",
+        ));
+    }
     match pat {
         Pat::Ident(i) if i.by_ref.is_none() && i.mutability.is_none() && i.subpat.is_none() => {
             let ty = ty.map_or_else(|| quote!(usize), |t| t.to_token_stream());
