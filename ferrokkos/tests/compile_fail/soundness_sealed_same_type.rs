@@ -1,8 +1,8 @@
 // Soundness: the typed shadow retypes an operand's or an argument's C++ expression through
-// `SameType` and `Takes`, trusting that the two types are one. Both are sealed: a user's impl
-// pairing two different types (here `usize` operands for `i64` ones) is a compile error.
+// `SameType`, `Operand` and `Takes`, trusting the pairs they allow. All are sealed: a user's impl
+// pairing other types (here `usize` operands for `i64` ones) is a compile error.
 use ferrokkos::__private::Expr;
-use ferrokkos::__private::shadow::{SameType, Takes};
+use ferrokkos::__private::shadow::{Operand, SameType, Takes};
 
 struct Forged;
 
@@ -19,6 +19,10 @@ impl Takes<Forged> for i64 {
     fn take(_a: Expr<Forged>) -> Expr<i64> {
         unimplemented!()
     }
+}
+
+impl Operand<i64> for Forged {
+    type Output = i64;
 }
 
 fn main() {}

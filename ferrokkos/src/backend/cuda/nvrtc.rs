@@ -239,7 +239,7 @@ pub fn compile_cubin_split(
     }
     let program = Program(raw);
 
-    let count = c_int::try_from(option_ptrs.len()).expect("four options");
+    let count = c_int::try_from(option_ptrs.len()).expect("a few options");
     // SAFETY: `program` is live; `option_ptrs` holds `count` pointers to NUL-terminated strings
     // that `options` keeps alive for the call.
     let code = unsafe { sys::nvrtcCompileProgram(program.0, count, option_ptrs.as_ptr()) };

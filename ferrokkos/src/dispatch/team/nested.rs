@@ -167,11 +167,15 @@ where
 }
 
 /// Who runs the closure of [`single`]: one thread of the team (`PerTeam(team)`) or each thread
-/// once, not each of its vector lanes (`PerThread(team)`).
-pub trait SingleScope<'a> {
+/// once, not each of its vector lanes (`PerThread(team)`). Sealed: the backends give each scope its
+/// meaning (on Cuda, which threads run the closure and receive its value).
+pub trait SingleScope<'a>: crate::seal::Sealed {
     /// The team.
     fn team(&self) -> &TeamMember<'a>;
 }
+
+impl crate::seal::Sealed for PerTeam<&TeamMember<'_>> {}
+impl crate::seal::Sealed for PerThread<&TeamMember<'_>> {}
 
 impl<'a> SingleScope<'a> for PerTeam<&TeamMember<'a>> {
     fn team(&self) -> &TeamMember<'a> {

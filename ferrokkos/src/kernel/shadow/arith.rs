@@ -17,29 +17,24 @@ use super::super::ty::{DeviceType, Kind};
 use super::is_int;
 use num_complex::Complex;
 
-/// The right operand's type of an arithmetic operator whose left operand has the type `L`: `L`
+operand_check! {
+/// The right operand's type of an arithmetic operator whose left operand has the type `T`: `T`
 /// itself, or the other side of num-complex's mixed arithmetic (a `Complex<f64>` and an `f64`, in
 /// either order). A literal takes the only type its kind allows (`z * 2.0`: `f64`; `2.0 * x`:
 /// `x`'s), and an operation on one type gives that type, as rustc's own arithmetic does.
-#[diagnostic::on_unimplemented(
-    message = "mismatched types in a kernel: `{Self}` where `{L}` is expected",
-    label = "expected `{L}`, found `{Self}`",
-    note = "Rust does not mix number types in an operation, an assignment or a call; convert with \
-            `as` (kernel indices are `usize` for a RangePolicy and `i64` for an MDRangePolicy, unless \
-            the kernel annotates them, as in `|(i, j): (usize, usize)|`)"
-)]
-pub trait Operand<L>: crate::seal::SealedOperand<L> {
+pub trait Operand<T>: crate::seal::SealedOperand<T> {
     /// The type of the operation's result.
     type Output: DeviceType;
 
     /// `e`, the right operand of an operator whose left operand is `left`.
-    fn operand(left: &Expr<L>, e: Expr<Self>) -> Rhs<L, Self::Output>
+    fn operand(left: &Expr<T>, e: Expr<Self>) -> Rhs<T, Self::Output>
     where
         Self: Sized,
     {
         let _ = left;
         Rhs(e.retype(), std::marker::PhantomData)
     }
+}
 }
 
 impl<T: DeviceType> Operand<T> for T {

@@ -13,6 +13,22 @@ use super::expr::{Expr, call, keep_type};
 use super::ty::{DeviceType, Kind};
 use super::value::{DeviceEnum, DeviceEq, DeviceValue};
 
+/// The trait item it is given (a check that an operand has the type `T`, its parameter), with the
+/// diagnostic of a mismatch: one text for [`SameType`] and `arith::Operand`.
+macro_rules! operand_check {
+    ($item:item) => {
+        #[diagnostic::on_unimplemented(
+            message = "mismatched types in a kernel: `{Self}` where `{T}` is expected",
+            label = "expected `{T}`, found `{Self}`",
+            note = "Rust does not mix number types in an operation, an assignment or a call; \
+                    convert with `as` (kernel indices are `usize` for a RangePolicy and `i64` for an \
+                    MDRangePolicy, unless the kernel annotates them, as in \
+                    `|(i, j): (usize, usize)|`)"
+        )]
+        $item
+    };
+}
+
 mod arith;
 mod call;
 mod control;
@@ -44,6 +60,7 @@ pub fn lit<T: DeviceType>(value: T) -> Expr<T> {
     Expr::new(text, p)
 }
 
+operand_check! {
 /// The right operand of a binary operator, an assignment or a built-in method, checked to have
 /// the type `T` of the left one: `kernel!` writes `{ let l = a; add(l, SameType::same(&l, b)) }`
 /// for `a + b`. Rust's arithmetic, comparisons and assignments take two operands of one type, and
@@ -52,13 +69,6 @@ pub fn lit<T: DeviceType>(value: T) -> Expr<T> {
 /// into this file). Each type is `SameType` of itself only, so the one implementation still carries
 /// a type from either side to the other (a literal takes the other operand's type; a reduction's
 /// accumulator takes the type of what is added to it).
-#[diagnostic::on_unimplemented(
-    message = "mismatched types in a kernel: `{Self}` where `{T}` is expected",
-    label = "expected `{T}`, found `{Self}`",
-    note = "Rust does not mix number types in an operation, an assignment or a call; convert with \
-            `as` (kernel indices are `usize` for a RangePolicy and `i64` for an MDRangePolicy, unless \
-            the kernel annotates them, as in `|(i, j): (usize, usize)|`)"
-)]
 pub trait SameType<T>: crate::seal::SealedSameType<T> {
     /// `e`, of the type of `left`.
     fn same(left: &Expr<T>, e: Expr<Self>) -> Expr<T>
@@ -69,6 +79,7 @@ pub trait SameType<T>: crate::seal::SealedSameType<T> {
     fn same_as(e: Expr<Self>) -> Expr<T>
     where
         Self: Sized;
+}
 }
 
 impl<T> SameType<T> for T {

@@ -18,22 +18,33 @@ union words {
   u32 word[(sizeof(T) + 3) / 4];
 };
 
-// __shfl_down_sync / __shfl_up_sync for any trivially copyable T.
-template <class T>
-__device__ __forceinline__ T shfl_down(const T& v, unsigned delta, unsigned mask) {
+// A warp shuffle of any trivially copyable T: `shuffle` moves one 32-bit word.
+template <class T, class Shuffle>
+__device__ __forceinline__ T shfl_words(const T& v, Shuffle shuffle) {
   words<T> w;
   w.value = v;
 #pragma unroll
-  for (unsigned k = 0; k < sizeof(w.word) / 4; ++k) w.word[k] = __shfl_down_sync(mask, w.word[k], delta);
+  for (unsigned k = 0; k < sizeof(w.word) / 4; ++k) w.word[k] = shuffle(w.word[k]);
   return w.value;
 }
+
+// __shfl_down_sync / __shfl_up_sync / __shfl_xor_sync / __shfl_sync for any trivially copyable T
+// (`width`: the shuffle's segment, a power of two up to 32).
 template <class T>
-__device__ __forceinline__ T shfl_up(const T& v, unsigned delta, unsigned mask) {
-  words<T> w;
-  w.value = v;
-#pragma unroll
-  for (unsigned k = 0; k < sizeof(w.word) / 4; ++k) w.word[k] = __shfl_up_sync(mask, w.word[k], delta);
-  return w.value;
+__device__ __forceinline__ T shfl_down(const T& v, unsigned delta, unsigned mask) {
+  return shfl_words(v, [&](u32 x) { return __shfl_down_sync(mask, x, delta); });
+}
+template <class T>
+__device__ __forceinline__ T shfl_up(const T& v, unsigned delta, unsigned mask, unsigned width = 32u) {
+  return shfl_words(v, [&](u32 x) { return __shfl_up_sync(mask, x, delta, width); });
+}
+template <class T>
+__device__ __forceinline__ T shfl_xor(const T& v, unsigned delta, unsigned mask) {
+  return shfl_words(v, [&](u32 x) { return __shfl_xor_sync(mask, x, delta); });
+}
+template <class T>
+__device__ __forceinline__ T shfl_idx(const T& v, unsigned src, unsigned mask, unsigned width) {
+  return shfl_words(v, [&](u32 x) { return __shfl_sync(mask, x, src, width); });
 }
 
 // How many threads this thread's warp has in the block (the last warp may be partial), and the

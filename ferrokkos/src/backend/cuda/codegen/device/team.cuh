@@ -27,31 +27,6 @@ struct Team {
 
 namespace detail {
 
-template <class T>
-__device__ __forceinline__ T shfl_xor(const T& v, unsigned delta, unsigned mask) {
-  words<T> w;
-  w.value = v;
-#pragma unroll
-  for (unsigned k = 0; k < sizeof(w.word) / 4; ++k) w.word[k] = __shfl_xor_sync(mask, w.word[k], delta);
-  return w.value;
-}
-template <class T>
-__device__ __forceinline__ T shfl_idx(const T& v, unsigned src, unsigned mask, unsigned width) {
-  words<T> w;
-  w.value = v;
-#pragma unroll
-  for (unsigned k = 0; k < sizeof(w.word) / 4; ++k) w.word[k] = __shfl_sync(mask, w.word[k], src, width);
-  return w.value;
-}
-template <class T>
-__device__ __forceinline__ T shfl_up_width(const T& v, unsigned delta, unsigned mask, unsigned width) {
-  words<T> w;
-  w.value = v;
-#pragma unroll
-  for (unsigned k = 0; k < sizeof(w.word) / 4; ++k) w.word[k] = __shfl_up_sync(mask, w.word[k], delta, width);
-  return w.value;
-}
-
 /// Shared memory for one value per warp (at most 32), as raw storage (value types need not be
 /// trivially constructible).
 template <class T>
@@ -140,14 +115,14 @@ __device__ __forceinline__ typename Red::value_type vector_exclusive_scan(
   const unsigned width = t.vector_length;
   T inclusive = v;
   for (unsigned d = 1; d < width; d *= 2u) {
-    T lower = detail::shfl_up_width(inclusive, d, mask, width);
+    T lower = detail::shfl_up(inclusive, d, mask, width);
     if (t.lane() >= d) {
       Red::join(lower, inclusive);
       inclusive = lower;
     }
   }
   total = detail::shfl_idx(inclusive, width - 1u, mask, width);
-  const T below = detail::shfl_up_width(inclusive, 1u, mask, width);
+  const T below = detail::shfl_up(inclusive, 1u, mask, width);
   return t.lane() == 0u ? Red::identity() : below;
 }
 
@@ -168,13 +143,13 @@ __device__ __forceinline__ typename Red::value_type team_thread_exclusive_scan(
   // are multiples of the vector length).
   T inclusive = detail::shfl_idx(v, lane & ~(width - 1u), mask, 32u);
   for (unsigned d = width; d < 32u; d *= 2u) {
-    T lower = detail::shfl_up_width(inclusive, d, mask, 32u);
+    T lower = detail::shfl_up(inclusive, d, mask, 32u);
     if (lane >= d) {
       Red::join(lower, inclusive);
       inclusive = lower;
     }
   }
-  T below = detail::shfl_up_width(inclusive, width, mask, 32u);
+  T below = detail::shfl_up(inclusive, width, mask, 32u);
   T exclusive = lane >= width ? below : Red::identity();
   T* slots = detail::warp_slots<T>();
   // The warp's last rank holds the warp's total.
