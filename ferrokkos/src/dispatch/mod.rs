@@ -8,7 +8,7 @@ mod launch;
 mod patterns;
 mod prepare;
 mod reach;
-mod team;
+pub(crate) mod team;
 
 pub use functor::{ForFunctor, Functor, ReduceFunctor, ScanFunctor};
 pub use host::HostExecutionSpace;

@@ -11,13 +11,18 @@
 //! Invariants: `captures`, `index` and `params` hold names unique in the body's function (made by
 //! the emission state), `index.len() == rank`, and `params` has the pattern's parameters (none for
 //! a `for`, the accumulator for a reduce, the partial value and the `is_final` flag for a scan).
+//! A team body has no index (`index` is empty, `index_type` is `usize`); its first parameter is the
+//! team member.
 
 use super::builder::{self, Line};
 use super::capture::Captures;
 use super::expr::Expr;
 use super::index::ShadowIndex;
-use super::kernel::{ForKind, Kernel, KernelInfo, ReduceKind, ScanKind};
+use super::kernel::{
+    ForKind, Kernel, KernelInfo, ReduceKind, ScanKind, TeamForKind, TeamReduceKind,
+};
 use super::shadow::Mut;
+use super::shadow::TeamShadow;
 
 /// The pattern a kernel body was written for (its extra parameters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +33,11 @@ pub enum BodyKind {
     Reduce,
     /// `parallel_scan`: the index, the partial value and the `is_final` flag.
     Scan,
+    /// `parallel_for` over a `TeamPolicy`: no index; the one parameter is the team member, a
+    /// `const fk::Team&` in the generated code (see `backend/cuda/codegen/device/team.cuh`).
+    TeamFor,
+    /// `parallel_reduce` over a `TeamPolicy`: the team member and the accumulator.
+    TeamReduce,
 }
 
 /// A kernel's device code in backend-neutral form (see the module documentation).
@@ -70,19 +80,20 @@ impl KernelBody {
 
     /// Runs the shadow once (`body` gets the captures' and the index's shadow values and the names
     /// of the pattern's parameters) and keeps what it wrote.
-    fn trace<A: ShadowIndex, C: Captures>(
+    fn trace<C: Captures>(
         info: &KernelInfo,
         captures: &C,
         kind: BodyKind,
+        index_type: &'static str,
         emit: &[fn() -> String],
-        body: impl FnOnce(C::Shadow, A::Exprs, &[String]),
+        body: impl FnOnce(C::Shadow, &[String], &[String]),
     ) -> KernelBody {
         let names = captures.names();
         let emitted = builder::emit(&[], || {
             let caps: Vec<String> = names.iter().map(|n| builder::fresh_name(n)).collect();
             let index: Vec<String> = info.index.iter().map(|n| builder::fresh_name(n)).collect();
             let params: Vec<String> = info.params.iter().map(|n| builder::fresh_name(n)).collect();
-            body(C::shadow(&caps), A::exprs(&index), &params);
+            body(C::shadow(&caps), &index, &params);
             // Inside the emission, so that the user types of the parameters are defined.
             let types = C::cxx_types();
             let mut code: Vec<String> = Vec::new();
@@ -103,7 +114,7 @@ impl KernelBody {
             functions: emitted.functions,
             captures: types.into_iter().zip(caps).collect(),
             index,
-            index_type: A::CXX,
+            index_type,
             params,
             reducer_code,
         }
@@ -118,12 +129,13 @@ impl<A: ShadowIndex, C: Captures, H, S: Fn(C::Shadow, A::Exprs)> Kernel<ForKind<
 
     /// The body, with a reducer's definitions `emit` made in its emission.
     pub fn body_with(&self, emit: &[fn() -> String]) -> KernelBody {
-        KernelBody::trace::<A, C>(
+        KernelBody::trace::<C>(
             self.info(),
             &self.captures,
             BodyKind::For,
+            A::CXX,
             emit,
-            |caps, index, _| (self.shadow)(caps, index),
+            |caps, index, _| (self.shadow)(caps, A::exprs(index)),
         )
     }
 }
@@ -139,12 +151,13 @@ where
 
     /// The body, with a reducer's definitions `emit` made in its emission.
     pub fn body_with(&self, emit: &[fn() -> String]) -> KernelBody {
-        KernelBody::trace::<A, C>(
+        KernelBody::trace::<C>(
             self.info(),
             &self.captures,
             BodyKind::Reduce,
+            A::CXX,
             emit,
-            |caps, index, params| (self.shadow)(caps, index, Expr::name(&params[0])),
+            |caps, index, params| (self.shadow)(caps, A::exprs(index), Expr::name(&params[0])),
         )
     }
 }
@@ -160,13 +173,62 @@ where
 
     /// The body, with a reducer's definitions `emit` made in its emission.
     pub fn body_with(&self, emit: &[fn() -> String]) -> KernelBody {
-        KernelBody::trace::<A, C>(
+        KernelBody::trace::<C>(
             self.info(),
             &self.captures,
             BodyKind::Scan,
+            A::CXX,
             emit,
             |caps, index, params| {
-                (self.shadow)(caps, index, Expr::name(&params[0]), Expr::name(&params[1]))
+                (self.shadow)(
+                    caps,
+                    A::exprs(index),
+                    Expr::name(&params[0]),
+                    Expr::name(&params[1]),
+                )
+            },
+        )
+    }
+}
+
+impl<C: Captures, H, S: Fn(C::Shadow, TeamShadow)> Kernel<TeamForKind, C, H, S> {
+    /// The body in backend-neutral form (see [`KernelBody`]).
+    pub fn body(&self) -> KernelBody {
+        self.body_with(&[])
+    }
+
+    /// The body, with a reducer's definitions `emit` made in its emission.
+    pub fn body_with(&self, emit: &[fn() -> String]) -> KernelBody {
+        KernelBody::trace::<C>(
+            self.info(),
+            &self.captures,
+            BodyKind::TeamFor,
+            "usize",
+            emit,
+            |caps, _, params| (self.shadow)(caps, TeamShadow::named(&params[0])),
+        )
+    }
+}
+
+impl<V, C: Captures, H, S> Kernel<TeamReduceKind<V>, C, H, S>
+where
+    S: Fn(C::Shadow, TeamShadow, Expr<Mut<V>>),
+{
+    /// The body in backend-neutral form (see [`KernelBody`]).
+    pub fn body(&self) -> KernelBody {
+        self.body_with(&[])
+    }
+
+    /// The body, with a reducer's definitions `emit` made in its emission.
+    pub fn body_with(&self, emit: &[fn() -> String]) -> KernelBody {
+        KernelBody::trace::<C>(
+            self.info(),
+            &self.captures,
+            BodyKind::TeamReduce,
+            "usize",
+            emit,
+            |caps, _, params| {
+                (self.shadow)(caps, TeamShadow::named(&params[0]), Expr::name(&params[1]))
             },
         )
     }

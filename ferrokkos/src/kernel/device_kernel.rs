@@ -7,9 +7,9 @@ use super::capture::Captures;
 use super::device_reducer::DeviceReducer;
 use super::expr::Expr;
 use super::index::ShadowIndex;
-use super::kernel::{ForKind, Kernel, ReduceKind, ScanKind};
+use super::kernel::{ForKind, Kernel, ReduceKind, ScanKind, TeamForKind, TeamReduceKind};
 use super::params::ParamWriter;
-use super::shadow::Mut;
+use super::shadow::{Mut, TeamShadow};
 use crate::view::kernel_access::ViewAccess;
 
 /// The identity of a kernel's device code: where it was written, a hash of its tokens and the
@@ -117,6 +117,29 @@ where
     C: Captures + 'static,
     H: Sync + 'static,
     S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>, Expr<bool>) + Sync + 'static,
+{
+    fn device_body(&self, emit: &[fn() -> String]) -> KernelBody {
+        self.body_with(emit)
+    }
+}
+
+impl<C, H, S> DeviceKernel for Kernel<TeamForKind, C, H, S>
+where
+    C: Captures + 'static,
+    H: Sync + 'static,
+    S: Fn(C::Shadow, TeamShadow) + Sync + 'static,
+{
+    fn device_body(&self, emit: &[fn() -> String]) -> KernelBody {
+        self.body_with(emit)
+    }
+}
+
+impl<V, C, H, S> DeviceKernel for Kernel<TeamReduceKind<V>, C, H, S>
+where
+    V: 'static,
+    C: Captures + 'static,
+    H: Sync + 'static,
+    S: Fn(C::Shadow, TeamShadow, Expr<Mut<V>>) + Sync + 'static,
 {
     fn device_body(&self, emit: &[fn() -> String]) -> KernelBody {
         self.body_with(emit)

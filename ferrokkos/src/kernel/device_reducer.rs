@@ -74,6 +74,59 @@ tuple_reducer!(R0 0, R1 1, R2 2, R3 3);
 tuple_reducer!(R0 0, R1 1, R2 2, R3 3, R4 4);
 tuple_reducer!(R0 0, R1 1, R2 2, R3 3, R4 4, R5 5);
 
+/// A reducer a nested range's `parallel_reduce` / `parallel_scan` can use in a device kernel: the
+/// built-in reducers of one number (their C++ needs no definitions of its own). Sealed: its names
+/// go into the generated code.
+pub trait NestedReducer: DeviceReducer + nested_seal::Sealed {
+    /// The C++ reducer and value type names.
+    #[doc(hidden)]
+    fn names() -> (String, String);
+}
+
+mod nested_seal {
+    /// Implemented by the nested reducers only (a private module: no other crate can name it).
+    pub trait Sealed {}
+}
+
+macro_rules! nested_reducer {
+    ($($r:ident: $bound:ident),*) => {$(
+        impl<T: $bound + DeviceType> nested_seal::Sealed for $r<T> {}
+
+        impl<T: $bound + DeviceType> NestedReducer for $r<T> {
+            fn names() -> (String, String) {
+                scalar_names::<Self>()
+            }
+        }
+    )*};
+}
+
+nested_reducer!(Sum: ReductionScalar, Prod: ReductionScalar, Min: ReductionScalar,
+    Max: ReductionScalar, BAnd: Bitwise, BOr: Bitwise);
+
+impl nested_seal::Sealed for LAnd {}
+impl nested_seal::Sealed for LOr {}
+
+impl NestedReducer for LAnd {
+    fn names() -> (String, String) {
+        scalar_names::<Self>()
+    }
+}
+
+impl NestedReducer for LOr {
+    fn names() -> (String, String) {
+        scalar_names::<Self>()
+    }
+}
+
+/// The names of a reducer of one number (whose device form is in the header).
+fn scalar_names<R: DeviceReducer>() -> (String, String) {
+    match R::device_cxx(crate::seal::Token::new()) {
+        Some(c) => (c.reducer, c.value),
+        // Every DeviceReducer has a device form (a test below checks the built-in ones).
+        None => (String::from("void"), String::from("void")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 use super::capture::{Borrowed, Captures};
 use super::expr::Expr;
 use super::index::ShadowIndex;
-use super::shadow::Mut;
+use super::shadow::{Mut, TeamShadow};
 use crate::error::Result;
 use crate::view::kernel_access::LaunchBorrows;
 
@@ -34,6 +34,10 @@ pub struct ForKind<A>(PhantomData<fn(A)>);
 pub struct ReduceKind<A, V>(PhantomData<fn(A, V)>);
 /// Marks a `parallel_scan` kernel over index `A` with values `V`.
 pub struct ScanKind<A, V>(PhantomData<fn(A, V)>);
+/// Marks a `parallel_for` team kernel (over a `TeamPolicy`).
+pub struct TeamForKind(());
+/// Marks a `parallel_reduce` team kernel with values `V`.
+pub struct TeamReduceKind<V>(PhantomData<fn(V)>);
 
 /// A single-source kernel, made by [`crate::kernel!`]: its captures `C`, the body compiled for the
 /// host `H` and the typed shadow `S` that writes the body in C++.
@@ -195,6 +199,20 @@ pub fn shadow_scan<
     s
 }
 
+/// Checks the shadow of a `parallel_for` team kernel (its host closure is checked in `dispatch`,
+/// which knows the team member's type).
+pub fn shadow_team_for<C: Captures, S: Fn(C::Shadow, TeamShadow)>(_: &C, s: S) -> S {
+    s
+}
+
+/// Checks the shadow of a `parallel_reduce` team kernel.
+pub fn shadow_team_reduce<V, C: Captures, S: Fn(C::Shadow, TeamShadow, Expr<Mut<V>>)>(
+    _: &C,
+    s: S,
+) -> S {
+    s
+}
+
 /// The type the iteration index has in the check `kernel!` makes that the identifiers its race rules
 /// took for the index resolve to the index parameter (see [`iteration_index`]).
 #[derive(Debug, Clone, Copy)]
@@ -274,6 +292,37 @@ where
     /// # Safety
     /// As for [`Kernel::new_for`].
     pub unsafe fn new_scan(captures: C, host: H, shadow: S, info: KernelInfo) -> Self {
+        Self::new(captures, host, shadow, info)
+    }
+}
+
+impl<C, H, S> Kernel<TeamForKind, C, H, S>
+where
+    C: Captures,
+    S: Fn(C::Shadow, TeamShadow),
+{
+    /// A `parallel_for` team kernel.
+    ///
+    /// # Safety
+    /// The host closure obeys the team race rules (a written View touched only at an element the
+    /// writing agent owns: an injective map of the league rank and the enclosing nested-range
+    /// indices, in a scope that one thread and lane runs; atomic Views only atomically), except
+    /// where `info.is_unsafe` says its author took over; `kernel!` checks this on the syntax.
+    pub unsafe fn new_team_for(captures: C, host: H, shadow: S, info: KernelInfo) -> Self {
+        Self::new(captures, host, shadow, info)
+    }
+}
+
+impl<V, C, H, S> Kernel<TeamReduceKind<V>, C, H, S>
+where
+    C: Captures,
+    S: Fn(C::Shadow, TeamShadow, Expr<Mut<V>>),
+{
+    /// A `parallel_reduce` team kernel.
+    ///
+    /// # Safety
+    /// As for [`Kernel::new_team_for`].
+    pub unsafe fn new_team_reduce(captures: C, host: H, shadow: S, info: KernelInfo) -> Self {
         Self::new(captures, host, shadow, info)
     }
 }

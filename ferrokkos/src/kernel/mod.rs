@@ -166,8 +166,8 @@ pub(crate) mod view_expr;
 // of kernels and reducers that run on a device, and the device value types.
 pub use body::{BodyKind, KernelBody};
 pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
-pub use device_reducer::DeviceReducer;
-pub use kernel::{ForKind, Kernel, KernelInfo, ReduceKind, ScanKind};
+pub use device_reducer::{DeviceReducer, NestedReducer};
+pub use kernel::{ForKind, Kernel, KernelInfo, ReduceKind, ScanKind, TeamForKind, TeamReduceKind};
 pub use ty::{DeviceType, Kind};
 pub use value::{DeviceEnum, DeviceEq, DeviceValue};
 

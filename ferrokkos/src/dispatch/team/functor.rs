@@ -10,6 +10,7 @@ use super::member::TeamMember;
 use crate::dispatch::functor::Functor;
 use crate::dispatch::reach::{HostOnly, Reach};
 use crate::error::Result;
+use crate::kernel::DeviceKernel;
 use crate::seal::Token;
 
 /// A `parallel_for` team kernel: called once for each thread of each team.
@@ -61,6 +62,12 @@ pub trait TeamForFunctor {
         run: impl FnOnce(&Self::Body) -> R,
         _: Token,
     ) -> Result<R>;
+    /// The device translation, for device spaces (see `ForFunctor::device_kernel`): only
+    /// `kernel!`s have one.
+    #[doc(hidden)]
+    fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
+        None
+    }
 }
 
 /// Something [`crate::parallel_reduce`] can run over a [`crate::TeamPolicy`] into a `V`.
@@ -82,6 +89,12 @@ pub trait TeamReduceFunctor<V> {
         run: impl FnOnce(&Self::Body) -> R,
         _: Token,
     ) -> Result<R>;
+    /// The device translation, for device spaces (see `ForFunctor::device_kernel`): only
+    /// `kernel!`s have one.
+    #[doc(hidden)]
+    fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
+        None
+    }
 }
 
 /// A closure or a functor struct lends itself as the body.

@@ -5,6 +5,7 @@
 //! driver is `backend/host/team.rs`.
 
 mod functor;
+pub(crate) mod kernel;
 mod member;
 mod nested;
 mod patterns;

@@ -32,6 +32,7 @@ macro_rules! operand_check {
 mod arith;
 mod call;
 mod control;
+pub mod team;
 
 pub use super::array::{ArrayExpr, array_local, array_repeat};
 pub use super::complex::{ComplexPart, complex_from_polar, complex_new};
@@ -48,6 +49,7 @@ pub use control::{
     Branch, DeviceInt, RangeShape, break_, break_to, continue_, continue_to, for_range, if_,
     if_else, labeled, loop_, return_unit, return_value, while_,
 };
+pub use team::TeamShadow;
 
 /// A literal: `lit(2.0)` has the type rustc infers for `2.0` in the same place of the host closure.
 pub fn lit<T: DeviceType>(value: T) -> Expr<T> {

@@ -1,0 +1,332 @@
+//! Team kernels in the typed shadow: the team member, the nested ranges and their patterns,
+//! `single`, barriers and broadcasts, written as C++ over the device header's `fk::Team` and its
+//! collectives (`backend/cuda/codegen/device/team.cuh`).
+//!
+//! Mapping (the same for every GPU backend that has the header's team part): each thread of the
+//! block is lane `lane()` of team thread `rank()`. A nested range walks its iterations as a count
+//! from its begin: `TeamThreadRange` hands them out over the team's threads (every lane of a
+//! thread runs the thread's iterations), `ThreadVectorRange` over one thread's lanes and
+//! `TeamVectorRange` over every lane of every thread. A reduction or scan over a range joins the
+//! threads' (or lanes') partial values with the matching collective; a scan walks contiguous runs
+//! of iterations per thread (or lane), so that joins keep the iteration order.
+//!
+//! Invariant: `kernel!` lets only the constructs that every thread of their scope reaches call a
+//! collective (team-level ones in team-uniform control flow, no collective inside a vector range
+//! or `single`), which is what the header's collectives require.
+
+use super::super::builder::{self, prec};
+use super::super::device_reducer::NestedReducer;
+use super::super::expr::Expr;
+use super::super::value::DeviceValue;
+use super::Mut;
+use super::control::DeviceInt;
+
+/// The team member of a team kernel in its shadow: the name of the `const fk::Team&` parameter.
+#[derive(Clone, Copy, Debug)]
+pub struct TeamShadow {
+    name: Expr<()>,
+}
+
+impl TeamShadow {
+    /// The member whose C++ parameter is `name`.
+    pub(crate) fn named(name: &str) -> TeamShadow {
+        TeamShadow {
+            name: Expr::name(name),
+        }
+    }
+
+    fn text(self) -> String {
+        self.name.text()
+    }
+
+    fn usize_of(self, member: &str) -> Expr<usize> {
+        Expr::new(format!("(usize){}.{member}", self.text()), prec::UNARY)
+    }
+
+    /// `team.league_rank()`.
+    pub fn league_rank(self) -> Expr<usize> {
+        self.usize_of("league_rank")
+    }
+
+    /// `team.league_size()`.
+    pub fn league_size(self) -> Expr<usize> {
+        self.usize_of("league_size")
+    }
+
+    /// `team.team_rank()`.
+    pub fn team_rank(self) -> Expr<usize> {
+        self.usize_of("rank()")
+    }
+
+    /// `team.team_size()`.
+    pub fn team_size(self) -> Expr<usize> {
+        self.usize_of("team_size")
+    }
+
+    /// `team.vector_length()`.
+    pub fn vector_length(self) -> Expr<usize> {
+        self.usize_of("vector_length")
+    }
+
+    /// `team.team_barrier()`.
+    pub fn team_barrier(self) {
+        builder::line("fk::team_barrier();");
+    }
+
+    /// `team.team_broadcast(value, source)`: `value` as team thread `source` has it.
+    pub fn team_broadcast<T: DeviceValue>(self, value: Expr<T>, source: Expr<usize>) -> Expr<T> {
+        let t = builder::fresh_temp("fk_bcast");
+        builder::line(format!(
+            "const {} {t} = fk::team_broadcast({}, {}, (u32)({}));",
+            T::cxx_name(),
+            self.text(),
+            value.text(),
+            source.text()
+        ));
+        Expr::name(&t)
+    }
+}
+
+/// Which threads a nested range's iterations are spread over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RangeKind {
+    /// `TeamThreadRange`: the team's threads.
+    TeamThread,
+    /// `ThreadVectorRange`: one thread's vector lanes.
+    ThreadVector,
+    /// `TeamVectorRange`: every lane of every thread.
+    TeamVector,
+}
+
+impl RangeKind {
+    /// This thread's position among the range's workers, and their number (C++ `u64`s).
+    fn worker(self, team: TeamShadow) -> (String, String) {
+        let t = team.text();
+        match self {
+            RangeKind::TeamThread => (format!("(u64){t}.rank()"), format!("(u64){t}.team_size")),
+            RangeKind::ThreadVector => (
+                format!("(u64){t}.lane()"),
+                format!("(u64){t}.vector_length"),
+            ),
+            RangeKind::TeamVector => (
+                format!("((u64){t}.rank() * {t}.vector_length + {t}.lane())"),
+                format!("((u64){t}.team_size * {t}.vector_length)"),
+            ),
+        }
+    }
+
+    /// The collective that joins the workers' values of reducer `r`, every worker getting the join.
+    fn reduce(self, r: &str, team: TeamShadow, v: &str) -> String {
+        let f = match self {
+            RangeKind::TeamThread => "team_thread_reduce",
+            RangeKind::ThreadVector => "vector_reduce",
+            RangeKind::TeamVector => "team_vector_reduce",
+        };
+        format!("fk::{f}<{r}>({}, {v})", team.text())
+    }
+
+    /// The collective exclusive scan of the workers' values (each worker its prefix; `total` the
+    /// join of all).
+    fn exclusive_scan(self, r: &str, team: TeamShadow, v: &str, total: &str) -> String {
+        let t = team.text();
+        match self {
+            RangeKind::TeamThread => {
+                format!("fk::team_thread_exclusive_scan<{r}>({t}, {v}, {total})")
+            }
+            RangeKind::ThreadVector => format!("fk::vector_exclusive_scan<{r}>({t}, {v}, {total})"),
+            // Every lane a worker: the team scan over a team whose threads have one lane each.
+            RangeKind::TeamVector => format!(
+                "fk::team_thread_exclusive_scan<{r}>(fk::Team{{{t}.league_rank, {t}.league_size, \
+                 {t}.team_size * {t}.vector_length, 1u}}, {v}, {total})"
+            ),
+        }
+    }
+}
+
+/// Opens a block with the range's bounds and its iteration count (`u64`, 0 when `end <= begin`);
+/// returns the names of the begin and the count.
+fn open_range<I: DeviceInt>(name: &str, begin: Expr<I>, end: Expr<I>) -> (String, String) {
+    let ty = I::CXX;
+    let b = builder::fresh_name(&format!("{name}_begin"));
+    let e = builder::fresh_name(&format!("{name}_end"));
+    let n = builder::fresh_name(&format!("{name}_count"));
+    builder::line("{");
+    builder::indent(1);
+    builder::line(format!("const {ty} {b} = {};", begin.text()));
+    builder::line(format!("const {ty} {e} = {};", end.text()));
+    builder::line(format!(
+        "const u64 {n} = {b} < {e} ? (u64){e} - (u64){b} : (u64)0;"
+    ));
+    (b, n)
+}
+
+fn close_range() {
+    builder::indent(-1);
+    builder::line("}");
+}
+
+/// A loop over the iterations `[lo, hi)` of the count, calling `body` with the index.
+fn iterations<I: DeviceInt>(
+    name: &str,
+    begin: &str,
+    lo: &str,
+    hi: &str,
+    step: &str,
+    body: impl FnOnce(Expr<I>),
+) {
+    let ty = I::CXX;
+    let k = builder::fresh_name(&format!("{name}_k"));
+    let var = builder::fresh_name(name);
+    builder::line(format!(
+        "for (u64 {k} = {lo}; {k} < {hi}; {k} += {step}) {{"
+    ));
+    builder::indent(1);
+    builder::line(format!("const {ty} {var} = ({ty})((u64){begin} + {k});"));
+    body(Expr::name(&var));
+    builder::indent(-1);
+    builder::line("}");
+}
+
+/// `X::new(team, begin, end).parallel_for(|i| body)`.
+pub fn range_for<I: DeviceInt>(
+    kind: RangeKind,
+    team: TeamShadow,
+    name: &str,
+    begin: Expr<I>,
+    end: Expr<I>,
+    body: impl FnOnce(Expr<I>),
+) {
+    let (b, n) = open_range(name, begin, end);
+    let (first, step) = kind.worker(team);
+    iterations(name, &b, &first, &n, &step, body);
+    close_range();
+}
+
+/// `X::new(team, begin, end).parallel_reduce(|i, acc| body, reducer)`: the join over the range's
+/// iterations, in every worker of the range.
+pub fn range_reduce<I: DeviceInt, R: NestedReducer>(
+    kind: RangeKind,
+    team: TeamShadow,
+    name: &str,
+    begin: Expr<I>,
+    end: Expr<I>,
+    body: impl FnOnce(Expr<I>, Expr<Mut<R::Value>>),
+    reducer: R,
+) -> Expr<R::Value> {
+    let _ = reducer;
+    let (r, value) = R::names();
+    let acc = builder::fresh_temp("fk_nested");
+    builder::line(format!("{value} {acc} = {r}::identity();"));
+    let (b, n) = open_range(name, begin, end);
+    let (first, step) = kind.worker(team);
+    iterations(name, &b, &first, &n, &step, |i| body(i, Expr::name(&acc)));
+    close_range();
+    builder::line(format!("{acc} = {};", kind.reduce(&r, team, &acc)));
+    Expr::name(&acc)
+}
+
+/// `X::new(team, begin, end).parallel_scan(|i, partial, is_final| body, reducer)`: each worker
+/// walks a contiguous run of the iterations twice (its contributions, then with its exact prefix);
+/// returns the total in every worker.
+pub fn range_scan<I: DeviceInt, R: NestedReducer>(
+    kind: RangeKind,
+    team: TeamShadow,
+    name: &str,
+    begin: Expr<I>,
+    end: Expr<I>,
+    body: impl Fn(Expr<I>, Expr<Mut<R::Value>>, Expr<bool>),
+    reducer: R,
+) -> Expr<R::Value> {
+    let _ = reducer;
+    let (r, value) = R::names();
+    let total = builder::fresh_temp("fk_scan_total");
+    builder::line(format!("{value} {total};"));
+    let (b, n) = open_range(name, begin, end);
+    let (me, workers) = kind.worker(team);
+    let per = builder::fresh_temp("fk_per");
+    let lo = builder::fresh_temp("fk_lo");
+    let hi = builder::fresh_temp("fk_hi");
+    builder::line(format!(
+        "const u64 {per} = ({n} + {workers} - 1) / {workers};"
+    ));
+    builder::line(format!(
+        "const u64 {lo} = {me} * {per} < {n} ? {me} * {per} : {n};"
+    ));
+    builder::line(format!(
+        "const u64 {hi} = {lo} + {per} < {n} ? {lo} + {per} : {n};"
+    ));
+    let run = builder::fresh_temp("fk_run");
+    builder::line(format!("{value} {run} = {r}::identity();"));
+    iterations(name, &b, &lo, &hi, "1", |i| {
+        body(
+            i,
+            Expr::name(&run),
+            Expr::new("false".into(), prec::PRIMARY),
+        )
+    });
+    builder::line(format!(
+        "const {value} {run}_before = {};",
+        kind.exclusive_scan(&r, team, &run, &total)
+    ));
+    builder::line(format!("{run} = {run}_before;"));
+    iterations(name, &b, &lo, &hi, "1", |i| {
+        body(i, Expr::name(&run), Expr::new("true".into(), prec::PRIMARY))
+    });
+    close_range();
+    Expr::name(&total)
+}
+
+/// What `single` gives back: nothing, or a value that every thread of the scope receives (sealed).
+pub trait SingleValue: crate::seal::SealedShadow + Sized {
+    /// Emits `if (chosen) { f }` and hands the value to the scope with `broadcast` (a C++ function
+    /// of the team, the value and the source).
+    fn single(team: TeamShadow, chosen: &str, broadcast: &str, f: impl FnOnce() -> Self) -> Self;
+}
+
+impl SingleValue for () {
+    fn single(_: TeamShadow, chosen: &str, _: &str, f: impl FnOnce()) {
+        builder::line(format!("if ({chosen}) {{"));
+        builder::indent(1);
+        f();
+        builder::indent(-1);
+        builder::line("}");
+    }
+}
+
+impl<T: DeviceValue> SingleValue for Expr<T> {
+    fn single(team: TeamShadow, chosen: &str, broadcast: &str, f: impl FnOnce() -> Self) -> Self {
+        let t = builder::fresh_temp("fk_single");
+        builder::line(format!("{} {t};", T::cxx_name()));
+        builder::line(format!("if ({chosen}) {{"));
+        builder::indent(1);
+        let v = f();
+        builder::line(format!("{t} = {};", v.text()));
+        builder::indent(-1);
+        builder::line("}");
+        builder::line(format!("{t} = {broadcast}({}, {t}, 0u);", team.text()));
+        Expr::name(&t)
+    }
+}
+
+/// `single(PerTeam(team), f)`: thread 0's lane 0 runs `f`; its value goes to every thread.
+pub fn single_team<T: SingleValue>(team: TeamShadow, f: impl FnOnce() -> T) -> T {
+    let t = team.text();
+    T::single(
+        team,
+        &format!("{t}.rank() == 0u && {t}.lane() == 0u"),
+        "fk::team_broadcast",
+        f,
+    )
+}
+
+/// `single(PerThread(team), f)`: each thread's lane 0 runs `f`; its value goes to the thread's
+/// lanes.
+pub fn single_thread<T: SingleValue>(team: TeamShadow, f: impl FnOnce() -> T) -> T {
+    let t = team.text();
+    T::single(
+        team,
+        &format!("{t}.lane() == 0u"),
+        "fk::vector_broadcast",
+        f,
+    )
+}
