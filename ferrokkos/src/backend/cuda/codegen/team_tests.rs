@@ -57,6 +57,31 @@ extern "C" __global__ void team_collectives(f64* out, u64* maps, u32 team_size, 
   m[6] = m3.a; m[7] = m3.b; m[8] = mv.a; m[9] = mv.b; m[10] = m4.a; m[11] = m4.b;
   m[12] = mt.a; m[13] = mt.b;
 }
+
+// Vector collectives in divergent control flow: team thread r runs r % 3 + 1 rounds (threads of one
+// warp leave the loop at different rounds), and only odd ranks reduce once more. Each thread's
+// lanes stay together, which is all a vector collective needs.
+extern "C" __global__ void vector_divergent(f64* out, u32 team_size, u32 vector_length) {
+  fk::Team t;
+  t.league_rank = blockIdx.x;
+  t.league_size = gridDim.x;
+  t.team_size = team_size;
+  t.vector_length = vector_length;
+  const u64 r = t.rank(), k = t.lane();
+  f64 sums = 0.0, scans = 0.0, totals = 0.0, casts = 0.0, odd = 0.0;
+  for (u64 round = 0; round < r % 3 + 1; ++round) {
+    const f64 mine = (f64)(r * 100 + k) + (f64)round * 0.25;
+    f64 total;
+    sums += fk::vector_reduce<fk::Sum<f64>>(t, mine);
+    scans += fk::vector_exclusive_scan<fk::Sum<f64>>(t, mine, total);
+    totals += total;
+    casts += fk::vector_broadcast(t, mine, vector_length - 1);
+  }
+  if (r % 2 == 1) odd = fk::vector_reduce<fk::Sum<f64>>(t, (f64)(k + 1));
+  const u64 g = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+  f64* o = out + 5 * g;
+  o[0] = sums; o[1] = scans; o[2] = totals; o[3] = casts; o[4] = odd;
+}
 "#;
 
 /// The program: the device header with its team part, then the kernel.
@@ -236,6 +261,79 @@ fn team_collectives_give_every_thread_the_hosts_results() {
                     );
                 }
             }
+        }
+    }
+}
+
+/// Vector collectives called by the threads of one warp in different control flow (different
+/// trip counts, only odd ranks) give each thread its own lanes' results.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn vector_collectives_work_in_divergent_control_flow() {
+    let ctx = test_context();
+    if !require_or_skip() {
+        return;
+    }
+    let arch = device_info(ctx.ordinal()).expect("device info").arch();
+    let cubin = compile_cubin(&source(), "team_collectives.cu", arch).expect("compiles");
+    let module = Module::load(&ctx, &cubin.image, || "loading".into()).expect("load");
+    let f = module
+        .function("vector_divergent", || "vector_divergent".into())
+        .expect("function");
+    let stream = Stream::new(&ctx, || "stream".into()).expect("stream");
+    let leagues = 2u32;
+    for (team, vector) in [
+        (32u32, 1u32),
+        (16, 2),
+        (8, 4),
+        (7, 8),
+        (3, 16),
+        (5, 32),
+        (33, 1),
+    ] {
+        let threads = (leagues * team * vector) as usize;
+        let out = DeviceBuffer::new(&ctx, threads * 5 * 8, || "out".into()).expect("alloc");
+        let mut params = Vec::new();
+        params.extend_from_slice(&out.ptr().to_ne_bytes());
+        params.extend_from_slice(&team.to_ne_bytes());
+        params.extend_from_slice(&vector.to_ne_bytes());
+        // SAFETY: the buffer matches the kernel's parameters (a pointer, two u32); `out` holds what
+        // every thread writes and outlives the kernel (synchronized below).
+        unsafe {
+            launch(&f, leagues, team * vector, 0, &stream, &mut params, || {
+                "launch".into()
+            })
+        }
+        .expect("launch");
+        stream.synchronize(|| "sync".into()).expect("kernel ran");
+        let mut got = vec![0f64; threads * 5];
+        // SAFETY: `got` holds as many bytes as `out`; the kernel completed.
+        unsafe {
+            copy(got.as_mut_ptr() as u64, out.ptr(), out.len(), &ctx, || {
+                "read".into()
+            })
+            .expect("read");
+        }
+        let v = vector as u64;
+        for g in 0..threads {
+            let (r, k) = ((g as u64 % (team as u64 * v)) / v, g as u64 % v);
+            let mine = |j: u64, round: u64| (r * 100 + j) as f64 + round as f64 * 0.25;
+            let mut want = [0f64; 5];
+            for round in 0..r % 3 + 1 {
+                let all: f64 = (0..v).map(|j| mine(j, round)).sum();
+                want[0] += all;
+                want[1] += (0..k).map(|j| mine(j, round)).sum::<f64>();
+                want[2] += all;
+                want[3] += mine(v - 1, round);
+            }
+            if r % 2 == 1 {
+                want[4] = (1..=v).map(|j| j as f64).sum();
+            }
+            assert_eq!(
+                got[5 * g..5 * g + 5],
+                want,
+                "team {team} x {vector}, thread {g} (rank {r}, lane {k})"
+            );
         }
     }
 }

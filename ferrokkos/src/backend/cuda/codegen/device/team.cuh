@@ -8,7 +8,9 @@ namespace fk {
 // threadIdx.x % vector_length of team thread threadIdx.x / vector_length, with vector_length a power
 // of two up to 32, so that a thread's lanes are consecutive lanes of one warp. The collectives
 // below are called by every thread of the block at the same point (they contain __syncthreads()
-// or warp shuffles over the lanes that exist). Joins keep index order (the lower-indexed side is
+// or warp shuffles over the lanes that exist), except the vector ones (vector_reduce,
+// vector_exclusive_scan, vector_broadcast), which only the lanes of the calling thread must reach
+// together (they shuffle within its vector group). Joins keep index order (the lower-indexed side is
 // always dst) and every thread computes its result with the same operations on the same operands,
 // so all threads get the same bits and the result depends only on the team's shape.
 // ---------------------------------------------------------------------------------------------------
@@ -66,6 +68,18 @@ __device__ __forceinline__ typename Red::value_type block_allreduce(typename Red
   return v;
 }
 
+/// The shuffle mask of this thread's vector group: the vector_length consecutive lanes
+/// `(lane & ~(vector_length - 1)) ..` of its warp (of those that exist in a partial last warp).
+/// Vector collectives shuffle over it only: the team threads of one warp may be in different
+/// control flow (another trip count of a TeamThreadRange) while a vector collective needs only the
+/// thread's own lanes.
+__device__ __forceinline__ unsigned vector_mask(const Team& t) {
+  const unsigned width = t.vector_length;
+  const unsigned group = width >= 32u ? 0xffffffffu : ((1u << width) - 1u);
+  const unsigned first = (threadIdx.x & 31u) & ~(width - 1u);
+  return (group << first) & lane_mask(warp_lanes());
+}
+
 }  // namespace detail
 
 /// The join, in lane order, of `v` over this thread's vector lanes (Kokkos' reduction over a
@@ -74,7 +88,7 @@ template <class Red>
 __device__ __forceinline__ typename Red::value_type vector_reduce(const Team& t,
                                                                   typename Red::value_type v) {
   typedef typename Red::value_type T;
-  const unsigned mask = detail::lane_mask(detail::warp_lanes());
+  const unsigned mask = detail::vector_mask(t);
   for (unsigned d = 1; d < t.vector_length; d *= 2u) {
     const T other = detail::shfl_xor(v, d, mask);
     if (t.lane() & d) {
@@ -111,7 +125,7 @@ template <class Red>
 __device__ __forceinline__ typename Red::value_type vector_exclusive_scan(
     const Team& t, typename Red::value_type v, typename Red::value_type& total) {
   typedef typename Red::value_type T;
-  const unsigned mask = detail::lane_mask(detail::warp_lanes());
+  const unsigned mask = detail::vector_mask(t);
   const unsigned width = t.vector_length;
   T inclusive = v;
   for (unsigned d = 1; d < width; d *= 2u) {
@@ -180,8 +194,7 @@ __device__ __forceinline__ T team_broadcast(const Team& t, const T& v, u32 sourc
 /// `v` as vector lane `source` of this thread has it, in every lane.
 template <class T>
 __device__ __forceinline__ T vector_broadcast(const Team& t, const T& v, u32 source) {
-  const unsigned mask = detail::lane_mask(detail::warp_lanes());
-  return detail::shfl_idx(v, source, mask, t.vector_length);
+  return detail::shfl_idx(v, source, detail::vector_mask(t), t.vector_length);
 }
 
 /// Waits until every thread of the team has reached it.
