@@ -150,6 +150,8 @@ impl VisitMut for Host<'_> {
                 // A constructor, complex-number or associated function: values only.
                 visit_mut::visit_expr_mut(self, e)
             }
+            // A team kernel's `single(PerTeam(team), || ..)`: the runtime's function, as written.
+            Expr::Call(c) if is_single(c) => visit_mut::visit_expr_mut(self, e),
             Expr::Call(c) => {
                 // `&mut y[i]` (an element of a captured View): the element is read into a local
                 // before the call, passed as `&mut`, and written back after it (C++ passes the
@@ -207,6 +209,13 @@ impl VisitMut for Host<'_> {
             _ => visit_mut::visit_expr_mut(self, e),
         }
     }
+}
+
+/// Whether `c` is `single(PerTeam(..), ..)` or `single(PerThread(..), ..)`.
+fn is_single(c: &syn::ExprCall) -> bool {
+    matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "single"))
+        && matches!(c.args.first().map(strip), Some(Expr::Call(s))
+            if matches!(&*s.func, Expr::Path(p) if p.path.is_ident("PerTeam") || p.path.is_ident("PerThread")))
 }
 
 /// Whether `e` updates a View element or a field of one: `y[i] op= v`, `y[i].x = v`,

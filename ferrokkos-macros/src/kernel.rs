@@ -23,6 +23,33 @@ enum Kind {
         partial: Box<Pat>,
         flag: Box<Pat>,
     },
+    /// A team kernel: its member parameter (`team: &TeamMember`, as written) and a reduction's
+    /// accumulator.
+    Team {
+        member: Box<Pat>,
+        name: syn::Ident,
+        acc: Option<Box<Pat>>,
+    },
+}
+
+/// Whether `p` is a team kernel's member parameter: `team: &TeamMember` (the type must be written:
+/// it is what makes the kernel a team kernel).
+fn team_param(p: &Pat) -> Option<syn::Ident> {
+    let Pat::Type(t) = p else { return None };
+    let Type::Reference(r) = &*t.ty else {
+        return None;
+    };
+    if r.mutability.is_some()
+        || !matches!(&*r.elem, Type::Path(tp) if tp.path.segments.last().is_some_and(|s| s.ident == "TeamMember"))
+    {
+        return None;
+    }
+    match &*t.pat {
+        Pat::Ident(i) if i.by_ref.is_none() && i.mutability.is_none() && i.subpat.is_none() => {
+            Some(i.ident.clone())
+        }
+        _ => None,
+    }
 }
 
 /// The iteration index parameter: its names, its pattern and its type.
@@ -37,16 +64,6 @@ fn index_param(p: &Pat) -> syn::Result<IndexParam> {
         Pat::Type(t) => (&*t.pat, Some(&*t.ty)),
         p => (p, None),
     };
-    if let Some(Type::Reference(r)) = ty
-        && matches!(&*r.elem, Type::Path(tp) if tp.path.segments.last().is_some_and(|s| s.ident == "TeamMember"))
-    {
-        return Err(syn::Error::new(
-            p.span(),
-            "team kernels (`kernel!(|team: &TeamMember| ..)`) are not in the kernel language yet; \
-             on the host spaces, write the team kernel as a plain closure \
-             (`parallel_for(\"label\", policy, |team: &TeamMember| ..)`)",
-        ));
-    }
     match pat {
         Pat::Ident(i) if i.by_ref.is_none() && i.mutability.is_none() && i.subpat.is_none() => {
             let ty = ty.map_or_else(|| quote!(usize), |t| t.to_token_stream());
@@ -138,17 +155,47 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             "a kernel takes at least its index: `kernel!(|i| ...)`",
         ));
     };
-    let index = index_param(first)?;
+    let team = team_param(first);
+    let index = match &team {
+        Some(t) => IndexParam {
+            names: vec![],
+            pat: quote!(#t),
+            ty: quote!(),
+        },
+        None => index_param(first)?,
+    };
     let rest: Vec<Pat> = params[1..].iter().map(|p| (*p).clone()).collect();
     let rest_names: Vec<String> = rest
         .iter()
         .map(|p| param_name(p).map(|i| i.to_string()))
         .collect::<syn::Result<_>>()?;
-    // `acc.max(v)` means `(*acc).max(v)`: a method of the accumulator's value, not of the reference.
+    if team.is_some() && rest.len() > 1 {
+        return Err(syn::Error::new(
+            rest[1].span(),
+            "a team kernel takes the team member and, for a reduction, one accumulator",
+        ));
+    }
+    // `acc.max(v)` means `(*acc).max(v)`: a method of the accumulator's value, not of the reference
+    // (also for the accumulators of a team kernel's nested reductions).
     let mut body = deref_receivers(&closure.body, &rest_names);
+    if team.is_some() {
+        body = deref_nested_receivers(&body);
+    }
     // `c.u[i]`: a field path rooted at a variable around the kernel is one capture.
-    let bound: Vec<String> = index.names.iter().chain(&rest_names).cloned().collect();
+    let bound: Vec<String> = index
+        .names
+        .iter()
+        .chain(&rest_names)
+        .cloned()
+        .chain(team.iter().map(|t| t.to_string()))
+        .collect();
     let fields = fields::flatten(&mut body, &bound);
+    let run_analysis = |body: &Expr| match &team {
+        Some(t) => {
+            analyze::analyze_team(body, &t.to_string(), rest_names.first().map(String::as_str))
+        }
+        None => analyze::analyze(Mode::Kernel, body, &index.names, &rest_names, &[]),
+    };
     // The analysis saw the pre-pass's identifiers (`p_dt`); the messages name the paths the user
     // wrote (`p.dt`).
     let fail = |errors: &[syn::Error]| {
@@ -159,7 +206,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         }
         first
     };
-    let mut analysis = analyze::analyze(Mode::Kernel, &body, &index.names, &rest_names, &[]);
+    let mut analysis = run_analysis(&body);
     if !analysis.errors.is_empty() {
         return Err(fail(&analysis.errors));
     }
@@ -177,20 +224,27 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         if !errors.is_empty() {
             return Err(fail(&errors));
         }
-        analysis = analyze::analyze(Mode::Kernel, &body, &index.names, &rest_names, &[]);
+        analysis = run_analysis(&body);
         if !analysis.errors.is_empty() {
             return Err(fail(&analysis.errors));
         }
     }
     let body = &body;
-    let kind = match rest.len() {
-        0 => Kind::For,
-        1 => Kind::Reduce { accs: rest.clone() },
-        2 if is_bool(&rest[1]) || !analysis.dereferenced.contains(&rest_names[1]) => Kind::Scan {
-            partial: Box::new(rest[0].clone()),
-            flag: Box::new(rest[1].clone()),
+    let kind = match (&team, rest.len()) {
+        (Some(t), _) => Kind::Team {
+            member: Box::new((*first).clone()),
+            name: t.clone(),
+            acc: rest.first().cloned().map(Box::new),
         },
-        _ => Kind::Reduce { accs: rest.clone() },
+        (None, 0) => Kind::For,
+        (None, 1) => Kind::Reduce { accs: rest.clone() },
+        (None, 2) if is_bool(&rest[1]) || !analysis.dereferenced.contains(&rest_names[1]) => {
+            Kind::Scan {
+                partial: Box::new(rest[0].clone()),
+                flag: Box::new(rest[1].clone()),
+            }
+        }
+        (None, _) => Kind::Reduce { accs: rest.clone() },
     };
     if let Kind::Reduce { accs } = &kind
         && accs.len() > 6
@@ -284,12 +338,17 @@ fn generate(
         Kind::For => vec![],
         Kind::Reduce { accs } => accs.iter().collect(),
         Kind::Scan { partial, .. } => vec![&**partial],
+        Kind::Team { acc, .. } => acc.iter().map(|a| &**a).collect(),
     }
     .into_iter()
     .filter(|p| !matches!(p, Pat::Type(_)))
     .filter_map(|p| param_name(p).ok().map(|n| n.to_string()))
     .collect();
-    let shadow_block = shadow::with_constants(&analysis.constants, || match body {
+    let team_name = match kind {
+        Kind::Team { name, .. } => Some(name.to_string()),
+        _ => None,
+    };
+    let shadow_block = shadow::with_team(team_name, &analysis.constants, || match body {
         Expr::Block(b) if b.label.is_none() => shadow::body(&b.block, &open_params),
         other => shadow::body(
             &syn::Block {
@@ -391,6 +450,42 @@ fn generate(
                     vec!["accs".to_string()],
                 )
             }
+            Kind::Team {
+                member,
+                name,
+                acc: None,
+            } => (
+                quote!(#k::host_team_for(&#caps_var, |#captures, #member| {
+                    #unpack_host
+                    #host_body
+                })),
+                quote!(#k::shadow_team_for(&#caps_var, move |#captures, #name| {
+                    #unpack_shadow
+                    #shadow_block
+                })),
+                quote!(new_team_for),
+                vec![name.to_string()],
+            ),
+            Kind::Team {
+                member,
+                name,
+                acc: Some(acc),
+            } => {
+                let acc_name = param_name(acc).expect("checked");
+                let acc_shadow = shadow_param(acc);
+                (
+                    quote!(#k::host_team_reduce(&#caps_var, |#captures, #member, #acc| {
+                        #unpack_host
+                        #host_body
+                    })),
+                    quote!(#k::shadow_team_reduce(&#caps_var, move |#captures, #name, #acc_shadow| {
+                        #unpack_shadow
+                        #shadow_block
+                    })),
+                    quote!(new_team_reduce),
+                    vec![name.to_string(), acc_name.to_string()],
+                )
+            }
             Kind::Scan { partial, flag } => {
                 let p = param_name(partial).expect("checked");
                 let p_shadow = shadow_param(partial);
@@ -420,12 +515,16 @@ fn generate(
         quote!((#(#each,)*))
     };
     let owners = &analysis.owner_idents;
-    let witness = quote!(
-        #[allow(unused, clippy::all)]
-        let _ = |#idx_pat: #witness_ty| {
-            #(#k::iteration_index(#owners);)*
-        };
-    );
+    let witness = if matches!(kind, Kind::Team { .. }) {
+        quote!()
+    } else {
+        quote!(
+            #[allow(unused, clippy::all)]
+            let _ = |#idx_pat: #witness_ty| {
+                #(#k::iteration_index(#owners);)*
+            };
+        )
+    };
     let caps_value = nest(
         caps.chunks(CHUNK).map(|c| quote!((#(#c,)*))).collect(),
         |first, rest| quote!(#k::capture::More(#first, #rest)),
@@ -433,6 +532,15 @@ fn generate(
     let is_unsafe = analysis.is_unsafe;
     let h = hash(&closure.to_token_stream().to_string());
     let overlaps = overlap_checks(analysis, fields);
+    let blocks = if analysis.league_blocks.is_empty() {
+        quote!()
+    } else {
+        let values = analysis.league_blocks.iter().map(|c| {
+            let v = capture_value(c, analysis, fields);
+            quote!(#k::league_block(&(#v)))
+        });
+        quote!(.with_league_blocks(::std::vec![#(#values),*]))
+    };
     quote!({
         #checks
         let #caps_var = #caps_value;
@@ -457,8 +565,28 @@ fn generate(
                 params: &[#(#params),*],
             })
         };
-        #kernel_var #overlaps
+        #kernel_var #overlaps #blocks
     })
+}
+
+/// The expression of the capture or constant `name` as the kernel's surroundings see it (a field
+/// capture's path, else the name with the span of its use).
+fn capture_value(
+    name: &str,
+    analysis: &analyze::Analysis,
+    fields: &[fields::FieldCapture],
+) -> TokenStream {
+    if let Some(f) = fields.iter().find(|f| f.name == name) {
+        let path = &f.path;
+        return quote!(#path);
+    }
+    let span = analysis
+        .captures
+        .iter()
+        .find(|(n, _, _)| n == name)
+        .map_or_else(Span::call_site, |(_, _, s)| *s);
+    let ident = syn::Ident::new(name, span);
+    quote!(#ident)
 }
 
 /// The overlaps the race rules left to the launch, as `.with_overlaps(vec![...])` (nothing when
@@ -468,19 +596,7 @@ fn overlap_checks(analysis: &analyze::Analysis, fields: &[fields::FieldCapture])
         return quote!();
     }
     let k = quote!(::ferrokkos::__private);
-    let leaf = |name: &str| -> TokenStream {
-        if let Some(f) = fields.iter().find(|f| f.name == name) {
-            let path = &f.path;
-            return quote!(#path);
-        }
-        let span = analysis
-            .captures
-            .iter()
-            .find(|(n, _, _)| n == name)
-            .map_or_else(Span::call_site, |(_, _, s)| *s);
-        let ident = syn::Ident::new(name, span);
-        quote!(#ident)
-    };
+    let leaf = |name: &str| capture_value(name, analysis, fields);
     let coord = |c: &affine::Coord| match c {
         affine::Coord::Param {
             param,
@@ -575,6 +691,24 @@ fn deref_receivers(body: &Expr, params: &[String]) -> Expr {
     }
     let mut body = body.clone();
     Deref(params).visit_expr_mut(&mut body);
+    body
+}
+
+/// [`deref_receivers`] inside every closure of two or more parameters (a team kernel's nested
+/// reductions and scans: their second parameter is the accumulator or partial value).
+fn deref_nested_receivers(body: &Expr) -> Expr {
+    use syn::visit_mut::VisitMut;
+    struct Nested;
+    impl VisitMut for Nested {
+        fn visit_expr_closure_mut(&mut self, c: &mut ExprClosure) {
+            syn::visit_mut::visit_expr_closure_mut(self, c);
+            if let Some(acc) = c.inputs.iter().nth(1).and_then(|p| param_name(p).ok()) {
+                *c.body = deref_receivers(&c.body, &[acc.to_string()]);
+            }
+        }
+    }
+    let mut body = body.clone();
+    Nested.visit_expr_mut(&mut body);
     body
 }
 

@@ -17,6 +17,7 @@ mod kernel;
 mod race;
 mod shadow;
 mod subset;
+mod team_race;
 mod value;
 
 use proc_macro::TokenStream;

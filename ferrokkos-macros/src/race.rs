@@ -26,6 +26,8 @@ pub struct Access {
     pub in_unsafe: bool,
     /// The whole access expression (errors underline all of it).
     pub tokens: TokenStream,
+    /// In a team kernel: who runs the access (see `analyze/team.rs`).
+    pub team: Option<crate::analyze::TeamAccess>,
 }
 
 /// The role a capture gets, from its accesses.
@@ -107,6 +109,9 @@ pub fn roles(
                 }
             }
             Role::Atomic
+        } else if write && mine.iter().any(|a| a.team.is_some()) {
+            crate::team_race::check(&name, &mine, constant, &mut found);
+            Role::Write
         } else if write {
             let checked = Written {
                 name: &name,
@@ -133,6 +138,9 @@ pub struct Findings {
     pub overlaps: Vec<OverlapSpec>,
     /// Written Views with a write that is not one to one, and the error that is for a plain View.
     pub atomic_only: Vec<(String, syn::Error)>,
+    /// Team kernels: the launch constants `c` of index coordinates `c · league_rank + i` the rules
+    /// relied on (each launch checks that `c · league_size` does not overflow).
+    pub league_blocks: Vec<String>,
 }
 
 /// The race rules of one written View.
@@ -155,6 +163,7 @@ impl Written<'_> {
             owners,
             overlaps,
             atomic_only,
+            ..
         } = found;
         let name = self.name;
         let own = own_index(self.params);

@@ -221,9 +221,9 @@ pub mod __private {
     pub use crate::kernel::index::ShadowIndex;
     pub use crate::kernel::join::JoinForms;
     pub use crate::kernel::kernel::{
-        HostBody, IterationIndex, host_for, host_reduce, host_scan, iteration_index, shadow_for,
-        shadow_reduce, shadow_scan, shadow_team_for, shadow_team_reduce, split2, split3, split4,
-        split5, split6, unsafe_block,
+        HostBody, IterationIndex, host_for, host_reduce, host_scan, iteration_index, league_block,
+        shadow_for, shadow_reduce, shadow_scan, shadow_team_for, shadow_team_reduce, split2,
+        split3, split4, split5, split6, unsafe_block,
     };
     pub use crate::kernel::overlap::{Coord as OverlapCoord, Overlap, int_bits};
     pub use crate::kernel::value::{

@@ -14,8 +14,10 @@ use crate::subset::{self, SUMMARY};
 mod calls;
 mod places;
 mod statements;
+mod team;
 pub use calls::mentions_any;
 use calls::ref_param_misuse;
+pub use team::{LEAGUE, TeamAccess, TeamCtx};
 
 /// What is being analysed: a kernel (free identifiers are captures) or a `#[device]` function
 /// (they are errors).
@@ -55,6 +57,8 @@ pub struct Analysis {
     /// Written Views with a write that is not one to one, and the error that is for a plain View:
     /// the kernel treats them as atomic Views (every access atomic) and requires them to be one.
     pub atomic_only: Vec<(String, syn::Error)>,
+    /// Team kernels: the constants of `c · league_rank + i` index coordinates (see `team_race.rs`).
+    pub league_blocks: Vec<String>,
     pub errors: Vec<syn::Error>,
 }
 
@@ -76,6 +80,10 @@ struct Walker {
     value_uses: Vec<(String, Span)>,
     /// A device function's parameters taken by reference.
     ref_params: std::collections::HashMap<String, RefParam>,
+    /// A team kernel's state (see `team.rs`).
+    team: Option<TeamCtx>,
+    /// The scope depths at which the team constructs' closures being walked start.
+    closure_bases: Vec<usize>,
     errors: Vec<syn::Error>,
 }
 
@@ -87,6 +95,26 @@ pub fn analyze(
     index_params: &[String],
     other_params: &[String],
     ref_params: &[(String, RefParam)],
+) -> Analysis {
+    analyze_with(mode, body, index_params, other_params, ref_params, None)
+}
+
+/// Walks a team kernel's body: `team` is its member parameter, `acc` a reduction's accumulator.
+pub fn analyze_team(body: &Expr, team: &str, acc: Option<&str>) -> Analysis {
+    let others: Vec<String> = std::iter::once(team.to_string())
+        .chain(acc.map(str::to_string))
+        .collect();
+    let ctx = TeamCtx::new(team.to_string(), acc.map(str::to_string));
+    analyze_with(Mode::Kernel, body, &[], &others, &[], Some(ctx))
+}
+
+fn analyze_with(
+    mode: Mode,
+    body: &Expr,
+    index_params: &[String],
+    other_params: &[String],
+    ref_params: &[(String, RefParam)],
+    team: Option<TeamCtx>,
 ) -> Analysis {
     let mut w = Walker {
         mode,
@@ -103,6 +131,8 @@ pub fn analyze(
         constants: HashSet::new(),
         value_uses: Vec::new(),
         ref_params: ref_params.iter().cloned().collect(),
+        team,
+        closure_bases: Vec::new(),
         errors: Vec::new(),
     };
     w.expr(body);
@@ -146,6 +176,7 @@ pub fn analyze(
         owner_idents: found.owners,
         overlaps: found.overlaps,
         atomic_only: found.atomic_only,
+        league_blocks: found.league_blocks,
         errors: w.errors,
     }
 }
@@ -227,6 +258,7 @@ impl Walker {
                 ),
             );
         }
+        self.team_bind(&name, false);
         self.scopes.last_mut().expect("scope").insert(name);
     }
 
@@ -261,9 +293,13 @@ impl Walker {
             self.stmt(s);
         }
         self.scopes.pop();
+        self.team_prune();
     }
 
     fn expr(&mut self, e: &Expr) {
+        if self.team_construct(e) {
+            return;
+        }
         match e {
             Expr::Lit(l) => match &l.lit {
                 Lit::Int(_) | Lit::Float(_) | Lit::Bool(_) => {}
@@ -271,6 +307,9 @@ impl Walker {
             },
             Expr::Path(p) => {
                 if let Some(name) = ident_of(e) {
+                    if self.team_value_use(&name, p.span()) {
+                        return;
+                    }
                     if let Some(kind) = self.ref_params.get(&name) {
                         self.err(p.span(), ref_param_misuse(&name, *kind));
                         return;
@@ -450,10 +489,12 @@ impl Walker {
                 } else {
                     self.expr(&i.cond);
                 }
-                self.block(&i.then_branch);
-                if let Some((_, e)) = &i.else_branch {
-                    self.expr(e);
-                }
+                self.team_control(Some(&i.cond), |w| {
+                    w.block(&i.then_branch);
+                    if let Some((_, e)) = &i.else_branch {
+                        w.expr(e);
+                    }
+                });
             }
             Expr::Block(b) => {
                 if let Some(l) = &b.label {
@@ -479,10 +520,12 @@ impl Walker {
                     Err(e) => self.errors.push(e),
                 }
                 self.scopes.push(HashSet::new());
+                let mut var = None;
                 match &*f.pat {
                     Pat::Ident(i)
                         if i.by_ref.is_none() && i.subpat.is_none() && i.mutability.is_none() =>
                     {
+                        var = Some(i.ident.to_string());
                         self.bind(i.ident.to_string(), i.ident.span())
                     }
                     Pat::Wild(_) => {}
@@ -490,8 +533,22 @@ impl Walker {
                         .errors
                         .push(unsupported(other, "this loop pattern (only `k` or `_`)")),
                 }
-                self.block(&f.body);
+                // The loop's bounds decide whether every thread runs its iterations.
+                let bounds: Expr = match crate::shadow::range_parts(&f.expr) {
+                    Ok(p) => {
+                        let (a, b) = (p.start, p.end);
+                        match p.step {
+                            Some(st) => syn::parse_quote!((#a, #b, #st)),
+                            None => syn::parse_quote!((#a, #b)),
+                        }
+                    }
+                    Err(_) => (*f.expr).clone(),
+                };
+                self.team_control(Some(&bounds), |w| {
+                    w.team_loop(var.as_deref(), f.span(), |w| w.block(&f.body))
+                });
                 self.scopes.pop();
+                self.team_prune();
             }
             Expr::While(w) => {
                 if let Expr::Let(l) = &*w.cond {
@@ -499,18 +556,24 @@ impl Walker {
                 } else {
                     self.expr(&w.cond);
                 }
-                self.block(&w.body);
+                self.team_control(Some(&w.cond), |v| {
+                    v.team_loop(None, w.span(), |v| v.block(&w.body))
+                });
             }
             Expr::Loop(l) => {
-                self.block(&l.body);
+                self.team_loop(None, l.span(), |w| w.block(&l.body));
             }
             Expr::Break(b) => {
                 if b.expr.is_some() {
                     self.errors.push(unsupported(b, "`break` with a value"));
                 }
+                self.team_jump();
             }
-            Expr::Continue(_) => {}
+            Expr::Continue(_) => self.team_jump(),
             Expr::Return(r) => {
+                if self.team_return(r.span()) {
+                    return;
+                }
                 if let Some(v) = &r.expr {
                     if self.mode == Mode::Kernel {
                         self.errors
@@ -542,15 +605,25 @@ impl Walker {
             Expr::Closure(c) => self.errors.push(unsupported(c, "a closure")),
             Expr::Match(m) => {
                 self.expr(&m.expr);
-                for arm in &m.arms {
-                    self.scopes.push(HashSet::new());
-                    self.arm_pattern(&arm.pat);
-                    if let Some((_, g)) = &arm.guard {
-                        self.expr(g);
+                // The arms' choice: the scrutinee and the guards.
+                let guards = m
+                    .arms
+                    .iter()
+                    .filter_map(|a| a.guard.as_ref().map(|(_, g)| &**g));
+                let scrutinee = &m.expr;
+                let choice: Expr = syn::parse_quote!((#scrutinee, #(#guards,)*));
+                self.team_control(Some(&choice), |w| {
+                    for arm in &m.arms {
+                        w.scopes.push(HashSet::new());
+                        w.arm_pattern(&arm.pat);
+                        if let Some((_, g)) = &arm.guard {
+                            w.expr(g);
+                        }
+                        w.expr(&arm.body);
+                        w.scopes.pop();
+                        w.team_prune();
                     }
-                    self.expr(&arm.body);
-                    self.scopes.pop();
-                }
+                });
             }
             Expr::Macro(m) => self.errors.push(unsupported(m, "a macro call")),
             Expr::Reference(r) => self.errors.push(unsupported(r, "taking a reference")),

@@ -93,6 +93,8 @@ impl Walker {
                         e.span(),
                         format!("the iteration index `{name}` cannot be assigned"),
                     );
+                } else if self.is_local(&name) {
+                    self.team_local_assign(&name, e.span());
                 } else if !self.is_local(&name) {
                     self.err(
                         e.span(),
@@ -103,11 +105,19 @@ impl Walker {
                     );
                 }
             }
-            Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => self.expr(e),
+            Expr::Unary(u) if matches!(u.op, UnOp::Deref(_)) => {
+                if let Some(n) = ident_of(&u.expr) {
+                    self.team_acc_update(&n, e.span());
+                }
+                self.expr(e)
+            }
             // A field of an accumulator, or of a place: writing `y[i].x` writes the element `y[i]`,
             // writing `q.x` writes the local `q`.
             Expr::Field(f) => match ident_of(&f.base) {
-                Some(p) if self.params.contains(&p) => self.field(f),
+                Some(p) if self.params.contains(&p) => {
+                    self.team_acc_update(&p, e.span());
+                    self.field(f)
+                }
                 _ => self.place(&f.base),
             },
             other => self
@@ -178,6 +188,7 @@ impl Walker {
                 index: index.clone(),
                 in_unsafe: self.unsafe_depth > 0,
                 tokens,
+                team: self.team_access(index),
             },
         ));
     }

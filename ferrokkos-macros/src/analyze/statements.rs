@@ -71,6 +71,10 @@ impl Walker {
                     self.expr(&init.expr);
                 }
                 self.pattern(&l.pat);
+                // An immutable local of a team body: the race rules may see through it.
+                if let (Some(init), Some(name)) = (&l.init, plain_immutable(&l.pat)) {
+                    self.team_let(&name, &init.expr);
+                }
             }
             Stmt::Expr(e, _) => self.expr(e),
             Stmt::Item(i) => self.errors.push(unsupported(i, "an item")),
@@ -82,7 +86,10 @@ impl Walker {
     pub(super) fn pattern(&mut self, p: &Pat) {
         match p {
             Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() => {
-                self.bind(i.ident.to_string(), i.ident.span())
+                self.bind(i.ident.to_string(), i.ident.span());
+                if i.mutability.is_some() {
+                    self.team_bind(&i.ident.to_string(), true);
+                }
             }
             Pat::Type(t) => {
                 self.check_local_type(&t.ty);
@@ -119,5 +126,16 @@ impl Walker {
                 format!("the type `{name}` is not supported in a kernel; use a primitive number type or `bool`"),
             );
         }
+    }
+}
+
+/// The name of an immutable local `x` or `x: T`.
+fn plain_immutable(p: &Pat) -> Option<String> {
+    match p {
+        Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() && i.mutability.is_none() => {
+            Some(i.ident.to_string())
+        }
+        Pat::Type(t) => plain_immutable(&t.pat),
+        _ => None,
     }
 }

@@ -39,6 +39,7 @@ mod resize;
 mod scans;
 mod subviews;
 mod team;
+mod team_kernels;
 mod unmanaged;
 mod view_access;
 mod views;

@@ -389,3 +389,64 @@ fn a_team_kernel_nested_in_a_threads_kernel_runs_inline() -> Result<()> {
     assert_eq!(total, (0..8u64).map(|i| 6 * i).sum::<u64>());
     Ok(())
 }
+
+per_host_space!(
+    kernel_nested_ranges_write_their_own_elements,
+    kernel_nested_ranges_write
+);
+per_host_space!(
+    kernel_nested_reductions_reach_every_thread,
+    kernel_nested_reductions
+);
+
+fn kernel_nested_ranges_write<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
+    crate::team_kernels::nested_ranges_write_their_own_elements(exec)
+}
+
+fn kernel_nested_reductions<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
+    crate::team_kernels::nested_reductions_reach_every_thread(exec)
+}
+
+per_host_space!(
+    kernel_blocked_rows_cover_every_row_once,
+    kernel_blocked_rows
+);
+per_host_space!(kernel_nested_scans_and_broadcasts, kernel_scans);
+
+fn kernel_blocked_rows<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
+    crate::team_kernels::blocked_rows_cover_every_row_once(exec)
+}
+
+fn kernel_scans<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
+    crate::team_kernels::nested_scans_and_broadcasts(exec)
+}
+
+/// A `c * league_rank + i` index is one to one only while `c * league_size` fits `usize`: a
+/// launch whose league would overflow it is refused, naming the stride and the league.
+#[test]
+fn blocked_rows_refuse_a_league_whose_stride_overflows() -> Result<()> {
+    common::runtime();
+    let exec = Serial::default_instance()?;
+    let y = View::<u64, 1>::new("y", [4])?;
+    let per = usize::MAX / 2;
+    let err = parallel_for(
+        "huge stride",
+        TeamPolicy::new(&exec, 3, AUTO)?,
+        kernel!(|team: &TeamMember| {
+            TeamVectorRange::new(team, 0, per).parallel_for(|r| {
+                if r < 1 {
+                    y[per * team.league_rank() + r] = 1;
+                }
+            });
+        }),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("huge stride")
+            && err.contains("league of 3 teams")
+            && err.contains(&per.to_string()),
+        "{err}"
+    );
+    Ok(())
+}

@@ -68,6 +68,13 @@ pub trait TeamForFunctor {
     fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
         None
     }
+    /// Checks what the kernel's race rules need of a league of `league_size` teams (see
+    /// `Kernel::check_league`); every launch calls it first.
+    #[doc(hidden)]
+    fn check_league(&self, league_size: usize, what: &dyn Fn() -> String, _: Token) -> Result<()> {
+        let _ = (league_size, what);
+        Ok(())
+    }
 }
 
 /// Something [`crate::parallel_reduce`] can run over a [`crate::TeamPolicy`] into a `V`.
@@ -94,6 +101,13 @@ pub trait TeamReduceFunctor<V> {
     #[doc(hidden)]
     fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
         None
+    }
+    /// Checks what the kernel's race rules need of a league of `league_size` teams (see
+    /// `Kernel::check_league`); every launch calls it first.
+    #[doc(hidden)]
+    fn check_league(&self, league_size: usize, what: &dyn Fn() -> String, _: Token) -> Result<()> {
+        let _ = (league_size, what);
+        Ok(())
     }
 }
 

@@ -54,6 +54,14 @@ macro_rules! team_functors {
             fn device_kernel(&self, _: crate::seal::Token) -> Option<&dyn DeviceKernel> {
                 Some(self)
             }
+            fn check_league(
+                &self,
+                league_size: usize,
+                what: &dyn Fn() -> String,
+                _: crate::seal::Token,
+            ) -> Result<()> {
+                Kernel::check_league(self, league_size, what)
+            }
         }
     };
 }

@@ -8,6 +8,7 @@ use crate::dispatch::{ParallelFor, ParallelReduce};
 use crate::error::Result;
 use crate::policy::TeamPolicy;
 use crate::reducer::{ReduceTarget, Reducer};
+use crate::seal::Token;
 
 impl<S, K> ParallelFor<K> for TeamPolicy<S>
 where
@@ -16,6 +17,11 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
+        kernel.check_league(
+            self.league_size(),
+            &|| describe("parallel_for", label),
+            Token::new(),
+        )?;
         S::launch_team_for(self, label, kernel)
     }
 }
@@ -28,8 +34,18 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
+        kernel.check_league(
+            self.league_size(),
+            &|| describe("parallel_reduce", label),
+            Token::new(),
+        )?;
         S::launch_team_reduce(self, label, kernel, target)
     }
+}
+
+/// Names a team launch in errors.
+fn describe(pattern: &str, label: &str) -> String {
+    format!("{pattern} \"{label}\" over a TeamPolicy")
 }
 
 impl<S: LaunchTeam> TeamPolicy<S> {

@@ -1,5 +1,4 @@
-// A team kernel written with kernel! is reported as not yet in the kernel language, with the way
-// to write it today (a closure on the host spaces).
+// A barrier that only some threads of the team reach deadlocks on a GPU.
 use ferrokkos::prelude::*;
 
 fn main() -> ferrokkos::Result<()> {
@@ -9,7 +8,12 @@ fn main() -> ferrokkos::Result<()> {
     parallel_for(
         "teams",
         TeamPolicy::new(&exec, 8, AUTO)?,
-        kernel!(|team: &TeamMember| y[team.league_rank()] = 1.0),
+        kernel!(|team: &TeamMember| {
+            if team.team_rank() == 0 {
+                team.team_barrier();
+            }
+            single(PerTeam(team), || y[team.league_rank()] = 1.0);
+        }),
     )?;
     Ok(())
 }

@@ -1,0 +1,195 @@
+//! Team `kernel!`s (Kokkos' TestTeam, TestTeamVector and TestTeamScan behaviours, written once for
+//! every space): league ranks, nested ranges of each kind with for, reduce and scan, `single` with
+//! and without a value, broadcasts and barriers, team reductions into a host value.
+
+use ferrokkos::prelude::*;
+use ferrokkos::{LaunchTeam, Result};
+
+use crate::spaces::{SView, download};
+
+/// Each team writes its league rank's row of a 2-D View through a TeamThreadRange, and each team
+/// thread its elements of a second row through a nested ThreadVectorRange; a `single(PerTeam)`
+/// writes the team's own entry.
+pub fn nested_ranges_write_their_own_elements<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
+    let (league, n, m) = (37usize, 19usize, 5usize);
+    let rows = SView::<S, u64, 2>::new("rows", [league, n])?;
+    let cube = SView::<S, u64, 3>::new("cube", [league, n, m])?;
+    let ones = SView::<S, u64, 1>::new("ones", [league])?;
+    parallel_for(
+        "nested",
+        TeamPolicy::new(exec, league, AUTO)?.vector_length(4)?,
+        kernel!(|team: &TeamMember| {
+            let lr = team.league_rank();
+            TeamThreadRange::new(team, 0, n).parallel_for(|i| {
+                ThreadVectorRange::new(team, 0, m).parallel_for(|j| {
+                    cube[(lr, i, j)] = (lr * 1000 + i * 10 + j) as u64;
+                });
+                single(PerThread(team), || rows[(lr, i)] = (lr * 100 + i) as u64);
+            });
+            single(PerTeam(team), || ones[lr] = lr as u64 + 1);
+        }),
+    )?;
+    let (rows, cube, ones) = (download(&rows)?, download(&cube)?, download(&ones)?);
+    for l in 0..league {
+        assert_eq!(ones[l], l as u64 + 1);
+        for i in 0..n {
+            assert_eq!(rows[l * n + i], (l * 100 + i) as u64);
+            for j in 0..m {
+                assert_eq!(cube[(l * n + i) * m + j], (l * 1000 + i * 10 + j) as u64);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Nested reductions of each range kind give every thread the join, and a `single(PerTeam)`
+/// contributes it once per team to the launch's reduction.
+pub fn nested_reductions_reach_every_thread<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
+    let (league, n) = (23usize, 101u64);
+    let sums = SView::<S, u64, 2>::new("sums", [league, 3])?;
+    let total = parallel_reduce(
+        "nested reduce",
+        TeamPolicy::new(exec, league, AUTO)?.vector_length(8)?,
+        kernel!(|team: &TeamMember, acc: &mut u64| {
+            let lr = team.league_rank();
+            let base = lr as u64;
+            let a =
+                TeamThreadRange::new(team, 0, n).parallel_reduce(|i, s| *s += i + base, Sum::new());
+            let b =
+                TeamVectorRange::new(team, 1, n).parallel_reduce(|i, s| *s += i * i, Sum::new());
+            let c = TeamThreadRange::new(team, 0, n).parallel_reduce(
+                |i, s| {
+                    let part = ThreadVectorRange::new(team, 0, i)
+                        .parallel_reduce(|k, t: &mut u64| *t += k, Sum::new());
+                    *s += part;
+                },
+                Sum::new(),
+            );
+            single(PerTeam(team), || {
+                sums[(lr, 0)] = a;
+                sums[(lr, 1)] = b;
+                sums[(lr, 2)] = c;
+                *acc += a;
+            });
+        }),
+        Sum::new(),
+    )?;
+    let sums = download(&sums)?;
+    let mut expected_total = 0;
+    for l in 0..league {
+        let a: u64 = (0..n).map(|i| i + l as u64).sum();
+        let b: u64 = (1..n).map(|i| i * i).sum();
+        let c: u64 = (0..n).map(|i| (0..i).sum::<u64>()).sum();
+        assert_eq!(&sums[l * 3..l * 3 + 3], &[a, b, c], "league rank {l}");
+        expected_total += a;
+    }
+    assert_eq!(total, expected_total);
+    Ok(())
+}
+
+/// Rows handed out in blocks of `per_team` to each team (`per_team * league_rank + r`, Kokkos'
+/// rows-per-team idiom), the last team's block cut at the end; every row written once.
+pub fn blocked_rows_cover_every_row_once<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
+    let (rows, per_team) = (1_000usize, 7usize);
+    let league = rows.div_ceil(per_team);
+    let out = SView::<S, u64, 1>::new("out", [rows])?;
+    let x = crate::spaces::upload::<S, u64>("x", &(0..rows as u64).collect::<Vec<_>>())?;
+    parallel_for(
+        "blocked rows",
+        TeamPolicy::new(exec, league, AUTO)?.vector_length(2)?,
+        kernel!(|team: &TeamMember| {
+            TeamThreadRange::new(team, 0, per_team).parallel_for(|r| {
+                let row = per_team * team.league_rank() + r;
+                if row < rows {
+                    let twice = ThreadVectorRange::new(team, 0, 2usize)
+                        .parallel_reduce(|_k, s: &mut u64| *s += x[row], Sum::new());
+                    single(PerThread(team), || out[row] = twice + 1);
+                }
+            });
+        }),
+    )?;
+    let out = download(&out)?;
+    for (r, v) in out.iter().enumerate() {
+        assert_eq!(*v, 2 * r as u64 + 1, "row {r}");
+    }
+    Ok(())
+}
+
+/// A team scan over each range kind gives every iteration its exclusive prefix in the final pass
+/// and every thread the total; a broadcast gives every thread thread 0's value.
+pub fn nested_scans_and_broadcasts<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
+    let (league, n) = (11usize, 45usize);
+    let prefix = SView::<S, i64, 3>::new("prefix", [league, 3, n])?;
+    let totals = SView::<S, i64, 2>::new("totals", [league, 4])?;
+    let third = SView::<S, i64, 3>::new("third", [league, 1, n])?;
+    parallel_for(
+        "scans",
+        TeamPolicy::new(exec, league, AUTO)?.vector_length(4)?,
+        kernel!(|team: &TeamMember| {
+            let lr = team.league_rank();
+            let l = lr as i64;
+            let a = TeamThreadRange::new(team, 0, n).parallel_scan(
+                |i, p: &mut i64, last: bool| {
+                    if last {
+                        single(PerThread(team), || prefix[(lr, 0, i)] = *p);
+                    }
+                    *p += i as i64 + l;
+                },
+                Sum::new(),
+            );
+            let b = TeamVectorRange::new(team, 0, n).parallel_scan(
+                |i, p: &mut i64, last: bool| {
+                    if last {
+                        prefix[(lr, 1, i)] = *p;
+                    }
+                    *p += 2 * i as i64;
+                },
+                Sum::new(),
+            );
+            // One team thread scans over its lanes.
+            let c = TeamThreadRange::new(team, 0, 1usize).parallel_reduce(
+                |t, s: &mut i64| {
+                    *s += ThreadVectorRange::new(team, 0, n).parallel_scan(
+                        |i, p: &mut i64, last: bool| {
+                            if last {
+                                third[(lr, t, i)] = *p;
+                            }
+                            *p += 1;
+                        },
+                        Sum::new(),
+                    );
+                },
+                Sum::new(),
+            );
+            let d = team.team_broadcast(l * 3 + team.team_rank() as i64, 0);
+            single(PerTeam(team), || {
+                totals[(lr, 0)] = a;
+                totals[(lr, 1)] = b;
+                totals[(lr, 2)] = c;
+                totals[(lr, 3)] = d;
+            });
+        }),
+    )?;
+    let (prefix, totals, third) = (download(&prefix)?, download(&totals)?, download(&third)?);
+    for l in 0..league {
+        let li = l as i64;
+        let mut run = [0i64; 3];
+        for i in 0..n {
+            let at = |k: usize| prefix[(l * 3 + k) * n + i];
+            assert_eq!(
+                [at(0), at(1), third[l * n + i]],
+                run,
+                "league rank {l}, iteration {i}"
+            );
+            run[0] += i as i64 + li;
+            run[1] += 2 * i as i64;
+            run[2] += 1;
+        }
+        assert_eq!(
+            &totals[l * 4..l * 4 + 4],
+            &[run[0], run[1], run[2], li * 3],
+            "league rank {l}"
+        );
+    }
+    Ok(())
+}
