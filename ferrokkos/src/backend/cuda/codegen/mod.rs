@@ -16,6 +16,7 @@
 mod batch;
 pub(crate) mod header;
 mod source;
+mod team_entry;
 #[cfg(test)]
 mod team_tests;
 mod unit;
@@ -50,18 +51,41 @@ pub(crate) enum DevicePattern<'a> {
         /// The reducer's device description.
         reducer: &'a ReducerCxx,
     },
+    /// `parallel_for` over a league of teams.
+    TeamFor,
+    /// `parallel_reduce` over a league of teams with the reducer `reducer`.
+    TeamReduce {
+        /// The reducer's device description.
+        reducer: &'a ReducerCxx,
+    },
 }
 
 /// The entries to generate for a body of `kind` asked for `pattern`: a `for` body always gets `for`
 /// entries, a reduce body reduce entries (a scan asks with its reducer; the walk order of a scan is
-/// `Right`), a scan body scan entries. A reduce or scan body asked for a `for` is a broken invariant
-/// (the typed launch APIs never do it).
+/// `Right`), a scan body scan entries. A team body gets the team entries of its own pattern only.
+/// A reduce or scan body asked for a `for`, a team body asked for a range pattern or the other
+/// way round, is a broken invariant (the typed launch APIs never do it).
 fn entries(body: &KernelBody, pattern: &DevicePattern<'_>) -> Result<Pattern> {
     let reducer_pattern = |iterate: Iterate, r: &ReducerCxx| match body.kind {
         BodyKind::Scan => Pattern::scan(r),
         _ => Pattern::reduce(r, iterate),
     };
+    let broken = |kind: BodyKind, asked: &str| Error::Internal {
+        what: format!(
+            "the kernel at {}:{}:{}",
+            body.info.file, body.info.line, body.info.column
+        ),
+        reason: format!("a {kind:?} kernel was asked for {asked} entries"),
+    };
+    let team_body = matches!(body.kind, BodyKind::TeamFor | BodyKind::TeamReduce);
     Ok(match (body.kind, pattern) {
+        (BodyKind::TeamFor, DevicePattern::TeamFor) => Pattern::TeamFor,
+        (BodyKind::TeamReduce, DevicePattern::TeamReduce { reducer }) => {
+            Pattern::team_reduce(reducer)
+        }
+        (kind, asked) if team_body || asked.is_team() => {
+            return Err(broken(kind, asked.name()));
+        }
         (BodyKind::For, DevicePattern::For { iterate })
         | (BodyKind::For, DevicePattern::Reduce { iterate, .. }) => {
             Pattern::For { iterate: *iterate }
@@ -71,15 +95,13 @@ fn entries(body: &KernelBody, pattern: &DevicePattern<'_>) -> Result<Pattern> {
         },
         (_, DevicePattern::Reduce { iterate, reducer }) => reducer_pattern(*iterate, reducer),
         (_, DevicePattern::Scan { reducer }) => reducer_pattern(Iterate::Right, reducer),
-        (kind, DevicePattern::For { .. }) => {
-            return Err(Error::Internal {
-                what: format!(
-                    "the kernel at {}:{}:{}",
-                    body.info.file, body.info.line, body.info.column
-                ),
-                reason: format!("a {kind:?} kernel was asked for parallel_for entries"),
-            });
-        }
+        // A `for`, or (never: matched above) a team pattern.
+        (
+            kind,
+            asked @ (DevicePattern::For { .. }
+            | DevicePattern::TeamFor
+            | DevicePattern::TeamReduce { .. }),
+        ) => return Err(broken(kind, asked.name())),
     })
 }
 
@@ -87,10 +109,29 @@ impl DevicePattern<'_> {
     /// The reducer's definitions that the kernel's emission makes ([`ReducerCxx::emit`]).
     pub(crate) fn emit(&self) -> &[fn() -> String] {
         match self {
-            DevicePattern::For { .. } => &[],
-            DevicePattern::Reduce { reducer, .. } | DevicePattern::Scan { reducer } => {
-                &reducer.emit
-            }
+            DevicePattern::For { .. } | DevicePattern::TeamFor => &[],
+            DevicePattern::Reduce { reducer, .. }
+            | DevicePattern::Scan { reducer }
+            | DevicePattern::TeamReduce { reducer } => &reducer.emit,
+        }
+    }
+
+    /// Whether the pattern runs a league of teams.
+    fn is_team(&self) -> bool {
+        matches!(
+            self,
+            DevicePattern::TeamFor | DevicePattern::TeamReduce { .. }
+        )
+    }
+
+    /// The pattern's name in errors.
+    fn name(&self) -> &'static str {
+        match self {
+            DevicePattern::For { .. } => "parallel_for",
+            DevicePattern::Reduce { .. } => "parallel_reduce",
+            DevicePattern::Scan { .. } => "parallel_scan",
+            DevicePattern::TeamFor => "team parallel_for",
+            DevicePattern::TeamReduce { .. } => "team parallel_reduce",
         }
     }
 }

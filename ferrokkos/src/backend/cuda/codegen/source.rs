@@ -1,13 +1,14 @@
-//! The public ways to see a kernel's CUDA C++: [`Kernel::cuda_source`] on a `kernel!` value, and
+//! The public ways to see a kernel's CUDA C++: [`Kernel::cuda_source`] on a `kernel!` value (team
+//! kernels included), and
 //! [`for_unit`] / [`reduce_unit`] / [`scan_unit`] on any kernel with a device translation (an
 //! `impl DeviceFor<usize>` returned from a function).
 
 use super::unit::{Pattern, TranslationUnit, UnitOptions, generate};
 use crate::kernel::capture::Captures;
-use crate::kernel::shadow::Mut;
+use crate::kernel::shadow::{Mut, TeamShadow};
 use crate::kernel::{
     DeviceFor, DeviceReduce, DeviceReducer, DeviceScan, Expr, ForKind, Kernel, ReduceKind,
-    ScanKind, ShadowIndex,
+    ScanKind, ShadowIndex, TeamForKind, TeamReduceKind,
 };
 use crate::policy::Iterate;
 use crate::reducer::ReducerCxx;
@@ -120,5 +121,38 @@ where
     ) -> TranslationUnit {
         let r = description::<R>();
         generate(&self.body_with(&r.emit), Pattern::scan(&r), options)
+    }
+}
+
+impl<C: Captures, H, S: Fn(C::Shadow, TeamShadow)> Kernel<TeamForKind, C, H, S> {
+    /// The CUDA C++ translation unit of this team kernel as a `parallel_for` over a `TeamPolicy`
+    /// (see [`TranslationUnit`] for its entry).
+    pub fn cuda_source(&self) -> TranslationUnit {
+        self.cuda_source_with(UnitOptions::default())
+    }
+
+    /// [`Kernel::cuda_source`] with the entry variant `options`.
+    pub fn cuda_source_with(&self, options: UnitOptions) -> TranslationUnit {
+        generate(&self.body(), Pattern::TeamFor, options)
+    }
+}
+
+impl<V, C: Captures, H, S> Kernel<TeamReduceKind<V>, C, H, S>
+where
+    S: Fn(C::Shadow, TeamShadow, Expr<Mut<V>>),
+{
+    /// The CUDA C++ translation unit of this team kernel as a `parallel_reduce` over a `TeamPolicy`
+    /// with reducer `R` (see [`TranslationUnit`] for its entries).
+    pub fn cuda_source<R: DeviceReducer<Value = V>>(&self) -> TranslationUnit {
+        self.cuda_source_with::<R>(UnitOptions::default())
+    }
+
+    /// [`Kernel::cuda_source`] with the entry variant `options`.
+    pub fn cuda_source_with<R: DeviceReducer<Value = V>>(
+        &self,
+        options: UnitOptions,
+    ) -> TranslationUnit {
+        let r = description::<R>();
+        generate(&self.body_with(&r.emit), Pattern::team_reduce(&r), options)
     }
 }

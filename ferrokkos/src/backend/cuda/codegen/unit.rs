@@ -6,6 +6,7 @@
 //! `fk::View` descriptors). The body is a lambda, so that `return` ends one iteration.
 
 use super::header::{HeaderParts, device_header};
+use super::team_entry;
 use crate::kernel::{KernelBody, KernelInfo, escape_text};
 use crate::policy::Iterate;
 use crate::reducer::ReducerCxx;
@@ -25,7 +26,15 @@ use crate::reducer::ReducerCxx;
 ///   const value_type* block_prefix, bool final_pass, captures...)`: a first launch with
 ///   `final_pass = false` writes each block's total, `<entry>_prefix(u32 n, value_type* totals_to_prefix,
 ///   value_type* total)` (one thread) turns them into exclusive prefixes, and a second launch with
-///   `final_pass = true` runs the final pass.
+///   `final_pass = true` runs the final pass;
+/// - team for: `<entry>(u64 league_size, u32 team_size, u32 vector_length, captures...)`, launched
+///   with one-dimensional blocks of `team_size * vector_length` threads: block `b` runs league ranks
+///   `b, b + gridDim.x, ...` (every thread of a block the same ones, so that the team's collectives
+///   are reached by all its threads), each thread as lane `threadIdx.x % vector_length` of team
+///   thread `threadIdx.x / vector_length` (see `device/team.cuh`);
+/// - team reduce: as team for, plus the reduce parameters (`partials`, and with
+///   [`UnitOptions::fused_join`] `done` and `result`) before the captures; each thread's accumulator
+///   runs over all its league ranks, then the blocks join as for a reduce.
 #[derive(Clone, Debug)]
 pub struct TranslationUnit {
     /// The main entry's name (also the program name, `<entry>.cu`).
@@ -102,6 +111,14 @@ pub(crate) enum Pattern {
         value: String,
         definitions: String,
     },
+    /// `parallel_for` over a league of teams.
+    TeamFor,
+    /// `parallel_reduce` over a league of teams.
+    TeamReduce {
+        reducer: String,
+        value: String,
+        definitions: String,
+    },
 }
 
 impl Pattern {
@@ -123,16 +140,30 @@ impl Pattern {
             definitions: r.definitions.clone(),
         }
     }
+
+    /// Team reduce entries for the reducer described by `r`.
+    pub(crate) fn team_reduce(r: &ReducerCxx) -> Pattern {
+        Pattern::TeamReduce {
+            reducer: r.reducer.clone(),
+            value: r.value.clone(),
+            definitions: r.definitions.clone(),
+        }
+    }
+
+    /// Whether the entries run a league of teams.
+    fn is_team(&self) -> bool {
+        matches!(self, Pattern::TeamFor | Pattern::TeamReduce { .. })
+    }
 }
 
 /// Text with a line count, so that `#line` directives can point back into the unit itself.
-struct Text {
+pub(super) struct Text {
     out: String,
     lines: usize,
 }
 
 impl Text {
-    fn push(&mut self, s: &str) {
+    pub(super) fn push(&mut self, s: &str) {
         if s.is_empty() {
             // A blank line (`lines()` of "" yields nothing).
             self.out.push('\n');
@@ -192,7 +223,7 @@ pub(crate) fn generate(
         code.extend(body.functions.iter().map(String::as_str));
         code.extend(body.reducer_code.iter().map(String::as_str));
         let pattern_text = match &pattern {
-            Pattern::For { .. } => String::new(),
+            Pattern::For { .. } | Pattern::TeamFor => String::new(),
             Pattern::Reduce {
                 definitions,
                 value,
@@ -203,13 +234,24 @@ pub(crate) fn generate(
                 definitions,
                 value,
                 reducer,
+            }
+            | Pattern::TeamReduce {
+                definitions,
+                value,
+                reducer,
             } => format!("{definitions} {value} {reducer}"),
+        };
+        // A team entry declares its `fk::Team`.
+        let team = HeaderParts {
+            team: pattern.is_team(),
+            ..HeaderParts::default()
         };
         code.iter()
             .fold(HeaderParts::used_by(&body_text), |p, c| {
                 p.union(HeaderParts::used_by(c))
             })
             .union(HeaderParts::used_by(&pattern_text))
+            .union(team)
     };
     let mut t = Text {
         out: String::new(),
@@ -224,11 +266,14 @@ pub(crate) fn generate(
         info.column
     ));
     let (definitions, value) = match &pattern {
-        Pattern::For { .. } => (String::new(), String::new()),
+        Pattern::For { .. } | Pattern::TeamFor => (String::new(), String::new()),
         Pattern::Reduce {
             definitions, value, ..
         }
         | Pattern::Scan {
+            definitions, value, ..
+        }
+        | Pattern::TeamReduce {
             definitions, value, ..
         } => (definitions.clone(), value.clone()),
     };
@@ -256,6 +301,11 @@ pub(crate) fn generate(
             lambda.push(format!("const bool {}", params[1]));
         }
         Pattern::For { .. } => {}
+        Pattern::TeamFor => lambda.push(format!("const fk::Team& {}", params[0])),
+        Pattern::TeamReduce { .. } => {
+            lambda.push(format!("const fk::Team& {}", params[0]));
+            lambda.push(format!("{value}& {}", params[1]));
+        }
     }
     let rank = body.rank();
     // The launch parameters of the iteration space and the expression of iteration `k`'s index.
@@ -267,14 +317,18 @@ pub(crate) fn generate(
         "u64"
     };
     let tiled = options.tiled && rank >= 2 && matches!(pattern, Pattern::For { .. });
-    let (space_params, call_index) = iteration_space(ty, kt, rank, &pattern);
+    let (space_params, call_index) = if pattern.is_team() {
+        (team_entry::league_params(), String::new())
+    } else {
+        iteration_space(ty, kt, rank, &pattern)
+    };
     let mut params_all = space_params;
     if tiled {
         params_all.extend((0..rank).map(|r| format!("const u64 fk_tile{r}")));
     }
     match &pattern {
-        Pattern::For { .. } => {}
-        Pattern::Reduce { .. } => {
+        Pattern::For { .. } | Pattern::TeamFor => {}
+        Pattern::Reduce { .. } | Pattern::TeamReduce { .. } => {
             params_all.push(format!("{value}* fk_partials"));
             if options.fused_join {
                 params_all.push("unsigned int* fk_done".to_string());
@@ -365,62 +419,21 @@ pub(crate) fn generate(
         }
         Pattern::Reduce { reducer, .. } => {
             let args = index_args(rank);
-            t.push(&format!("    typedef {reducer} fk_reducer;"));
-            t.push("    extern __shared__ __align__(16) unsigned char fk_shared[];");
-            t.push(&format!("    {value} fk_acc = fk_reducer::identity();"));
+            reduce_start(&mut t, reducer, &value);
             t.push(&format!("    {grid_stride}"));
             t.push(&call_index);
             t.push(&format!("        fk_body({args}, fk_acc);"));
             t.push("    }");
-            let block_reduce = format!(
-                "fk::block_reduce<fk_reducer>(fk_acc, reinterpret_cast<{value}*>(fk_shared));"
-            );
-            if options.fused_join {
-                // One call of the block reduction, in a loop of two rounds, instead of two inlined
-                // copies: the unit compiles in about three quarters of the time.
-                t.push("    // Two rounds through one block reduction: the block's iterations, then, in the");
-                t.push("    // last block to finish, the blocks' partial values in block order.");
-                t.push("    for (bool fk_joining = false;; fk_joining = true) {");
-                t.push(&format!("        {block_reduce}"));
-                t.push("        if (fk_joining) {");
-                t.push("            if (threadIdx.x == 0) {");
-                t.push("                *fk_result = fk_acc;");
-                t.push("                *fk_done = 0;");
-                t.push("            }");
-                t.push("            return;");
-                t.push("        }");
-                t.push("        if (threadIdx.x == 0) fk_partials[blockIdx.x] = fk_acc;");
-                t.push("        __shared__ bool fk_last;");
-                t.push("        if (threadIdx.x == 0) {");
-                t.push("            __threadfence();");
-                t.push("            fk_last = atomicAdd(fk_done, 1u) == gridDim.x - 1;");
-                t.push("        }");
-                t.push("        __syncthreads();");
-                t.push("        if (!fk_last) return;");
-                t.push("        __threadfence();");
-                t.push("        const u32 fk_n = gridDim.x;");
-                join_partials(&mut t, "        ", &value, "fk_acc", false);
-                t.push("    }");
-            } else {
-                t.push(&format!("    {block_reduce}"));
-                t.push("    if (threadIdx.x == 0) fk_partials[blockIdx.x] = fk_acc;");
-            }
+            reduce_blocks(&mut t, &entry, reducer, &value, options);
+        }
+        Pattern::TeamFor => {
+            team_entry::league_loop(&mut t, "");
             t.push("}");
-            // A fused entry joins in its last block: the separate join entry would be dead code
-            // that NVRTC compiles anyway (about a third of a reduction unit's compile time).
-            if !options.fused_join {
-                t.push("");
-                t.push("// Joins the blocks' partial values in block order (one block).");
-                t.push(&format!(
-                    "extern \"C\" __global__ void {entry}_join(const u32 fk_n, const {value}* fk_partials, {value}* fk_result) {{"
-                ));
-                t.push(&format!("    typedef {reducer} fk_reducer;"));
-                t.push("    extern __shared__ __align__(16) unsigned char fk_shared[];");
-                t.push("    // Thread t joins a contiguous run of partials, so the order is the block order.");
-                join_partials(&mut t, "    ", &value, "fk_acc", true);
-                t.push("    if (threadIdx.x == 0) *fk_result = fk_acc;");
-                t.push("}");
-            }
+        }
+        Pattern::TeamReduce { reducer, .. } => {
+            reduce_start(&mut t, reducer, &value);
+            team_entry::league_loop(&mut t, ", fk_acc");
+            reduce_blocks(&mut t, &entry, reducer, &value, options);
         }
         Pattern::Scan { reducer, .. } => {
             let args = index_args(rank);
@@ -481,7 +494,10 @@ pub(crate) fn generate(
     let generated = t.out.len() - generated_from;
     let cost = match pattern {
         Pattern::Scan { .. } => 2 * generated,
-        Pattern::For { .. } | Pattern::Reduce { .. } => generated,
+        Pattern::For { .. }
+        | Pattern::Reduce { .. }
+        | Pattern::TeamFor
+        | Pattern::TeamReduce { .. } => generated,
     };
     debug_assert_eq!(
         HeaderParts::used_by(&t.out[generated_from..]).union(parts),
@@ -494,6 +510,72 @@ pub(crate) fn generate(
         generated_from,
         cost,
         parts,
+    }
+}
+
+/// The start of a reduce entry's code: the reducer's name, the block's shared memory and the
+/// thread's accumulator.
+fn reduce_start(t: &mut Text, reducer: &str, value: &str) {
+    t.push(&format!("    typedef {reducer} fk_reducer;"));
+    t.push("    extern __shared__ __align__(16) unsigned char fk_shared[];");
+    t.push(&format!("    {value} fk_acc = fk_reducer::identity();"));
+}
+
+/// The end of a reduce entry, after each thread's `fk_acc` holds the join of its iterations: the
+/// block's join, then (with [`UnitOptions::fused_join`]) the last block's join of the blocks'
+/// partial values into `fk_result`, or else the partial value of the block and a `_join` entry.
+fn reduce_blocks(t: &mut Text, entry: &str, reducer: &str, value: &str, options: UnitOptions) {
+    let block_reduce =
+        format!("fk::block_reduce<fk_reducer>(fk_acc, reinterpret_cast<{value}*>(fk_shared));");
+    if options.fused_join {
+        // One call of the block reduction, in a loop of two rounds, instead of two inlined
+        // copies: the unit compiles in about three quarters of the time.
+        t.push(
+            "    // Two rounds through one block reduction: the block's iterations, then, in the",
+        );
+        t.push("    // last block to finish, the blocks' partial values in block order.");
+        t.push("    for (bool fk_joining = false;; fk_joining = true) {");
+        t.push(&format!("        {block_reduce}"));
+        t.push("        if (fk_joining) {");
+        t.push("            if (threadIdx.x == 0) {");
+        t.push("                *fk_result = fk_acc;");
+        t.push("                *fk_done = 0;");
+        t.push("            }");
+        t.push("            return;");
+        t.push("        }");
+        t.push("        if (threadIdx.x == 0) fk_partials[blockIdx.x] = fk_acc;");
+        t.push("        __shared__ bool fk_last;");
+        t.push("        if (threadIdx.x == 0) {");
+        t.push("            __threadfence();");
+        t.push("            fk_last = atomicAdd(fk_done, 1u) == gridDim.x - 1;");
+        t.push("        }");
+        t.push("        __syncthreads();");
+        t.push("        if (!fk_last) return;");
+        t.push("        __threadfence();");
+        t.push("        const u32 fk_n = gridDim.x;");
+        join_partials(t, "        ", value, "fk_acc", false);
+        t.push("    }");
+    } else {
+        t.push(&format!("    {block_reduce}"));
+        t.push("    if (threadIdx.x == 0) fk_partials[blockIdx.x] = fk_acc;");
+    }
+    t.push("}");
+    // A fused entry joins in its last block: the separate join entry would be dead code
+    // that NVRTC compiles anyway (about a third of a reduction unit's compile time).
+    if !options.fused_join {
+        t.push("");
+        t.push("// Joins the blocks' partial values in block order (one block).");
+        t.push(&format!(
+            "extern \"C\" __global__ void {entry}_join(const u32 fk_n, const {value}* fk_partials, {value}* fk_result) {{"
+        ));
+        t.push(&format!("    typedef {reducer} fk_reducer;"));
+        t.push("    extern __shared__ __align__(16) unsigned char fk_shared[];");
+        t.push(
+            "    // Thread t joins a contiguous run of partials, so the order is the block order.",
+        );
+        join_partials(t, "    ", value, "fk_acc", true);
+        t.push("    if (threadIdx.x == 0) *fk_result = fk_acc;");
+        t.push("}");
     }
 }
 
@@ -552,7 +634,7 @@ fn iteration_space(ty: &str, kt: &str, rank: usize, pattern: &Pattern) -> (Vec<S
     }
     let iterate = match pattern {
         Pattern::For { iterate } | Pattern::Reduce { iterate, .. } => *iterate,
-        Pattern::Scan { .. } => Iterate::Right,
+        Pattern::Scan { .. } | Pattern::TeamFor | Pattern::TeamReduce { .. } => Iterate::Right,
     };
     let mut params = Vec::new();
     for r in 0..rank {
