@@ -168,6 +168,6 @@ pub trait LaunchTeam: ExecutionSpace + Sealed {
 /// assert_eq!(count(&Threads::default_instance()?, 1000)?, 1000);
 /// # Ok::<(), ferrokkos::Error>(())
 /// ```
-pub trait Launch: LaunchRange + LaunchMDRange {}
+pub trait Launch: LaunchRange + LaunchMDRange + LaunchTeam {}
 
-impl<E: LaunchRange + LaunchMDRange> Launch for E {}
+impl<E: LaunchRange + LaunchMDRange + LaunchTeam> Launch for E {}

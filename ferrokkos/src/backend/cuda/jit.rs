@@ -108,6 +108,45 @@ pub(crate) struct Loaded {
     pub(crate) block: u32,
     /// The grid that fills the device at that block size (resident blocks times multiprocessors).
     pub(crate) full_grid: u32,
+    /// The last block size a league of teams asked [`Loaded::resident_blocks`] for, and its answer
+    /// (`block << 32 | blocks`; 0: none yet).
+    team_wave: AtomicU64,
+}
+
+impl Loaded {
+    /// How many blocks of `block` threads (a team's), each with `shared_bytes` of dynamic shared
+    /// memory, are resident on one multiprocessor: an error naming both when none fits. The shared
+    /// memory of an entry is a function of its block size (a value per thread), so the answer is
+    /// kept per block size (the last one asked: launches of one kernel mostly repeat theirs).
+    pub(crate) fn resident_blocks(
+        &self,
+        block: u32,
+        shared_bytes: usize,
+        what: &dyn Fn() -> String,
+    ) -> Result<u32> {
+        let last = self.team_wave.load(Ordering::Relaxed);
+        if last >> 32 == u64::from(block) && last != 0 {
+            return Ok(last as u32);
+        }
+        let blocks = self
+            .main
+            .max_active_blocks_per_sm(block, shared_bytes, what)?;
+        if blocks == 0 {
+            return Err(Error::Unsupported {
+                what: what(),
+                reason: format!(
+                    "a block of {block} threads with {shared_bytes} bytes of dynamic shared memory \
+                     does not fit on a multiprocessor for this kernel (its registers or shared \
+                     memory); ask for a smaller team or AUTO"
+                ),
+            });
+        }
+        self.team_wave.store(
+            u64::from(block) << 32 | u64::from(blocks),
+            Ordering::Relaxed,
+        );
+        Ok(blocks)
+    }
 }
 
 /// How a process's kernels were obtained (see [`crate::Cuda::jit_stats`]): each time is from a
@@ -344,6 +383,7 @@ impl KernelCache {
             extra,
             block: block.max(32),
             full_grid: full_grid.max(info.sm_count),
+            team_wave: AtomicU64::new(0),
         }))
     }
 

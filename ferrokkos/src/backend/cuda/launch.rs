@@ -8,6 +8,9 @@
 //! work on other instances that uses the same allocations, enqueues, and stamps the allocations
 //! with its sequence number. Only reductions and scans that return a value to the host wait.
 //!
+//! A league of teams (`super::team`) launches the same way, with its team kernel's entries, blocks
+//! of the team's size and the league as its launch parameters.
+//!
 //! The parts, one per file: `grid.rs` sizes the grid, `plan.rs` plans the launch (the entry it
 //! needs, then grid, block, shared memory and scratch layout; both pure), `params.rs` packs the
 //! parameters, `submit.rs` enqueues on the instance's stream. [`launch`] looks the entry up
@@ -21,8 +24,9 @@ mod submit;
 use super::backend::CudaShared;
 use super::codegen::{self, DevicePattern, TranslationUnit, UnitOptions};
 use super::instance::Cuda;
-use super::jit::{JitKey, Wanted};
+use super::jit::{JitKey, Loaded, Wanted};
 use super::queue::Submission;
+use super::team::TeamShape;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -41,6 +45,10 @@ pub(super) enum Kind<'a> {
     For,
     Reduce(&'a ReducerCxx),
     Scan(&'a ReducerCxx),
+    /// `parallel_for` over a league of teams (the space's `team` gives its shape).
+    TeamFor,
+    /// `parallel_reduce` over a league of teams.
+    TeamReduce(&'a ReducerCxx),
 }
 
 /// The iteration space of a launch: its iteration count, its walk order, and how to write its
@@ -59,6 +67,9 @@ pub(super) struct Space<'a> {
     /// For a tiled multidimensional `parallel_for`: the points per tile (the block size) and the
     /// number of tiles (the parameters then include the tile sizes).
     pub(super) tiles: Option<(u32, u64)>,
+    /// For a league of teams: its shape (`count` is then the league size; the parameters are the
+    /// league's).
+    pub(super) team: Option<TeamShape>,
 }
 
 /// The result of one launch's enqueueing.
@@ -73,8 +84,8 @@ impl Kind<'_> {
     /// The pattern as the plan sees it.
     fn pattern(self) -> Pattern {
         match self {
-            Kind::For => Pattern::For,
-            Kind::Reduce(r) => Pattern::Reduce { value_size: r.size },
+            Kind::For | Kind::TeamFor => Pattern::For,
+            Kind::Reduce(r) | Kind::TeamReduce(r) => Pattern::Reduce { value_size: r.size },
             Kind::Scan(r) => Pattern::Scan { value_size: r.size },
         }
     }
@@ -117,20 +128,18 @@ pub(super) fn launch<'q>(
             info.max_param_bytes,
         );
         let (input, entry) = (chosen.input, chosen.entry);
-        let loaded = shared.kernels.get(&shared.ctx, info, chosen.wanted(), || {
-            codegen::translation_unit(
-                &dk.device_body(chosen.pattern.emit()),
-                &chosen.pattern,
-                chosen.options,
-            )
-        })?;
-        let plan = Plan::new(
-            &input,
-            entry,
-            loaded.block,
-            loaded.full_grid,
-            grid::max_waves(),
-        );
+        let loaded = chosen.load(cuda, dk)?;
+        // A league's blocks have the team's size: its wave is that size's.
+        let full_grid = match space.team {
+            Some(team) => {
+                let shared_bytes = team.block() as usize * entry.value_size;
+                loaded
+                    .resident_blocks(team.block(), shared_bytes, what)?
+                    .saturating_mul(info.sm_count)
+            }
+            None => loaded.full_grid,
+        };
+        let plan = Plan::new(&input, entry, loaded.block, full_grid, grid::max_waves());
         let planned = Planned {
             what,
             dk,
@@ -142,6 +151,25 @@ pub(super) fn launch<'q>(
         };
         submit::submit(cuda, &planned, buffers)
     })
+}
+
+/// The compiled entry that a launch of `dk` over `space` needs, compiled or loaded now if it is
+/// not yet (a team launch asks for its function's limits before it plans).
+pub(super) fn load(
+    cuda: &Cuda,
+    what: &dyn Fn() -> String,
+    dk: &dyn DeviceKernel,
+    kind: Kind<'_>,
+    reducer_type: &'static str,
+    space: &Space<'_>,
+) -> Result<Arc<Loaded>> {
+    let shared = cuda.shared();
+    shared.check_alive(what)?;
+    let max_param_bytes = shared.info.max_param_bytes;
+    let chosen = params::with_buffers(|buffers| {
+        Chosen::new(dk, kind, reducer_type, space, buffers, max_param_bytes)
+    });
+    chosen.load(cuda, dk)
 }
 
 /// The compiled entry a launch needs, chosen from its pattern, iteration space and captures.
@@ -163,6 +191,20 @@ impl<'a> Chosen<'a> {
         }
     }
 
+    /// The entry from the kernel cache, compiled or loaded on first use.
+    fn load(&self, cuda: &Cuda, dk: &dyn DeviceKernel) -> Result<Arc<Loaded>> {
+        let shared = cuda.shared();
+        shared
+            .kernels
+            .get(&shared.ctx, &shared.info, self.wanted(), || {
+                codegen::translation_unit(
+                    &dk.device_body(self.pattern.emit()),
+                    &self.pattern,
+                    self.options,
+                )
+            })
+    }
+
     fn new(
         dk: &dyn DeviceKernel,
         kind: Kind<'a>,
@@ -177,6 +219,7 @@ impl<'a> Chosen<'a> {
             max_extent: space.max_extent,
             iterate: space.iterate,
             tiles: space.tiles,
+            team: space.team.map(|t| (t.league, t.block())),
             // The captures' size: large arrays are counted, not copied.
             captures_len: buffers.captures_len(dk),
             max_param_bytes,
@@ -197,6 +240,8 @@ impl<'a> Chosen<'a> {
                 reducer: r,
             },
             Kind::Scan(r) => DevicePattern::Scan { reducer: r },
+            Kind::TeamFor => DevicePattern::TeamFor,
+            Kind::TeamReduce(r) => DevicePattern::TeamReduce { reducer: r },
         };
         let key = JitKey {
             kernel: dk.device_key(),

@@ -21,6 +21,7 @@ pub mod nvrtc;
 mod patterns;
 mod queue;
 mod spaces;
+mod team;
 mod trace;
 
 pub(crate) use backend::start;

@@ -1,5 +1,6 @@
 //! The entry points of the patterns on [`Cuda`]: `parallel_for`, `parallel_reduce` and
-//! `parallel_scan` over Range and MDRange policies, built on [`super::launch`].
+//! `parallel_scan` over Range and MDRange policies, built on [`super::launch`] (TeamPolicy's are in
+//! `team.rs`).
 
 use std::any::type_name;
 
@@ -16,13 +17,13 @@ use crate::space::tool_site;
 use crate::tools::{Pattern, profiled};
 
 /// Describes a launch for error messages.
-fn describe<'a>(pattern: &'a str, label: &'a str) -> impl Fn() -> String + 'a {
+pub(super) fn describe<'a>(pattern: &'a str, label: &'a str) -> impl Fn() -> String + 'a {
     move || format!("{pattern} \"{label}\" on Cuda")
 }
 
 /// The device translation of a functor; functors without one never get here (their launch on
 /// Cuda does not compile), but the error is kept for safety.
-fn device<'a>(
+pub(super) fn device<'a>(
     kernel: Option<&'a dyn DeviceKernel>,
     what: &dyn Fn() -> String,
 ) -> Result<&'a dyn DeviceKernel> {
@@ -33,7 +34,7 @@ fn device<'a>(
 }
 
 /// The reducer's device description, or why it has none.
-fn reducer_cxx<R: Reducer>(what: &dyn Fn() -> String) -> Result<ReducerCxx> {
+pub(super) fn reducer_cxx<R: Reducer>(what: &dyn Fn() -> String) -> Result<ReducerCxx> {
     R::device_cxx(Token::new()).ok_or_else(|| no_device_form(what, std::any::type_name::<R>()))
 }
 
@@ -69,8 +70,9 @@ fn read_value<R: Reducer>(
     value
 }
 
-/// Runs a reduction whose value comes back to the host, and delivers it.
-fn reduce_with<T: ReduceTarget>(
+/// Runs a reduction (over a range, or a league of teams when `space.team` says so) whose value
+/// comes back to the host or goes to a device place, and delivers it.
+pub(super) fn reduce_with<T: ReduceTarget>(
     cuda: &Cuda,
     what: &dyn Fn() -> String,
     dk: &dyn DeviceKernel,
@@ -80,6 +82,10 @@ fn reduce_with<T: ReduceTarget>(
     let (reducer, sink) = target.split();
     T::check(&sink)?;
     let cxx = reducer_cxx::<T::Reducer>(what)?;
+    let kind = match space.team {
+        Some(_) => Kind::TeamReduce(&cxx),
+        None => Kind::Reduce(&cxx),
+    };
     if space.count > 0
         && let Some((place, output)) = T::device_place(&sink, Token::new())
     {
@@ -97,7 +103,7 @@ fn reduce_with<T: ReduceTarget>(
             cuda,
             what,
             dk,
-            Kind::Reduce(&cxx),
+            kind,
             std::any::type_name::<T::Reducer>(),
             space,
             Some(&place),
@@ -111,7 +117,7 @@ fn reduce_with<T: ReduceTarget>(
             cuda,
             what,
             dk,
-            Kind::Reduce(&cxx),
+            kind,
             std::any::type_name::<T::Reducer>(),
             space,
             None,
@@ -145,6 +151,7 @@ fn untiled<'a>(
         write,
         label,
         tiles: None,
+        team: None,
     }
 }
 
@@ -307,6 +314,7 @@ where
                 .product::<u64>();
             (points, count)
         }),
+        team: None,
     }
 }
 

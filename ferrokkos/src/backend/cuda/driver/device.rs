@@ -31,6 +31,8 @@ pub(crate) struct DeviceInfo {
     pub warp_size: u32,
     /// Shared memory a block may use without opting in to more, in bytes (48 KiB).
     pub shared_memory_per_block: usize,
+    /// Shared memory a block may use once its kernel opts in, in bytes (227 KiB on an H100).
+    pub shared_memory_per_block_optin: usize,
     /// The L2 cache size in bytes.
     pub l2_cache_bytes: usize,
     /// Whether the device supports the stream-ordered allocator (`cuMemAllocAsync`;
@@ -142,6 +144,9 @@ pub(crate) fn device_info(ordinal: usize) -> Result<DeviceInfo> {
         max_blocks_per_sm: unsigned(Attr::CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)?,
         warp_size: unsigned(Attr::CU_DEVICE_ATTRIBUTE_WARP_SIZE)?,
         shared_memory_per_block: bytes(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?,
+        shared_memory_per_block_optin: bytes(
+            Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+        )?,
         l2_cache_bytes: bytes(Attr::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)?,
         memory_pools: get(Attr::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED)? != 0,
         concurrent_managed_access: get(Attr::CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS)? != 0,
@@ -174,6 +179,7 @@ mod tests {
             max_blocks_per_sm: 16,
             warp_size: 32,
             shared_memory_per_block: 48 << 10,
+            shared_memory_per_block_optin: 99 << 10,
             l2_cache_bytes: 0,
             memory_pools: true,
             concurrent_managed_access: true,
@@ -197,6 +203,7 @@ mod tests {
         assert!(info.max_threads_per_sm >= info.max_threads_per_block);
         assert!(info.max_blocks_per_sm >= 16);
         assert!(info.shared_memory_per_block >= 48 << 10);
+        assert!(info.shared_memory_per_block_optin >= info.shared_memory_per_block);
         assert!(info.l2_cache_bytes > 0);
         assert!(
             info.memory_pools,

@@ -69,6 +69,22 @@ pub(super) fn grid_size(g: GridInput) -> (u64, u32) {
     (wanted.min(cap).max(1), block)
 }
 
+/// The grid of a league of `league` teams, one league rank per block at a time (grid-stride
+/// beyond the grid), with `full_grid` the wave of blocks of the team's size: as for a range, a
+/// `parallel_for` gives each block about [`ITERATIONS_PER_THREAD`] league ranks but takes at least
+/// [`MIN_WAVES`] waves (never more blocks than league ranks), and a reduction one wave at most;
+/// `max_waves` is the `FERROKKOS_CUDA_MAX_WAVES` override.
+pub(super) fn team_grid(league: u64, for_pattern: bool, full_grid: u32, max_waves: u64) -> u64 {
+    let full = u64::from(full_grid);
+    let cap = match (for_pattern, max_waves) {
+        (true, u64::MAX) => (full * MIN_WAVES).max(league.div_ceil(ITERATIONS_PER_THREAD)),
+        (true, 0) => u64::from(i32::MAX as u32),
+        (true, waves) => full.saturating_mul(waves),
+        (false, _) => full,
+    };
+    league.min(cap).clamp(1, u64::from(i32::MAX as u32))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,5 +148,20 @@ mod tests {
             ..input(0, true)
         };
         assert_eq!(grid_size(none), (1, 256));
+    }
+
+    /// A league runs a block per league rank up to eight waves (or a quarter of the league, when
+    /// larger); a reduction one wave; the override caps it.
+    #[test]
+    fn a_league_gets_a_block_per_rank_up_to_its_waves() {
+        assert_eq!(team_grid(100, true, 264, u64::MAX), 100);
+        assert_eq!(team_grid(5000, true, 264, u64::MAX), 2112);
+        assert_eq!(team_grid(10_000, true, 264, u64::MAX), 2500);
+        assert_eq!(team_grid(1 << 20, true, 264, u64::MAX), 1 << 18);
+        assert_eq!(team_grid(10_000, false, 264, u64::MAX), 264);
+        assert_eq!(team_grid(100, false, 264, u64::MAX), 100);
+        assert_eq!(team_grid(10_000, true, 264, 1), 264);
+        assert_eq!(team_grid(10_000, true, 264, 0), 10_000);
+        assert_eq!(team_grid(0, true, 264, u64::MAX), 1);
     }
 }

@@ -1,9 +1,9 @@
 //! The plan of a launch: which compiled entry it needs (pattern, walk order, 32-bit indexing,
-//! captures by pointer, tiles) and, once that entry's occupancy is known, its grid, block, dynamic
+//! captures by pointer, tiles, a league of teams) and, once that entry's occupancy is known, its grid, block, dynamic
 //! shared memory and scratch layout. Pure: computed from the iteration space, the captures' size
 //! and the device's limits, and unit-tested below.
 
-use super::grid::{GridInput, grid_size};
+use super::grid::{GridInput, grid_size, team_grid};
 use crate::policy::Iterate;
 
 /// The pattern of a launch, with the size of a reduction's or scan's value.
@@ -49,6 +49,9 @@ pub(super) struct PlanInput {
     pub(super) iterate: Iterate,
     /// For a tiled multidimensional `parallel_for`: the points per tile and the number of tiles.
     pub(super) tiles: Option<(u32, u64)>,
+    /// For a league of teams: the league size and the threads of a team's block (`count` is then
+    /// the league size).
+    pub(super) team: Option<(u64, u32)>,
     /// The size of the captures as parameters (large captured arrays counted, not copied).
     pub(super) captures_len: usize,
     /// The device's limit on the size of a launch's parameters.
@@ -67,7 +70,8 @@ pub(super) struct Entry {
     /// A tiled multidimensional `parallel_for` (one block per tile).
     pub(super) tiled: bool,
     /// The cache key's variant: the pattern (bits 0-1: for 0, reduce 1, scan 2), walk order Left
-    /// (bit 2), `index32` (bit 3), `by_pointer` (bit 4), `tiled` (bit 5).
+    /// (bit 2), `index32` (bit 3), `by_pointer` (bit 4), `tiled` (bit 5), a league of teams (bit 6:
+    /// a team kernel's entries, which take the league instead of a range).
     pub(super) variant: u32,
     /// The suffix of the second entry (`_prefix` for scans).
     pub(super) extra: Option<&'static str>,
@@ -79,10 +83,12 @@ pub(super) struct Entry {
 impl Entry {
     /// The entry that `input` needs.
     pub(super) fn choose(input: &PlanInput) -> Entry {
-        let index32 = input.count < (1 << 31) && input.max_extent < (1 << 31);
+        let team = input.team.is_some();
+        // A team entry has no index to count (its league rank is always 64-bit).
+        let index32 = !team && input.count < (1 << 31) && input.max_extent < (1 << 31);
         let by_pointer =
             input.pattern.fixed_param_bytes() + input.captures_len > input.max_param_bytes;
-        let tiled = matches!(input.pattern, Pattern::For) && input.tiles.is_some();
+        let tiled = !team && matches!(input.pattern, Pattern::For) && input.tiles.is_some();
         let (pattern_bits, extra, value_size) = match input.pattern {
             Pattern::For => (0, None, 0),
             Pattern::Reduce { value_size } => (1, None, value_size),
@@ -92,7 +98,8 @@ impl Entry {
             | (matches!(input.iterate, Iterate::Left) as u32) << 2
             | (index32 as u32) << 3
             | (by_pointer as u32) << 4
-            | (tiled as u32) << 5;
+            | (tiled as u32) << 5
+            | (team as u32) << 6;
         Entry {
             index32,
             by_pointer,
@@ -137,7 +144,8 @@ impl Plan {
     /// The plan of `input` with `entry` (from [`Entry::choose`]), whose occupancy is `block`
     /// threads per block and `full_grid` blocks per wave; `max_waves` is the
     /// `FERROKKOS_CUDA_MAX_WAVES` override (`u64::MAX`: none). A scan needs a count above 0 (a
-    /// scan of nothing is not launched).
+    /// scan of nothing is not launched). A league of teams runs blocks of its team's threads, and
+    /// `full_grid` is then the wave of blocks of that size.
     pub(super) fn new(
         input: &PlanInput,
         entry: Entry,
@@ -145,14 +153,21 @@ impl Plan {
         full_grid: u32,
         max_waves: u64,
     ) -> Plan {
-        let (grid, block) = grid_size(GridInput {
-            count: input.count,
-            for_pattern: matches!(input.pattern, Pattern::For),
-            block,
-            full_grid,
-            tiles: input.tiles.filter(|_| entry.tiled),
-            max_waves,
-        });
+        let for_pattern = matches!(input.pattern, Pattern::For);
+        let (grid, block) = match input.team {
+            Some((league, threads)) => (
+                team_grid(league, for_pattern, full_grid, max_waves),
+                threads,
+            ),
+            None => grid_size(GridInput {
+                count: input.count,
+                for_pattern,
+                block,
+                full_grid,
+                tiles: input.tiles.filter(|_| entry.tiled),
+                max_waves,
+            }),
+        };
         let shared = |size: usize| (block as usize * size) as u32;
         let (grid, shared_bytes, work) = match input.pattern {
             Pattern::For => (grid, 0, Work::For),

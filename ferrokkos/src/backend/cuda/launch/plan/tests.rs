@@ -15,6 +15,7 @@ fn input(pattern: Pattern, count: u64, captures_len: usize) -> PlanInput {
         max_extent: count,
         iterate: Iterate::Right,
         tiles: None,
+        team: None,
         captures_len,
         max_param_bytes: LIMIT,
     }
@@ -206,4 +207,56 @@ fn the_wave_override_reaches_the_plan() {
     assert_eq!(one_wave.grid, 264);
     let per_iteration = Plan::new(&i, Entry::choose(&i), BLOCK, FULL_GRID, 0);
     assert_eq!(per_iteration.grid, 32768);
+}
+
+/// A league of `league` teams of `block` threads, with `captures_len` bytes of captures.
+fn league(pattern: Pattern, league: u64, block: u32, captures_len: usize) -> PlanInput {
+    PlanInput {
+        team: Some((league, block)),
+        ..input(pattern, league, captures_len)
+    }
+}
+
+#[test]
+fn a_league_takes_its_own_entry_variant_and_never_32_bit_indices_or_tiles() {
+    let team = league(Pattern::For, 100, 256, 64);
+    let e = Entry::choose(&team);
+    assert!(!e.index32 && !e.tiled && !e.by_pointer);
+    assert_eq!(e.variant, 1 << 6);
+    let range = Entry::choose(&input(Pattern::For, 100, 64));
+    assert_ne!(e.variant, range.variant);
+    let tiled = PlanInput {
+        tiles: Some((256, 10)),
+        ..team
+    };
+    assert_eq!(Entry::choose(&tiled), e);
+    let reduce = Entry::choose(&league(F64_SUM, 100, 256, LIMIT));
+    assert!(reduce.by_pointer);
+    assert_eq!(reduce.variant, 1 | 1 << 4 | 1 << 6);
+}
+
+#[test]
+fn a_league_runs_blocks_of_its_team_one_rank_each_up_to_its_waves() {
+    // 100 teams: a block each, of the team's threads (not the occupancy calculator's block).
+    let input = league(Pattern::For, 100, 96, 0);
+    let p = Plan::new(&input, Entry::choose(&input), BLOCK, FULL_GRID, u64::MAX);
+    assert_eq!(
+        (p.grid, p.block, p.shared_bytes, p.work),
+        (100, 96, 0, Work::For)
+    );
+    // A large league runs grid-stride: at least eight waves, about four league ranks per block.
+    let input = league(Pattern::For, 1 << 20, 96, 0);
+    let p = Plan::new(&input, Entry::choose(&input), BLOCK, FULL_GRID, u64::MAX);
+    assert_eq!(p.grid, 1 << 18);
+    // A reduction: one wave, a value of shared memory per thread, the partials and the result.
+    let input = league(F64_SUM, 10_000, 96, 0);
+    let p = Plan::new(&input, Entry::choose(&input), BLOCK, FULL_GRID, u64::MAX);
+    assert_eq!((p.grid, p.block, p.shared_bytes), (264, 96, 96 * 8));
+    assert_eq!(
+        p.work,
+        Work::Reduce {
+            partials_bytes: 2304
+        }
+    );
+    assert_eq!(p.scratch_bytes(), 2304 + 8);
 }
