@@ -516,7 +516,14 @@ fn generate(
     };
     let owners = &analysis.owner_idents;
     let witness = if matches!(kind, Kind::Team { .. }) {
-        quote!()
+        // Each local the team rules resolved must be the binding they took it for.
+        let pairs = analysis.team_witness.iter().map(|(use_, binding)| {
+            quote!(
+                #[allow(unused, clippy::all)]
+                let _ = |#binding: #k::IterationIndex| #k::iteration_index(#use_);
+            )
+        });
+        quote!(#(#pairs)*)
     } else {
         quote!(
             #[allow(unused, clippy::all)]

@@ -141,6 +141,8 @@ pub struct Findings {
     /// Team kernels: the launch constants `c` of index coordinates `c · league_rank + i` the rules
     /// relied on (each launch checks that `c · league_size` does not overflow).
     pub league_blocks: Vec<String>,
+    /// Team kernels: (use, binding) pairs of the locals the rules resolved in indices.
+    pub team_witness: Vec<(syn::Ident, syn::Ident)>,
 }
 
 /// The race rules of one written View.

@@ -19,6 +19,7 @@ use crate::race::{Access, AccessKind, Findings};
 /// Checks the accesses `mine` of the written View `name`.
 pub fn check(name: &str, mine: &[&Access], constant: &dyn Fn(&str) -> bool, found: &mut Findings) {
     let mut found_blocks: Vec<String> = Vec::new();
+    let mut witness = Vec::new();
     // The distinct write maps, each with its scope; reads with theirs.
     let mut writes: Vec<(&Access, usize, Vec<Coord>)> = Vec::new();
     let mut reads: Vec<(&Access, usize, Vec<Coord>)> = Vec::new();
@@ -39,6 +40,7 @@ pub fn check(name: &str, mine: &[&Access], constant: &dyn Fn(&str) -> bool, foun
     };
     for a in mine.iter().filter(|a| !a.in_unsafe) {
         let Some(t) = &a.team else { continue };
+        witness.extend(t.witness.iter().cloned());
         let (coords, blocks) = match owned(t, constant) {
             Err(why) => {
                 fail(a, why);
@@ -90,6 +92,7 @@ pub fn check(name: &str, mine: &[&Access], constant: &dyn Fn(&str) -> bool, foun
         }
     }
     found.league_blocks.extend(found_blocks);
+    found.team_witness.extend(witness);
 }
 
 /// Whether two index maps never meet: some coordinate is a different literal in each.

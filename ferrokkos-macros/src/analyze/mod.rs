@@ -59,6 +59,8 @@ pub struct Analysis {
     pub atomic_only: Vec<(String, syn::Error)>,
     /// Team kernels: the constants of `c · league_rank + i` index coordinates (see `team_race.rs`).
     pub league_blocks: Vec<String>,
+    /// Team kernels: (use, binding) pairs of the locals the race rules resolved.
+    pub team_witness: Vec<(syn::Ident, syn::Ident)>,
     pub errors: Vec<syn::Error>,
 }
 
@@ -177,6 +179,7 @@ fn analyze_with(
         overlaps: found.overlaps,
         atomic_only: found.atomic_only,
         league_blocks: found.league_blocks,
+        team_witness: found.team_witness,
         errors: w.errors,
     }
 }
@@ -258,7 +261,7 @@ impl Walker {
                 ),
             );
         }
-        self.team_bind(&name, false);
+        self.team_bind(&name, span, false);
         self.scopes.last_mut().expect("scope").insert(name);
     }
 

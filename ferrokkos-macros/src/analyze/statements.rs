@@ -88,7 +88,7 @@ impl Walker {
             Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() => {
                 self.bind(i.ident.to_string(), i.ident.span());
                 if i.mutability.is_some() {
-                    self.team_bind(&i.ident.to_string(), true);
+                    self.team_bind(&i.ident.to_string(), i.ident.span(), true);
                 }
             }
             Pat::Type(t) => {

@@ -88,6 +88,10 @@ struct Local {
     /// Every thread of the team holds the same value.
     uniform: bool,
     mutable: bool,
+    /// The binding's identifier (its span carries its hygiene).
+    binding: Option<syn::Ident>,
+    /// The (use, binding) pairs that `value` relied on.
+    witness: Vec<(syn::Ident, syn::Ident)>,
 }
 
 /// The team kernel's state in the walk.
@@ -117,6 +121,10 @@ pub struct TeamAccess {
     pub scope: usize,
     /// A `while` or `loop` encloses the scope: its iterations are agents with no name.
     pub unnamed_loop: bool,
+    /// Each identifier of the index the rules resolved to a local, with that local's binding:
+    /// the expansion checks that each use resolves to that binding (see `kernel.rs`), as a
+    /// `macro_rules!` macro's hygiene could make a name resolve elsewhere.
+    pub witness: Vec<(syn::Ident, syn::Ident)>,
 }
 
 impl TeamCtx {
@@ -200,8 +208,10 @@ impl TeamCtx {
             }
         }
         let (threads, lanes) = self.covered();
+        let (index, witness) = self.resolve(index);
         TeamAccess {
-            index: self.resolve(index),
+            index,
+            witness,
             agents,
             blocks,
             covered: threads && lanes,
@@ -211,11 +221,13 @@ impl TeamCtx {
     }
 
     /// `e` with the league rank as [`LEAGUE`], agents by their agent names and immutable locals
-    /// by their values; `None` when it names a local with no such value.
-    fn resolve(&self, e: &Expr) -> Option<Expr> {
+    /// by their values (`None` when it names a local with no such value), and the (use, binding)
+    /// pairs of the locals it resolved.
+    fn resolve(&self, e: &Expr) -> (Option<Expr>, Vec<(syn::Ident, syn::Ident)>) {
         struct Resolve<'a> {
             ctx: &'a TeamCtx,
             ok: bool,
+            witness: Vec<(syn::Ident, syn::Ident)>,
         }
         impl VisitMut for Resolve<'_> {
             fn visit_expr_mut(&mut self, e: &mut Expr) {
@@ -226,9 +238,17 @@ impl TeamCtx {
                 if let Some(name) = ident_of(e)
                     && let Some(l) = self.ctx.local(&name)
                 {
+                    if let (Expr::Path(p), Some(b)) = (strip(e), &l.binding)
+                        && let Some(seg) = p.path.segments.first()
+                    {
+                        self.witness.push((seg.ident.clone(), b.clone()));
+                    }
                     match (&l.agent, &l.value) {
                         (Some(a), _) => *e = name_expr(a),
-                        (None, Some(v)) => *e = syn::parse_quote!((#v)),
+                        (None, Some(v)) => {
+                            self.witness.extend(l.witness.iter().cloned());
+                            *e = syn::parse_quote!((#v));
+                        }
                         (None, None) => self.ok = false,
                     }
                     return;
@@ -240,9 +260,10 @@ impl TeamCtx {
         let mut r = Resolve {
             ctx: self,
             ok: true,
+            witness: Vec::new(),
         };
         r.visit_expr_mut(&mut e);
-        r.ok.then_some(e)
+        (r.ok.then_some(e), r.witness)
     }
 
     /// `team.league_rank()`.
@@ -279,7 +300,7 @@ impl Walker {
     }
 
     /// Records a binding of a team body (called by `bind`).
-    pub(super) fn team_bind(&mut self, name: &str, mutable: bool) {
+    pub(super) fn team_bind(&mut self, name: &str, span: Span, mutable: bool) {
         let depth = self.scopes.len();
         if let Some(t) = &mut self.team {
             t.locals.push((
@@ -287,6 +308,7 @@ impl Walker {
                 depth,
                 Local {
                     mutable,
+                    binding: Some(syn::Ident::new(name, span)),
                     ..Local::default()
                 },
             ));
@@ -305,12 +327,13 @@ impl Walker {
     pub(super) fn team_let(&mut self, name: &str, init: &Expr) {
         let uniform = self.team_uniform(init);
         let Some(t) = &mut self.team else { return };
-        let value = t.resolve(init);
+        let (value, witness) = t.resolve(init);
         let at_team = t.at_team_level() && !t.varying();
         if let Some((_, _, l)) = t.locals.iter_mut().rev().find(|(n, _, _)| n == name)
             && !l.mutable
         {
             l.value = value;
+            l.witness = witness;
             l.uniform = uniform && at_team;
         }
     }
