@@ -54,6 +54,8 @@
 //! | `kernel!(\|i, acc\| ...)` | `parallel_reduce` | `acc: &mut V`, `V` the reducer's value type |
 //! | `kernel!(\|i, a, b, ...\| ...)` | `parallel_reduce` with a tuple of reducers | one `&mut` accumulator per reducer |
 //! | `kernel!(\|i, partial, is_final\| ...)` | `parallel_scan` | `partial: &mut V`, `is_final: bool` |
+//! | `kernel!(\|team: &TeamMember\| ...)` | `parallel_for` over a `TeamPolicy` | the team member (its type written) |
+//! | `kernel!(\|team: &TeamMember, acc\| ...)` | `parallel_reduce` over a `TeamPolicy` | the member and `acc: &mut V` |
 //!
 //! Three parameters mean a scan when the last one is annotated `bool` or is never dereferenced, and
 //! a reduction into two accumulators otherwise. Accumulator types are inferred from the reducer; a
@@ -107,6 +109,39 @@
 //! write is dropped, a read gives zero) and the next wait for the device (a fence, a reduction's
 //! result) returns [`crate::Error::DeviceOutOfBounds`] naming the kernel, the index and the extents;
 //! the device stays usable.
+//!
+//! # Team kernels
+//!
+//! A team kernel runs on every thread of every team of a [`crate::TeamPolicy`] and splits its work
+//! with nested ranges (`TeamThreadRange::new(team, b, e).parallel_for(|i| ..)`, `.parallel_reduce(
+//! |i, s| .., Sum::new())`, `.parallel_scan(..)`, and `ThreadVectorRange`, `TeamVectorRange`),
+//! `single(PerTeam(team), || ..)` / `single(PerThread(team), || ..)` (which give their value to
+//! the scope), `team.team_barrier()` and `team.team_broadcast(v, rank)`:
+//!
+//! ```
+//! use ferrokkos::prelude::*;
+//! let _rt = ferrokkos::initialize(InitSettings::new())?;
+//! let exec = Threads::default_instance()?;
+//! let (rows, cols) = (6usize, 100usize);
+//! let a = View::<f64, 2>::new("a", [rows, cols])?;
+//! a.host_mut()?.fill(0.5);
+//! let row_sums = View::<f64, 1>::new("row sums", [rows])?;
+//! // One team per row; its threads and lanes share the row's columns.
+//! parallel_for("row sums", TeamPolicy::new(&exec, rows, AUTO)?, kernel!(|team: &TeamMember| {
+//!     let r = team.league_rank();
+//!     let s = TeamVectorRange::new(team, 0, cols).parallel_reduce(|j, s: &mut f64| *s += a[(r, j)], Sum::new());
+//!     single(PerTeam(team), || row_sums[r] = s);
+//! }))?;
+//! assert_eq!(row_sums.to_vec()?, vec![50.0; rows]);
+//! # Ok::<(), ferrokkos::Error>(())
+//! ```
+//!
+//! Their race rules follow Kokkos' ownership: a View is written only where one thread and lane
+//! runs the code (inside `single`, a `TeamVectorRange`, or a `ThreadVectorRange` in a
+//! `TeamThreadRange`) at an index one to one in the league rank and the enclosing range indices
+//! (`y[(team.league_rank(), i)]`, or `y[per * team.league_rank() + r]` for a range `0..per`);
+//! collectives that synchronise the team stand where every thread of the team reaches them. The
+//! architecture document's "Hierarchical parallelism" section gives the rules in full.
 //!
 //! # Race freedom
 //!
