@@ -33,3 +33,154 @@ fn cuda() -> Cuda {
     common::runtime();
     Cuda::default_instance().expect("a CUDA GPU")
 }
+
+/// TeamPolicy on Cuda: the limits and their errors, a league larger than the grid, vector lanes
+/// filling a warp, team reductions to the host and to a device View, an empty league, and scratch
+/// requests (not built on Cuda yet).
+mod teams {
+    use ferrokkos::prelude::*;
+    use ferrokkos::{Error, LaunchTeam};
+
+    use crate::cuda;
+
+    #[test]
+    #[ignore = "needs a CUDA GPU"]
+    fn team_limits_follow_the_block_and_the_warp() {
+        let exec = cuda();
+        let policy = TeamPolicy::new(&exec, 10, AUTO).unwrap();
+        let l = policy.limits().unwrap();
+        assert_eq!(l.team_size_max, 1024);
+        assert_eq!(l.team_size_recommended, 256);
+        assert_eq!(l.vector_length_max, 32);
+        assert!(l.scratch_max[0] >= 48 << 10 && l.scratch_max[1] == usize::MAX);
+        let wide = policy.clone().vector_length(32).unwrap().limits().unwrap();
+        assert_eq!((wide.team_size_max, wide.team_size_recommended), (32, 8));
+        let e = policy
+            .clone()
+            .vector_length(64)
+            .unwrap()
+            .limits()
+            .unwrap_err();
+        assert!(e.to_string().contains("vector length of 64"), "{e}");
+        let kernel = kernel!(|team: &TeamMember| {
+            let _lr = team.league_rank();
+        });
+        let with_kernel = Cuda::team_limits(&policy, Some(&kernel)).unwrap();
+        assert!(with_kernel.team_size_max >= 32 && with_kernel.team_size_max <= 1024);
+        let too_big = TeamPolicy::new(&exec, 10, 64)
+            .unwrap()
+            .vector_length(32)
+            .unwrap();
+        let e = parallel_for("too big", too_big, &kernel)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("a team of 64 threads with vector length 32"),
+            "{e}"
+        );
+        assert!(e.contains("too big"), "{e}");
+    }
+
+    #[test]
+    #[ignore = "needs a CUDA GPU"]
+    fn every_lane_of_every_team_runs_once_also_beyond_the_grid() {
+        let exec = cuda();
+        for (league, team, vector) in [(100_000usize, 1usize, 1usize), (777, 3, 32), (50, 33, 1)] {
+            let (t, v) = (team, vector);
+            let out = View::<u64, 3, LayoutRight, CudaSpace>::new("out", [league, t, v]).unwrap();
+            let policy = TeamPolicy::new(&exec, league, team)
+                .unwrap()
+                .vector_length(vector)
+                .unwrap();
+            parallel_for(
+                "lanes",
+                policy,
+                kernel!(|team: &TeamMember| {
+                    let lr = team.league_rank();
+                    TeamThreadRange::new(team, 0, t).parallel_for(|r| {
+                        ThreadVectorRange::new(team, 0, v).parallel_for(|k| {
+                            out[(lr, r, k)] = (lr * 1_000_000 + r * 1000 + k) as u64 + 1;
+                        });
+                    });
+                }),
+            )
+            .unwrap();
+            let m = create_mirror_view(&out).unwrap();
+            deep_copy(&m, &out).unwrap();
+            let got = m.to_vec().unwrap();
+            for (g, value) in got.iter().enumerate() {
+                let (l, r, k) = (g / (team * vector), g / vector % team, g % vector);
+                let want = (l * 1_000_000 + r * 1000 + k) as u64 + 1;
+                assert_eq!(
+                    *value, want,
+                    "league {league} x {team} x {vector}, element {g}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    #[ignore = "needs a CUDA GPU"]
+    fn team_reductions_reach_the_host_and_a_device_view() {
+        let exec = cuda();
+        let count = kernel!(|team: &TeamMember, acc: &mut u64| {
+            let lr = team.league_rank() as u64;
+            let threads = TeamThreadRange::new(team, 0, team.team_size())
+                .parallel_reduce(|_i, s: &mut u64| *s += 1, Sum::new());
+            single(PerTeam(team), || *acc += lr + threads);
+        });
+        for (league, team, vector) in [(1usize, 1usize, 1usize), (5000, 7, 4), (3, 1024, 1)] {
+            let policy = TeamPolicy::new(&exec, league, team)
+                .unwrap()
+                .vector_length(vector)
+                .unwrap();
+            let want = (league * (league - 1) / 2 + league * team) as u64;
+            let total = parallel_reduce("count", policy.clone(), &count, Sum::new()).unwrap();
+            assert_eq!(total, want, "{league} x {team} x {vector}");
+            let place = View::<u64, 0, LayoutRight, CudaSpace>::new("place", []).unwrap();
+            parallel_reduce("count", policy, &count, &place).unwrap();
+            let m = create_mirror_view(&place).unwrap();
+            deep_copy(&m, &place).unwrap();
+            assert_eq!(m.to_vec().unwrap(), [want]);
+        }
+        let empty = TeamPolicy::new(&exec, 0, AUTO).unwrap();
+        assert_eq!(
+            parallel_reduce("empty", empty, &count, Sum::new()).unwrap(),
+            0
+        );
+        let auto = TeamPolicy::new(&exec, 10, AUTO).unwrap();
+        let total = parallel_reduce("auto", auto, &count, Sum::new()).unwrap();
+        assert_eq!(total, 45 + 10 * 256);
+    }
+
+    #[test]
+    #[ignore = "needs a CUDA GPU"]
+    fn scratch_requests_are_refused_on_cuda_for_now() {
+        let exec = cuda();
+        let kernel = kernel!(|team: &TeamMember| {
+            let _lr = team.league_rank();
+        });
+        let asked = TeamPolicy::new(&exec, 4, AUTO)
+            .unwrap()
+            .set_scratch_size(0, PerTeam(1024))
+            .unwrap();
+        match parallel_for("scratch", asked, &kernel) {
+            Err(Error::Unsupported { reason, .. }) => {
+                assert!(
+                    reason.contains("scratch memory on Cuda is not built yet"),
+                    "{reason}"
+                )
+            }
+            other => panic!("expected Unsupported, got {other:?}"),
+        }
+        let huge = TeamPolicy::new(&exec, 4, AUTO)
+            .unwrap()
+            .set_scratch_size(0, PerTeam(1 << 30))
+            .unwrap();
+        let e = parallel_for("huge", huge, &kernel).unwrap_err().to_string();
+        assert!(
+            e.contains("level-0 scratch of 1073741824 bytes per team"),
+            "{e}"
+        );
+    }
+}

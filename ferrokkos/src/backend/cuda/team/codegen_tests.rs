@@ -216,3 +216,40 @@ fn a_body_asked_for_another_patterns_entries_is_an_internal_error() {
         other => panic!("expected an internal error, got {other:?}"),
     }
 }
+
+/// `kernel!`'s own team kernels (nested ranges of each kind, `single`, a broadcast) make team units
+/// that NVRTC compiles.
+#[test]
+fn kernel_team_units_compile() {
+    use crate::dispatch::{
+        TeamMember, TeamThreadRange, TeamVectorRange, ThreadVectorRange, single,
+    };
+    use crate::policy::{PerTeam, PerThread};
+    let n = 100usize;
+    let scale = 0.5f64;
+    let total = crate::kernel!(|team: &TeamMember, acc: &mut f64| {
+        let lr = team.league_rank();
+        let a = TeamThreadRange::new(team, 0, n).parallel_reduce(
+            |i, s: &mut f64| {
+                let lanes = ThreadVectorRange::new(team, 0, i)
+                    .parallel_reduce(|k, t: &mut f64| *t += k as f64 * scale, Sum::new());
+                *s += lanes;
+            },
+            Sum::new(),
+        );
+        let b = TeamVectorRange::new(team, 0, n)
+            .parallel_reduce(|i, s: &mut f64| *s += (i + lr) as f64, Sum::new());
+        let c = team.team_broadcast(a + b, 0);
+        let d = single(PerThread(team), || c * 2.0);
+        single(PerTeam(team), || *acc += d);
+    });
+    let unit = total.cuda_source::<Sum<f64>>();
+    assert!(unit.generated().contains("fk_body(fk_team, fk_acc);"));
+    compiles(&unit);
+    let by_pointer = total.cuda_source_with::<Sum<f64>>(UnitOptions {
+        captures_by_pointer: true,
+        ..fused()
+    });
+    assert!(by_pointer.generated().contains("struct FkCaptures"));
+    compiles(&by_pointer);
+}
