@@ -1,93 +1,111 @@
-//! y = A x with ferrokkos' hierarchical parallelism, on the host spaces: a `TeamPolicy` whose
-//! league ranks own blocks of [`ROWS_PER_TEAM`] rows, a `TeamThreadRange` over the block's rows and
-//! a `ThreadVectorRange` reduction over each row's entries.
-//!
-//! Team kernels are plain closures for now (`kernel!` team kernels, and with them team kernels on
-//! Cuda, are not built yet), so the kernel writes y through the explicitly unsafe
-//! [`View::parallel_mut`] accessor, and reads the matrix and x as slices of host guards.
+//! y = A x with ferrokkos' hierarchical parallelism, written once for every space: a `TeamPolicy`
+//! whose league ranks own blocks of rows (`rows per team = team size × rows per thread`), a
+//! `TeamThreadRange` over the block's rows and a `ThreadVectorRange` reduction over each row's
+//! entries (Kokkos Kernels' SpMV shape). On Cuda a team thread's vector lanes share a row
+//! ([`CUDA_VECTOR_LENGTH`] lanes, a 7-point row's entries at once); on the host spaces a team is
+//! one thread and the vector loop a plain loop.
 
 use ferrokkos::prelude::*;
-use ferrokkos::{HostExecutionSpace, Result};
+use ferrokkos::{LaunchTeam, Result};
 
 use super::Implementation;
+use super::ferrokkos_range::on_device;
 use super::matrix::Csr;
 use super::views::CsrViews;
 use crate::Failure;
 
-/// The rows each team (league rank) owns.
-pub const ROWS_PER_TEAM: usize = 256;
+/// The vector length on Cuda (a row of the 7-point Laplacian has at most 7 entries).
+pub const CUDA_VECTOR_LENGTH: usize = 8;
+/// The rows each team thread handles on Cuda.
+pub const CUDA_ROWS_PER_THREAD: usize = 4;
+/// The rows each team (one thread) handles on the host spaces.
+pub const HOST_ROWS_PER_TEAM: usize = 256;
 
-/// The matrix, x and y as host Views, and the instance the teams run on.
-pub struct FerrokkosTeam<S: HostExecutionSpace> {
+/// The matrix, x and y as Views in the space's memory, the instance, and the team shape.
+pub struct FerrokkosTeam<S: Launch + LaunchTeam> {
     /// The instance the teams run on.
     space: S,
     /// The matrix and vectors.
-    views: CsrViews<HostSpace>,
+    views: CsrViews<S::MemorySpace>,
+    /// The vector length the policy asks for.
+    vector_length: usize,
+    /// The rows a team owns.
+    per_team: usize,
+    /// The team size `AUTO` gives on this space.
+    team_size: usize,
 }
 
-/// The elements of a host guard as one slice (host Views of rank 1 and `LayoutRight` always are).
-fn slice_of<'g, T: ferrokkos::Element>(
-    guard: &'g ferrokkos::HostRef<'_, T, 1, LayoutRight, HostSpace>,
-) -> Result<&'g [T]> {
-    guard
-        .as_slice()
-        .ok_or_else(|| ferrokkos::Error::InvalidArgument {
-            operation: "spmv: reading a View",
-            reason: format!("{} is not contiguous", guard.view().label()),
-        })
-}
-
-impl<S: HostExecutionSpace + Launch + ExecutionSpace<MemorySpace = HostSpace>> FerrokkosTeam<S> {
-    /// Host Views filled from `a` and `x` (y with NaN), first touched on `space`.
+impl<S: Launch + LaunchTeam> FerrokkosTeam<S> {
+    /// The Views in `S::MemorySpace`, filled from `a` and `x` (y with NaN), and the team shape of
+    /// the space.
     pub fn new(space: S, a: &Csr, x: &[f64]) -> Result<Self> {
         let views = CsrViews::new(&space, "spmv::team", a, x)?;
-        Ok(FerrokkosTeam { space, views })
+        let vector_length = if on_device::<S>() {
+            CUDA_VECTOR_LENGTH
+        } else {
+            1
+        };
+        let team_size = TeamPolicy::new(&space, 1, AUTO)?
+            .vector_length(vector_length)?
+            .team_size_recommended()?;
+        let per_team = if on_device::<S>() {
+            team_size * CUDA_ROWS_PER_THREAD
+        } else {
+            HOST_ROWS_PER_TEAM
+        };
+        Ok(FerrokkosTeam {
+            space,
+            views,
+            vector_length,
+            per_team,
+            team_size,
+        })
     }
 
-    /// One product: league rank r computes rows `r * ROWS_PER_TEAM ..` of its block.
+    /// One product: league rank l computes rows `per_team * l ..` of its block.
     fn multiply(&self) -> Result<()> {
         let v = &self.views;
-        let (row_ptr, col, val, x) = (v.row_ptr.host()?, v.col.host()?, v.val.host()?, v.x.host()?);
-        let (row_ptr, col, val, x) = (
-            slice_of(&row_ptr)?,
-            slice_of(&col)?,
-            slice_of(&val)?,
-            slice_of(&x)?,
-        );
-        let rows = v.rows;
-        let league = rows.div_ceil(ROWS_PER_TEAM);
-        // SAFETY: row `row` of y is written only by the team whose block holds it (league rank
-        // `row / ROWS_PER_TEAM`), once, by the one thread of the TeamThreadRange iteration `row`;
-        // nothing reads y while the accessor is alive.
-        let y = unsafe { v.y.parallel_mut()? };
+        let (row_ptr, col, val, x, y) = (&v.row_ptr, &v.col, &v.val, &v.x, &v.y);
+        let (rows, per_team) = (v.rows, self.per_team);
         parallel_for(
             "spmv::team",
-            TeamPolicy::new(&self.space, league, AUTO)?,
-            |team: &TeamMember| {
-                let first = team.league_rank() * ROWS_PER_TEAM;
-                let last = (first + ROWS_PER_TEAM).min(rows);
-                TeamThreadRange::new(team, first, last).parallel_for(|row| {
-                    let (lo, hi) = (row_ptr[row] as usize, row_ptr[row + 1] as usize);
-                    let sum = ThreadVectorRange::new(team, lo, hi).parallel_reduce(
-                        |k, s: &mut f64| *s += val[k] * x[col[k] as usize],
-                        Sum::new(),
-                    );
-                    y.set(row, sum);
+            TeamPolicy::new(&self.space, rows.div_ceil(per_team), AUTO)?
+                .vector_length(self.vector_length)?,
+            kernel!(|team: &TeamMember| {
+                TeamThreadRange::new(team, 0, per_team).parallel_for(|r| {
+                    let row = per_team * team.league_rank() + r;
+                    if row < rows {
+                        let lo = row_ptr[row] as usize;
+                        let hi = row_ptr[row + 1] as usize;
+                        let sum = ThreadVectorRange::new(team, lo, hi).parallel_reduce(
+                            |k, s: &mut f64| *s += val[k] * x[col[k] as usize],
+                            Sum::new(),
+                        );
+                        single(PerThread(team), || y[row] = sum);
+                    }
                 });
-            },
+            }),
         )?;
         self.space.fence("spmv::team")
     }
 }
 
-impl<S: HostExecutionSpace + Launch + ExecutionSpace<MemorySpace = HostSpace>> Implementation
-    for FerrokkosTeam<S>
-{
+impl<S: Launch + LaunchTeam> Implementation for FerrokkosTeam<S> {
     fn name(&self) -> String {
+        let shape = format!(
+            "TeamPolicy, {} rows per team of {} thread{} x {} lane{}, ThreadVectorRange over each row",
+            self.per_team,
+            self.team_size,
+            if self.team_size == 1 { "" } else { "s" },
+            self.vector_length,
+            if self.vector_length == 1 { "" } else { "s" },
+        );
+        if on_device::<S>() {
+            return format!("ferrokkos {} {shape}", S::NAME);
+        }
         let threads = self.space.concurrency();
         format!(
-            "ferrokkos {} TeamPolicy, {ROWS_PER_TEAM} rows per team, ThreadVectorRange over each \
-             row ({threads} thread{})",
+            "ferrokkos {} {shape} ({threads} thread{})",
             S::NAME,
             if threads == 1 { "" } else { "s" }
         )
@@ -106,7 +124,7 @@ impl<S: HostExecutionSpace + Launch + ExecutionSpace<MemorySpace = HostSpace>> I
     }
 
     fn result(&self) -> std::result::Result<Vec<f64>, Failure> {
-        Ok(self.views.y.to_vec()?)
+        Ok(self.views.y_on_host()?)
     }
 }
 

@@ -46,7 +46,7 @@ impl Implementation for PlainLoop {
 
 /// The rows rayon's `par_chunks_mut` hands out at a time (as many as a ferrokkos team owns).
 #[cfg(feature = "peers")]
-pub const RAYON_ROWS_PER_CHUNK: usize = super::ferrokkos_team::ROWS_PER_TEAM;
+pub const RAYON_ROWS_PER_CHUNK: usize = super::ferrokkos_team::HOST_ROWS_PER_TEAM;
 
 /// y = A x with rayon: `par_chunks_mut` of y by blocks of [`RAYON_ROWS_PER_CHUNK`] rows, each
 /// block's rows one after the other, on a pool as large as ferrokkos' Threads.
