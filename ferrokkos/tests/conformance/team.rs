@@ -390,37 +390,6 @@ fn a_team_kernel_nested_in_a_threads_kernel_runs_inline() -> Result<()> {
     Ok(())
 }
 
-per_host_space!(
-    kernel_nested_ranges_write_their_own_elements,
-    kernel_nested_ranges_write
-);
-per_host_space!(
-    kernel_nested_reductions_reach_every_thread,
-    kernel_nested_reductions
-);
-
-fn kernel_nested_ranges_write<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
-    crate::team_kernels::nested_ranges_write_their_own_elements(exec)
-}
-
-fn kernel_nested_reductions<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
-    crate::team_kernels::nested_reductions_reach_every_thread(exec)
-}
-
-per_host_space!(
-    kernel_blocked_rows_cover_every_row_once,
-    kernel_blocked_rows
-);
-per_host_space!(kernel_nested_scans_and_broadcasts, kernel_scans);
-
-fn kernel_blocked_rows<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
-    crate::team_kernels::blocked_rows_cover_every_row_once(exec)
-}
-
-fn kernel_scans<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
-    crate::team_kernels::nested_scans_and_broadcasts(exec)
-}
-
 /// A `c * league_rank + i` index is one to one only while `c * league_size` fits `usize`: a
 /// launch whose league would overflow it is refused, naming the stride and the league.
 #[test]

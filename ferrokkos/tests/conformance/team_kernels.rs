@@ -2,15 +2,15 @@
 //! every space): league ranks, nested ranges of each kind with for, reduce and scan, `single` with
 //! and without a value, broadcasts and barriers, team reductions into a host value.
 
+use ferrokkos::Result;
 use ferrokkos::prelude::*;
-use ferrokkos::{LaunchTeam, Result};
 
 use crate::spaces::{SView, download};
 
 /// Each team writes its league rank's row of a 2-D View through a TeamThreadRange, and each team
 /// thread its elements of a second row through a nested ThreadVectorRange; a `single(PerTeam)`
 /// writes the team's own entry.
-pub fn nested_ranges_write_their_own_elements<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
+fn nested_ranges_write_their_own_elements<S: Launch>(exec: &S) -> Result<()> {
     let (league, n, m) = (37usize, 19usize, 5usize);
     let rows = SView::<S, u64, 2>::new("rows", [league, n])?;
     let cube = SView::<S, u64, 3>::new("cube", [league, n, m])?;
@@ -44,7 +44,7 @@ pub fn nested_ranges_write_their_own_elements<S: Launch + LaunchTeam>(exec: &S) 
 
 /// Nested reductions of each range kind give every thread the join, and a `single(PerTeam)`
 /// contributes it once per team to the launch's reduction.
-pub fn nested_reductions_reach_every_thread<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
+fn nested_reductions_reach_every_thread<S: Launch>(exec: &S) -> Result<()> {
     let (league, n) = (23usize, 101u64);
     let sums = SView::<S, u64, 2>::new("sums", [league, 3])?;
     let total = parallel_reduce(
@@ -89,7 +89,7 @@ pub fn nested_reductions_reach_every_thread<S: Launch + LaunchTeam>(exec: &S) ->
 
 /// Rows handed out in blocks of `per_team` to each team (`per_team * league_rank + r`, Kokkos'
 /// rows-per-team idiom), the last team's block cut at the end; every row written once.
-pub fn blocked_rows_cover_every_row_once<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
+fn blocked_rows_cover_every_row_once<S: Launch>(exec: &S) -> Result<()> {
     let (rows, per_team) = (1_000usize, 7usize);
     let league = rows.div_ceil(per_team);
     let out = SView::<S, u64, 1>::new("out", [rows])?;
@@ -117,7 +117,7 @@ pub fn blocked_rows_cover_every_row_once<S: Launch + LaunchTeam>(exec: &S) -> Re
 
 /// A team scan over each range kind gives every iteration its exclusive prefix in the final pass
 /// and every thread the total; a broadcast gives every thread thread 0's value.
-pub fn nested_scans_and_broadcasts<S: Launch + LaunchTeam>(exec: &S) -> Result<()> {
+fn nested_scans_and_broadcasts<S: Launch>(exec: &S) -> Result<()> {
     let (league, n) = (11usize, 45usize);
     let prefix = SView::<S, i64, 3>::new("prefix", [league, 3, n])?;
     let totals = SView::<S, i64, 2>::new("totals", [league, 4])?;
@@ -193,3 +193,8 @@ pub fn nested_scans_and_broadcasts<S: Launch + LaunchTeam>(exec: &S) -> Result<(
     }
     Ok(())
 }
+
+per_space!(nested_ranges_write, nested_ranges_write_their_own_elements);
+per_space!(nested_reductions, nested_reductions_reach_every_thread);
+per_space!(blocked_rows, blocked_rows_cover_every_row_once);
+per_space!(nested_scans, nested_scans_and_broadcasts);
