@@ -50,8 +50,8 @@ The sparse matrix-vector product y = A x, A the 3D 7-point Laplacian on an n x n
 the diagonal, -1 for each neighbour, Dirichlet boundaries) in CSR form (u32 row offsets, u32
 column indices, f64 values). ferrokkos runs it as a kernel! over a RangePolicy of the rows (one
 row per iteration) and as a kernel! over a TeamPolicy (blocks of rows per team: 256 on the host
-spaces, team size x 4 on cuda with 8 vector lanes; a TeamThreadRange over them, a
-ThreadVectorRange reduction over each row). Every implementation's y
+spaces, team size x rows per thread on cuda; a TeamThreadRange over them, a ThreadVectorRange
+reduction over each row). Every implementation's y
 is checked against a serial reference (relative error at most 1e-12, else exit status 1). Prints
 the best and median time per product and the effective bandwidth, from the bytes
 nnz*(8+4) + (rows+1)*4 + rows*8*2 (values and column indices, row offsets, x read once, y written).
@@ -66,6 +66,9 @@ options:
                    256 rows); on cuda a hand-written one-thread-per-row CUDA kernel (compiled by
                    NVRTC) and cuSPARSE's cusparseSpMV (CSR, CUSPARSE_SPMV_CSR_ALG1; reported as
                    unavailable when libcusparse cannot be loaded)
+      --vector-length V    the team line's vector length (power of two up to 32; default 1)
+      --rows-per-thread R  the team line's rows per team thread (default 1 on cuda, 256 on the
+                           host spaces, whose teams have one thread)
   -h, --help       this text";
 
 /// The parsed options.
@@ -79,6 +82,9 @@ struct Config {
     space: SpaceChoice,
     /// `--compare`.
     compare: bool,
+    /// `--vector-length` and `--rows-per-thread`: the team line's shape (`None`: the space's
+    /// default).
+    team: ferrokkos_team::TeamShape,
 }
 
 /// Parses the options; `None` for `--help` (after printing the usage).
@@ -88,6 +94,7 @@ fn parse(args: &[String]) -> Result<Option<Config>, Failure> {
         runs: DEFAULT_RUNS,
         space: SpaceChoice::Best,
         compare: false,
+        team: ferrokkos_team::TeamShape::default(),
     };
     let mut opts = Options::new("spmv", args);
     while let Some(name) = opts.next_name() {
@@ -112,6 +119,24 @@ fn parse(args: &[String]) -> Result<Option<Config>, Failure> {
                 }
             }
             "--compare" => cfg.compare = true,
+            "--vector-length" => {
+                let v: usize = opts.value(&name).map_err(Failure::Usage)?;
+                if !v.is_power_of_two() || v > 32 {
+                    return Err(Failure::Usage(format!(
+                        "spmv: the vector length must be a power of two from 1 to 32, got {v}"
+                    )));
+                }
+                cfg.team.vector_length = Some(v);
+            }
+            "--rows-per-thread" => {
+                let r: usize = opts.value(&name).map_err(Failure::Usage)?;
+                if r == 0 {
+                    return Err(Failure::Usage(
+                        "spmv: the rows per team thread must be 1 or more".into(),
+                    ));
+                }
+                cfg.team.rows_per_thread = Some(r);
+            }
             "--space" => {
                 let which: String = opts.value(&name).map_err(Failure::Usage)?;
                 cfg.space = parse_space("spmv", &which).map_err(Failure::Usage)?;
@@ -224,7 +249,7 @@ fn implementations<S: Launch>(cfg: &Config, host: &Host, exec: &S) -> Result<Lin
     let mut list: Vec<Box<dyn Implementation>> =
         vec![Box::new(FerrokkosRange::new(exec.clone(), a, x)?)];
     let mut unavailable = Vec::new();
-    list.push(Box::new(FerrokkosTeam::new(exec.clone(), a, x)?));
+    list.push(Box::new(FerrokkosTeam::new(exec.clone(), a, x, cfg.team)?));
     if !cfg.compare {
         return Ok((list, unavailable));
     }
@@ -367,6 +392,14 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!((cfg.n, cfg.runs, cfg.space), (7, 1, SpaceChoice::Cuda));
+        assert_eq!(cfg.team, ferrokkos_team::TeamShape::default());
+        let cfg = parse(&args(&["--vector-length", "4", "--rows-per-thread=3"]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (cfg.team.vector_length, cfg.team.rows_per_thread),
+            (Some(4), Some(3))
+        );
     }
 
     #[test]
@@ -383,6 +416,10 @@ mod tests {
             &["--space", "gpu"],
             &["--space", "best"],
             &["--only", "dot"],
+            &["--vector-length", "3"],
+            &["--vector-length", "64"],
+            &["--vector-length", "0"],
+            &["--rows-per-thread", "0"],
         ] {
             assert!(
                 matches!(parse(&args(bad)), Err(Failure::Usage(_))),
