@@ -856,12 +856,22 @@ fn range_constructor(e: &Expr) -> Option<(String, &syn::ExprCall)> {
 /// A nested reduction's reducer: a constructor call without arguments (`Sum::new()`,
 /// `Max::<f64>::new()`), evaluated on the host.
 fn reducer_arg(w: &mut Walker, e: &Expr) {
-    let ok = matches!(strip(e), Expr::Call(c) if c.args.is_empty() && matches!(&*c.func, Expr::Path(p) if p.qself.is_none()));
+    let ok = match strip(e) {
+        Expr::Call(c) => {
+            c.args.is_empty() && matches!(&*c.func, Expr::Path(p) if p.qself.is_none())
+        }
+        // A unit reducer (`LAnd`, `LOr`).
+        Expr::Path(p) => {
+            p.qself.is_none()
+                && ident_of(e).is_none_or(|n| n.starts_with(|c: char| c.is_ascii_uppercase()))
+        }
+        _ => false,
+    };
     if !ok {
         w.err(
             e.span(),
             "a nested reduction's reducer is a built-in reducer made in place: `Sum::new()`, \
-             `Max::new()`, `Min::<f64>::new()` ...",
+             `Max::new()`, `Min::<f64>::new()`, `LAnd` ...",
         );
     }
 }

@@ -198,3 +198,191 @@ per_space!(nested_ranges_write, nested_ranges_write_their_own_elements);
 per_space!(nested_reductions, nested_reductions_reach_every_thread);
 per_space!(blocked_rows, blocked_rows_cover_every_row_once);
 per_space!(nested_scans, nested_scans_and_broadcasts);
+
+/// Every built-in reducer of one number joins a nested range's values on every range kind: sums,
+/// products, minima, maxima, bitwise and logical joins, as in Kokkos' TestTeamVector reductions.
+fn nested_reductions_with_every_builtin_reducer<S: Launch>(exec: &S) -> Result<()> {
+    let (league, n) = (9usize, 37i64);
+    let out = SView::<S, i64, 3>::new("out", [league, 2, 8])?;
+    let inner = SView::<S, i64, 3>::new("inner", [league, 1, 8])?;
+    parallel_for(
+        "reducers",
+        TeamPolicy::new(exec, league, AUTO)?.vector_length(4)?,
+        kernel!(|team: &TeamMember| {
+            let lr = team.league_rank();
+            let l = lr as i64;
+            // The same eight joins over TeamThreadRange (kind 0), TeamVectorRange (1) and a
+            // ThreadVectorRange in a one-iteration TeamThreadRange (2).
+            let s0 = TeamThreadRange::new(team, 0, n)
+                .parallel_reduce(|i, s: &mut i64| *s += i * l - 3, Sum::new());
+            let p0 = TeamThreadRange::new(team, 1, 9i64)
+                .parallel_reduce(|i, p: &mut i64| *p *= i + l, Prod::new());
+            let mn0 = TeamThreadRange::new(team, 0, n).parallel_reduce(
+                |i, m: &mut i64| *m = (*m).min((i - 17) * (i - 17) - l),
+                Min::new(),
+            );
+            let mx0 = TeamThreadRange::new(team, 0, n)
+                .parallel_reduce(|i, m: &mut i64| *m = (*m).max(i * 3 % 11 + l), Max::new());
+            let ba0 = TeamThreadRange::new(team, 0, n)
+                .parallel_reduce(|i, b: &mut i64| *b &= !(1i64 << (i % 5)) | l, BAnd::new());
+            let bo0 = TeamThreadRange::new(team, 0, n)
+                .parallel_reduce(|i, b: &mut i64| *b |= 1i64 << (i % 7 + l), BOr::new());
+            let la0 = TeamThreadRange::new(team, 0, n)
+                .parallel_reduce(|i, b: &mut bool| *b = *b && (i + l) % 13 != 12, LAnd);
+            let lo0 = TeamThreadRange::new(team, 0, n)
+                .parallel_reduce(|i, b: &mut bool| *b = *b || i == l + 20, LOr);
+            let s1 = TeamVectorRange::new(team, 0, n)
+                .parallel_reduce(|i, s: &mut i64| *s += i * l - 3, Sum::new());
+            let p1 = TeamVectorRange::new(team, 1, 9i64)
+                .parallel_reduce(|i, p: &mut i64| *p *= i + l, Prod::new());
+            let mn1 = TeamVectorRange::new(team, 0, n).parallel_reduce(
+                |i, m: &mut i64| *m = (*m).min((i - 17) * (i - 17) - l),
+                Min::new(),
+            );
+            let mx1 = TeamVectorRange::new(team, 0, n)
+                .parallel_reduce(|i, m: &mut i64| *m = (*m).max(i * 3 % 11 + l), Max::new());
+            let ba1 = TeamVectorRange::new(team, 0, n)
+                .parallel_reduce(|i, b: &mut i64| *b &= !(1i64 << (i % 5)) | l, BAnd::new());
+            let bo1 = TeamVectorRange::new(team, 0, n)
+                .parallel_reduce(|i, b: &mut i64| *b |= 1i64 << (i % 7 + l), BOr::new());
+            let la1 = TeamVectorRange::new(team, 0, n)
+                .parallel_reduce(|i, b: &mut bool| *b = *b && (i + l) % 13 != 12, LAnd);
+            let lo1 = TeamVectorRange::new(team, 0, n)
+                .parallel_reduce(|i, b: &mut bool| *b = *b || i == l + 20, LOr);
+            TeamThreadRange::new(team, 0, 1usize).parallel_for(|t| {
+                let s2 = ThreadVectorRange::new(team, 0, n)
+                    .parallel_reduce(|i, s: &mut i64| *s += i * l - 3, Sum::new());
+                let p2 = ThreadVectorRange::new(team, 1, 9i64)
+                    .parallel_reduce(|i, p: &mut i64| *p *= i + l, Prod::new());
+                let mn2 = ThreadVectorRange::new(team, 0, n).parallel_reduce(
+                    |i, m: &mut i64| *m = (*m).min((i - 17) * (i - 17) - l),
+                    Min::new(),
+                );
+                let mx2 = ThreadVectorRange::new(team, 0, n)
+                    .parallel_reduce(|i, m: &mut i64| *m = (*m).max(i * 3 % 11 + l), Max::new());
+                let ba2 = ThreadVectorRange::new(team, 0, n)
+                    .parallel_reduce(|i, b: &mut i64| *b &= !(1i64 << (i % 5)) | l, BAnd::new());
+                let bo2 = ThreadVectorRange::new(team, 0, n)
+                    .parallel_reduce(|i, b: &mut i64| *b |= 1i64 << (i % 7 + l), BOr::new());
+                let la2 = ThreadVectorRange::new(team, 0, n)
+                    .parallel_reduce(|i, b: &mut bool| *b = *b && (i + l) % 13 != 12, LAnd);
+                let lo2 = ThreadVectorRange::new(team, 0, n)
+                    .parallel_reduce(|i, b: &mut bool| *b = *b || i == l + 20, LOr);
+                single(PerThread(team), || {
+                    inner[(lr, t, 0)] = s2;
+                    inner[(lr, t, 1)] = p2;
+                    inner[(lr, t, 2)] = mn2;
+                    inner[(lr, t, 3)] = mx2;
+                    inner[(lr, t, 4)] = ba2;
+                    inner[(lr, t, 5)] = bo2;
+                    inner[(lr, t, 6)] = la2 as i64;
+                    inner[(lr, t, 7)] = lo2 as i64;
+                });
+            });
+            single(PerTeam(team), || {
+                out[(lr, 0, 0)] = s0;
+                out[(lr, 0, 1)] = p0;
+                out[(lr, 0, 2)] = mn0;
+                out[(lr, 0, 3)] = mx0;
+                out[(lr, 0, 4)] = ba0;
+                out[(lr, 0, 5)] = bo0;
+                out[(lr, 0, 6)] = la0 as i64;
+                out[(lr, 0, 7)] = lo0 as i64;
+                out[(lr, 1, 0)] = s1;
+                out[(lr, 1, 1)] = p1;
+                out[(lr, 1, 2)] = mn1;
+                out[(lr, 1, 3)] = mx1;
+                out[(lr, 1, 4)] = ba1;
+                out[(lr, 1, 5)] = bo1;
+                out[(lr, 1, 6)] = la1 as i64;
+                out[(lr, 1, 7)] = lo1 as i64;
+            });
+        }),
+    )?;
+    let (out, inner) = (download(&out)?, download(&inner)?);
+    for lr in 0..league {
+        let l = lr as i64;
+        let want = [
+            (0..n).map(|i| i * l - 3).sum::<i64>(),
+            (1..9).map(|i| i + l).product::<i64>(),
+            (0..n)
+                .map(|i| (i - 17) * (i - 17) - l)
+                .min()
+                .unwrap_or(i64::MAX),
+            (0..n).map(|i| i * 3 % 11 + l).max().unwrap_or(i64::MIN),
+            (0..n).fold(-1i64, |b, i| b & (!(1i64 << (i % 5)) | l)),
+            (0..n).fold(0i64, |b, i| b | (1i64 << (i % 7 + l))),
+            (0..n).all(|i| (i + l) % 13 != 12) as i64,
+            (0..n).any(|i| i == l + 20) as i64,
+        ];
+        for kind in 0..2 {
+            let at = (lr * 2 + kind) * 8;
+            assert_eq!(
+                &out[at..at + 8],
+                &want,
+                "league rank {lr}, range kind {kind}"
+            );
+        }
+        assert_eq!(
+            &inner[lr * 8..lr * 8 + 8],
+            &want,
+            "league rank {lr}, ThreadVectorRange"
+        );
+    }
+    Ok(())
+}
+
+/// Teams of the largest size a space allows (with one lane and with the largest vector length)
+/// and leagues of one and of many teams: every team thread and lane is one agent, and each team's
+/// `team_size()` and `vector_length()` are the policy's.
+fn team_and_league_sizes_at_their_limits<S: Launch>(exec: &S) -> Result<()> {
+    for lanes in [1usize, 0] {
+        let limits = TeamPolicy::new(exec, 1, AUTO)?.limits()?;
+        let lanes = if lanes == 0 {
+            limits.vector_length_max.min(32)
+        } else {
+            lanes
+        };
+        let probe = TeamPolicy::new(exec, 1, AUTO)?.vector_length(lanes)?;
+        let size = probe.team_size_max()?;
+        for league in [1usize, 3001] {
+            let per = size * lanes;
+            let seen = SView::<S, u32, 1>::new("seen", [league * per])?;
+            let shape = SView::<S, u64, 2>::new("shape", [league, 3])?;
+            parallel_for(
+                "limits",
+                TeamPolicy::new(exec, league, size)?.vector_length(lanes)?,
+                kernel!(|team: &TeamMember| {
+                    TeamVectorRange::new(team, 0, per).parallel_for(|k| {
+                        seen[per * team.league_rank() + k] = 1;
+                    });
+                    let lr = team.league_rank();
+                    single(PerTeam(team), || {
+                        shape[(lr, 0)] = team.team_size() as u64;
+                        shape[(lr, 1)] = team.vector_length() as u64;
+                        shape[(lr, 2)] = team.league_size() as u64;
+                    });
+                }),
+            )?;
+            let (seen, shape) = (download(&seen)?, download(&shape)?);
+            assert!(
+                seen.iter().all(|s| *s == 1),
+                "{size} x {lanes}, league {league}"
+            );
+            for lr in 0..league {
+                assert_eq!(
+                    &shape[lr * 3..lr * 3 + 3],
+                    &[size as u64, lanes as u64, league as u64],
+                    "{size} x {lanes}, league rank {lr}"
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+per_space!(
+    builtin_reducers,
+    nested_reductions_with_every_builtin_reducer
+);
+per_space!(sizes_at_limits, team_and_league_sizes_at_their_limits);
