@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
@@ -13,6 +13,7 @@ use super::codegen::{self, TranslationUnit};
 use super::driver::{Context, DeviceInfo, Function, Module};
 use super::fault::Faults;
 use super::jit_cache::DiskCache;
+use super::team::DEFAULT_DYNAMIC_SHARED;
 use crate::dispatch::Obtained;
 use crate::error::{Error, Result};
 use crate::kernel::DeviceKey;
@@ -108,24 +109,34 @@ pub(crate) struct Loaded {
     pub(crate) block: u32,
     /// The grid that fills the device at that block size (resident blocks times multiprocessors).
     pub(crate) full_grid: u32,
-    /// The last block size a league of teams asked [`Loaded::resident_blocks`] for, and its answer
-    /// (`block << 32 | blocks`; 0: none yet).
+    /// The last block size and dynamic shared memory a league of teams asked
+    /// [`Loaded::resident_blocks`] for, and its answer (`block << 53 | shared << 32 | blocks`, when
+    /// the block is below 2^11 threads and the memory below 2^21 bytes; 0: none yet).
     team_wave: AtomicU64,
+    /// The dynamic shared memory `main` has been allowed beyond the default 48 KiB (0: none), see
+    /// [`Loaded::allow_dynamic_shared`]; the lock orders the driver calls that raise it.
+    dynamic_allowed: AtomicUsize,
+    raising: Mutex<()>,
 }
 
 impl Loaded {
     /// How many blocks of `block` threads (a team's), each with `shared_bytes` of dynamic shared
-    /// memory, are resident on one multiprocessor: an error naming both when none fits. The shared
-    /// memory of an entry is a function of its block size (a value per thread), so the answer is
-    /// kept per block size (the last one asked: launches of one kernel mostly repeat theirs).
+    /// memory, are resident on one multiprocessor: an error naming both when none fits. The answer
+    /// is kept for the last block size and memory asked (launches of one kernel mostly repeat
+    /// theirs). Call [`Loaded::allow_dynamic_shared`] first for more than 48 KiB.
     pub(crate) fn resident_blocks(
         &self,
         block: u32,
         shared_bytes: usize,
         what: &dyn Fn() -> String,
     ) -> Result<u32> {
+        let key = (block < 1 << 11 && shared_bytes < 1 << 21)
+            .then(|| u64::from(block) << 53 | (shared_bytes as u64) << 32);
         let last = self.team_wave.load(Ordering::Relaxed);
-        if last >> 32 == u64::from(block) && last != 0 {
+        if let Some(key) = key
+            && last != 0
+            && last & !u64::from(u32::MAX) == key
+        {
             return Ok(last as u32);
         }
         let blocks = self
@@ -137,15 +148,36 @@ impl Loaded {
                 reason: format!(
                     "a block of {block} threads with {shared_bytes} bytes of dynamic shared memory \
                      does not fit on a multiprocessor for this kernel (its registers or shared \
-                     memory); ask for a smaller team or AUTO"
+                     memory); ask for a smaller team, less level-0 scratch, or AUTO"
                 ),
             });
         }
-        self.team_wave.store(
-            u64::from(block) << 32 | u64::from(blocks),
-            Ordering::Relaxed,
-        );
+        if let Some(key) = key {
+            self.team_wave
+                .store(key | u64::from(blocks), Ordering::Relaxed);
+        }
         Ok(blocks)
+    }
+
+    /// Allows launches of `main` with `bytes` of dynamic shared memory per block: above the
+    /// default 48 KiB, sets the function's `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` to
+    /// `bytes` unless it allows that much already (so once per function and size, never lowered).
+    pub(crate) fn allow_dynamic_shared(
+        &self,
+        bytes: usize,
+        what: &dyn Fn() -> String,
+    ) -> Result<()> {
+        if bytes <= DEFAULT_DYNAMIC_SHARED || bytes <= self.dynamic_allowed.load(Ordering::Acquire)
+        {
+            return Ok(());
+        }
+        let _raising = self.raising.lock().unwrap_or_else(|e| e.into_inner());
+        if bytes <= self.dynamic_allowed.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        self.main.set_max_dynamic_shared(bytes, what)?;
+        self.dynamic_allowed.store(bytes, Ordering::Release);
+        Ok(())
     }
 }
 
@@ -384,6 +416,8 @@ impl KernelCache {
             block: block.max(32),
             full_grid: full_grid.max(info.sm_count),
             team_wave: AtomicU64::new(0),
+            dynamic_allowed: AtomicUsize::new(0),
+            raising: Mutex::new(()),
         }))
     }
 

@@ -36,7 +36,7 @@ use crate::kernel::{DeviceKernel, ParamWriter};
 use crate::policy::Iterate;
 use crate::reducer::{DevicePlace, ReducerCxx};
 use crate::view::kernel_access::{LaunchBorrows, Reach};
-use plan::{Entry, Pattern, Plan, PlanInput};
+use plan::{Entry, Pattern, Plan, PlanInput, TeamInput};
 use submit::Planned;
 
 /// Which pattern a launch runs, with the reducer of reductions and scans.
@@ -129,10 +129,11 @@ pub(super) fn launch<'q>(
         );
         let (input, entry) = (chosen.input, chosen.entry);
         let loaded = chosen.load(cuda, dk)?;
-        // A league's blocks have the team's size: its wave is that size's.
+        // A league's blocks have the team's size and its scratch: its wave is theirs.
         let full_grid = match space.team {
             Some(team) => {
-                let shared_bytes = team.block() as usize * entry.value_size;
+                let shared_bytes = team_shared_bytes(team, entry.value_size, what)?;
+                loaded.allow_dynamic_shared(shared_bytes, what)?;
                 loaded
                     .resident_blocks(team.block(), shared_bytes, what)?
                     .saturating_mul(info.sm_count)
@@ -151,6 +152,21 @@ pub(super) fn launch<'q>(
         };
         submit::submit(cuda, &planned, buffers)
     })
+}
+
+/// The dynamic shared memory of a block of `team` whose pattern keeps `value_size` bytes per
+/// thread after the scratch (`super::team::resolve` checked it against the device).
+fn team_shared_bytes(
+    team: TeamShape,
+    value_size: usize,
+    what: &dyn Fn() -> String,
+) -> Result<usize> {
+    team.scratch
+        .shared_bytes(team.block() as usize * value_size)
+        .ok_or_else(|| Error::Internal {
+            what: what(),
+            reason: "the level-0 scratch overflows (it was checked before)".into(),
+        })
 }
 
 /// The compiled entry that a launch of `dk` over `space` needs, compiled or loaded now if it is
@@ -219,7 +235,12 @@ impl<'a> Chosen<'a> {
             max_extent: space.max_extent,
             iterate: space.iterate,
             tiles: space.tiles,
-            team: space.team.map(|t| (t.league, t.block())),
+            team: space.team.map(|t| TeamInput {
+                league: t.league,
+                block: t.block(),
+                scratch_shared: t.scratch.pattern_offset(),
+                level1: t.scratch.block_stride > 0,
+            }),
             // The captures' size: large arrays are counted, not copied.
             captures_len: buffers.captures_len(dk),
             max_param_bytes,

@@ -1,5 +1,6 @@
 //! [`Queue`]: one instance's stream, the sequence numbers of the work submitted to it, and the
-//! instance's scratch memory (reduction partials, the pinned slot a result comes back through).
+//! instance's scratch memory (reduction partials, the pinned slot a result comes back through,
+//! teams' level-1 scratch).
 //!
 //! Work is submitted under the queue's lock, which numbers it; allocations the work uses are
 //! stamped with that number ([`Pending`]), so host access waits for exactly the work that uses an
@@ -24,6 +25,8 @@ use crate::space::WorkQueue;
 pub(crate) struct Scratch {
     /// Growable device scratch (reduction partials and result, scan totals and total).
     device: Option<DeviceBuffer>,
+    /// Growable device memory for the level-1 scratch of team launches (a slice per block).
+    team: Option<DeviceBuffer>,
     /// The zeroed `u32` counter of fused reductions (256 bytes).
     counter: Option<DeviceBuffer>,
     /// Growable pinned memory a result comes back through.
@@ -38,6 +41,7 @@ impl Scratch {
         Scratch {
             stream: Arc::clone(stream),
             device: None,
+            team: None,
             counter: None,
             pinned: None,
         }
@@ -58,6 +62,30 @@ impl Scratch {
             })?);
         }
         Ok(self.device.as_ref().map_or(0, DeviceBuffer::ptr))
+    }
+
+    /// At least `bytes` of device memory for a team launch's level-1 scratch (0 bytes: the null
+    /// address), grown like [`Scratch::device`] to a multiple of 1 MiB. A failed allocation is an
+    /// error naming level 1 and the bytes.
+    pub(crate) fn team(&mut self, bytes: usize) -> Result<u64> {
+        if bytes == 0 {
+            return Ok(0);
+        }
+        let len = self.team.as_ref().map_or(0, DeviceBuffer::len);
+        if bytes > len {
+            let grown = bytes.checked_next_multiple_of(1 << 20).unwrap_or(bytes);
+            if let Some(old) = self.team.take() {
+                // Only work on this stream uses it (the buffer's invariant): freed after that work.
+                old.free()?;
+            }
+            self.team = Some(DeviceBuffer::on_stream(&self.stream, grown, || {
+                format!(
+                    "allocating {grown} bytes for {bytes} bytes of level-1 team scratch on a Cuda \
+                     instance"
+                )
+            })?);
+        }
+        Ok(self.team.as_ref().map_or(0, DeviceBuffer::ptr))
     }
 
     /// The zeroed `u32` counter of fused reductions (each reduction leaves it at zero again).

@@ -5,11 +5,17 @@
 //! warp (vector lengths up to 32); league ranks go to blocks, grid-stride beyond the grid, which
 //! is sized from the kernel's occupancy at the team's block size as a range's is. `AUTO` gives
 //! vector length 1 and the recommended team size ([`shape::RECOMMENDED_THREADS`]). A launch
-//! checks the team against its compiled function's limit of threads per block before it plans.
-//! Scratch memory is not built on Cuda yet: a nonzero request is an error.
+//! checks the team against its compiled function's limit of threads per block (and its scratch
+//! against the function's shared memory) before it plans. Scratch memory (`team/scratch.rs`):
+//! level 0 in the block's dynamic shared memory (the function opted in above 48 KiB), level 1 in a
+//! device buffer of the instance, a slice per block; the entry's `fk::Team` points at the team's
+//! and the thread's parts (`codegen/device/team.cuh`).
 
 #[cfg(test)]
 mod codegen_tests;
+mod scratch;
+#[cfg(test)]
+mod scratch_tests;
 mod shape;
 #[cfg(test)]
 mod test_kernels;
@@ -27,27 +33,45 @@ use crate::reducer::{ReduceTarget, Reducer};
 use crate::seal::Token;
 use crate::space::tool_site;
 use crate::tools::{Pattern, profiled};
+pub(crate) use scratch::{DEFAULT_DYNAMIC_SHARED, ScratchLayout};
 pub(crate) use shape::TeamShape;
 use shape::{BlockLimits, TeamAsk, resolve};
 
 /// The block limits on `cuda`'s device for a kernel whose block may have `max_threads` threads
-/// and whose reduction value has `value_size` bytes.
-fn block_limits(cuda: &Cuda, max_threads: u32, value_size: usize) -> BlockLimits {
+/// and `static_shared` bytes of static shared memory, and whose reduction value has `value_size`
+/// bytes.
+fn block_limits(
+    cuda: &Cuda,
+    max_threads: u32,
+    static_shared: usize,
+    value_size: usize,
+) -> BlockLimits {
     let info = &cuda.shared().info;
     BlockLimits {
         max_threads: max_threads.min(info.max_threads_per_block),
         shared_per_block: info.shared_memory_per_block,
         shared_optin: info.shared_memory_per_block_optin,
+        static_shared,
         value_size,
     }
 }
 
-/// The launch parameters of a league: its size, the team size and the vector length.
-fn league_writer(shape: TeamShape) -> impl Fn(&mut ParamWriter<'_>) {
+/// The launch parameters of a league (`codegen/team_entry.rs`): its size, the team size and the
+/// vector length, then its scratch layout (the team and thread parts of levels 0 and 1, where the
+/// pattern's shared memory starts, the stride of level 1's block slices); the level-1 buffer's
+/// address follows, written by the launch that has it.
+pub(crate) fn league_writer(shape: TeamShape) -> impl Fn(&mut ParamWriter<'_>) {
     move |w: &mut ParamWriter<'_>| {
+        let s = shape.scratch;
         w.push(shape.league);
         w.push(shape.team_size);
         w.push(shape.vector_length);
+        for level in 0..2 {
+            w.push(s.team[level]);
+            w.push(s.thread[level]);
+        }
+        w.push(s.pattern_offset());
+        w.push(s.block_stride);
     }
 }
 
@@ -85,15 +109,17 @@ fn shape_for(
     };
     let device_limit = cuda.shared().info.max_threads_per_block;
     let ask = TeamAsk::of(policy);
-    let shape = resolve(&ask, &block_limits(cuda, device_limit, value_size), what)?;
+    let shape = resolve(&ask, &block_limits(cuda, device_limit, 0, value_size), what)?;
     if shape.league == 0 {
         return Ok(shape);
     }
-    // The entry does not depend on the team's size: load it, then resolve with its own limit.
+    // The entry does not depend on the team's size: load it, then resolve with its own limits.
     let space = league_space(shape, &|_| {}, "");
     let loaded = launch::load(cuda, what, dk, kind, reducer_type, &space)?;
     let max_threads = loaded.main.max_threads_per_block(what)?;
-    resolve(&ask, &block_limits(cuda, max_threads, value_size), what)
+    let static_shared = loaded.main.static_shared_bytes(what)?;
+    let limits = block_limits(cuda, max_threads, static_shared, value_size);
+    resolve(&ask, &limits, what)
 }
 
 /// `parallel_for` over a league of teams.
@@ -154,8 +180,11 @@ where
 
 impl LaunchTeam for Cuda {
     /// The limits on this instance's device. With a `parallel_for` team kernel, its compiled
-    /// function's threads per block bound the team (the kernel is compiled now if it is not yet);
-    /// otherwise (no kernel, or a reduction, whose entry needs its reducer) the device's.
+    /// function's threads per block bound the team and its static shared memory comes off level 0
+    /// (the kernel is compiled now if it is not yet); otherwise (no kernel, or a reduction, whose
+    /// entry needs its reducer) the device's. Level-0 scratch is bounded by the block's opt-in
+    /// shared memory (a reduction's values per thread come off it at launch); level 1 by the
+    /// device's memory only (`usize::MAX`).
     fn team_limits(
         policy: &TeamPolicy<Self>,
         kernel: Option<&dyn DeviceKernel>,
@@ -165,6 +194,7 @@ impl LaunchTeam for Cuda {
         cuda.shared().check_alive(what)?;
         let v = shape::vector_length(&TeamAsk::of(policy), &what)?;
         let mut max_threads = cuda.shared().info.max_threads_per_block;
+        let mut static_shared = 0;
         if let Some(dk) = kernel
             && dk.device_body(&[]).kind == BodyKind::TeamFor
         {
@@ -172,12 +202,15 @@ impl LaunchTeam for Cuda {
                 league: policy.league_size() as u64,
                 team_size: 1,
                 vector_length: v,
+                scratch: ScratchLayout::default(),
             };
             let space = league_space(shape, &|_| {}, "");
             let loaded = launch::load(cuda, &what, dk, Kind::TeamFor, "", &space)?;
             max_threads = loaded.main.max_threads_per_block(what)?;
+            static_shared = loaded.main.static_shared_bytes(what)?;
         }
-        Ok(shape::limits(v, &block_limits(cuda, max_threads, 0)))
+        let limits = block_limits(cuda, max_threads, static_shared, 0);
+        Ok(shape::limits(v, &limits))
     }
 
     fn launch_team_for<K: TeamForFunctor>(

@@ -38,7 +38,8 @@ pub(crate) struct HeaderParts {
     pub(crate) complex: bool,
     /// Atomics (`fk::atomic_*`: `atomics.cuh`).
     pub(crate) atomics: bool,
-    /// Team collectives (`fk::Team`, `fk::team_*`, `fk::vector_*`: `team.cuh`).
+    /// Team collectives and scratch (`fk::Team`, `fk::team_*`, `fk::vector_*`,
+    /// `fk::scratch_view`, `fk::set_scratch`: `team.cuh`).
     pub(crate) team: bool,
 }
 
@@ -52,7 +53,9 @@ impl HeaderParts {
             atomics: text.contains("atomic_"),
             team: text.contains("fk::Team")
                 || text.contains("fk::team_")
-                || text.contains("fk::vector_"),
+                || text.contains("fk::vector_")
+                || text.contains("fk::scratch_view")
+                || text.contains("fk::set_scratch"),
         }
     }
 

@@ -8,30 +8,67 @@
 //! so that the team's collectives are reached by all of its threads. A reduction's accumulator is
 //! the thread's, over all its league ranks; the blocks then join as a range reduction's do
 //! (`unit.rs`).
+//!
+//! Scratch (layout: `backend/cuda/team/scratch.rs`): the entry takes the team and thread parts of
+//! levels 0 and 1, where the pattern's dynamic shared memory starts after level 0, the stride of
+//! level 1's block slices and the level-1 buffer; the `fk::Team` points at its parts once (a block
+//! uses the same ones for every league rank it runs), and with any scratch the block waits at a
+//! barrier before each league rank after its first, so that no thread writes the next league
+//! rank's scratch while another still reads the last one's.
 
 use super::unit::Text;
 
-/// The launch parameters of a league: its size, the team size and the vector length.
+/// The launch parameters of a league: its size, the team size and the vector length, then its
+/// scratch (see the module documentation).
 pub(super) fn league_params() -> Vec<String> {
-    vec![
-        "const u64 fk_league_size".to_string(),
-        "const u32 fk_team_size".to_string(),
-        "const u32 fk_vector_length".to_string(),
+    [
+        "const u64 fk_league_size",
+        "const u32 fk_team_size",
+        "const u32 fk_vector_length",
+        "const u64 fk_team_scratch0",
+        "const u64 fk_thread_scratch0",
+        "const u64 fk_team_scratch1",
+        "const u64 fk_thread_scratch1",
+        "const u64 fk_pattern_shared",
+        "const u64 fk_block_scratch1",
+        "unsigned char* const fk_scratch1",
     ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Where a team reduction's values per thread are in dynamic shared memory: after level-0
+/// scratch.
+pub(super) const PATTERN_SHARED: &str = "fk_dynamic + fk_pattern_shared";
+
+/// The start of a team entry: the block's dynamic shared memory and the team member, with its
+/// scratch.
+pub(super) fn league_start(t: &mut Text) {
+    t.push("    extern __shared__ __align__(16) unsigned char fk_dynamic[];");
+    t.push("    fk::Team fk_team;");
+    t.push("    fk_team.league_size = fk_league_size;");
+    t.push("    fk_team.team_size = fk_team_size;");
+    t.push("    fk_team.vector_length = fk_vector_length;");
+    t.push(
+        "    // Level 0 in shared memory, level 1 in this block's slice: the same for every league",
+    );
+    t.push("    // rank the block runs.");
+    t.push("    fk::set_scratch(fk_team, fk_dynamic, fk_scratch1 + (u64)blockIdx.x * fk_block_scratch1,");
+    t.push("                    fk_team_scratch0, fk_thread_scratch0, fk_team_scratch1, fk_thread_scratch1);");
+    t.push("    const bool fk_scratch_any = (fk_team_scratch0 | fk_thread_scratch0 | fk_team_scratch1 |");
+    t.push("                                 fk_thread_scratch1) != 0;");
 }
 
 /// The loop over the block's league ranks, calling the body with the team member and `more` (the
-/// accumulator's argument, with its comma, or nothing).
+/// accumulator's argument, with its comma, or nothing). After [`league_start`].
 pub(super) fn league_loop(t: &mut Text, more: &str) {
     t.push(
         "    // League rank l runs as block l (grid-stride beyond the grid): every thread of the",
     );
     t.push("    // block runs the same league ranks, so the team's collectives are uniform.");
-    t.push("    fk::Team fk_team;");
-    t.push("    fk_team.league_size = fk_league_size;");
-    t.push("    fk_team.team_size = fk_team_size;");
-    t.push("    fk_team.vector_length = fk_vector_length;");
     t.push("    for (u64 fk_l = blockIdx.x; fk_l < fk_league_size; fk_l += gridDim.x) {");
+    t.push("        // The last league rank's scratch is no longer read when the next one's is written.");
+    t.push("        if (fk_scratch_any && fk_l != blockIdx.x) __syncthreads();");
     t.push("        fk_team.league_rank = fk_l;");
     t.push(&format!("        fk_body(fk_team{more});"));
     t.push("    }");

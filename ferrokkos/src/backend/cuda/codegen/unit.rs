@@ -27,14 +27,18 @@ use crate::reducer::ReducerCxx;
 ///   `final_pass = false` writes each block's total, `<entry>_prefix(u32 n, value_type* totals_to_prefix,
 ///   value_type* total)` (one thread) turns them into exclusive prefixes, and a second launch with
 ///   `final_pass = true` runs the final pass;
-/// - team for: `<entry>(u64 league_size, u32 team_size, u32 vector_length, captures...)`, launched
-///   with one-dimensional blocks of `team_size * vector_length` threads: block `b` runs league ranks
-///   `b, b + gridDim.x, ...` (every thread of a block the same ones, so that the team's collectives
-///   are reached by all its threads), each thread as lane `threadIdx.x % vector_length` of team
-///   thread `threadIdx.x / vector_length` (see `device/team.cuh`);
+/// - team for: `<entry>(u64 league_size, u32 team_size, u32 vector_length, u64 team_scratch0,
+///   u64 thread_scratch0, u64 team_scratch1, u64 thread_scratch1, u64 pattern_shared,
+///   u64 block_scratch1, unsigned char* scratch1, captures...)`, launched with one-dimensional
+///   blocks of `team_size * vector_length` threads and the level-0 scratch (then the pattern's
+///   values) as dynamic shared memory: block `b` runs league ranks `b, b + gridDim.x, ...` (every
+///   thread of a block the same ones, so that the team's collectives are reached by all its
+///   threads), each thread as lane `threadIdx.x % vector_length` of team thread
+///   `threadIdx.x / vector_length` (see `device/team.cuh`; the scratch: `team_entry.rs`);
 /// - team reduce: as team for, plus the reduce parameters (`partials`, and with
 ///   [`UnitOptions::fused_join`] `done` and `result`) before the captures; each thread's accumulator
-///   runs over all its league ranks, then the blocks join as for a reduce.
+///   runs over all its league ranks, then the blocks join as for a reduce (its values in dynamic
+///   shared memory from `pattern_shared` on, after the level-0 scratch).
 #[derive(Clone, Debug)]
 pub struct TranslationUnit {
     /// The main entry's name (also the program name, `<entry>.cu`).
@@ -419,7 +423,7 @@ pub(crate) fn generate(
         }
         Pattern::Reduce { reducer, .. } => {
             let args = index_args(rank);
-            reduce_start(&mut t, reducer, &value);
+            reduce_start(&mut t, reducer, &value, None);
             t.push(&format!("    {grid_stride}"));
             t.push(&call_index);
             t.push(&format!("        fk_body({args}, fk_acc);"));
@@ -427,11 +431,13 @@ pub(crate) fn generate(
             reduce_blocks(&mut t, &entry, reducer, &value, options);
         }
         Pattern::TeamFor => {
+            team_entry::league_start(&mut t);
             team_entry::league_loop(&mut t, "");
             t.push("}");
         }
         Pattern::TeamReduce { reducer, .. } => {
-            reduce_start(&mut t, reducer, &value);
+            team_entry::league_start(&mut t);
+            reduce_start(&mut t, reducer, &value, Some(team_entry::PATTERN_SHARED));
             team_entry::league_loop(&mut t, ", fk_acc");
             reduce_blocks(&mut t, &entry, reducer, &value, options);
         }
@@ -513,11 +519,15 @@ pub(crate) fn generate(
     }
 }
 
-/// The start of a reduce entry's code: the reducer's name, the block's shared memory and the
-/// thread's accumulator.
-fn reduce_start(t: &mut Text, reducer: &str, value: &str) {
+/// The start of a reduce entry's code: the reducer's name, the block's shared memory for its
+/// values (`fk_shared`: the dynamic shared memory, or the expression `at` in it) and the thread's
+/// accumulator.
+fn reduce_start(t: &mut Text, reducer: &str, value: &str, at: Option<&str>) {
     t.push(&format!("    typedef {reducer} fk_reducer;"));
-    t.push("    extern __shared__ __align__(16) unsigned char fk_shared[];");
+    match at {
+        None => t.push("    extern __shared__ __align__(16) unsigned char fk_shared[];"),
+        Some(at) => t.push(&format!("    unsigned char* const fk_shared = {at};")),
+    }
     t.push(&format!("    {value} fk_acc = fk_reducer::identity();"));
 }
 

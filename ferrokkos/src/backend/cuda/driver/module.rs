@@ -269,9 +269,15 @@ impl Function {
         Ok(u32::try_from(v).unwrap_or(0))
     }
 
+    /// The bytes of statically allocated shared memory a block of this kernel uses
+    /// (`CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`): the device's shared memory per block includes them.
+    pub(crate) fn static_shared_bytes(&self, what: impl FnOnce() -> String) -> Result<usize> {
+        let v = self.attribute(FuncAttr::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, what)?;
+        Ok(usize::try_from(v).unwrap_or(0))
+    }
+
     /// Allows launches with up to `bytes` of dynamic shared memory per block
     /// (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`); needed above 48 KiB.
-    #[cfg_attr(not(test), allow(dead_code))] // used by the tests
     pub(crate) fn set_max_dynamic_shared(
         &self,
         bytes: usize,

@@ -84,11 +84,12 @@ impl Buffers {
         &self.caps
     }
 
-    /// The parameters of a main entry: the iteration space's (`space`), the pattern's (`tail`),
-    /// then the captures.
+    /// The parameters of a main entry: the iteration space's (`space`), for a league of teams the
+    /// address of its level-1 scratch (`team_scratch`), the pattern's (`tail`), then the captures.
     pub(super) fn main(
         &mut self,
         space: &dyn Fn(&mut ParamWriter<'_>),
+        team_scratch: Option<u64>,
         tail: Tail,
         captures: Captures<'_>,
     ) -> Packed<'_> {
@@ -96,6 +97,9 @@ impl Buffers {
         self.slots.clear();
         let mut w = ParamWriter::with_slots(&mut self.params, &mut self.slots);
         space(&mut w);
+        if let Some(address) = team_scratch {
+            w.push(address);
+        }
         match tail {
             Tail::For => {}
             Tail::Reduce {
@@ -172,7 +176,7 @@ mod tests {
                 counter: 0x2000,
                 result: 0x3000,
             };
-            let p = b.main(&range, tail, Captures::Pointer(0x4000));
+            let p = b.main(&range, None, tail, Captures::Pointer(0x4000));
             assert_eq!(p.slots.len(), 6);
             let values: Vec<u64> = (0..6).map(|s| value(&p, s)).collect();
             assert_eq!(values, [0, 100, 0x1000, 0x2000, 0x3000, 0x4000]);
@@ -187,7 +191,7 @@ mod tests {
                 totals: 0x1000,
                 final_pass: true,
             };
-            let p = b.main(&range, tail, Captures::Pointer(0x4000));
+            let p = b.main(&range, None, tail, Captures::Pointer(0x4000));
             assert_eq!(p.slots.len(), 7);
             for (slot, want) in [(0, 0), (1, 100), (2, 1000), (3, 0x1000), (4, 0x1000)] {
                 assert_eq!(value(&p, slot), want, "slot {slot}");
@@ -220,9 +224,18 @@ mod tests {
     #[test]
     fn a_for_packs_only_the_range_before_the_captures() {
         with_buffers(|b| {
-            let p = b.main(&range, Tail::For, Captures::Pointer(7));
+            let p = b.main(&range, None, Tail::For, Captures::Pointer(7));
             let values: Vec<u64> = (0..3).map(|s| value(&p, s)).collect();
             assert_eq!(values, [0, 100, 7]);
+        });
+    }
+
+    #[test]
+    fn a_league_passes_its_level_1_scratch_after_its_space() {
+        with_buffers(|b| {
+            let p = b.main(&range, Some(0x5000), Tail::For, Captures::Pointer(7));
+            let values: Vec<u64> = (0..4).map(|s| value(&p, s)).collect();
+            assert_eq!(values, [0, 100, 0x5000, 7]);
         });
     }
 }

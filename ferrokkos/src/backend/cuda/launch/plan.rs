@@ -49,13 +49,26 @@ pub(super) struct PlanInput {
     pub(super) iterate: Iterate,
     /// For a tiled multidimensional `parallel_for`: the points per tile and the number of tiles.
     pub(super) tiles: Option<(u32, u64)>,
-    /// For a league of teams: the league size and the threads of a team's block (`count` is then
-    /// the league size).
-    pub(super) team: Option<(u64, u32)>,
+    /// For a league of teams, its shape (`count` is then the league size).
+    pub(super) team: Option<TeamInput>,
     /// The size of the captures as parameters (large captured arrays counted, not copied).
     pub(super) captures_len: usize,
     /// The device's limit on the size of a launch's parameters.
     pub(super) max_param_bytes: usize,
+}
+
+/// What a league of teams' plan depends on.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct TeamInput {
+    /// The league size.
+    pub(super) league: u64,
+    /// The threads of a team's block.
+    pub(super) block: u32,
+    /// The dynamic shared memory of its level-0 scratch, before the pattern's own.
+    pub(super) scratch_shared: u64,
+    /// Whether it has level-1 scratch: a slice of device memory per block, so its grid is one wave
+    /// at most (the blocks that can run at once; more would only take more memory).
+    pub(super) level1: bool,
 }
 
 /// Which compiled entry a launch needs: the variant of the kernel cache's key, the unit's options
@@ -135,7 +148,8 @@ pub(super) struct Plan {
     pub(super) grid: u64,
     /// The threads of each block.
     pub(super) block: u32,
-    /// The dynamic shared memory of each block: one value per thread for reductions and scans.
+    /// The dynamic shared memory of each block: a league's level-0 scratch, then one value per
+    /// thread for reductions and scans.
     pub(super) shared_bytes: u32,
     pub(super) work: Work,
 }
@@ -145,7 +159,8 @@ impl Plan {
     /// threads per block and `full_grid` blocks per wave; `max_waves` is the
     /// `FERROKKOS_CUDA_MAX_WAVES` override (`u64::MAX`: none). A scan needs a count above 0 (a
     /// scan of nothing is not launched). A league of teams runs blocks of its team's threads, and
-    /// `full_grid` is then the wave of blocks of that size.
+    /// `full_grid` is then the wave of blocks of that size (and of its dynamic shared memory); with
+    /// level-1 scratch, one wave at most.
     pub(super) fn new(
         input: &PlanInput,
         entry: Entry,
@@ -155,10 +170,14 @@ impl Plan {
     ) -> Plan {
         let for_pattern = matches!(input.pattern, Pattern::For);
         let (grid, block) = match input.team {
-            Some((league, threads)) => (
-                team_grid(league, for_pattern, full_grid, max_waves),
-                threads,
-            ),
+            Some(t) => {
+                let grid = team_grid(t.league, for_pattern, full_grid, max_waves);
+                let grid = match t.level1 {
+                    true => grid.min(u64::from(full_grid).max(1)),
+                    false => grid,
+                };
+                (grid, t.block)
+            }
             None => grid_size(GridInput {
                 count: input.count,
                 for_pattern,
@@ -168,9 +187,12 @@ impl Plan {
                 max_waves,
             }),
         };
-        let shared = |size: usize| (block as usize * size) as u32;
+        // A league's level-0 scratch comes first (its size was checked against the device's
+        // shared memory before).
+        let scratch = input.team.map_or(0, |t| t.scratch_shared as usize);
+        let shared = |size: usize| (scratch + block as usize * size) as u32;
         let (grid, shared_bytes, work) = match input.pattern {
-            Pattern::For => (grid, 0, Work::For),
+            Pattern::For => (grid, shared(0), Work::For),
             Pattern::Reduce { value_size } => {
                 let partials_bytes = (grid as usize * value_size).next_multiple_of(256);
                 (grid, shared(value_size), Work::Reduce { partials_bytes })

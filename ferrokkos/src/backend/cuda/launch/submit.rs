@@ -171,13 +171,23 @@ fn enqueue(
 ) -> Result<Option<u64>> {
     let (what, plan, main) = (l.what, &l.plan, &l.loaded.main);
     let (grid, block, shared_bytes) = (plan.grid as u32, plan.block, plan.shared_bytes);
+    // A league's level-1 scratch: a slice of the instance's buffer per block of the grid.
+    let team_scratch = match &l.space.team {
+        Some(team) => {
+            let bytes = team.scratch.global_bytes(plan.grid, what)?;
+            Some(sub.scratch().team(bytes)?)
+        }
+        None => None,
+    };
     match plan.work {
         Work::For => {
-            let p = buffers.main(l.space.write, Tail::For, captures);
+            let p = buffers.main(l.space.write, team_scratch, Tail::For, captures);
             // SAFETY: the parameters follow the entry's signature (the unit was generated from
             // the same kernel, pattern and options); every View pointer in them is borrowed for
             // this launch and stamped with it by the caller, so its memory outlives the kernel (an
-            // allocation waits for its stamped work before it is freed) and host access waits.
+            // allocation waits for its stamped work before it is freed) and host access waits. A
+            // league's level-1 scratch has `grid` slices of its stride, and only this stream's
+            // work uses the instance's buffer (freed in its order when it grows).
             unsafe { fire(main, grid, block, shared_bytes, stream, p, what)? };
             Ok(None)
         }
@@ -191,7 +201,7 @@ fn enqueue(
                 counter,
                 result,
             };
-            let p = buffers.main(l.space.write, tail, captures);
+            let p = buffers.main(l.space.write, team_scratch, tail, captures);
             // SAFETY: as for `parallel_for`; `base` has room for `grid` partial values, the
             // counter is zero, and `result` has room for the value.
             unsafe { fire(main, grid, block, shared_bytes, stream, p, what)? };
@@ -209,7 +219,7 @@ fn enqueue(
                     totals: base,
                     final_pass,
                 };
-                let p = buffers.main(l.space.write, tail, captures);
+                let p = buffers.main(l.space.write, team_scratch, tail, captures);
                 // SAFETY: as for `parallel_for`; `base` has room for `grid` totals.
                 unsafe { fire(main, grid, block, shared_bytes, stream, p, what)? };
                 if !final_pass {

@@ -15,6 +15,12 @@ use crate::policy::Iterate;
 use crate::reducer::{Reducer, ReducerCxx, Sum};
 use crate::seal::Token;
 
+/// The scratch parameters of a team entry, after the league's.
+const SCRATCH: &str = "const u64 fk_team_scratch0, const u64 fk_thread_scratch0, const u64 \
+                       fk_team_scratch1, const u64 fk_thread_scratch1, const u64 \
+                       fk_pattern_shared, const u64 fk_block_scratch1, unsigned char* const \
+                       fk_scratch1";
+
 fn sum() -> ReducerCxx {
     Sum::<f64>::device_cxx(Token::new()).expect("Sum<f64> has a device form")
 }
@@ -59,7 +65,7 @@ fn a_team_for_runs_the_blocks_league_ranks_with_the_team_member() {
     assert!(
         g.contains(&format!(
             "extern \"C\" __global__ void {entry}(const u64 fk_league_size, const u32 \
-             fk_team_size, const u32 fk_vector_length, const f64 x) {{"
+             fk_team_size, const u32 fk_vector_length, {SCRATCH}, const f64 x) {{"
         )),
         "{g}"
     );
@@ -95,7 +101,9 @@ fn a_team_for_takes_large_captures_through_a_pointer() {
         g.contains("struct FkCaptures {\n    const f64 x;\n};"),
         "{g}"
     );
-    assert!(g.contains("const u32 fk_vector_length, const FkCaptures* __restrict__ fk_caps)"));
+    assert!(
+        g.contains("unsigned char* const fk_scratch1, const FkCaptures* __restrict__ fk_caps)")
+    );
     assert!(g.contains("    const auto& x = fk_caps->x;"), "{g}");
     compiles(&unit);
 }
@@ -111,7 +119,8 @@ fn a_team_reduction_keeps_each_threads_value_over_its_league_ranks_then_joins_th
     assert!(
         g.contains(&format!(
             "void {entry}(const u64 fk_league_size, const u32 fk_team_size, const u32 \
-             fk_vector_length, f64* fk_partials, unsigned int* fk_done, f64* fk_result) {{"
+             fk_vector_length, {SCRATCH}, f64* fk_partials, unsigned int* fk_done, f64* \
+             fk_result) {{"
         )),
         "{g}"
     );
@@ -136,7 +145,7 @@ fn a_team_reduction_keeps_each_threads_value_over_its_league_ranks_then_joins_th
         g.contains(&format!("void {entry}_join(const u32 fk_n")),
         "{g}"
     );
-    assert!(g.contains("fk_vector_length, f64* fk_partials) {"), "{g}"); // no counter nor result
+    assert!(g.contains("fk_scratch1, f64* fk_partials) {"), "{g}"); // no counter nor result
     compiles(&separate);
 }
 

@@ -5,6 +5,7 @@
 //! `threadIdx.x` is lane `threadIdx.x % vector_length` of team thread `threadIdx.x / vector_length`,
 //! so a thread's lanes are consecutive lanes of one warp and the vector length is at most 32.
 
+use super::scratch::ScratchLayout;
 use crate::dispatch::TeamLimits;
 use crate::error::{Error, Result};
 use crate::policy::{ScratchRequest, TeamPolicy, TeamSize};
@@ -31,6 +32,8 @@ pub(crate) struct TeamShape {
     pub(crate) team_size: u32,
     /// The vector lanes of a thread (a power of two up to [`VECTOR_LENGTH_MAX`]).
     pub(crate) vector_length: u32,
+    /// Where its scratch memory lies (see `scratch.rs`).
+    pub(crate) scratch: ScratchLayout,
 }
 
 impl TeamShape {
@@ -73,6 +76,9 @@ pub(crate) struct BlockLimits {
     /// The shared memory a block may use at most (with the kernel's opt-in), in bytes: the bound
     /// of level-0 scratch.
     pub(crate) shared_optin: usize,
+    /// The static shared memory of the kernel's function (0 when no function is at hand), which
+    /// the opt-in bound includes.
+    pub(crate) static_shared: usize,
     /// The size of a reduction's value (0 for a `parallel_for`).
     pub(crate) value_size: usize,
 }
@@ -97,7 +103,9 @@ pub(crate) fn vector_length(ask: &TeamAsk, what: &dyn Fn() -> String) -> Result<
 /// The limits of a team with `vector_length` lanes per thread under `b`: the team threads that
 /// fit the block's threads (and, for a reduction, its shared memory at one value per thread), the
 /// team size `AUTO` gives (see [`RECOMMENDED_THREADS`]), the warp as the vector length's limit,
-/// and level-0 scratch up to the block's opt-in shared memory.
+/// level-0 scratch up to the block's opt-in shared memory less the kernel's static shared memory
+/// (a reduction's values per thread come on top: see [`resolve`]), and level 1 without a bound of
+/// its own (the device's memory is the bound, checked when the launch allocates it).
 pub(crate) fn limits(vector_length: u32, b: &BlockLimits) -> TeamLimits {
     let mut threads = b.max_threads as usize;
     if let Some(fit) = b.shared_per_block.checked_div(b.value_size) {
@@ -110,14 +118,15 @@ pub(crate) fn limits(vector_length: u32, b: &BlockLimits) -> TeamLimits {
         team_size_max,
         team_size_recommended: recommended.min(team_size_max),
         vector_length_max: VECTOR_LENGTH_MAX as usize,
-        scratch_max: [b.shared_optin, usize::MAX],
+        scratch_max: [b.shared_optin.saturating_sub(b.static_shared), usize::MAX],
     }
 }
 
 /// The shape of the launch `ask` under `b`: `AUTO` resolved, the team checked against the
-/// limits, and the scratch requests checked (a level-0 request beyond the block's shared memory
-/// names both; any other nonzero request is [`Error::Unsupported`]: scratch on Cuda is not built
-/// yet). `what` describes the launch.
+/// limits, and its scratch laid out (see `scratch.rs`). Level-0 scratch and what the pattern needs
+/// after it (a reduction's value per thread) beyond the block's opt-in shared memory less the
+/// kernel's static shared memory is an error naming the three; so is a size that overflows.
+/// `what` describes the launch.
 pub(crate) fn resolve(
     ask: &TeamAsk,
     b: &BlockLimits,
@@ -151,36 +160,47 @@ pub(crate) fn resolve(
             ),
         });
     }
-    for (level, request) in ask.scratch.iter().enumerate() {
-        let total = request.total(team_size).unwrap_or(usize::MAX);
-        if level == 0 && total > b.shared_optin {
-            return Err(Error::Policy {
-                policy: "TeamPolicy".into(),
-                reason: format!(
-                    "{}: level-0 scratch of {total} bytes per team ({} per team + {} per thread \
-                     x {team_size} threads) on Cuda, where a block has at most {} bytes of shared \
-                     memory",
-                    what(),
-                    request.per_team,
-                    request.per_thread,
-                    b.shared_optin
-                ),
-            });
-        }
-        if total > 0 {
-            return Err(Error::Unsupported {
-                what: what(),
-                reason: format!(
-                    "scratch memory on Cuda is not built yet (level {level}: {total} bytes per \
-                     team asked); run the kernel on a host space, or without scratch"
-                ),
-            });
-        }
+    let team_size = team_size as u32;
+    let scratch = ScratchLayout::new(&ask.scratch, team_size, what)?;
+    let pattern = (team_size * v) as usize * b.value_size;
+    let limit = b.shared_optin.saturating_sub(b.static_shared);
+    if scratch
+        .shared_bytes(pattern)
+        .is_none_or(|total| total > limit)
+    {
+        let request = ask.scratch[0];
+        let needs = if pattern > 0 {
+            format!(
+                " and the reduction's {pattern} bytes after it (a value of {} bytes per thread)",
+                b.value_size
+            )
+        } else {
+            String::new()
+        };
+        let own = if b.static_shared > 0 {
+            format!(" ({} of them the kernel's own)", b.static_shared)
+        } else {
+            String::new()
+        };
+        return Err(Error::Policy {
+            policy: "TeamPolicy".into(),
+            reason: format!(
+                "{}: level-0 scratch of {} bytes per team ({} per team + {} per thread x \
+                 {team_size} threads, each rounded up to 8){needs} on Cuda, where a block has at \
+                 most {} bytes of shared memory{own}",
+                what(),
+                scratch.level_bytes(0).unwrap_or(u64::MAX),
+                request.per_team,
+                request.per_thread,
+                b.shared_optin
+            ),
+        });
     }
     Ok(TeamShape {
         league: ask.league_size as u64,
-        team_size: team_size as u32,
+        team_size,
         vector_length: v,
+        scratch,
     })
 }
 

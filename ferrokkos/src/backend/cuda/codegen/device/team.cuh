@@ -16,16 +16,70 @@ namespace fk {
 // ---------------------------------------------------------------------------------------------------
 
 /// A team member's view of its team.
+///
+/// Scratch memory, per level (index 0: the block's dynamic shared memory; 1: this block's slice of
+/// a device buffer): `team_scratch[level]` is the team's part, `team_scratch_bytes[level]` bytes
+/// (the policy's request rounded up to 8), shared by the whole team; `thread_scratch[level]` is this
+/// team thread's part, `thread_scratch_bytes[level]` bytes, shared by its vector lanes. Parts are
+/// 8-byte aligned (level 0's team part 16). Null with 0 bytes when the policy asked for none. The
+/// memory holds what earlier league ranks of the block left (as in Kokkos); a block's league ranks
+/// run one after the other, apart by a barrier.
 struct Team {
   u64 league_rank;
   u64 league_size;
   u32 team_size;
   u32 vector_length;
+  unsigned char* team_scratch[2];
+  u64 team_scratch_bytes[2];
+  unsigned char* thread_scratch[2];
+  u64 thread_scratch_bytes[2];
   /// This thread's vector lane.
   __device__ __forceinline__ u32 lane() const { return threadIdx.x & (vector_length - 1u); }
   /// This thread's rank in the team.
   __device__ __forceinline__ u32 rank() const { return threadIdx.x / vector_length; }
 };
+
+/// Points `t`'s scratch at its parts (the layout of `backend/cuda/team/scratch.rs`): level 0 in
+/// `shared` (the block's dynamic shared memory), level 1 in `global` (this block's slice): each the
+/// team part of `team_bytes[level]`, then the parts of team threads 0, 1, ... of
+/// `thread_bytes[level]` each. `t.vector_length` must be set.
+__device__ __forceinline__ void set_scratch(Team& t, unsigned char* shared, unsigned char* global,
+                                            u64 team0, u64 thread0, u64 team1, u64 thread1) {
+  const u64 r = t.rank();
+  unsigned char* base[2] = {shared, global};
+  const u64 team_bytes[2] = {team0, team1};
+  const u64 thread_bytes[2] = {thread0, thread1};
+#pragma unroll
+  for (int level = 0; level < 2; ++level) {
+    t.team_scratch[level] = team_bytes[level] != 0 ? base[level] : nullptr;
+    t.team_scratch_bytes[level] = team_bytes[level];
+    t.thread_scratch[level] =
+        thread_bytes[level] != 0 ? base[level] + team_bytes[level] + r * thread_bytes[level]
+                                 : nullptr;
+    t.thread_scratch_bytes[level] = thread_bytes[level];
+  }
+}
+
+/// A rank-R View with right layout over scratch memory: elements of type T from `base + offset`
+/// (bytes; the caller keeps it aligned for T and inside the scratch part), with the extents given
+/// (any integer types). The View does not check that it fits the part; the code that carves
+/// scratch does.
+template <class T, int R, class... E>
+__device__ __forceinline__ View<T, R, LayoutRight> scratch_view(unsigned char* base, u64 offset,
+                                                                E... extents) {
+  static_assert(R >= 1 && sizeof...(E) == R, "fk::scratch_view: rank 1 or more, one extent each");
+  View<T, R, LayoutRight> v;
+  v.data = reinterpret_cast<T*>(base + offset);
+  const usize e[R] = {static_cast<usize>(extents)...};
+  usize stride = 1;
+#pragma unroll
+  for (int k = R - 1; k >= 0; --k) {
+    v.extent[k] = e[k];
+    v.stride[k] = stride;
+    stride *= e[k];
+  }
+  return v;
+}
 
 namespace detail {
 

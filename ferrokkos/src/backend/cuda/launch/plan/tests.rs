@@ -212,7 +212,12 @@ fn the_wave_override_reaches_the_plan() {
 /// A league of `league` teams of `block` threads, with `captures_len` bytes of captures.
 fn league(pattern: Pattern, league: u64, block: u32, captures_len: usize) -> PlanInput {
     PlanInput {
-        team: Some((league, block)),
+        team: Some(TeamInput {
+            league,
+            block,
+            scratch_shared: 0,
+            level1: false,
+        }),
         ..input(pattern, league, captures_len)
     }
 }
@@ -259,4 +264,57 @@ fn a_league_runs_blocks_of_its_team_one_rank_each_up_to_its_waves() {
         }
     );
     assert_eq!(p.scratch_bytes(), 2304 + 8);
+}
+
+/// A league's level-0 scratch comes first in the block's dynamic shared memory, a reduction's
+/// values after it.
+#[test]
+fn a_leagues_shared_memory_is_its_scratch_then_the_patterns_values() {
+    let with_scratch = |pattern| PlanInput {
+        team: Some(TeamInput {
+            league: 1000,
+            block: 128,
+            scratch_shared: 64 << 10,
+            level1: false,
+        }),
+        ..league(pattern, 1000, 128, 0)
+    };
+    let input = with_scratch(Pattern::For);
+    let p = Plan::new(&input, Entry::choose(&input), BLOCK, FULL_GRID, u64::MAX);
+    assert_eq!((p.block, p.shared_bytes), (128, 64 << 10));
+    let input = with_scratch(F64_SUM);
+    let p = Plan::new(&input, Entry::choose(&input), BLOCK, FULL_GRID, u64::MAX);
+    assert_eq!(p.shared_bytes, (64 << 10) + 128 * 8);
+    // The scratch does not change the entry.
+    assert_eq!(
+        Entry::choose(&input),
+        Entry::choose(&league(F64_SUM, 1000, 128, 0))
+    );
+}
+
+/// With level-1 scratch (device memory per block), a league's grid is one wave at most.
+#[test]
+fn a_league_with_level_1_scratch_runs_one_wave_at_most() {
+    let input = |level1| PlanInput {
+        team: Some(TeamInput {
+            league: 10_000,
+            block: 128,
+            scratch_shared: 0,
+            level1,
+        }),
+        ..league(Pattern::For, 10_000, 128, 0)
+    };
+    let plan = |i: PlanInput| Plan::new(&i, Entry::choose(&i), BLOCK, FULL_GRID, u64::MAX).grid;
+    assert_eq!(plan(input(false)), 2500);
+    assert_eq!(plan(input(true)), u64::from(FULL_GRID));
+    let small = PlanInput {
+        team: Some(TeamInput {
+            league: 100,
+            block: 128,
+            scratch_shared: 0,
+            level1: true,
+        }),
+        ..league(Pattern::For, 100, 128, 0)
+    };
+    assert_eq!(plan(small), 100);
 }

@@ -8,6 +8,7 @@ fn limits_of(max_threads: u32, value_size: usize) -> BlockLimits {
         max_threads,
         shared_per_block: 48 << 10,
         shared_optin: 227 << 10,
+        static_shared: 0,
         value_size,
     }
 }
@@ -16,6 +17,7 @@ const H100: BlockLimits = BlockLimits {
     max_threads: 1024,
     shared_per_block: 48 << 10,
     shared_optin: 227 << 10,
+    static_shared: 0,
     value_size: 0,
 };
 
@@ -58,7 +60,11 @@ fn auto_gives_one_lane_and_the_recommended_team() {
         TeamShape {
             league: 7,
             team_size: 256,
-            vector_length: 1
+            vector_length: 1,
+            scratch: ScratchLayout {
+                team_size: 256,
+                ..ScratchLayout::default()
+            }
         }
     );
     let shape = resolve(&ask(0, TeamSize::Auto, TeamSize::Fixed(16)), &H100, &what).unwrap();
@@ -120,11 +126,11 @@ fn a_team_beyond_the_block_is_an_error_naming_the_sizes_and_the_limit() {
 }
 
 #[test]
-fn scratch_beyond_shared_memory_names_both_and_any_other_is_not_built_yet() {
+fn scratch_beyond_shared_memory_names_the_request_the_patterns_need_and_the_limit() {
     let mut big = ask(1, TeamSize::Fixed(128), TeamSize::Fixed(1));
     big.scratch[0] = ScratchRequest {
         per_team: 200 << 10,
-        per_thread: 256,
+        per_thread: 250,
     };
     let e = resolve(&big, &H100, &what).unwrap_err().to_string();
     assert!(
@@ -132,29 +138,71 @@ fn scratch_beyond_shared_memory_names_both_and_any_other_is_not_built_yet() {
         "{e}"
     );
     assert!(
-        e.contains("204800 per team + 256 per thread x 128 threads"),
+        e.contains("204800 per team + 250 per thread x 128 threads, each rounded up to 8"),
         "{e}"
     );
     assert!(e.contains("at most 232448 bytes of shared memory"), "{e}");
-    for level in 0..2 {
-        let mut small = ask(1, TeamSize::Auto, TeamSize::Auto);
-        small.scratch[level] = ScratchRequest {
-            per_team: 1024,
-            per_thread: 0,
-        };
-        match resolve(&small, &H100, &what) {
-            Err(Error::Unsupported { what, reason }) => {
-                assert!(what.contains("on Cuda"), "{what}");
-                assert!(
-                    reason.contains("scratch memory on Cuda is not built yet"),
-                    "{reason}"
-                );
-                assert!(
-                    reason.contains(&format!("level {level}: 1024 bytes")),
-                    "{reason}"
-                );
-            }
-            other => panic!("expected Unsupported, got {other:?}"),
-        }
-    }
+    assert!(e.contains("parallel_for \"t\" on Cuda"), "{e}");
+    // A reduction's values come after the scratch; the function's static memory comes off.
+    let mut fits = ask(1, TeamSize::Fixed(128), TeamSize::Fixed(2));
+    fits.scratch[0] = ScratchRequest {
+        per_team: 225 << 10,
+        per_thread: 0,
+    };
+    assert!(resolve(&fits, &H100, &what).is_ok());
+    let reduce = BlockLimits {
+        static_shared: 1024,
+        ..limits_of(1024, 16)
+    };
+    let e = resolve(&fits, &reduce, &what).unwrap_err().to_string();
+    assert!(
+        e.contains("the reduction's 4096 bytes after it (a value of 16 bytes per thread)"),
+        "{e}"
+    );
+    assert!(e.contains("(1024 of them the kernel's own)"), "{e}");
+    // The limits say what is left for level 0.
+    assert_eq!(
+        limits(1, &reduce).scratch_max,
+        [(227 << 10) - 1024, usize::MAX]
+    );
+}
+
+#[test]
+fn scratch_within_the_limits_is_laid_out_for_the_team() {
+    let mut both = ask(10, TeamSize::Fixed(64), TeamSize::Fixed(4));
+    both.scratch = [
+        ScratchRequest {
+            per_team: 100 << 10,
+            per_thread: 12,
+        },
+        ScratchRequest {
+            per_team: 1 << 20,
+            per_thread: 1000,
+        },
+    ];
+    let shape = resolve(&both, &H100, &what).unwrap();
+    let s = shape.scratch;
+    assert_eq!(
+        (s.team, s.thread, s.team_size),
+        ([100 << 10, 1 << 20], [16, 1000], 64)
+    );
+    assert_eq!(s.pattern_offset(), (100 << 10) + 64 * 16);
+    assert_eq!(s.block_stride, (1 << 20) + 64 * 1000);
+    // Exactly the opt-in memory fits.
+    let mut exact = ask(1, TeamSize::Fixed(1), TeamSize::Fixed(1));
+    exact.scratch[0] = ScratchRequest {
+        per_team: 227 << 10,
+        per_thread: 0,
+    };
+    assert!(resolve(&exact, &H100, &what).is_ok());
+    exact.scratch[0].per_thread = 1;
+    assert!(resolve(&exact, &H100, &what).is_err());
+    // A level-1 size that overflows is an error naming the level.
+    let mut huge = ask(1, TeamSize::Fixed(1024), TeamSize::Fixed(1));
+    huge.scratch[1] = ScratchRequest {
+        per_team: 0,
+        per_thread: usize::MAX / 16,
+    };
+    let e = resolve(&huge, &H100, &what).unwrap_err().to_string();
+    assert!(e.contains("level-1 scratch of 0 bytes per team"), "{e}");
 }
