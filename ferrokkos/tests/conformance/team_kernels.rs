@@ -386,3 +386,41 @@ per_space!(
     nested_reductions_with_every_builtin_reducer
 );
 per_space!(sizes_at_limits, team_and_league_sizes_at_their_limits);
+
+/// The limits a policy gives one kernel (Kokkos' `team_size_max(functor, ParallelForTag())`):
+/// a team of that size runs it, and the recommended size is within it.
+fn team_size_queries_for_a_kernel<S: Launch>(exec: &S) -> Result<()> {
+    let league = 5usize;
+    let out = SView::<S, u64, 1>::new("out", [league])?;
+    let kernel = kernel!(|team: &TeamMember| {
+        let size = TeamThreadRange::new(team, 0, 1000usize)
+            .parallel_reduce(|_i, s: &mut u64| *s += 1, Sum::new());
+        let lr = team.league_rank();
+        single(PerTeam(team), || {
+            out[lr] = size + team.team_size() as u64 * 1_000_000
+        });
+    });
+    let policy = TeamPolicy::new(exec, league, AUTO)?.vector_length(2)?;
+    let (max, recommended) = (
+        policy.team_size_max_for(&kernel)?,
+        policy.team_size_recommended_for(&kernel)?,
+    );
+    assert!(
+        recommended >= 1 && recommended <= max,
+        "{recommended} of {max}"
+    );
+    assert!(max <= policy.team_size_max()?, "{max}");
+    parallel_for(
+        "largest team",
+        TeamPolicy::new(exec, league, max)?.vector_length(2)?,
+        &kernel,
+    )?;
+    let out = download(&out)?;
+    assert!(
+        out.iter().all(|v| *v == 1000 + max as u64 * 1_000_000),
+        "{out:?}"
+    );
+    Ok(())
+}
+
+per_space!(size_queries, team_size_queries_for_a_kernel);

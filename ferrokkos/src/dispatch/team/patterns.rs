@@ -63,4 +63,24 @@ impl<S: LaunchTeam> TeamPolicy<S> {
     pub fn team_size_recommended(&self) -> Result<usize> {
         Ok(self.limits()?.team_size_recommended)
     }
+
+    /// What the space gives a team of this policy running `kernel` as a `parallel_for` (Kokkos'
+    /// queries with a functor and `ParallelForTag`): on Cuda the compiled kernel's own limit of
+    /// threads per block (its registers), which compiles it if it is not yet; on the host spaces
+    /// the same as [`TeamPolicy::limits`].
+    pub fn limits_for<K: TeamForFunctor>(&self, kernel: &K) -> Result<TeamLimits> {
+        S::team_limits(self, kernel.device_kernel(Token::new()))
+    }
+
+    /// The largest team size `kernel` can have with this policy (Kokkos'
+    /// `team_size_max(functor, ParallelForTag())`).
+    pub fn team_size_max_for<K: TeamForFunctor>(&self, kernel: &K) -> Result<usize> {
+        Ok(self.limits_for(kernel)?.team_size_max)
+    }
+
+    /// The team size [`crate::AUTO`] gives `kernel` (Kokkos'
+    /// `team_size_recommended(functor, ParallelForTag())`).
+    pub fn team_size_recommended_for<K: TeamForFunctor>(&self, kernel: &K) -> Result<usize> {
+        Ok(self.limits_for(kernel)?.team_size_recommended)
+    }
 }
