@@ -247,10 +247,40 @@ fn element_update_parts(e: &Expr) -> Option<(syn::ExprIndex, Vec<syn::Member>)> 
 /// The host form of a kernel body; `roles` are the captured Views' roles.
 pub fn body(e: &Expr, roles: &HashMap<String, Role>) -> TokenStream {
     let mut e = e.clone();
+    ScratchLets.visit_expr_mut(&mut e);
     Host {
         roles,
         in_unsafe: 0,
     }
     .visit_expr_mut(&mut e);
     quote!(#e)
+}
+
+/// A team body's scratch View declarations, `let tile = team.team_scratch(0).view::<T, R>([..]);`,
+/// become the runtime's kernel scratch Views (`kernel_scratch`), which nested ranges' closures
+/// read and write through shared references (the analysis accepted them).
+struct ScratchLets;
+
+impl VisitMut for ScratchLets {
+    fn visit_local_mut(&mut self, l: &mut syn::Local) {
+        visit_mut::visit_local_mut(self, l);
+        let Some(init) = &mut l.init else { return };
+        let Expr::MethodCall(view) = strip(&init.expr) else {
+            return;
+        };
+        let Expr::MethodCall(part) = strip(&view.receiver) else {
+            return;
+        };
+        if view.method != "view"
+            || !(part.method == "team_scratch" || part.method == "thread_scratch")
+        {
+            return;
+        }
+        let Some(generics) = view.turbofish.as_ref().map(|g| &g.args) else {
+            return;
+        };
+        let (arena, args) = (&view.receiver, &view.args);
+        *init.expr =
+            parse_quote!(::ferrokkos::__private::kernel_scratch::<#generics>(#arena, #args));
+    }
 }

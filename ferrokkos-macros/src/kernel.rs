@@ -327,10 +327,17 @@ fn generate(
         .iter()
         .map(|(n, _, span)| syn::Ident::new(n, *span))
         .collect();
+    // Scratch Views are read and written through their safe `at` / `put`, as read-only Views are.
     let roles: HashMap<String, Role> = analysis
         .captures
         .iter()
         .map(|(n, r, _)| (n.clone(), *r))
+        .chain(
+            analysis
+                .scratch
+                .iter()
+                .map(|d| (d.name.clone(), Role::Read)),
+        )
         .collect();
     let host_body = host::body(body, &roles);
     // Unannotated accumulators (and a scan's partial value) take their type from the body.
@@ -539,6 +546,15 @@ fn generate(
     let is_unsafe = analysis.is_unsafe;
     let h = hash(&closure.to_token_stream().to_string());
     let overlaps = overlap_checks(analysis, fields);
+    let scratch = analysis.scratch.iter().map(|d| {
+        let (level, per_thread, ty) = (d.level, d.per_thread, &d.ty);
+        let extents = d.extents.iter().map(|e| {
+            let e = with_captures(e, analysis, fields);
+            quote!((#e) as usize)
+        });
+        quote!(.with_scratch(#level, #per_thread, #k::scratch_bytes::<#ty>(&[#(#extents),*])))
+    });
+    let scratch = quote!(#(#scratch)*);
     let blocks = if analysis.league_blocks.is_empty() {
         quote!()
     } else {
@@ -572,7 +588,7 @@ fn generate(
                 params: &[#(#params),*],
             })
         };
-        #kernel_var #overlaps #blocks
+        #kernel_var #overlaps #blocks #scratch
     })
 }
 
@@ -594,6 +610,33 @@ fn capture_value(
         .map_or_else(Span::call_site, |(_, _, s)| *s);
     let ident = syn::Ident::new(name, span);
     quote!(#ident)
+}
+
+/// `e` (launch constants) as the kernel's surroundings see it: each capture by
+/// [`capture_value`] (a field capture's path), constants as written.
+fn with_captures(
+    e: &Expr,
+    analysis: &analyze::Analysis,
+    fields: &[fields::FieldCapture],
+) -> TokenStream {
+    use syn::visit_mut::VisitMut;
+    struct Swap<'a>(&'a analyze::Analysis, &'a [fields::FieldCapture]);
+    impl VisitMut for Swap<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            if let Some(name) = analyze::ident_of(e)
+                && (self.0.captures.iter().any(|(n, _, _)| *n == name)
+                    || self.1.iter().any(|f| f.name == name))
+            {
+                let v = capture_value(&name, self.0, self.1);
+                *e = syn::parse_quote!(#v);
+                return;
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+    }
+    let mut e = e.clone();
+    Swap(analysis, fields).visit_expr_mut(&mut e);
+    quote!(#e)
 }
 
 /// The overlaps the race rules left to the launch, as `.with_overlaps(vec![...])` (nothing when

@@ -18,6 +18,70 @@ use crate::race::{Access, AccessKind, Findings};
 
 /// Checks the accesses `mine` of the written View `name`.
 pub fn check(name: &str, mine: &[&Access], constant: &dyn Fn(&str) -> bool, found: &mut Findings) {
+    check_with(
+        name,
+        mine,
+        constant,
+        found,
+        &format!(
+            "use an atomic (`{name}.atomic_add(k, v)`), an atomic View (`let {name} = \
+             {name}.atomic();`) or an `unsafe {{ }}` block"
+        ),
+    );
+}
+
+/// The rules for a scratch View's accesses in one phase that writes it: those of a View, with the
+/// league rank no agent (each team has its own scratch) and, for a thread's own scratch, one lane
+/// per team thread enough. The errors are in `atomic_only`.
+pub fn check_scratch(
+    name: &str,
+    accesses: &[&Access],
+    per_thread: bool,
+    constant: &dyn Fn(&str) -> bool,
+) -> Findings {
+    let adapted: Vec<Access> = accesses
+        .iter()
+        .map(|a| {
+            let team = a.team.as_ref().map(|t| {
+                let mut t = t.clone();
+                t.agents.retain(|g| g != LEAGUE);
+                t.blocks.clear();
+                if per_thread {
+                    t.covered = t.lanes_covered;
+                }
+                t
+            });
+            Access {
+                kind: a.kind,
+                index: a.index.clone(),
+                in_unsafe: a.in_unsafe,
+                tokens: a.tokens.clone(),
+                team,
+            }
+        })
+        .collect();
+    let refs: Vec<&Access> = adapted.iter().collect();
+    let mut found = Findings::default();
+    check_with(
+        name,
+        &refs,
+        constant,
+        &mut found,
+        &format!(
+            "separate the phase that writes scratch View `{name}` from the code that reads other \
+             agents' elements with `team.team_barrier()`, or use an `unsafe {{ }}` block"
+        ),
+    );
+    found
+}
+
+fn check_with(
+    name: &str,
+    mine: &[&Access],
+    constant: &dyn Fn(&str) -> bool,
+    found: &mut Findings,
+    advice: &str,
+) {
     let mut found_blocks: Vec<String> = Vec::new();
     let mut witness = Vec::new();
     // The distinct write maps, each with its scope; reads with theirs.
@@ -29,9 +93,7 @@ pub fn check(name: &str, mine: &[&Access], constant: &dyn Fn(&str) -> bool, foun
             syn::Error::new_spanned(
                 &a.tokens,
                 format!(
-                    "the kernel {} View `{name}` at `{}`, but {why}; use an atomic \
-                     (`{name}.atomic_add(k, v)`), an atomic View (`let {name} = \
-                     {name}.atomic();`) or an `unsafe {{ }}` block",
+                    "the kernel {} View `{name}` at `{}`, but {why}; {advice}",
                     verb(a.kind),
                     pretty(&a.index)
                 ),
@@ -127,7 +189,7 @@ fn owned(
                 .to_string(),
         );
     }
-    if t.unnamed_loop {
+    if !t.unnamed_loops.is_empty() {
         return Err(
             "a `while` or `loop` around this code's range or `single` runs it again with no index \
              the rules can tell apart"

@@ -214,6 +214,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::dispatch::team::kernel::{host_team_for, host_team_reduce};
+    pub use crate::dispatch::team::kernel_scratch::{KernelScratch, kernel_scratch};
     pub use crate::kernel::array::{ArrayExpr, HostArray};
     pub use crate::kernel::capture::AtomicMemory;
     pub use crate::kernel::device_fn::{DeviceFunction, device_function};
@@ -222,8 +223,8 @@ pub mod __private {
     pub use crate::kernel::join::JoinForms;
     pub use crate::kernel::kernel::{
         HostBody, IterationIndex, host_for, host_reduce, host_scan, iteration_index, league_block,
-        shadow_for, shadow_reduce, shadow_scan, shadow_team_for, shadow_team_reduce, split2,
-        split3, split4, split5, split6, unsafe_block,
+        scratch_bytes, shadow_for, shadow_reduce, shadow_scan, shadow_team_for, shadow_team_reduce,
+        split2, split3, split4, split5, split6, unsafe_block,
     };
     pub use crate::kernel::overlap::{Coord as OverlapCoord, Overlap, int_bits};
     pub use crate::kernel::value::{

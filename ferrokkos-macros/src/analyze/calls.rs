@@ -121,3 +121,19 @@ pub(super) fn ref_param_misuse(name: &str, kind: RefParam) -> String {
         ),
     }
 }
+
+/// Calls `f` with each single-identifier path of `e` (variables and constants it names).
+pub fn each_ident(e: &Expr, f: &mut dyn FnMut(&syn::Ident)) {
+    struct Idents<'a>(&'a mut dyn FnMut(&syn::Ident));
+    impl<'ast> syn::visit::Visit<'ast> for Idents<'_> {
+        fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+            if p.qself.is_none()
+                && p.path.segments.len() == 1
+                && let Some(seg) = p.path.segments.first()
+            {
+                (self.0)(&seg.ident);
+            }
+        }
+    }
+    syn::visit::Visit::visit_expr(&mut Idents(f), e);
+}

@@ -61,6 +61,8 @@ pub struct Analysis {
     pub league_blocks: Vec<String>,
     /// Team kernels: (use, binding) pairs of the locals the race rules resolved.
     pub team_witness: Vec<(syn::Ident, syn::Ident)>,
+    /// Team kernels: the scratch Views, in declaration order.
+    pub scratch: Vec<team::ScratchDecl>,
     pub errors: Vec<syn::Error>,
 }
 
@@ -86,6 +88,8 @@ struct Walker {
     team: Option<TeamCtx>,
     /// The scope depths at which the team constructs' closures being walked start.
     closure_bases: Vec<usize>,
+    /// The (use, binding) pairs the scratch rules resolved.
+    team_witness_extra: Vec<(syn::Ident, syn::Ident)>,
     errors: Vec<syn::Error>,
 }
 
@@ -135,6 +139,7 @@ fn analyze_with(
         ref_params: ref_params.iter().cloned().collect(),
         team,
         closure_bases: Vec::new(),
+        team_witness_extra: Vec::new(),
         errors: Vec::new(),
     };
     w.expr(body);
@@ -162,6 +167,24 @@ fn analyze_with(
         w.constants.contains(name)
             || (captured.contains(name) && !w.views.contains(name) && !bound.contains(name))
     };
+    // Loops a barrier separates distinguish no concurrent agents (known only after the walk).
+    if let Some(t) = &w.team {
+        for (_, a) in &mut w.accesses {
+            if let Some(ta) = &mut a.team {
+                t.settle(ta);
+            }
+        }
+    }
+    let scratch = match w.team.take() {
+        Some(t) => team::team_scratch_rules(
+            t,
+            &constant,
+            &w.captures,
+            &mut w.errors,
+            &mut w.team_witness_extra,
+        ),
+        None => Vec::new(),
+    };
     let (captures, found) = race::roles(
         std::mem::take(&mut w.captures),
         std::mem::take(&mut w.accesses),
@@ -179,7 +202,12 @@ fn analyze_with(
         overlaps: found.overlaps,
         atomic_only: found.atomic_only,
         league_blocks: found.league_blocks,
-        team_witness: found.team_witness,
+        team_witness: found
+            .team_witness
+            .into_iter()
+            .chain(w.team_witness_extra)
+            .collect(),
+        scratch,
         errors: w.errors,
     }
 }
@@ -313,6 +341,16 @@ impl Walker {
                     if self.team_value_use(&name, p.span()) {
                         return;
                     }
+                    if self.team.as_ref().is_some_and(|t| t.is_scratch(&name)) {
+                        self.err(
+                            p.span(),
+                            format!(
+                                "`{name}` is a scratch View here used as a value; a kernel reaches \
+                                 it only by indexing it (`{name}[i]`) or with `{name}.extent(r)`"
+                            ),
+                        );
+                        return;
+                    }
                     if let Some(kind) = self.ref_params.get(&name) {
                         self.err(p.span(), ref_param_misuse(&name, *kind));
                         return;
@@ -395,6 +433,24 @@ impl Walker {
                 }
                 // Other names are methods of `#[device] impl` blocks: rustc finds them (or reports
                 // that the type has no such device method) in the typed shadow.
+                if let Some(view) = ident_of(&m.receiver)
+                    && self.team.as_ref().is_some_and(|t| t.is_scratch(&view))
+                {
+                    if name == "extent" {
+                        for a in &m.args {
+                            self.expr(a);
+                        }
+                    } else {
+                        self.err(
+                            m.span(),
+                            format!(
+                                "`{view}` is a scratch View: a kernel indexes it or asks its \
+                                 `extent`, but cannot call `{name}` on it (no atomics on scratch)"
+                            ),
+                        );
+                    }
+                    return;
+                }
                 let arity = subset::atomic_arity(&name);
                 if let Some(arity) = arity {
                     if let Some(view) = ident_of(&m.receiver)

@@ -147,6 +147,9 @@ impl Walker {
                     );
                 }
             }
+            Some(view) if self.team.as_ref().is_some_and(|t| t.is_scratch(&view)) => {
+                self.scratch_access(&view, index, kind, tokens);
+            }
             Some(view) if !self.is_local(&view) => {
                 self.view_access(&view, index, kind, tokens, base.span());
             }

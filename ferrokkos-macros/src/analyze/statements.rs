@@ -11,6 +11,12 @@ impl Walker {
     pub(super) fn stmt(&mut self, s: &Stmt) {
         match s {
             Stmt::Local(l) => {
+                if let Some(init) = &l.init
+                    && init.diverge.is_none()
+                    && self.scratch_decl(&l.pat, &init.expr)
+                {
+                    return;
+                }
                 if let Some(init) = &l.init {
                     if let Some((_, e)) = &init.diverge {
                         self.errors.push(unsupported(e, "`let ... else`"));

@@ -205,7 +205,10 @@ impl<C: Captures, H, S: Fn(C::Shadow, TeamShadow)> Kernel<TeamForKind, C, H, S> 
             BodyKind::TeamFor,
             "usize",
             emit,
-            |caps, _, params| (self.shadow)(caps, TeamShadow::named(&params[0])),
+            |caps, _, params| {
+                super::shadow::team::reset_scratch();
+                (self.shadow)(caps, TeamShadow::named(&params[0]))
+            },
         )
     }
 }
@@ -228,6 +231,7 @@ where
             "usize",
             emit,
             |caps, _, params| {
+                super::shadow::team::reset_scratch();
                 (self.shadow)(caps, TeamShadow::named(&params[0]), Expr::name(&params[1]))
             },
         )

@@ -203,6 +203,7 @@ pub use body::{BodyKind, KernelBody};
 pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
 pub use device_reducer::{DeviceReducer, NestedReducer};
 pub use kernel::{ForKind, Kernel, KernelInfo, ReduceKind, ScanKind, TeamForKind, TeamReduceKind};
+pub use shadow::team::ScratchValue;
 pub use ty::{DeviceType, Kind};
 pub use value::{DeviceEnum, DeviceEq, DeviceValue};
 

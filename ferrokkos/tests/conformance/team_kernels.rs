@@ -424,3 +424,160 @@ fn team_size_queries_for_a_kernel<S: Launch>(exec: &S) -> Result<()> {
 }
 
 per_space!(size_queries, team_size_queries_for_a_kernel);
+
+/// Scratch Views of both levels, a team's and a thread's (Kokkos' TestTeamScratch): a team stages
+/// its matrix in level-0 team scratch and a vector in level 1, waits at a barrier, each thread
+/// scales the vector into its own scratch, waits again, and multiplies from scratch.
+fn scratch_views_stage_tiles<S: Launch>(exec: &S) -> Result<()> {
+    let (league, n) = (13usize, 24usize);
+    let a_host: Vec<f64> = (0..league * n * n)
+        .map(|k| ((k * 7) % 23) as f64 - 11.0)
+        .collect();
+    let b_host: Vec<f64> = (0..league * n)
+        .map(|k| ((k * 5) % 13) as f64 * 0.5)
+        .collect();
+    let a = SView::<S, f64, 3>::new("a", [league, n, n])?;
+    let b = SView::<S, f64, 2>::new("b", [league, n])?;
+    let (ha, hb) = (create_mirror_view(&a)?, create_mirror_view(&b)?);
+    {
+        let (mut ga, mut gb) = (ha.host_mut()?, hb.host_mut()?);
+        for m in 0..league {
+            for i in 0..n {
+                gb[(m, i)] = b_host[m * n + i];
+                for j in 0..n {
+                    ga[(m, i, j)] = a_host[(m * n + i) * n + j];
+                }
+            }
+        }
+    }
+    deep_copy(&a, &ha)?;
+    deep_copy(&b, &hb)?;
+    let c = SView::<S, f64, 2>::new("c", [league, n])?;
+    let policy = TeamPolicy::new(exec, league, AUTO)?
+        .vector_length(4)?
+        .set_scratch_size(0, (PerTeam(n * n * 8), PerThread(n * 8)))?
+        .set_scratch_size(1, PerTeam(n * 8))?;
+    let kernel = kernel!(|team: &TeamMember| {
+        let m = team.league_rank();
+        let tile = team.team_scratch(0).view::<f64, 2>([n, n]);
+        let far = team.team_scratch(1).view::<f64, 1>([n]);
+        let mine = team.thread_scratch(0).view::<f64, 1>([n]);
+        TeamThreadRange::new(team, 0, n).parallel_for(|i| {
+            ThreadVectorRange::new(team, 0, n).parallel_for(|j| tile[(i, j)] = a[(m, i, j)]);
+        });
+        TeamVectorRange::new(team, 0, n).parallel_for(|j| far[j] = b[(m, j)]);
+        team.team_barrier();
+        ThreadVectorRange::new(team, 0, n).parallel_for(|j| mine[j] = 2.0 * far[j]);
+        team.team_barrier();
+        TeamThreadRange::new(team, 0, n).parallel_for(|i| {
+            let s = ThreadVectorRange::new(team, 0, n)
+                .parallel_reduce(|j, s: &mut f64| *s += tile[(i, j)] * mine[j], Sum::new());
+            single(PerThread(team), || c[(m, i)] = s);
+        });
+    });
+    parallel_for("scratch tiles", policy.clone(), &kernel)?;
+    let c = download(&c)?;
+    for m in 0..league {
+        for i in 0..n {
+            let want: f64 = (0..n)
+                .map(|j| a_host[(m * n + i) * n + j] * (2.0 * b_host[m * n + j]))
+                .sum();
+            let got = c[m * n + i];
+            assert!(
+                (got - want).abs() <= 1e-12 * want.abs().max(1.0),
+                "team {m}, row {i}: {got} vs {want}"
+            );
+        }
+    }
+    // A request smaller than the Views is refused before anything runs, naming both.
+    let short = policy.set_scratch_size(0, (PerTeam(n * n * 8 - 8), PerThread(n * 8)))?;
+    let err = parallel_for("short scratch", short, &kernel)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("short scratch")
+            && err.contains(&format!("need {} bytes per team", n * n * 8))
+            && err.contains(&format!("asks for {}", n * n * 8 - 8)),
+        "{err}"
+    );
+    Ok(())
+}
+
+per_space!(scratch_tiles, scratch_views_stage_tiles);
+
+/// A team kernel with scratch Views compiles for the GPU: each View is carved from the level's
+/// team or thread part at the offset its predecessors leave (rounded up to 8 bytes).
+#[test]
+fn scratch_views_compile_with_nvrtc() -> Result<()> {
+    crate::common::runtime();
+    let n = 8usize;
+    let y = View::<f64, 2>::new("y", [4, n])?;
+    let kernel = kernel!(|team: &TeamMember| {
+        let m = team.league_rank();
+        let first = team.team_scratch(0).view::<f32, 1>([3]);
+        let tile = team.team_scratch(0).view::<f64, 2>([n, n]);
+        let own = team.thread_scratch(1).view::<i32, 1>([n]);
+        TeamVectorRange::new(team, 0, n).parallel_for(|i| tile[(i, 0)] = i as f64);
+        single(PerTeam(team), || first[0] = 1.0);
+        team.team_barrier();
+        ThreadVectorRange::new(team, 0, n).parallel_for(|j| own[j] = j as i32);
+        team.team_barrier();
+        TeamVectorRange::new(team, 0, n).parallel_for(|i| {
+            y[(m, i)] = tile[(i, 0)] + own[i] as f64 + first[0] as f64 + tile.extent(1) as f64;
+        });
+    });
+    let unit = kernel.cuda_source();
+    let text = unit.generated();
+    assert!(
+        text.contains("fk::scratch_view<f32, 1>(team.team_scratch[0], (u64)0, (usize)(3ULL))")
+            && text.contains("fk::scratch_view<f64, 2>(team.team_scratch[0], first_end,")
+            && text.contains("fk::scratch_view<i32, 1>(team.thread_scratch[1], (u64)0,"),
+        "{text}"
+    );
+    if ferrokkos::nvrtc::require_or_skip() {
+        unit.compile_cubin(90)
+            .map_err(|e| panic!("{e}\n{text}"))
+            .ok();
+    }
+    Ok(())
+}
+
+/// A loop that refills scratch each round, with a barrier after the fill and one at the end of the
+/// round (Kokkos' tiled-loop idiom): every round reads the round's own values.
+fn scratch_rounds_between_barriers<S: Launch>(exec: &S) -> Result<()> {
+    let (league, rounds, n) = (6usize, 5usize, 32usize);
+    let y = SView::<S, u64, 3>::new("y", [league, rounds, n])?;
+    parallel_for(
+        "rounds",
+        TeamPolicy::new(exec, league, AUTO)?
+            .vector_length(2)?
+            .set_scratch_size(1, PerTeam(n * 8))?,
+        kernel!(|team: &TeamMember| {
+            let m = team.league_rank();
+            let tile = team.team_scratch(1).view::<u64, 1>([n]);
+            for s in 0..rounds {
+                TeamVectorRange::new(team, 0, n)
+                    .parallel_for(|i| tile[i] = (s * 1000 + i * 10 + m) as u64);
+                team.team_barrier();
+                TeamVectorRange::new(team, 0, n).parallel_for(|i| y[(m, s, i)] = tile[n - 1 - i]);
+                team.team_barrier();
+            }
+        }),
+    )?;
+    let y = download(&y)?;
+    for m in 0..league {
+        for s in 0..rounds {
+            for i in 0..n {
+                let want = (s * 1000 + (n - 1 - i) * 10 + m) as u64;
+                assert_eq!(
+                    y[(m * rounds + s) * n + i],
+                    want,
+                    "team {m}, round {s}, {i}"
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+per_space!(scratch_rounds, scratch_rounds_between_barriers);

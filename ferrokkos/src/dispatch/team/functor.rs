@@ -68,11 +68,17 @@ pub trait TeamForFunctor {
     fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
         None
     }
-    /// Checks what the kernel's race rules need of a league of `league_size` teams (see
-    /// `Kernel::check_league`); every launch calls it first.
+    /// Checks what the kernel needs of a launch's league and scratch requests (see
+    /// `Kernel::check_team`); every launch calls it first.
     #[doc(hidden)]
-    fn check_league(&self, league_size: usize, what: &dyn Fn() -> String, _: Token) -> Result<()> {
-        let _ = (league_size, what);
+    fn check_team(
+        &self,
+        league_size: usize,
+        scratch: [crate::policy::ScratchRequest; 2],
+        what: &dyn Fn() -> String,
+        _: Token,
+    ) -> Result<()> {
+        let _ = (league_size, scratch, what);
         Ok(())
     }
 }
@@ -102,11 +108,17 @@ pub trait TeamReduceFunctor<V> {
     fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
         None
     }
-    /// Checks what the kernel's race rules need of a league of `league_size` teams (see
-    /// `Kernel::check_league`); every launch calls it first.
+    /// Checks what the kernel needs of a launch's league and scratch requests (see
+    /// `Kernel::check_team`); every launch calls it first.
     #[doc(hidden)]
-    fn check_league(&self, league_size: usize, what: &dyn Fn() -> String, _: Token) -> Result<()> {
-        let _ = (league_size, what);
+    fn check_team(
+        &self,
+        league_size: usize,
+        scratch: [crate::policy::ScratchRequest; 2],
+        what: &dyn Fn() -> String,
+        _: Token,
+    ) -> Result<()> {
+        let _ = (league_size, scratch, what);
         Ok(())
     }
 }

@@ -54,13 +54,14 @@ macro_rules! team_functors {
             fn device_kernel(&self, _: crate::seal::Token) -> Option<&dyn DeviceKernel> {
                 Some(self)
             }
-            fn check_league(
+            fn check_team(
                 &self,
                 league_size: usize,
+                scratch: [crate::policy::ScratchRequest; 2],
                 what: &dyn Fn() -> String,
                 _: crate::seal::Token,
             ) -> Result<()> {
-                Kernel::check_league(self, league_size, what)
+                Kernel::check_team(self, league_size, scratch, what)
             }
         }
     };

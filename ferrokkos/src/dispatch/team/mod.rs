@@ -6,6 +6,7 @@
 
 mod functor;
 pub(crate) mod kernel;
+pub(crate) mod kernel_scratch;
 mod member;
 mod nested;
 mod patterns;

@@ -17,8 +17,9 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
-        kernel.check_league(
+        kernel.check_team(
             self.league_size(),
+            [self.scratch_request(0), self.scratch_request(1)],
             &|| describe("parallel_for", label),
             Token::new(),
         )?;
@@ -34,8 +35,9 @@ where
     K::Reach: ReachesSpace<S::Kind>,
 {
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
-        kernel.check_league(
+        kernel.check_team(
             self.league_size(),
+            [self.scratch_request(0), self.scratch_request(1)],
             &|| describe("parallel_reduce", label),
             Token::new(),
         )?;

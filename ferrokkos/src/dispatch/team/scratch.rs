@@ -118,7 +118,7 @@ pub struct ScratchView<'a, T, const R: usize> {
     _not_send: PhantomData<*const ()>,
 }
 
-impl<T, const R: usize> ScratchView<'_, T, R> {
+impl<'a, T, const R: usize> ScratchView<'a, T, R> {
     /// The extent of dimension `d` (0 past the rank).
     pub fn extent(&self, d: usize) -> usize {
         self.extents.get(d).copied().unwrap_or(0)
@@ -144,19 +144,14 @@ impl<T, const R: usize> ScratchView<'_, T, R> {
         self.data
     }
 
-    /// The position of `index` in memory (right layout), panicking with the index and the extents
-    /// when it is out of bounds.
+    /// The elements for the rest of the view's lifetime (for `kernel!`'s scratch Views).
+    pub(crate) fn take_slice(&mut self) -> &'a mut [T] {
+        std::mem::take(&mut self.data)
+    }
+
+    /// The position of `index` in memory (see [`right_offset`]).
     fn offset(&self, index: [usize; R]) -> usize {
-        let mut at = 0;
-        for d in 0..R {
-            assert!(
-                index[d] < self.extents[d],
-                "scratch View index {index:?} out of bounds for extents {:?}",
-                self.extents
-            );
-            at = at * self.extents[d] + index[d];
-        }
-        at
+        right_offset(index, &self.extents)
     }
 }
 
@@ -180,3 +175,17 @@ macro_rules! scratch_index {
 scratch_index!(1, usize, |i| [i]);
 scratch_index!(2, (usize, usize), |i| [i.0, i.1]);
 scratch_index!(3, (usize, usize, usize), |i| [i.0, i.1, i.2]);
+
+/// The position of `index` in a right-layout array of `extents`, panicking with the index and the
+/// extents when it is out of bounds (as Rust's slices do).
+pub(super) fn right_offset<const R: usize>(index: [usize; R], extents: &[usize; R]) -> usize {
+    let mut at = 0;
+    for d in 0..R {
+        assert!(
+            index[d] < extents[d],
+            "scratch View index {index:?} out of bounds for extents {extents:?}"
+        );
+        at = at * extents[d] + index[d];
+    }
+    at
+}

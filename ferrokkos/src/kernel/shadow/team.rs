@@ -17,9 +17,12 @@
 use super::super::builder::{self, prec};
 use super::super::device_reducer::NestedReducer;
 use super::super::expr::Expr;
+use super::super::ty::DeviceType;
 use super::super::value::DeviceValue;
+use super::super::view_expr::ViewExpr;
 use super::Mut;
 use super::control::DeviceInt;
+use crate::layout::LayoutRight;
 
 /// The team member of a team kernel in its shadow: the name of the `const fk::Team&` parameter.
 #[derive(Clone, Copy, Debug)]
@@ -329,4 +332,78 @@ pub fn single_thread<T: SingleValue>(team: TeamShadow, f: impl FnOnce() -> T) ->
         "fk::vector_broadcast",
         f,
     )
+}
+
+/// The element types of scratch Views in team kernels: primitive numbers, every bit pattern of
+/// which is a value (scratch memory holds what earlier work left there). Sealed.
+pub trait ScratchValue: DeviceType + crate::view::Element + Copy + scratch_seal::Sealed {}
+
+mod scratch_seal {
+    /// Implemented by the scratch value types only.
+    pub trait Sealed {}
+}
+
+macro_rules! scratch_values {
+    ($($t:ty)*) => {$(
+        impl scratch_seal::Sealed for $t {}
+        impl ScratchValue for $t {}
+    )*};
+}
+
+scratch_values!(f32 f64 i8 i16 i32 i64 isize u8 u16 u32 u64 usize);
+
+thread_local! {
+    /// The C++ expression of the next free byte of each scratch part (`[level][per thread]`) in
+    /// the team body being emitted (reset by [`reset_scratch`]).
+    static NEXT: std::cell::RefCell<[[String; 2]; 2]> = std::cell::RefCell::new(Default::default());
+}
+
+/// Starts a team body's emission: no scratch View carved yet.
+pub(crate) fn reset_scratch() {
+    NEXT.with(|n| *n.borrow_mut() = Default::default());
+}
+
+/// `team.team_scratch(level).view::<T, R>(extents)` (or `thread_scratch` with `per_thread`): the
+/// next part of the level's team (or thread) scratch, as a right-layout View. Views start at
+/// multiples of 8 bytes in declaration order, as on the host.
+pub fn scratch_view<T: ScratchValue, const R: usize>(
+    team: TeamShadow,
+    level: usize,
+    per_thread: bool,
+    name: &str,
+    extents: [Expr<usize>; R],
+) -> ViewExpr<T, R, LayoutRight> {
+    let level = level.min(1);
+    let t = team.text();
+    let base = if per_thread {
+        format!("{t}.thread_scratch[{level}]")
+    } else {
+        format!("{t}.team_scratch[{level}]")
+    };
+    let at = NEXT.with(|n| n.borrow()[level][per_thread as usize].clone());
+    let at = if at.is_empty() {
+        "(u64)0".to_string()
+    } else {
+        at
+    };
+    let dims: Vec<String> = extents
+        .iter()
+        .map(|e| format!("(usize)({})", e.text()))
+        .collect();
+    let var = builder::fresh_name(name);
+    let ty = <T as DeviceType>::CXX;
+    builder::line(format!(
+        "const fk::View<{ty}, {R}, fk::LayoutRight> {var} = fk::scratch_view<{ty}, {R}>({base}, {at}, {});",
+        dims.join(", ")
+    ));
+    let end = builder::fresh_temp(&format!("{name}_end"));
+    builder::line(format!(
+        "const u64 {end} = {at} + ((u64)sizeof({ty}) * {} + 7) / 8 * 8;",
+        dims.iter()
+            .map(|d| format!("(u64){d}"))
+            .collect::<Vec<_>>()
+            .join(" * ")
+    ));
+    NEXT.with(|n| n.borrow_mut()[level][per_thread as usize] = end);
+    ViewExpr::new(&var)
 }

@@ -10,6 +10,9 @@ use syn::{BinOp, Block, Expr, Lit, Pat, Stmt, UnOp};
 
 use crate::analyze::{ident_of, strip};
 
+mod team;
+pub use team::with_team;
+
 /// The parts of a `for` loop's range: `start..end`, `start..=end`, `.rev()`, `.step_by(step)`.
 pub struct RangeParts<'a> {
     pub start: &'a Expr,
@@ -71,147 +74,6 @@ pub fn with_constants<R>(constants: &HashSet<String>, f: impl FnOnce() -> R) -> 
     let r = f();
     CONSTANTS.with(|c| c.borrow_mut().clear());
     r
-}
-
-thread_local! {
-    /// The team member parameter of the team kernel being translated, set by [`with_team`].
-    static TEAM: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Runs `f` (a kernel's translation) with `team` as its team member parameter (team kernels) and
-/// `constants` as the names to write as literals.
-pub fn with_team<R>(team: Option<String>, constants: &HashSet<String>, f: impl FnOnce() -> R) -> R {
-    TEAM.with(|t| *t.borrow_mut() = team);
-    let r = with_constants(constants, f);
-    TEAM.with(|t| *t.borrow_mut() = None);
-    r
-}
-
-fn is_team(e: &Expr) -> bool {
-    ident_of(e).is_some_and(|n| TEAM.with(|t| t.borrow().as_deref() == Some(n.as_str())))
-}
-
-/// The shadow of a team construct (see `analyze/team.rs`, which accepted it): a nested range's
-/// pattern, `single`, or a call of the team member's methods.
-fn team_construct(e: &Expr) -> Option<TokenStream> {
-    if TEAM.with(|t| t.borrow().is_none()) {
-        return None;
-    }
-    let s = s();
-    let span = e.span();
-    match e {
-        Expr::MethodCall(m) if is_team(&m.receiver) => {
-            let (recv, method) = (&m.receiver, &m.method);
-            let args = m.args.iter().map(expr);
-            Some(quote_spanned!(span=> #recv.#method(#(#args),*)))
-        }
-        Expr::MethodCall(m) => {
-            let pattern = m.method.to_string();
-            let f = match pattern.as_str() {
-                "parallel_for" => "range_for",
-                "parallel_reduce" => "range_reduce",
-                "parallel_scan" => "range_scan",
-                _ => return None,
-            };
-            let Expr::Call(c) = strip(&m.receiver) else {
-                return None;
-            };
-            let Expr::Path(p) = &*c.func else { return None };
-            let segs: Vec<String> = p
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
-            let kind = match segs.as_slice() {
-                [.., ty, new] if new == "new" => match ty.as_str() {
-                    "TeamThreadRange" => quote!(TeamThread),
-                    "ThreadVectorRange" => quote!(ThreadVector),
-                    "TeamVectorRange" => quote!(TeamVector),
-                    _ => return None,
-                },
-                _ => return None,
-            };
-            let Expr::Closure(closure) = strip(m.args.first()?) else {
-                return None;
-            };
-            let team = &c.args[0];
-            let (begin, end) = (expr(&c.args[1]), expr(&c.args[2]));
-            let name = closure
-                .inputs
-                .first()
-                .and_then(param_ident)
-                .map_or_else(|| "i".to_string(), |i| i.to_string());
-            let params = closure.inputs.iter().enumerate().map(|(k, p)| {
-                let ident = param_ident(p)
-                    .cloned()
-                    .unwrap_or_else(|| format_ident!("_"));
-                match (k, p) {
-                    (1, Pat::Type(t)) => match &*t.ty {
-                        syn::Type::Reference(r) => {
-                            let inner = &r.elem;
-                            quote!(#ident: ::ferrokkos::__private::Expr<#s::Mut<#inner>>)
-                        }
-                        other => quote!(#ident: ::ferrokkos::__private::Expr<#other>),
-                    },
-                    (_, Pat::Type(t)) => {
-                        let ty = &t.ty;
-                        quote!(#ident: ::ferrokkos::__private::Expr<#ty>)
-                    }
-                    _ => quote!(#ident),
-                }
-            });
-            let body = match &*closure.body {
-                Expr::Block(b) => block(&b.block),
-                other => {
-                    let e = expr(other);
-                    quote!({ #s::stmt(#e); })
-                }
-            };
-            let f = format_ident!("{f}");
-            let reducer = m.args.iter().nth(1).map(|r| quote!(, #r));
-            Some(
-                quote_spanned!(span=> #s::team::#f(#s::team::RangeKind::#kind, #team, #name,
-                #begin, #end, |#(#params),*| #body #reducer)),
-            )
-        }
-        Expr::Call(c) => {
-            let Expr::Path(p) = &*c.func else { return None };
-            if p.path.segments.last().is_none_or(|s| s.ident != "single") || c.args.len() != 2 {
-                return None;
-            }
-            let Expr::Call(scope) = strip(&c.args[0]) else {
-                return None;
-            };
-            let Expr::Path(sp) = &*scope.func else {
-                return None;
-            };
-            let f = if sp.path.is_ident("PerTeam") {
-                quote!(single_team)
-            } else {
-                quote!(single_thread)
-            };
-            let team = &scope.args[0];
-            let Expr::Closure(closure) = strip(&c.args[1]) else {
-                return None;
-            };
-            let body = match &*closure.body {
-                Expr::Block(b) => block(&b.block),
-                other => expr(other),
-            };
-            Some(quote_spanned!(span=> #s::team::#f(#team, || #body)))
-        }
-        _ => None,
-    }
-}
-
-/// The name of a closure parameter `x` or `x: T`.
-fn param_ident(p: &Pat) -> Option<&Ident> {
-    match p {
-        Pat::Ident(i) => Some(&i.ident),
-        Pat::Type(t) => param_ident(&t.pat),
-        _ => None,
-    }
 }
 
 thread_local! {
@@ -286,6 +148,17 @@ fn source_marker(span: Span) -> TokenStream {
 fn stmt(st: &Stmt, last: bool) -> TokenStream {
     let s = s();
     match st {
+        Stmt::Local(l) if team::scratch_decl(l).is_some() => {
+            let marker = source_marker(l.span());
+            let (name, level, per_thread, generics, extents) =
+                team::scratch_decl(l).expect("checked");
+            let text = name.to_string();
+            let team = team::name().unwrap_or_default();
+            let team = Ident::new(&team, Span::call_site());
+            let extents = extents.iter().map(expr);
+            quote!(#marker let #name = #s::team::scratch_view::<#generics>(#team, #level, #per_thread,
+                #text, [#(#extents),*]);)
+        }
         Stmt::Local(l) => {
             let marker = source_marker(l.span());
             // `let w = [a, b];`, `let mut w = [0.0; N];` (optionally typed `[T; N]`): a local array.
@@ -698,7 +571,7 @@ const SELF_TYPED_METHODS: &[&str] = &[
 
 /// The shadow of an expression.
 pub fn expr(e: &Expr) -> TokenStream {
-    if let Some(t) = team_construct(e) {
+    if let Some(t) = team::construct(e) {
         return t;
     }
     let s = s();

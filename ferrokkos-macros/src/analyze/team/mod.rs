@@ -17,11 +17,14 @@
 //! where every lane of a thread runs alike; nothing nests in a vector range or a `single`.
 
 use proc_macro2::Span;
-use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
-use syn::{Expr, ExprClosure, Pat, UnOp};
+use syn::{Expr, UnOp};
 
 use super::{Walker, ident_of, strip};
+
+mod constructs;
+mod scratch;
+pub use scratch::{ScratchAccess, ScratchDecl, team_scratch_rules};
 
 /// The name that stands for the league rank in the race rules' index maps.
 pub const LEAGUE: &str = "__fk_lr";
@@ -67,9 +70,12 @@ enum Frame {
         per_team: bool,
         scope: usize,
     },
-    /// A loop: its variable's agent name (`while` and `loop` have none).
+    /// A loop: its variable's agent name (`while` and `loop` get one with no variable), and the
+    /// scope depth of its body's statements (a barrier there separates its iterations).
     Loop {
-        agent: Option<String>,
+        agent: String,
+        named: bool,
+        body_depth: usize,
         collective: bool,
         jumps: bool,
     },
@@ -92,6 +98,8 @@ struct Local {
     binding: Option<syn::Ident>,
     /// The (use, binding) pairs that `value` relied on.
     witness: Vec<(syn::Ident, syn::Ident)>,
+    /// A scratch View.
+    scratch: bool,
 }
 
 /// The team kernel's state in the walk.
@@ -104,6 +112,17 @@ pub struct TeamCtx {
     /// Locals in binding order with the depth of their scope (pruned when scopes close).
     locals: Vec<(String, usize, Local)>,
     next_id: usize,
+    /// The scratch Views the body declares, in order.
+    pub scratch: Vec<ScratchDecl>,
+    /// Their accesses, with the phase each is in.
+    pub scratch_accesses: Vec<ScratchAccess>,
+    /// The current phase (team-level `team_barrier`s start new ones) and the phases merged into
+    /// each (union-find parents).
+    phase: usize,
+    phase_parent: Vec<usize>,
+    /// The agents of loops whose body has a team barrier among its statements: two iterations
+    /// never run at once, so their variables distinguish no concurrent agents.
+    pub separated: std::collections::HashSet<String>,
 }
 
 /// What a View access in a team body knows (see [`crate::team_race`]).
@@ -117,10 +136,13 @@ pub struct TeamAccess {
     pub blocks: Vec<(String, String)>,
     /// One thread and lane runs the access's scope.
     pub covered: bool,
+    /// One lane of each team thread runs it (what a thread's own scratch needs).
+    pub lanes_covered: bool,
     /// The innermost range or `single` around the access (0: the team level).
     pub scope: usize,
-    /// A `while` or `loop` encloses the scope: its iterations are agents with no name.
-    pub unnamed_loop: bool,
+    /// The agents of enclosing `while` and `loop` loops: iterations with no index the rules can
+    /// tell apart (harmless only when a barrier separates them, see [`TeamCtx::separated`]).
+    pub unnamed_loops: Vec<String>,
     /// Each identifier of the index the rules resolved to a local, with that local's binding:
     /// the expansion checks that each use resolves to that binding (see `kernel.rs`), as a
     /// `macro_rules!` macro's hygiene could make a name resolve elsewhere.
@@ -135,7 +157,46 @@ impl TeamCtx {
             frames: Vec::new(),
             locals: Vec::new(),
             next_id: 1,
+            scratch: Vec::new(),
+            scratch_accesses: Vec::new(),
+            phase: 0,
+            phase_parent: vec![0],
+            separated: Default::default(),
         }
+    }
+
+    /// `a` without the agents of loops a barrier separates (see [`TeamCtx::separated`]).
+    pub fn settle(&self, a: &mut TeamAccess) {
+        a.agents.retain(|g| !self.separated.contains(g));
+        a.unnamed_loops.retain(|g| !self.separated.contains(g));
+    }
+
+    /// The representative of `phase` after the merges.
+    pub fn phase_of(&self, mut phase: usize) -> usize {
+        while self.phase_parent[phase] != phase {
+            phase = self.phase_parent[phase];
+        }
+        phase
+    }
+
+    /// A team-level barrier: a new phase begins.
+    fn next_phase(&mut self) {
+        self.phase = self.phase_parent.len();
+        self.phase_parent.push(self.phase);
+    }
+
+    /// Control flow that may or may not pass the barriers between `entry` and the current phase
+    /// (a branch, a loop's iterations): the phases are one.
+    fn merge_phases(&mut self, entry: usize) {
+        let (a, b) = (self.phase_of(entry), self.phase_of(self.phase));
+        if a != b {
+            self.phase_parent[b] = a;
+        }
+    }
+
+    /// Whether `name` is a scratch View of the body (not shadowed by a later local).
+    pub fn is_scratch(&self, name: &str) -> bool {
+        self.local(name).is_some_and(|l| l.scratch)
     }
 
     fn local(&self, name: &str) -> Option<&Local> {
@@ -185,7 +246,7 @@ impl TeamCtx {
         let outer = &self.frames[..innermost.map_or(0, |k| k + 1)];
         let mut agents = vec![LEAGUE.to_string()];
         let mut blocks = Vec::new();
-        let mut unnamed_loop = false;
+        let mut unnamed_loops = Vec::new();
         let mut scope = 0;
         for f in outer {
             match f {
@@ -202,8 +263,10 @@ impl TeamCtx {
                     scope = *s;
                 }
                 Frame::Single { scope: s, .. } => scope = *s,
-                Frame::Loop { agent: Some(a), .. } => agents.push(a.clone()),
-                Frame::Loop { agent: None, .. } => unnamed_loop = true,
+                Frame::Loop {
+                    agent, named: true, ..
+                } => agents.push(agent.clone()),
+                Frame::Loop { agent, .. } => unnamed_loops.push(agent.clone()),
                 Frame::Varying => {}
             }
         }
@@ -215,8 +278,9 @@ impl TeamCtx {
             agents,
             blocks,
             covered: threads && lanes,
+            lanes_covered: lanes,
             scope,
-            unnamed_loop,
+            unnamed_loops,
         }
     }
 
@@ -368,331 +432,6 @@ impl Walker {
         }
     }
 
-    /// Walks `e` if it is a team construct (a nested range's pattern, `single`, a call of the team
-    /// member); returns whether it was one.
-    pub(super) fn team_construct(&mut self, e: &Expr) -> bool {
-        let Some(t) = &self.team else { return false };
-        let team = t.name.clone();
-        match e {
-            Expr::MethodCall(m) if ident_of(&m.receiver).as_deref() == Some(team.as_str()) => {
-                self.team_method(m);
-                true
-            }
-            Expr::MethodCall(m)
-                if ["parallel_for", "parallel_reduce", "parallel_scan"]
-                    .contains(&m.method.to_string().as_str())
-                    && range_constructor(&m.receiver).is_some() =>
-            {
-                self.nested_range(m);
-                true
-            }
-            Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "single")) =>
-            {
-                self.single(c);
-                true
-            }
-            _ => false,
-        }
-    }
-
-    fn team_method(&mut self, m: &syn::ExprMethodCall) {
-        let name = m.method.to_string();
-        if QUERIES.contains(&name.as_str()) {
-            if !m.args.is_empty() {
-                self.err(m.span(), format!("`{name}` takes no arguments"));
-            }
-            return;
-        }
-        match name.as_str() {
-            "team_barrier" => {
-                if !m.args.is_empty() {
-                    self.err(m.span(), "`team_barrier` takes no arguments");
-                }
-                self.team_collective(m.span(), "`team_barrier()`");
-            }
-            "team_broadcast" => {
-                if m.args.len() != 2 {
-                    self.err(
-                        m.span(),
-                        "`team_broadcast` takes the value and the source thread's team rank",
-                    );
-                }
-                for a in &m.args {
-                    self.expr(a);
-                }
-                self.team_collective(m.span(), "`team_broadcast`");
-            }
-            "team_scratch" | "thread_scratch" => self.err(
-                m.span(),
-                "scratch memory is not in team `kernel!`s yet; on the host spaces, write the team \
-                 kernel as a plain closure",
-            ),
-            _ => self.err(
-                m.method.span(),
-                format!(
-                    "`{name}` is not a team member method a kernel can call; a team kernel calls \
-                     `league_rank`, `league_size`, `team_rank`, `team_size`, `vector_length`, \
-                     `team_barrier` and `team_broadcast`"
-                ),
-            ),
-        }
-    }
-
-    /// A collective of the whole team here: it must be at team level, under uniform control flow.
-    fn team_collective(&mut self, span: Span, what: &str) {
-        let Some(t) = &mut self.team else { return };
-        let problem = if !t.at_team_level() {
-            Some("inside a nested range or `single`, where not every thread of the team reaches it")
-        } else if t.varying() {
-            Some(
-                "under a condition (or loop bound) that may differ between the team's threads; \
-                 every thread must reach it (a condition of the league rank, captured values and \
-                 results of team-wide reductions is fine)",
-            )
-        } else {
-            None
-        };
-        for f in &mut t.frames {
-            if let Frame::Loop { collective, .. } = f {
-                *collective = true;
-            }
-        }
-        if let Some(p) = problem {
-            self.err(
-                span,
-                format!(
-                    "{what} synchronises the whole team, but it stands {p}; on a GPU that would \
-                     deadlock or give wrong results"
-                ),
-            );
-        }
-    }
-
-    /// Where a construct that nests may stand: `thread_level` constructs (vector ranges,
-    /// `single(PerThread)`) at team level or directly in a `TeamThreadRange`; others at team level.
-    fn nesting(&mut self, span: Span, what: &str, thread_level: bool) {
-        let Some(t) = &self.team else { return };
-        let inner: Vec<&Frame> = t
-            .frames
-            .iter()
-            .filter(|f| matches!(f, Frame::Range { .. } | Frame::Single { .. }))
-            .collect();
-        let ok = match inner.as_slice() {
-            [] => true,
-            [
-                Frame::Range {
-                    kind: RangeKind::TeamThread,
-                    ..
-                },
-            ] => thread_level,
-            _ => false,
-        };
-        if !ok {
-            let place = if thread_level {
-                "at team level or directly inside a `TeamThreadRange`"
-            } else {
-                "at team level (outside every nested range and `single`)"
-            };
-            self.err(span, format!("{what} may stand only {place}, as in Kokkos"));
-        }
-    }
-
-    fn nested_range(&mut self, m: &syn::ExprMethodCall) {
-        let (kind_name, ctor) = range_constructor(&m.receiver).expect("checked by the caller");
-        let Some(kind) = RangeKind::of(&kind_name) else {
-            self.err(
-                m.receiver.span(),
-                format!(
-                    "`{kind_name}` is not in team `kernel!`s yet; use `TeamThreadRange`, \
-                     `ThreadVectorRange` or `TeamVectorRange`"
-                ),
-            );
-            return;
-        };
-        let pattern = m.method.to_string();
-        let team = self
-            .team
-            .as_ref()
-            .map(|t| t.name.clone())
-            .unwrap_or_default();
-        if ctor.args.len() != 3 || ident_of(&ctor.args[0]).as_deref() != Some(team.as_str()) {
-            self.err(
-                ctor.span(),
-                format!("a nested range is `{kind_name}::new({team}, begin, end)`"),
-            );
-            return;
-        }
-        let (begin, end) = (&ctor.args[1], &ctor.args[2]);
-        self.expr(begin);
-        self.expr(end);
-        let what = format!("`{kind_name}`");
-        self.nesting(m.span(), &what, kind == RangeKind::ThreadVector);
-        let params = match pattern.as_str() {
-            "parallel_for" => 1,
-            "parallel_reduce" => 2,
-            _ => 3,
-        };
-        let wanted_args = if params == 1 { 1 } else { 2 };
-        if m.args.len() != wanted_args {
-            let form = match params {
-                1 => "`.parallel_for(|i| ..)`",
-                2 => "`.parallel_reduce(|i, acc| .., Sum::new())`",
-                _ => "`.parallel_scan(|i, partial, is_final| .., Sum::new())`",
-            };
-            self.err(m.span(), format!("a nested {pattern} is {form}"));
-            return;
-        }
-        if params > 1 {
-            if kind != RangeKind::ThreadVector {
-                self.team_collective(m.span(), &format!("a {pattern} over {what}"));
-            }
-            reducer_arg(self, &m.args[1]);
-        }
-        let Expr::Closure(closure) = strip(&m.args[0]) else {
-            self.err(
-                m.args[0].span(),
-                format!("a nested {pattern} takes a closure written in place"),
-            );
-            return;
-        };
-        if closure.inputs.len() != params {
-            self.err(
-                closure.span(),
-                format!("this closure takes {params} parameter(s) for a nested {pattern}"),
-            );
-            return;
-        }
-        let zero_to = match (literal_zero(begin), ident_of(end)) {
-            (true, Some(c)) if !self.is_local(&c) => Some(c),
-            _ => None,
-        };
-        self.team_closure(closure, |w, names| {
-            let agent = w.team.as_mut().map(|t| t.fresh_agent()).unwrap_or_default();
-            if let Some(t) = &mut w.team
-                && let Some((_, _, l)) = t.locals.iter_mut().rev().find(|(n, _, _)| *n == names[0])
-            {
-                l.agent = Some(agent.clone());
-            }
-            let scope = w.team.as_mut().map_or(0, |t| {
-                t.next_id += 1;
-                t.next_id
-            });
-            Frame::Range {
-                kind,
-                agent,
-                zero_to,
-                scope,
-            }
-        });
-    }
-
-    fn single(&mut self, c: &syn::ExprCall) {
-        let team = self
-            .team
-            .as_ref()
-            .map(|t| t.name.clone())
-            .unwrap_or_default();
-        let scope_arg = c.args.first().map(strip);
-        let per_team = match scope_arg {
-            Some(Expr::Call(s))
-                if s.args.len() == 1 && ident_of(&s.args[0]).as_deref() == Some(team.as_str()) =>
-            {
-                match &*s.func {
-                    Expr::Path(p) if p.path.is_ident("PerTeam") => Some(true),
-                    Expr::Path(p) if p.path.is_ident("PerThread") => Some(false),
-                    _ => None,
-                }
-            }
-            _ => None,
-        };
-        let (Some(per_team), 2) = (per_team, c.args.len()) else {
-            self.err(
-                c.span(),
-                format!(
-                    "`single` is `single(PerTeam({team}), || ..)` or `single(PerThread({team}), || ..)`"
-                ),
-            );
-            return;
-        };
-        let what = if per_team {
-            "`single(PerTeam(..))`"
-        } else {
-            "`single(PerThread(..))`"
-        };
-        self.nesting(c.span(), what, !per_team);
-        if per_team {
-            self.team_collective(c.span(), what);
-        }
-        let Expr::Closure(closure) = strip(&c.args[1]) else {
-            self.err(
-                c.args[1].span(),
-                "`single` takes a closure written in place: `|| ..`",
-            );
-            return;
-        };
-        if !closure.inputs.is_empty() {
-            self.err(
-                closure.span(),
-                "the closure of `single` takes no parameters",
-            );
-            return;
-        }
-        self.team_closure(closure, |w, _| {
-            let scope = w.team.as_mut().map_or(0, |t| {
-                t.next_id += 1;
-                t.next_id
-            });
-            Frame::Single { per_team, scope }
-        });
-    }
-
-    /// Walks a construct's closure: binds its parameters (the first is the index, a second and
-    /// third of a reduction or scan are its accumulator and flag), pushes the frame `frame` makes
-    /// from the parameter names, and walks the body.
-    fn team_closure(
-        &mut self,
-        closure: &ExprClosure,
-        frame: impl FnOnce(&mut Walker, &[String]) -> Frame,
-    ) {
-        if closure.asyncness.is_some() || closure.constness.is_some() {
-            self.err(closure.span(), "a team construct takes a plain closure");
-        }
-        self.scopes.push(Default::default());
-        let mut names = Vec::new();
-        for (k, p) in closure.inputs.iter().enumerate() {
-            let Some(name) = closure_param(p) else {
-                self.err(
-                    p.span(),
-                    "a closure parameter here is a name (`i`, `acc: &mut f64`)",
-                );
-                continue;
-            };
-            names.push(name.to_string());
-            if k == 1 && closure.inputs.len() >= 2 {
-                // The accumulator (or partial value): dereferenced like a kernel's accumulator.
-                self.params.insert(name.to_string());
-            } else {
-                self.bind(name.to_string(), name.span());
-            }
-        }
-        let f = frame(self, &names);
-        if let Some(t) = &mut self.team {
-            t.frames.push(f);
-        }
-        let base = self.scopes.len();
-        self.closure_bases.push(base);
-        self.expr(&closure.body);
-        self.closure_bases.pop();
-        if let Some(t) = &mut self.team {
-            t.frames.pop();
-        }
-        if names.len() >= 2 {
-            self.params.remove(&names[1]);
-        }
-        self.scopes.pop();
-        self.team_prune();
-    }
-
     /// Walks a condition or loop bound at the current point and then `inner`; at team level a
     /// condition that is not uniform makes `inner` varying.
     pub(super) fn team_control(&mut self, cond: Option<&Expr>, inner: impl FnOnce(&mut Walker)) {
@@ -703,7 +442,11 @@ impl Walker {
         if varying && let Some(t) = &mut self.team {
             t.frames.push(Frame::Varying);
         }
+        let entry = self.team.as_ref().map(|t| t.phase);
         inner(self);
+        if let (Some(t), Some(entry)) = (&mut self.team, entry) {
+            t.merge_phases(entry);
+        }
         if varying && let Some(t) = &mut self.team {
             t.frames.pop();
         }
@@ -720,24 +463,28 @@ impl Walker {
             body(self);
             return;
         }
-        let agent = var.map(|v| {
-            let t = self.team.as_mut().expect("team");
-            let a = t.fresh_agent();
+        let body_depth = self.scopes.len() + 1;
+        let t = self.team.as_mut().expect("team");
+        let agent = t.fresh_agent();
+        if let Some(v) = var {
             let uniform = t.at_team_level() && !t.varying();
             if let Some((_, _, l)) = t.locals.iter_mut().rev().find(|(n, _, _)| n == v) {
-                l.agent = Some(a.clone());
+                l.agent = Some(agent.clone());
                 l.uniform = uniform;
             }
-            a
-        });
-        if let Some(t) = &mut self.team {
-            t.frames.push(Frame::Loop {
-                agent,
-                collective: false,
-                jumps: false,
-            });
         }
+        t.frames.push(Frame::Loop {
+            agent,
+            named: var.is_some(),
+            body_depth,
+            collective: false,
+            jumps: false,
+        });
+        let entry = self.team.as_ref().map(|t| t.phase);
         body(self);
+        if let (Some(t), Some(entry)) = (&mut self.team, entry) {
+            t.merge_phases(entry);
+        }
         if let Some(t) = &mut self.team
             && let Some(Frame::Loop {
                 collective: true,
@@ -836,57 +583,5 @@ impl Walker {
             return true;
         }
         false
-    }
-}
-
-/// `X::new(team, b, e)`: the type name and the call.
-fn range_constructor(e: &Expr) -> Option<(String, &syn::ExprCall)> {
-    let Expr::Call(c) = strip(e) else { return None };
-    let Expr::Path(p) = &*c.func else { return None };
-    let segs: Vec<&syn::PathSegment> = p.path.segments.iter().collect();
-    match segs.as_slice() {
-        [.., ty, f] if f.ident == "new" => {
-            let name = ty.ident.to_string();
-            (name.ends_with("Range") || name == "TeamThreadMDRange").then_some((name, c))
-        }
-        _ => None,
-    }
-}
-
-/// A nested reduction's reducer: a constructor call without arguments (`Sum::new()`,
-/// `Max::<f64>::new()`), evaluated on the host.
-fn reducer_arg(w: &mut Walker, e: &Expr) {
-    let ok = match strip(e) {
-        Expr::Call(c) => {
-            c.args.is_empty() && matches!(&*c.func, Expr::Path(p) if p.qself.is_none())
-        }
-        // A unit reducer (`LAnd`, `LOr`).
-        Expr::Path(p) => {
-            p.qself.is_none()
-                && ident_of(e).is_none_or(|n| n.starts_with(|c: char| c.is_ascii_uppercase()))
-        }
-        _ => false,
-    };
-    if !ok {
-        w.err(
-            e.span(),
-            "a nested reduction's reducer is a built-in reducer made in place: `Sum::new()`, \
-             `Max::new()`, `Min::<f64>::new()`, `LAnd` ...",
-        );
-    }
-}
-
-fn literal_zero(e: &Expr) -> bool {
-    matches!(strip(e), Expr::Lit(l) if matches!(&l.lit, syn::Lit::Int(i) if i.base10_digits() == "0"))
-}
-
-/// The name of a closure parameter `x` or `x: T`.
-fn closure_param(p: &Pat) -> Option<&syn::Ident> {
-    match p {
-        Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() && i.mutability.is_none() => {
-            Some(&i.ident)
-        }
-        Pat::Type(t) => closure_param(&t.pat),
-        _ => None,
     }
 }

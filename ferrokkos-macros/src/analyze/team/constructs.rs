@@ -1,0 +1,408 @@
+//! The team constructs a team body may contain (see the parent module): the member's methods,
+//! nested ranges' patterns and `single`, where each may stand, and their closures.
+
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::{Expr, ExprClosure, Pat};
+
+use super::super::{Walker, ident_of, strip};
+use super::{Frame, QUERIES, RangeKind};
+
+impl Walker {
+    /// Walks `e` if it is a team construct (a nested range's pattern, `single`, a call of the team
+    /// member); returns whether it was one.
+    pub(in super::super) fn team_construct(&mut self, e: &Expr) -> bool {
+        let Some(t) = &self.team else { return false };
+        let team = t.name.clone();
+        match e {
+            Expr::MethodCall(m) if ident_of(&m.receiver).as_deref() == Some(team.as_str()) => {
+                self.team_method(m);
+                true
+            }
+            Expr::MethodCall(m)
+                if ["parallel_for", "parallel_reduce", "parallel_scan"]
+                    .contains(&m.method.to_string().as_str())
+                    && range_constructor(&m.receiver).is_some() =>
+            {
+                self.nested_range(m);
+                true
+            }
+            Expr::Call(c) if matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "single")) =>
+            {
+                self.single(c);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn team_method(&mut self, m: &syn::ExprMethodCall) {
+        let name = m.method.to_string();
+        if QUERIES.contains(&name.as_str()) {
+            if !m.args.is_empty() {
+                self.err(m.span(), format!("`{name}` takes no arguments"));
+            }
+            return;
+        }
+        match name.as_str() {
+            "team_barrier" => {
+                if !m.args.is_empty() {
+                    self.err(m.span(), "`team_barrier` takes no arguments");
+                }
+                self.team_collective(m.span(), "`team_barrier()`");
+                let depth = self.scopes.len();
+                if let Some(t) = &mut self.team {
+                    t.next_phase();
+                    if let Some(Frame::Loop {
+                        agent, body_depth, ..
+                    }) = t
+                        .frames
+                        .iter()
+                        .rev()
+                        .find(|f| matches!(f, Frame::Loop { .. }))
+                        && *body_depth == depth
+                    {
+                        let agent = agent.clone();
+                        t.separated.insert(agent);
+                    }
+                }
+            }
+            "team_broadcast" => {
+                if m.args.len() != 2 {
+                    self.err(
+                        m.span(),
+                        "`team_broadcast` takes the value and the source thread's team rank",
+                    );
+                }
+                for a in &m.args {
+                    self.expr(a);
+                }
+                self.team_collective(m.span(), "`team_broadcast`");
+            }
+            "team_scratch" | "thread_scratch" => self.err(
+                m.span(),
+                format!(
+                    "a team kernel reaches scratch memory only by declaring a scratch View at \
+                     team level: `let tile = {}.{name}(0).view::<f64, 2>([n, n]);`",
+                    m.receiver.to_token_stream()
+                ),
+            ),
+            _ => self.err(
+                m.method.span(),
+                format!(
+                    "`{name}` is not a team member method a kernel can call; a team kernel calls \
+                     `league_rank`, `league_size`, `team_rank`, `team_size`, `vector_length`, \
+                     `team_barrier` and `team_broadcast`"
+                ),
+            ),
+        }
+    }
+
+    /// A collective of the whole team here: it must be at team level, under uniform control flow.
+    fn team_collective(&mut self, span: Span, what: &str) {
+        let Some(t) = &mut self.team else { return };
+        let problem = if !t.at_team_level() {
+            Some("inside a nested range or `single`, where not every thread of the team reaches it")
+        } else if t.varying() {
+            Some(
+                "under a condition (or loop bound) that may differ between the team's threads; \
+                 every thread must reach it (a condition of the league rank, captured values and \
+                 results of team-wide reductions is fine)",
+            )
+        } else {
+            None
+        };
+        for f in &mut t.frames {
+            if let Frame::Loop { collective, .. } = f {
+                *collective = true;
+            }
+        }
+        if let Some(p) = problem {
+            self.err(
+                span,
+                format!(
+                    "{what} synchronises the whole team, but it stands {p}; on a GPU that would \
+                     deadlock or give wrong results"
+                ),
+            );
+        }
+    }
+
+    /// Where a construct that nests may stand: `thread_level` constructs (vector ranges,
+    /// `single(PerThread)`) at team level or directly in a `TeamThreadRange`; others at team level.
+    fn nesting(&mut self, span: Span, what: &str, thread_level: bool) {
+        let Some(t) = &self.team else { return };
+        let inner: Vec<&Frame> = t
+            .frames
+            .iter()
+            .filter(|f| matches!(f, Frame::Range { .. } | Frame::Single { .. }))
+            .collect();
+        let ok = match inner.as_slice() {
+            [] => true,
+            [
+                Frame::Range {
+                    kind: RangeKind::TeamThread,
+                    ..
+                },
+            ] => thread_level,
+            _ => false,
+        };
+        if !ok {
+            let place = if thread_level {
+                "at team level or directly inside a `TeamThreadRange`"
+            } else {
+                "at team level (outside every nested range and `single`)"
+            };
+            self.err(span, format!("{what} may stand only {place}, as in Kokkos"));
+        }
+    }
+
+    fn nested_range(&mut self, m: &syn::ExprMethodCall) {
+        let (kind_name, ctor) = range_constructor(&m.receiver).expect("checked by the caller");
+        let Some(kind) = RangeKind::of(&kind_name) else {
+            self.err(
+                m.receiver.span(),
+                format!(
+                    "`{kind_name}` is not in team `kernel!`s yet; use `TeamThreadRange`, \
+                     `ThreadVectorRange` or `TeamVectorRange`"
+                ),
+            );
+            return;
+        };
+        let pattern = m.method.to_string();
+        let team = self
+            .team
+            .as_ref()
+            .map(|t| t.name.clone())
+            .unwrap_or_default();
+        if ctor.args.len() != 3 || ident_of(&ctor.args[0]).as_deref() != Some(team.as_str()) {
+            self.err(
+                ctor.span(),
+                format!("a nested range is `{kind_name}::new({team}, begin, end)`"),
+            );
+            return;
+        }
+        let (begin, end) = (&ctor.args[1], &ctor.args[2]);
+        self.expr(begin);
+        self.expr(end);
+        let what = format!("`{kind_name}`");
+        self.nesting(m.span(), &what, kind == RangeKind::ThreadVector);
+        let params = match pattern.as_str() {
+            "parallel_for" => 1,
+            "parallel_reduce" => 2,
+            _ => 3,
+        };
+        let wanted_args = if params == 1 { 1 } else { 2 };
+        if m.args.len() != wanted_args {
+            let form = match params {
+                1 => "`.parallel_for(|i| ..)`",
+                2 => "`.parallel_reduce(|i, acc| .., Sum::new())`",
+                _ => "`.parallel_scan(|i, partial, is_final| .., Sum::new())`",
+            };
+            self.err(m.span(), format!("a nested {pattern} is {form}"));
+            return;
+        }
+        if params > 1 {
+            if kind != RangeKind::ThreadVector {
+                self.team_collective(m.span(), &format!("a {pattern} over {what}"));
+            }
+            reducer_arg(self, &m.args[1]);
+        }
+        let Expr::Closure(closure) = strip(&m.args[0]) else {
+            self.err(
+                m.args[0].span(),
+                format!("a nested {pattern} takes a closure written in place"),
+            );
+            return;
+        };
+        if closure.inputs.len() != params {
+            self.err(
+                closure.span(),
+                format!("this closure takes {params} parameter(s) for a nested {pattern}"),
+            );
+            return;
+        }
+        let zero_to = match (literal_zero(begin), ident_of(end)) {
+            (true, Some(c)) if !self.is_local(&c) => Some(c),
+            _ => None,
+        };
+        self.team_closure(closure, |w, names| {
+            let agent = w.team.as_mut().map(|t| t.fresh_agent()).unwrap_or_default();
+            if let Some(t) = &mut w.team
+                && let Some((_, _, l)) = t.locals.iter_mut().rev().find(|(n, _, _)| *n == names[0])
+            {
+                l.agent = Some(agent.clone());
+            }
+            let scope = w.team.as_mut().map_or(0, |t| {
+                t.next_id += 1;
+                t.next_id
+            });
+            Frame::Range {
+                kind,
+                agent,
+                zero_to,
+                scope,
+            }
+        });
+    }
+
+    fn single(&mut self, c: &syn::ExprCall) {
+        let team = self
+            .team
+            .as_ref()
+            .map(|t| t.name.clone())
+            .unwrap_or_default();
+        let scope_arg = c.args.first().map(strip);
+        let per_team = match scope_arg {
+            Some(Expr::Call(s))
+                if s.args.len() == 1 && ident_of(&s.args[0]).as_deref() == Some(team.as_str()) =>
+            {
+                match &*s.func {
+                    Expr::Path(p) if p.path.is_ident("PerTeam") => Some(true),
+                    Expr::Path(p) if p.path.is_ident("PerThread") => Some(false),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let (Some(per_team), 2) = (per_team, c.args.len()) else {
+            self.err(
+                c.span(),
+                format!(
+                    "`single` is `single(PerTeam({team}), || ..)` or `single(PerThread({team}), || ..)`"
+                ),
+            );
+            return;
+        };
+        let what = if per_team {
+            "`single(PerTeam(..))`"
+        } else {
+            "`single(PerThread(..))`"
+        };
+        self.nesting(c.span(), what, !per_team);
+        if per_team {
+            self.team_collective(c.span(), what);
+        }
+        let Expr::Closure(closure) = strip(&c.args[1]) else {
+            self.err(
+                c.args[1].span(),
+                "`single` takes a closure written in place: `|| ..`",
+            );
+            return;
+        };
+        if !closure.inputs.is_empty() {
+            self.err(
+                closure.span(),
+                "the closure of `single` takes no parameters",
+            );
+            return;
+        }
+        self.team_closure(closure, |w, _| {
+            let scope = w.team.as_mut().map_or(0, |t| {
+                t.next_id += 1;
+                t.next_id
+            });
+            Frame::Single { per_team, scope }
+        });
+    }
+
+    /// Walks a construct's closure: binds its parameters (the first is the index, a second and
+    /// third of a reduction or scan are its accumulator and flag), pushes the frame `frame` makes
+    /// from the parameter names, and walks the body.
+    fn team_closure(
+        &mut self,
+        closure: &ExprClosure,
+        frame: impl FnOnce(&mut Walker, &[String]) -> Frame,
+    ) {
+        if closure.asyncness.is_some() || closure.constness.is_some() {
+            self.err(closure.span(), "a team construct takes a plain closure");
+        }
+        self.scopes.push(Default::default());
+        let mut names = Vec::new();
+        for (k, p) in closure.inputs.iter().enumerate() {
+            let Some(name) = closure_param(p) else {
+                self.err(
+                    p.span(),
+                    "a closure parameter here is a name (`i`, `acc: &mut f64`)",
+                );
+                continue;
+            };
+            names.push(name.to_string());
+            if k == 1 && closure.inputs.len() >= 2 {
+                // The accumulator (or partial value): dereferenced like a kernel's accumulator.
+                self.params.insert(name.to_string());
+            } else {
+                self.bind(name.to_string(), name.span());
+            }
+        }
+        let f = frame(self, &names);
+        if let Some(t) = &mut self.team {
+            t.frames.push(f);
+        }
+        let base = self.scopes.len();
+        self.closure_bases.push(base);
+        self.expr(&closure.body);
+        self.closure_bases.pop();
+        if let Some(t) = &mut self.team {
+            t.frames.pop();
+        }
+        if names.len() >= 2 {
+            self.params.remove(&names[1]);
+        }
+        self.scopes.pop();
+        self.team_prune();
+    }
+}
+
+/// `X::new(team, b, e)`: the type name and the call.
+fn range_constructor(e: &Expr) -> Option<(String, &syn::ExprCall)> {
+    let Expr::Call(c) = strip(e) else { return None };
+    let Expr::Path(p) = &*c.func else { return None };
+    let segs: Vec<&syn::PathSegment> = p.path.segments.iter().collect();
+    match segs.as_slice() {
+        [.., ty, f] if f.ident == "new" => {
+            let name = ty.ident.to_string();
+            (name.ends_with("Range") || name == "TeamThreadMDRange").then_some((name, c))
+        }
+        _ => None,
+    }
+}
+
+/// A nested reduction's reducer: a constructor call without arguments (`Sum::new()`,
+/// `Max::<f64>::new()`), evaluated on the host.
+fn reducer_arg(w: &mut Walker, e: &Expr) {
+    let ok = match strip(e) {
+        Expr::Call(c) => {
+            c.args.is_empty() && matches!(&*c.func, Expr::Path(p) if p.qself.is_none())
+        }
+        // A unit reducer (`LAnd`, `LOr`).
+        Expr::Path(p) => {
+            p.qself.is_none()
+                && ident_of(e).is_none_or(|n| n.starts_with(|c: char| c.is_ascii_uppercase()))
+        }
+        _ => false,
+    };
+    if !ok {
+        w.err(
+            e.span(),
+            "a nested reduction's reducer is a built-in reducer made in place: `Sum::new()`, \
+             `Max::new()`, `Min::<f64>::new()`, `LAnd` ...",
+        );
+    }
+}
+
+fn literal_zero(e: &Expr) -> bool {
+    matches!(strip(e), Expr::Lit(l) if matches!(&l.lit, syn::Lit::Int(i) if i.base10_digits() == "0"))
+}
+
+/// The name of a closure parameter `x` or `x: T`.
+fn closure_param(p: &Pat) -> Option<&syn::Ident> {
+    match p {
+        Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() && i.mutability.is_none() => {
+            Some(&i.ident)
+        }
+        Pat::Type(t) => closure_param(&t.pat),
+        _ => None,
+    }
+}
