@@ -1,13 +1,12 @@
 //! Batched small dense matrix products, C_b = A_b B_b, with hierarchical parallelism: one team per
-//! matrix (the league rank is the batch index), a `TeamThreadRange` over C's rows and a
-//! `ThreadVectorRange` over its columns, each entry a dot product over k. A second team kernel
+//! matrix (the league rank is the batch index). The team stages A_b and B_b in its level-0 scratch
+//! memory (shared memory on a GPU), waits at a barrier, and computes C_b from the tiles: a
+//! `TeamThreadRange` over C's rows and a `ThreadVectorRange` over its columns, each entry a dot
+//! product over k. A second team kernel
 //! reduces: each team sums its C's diagonal with a nested reduction and contributes the trace once
 //! (`single(PerTeam)`), and the launch sums the traces. Written once, run on Serial, Threads and
 //! Cuda (when a GPU is present); every space's C must equal Serial's bit for bit (each entry is
 //! summed in the same order everywhere) and the traces' sum agree within rounding.
-//!
-//! The matrices are read from global memory; staging tiles of A and B in team scratch memory
-//! waits for scratch Views in `kernel!` team kernels.
 //!
 //! ```text
 //! cargo run --release -p ferrokkos --example batched_gemm [-- BATCH N]
@@ -69,13 +68,25 @@ fn run<S: Launch>(exec: &S, batch: usize, n: usize) -> Result<Outcome> {
         1
     };
     let policy = TeamPolicy::new(exec, batch, AUTO)?.vector_length(lanes)?;
+    let tiles = policy
+        .clone()
+        .set_scratch_size(0, PerTeam(2 * n * n * std::mem::size_of::<f64>()))?;
     let gemm = kernel!(|team: &TeamMember| {
         let m = team.league_rank();
+        let ta = team.team_scratch(0).view::<f64, 2>([n, n]);
+        let tb = team.team_scratch(0).view::<f64, 2>([n, n]);
+        TeamThreadRange::new(team, 0, n).parallel_for(|i| {
+            ThreadVectorRange::new(team, 0, n).parallel_for(|j| {
+                ta[(i, j)] = a[(m, i, j)];
+                tb[(i, j)] = b[(m, i, j)];
+            });
+        });
+        team.team_barrier();
         TeamThreadRange::new(team, 0, n).parallel_for(|i| {
             ThreadVectorRange::new(team, 0, n).parallel_for(|j| {
                 let mut sum = 0.0;
                 for k in 0..n {
-                    sum += a[(m, i, k)] * b[(m, k, j)];
+                    sum += ta[(i, k)] * tb[(k, j)];
                 }
                 c[(m, i, j)] = sum;
             });
@@ -84,7 +95,7 @@ fn run<S: Launch>(exec: &S, batch: usize, n: usize) -> Result<Outcome> {
     let mut seconds = f64::INFINITY;
     for _ in 0..5 {
         let start = Instant::now();
-        parallel_for("batched gemm", policy.clone(), &gemm)?;
+        parallel_for("batched gemm", tiles.clone(), &gemm)?;
         exec.fence("batched gemm")?;
         seconds = seconds.min(start.elapsed().as_secs_f64());
     }
