@@ -140,7 +140,11 @@
 //! runs the code (inside `single`, a `TeamVectorRange`, or a `ThreadVectorRange` in a
 //! `TeamThreadRange`) at an index one to one in the league rank and the enclosing range indices
 //! (`y[(team.league_rank(), i)]`, or `y[per * team.league_rank() + r]` for a range `0..per`);
-//! collectives that synchronise the team stand where every thread of the team reaches them. The
+//! collectives that synchronise the team stand where every thread of the team reaches them.
+//! Scratch Views are declared at the team body's top level (`let tile =
+//! team.team_scratch(0).view::<f64, 2>([n, n]);`, extents launch constants; the policy asks for
+//! the bytes with `set_scratch_size`, which each launch checks), and a phase that writes one (the
+//! code between two `team.team_barrier()`s) follows the same ownership rules within the team. The
 //! architecture document's "Hierarchical parallelism" section gives the rules in full.
 //!
 //! # Race freedom
