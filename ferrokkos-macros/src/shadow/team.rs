@@ -67,6 +67,7 @@ pub fn construct(e: &Expr) -> Option<TokenStream> {
                     "TeamThreadRange" => quote!(TeamThread),
                     "ThreadVectorRange" => quote!(ThreadVector),
                     "TeamVectorRange" => quote!(TeamVector),
+                    "TeamThreadMDRange" => quote!(TeamThread),
                     _ => return None,
                 },
                 _ => return None,
@@ -74,6 +75,14 @@ pub fn construct(e: &Expr) -> Option<TokenStream> {
             let Expr::Closure(closure) = strip(m.args.first()?) else {
                 return None;
             };
+            if segs
+                .iter()
+                .rev()
+                .nth(1)
+                .is_some_and(|t| t == "TeamThreadMDRange")
+            {
+                return md_range(m, c, closure);
+            }
             let team = &c.args[0];
             let (begin, end) = (expr(&c.args[1]), expr(&c.args[2]));
             let name = closure
@@ -198,4 +207,73 @@ fn param_ident(p: &Pat) -> Option<&Ident> {
 /// The team member parameter's name, in a team kernel's translation.
 pub fn name() -> Option<String> {
     TEAM.with(|t| t.borrow().clone())
+}
+
+/// `TeamThreadMDRange::new(team, [e0, e1]).parallel_for(|(i, j)| ..)` (or `parallel_reduce`).
+fn md_range(
+    m: &syn::ExprMethodCall,
+    ctor: &syn::ExprCall,
+    closure: &syn::ExprClosure,
+) -> Option<TokenStream> {
+    let s = s();
+    let span = m.span();
+    let team = &ctor.args[0];
+    let Expr::Array(extents) = strip(&ctor.args[1]) else {
+        return None;
+    };
+    let rank = extents.elems.len();
+    let idents = match closure.inputs.first()? {
+        Pat::Tuple(t) => t
+            .elems
+            .iter()
+            .map(param_ident)
+            .collect::<Option<Vec<_>>>()?,
+        Pat::Type(t) => match &*t.pat {
+            Pat::Tuple(t) => t
+                .elems
+                .iter()
+                .map(param_ident)
+                .collect::<Option<Vec<_>>>()?,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let names: Vec<String> = idents.iter().map(|i| i.to_string()).collect();
+    let exts = extents.elems.iter().map(expr);
+    let acc = closure.inputs.iter().nth(1).map(|p| {
+        let ident = param_ident(p)
+            .cloned()
+            .unwrap_or_else(|| format_ident!("_"));
+        match p {
+            Pat::Type(t) => match &*t.ty {
+                syn::Type::Reference(r) => {
+                    let inner = &r.elem;
+                    quote!(, #ident: ::ferrokkos::__private::Expr<#s::Mut<#inner>>)
+                }
+                other => quote!(, #ident: ::ferrokkos::__private::Expr<#other>),
+            },
+            _ => quote!(, #ident),
+        }
+    });
+    let body = match &*closure.body {
+        Expr::Block(b) => block(&b.block),
+        other => {
+            let e = expr(other);
+            quote!({ #s::stmt(#e); })
+        }
+    };
+    let reduce = m.method == "parallel_reduce";
+    let f = format_ident!(
+        "{}{rank}",
+        if reduce {
+            "md_range_reduce"
+        } else {
+            "md_range_for"
+        }
+    );
+    let reducer = m.args.iter().nth(1).map(|r| quote!(, #r));
+    Some(
+        quote_spanned!(span=> #s::team::#f(#team, [#(#names),*], [#(#exts),*],
+        |(#(#idents,)*) #acc| #body #reducer)),
+    )
 }

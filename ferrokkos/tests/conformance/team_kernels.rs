@@ -581,3 +581,84 @@ fn scratch_rounds_between_barriers<S: Launch>(exec: &S) -> Result<()> {
 }
 
 per_space!(scratch_rounds, scratch_rounds_between_barriers);
+
+/// `TeamThreadMDRange` of rank 2 and 3 spreads a box over the team's threads (the last index
+/// fastest): every point once, a reduction over the box in every thread, a vector range inside.
+fn md_ranges_cover_their_boxes<S: Launch>(exec: &S) -> Result<()> {
+    let (league, n0, n1, n2) = (7usize, 5usize, 6usize, 3usize);
+    let plane = SView::<S, u64, 3>::new("plane", [league, n0, n1])?;
+    let cube = SView::<S, u64, 4>::new("cube", [league, n0, n1, n2])?;
+    let sums = SView::<S, u64, 1>::new("sums", [league])?;
+    parallel_for(
+        "md",
+        TeamPolicy::new(exec, league, AUTO)?.vector_length(2)?,
+        kernel!(|team: &TeamMember| {
+            let m = team.league_rank();
+            TeamThreadMDRange::new(team, [n0, n1]).parallel_for(|(i, j)| {
+                single(PerThread(team), || {
+                    plane[(m, i, j)] = (m * 100 + i * 10 + j) as u64
+                });
+            });
+            TeamThreadMDRange::new(team, [n0, n1, n2]).parallel_for(|(i, j, k)| {
+                single(PerThread(team), || {
+                    cube[(m, i, j, k)] = (i * 100 + j * 10 + k) as u64
+                });
+            });
+            let s = TeamThreadMDRange::new(team, [n0, n1]).parallel_reduce(
+                |(i, j), s: &mut u64| {
+                    *s += ThreadVectorRange::new(team, 0, j + 1)
+                        .parallel_reduce(|_l, t: &mut u64| *t += (i + m) as u64, Sum::new());
+                },
+                Sum::new(),
+            );
+            single(PerTeam(team), || sums[m] = s);
+        }),
+    )?;
+    let (plane, cube, sums) = (download(&plane)?, download(&cube)?, download(&sums)?);
+    for m in 0..league {
+        let mut want = 0u64;
+        for i in 0..n0 {
+            for j in 0..n1 {
+                assert_eq!(plane[(m * n0 + i) * n1 + j], (m * 100 + i * 10 + j) as u64);
+                want += ((j + 1) * (i + m)) as u64;
+                for k in 0..n2 {
+                    assert_eq!(
+                        cube[((m * n0 + i) * n1 + j) * n2 + k],
+                        (i * 100 + j * 10 + k) as u64
+                    );
+                }
+            }
+        }
+        assert_eq!(sums[m], want, "team {m}");
+    }
+    Ok(())
+}
+
+per_space!(md_ranges, md_ranges_cover_their_boxes);
+
+/// A `TeamThreadMDRange` kernel compiles for the GPU (its box walked as one count, the
+/// coordinates decomposed with the last fastest).
+#[test]
+fn md_ranges_compile_with_nvrtc() -> Result<()> {
+    crate::common::runtime();
+    let (n0, n1, n2) = (4usize, 5usize, 6usize);
+    let y = View::<u64, 4>::new("y", [2, n0, n1, n2])?;
+    let kernel = kernel!(|team: &TeamMember| {
+        let m = team.league_rank();
+        TeamThreadMDRange::new(team, [n0, n1, n2]).parallel_for(|(i, j, k)| {
+            single(PerThread(team), || y[(m, i, j, k)] = (i + j + k) as u64);
+        });
+    });
+    let unit = kernel.cuda_source();
+    let text = unit.generated();
+    assert!(
+        text.contains("% j_extent") && text.contains("/ (j_extent * k_extent)"),
+        "{text}"
+    );
+    if ferrokkos::nvrtc::require_or_skip() {
+        unit.compile_cubin(90)
+            .map_err(|e| panic!("{e}\n{text}"))
+            .ok();
+    }
+    Ok(())
+}

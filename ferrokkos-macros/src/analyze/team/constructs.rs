@@ -160,12 +160,14 @@ impl Walker {
 
     fn nested_range(&mut self, m: &syn::ExprMethodCall) {
         let (kind_name, ctor) = range_constructor(&m.receiver).expect("checked by the caller");
+        let md = kind_name == "TeamThreadMDRange";
         let Some(kind) = RangeKind::of(&kind_name) else {
             self.err(
                 m.receiver.span(),
                 format!(
-                    "`{kind_name}` is not in team `kernel!`s yet; use `TeamThreadRange`, \
-                     `ThreadVectorRange` or `TeamVectorRange`"
+                    "`{kind_name}` is not a nested range of team `kernel!`s; use \
+                     `TeamThreadRange`, `ThreadVectorRange`, `TeamVectorRange` or \
+                     `TeamThreadMDRange`"
                 ),
             );
             return;
@@ -176,16 +178,30 @@ impl Walker {
             .as_ref()
             .map(|t| t.name.clone())
             .unwrap_or_default();
-        if ctor.args.len() != 3 || ident_of(&ctor.args[0]).as_deref() != Some(team.as_str()) {
-            self.err(
-                ctor.span(),
-                format!("a nested range is `{kind_name}::new({team}, begin, end)`"),
-            );
-            return;
+        let team_first = ctor.args.first().and_then(ident_of).as_deref() == Some(team.as_str());
+        // The bounds: `begin, end`, or a TeamThreadMDRange's extents `[e0, e1(, e2)]`.
+        let (begin, end, rank) = match (md, ctor.args.len(), ctor.args.iter().nth(1).map(strip)) {
+            (false, 3, _) if team_first => (Some(&ctor.args[1]), Some(&ctor.args[2]), 1),
+            (true, 2, Some(Expr::Array(a))) if team_first && (2..=3).contains(&a.elems.len()) => {
+                for e in &a.elems {
+                    self.expr(e);
+                }
+                (None, None, a.elems.len())
+            }
+            _ => {
+                let form = if md {
+                    format!("`TeamThreadMDRange::new({team}, [e0, e1])` (rank 2 or 3)")
+                } else {
+                    format!("`{kind_name}::new({team}, begin, end)`")
+                };
+                self.err(ctor.span(), format!("a nested range is {form}"));
+                return;
+            }
+        };
+        if let (Some(b), Some(e)) = (begin, end) {
+            self.expr(b);
+            self.expr(e);
         }
-        let (begin, end) = (&ctor.args[1], &ctor.args[2]);
-        self.expr(begin);
-        self.expr(end);
         let what = format!("`{kind_name}`");
         self.nesting(m.span(), &what, kind == RangeKind::ThreadVector);
         let params = match pattern.as_str() {
@@ -193,6 +209,13 @@ impl Walker {
             "parallel_reduce" => 2,
             _ => 3,
         };
+        if md && params == 3 {
+            self.err(
+                m.span(),
+                "a `TeamThreadMDRange` has `parallel_for` and `parallel_reduce`",
+            );
+            return;
+        }
         let wanted_args = if params == 1 { 1 } else { 2 };
         if m.args.len() != wanted_args {
             let form = match params {
@@ -223,16 +246,20 @@ impl Walker {
             );
             return;
         }
-        let zero_to = match (literal_zero(begin), ident_of(end)) {
+        let zero_to = match (begin.is_some_and(literal_zero), end.and_then(ident_of)) {
             (true, Some(c)) if !self.is_local(&c) => Some(c),
             _ => None,
         };
-        self.team_closure(closure, |w, names| {
-            let agent = w.team.as_mut().map(|t| t.fresh_agent()).unwrap_or_default();
-            if let Some(t) = &mut w.team
-                && let Some((_, _, l)) = t.locals.iter_mut().rev().find(|(n, _, _)| *n == names[0])
-            {
-                l.agent = Some(agent.clone());
+        self.team_closure(closure, rank, |w, names| {
+            let mut agents = Vec::new();
+            for name in &names[..rank.min(names.len())] {
+                let agent = w.team.as_mut().map(|t| t.fresh_agent()).unwrap_or_default();
+                if let Some(t) = &mut w.team
+                    && let Some((_, _, l)) = t.locals.iter_mut().rev().find(|(n, _, _)| n == name)
+                {
+                    l.agent = Some(agent.clone());
+                }
+                agents.push(agent);
             }
             let scope = w.team.as_mut().map_or(0, |t| {
                 t.next_id += 1;
@@ -240,7 +267,7 @@ impl Walker {
             });
             Frame::Range {
                 kind,
-                agent,
+                agents,
                 zero_to,
                 scope,
             }
@@ -298,7 +325,7 @@ impl Walker {
             );
             return;
         }
-        self.team_closure(closure, |w, _| {
+        self.team_closure(closure, 0, |w, _| {
             let scope = w.team.as_mut().map_or(0, |t| {
                 t.next_id += 1;
                 t.next_id
@@ -307,12 +334,14 @@ impl Walker {
         });
     }
 
-    /// Walks a construct's closure: binds its parameters (the first is the index, a second and
-    /// third of a reduction or scan are its accumulator and flag), pushes the frame `frame` makes
-    /// from the parameter names, and walks the body.
+    /// Walks a construct's closure: binds its parameters (the first is the index, `rank` names,
+    /// a tuple of them for a rank above 1; a second and third of a reduction or scan are its
+    /// accumulator and flag), pushes the frame `frame` makes from the parameter names (the index's
+    /// first), and walks the body.
     fn team_closure(
         &mut self,
         closure: &ExprClosure,
+        rank: usize,
         frame: impl FnOnce(&mut Walker, &[String]) -> Frame,
     ) {
         if closure.asyncness.is_some() || closure.constness.is_some() {
@@ -321,6 +350,21 @@ impl Walker {
         self.scopes.push(Default::default());
         let mut names = Vec::new();
         for (k, p) in closure.inputs.iter().enumerate() {
+            if k == 0 && rank > 1 {
+                match tuple_param(p) {
+                    Some(idents) if idents.len() == rank => {
+                        for i in idents {
+                            names.push(i.to_string());
+                            self.bind(i.to_string(), i.span());
+                        }
+                    }
+                    _ => self.err(
+                        p.span(),
+                        format!("this range's index is a tuple of {rank} names: `|(i, j)|`"),
+                    ),
+                }
+                continue;
+            }
             let Some(name) = closure_param(p) else {
                 self.err(
                     p.span(),
@@ -347,8 +391,10 @@ impl Walker {
         if let Some(t) = &mut self.team {
             t.frames.pop();
         }
-        if names.len() >= 2 {
-            self.params.remove(&names[1]);
+        if closure.inputs.len() >= 2
+            && let Some(acc) = closure.inputs.iter().nth(1).and_then(closure_param)
+        {
+            self.params.remove(&acc.to_string());
         }
         self.scopes.pop();
         self.team_prune();
@@ -403,6 +449,15 @@ fn closure_param(p: &Pat) -> Option<&syn::Ident> {
             Some(&i.ident)
         }
         Pat::Type(t) => closure_param(&t.pat),
+        _ => None,
+    }
+}
+
+/// The names of a tuple parameter `(i, j)` or `(i, j): (usize, usize)`.
+fn tuple_param(p: &Pat) -> Option<Vec<&syn::Ident>> {
+    match p {
+        Pat::Tuple(t) => t.elems.iter().map(closure_param).collect(),
+        Pat::Type(t) => tuple_param(&t.pat),
         _ => None,
     }
 }

@@ -40,7 +40,7 @@ pub enum RangeKind {
 impl RangeKind {
     fn of(name: &str) -> Option<RangeKind> {
         match name {
-            "TeamThreadRange" => Some(RangeKind::TeamThread),
+            "TeamThreadRange" | "TeamThreadMDRange" => Some(RangeKind::TeamThread),
             "ThreadVectorRange" => Some(RangeKind::ThreadVector),
             "TeamVectorRange" => Some(RangeKind::TeamVector),
             _ => None,
@@ -60,8 +60,8 @@ impl RangeKind {
 enum Frame {
     Range {
         kind: RangeKind,
-        /// The agent name of its index.
-        agent: String,
+        /// The agent names of its index's coordinates (several for a `TeamThreadMDRange`).
+        agents: Vec<String>,
         /// `Some(c)` when the range is `0..c` for a launch constant `c`.
         zero_to: Option<String>,
         scope: usize,
@@ -251,13 +251,13 @@ impl TeamCtx {
         for f in outer {
             match f {
                 Frame::Range {
-                    agent,
+                    agents: mine,
                     zero_to,
                     scope: s,
                     ..
                 } => {
-                    agents.push(agent.clone());
-                    if let Some(c) = zero_to {
+                    agents.extend(mine.iter().cloned());
+                    if let (Some(c), [agent]) = (zero_to, mine.as_slice()) {
                         blocks.push((agent.clone(), c.clone()));
                     }
                     scope = *s;

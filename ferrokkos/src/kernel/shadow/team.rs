@@ -279,6 +279,93 @@ pub fn range_scan<I: DeviceInt, R: NestedReducer>(
     Expr::name(&total)
 }
 
+/// Opens the block of a `TeamThreadMDRange` over `extents` (its count the product, walked by the
+/// team's threads) and declares the coordinates of iteration `k` (the last fastest); returns the
+/// coordinates' names.
+fn md_iterations(
+    team: TeamShadow,
+    names: &[&str],
+    extents: &[Expr<usize>],
+    body: impl FnOnce(&[String]),
+) {
+    builder::line("{");
+    builder::indent(1);
+    let e: Vec<String> = names
+        .iter()
+        .zip(extents)
+        .map(|(n, x)| {
+            let v = builder::fresh_name(&format!("{n}_extent"));
+            builder::line(format!("const u64 {v} = (u64)({});", x.text()));
+            v
+        })
+        .collect();
+    let n = builder::fresh_name("fk_md_count");
+    builder::line(format!("const u64 {n} = {};", e.join(" * ")));
+    let k = builder::fresh_name("fk_md_k");
+    let (first, step) = RangeKind::TeamThread.worker(team);
+    builder::line(format!(
+        "for (u64 {k} = {first}; {k} < {n}; {k} += {step}) {{"
+    ));
+    builder::indent(1);
+    let vars: Vec<String> = names.iter().map(|n| builder::fresh_name(n)).collect();
+    for (d, var) in vars.iter().enumerate() {
+        let inner: Vec<&str> = e[d + 1..].iter().map(String::as_str).collect();
+        let below = if inner.is_empty() {
+            k.clone()
+        } else {
+            format!("{k} / ({})", inner.join(" * "))
+        };
+        let value = if d == 0 {
+            below
+        } else {
+            format!("({below}) % {}", e[d])
+        };
+        builder::line(format!("const usize {var} = (usize)({value});"));
+    }
+    body(&vars);
+    builder::indent(-1);
+    builder::line("}");
+    builder::indent(-1);
+    builder::line("}");
+}
+
+macro_rules! md_range {
+    ($for:ident, $reduce:ident, $r:literal, $($k:tt)+) => {
+        #[doc = concat!("`TeamThreadMDRange::new(team, [..; ", stringify!($r), "]).parallel_for(|(i, ..)| body)`.")]
+        pub fn $for(
+            team: TeamShadow,
+            names: [&str; $r],
+            extents: [Expr<usize>; $r],
+            body: impl FnOnce(($(md_range!(@ty $k),)+)),
+        ) {
+            md_iterations(team, &names, &extents, |v| body(($(Expr::name(&v[$k]),)+)));
+        }
+
+        #[doc = concat!("`TeamThreadMDRange::new(team, [..; ", stringify!($r), "]).parallel_reduce(|(i, ..), acc| body, reducer)`: the join in every thread.")]
+        pub fn $reduce<R: NestedReducer>(
+            team: TeamShadow,
+            names: [&str; $r],
+            extents: [Expr<usize>; $r],
+            body: impl FnOnce(($(md_range!(@ty $k),)+), Expr<Mut<R::Value>>),
+            reducer: R,
+        ) -> Expr<R::Value> {
+            let _ = reducer;
+            let (r, value) = R::names();
+            let acc = builder::fresh_temp("fk_nested");
+            builder::line(format!("{value} {acc} = {r}::identity();"));
+            md_iterations(team, &names, &extents, |v| {
+                body(($(Expr::name(&v[$k]),)+), Expr::name(&acc))
+            });
+            builder::line(format!("{acc} = {};", RangeKind::TeamThread.reduce(&r, team, &acc)));
+            Expr::name(&acc)
+        }
+    };
+    (@ty $k:tt) => { Expr<usize> };
+}
+
+md_range!(md_range_for2, md_range_reduce2, 2, 0 1);
+md_range!(md_range_for3, md_range_reduce3, 3, 0 1 2);
+
 /// What `single` gives back: nothing, or a value that every thread of the scope receives (sealed).
 pub trait SingleValue: crate::seal::SealedShadow + Sized {
     /// Emits `if (chosen) { f }` and hands the value to the scope with `broadcast` (a C++ function
