@@ -30,6 +30,8 @@ pub struct TeamShape {
     pub vector_length: Option<usize>,
     /// The rows per team thread.
     pub rows_per_thread: Option<usize>,
+    /// How the league is dealt to the host threads (`None`: dynamic, see [`FerrokkosTeam::new`]).
+    pub schedule: Option<ferrokkos::Schedule>,
 }
 
 /// The matrix, x and y as Views in the space's memory, the instance, and the team shape.
@@ -44,6 +46,8 @@ pub struct FerrokkosTeam<S: Launch + LaunchTeam> {
     per_team: usize,
     /// The team size `AUTO` gives on this space.
     team_size: usize,
+    /// The league's schedule on the host spaces.
+    schedule: ferrokkos::Schedule,
 }
 
 impl<S: Launch + LaunchTeam> FerrokkosTeam<S> {
@@ -71,6 +75,9 @@ impl<S: Launch + LaunchTeam> FerrokkosTeam<S> {
             vector_length,
             per_team,
             team_size,
+            // Teams taken from a shared counter as threads finish: on 16 cores of a shared machine
+            // the median product was 1.05-1.09x rayon's against 0.97-1.00x with static blocks.
+            schedule: shape.schedule.unwrap_or(ferrokkos::Schedule::Dynamic),
         })
     }
 
@@ -82,7 +89,8 @@ impl<S: Launch + LaunchTeam> FerrokkosTeam<S> {
         parallel_for(
             "spmv::team",
             TeamPolicy::new(&self.space, rows.div_ceil(per_team), AUTO)?
-                .vector_length(self.vector_length)?,
+                .vector_length(self.vector_length)?
+                .schedule(self.schedule),
             kernel!(|team: &TeamMember| {
                 TeamThreadRange::new(team, 0, per_team).parallel_for(|r| {
                     let row = per_team * team.league_rank() + r;
@@ -115,6 +123,7 @@ impl<S: Launch + LaunchTeam> Implementation for FerrokkosTeam<S> {
         if on_device::<S>() {
             return format!("ferrokkos {} {shape}", S::NAME);
         }
+        let shape = format!("{shape}, {:?} schedule", self.schedule);
         let threads = self.space.concurrency();
         format!(
             "ferrokkos {} {shape} ({threads} thread{})",

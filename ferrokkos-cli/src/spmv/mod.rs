@@ -69,6 +69,8 @@ options:
       --vector-length V    the team line's vector length (power of two up to 32; default 1)
       --rows-per-thread R  the team line's rows per team thread (default 1 on cuda, 256 on the
                            host spaces, whose teams have one thread)
+      --team-schedule S    static or dynamic: how the team line's league is dealt to the host
+                           threads (default dynamic)
   -h, --help       this text";
 
 /// The parsed options.
@@ -127,6 +129,18 @@ fn parse(args: &[String]) -> Result<Option<Config>, Failure> {
                     )));
                 }
                 cfg.team.vector_length = Some(v);
+            }
+            "--team-schedule" => {
+                let which: String = opts.value(&name).map_err(Failure::Usage)?;
+                cfg.team.schedule = Some(match which.as_str() {
+                    "static" => ferrokkos::Schedule::Static,
+                    "dynamic" => ferrokkos::Schedule::Dynamic,
+                    other => {
+                        return Err(Failure::Usage(format!(
+                            "spmv: the team schedule is static or dynamic, got {other:?}"
+                        )));
+                    }
+                });
             }
             "--rows-per-thread" => {
                 let r: usize = opts.value(&name).map_err(Failure::Usage)?;
@@ -420,6 +434,7 @@ mod tests {
             &["--vector-length", "64"],
             &["--vector-length", "0"],
             &["--rows-per-thread", "0"],
+            &["--team-schedule", "guided"],
         ] {
             assert!(
                 matches!(parse(&args(bad)), Err(Failure::Usage(_))),
