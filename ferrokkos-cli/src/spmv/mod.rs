@@ -27,7 +27,9 @@ mod views;
 use std::sync::Arc;
 use std::time::Instant;
 
-use ferrokkos::{ExecutionSpace, InitSettings, Launch, SpaceChoice, SpaceTask, Threads};
+#[cfg(feature = "peers")]
+use ferrokkos::{ExecutionSpace, Threads};
+use ferrokkos::{InitSettings, Launch, SpaceChoice, SpaceTask};
 
 use crate::Failure;
 use crate::options::{Options, parse_space};
@@ -262,6 +264,7 @@ fn implementations<S: Launch>(cfg: &Config, host: &Host, exec: &S) -> Result<Lin
     let (a, x) = (&*host.a, &host.x[..]);
     let mut list: Vec<Box<dyn Implementation>> =
         vec![Box::new(FerrokkosRange::new(exec.clone(), a, x)?)];
+    #[cfg_attr(not(feature = "peers"), allow(unused_mut))] // the device peers' missing ones
     let mut unavailable = Vec::new();
     list.push(Box::new(FerrokkosTeam::new(exec.clone(), a, x, cfg.team)?));
     if !cfg.compare {
