@@ -93,6 +93,8 @@ impl KernelBody {
             let caps: Vec<String> = names.iter().map(|n| builder::fresh_name(n)).collect();
             let index: Vec<String> = info.index.iter().map(|n| builder::fresh_name(n)).collect();
             let params: Vec<String> = info.params.iter().map(|n| builder::fresh_name(n)).collect();
+            // Every emission starts with no scratch View carved (team kernels carve in order).
+            super::shadow::team::reset_scratch();
             body(C::shadow(&caps), &index, &params);
             // Inside the emission, so that the user types of the parameters are defined.
             let types = C::cxx_types();
@@ -205,10 +207,7 @@ impl<C: Captures, H, S: Fn(C::Shadow, TeamShadow)> Kernel<TeamForKind, C, H, S> 
             BodyKind::TeamFor,
             "usize",
             emit,
-            |caps, _, params| {
-                super::shadow::team::reset_scratch();
-                (self.shadow)(caps, TeamShadow::named(&params[0]))
-            },
+            |caps, _, params| (self.shadow)(caps, TeamShadow::named(&params[0])),
         )
     }
 }
@@ -231,7 +230,6 @@ where
             "usize",
             emit,
             |caps, _, params| {
-                super::shadow::team::reset_scratch();
                 (self.shadow)(caps, TeamShadow::named(&params[0]), Expr::name(&params[1]))
             },
         )
