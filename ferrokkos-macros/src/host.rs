@@ -10,23 +10,74 @@
 //!   allows them.
 //! - An atomic View: `h.atomic_add(k, v)` stays as written (safe).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, parse_quote};
 
+use crate::affine::{self, Coord};
 use crate::analyze::{ident_of, is_compound, strip};
 use crate::race::Role;
 
-struct Host<'a> {
+struct Host<'a, 'p> {
     roles: &'a HashMap<String, Role>,
     /// How many of the author's `unsafe { }` blocks enclose the current expression.
     in_unsafe: usize,
+    /// Making the proven form: the accesses whose maps a launch proves in bounds skip their checks.
+    proven: Option<&'a mut Proven<'p>>,
 }
 
-impl Host<'_> {
+/// What the proven form of a body needs and records (see `ferrokkos::kernel::bounds`).
+pub struct Proven<'a> {
+    /// The iteration index's names.
+    pub params: &'a [String],
+    /// The launch constants of index maps.
+    pub constants: &'a HashSet<String>,
+    /// The captured Views (not arrays, not scratch Views).
+    pub views: &'a HashSet<String>,
+    /// The accesses made unchecked: the View, the index map, and the identifiers the map took for
+    /// the iteration index (the expansion checks that each resolves to it).
+    pub found: Vec<(String, Vec<Coord>, Vec<syn::Ident>)>,
+}
+
+impl Proven<'_> {
+    /// Whether the access `base[index]` skips its check in the proven form (then recorded): a
+    /// captured View indexed by an affine map in every coordinate.
+    fn take(&mut self, base: &Expr, index: &Expr) -> bool {
+        let Some(view) = ident_of(base).filter(|v| self.views.contains(v)) else {
+            return false;
+        };
+        let map = affine::coords(index, self.params, &|n| self.constants.contains(n));
+        if map.iter().any(|c| matches!(c, Coord::Any)) {
+            return false;
+        }
+        let mut idents = Vec::new();
+        param_idents(index, self.params, &mut idents);
+        self.found.push((view, map, idents));
+        true
+    }
+}
+
+/// The identifiers of `e` that name an iteration index parameter.
+fn param_idents(e: &Expr, params: &[String], out: &mut Vec<syn::Ident>) {
+    struct Find<'a>(&'a [String], &'a mut Vec<syn::Ident>);
+    impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
+        fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+            if p.qself.is_none()
+                && p.path.segments.len() == 1
+                && self.0.iter().any(|n| p.path.segments[0].ident == n)
+            {
+                self.1.push(p.path.segments[0].ident.clone());
+            }
+            syn::visit::visit_expr_path(self, p);
+        }
+    }
+    syn::visit::Visit::visit_expr(&mut Find(params, out), e);
+}
+
+impl Host<'_, '_> {
     /// Whether `place` (`x[i]`, `y[i].a.b`) indexes a capture (a View or a captured array), whose
     /// accesses become accessor calls; a local array's stay as written.
     fn captured_element(&self, place: &Expr) -> bool {
@@ -36,6 +87,24 @@ impl Host<'_> {
 
     fn written(&self, base: &Expr) -> bool {
         ident_of(base).is_some_and(|n| self.roles.get(&n) == Some(&Role::Write))
+    }
+
+    /// Whether the access `base[index]` skips its bounds check (the proven form only; recorded).
+    fn unchecked(&mut self, base: &Expr, index: &Expr) -> bool {
+        self.proven.as_mut().is_some_and(|p| p.take(base, index))
+    }
+
+    /// The accessor methods of an access: `at` / `put`, or their unchecked forms.
+    fn methods(unchecked: bool) -> (syn::Ident, syn::Ident) {
+        let s = Span::call_site();
+        if unchecked {
+            (
+                syn::Ident::new("at_unchecked", s),
+                syn::Ident::new("put_unchecked", s),
+            )
+        } else {
+            (syn::Ident::new("at", s), syn::Ident::new("put", s))
+        }
     }
 
     /// `call` (a call of an `unsafe` accessor method), in an `unsafe` block of the expansion unless
@@ -55,7 +124,7 @@ fn private(name: &str) -> syn::Ident {
     syn::Ident::new(name, Span::mixed_site())
 }
 
-impl VisitMut for Host<'_> {
+impl VisitMut for Host<'_, '_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         match e {
             Expr::Assign(a)
@@ -64,12 +133,14 @@ impl VisitMut for Host<'_> {
                 let Expr::Index(mut ix) = strip(&a.left).clone() else {
                     unreachable!()
                 };
+                let unchecked = self.written(&ix.expr) && self.unchecked(&ix.expr, &ix.index);
+                let (_, put_m) = Self::methods(unchecked);
                 self.visit_expr_mut(&mut ix.index);
                 self.visit_expr_mut(&mut a.right);
                 let (base, idx, value) = (&ix.expr, &ix.index, &a.right);
                 if self.written(base) {
                     let (i, v) = (private("__fk_index"), private("__fk_value"));
-                    let put = self.proven(quote!(#base.put(#i, #v)));
+                    let put = self.proven(quote!(#base.#put_m(#i, #v)));
                     // The author's expressions are evaluated outside the expansion's `unsafe`.
                     *e = parse_quote!({
                         let #v = #value;
@@ -101,6 +172,8 @@ impl VisitMut for Host<'_> {
                     _ => unreachable!(),
                 };
                 let (mut ix, path) = element_update_parts(left).expect("checked above");
+                let unchecked = self.written(&ix.expr) && self.unchecked(&ix.expr, &ix.index);
+                let (at_m, put_m) = Self::methods(unchecked);
                 self.visit_expr_mut(&mut ix.index);
                 self.visit_expr_mut(&mut value);
                 let (base, idx) = (&ix.expr, &ix.index);
@@ -109,8 +182,8 @@ impl VisitMut for Host<'_> {
                     private("__fk_value"),
                     private("__fk_element"),
                 );
-                let at = self.proven(quote!(#base.at(#i)));
-                let put = self.proven(quote!(#base.put(#i, #el)));
+                let at = self.proven(quote!(#base.#at_m(#i)));
+                let put = self.proven(quote!(#base.#put_m(#i, #el)));
                 // Rust evaluates the assigned value first (for compound assignments of primitives
                 // too), then the place.
                 *e = parse_quote!({
@@ -122,11 +195,13 @@ impl VisitMut for Host<'_> {
                 });
             }
             Expr::Index(ix) if self.captured_element(&Expr::Index(ix.clone())) => {
+                let unchecked = self.unchecked(&ix.expr, &ix.index);
+                let (at_m, _) = Self::methods(unchecked);
                 self.visit_expr_mut(&mut ix.index);
                 let (base, idx) = (&ix.expr, &ix.index);
-                if self.written(base) {
+                if self.written(base) || unchecked {
                     let i = private("__fk_index");
-                    let at = self.proven(quote!(#base.at(#i)));
+                    let at = self.proven(quote!(#base.#at_m(#i)));
                     *e = parse_quote!({
                         let #i = #idx;
                         #at
@@ -179,14 +254,16 @@ impl VisitMut for Host<'_> {
                         continue;
                     }
                     let (mut ix, path) = element_update_parts(&r.expr).expect("checked above");
+                    let unchecked = self.written(&ix.expr) && self.unchecked(&ix.expr, &ix.index);
+                    let (at_m, put_m) = Self::methods(unchecked);
                     self.visit_expr_mut(&mut ix.index);
                     let (base, idx) = (&ix.expr, &ix.index);
                     let (i, el) = (
                         private(&format!("__fk_index{k}")),
                         private(&format!("__fk_element{k}")),
                     );
-                    let at = self.proven(quote!(#base.at(#i)));
-                    let put = self.proven(quote!(#base.put(#i, #el)));
+                    let at = self.proven(quote!(#base.#at_m(#i)));
+                    let put = self.proven(quote!(#base.#put_m(#i, #el)));
                     before.push(quote!(let #i = #idx; let mut #el = #at;));
                     after.push(quote!(#put;));
                     *a = parse_quote!(&mut #el #(.#path)*);
@@ -244,13 +321,19 @@ fn element_update_parts(e: &Expr) -> Option<(syn::ExprIndex, Vec<syn::Member>)> 
     }
 }
 
-/// The host form of a kernel body; `roles` are the captured Views' roles.
-pub fn body(e: &Expr, roles: &HashMap<String, Role>) -> TokenStream {
+/// The host form of a kernel body; `roles` are the captured Views' roles. With `proven`, its
+/// proven form: the accesses `proven` takes skip their bounds checks, and `proven.found` lists them.
+pub fn body(
+    e: &Expr,
+    roles: &HashMap<String, Role>,
+    proven: Option<&mut Proven<'_>>,
+) -> TokenStream {
     let mut e = e.clone();
     ScratchLets.visit_expr_mut(&mut e);
     Host {
         roles,
         in_unsafe: 0,
+        proven,
     }
     .visit_expr_mut(&mut e);
     quote!(#e)

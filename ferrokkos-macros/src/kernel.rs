@@ -1,7 +1,7 @@
 //! `kernel!`: parses the closure, checks it, and expands it to a `ferrokkos::kernel::Kernel` with a
 //! host body and a typed shadow.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
@@ -339,7 +339,31 @@ fn generate(
                 .map(|d| (d.name.clone(), Role::Read)),
         )
         .collect();
-    let host_body = host::body(body, &roles);
+    let host_body = host::body(body, &roles, None);
+    // The proven form (range and multidimensional patterns): accesses of captured Views at affine
+    // index maps skip their checks when the launch proves the maps in bounds (kernel/bounds.rs).
+    let proven_views: HashSet<String> = analysis
+        .captures
+        .iter()
+        .filter(|(n, r, _)| analysis.views.contains(n) && matches!(r, Role::Read | Role::Write))
+        .map(|(n, _, _)| n.clone())
+        .collect();
+    let mut proven = host::Proven {
+        params: &index.names,
+        constants: &analysis.launch_constants,
+        views: &proven_views,
+        found: Vec::new(),
+    };
+    let proven_body = match kind {
+        Kind::For | Kind::Reduce { .. } => host::body(body, &roles, Some(&mut proven)),
+        _ => quote!(),
+    };
+    let flag = syn::Ident::new("__fk_proven", Span::mixed_site());
+    let host_form = if proven.found.is_empty() {
+        quote!(let _ = #flag; #host_body)
+    } else {
+        quote!(if #flag { #proven_body } else { #host_body })
+    };
     // Unannotated accumulators (and a scan's partial value) take their type from the body.
     let open_params: Vec<String> = match &kind {
         Kind::For => vec![],
@@ -396,9 +420,9 @@ fn generate(
     let (host, shadow, ctor, params): (TokenStream, TokenStream, TokenStream, Vec<String>) =
         match kind {
             Kind::For => (
-                quote!(#k::host_for::<#idx_ty, _, _>(&#caps_var, |#captures, #idx_pat: #idx_ty| {
+                quote!(#k::host_for::<#idx_ty, _, _>(&#caps_var, |#captures, #idx_pat: #idx_ty, #flag: bool| {
                     #unpack_host
-                    #host_body
+                    #host_form
                 })),
                 quote!(#k::shadow_for::<#idx_ty, _, _>(&#caps_var, move |#captures, #idx_pat| {
                     #unpack_shadow
@@ -412,9 +436,9 @@ fn generate(
                 let acc_name = param_name(acc).expect("checked");
                 let acc_shadow = shadow_param(acc);
                 (
-                    quote!(#k::host_reduce::<#idx_ty, _, _, _>(&#caps_var, |#captures, #idx_pat: #idx_ty, #acc| {
+                    quote!(#k::host_reduce::<#idx_ty, _, _, _>(&#caps_var, |#captures, #idx_pat: #idx_ty, #acc, #flag: bool| {
                         #unpack_host
-                        #host_body
+                        #host_form
                     })),
                     quote!(#k::shadow_reduce::<#idx_ty, _, _, _>(&#caps_var, move |#captures, #idx_pat, #acc_shadow| {
                         #unpack_shadow
@@ -443,10 +467,10 @@ fn generate(
                     .map(|a| shadow_param_type(a).unwrap_or_else(|| quote!(_)))
                     .collect();
                 (
-                    quote!(#k::host_reduce::<#idx_ty, _, _, _>(&#caps_var, |#captures, #idx_pat: #idx_ty, #accs| {
+                    quote!(#k::host_reduce::<#idx_ty, _, _, _>(&#caps_var, |#captures, #idx_pat: #idx_ty, #accs, #flag: bool| {
                         #unpack_host
                         let (#(#names,)*): (#(#host_types,)*) = #k::#split(#accs);
-                        #host_body
+                        #host_form
                     })),
                     quote!(#k::shadow_reduce::<#idx_ty, _, _, _>(&#caps_var, move |#captures, #idx_pat, #accs| {
                         #unpack_shadow
@@ -521,7 +545,11 @@ fn generate(
         let each = index.names.iter().map(|_| quote!(#k::IterationIndex));
         quote!((#(#each,)*))
     };
-    let owners = &analysis.owner_idents;
+    let owners: Vec<&syn::Ident> = analysis
+        .owner_idents
+        .iter()
+        .chain(proven.found.iter().flat_map(|(_, _, idents)| idents))
+        .collect();
     let witness = if matches!(kind, Kind::Team { .. }) {
         // Each local the team rules resolved must be the binding they took it for.
         let pairs = analysis.team_witness.iter().map(|(use_, binding)| {
@@ -546,6 +574,7 @@ fn generate(
     let is_unsafe = analysis.is_unsafe;
     let h = hash(&closure.to_token_stream().to_string());
     let overlaps = overlap_checks(analysis, fields);
+    let bounds = bounds_checks(&proven.found, analysis, fields);
     let scratch = analysis.scratch.iter().map(|d| {
         let (level, per_thread, ty) = (d.level, d.per_thread, &d.ty);
         let extents = d.extents.iter().map(|e| {
@@ -588,7 +617,7 @@ fn generate(
                 params: &[#(#params),*],
             })
         };
-        #kernel_var #overlaps #blocks #scratch
+        #kernel_var #overlaps #bounds #blocks #scratch
     })
 }
 
@@ -646,8 +675,37 @@ fn overlap_checks(analysis: &analyze::Analysis, fields: &[fields::FieldCapture])
         return quote!();
     }
     let k = quote!(::ferrokkos::__private);
+    let coord = |c: &affine::Coord| coord_tokens(c, analysis, fields);
+    let map = |(text, coords): &(String, Vec<affine::Coord>)| {
+        let text = with_paths_text(text, fields);
+        let cs = coords.iter().map(coord);
+        quote!((#text, ::std::vec![#(#cs),*]))
+    };
+    let each = analysis.overlaps.iter().map(|o| {
+        let view = with_paths_text(&o.view, fields);
+        let first = map(&o.first);
+        let second = match &o.second {
+            Some(m) => {
+                let m = map(m);
+                quote!(::core::option::Option::Some(#m))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote!(#k::Overlap { view: #view, first: #first, second: #second })
+    });
+    quote!(.with_overlaps(::std::vec![#(#each),*]))
+}
+
+/// One coordinate of an index map, with its offsets evaluated now from the values the kernel
+/// captures.
+fn coord_tokens(
+    c: &affine::Coord,
+    analysis: &analyze::Analysis,
+    fields: &[fields::FieldCapture],
+) -> TokenStream {
+    let k = quote!(::ferrokkos::__private);
     let leaf = |name: &str| capture_value(name, analysis, fields);
-    let coord = |c: &affine::Coord| match c {
+    match c {
         affine::Coord::Param {
             param,
             coef,
@@ -669,25 +727,30 @@ fn overlap_checks(analysis: &analyze::Analysis, fields: &[fields::FieldCapture])
             quote!(#k::OverlapCoord::fixed(#value, #bits))
         }
         affine::Coord::Any => quote!(#k::OverlapCoord::Any),
-    };
-    let map = |(text, coords): &(String, Vec<affine::Coord>)| {
-        let text = with_paths_text(text, fields);
-        let cs = coords.iter().map(coord);
-        quote!((#text, ::std::vec![#(#cs),*]))
-    };
-    let each = analysis.overlaps.iter().map(|o| {
-        let view = with_paths_text(&o.view, fields);
-        let first = map(&o.first);
-        let second = match &o.second {
-            Some(m) => {
-                let m = map(m);
-                quote!(::core::option::Option::Some(#m))
-            }
-            None => quote!(::core::option::Option::None),
-        };
-        quote!(#k::Overlap { view: #view, first: #first, second: #second })
+    }
+}
+
+/// The accesses of the body's proven form, as `.with_bounds(vec![...])` (nothing when there are
+/// none): each launch proves their maps within their Views before it runs that form.
+fn bounds_checks(
+    found: &[(String, Vec<affine::Coord>, Vec<syn::Ident>)],
+    analysis: &analyze::Analysis,
+    fields: &[fields::FieldCapture],
+) -> TokenStream {
+    if found.is_empty() {
+        return quote!();
+    }
+    let k = quote!(::ferrokkos::__private);
+    let each = found.iter().map(|(view, map, _)| {
+        let cs = map.iter().map(|c| coord_tokens(c, analysis, fields));
+        quote!(#k::InBounds { view: #view, map: ::std::vec![#(#cs),*] })
     });
-    quote!(.with_overlaps(::std::vec![#(#each),*]))
+    let b = syn::Ident::new("__fk_bounds", Span::mixed_site());
+    quote!(.with_bounds({
+        #[allow(clippy::all)]
+        let #b = ::std::vec![#(#each),*];
+        #b
+    }))
 }
 
 /// Captures travel in tuples of at most `CHUNK` (the library's tuple impls); more are nested as

@@ -216,6 +216,7 @@ pub mod __private {
     pub use crate::dispatch::team::kernel::{host_team_for, host_team_reduce};
     pub use crate::dispatch::team::kernel_scratch::{KernelScratch, kernel_scratch};
     pub use crate::kernel::array::{ArrayExpr, HostArray};
+    pub use crate::kernel::bounds::InBounds;
     pub use crate::kernel::capture::AtomicMemory;
     pub use crate::kernel::device_fn::{DeviceFunction, device_function};
     pub use crate::kernel::expr::Expr;

@@ -48,6 +48,9 @@ pub struct Analysis {
     pub views: HashSet<String>,
     /// Constants used by name (`N`, `SCALE`): not captured, written as literals in the shadow.
     pub constants: HashSet<String>,
+    /// The names that are launch constants in index maps (see [`crate::affine::coords`]): the
+    /// constants, and captured numbers the body never binds.
+    pub launch_constants: HashSet<String>,
     /// The identifiers standing for the iteration index where the race rules rely on it (the
     /// owner positions of written Views): the expansion checks that each resolves to the index
     /// parameter (a name can resolve elsewhere through a `macro_rules!` macro's hygiene).
@@ -185,6 +188,18 @@ fn analyze_with(
         ),
         None => Vec::new(),
     };
+    let launch_constants: HashSet<String> = w
+        .constants
+        .iter()
+        .chain(
+            &w.captures
+                .iter()
+                .map(|(n, _)| n.clone())
+                .collect::<Vec<_>>(),
+        )
+        .filter(|n| constant(n))
+        .cloned()
+        .collect();
     let (captures, found) = race::roles(
         std::mem::take(&mut w.captures),
         std::mem::take(&mut w.accesses),
@@ -198,6 +213,7 @@ fn analyze_with(
         dereferenced: w.dereferenced,
         views: w.views,
         constants: w.constants,
+        launch_constants,
         owner_idents: found.owners,
         overlaps: found.overlaps,
         atomic_only: found.atomic_only,

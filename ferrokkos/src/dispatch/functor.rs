@@ -43,6 +43,21 @@ pub trait ForFunctor<A> {
         _: Token,
     ) -> Result<R>;
 
+    /// As `with_body`, for a host launch over the iteration box `ranges` (an index type of `bits`
+    /// bits): a `kernel!`'s body may then be proven in bounds over it (`Body::in_bounds`).
+    #[doc(hidden)]
+    fn with_body_over<R>(
+        &self,
+        what: &dyn Fn() -> String,
+        ranges: &[(i128, i128)],
+        bits: u32,
+        run: impl FnOnce(&Self::Body) -> R,
+        t: Token,
+    ) -> Result<R> {
+        let _ = (ranges, bits);
+        self.with_body(what, run, t)
+    }
+
     /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`](super::Everywhere)
     /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
     type Reach: Reach;
@@ -105,6 +120,21 @@ pub trait ReduceFunctor<A, V> {
         run: impl FnOnce(&Self::Body) -> R,
         _: Token,
     ) -> Result<R>;
+
+    /// As `with_body`, for a host launch over the iteration box `ranges` (an index type of `bits`
+    /// bits): a `kernel!`'s body may then be proven in bounds over it (`Body::in_bounds`).
+    #[doc(hidden)]
+    fn with_body_over<R>(
+        &self,
+        what: &dyn Fn() -> String,
+        ranges: &[(i128, i128)],
+        bits: u32,
+        run: impl FnOnce(&Self::Body) -> R,
+        t: Token,
+    ) -> Result<R> {
+        let _ = (ranges, bits);
+        self.with_body(what, run, t)
+    }
 
     /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`](super::Everywhere)
     /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.

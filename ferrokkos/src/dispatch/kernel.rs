@@ -10,6 +10,26 @@
 pub trait ForKernel<A>: Sync {
     /// Runs iteration `index`.
     fn apply(&self, index: A);
+
+    /// Whether this launch proved the body's View accesses in bounds over its whole iteration box,
+    /// so that the host drivers may call [`ForKernel::apply_in_bounds`] (a `kernel!` body whose
+    /// accesses the launch proved; see `kernel/bounds.rs`). Other kernels keep `false`.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn in_bounds(&self) -> bool {
+        false
+    }
+
+    /// Runs iteration `index` with the accesses the launch proved in bounds left unchecked.
+    ///
+    /// # Safety
+    /// [`ForKernel::in_bounds`] returned `true` for this launch, and `index` lies in the launch's
+    /// iteration box.
+    #[doc(hidden)]
+    #[inline(always)]
+    unsafe fn apply_in_bounds(&self, index: A) {
+        self.apply(index)
+    }
 }
 
 impl<A, F: Fn(A) + Sync> ForKernel<A> for F {
@@ -24,6 +44,23 @@ impl<A, F: Fn(A) + Sync> ForKernel<A> for F {
 pub trait ReduceKernel<A, V>: Sync {
     /// Runs iteration `index`, contributing to `acc`.
     fn apply(&self, index: A, acc: &mut V);
+
+    /// As [`ForKernel::in_bounds`].
+    #[doc(hidden)]
+    #[inline(always)]
+    fn in_bounds(&self) -> bool {
+        false
+    }
+
+    /// As [`ForKernel::apply_in_bounds`].
+    ///
+    /// # Safety
+    /// As for [`ForKernel::apply_in_bounds`].
+    #[doc(hidden)]
+    #[inline(always)]
+    unsafe fn apply_in_bounds(&self, index: A, acc: &mut V) {
+        self.apply(index, acc)
+    }
 }
 
 impl<A, V, F: Fn(A, &mut V) + Sync> ReduceKernel<A, V> for F {

@@ -6,19 +6,22 @@ use super::kernel::{ForKernel, ReduceKernel, ScanKernel};
 use super::reach::Everywhere;
 use crate::error::Result;
 use crate::kernel::capture::Captures;
+use crate::kernel::overlap::Bounds;
 use crate::kernel::shadow::Mut;
 use crate::kernel::{
     DeviceKernel, Expr, ForKind, HostBody, Kernel, ReduceKind, ScanKind, ShadowIndex,
 };
 
 /// The functor trait of one pattern for a kernel and for a reference to it: the launch builds the
-/// host body with [`Kernel::run_host`].
+/// host body with [`Kernel::run_host`]. `host` lists the host closure's arguments after the
+/// captures; `over` adds `with_body_over` (patterns whose host bodies have a proven form, see
+/// `kernel/bounds.rs`).
 macro_rules! functors {
-    ($trait:ident<$($p:ident),+>, $kind:ident, ($($arg:ty),+), ($($sh:ty),+)) => {
-        functors!(@one $trait<$($p),+>, Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+), ($($sh),+));
-        functors!(@one $trait<$($p),+>, &Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+), ($($sh),+));
+    ($trait:ident<$($p:ident),+>, $kind:ident, host ($($arg:ty),+), ($($sh:ty),+) $(, $over:ident)?) => {
+        functors!(@one $trait<$($p),+>, Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+), ($($sh),+) $(, $over)?);
+        functors!(@one $trait<$($p),+>, &Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+), ($($sh),+) $(, $over)?);
     };
-    (@one $trait:ident<$($p:ident),+>, $t:ty, ($($arg:ty),+), ($($sh:ty),+)) => {
+    (@one $trait:ident<$($p:ident),+>, $t:ty, ($($arg:ty),+), ($($sh:ty),+) $(, $over:ident)?) => {
         #[diagnostic::do_not_recommend]
         impl<$($p,)+ C, H, S> $trait<$($p),+> for $t
         where
@@ -35,8 +38,9 @@ macro_rules! functors {
                 run: impl FnOnce(&Self::Body) -> R,
                 _: crate::seal::Token,
             ) -> Result<R> {
-                self.run_host(what, run)
+                self.run_host(what, None, run)
             }
+            $(functors!(@$over);)?
             type Reach = Everywhere;
             fn check_overlaps(
                 &self,
@@ -52,34 +56,73 @@ macro_rules! functors {
             }
         }
     };
+    (@over) => {
+        fn with_body_over<R>(
+            &self,
+            what: &dyn Fn() -> String,
+            ranges: &[(i128, i128)],
+            bits: u32,
+            run: impl FnOnce(&Self::Body) -> R,
+            _: crate::seal::Token,
+        ) -> Result<R> {
+            self.run_host(what, Some(Bounds { ranges, bits }), run)
+        }
+    };
 }
 
-functors!(ForFunctor<A>, ForKind, (A), (A::Exprs));
-functors!(ReduceFunctor<A, V>, ReduceKind, (A, &mut V), (A::Exprs, Expr<Mut<V>>));
-functors!(ScanFunctor<A, V>, ScanKind, (A, &mut V, bool), (A::Exprs, Expr<Mut<V>>, Expr<bool>));
+functors!(ForFunctor<A>, ForKind, host(A, bool), (A::Exprs), over);
+functors!(ReduceFunctor<A, V>, ReduceKind, host (A, &mut V, bool), (A::Exprs, Expr<Mut<V>>), over);
+functors!(ScanFunctor<A, V>, ScanKind, host (A, &mut V, bool), (A::Exprs, Expr<Mut<V>>, Expr<bool>));
 
 // The host body of a kernel is the kernel the host drivers run: each iteration gets the captures
 // lent for that call only.
 
+// The closure's last argument selects the body's form: `false` the checked body, `true` the proven
+// one, whose recorded accesses skip their bounds checks (see `kernel/bounds.rs`). The drivers call
+// each form with the flag as a constant, so that only that form is compiled into their loops.
+
 impl<A, C, H> ForKernel<A> for HostBody<C, H>
 where
     C: Captures + 'static,
-    H: for<'b> Fn(&'b C::Host<'b>, A) + Sync,
+    H: for<'b> Fn(&'b C::Host<'b>, A, bool) + Sync,
 {
     #[inline(always)]
     fn apply(&self, index: A) {
-        (self.host)(self.captures(), index)
+        (self.host)(self.captures(), index, false)
+    }
+
+    #[inline(always)]
+    fn in_bounds(&self) -> bool {
+        self.proven
+    }
+
+    #[inline(always)]
+    unsafe fn apply_in_bounds(&self, index: A) {
+        // The proven form's contract (`Kernel::with_bounds`) is the caller's: the launch proved the
+        // recorded accesses in bounds over its box (`in_bounds`), and `index` lies in that box.
+        (self.host)(self.captures(), index, true)
     }
 }
 
 impl<A, V, C, H> ReduceKernel<A, V> for HostBody<C, H>
 where
     C: Captures + 'static,
-    H: for<'b> Fn(&'b C::Host<'b>, A, &mut V) + Sync,
+    H: for<'b> Fn(&'b C::Host<'b>, A, &mut V, bool) + Sync,
 {
     #[inline(always)]
     fn apply(&self, index: A, acc: &mut V) {
-        (self.host)(self.captures(), index, acc)
+        (self.host)(self.captures(), index, acc, false)
+    }
+
+    #[inline(always)]
+    fn in_bounds(&self) -> bool {
+        self.proven
+    }
+
+    #[inline(always)]
+    unsafe fn apply_in_bounds(&self, index: A, acc: &mut V) {
+        // As for `ForKernel::apply_in_bounds` above.
+        (self.host)(self.captures(), index, acc, true)
     }
 }
 

@@ -44,6 +44,18 @@ impl<T: Copy, const N: usize> HostArray<'_, T, N> {
             None => out_of_range(i, N),
         }
     }
+
+    /// `values[index]` in a body's proven form: a launch proves only Views' accesses (an array
+    /// has no [`crate::view::kernel_access::ViewAccess`]), so an array keeps its check.
+    ///
+    /// # Safety
+    /// None beyond `at`'s: this is `unsafe` only to match the Views' unchecked accessor.
+    #[doc(hidden)]
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn at_unchecked(&self, index: impl KernelIndex<1>) -> T {
+        self.at(index)
+    }
 }
 
 #[cold]

@@ -182,6 +182,7 @@
 
 pub(crate) mod array;
 mod body;
+pub(crate) mod bounds;
 mod builder;
 pub(crate) mod capture;
 mod complex;

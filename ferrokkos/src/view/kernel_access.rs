@@ -135,6 +135,19 @@ impl<T: Element, const R: usize, L: Layout> ReadAccess<'_, T, R, L> {
         // this element except, in a kernel its author declared `unsafe`, what that author allowed.
         unsafe { p.read() }
     }
+
+    /// `x[index]` where the launch proved `index` in bounds (see `kernel/bounds.rs`): no check.
+    ///
+    /// # Safety
+    /// `index` is in bounds: `kernel!` calls this only in the host body's proven form, which a
+    /// launch runs only after proving every such access's index map within the View's extents over
+    /// all of its iterations.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub unsafe fn at_unchecked(&self, index: impl KernelIndex<R>) -> T {
+        // SAFETY: in bounds by the caller's contract; otherwise as in `at`.
+        unsafe { self.raw.element_unchecked(index.to_index()).read() }
+    }
 }
 
 impl<T: Element, const R: usize, L: Layout> WriteAccess<'_, T, R, L> {
@@ -167,6 +180,28 @@ impl<T: Element, const R: usize, L: Layout> WriteAccess<'_, T, R, L> {
         // other iteration touches this element.
         unsafe { p.write(value) }
     }
+
+    /// `y[index]` where the launch proved `index` in bounds: no check.
+    ///
+    /// # Safety
+    /// As for [`WriteAccess::at`], and `index` is in bounds (as for [`ReadAccess::at_unchecked`]).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub unsafe fn at_unchecked(&self, index: impl KernelIndex<R>) -> T {
+        // SAFETY: in bounds and race-free by the caller's contract.
+        unsafe { self.raw.element_unchecked(index.to_index()).read() }
+    }
+
+    /// `y[index] = value` where the launch proved `index` in bounds: no check.
+    ///
+    /// # Safety
+    /// As for [`WriteAccess::put`], and `index` is in bounds (as for [`ReadAccess::at_unchecked`]).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub unsafe fn put_unchecked(&self, index: impl KernelIndex<R>, value: T) {
+        // SAFETY: in bounds and race-free by the caller's contract.
+        unsafe { self.raw.element_unchecked(index.to_index()).write(value) }
+    }
 }
 
 /// How a kernel uses a captured View.
@@ -189,6 +224,8 @@ pub struct ViewAccess<'a> {
     pub(crate) name: &'static str,
     pub(crate) allocation: &'a Allocation,
     pub(crate) mode: AccessMode,
+    /// The View's extents (a launch proves indices in bounds against them, see `kernel/bounds.rs`).
+    pub(crate) extents: &'a [usize],
     /// The View's memory space, and whether the host and the device can reach it.
     pub(crate) space: &'static str,
     pub(crate) host_accessible: bool,
@@ -206,6 +243,7 @@ impl<'a> ViewAccess<'a> {
             name,
             allocation: view.allocation(),
             mode,
+            extents: view.extents_slice(),
             space: M::NAME,
             host_accessible: M::HOST_ACCESSIBLE,
             device_accessible: M::DEVICE_ACCESSIBLE,

@@ -71,6 +71,18 @@ impl<'a, T: Element, const R: usize, L: Layout> RawMapping<'a, T, R, L> {
         unsafe { self.ptr.as_ptr().add(L::offset(&index, &self.strides)) }
     }
 
+    /// The pointer to the element at `index`, which the caller has proved in bounds.
+    ///
+    /// # Safety
+    /// `index[r] < extent(r)` for every `r`.
+    #[inline(always)]
+    pub(crate) unsafe fn element_unchecked(&self, index: [usize; R]) -> *mut T {
+        debug_assert!((0..R).all(|r| index[r] < self.extents[r]));
+        // SAFETY: in bounds by the caller's contract, so the offset lies inside the View's span,
+        // which lies inside its allocation (View invariant), alive for `'a`.
+        unsafe { self.ptr.as_ptr().add(L::offset(&index, &self.strides)) }
+    }
+
     #[cold]
     #[inline(never)]
     #[track_caller]

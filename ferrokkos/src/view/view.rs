@@ -303,6 +303,11 @@ impl<T: Element, const R: usize, L: Layout, M: MemorySpace> View<T, R, L, M> {
         self.extents
     }
 
+    /// All extents, borrowed (for checks made at each launch without copying them).
+    pub(crate) fn extents_slice(&self) -> &[usize] {
+        &self.extents
+    }
+
     /// The stride of dimension `r`, in elements; for `r >= R`, the span (the stride of a dimension
     /// that would follow all others).
     pub fn stride(&self, r: usize) -> usize {

@@ -32,6 +32,7 @@ mod kernel_launch;
 mod md_range;
 mod mirrors;
 mod prepare;
+mod proven_bounds;
 mod range;
 mod reduce_targets;
 mod reducers;

@@ -25,7 +25,23 @@ where
     [I; R]: IndexTuple<I>,
     K: ForKernel<<[I; R] as IndexTuple<I>>::Tuple>,
 {
-    grid.visit(tiles, |idx| kernel.apply(idx.to_tuple()));
+    if kernel.in_bounds() {
+        grid.visit(
+            tiles,
+            #[inline(always)]
+            |idx| {
+                // SAFETY: the launch proved the body in bounds over its box (`in_bounds`), and
+                // the grid visits only points of that box.
+                unsafe { kernel.apply_in_bounds(idx.to_tuple()) }
+            },
+        );
+    } else {
+        grid.visit(
+            tiles,
+            #[inline(always)]
+            |idx| kernel.apply(idx.to_tuple()),
+        );
+    }
 }
 
 /// Runs the points of tiles `tiles` of a multidimensional reduction into `acc`.
@@ -39,7 +55,22 @@ fn reduce_tiles<I: IndexType, const R: usize, V, K>(
     [I; R]: IndexTuple<I>,
     K: ReduceKernel<<[I; R] as IndexTuple<I>>::Tuple, V>,
 {
-    grid.visit(tiles, |idx| kernel.apply(idx.to_tuple(), acc));
+    if kernel.in_bounds() {
+        grid.visit(
+            tiles,
+            #[inline(always)]
+            |idx| {
+                // SAFETY: as in `for_tiles`.
+                unsafe { kernel.apply_in_bounds(idx.to_tuple(), acc) }
+            },
+        );
+    } else {
+        grid.visit(
+            tiles,
+            #[inline(always)]
+            |idx| kernel.apply(idx.to_tuple(), acc),
+        );
+    }
 }
 
 impl<S, const R: usize, I> MDRangePolicy<S, R, I>
@@ -50,6 +81,12 @@ where
 {
     fn work(&self, tiles: u64) -> Work {
         Work::new(tiles, Schedule::Static, None, self.space().concurrency())
+    }
+
+    /// The iteration box, per dimension `[lower, upper)`, the box [`TileGrid::visit`] walks.
+    fn launch_box(&self) -> [(i128, i128); R] {
+        let (lo, hi) = (self.lower(), self.upper());
+        std::array::from_fn(|d| (lo[d].to_i128(), hi[d].to_i128()))
     }
 }
 
@@ -107,8 +144,10 @@ where
             label,
             type_name::<K>(),
             || {
-                kernel.with_body(
+                kernel.with_body_over(
                     &what,
+                    &this.launch_box(),
+                    I::BITS,
                     |kernel| {
                         let body = |tiles: Range<u64>| for_tiles(kernel, &grid, tiles);
                         run_for(this.space(), &what, this.work(grid.count), &body)
@@ -148,8 +187,10 @@ where
             label,
             type_name::<K>(),
             || {
-                kernel.with_body(
+                kernel.with_body_over(
                     &what,
+                    &this.launch_box(),
+                    I::BITS,
                     |kernel| {
                         let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
                             reduce_tiles(kernel, &grid, tiles, acc)

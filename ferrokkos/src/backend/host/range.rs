@@ -28,8 +28,17 @@ use crate::tools::{Pattern, profiled};
 /// Runs iterations `items` (counted from `begin`) of a range kernel.
 #[inline(never)]
 fn for_range<I: IndexType, K: ForKernel<I>>(kernel: &K, begin: I, items: Range<u64>) {
-    for k in items {
-        kernel.apply(begin.advance(k));
+    if kernel.in_bounds() {
+        for k in items {
+            // SAFETY: the launch proved the body in bounds over its range (`in_bounds`), and
+            // `items` is part of `0..len` of that range (the work split hands out no other
+            // items), so `begin + k` is one of its iterations.
+            unsafe { kernel.apply_in_bounds(begin.advance(k)) };
+        }
+    } else {
+        for k in items {
+            kernel.apply(begin.advance(k));
+        }
     }
 }
 
@@ -41,8 +50,15 @@ fn reduce_range<I: IndexType, V, K: ReduceKernel<I, V>>(
     items: Range<u64>,
     acc: &mut V,
 ) {
-    for k in items {
-        kernel.apply(begin.advance(k), acc);
+    if kernel.in_bounds() {
+        for k in items {
+            // SAFETY: as in `for_range`.
+            unsafe { kernel.apply_in_bounds(begin.advance(k), acc) };
+        }
+    } else {
+        for k in items {
+            kernel.apply(begin.advance(k), acc);
+        }
     }
 }
 
@@ -128,8 +144,10 @@ where
             label,
             type_name::<K>(),
             || {
-                kernel.with_body(
+                kernel.with_body_over(
                     &what,
+                    &[(begin.to_i128(), this.end().to_i128())],
+                    I::BITS,
                     |kernel| {
                         let body = |items: Range<u64>| for_range(kernel, begin, items);
                         run_for(this.space(), &what, this.work(), &body)
@@ -168,8 +186,10 @@ where
             label,
             type_name::<K>(),
             || {
-                kernel.with_body(
+                kernel.with_body_over(
                     &what,
+                    &[(begin.to_i128(), this.end().to_i128())],
+                    I::BITS,
                     |kernel| {
                         let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
                             reduce_range(kernel, begin, items, acc)

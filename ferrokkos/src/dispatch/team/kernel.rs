@@ -49,7 +49,7 @@ macro_rules! team_functors {
                 run: impl FnOnce(&Self::Body) -> R,
                 _: crate::seal::Token,
             ) -> Result<R> {
-                self.run_host(what, run)
+                self.run_host(what, None, run)
             }
             fn device_kernel(&self, _: crate::seal::Token) -> Option<&dyn DeviceKernel> {
                 Some(self)

@@ -1,0 +1,204 @@
+//! Bounds proved at launch on the host spaces (`kernel/bounds.rs`): a `kernel!` whose View accesses
+//! are affine in the iteration index runs its proven body (no bounds check per access) when the
+//! launch's box keeps every such access inside its View, and its checked body otherwise. Both give
+//! the same results; an out-of-bounds access still panics naming the View, whether the launch's
+//! box reaches outside (the proof fails) or the access is one the proof does not cover (an index
+//! read from a View, a captured array).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use ferrokkos::prelude::*;
+use ferrokkos::{HostExecutionSpace, Result};
+
+use crate::common;
+
+/// The panic message of `f`, which must panic.
+fn panic_message(f: impl FnOnce() -> Result<()>) -> String {
+    let payload = catch_unwind(AssertUnwindSafe(f)).expect_err("the launch must panic");
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
+/// Copies `values` into the contiguous View `v`.
+fn fill<T: ferrokkos::Element, const R: usize>(v: &View<T, R>, values: &[T]) -> Result<()> {
+    let mut g = v.host_mut()?;
+    g.as_mut_slice()
+        .expect("contiguous")
+        .copy_from_slice(values);
+    Ok(())
+}
+
+/// A field with a different value at each point.
+fn field(n: usize) -> Vec<f64> {
+    (0..n * n)
+        .map(|p| ((p * 7919) % 1009) as f64 * 0.25 - 100.0)
+        .collect()
+}
+
+/// The 9-point stencil over the interior of an `n` x `n` field, in plain Rust (same operation
+/// order as the kernel).
+fn stencil_reference(u: &[f64], n: usize) -> Vec<f64> {
+    let mut v = vec![0.0; n * n];
+    let at = |i: usize, j: usize| u[i * n + j];
+    for i in 1..n - 1 {
+        for j in 1..n - 1 {
+            v[i * n + j] = 0.5 * at(i, j)
+                + 0.0625 * (at(i - 1, j) + at(i + 1, j) + at(i, j - 1) + at(i, j + 1))
+                + 0.03125
+                    * (at(i - 1, j - 1) + at(i - 1, j + 1) + at(i + 1, j - 1) + at(i + 1, j + 1));
+        }
+    }
+    v
+}
+
+fn stencil_matches_plain_rust<S: HostExecutionSpace>(exec: &S) -> Result<()> {
+    let n = 37;
+    let host = field(n);
+    let u = View::<f64, 2>::new("u", [n, n])?;
+    let v = View::<f64, 2>::new("v", [n, n])?;
+    fill(&u, &host)?;
+    let last = n as i64 - 1;
+    let interior = MDRangePolicy::new(exec, [1, 1], [last, last])?;
+    let stencil = kernel!(|(i, j)| {
+        v[(i, j)] = 0.5 * u[(i, j)]
+            + 0.0625 * (u[(i - 1, j)] + u[(i + 1, j)] + u[(i, j - 1)] + u[(i, j + 1)])
+            + 0.03125
+                * (u[(i - 1, j - 1)] + u[(i - 1, j + 1)] + u[(i + 1, j - 1)] + u[(i + 1, j + 1)]);
+    });
+    // The interior is proved; one more row would reach row n.
+    let (l, e) = (1i128, last as i128);
+    assert!(stencil.proves_bounds_over(&[(l, e), (l, e)], 64));
+    assert!(!stencil.proves_bounds_over(&[(l, e + 1), (l, e)], 64));
+    assert!(!stencil.proves_bounds_over(&[(0, e), (l, e)], 64));
+    parallel_for("stencil", interior.clone(), &stencil)?;
+    let expected = stencil_reference(&host, n);
+    assert_eq!(v.to_vec()?, expected, "on {}", S::NAME);
+    // A reduction over the same box, reading its neighbours.
+    let total = parallel_reduce(
+        "neighbour sum",
+        interior,
+        kernel!(|(i, j), acc| *acc += u[(i - 1, j + 1)] - u[(i + 1, j - 1)]),
+        Sum::new(),
+    )?;
+    let mut want = 0.0;
+    for i in 1..n - 1 {
+        for j in 1..n - 1 {
+            want += host[(i - 1) * n + j + 1] - host[(i + 1) * n + j - 1];
+        }
+    }
+    assert!(
+        (total - want).abs() <= 1e-9 * want.abs().max(1.0),
+        "{total} vs {want} on {}",
+        S::NAME
+    );
+    Ok(())
+}
+
+#[test]
+fn a_proven_stencil_matches_plain_rust() {
+    common::runtime();
+    stencil_matches_plain_rust(&Serial::default_instance().unwrap()).unwrap();
+    stencil_matches_plain_rust(&Threads::default_instance().unwrap()).unwrap();
+}
+
+fn shifted_and_reversed_maps<S: HostExecutionSpace>(exec: &S) -> Result<()> {
+    let n = 50usize;
+    let x = View::<f64, 1>::new("x", [n])?;
+    let y = View::<f64, 2>::new("y", [n, 1])?;
+    fill(&x, &(0..n).map(|k| k as f64).collect::<Vec<_>>())?;
+    // Negative lower bounds: i + 2 over -2..n-2; reversed: n - 1 - k over 0..n.
+    parallel_for(
+        "shift",
+        MDRangePolicy::new(exec, [-2i64, 0], [n as i64 - 2, 1])?,
+        kernel!(|(i, j)| y[(i + 2, j)] = x[i + 2] + j as f64),
+    )?;
+    assert_eq!(y.to_vec()?, x.to_vec()?, "on {}", S::NAME);
+    let last = n - 1;
+    let reversed = parallel_reduce(
+        "reversed",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|k, acc| *acc += x[last - k] * k as f64),
+        Sum::new(),
+    )?;
+    let want: f64 = (0..n).map(|k| (last - k) as f64 * k as f64).sum();
+    assert_eq!(reversed, want, "on {}", S::NAME);
+    Ok(())
+}
+
+#[test]
+fn shifted_and_reversed_index_maps_give_the_same_results() {
+    common::runtime();
+    shifted_and_reversed_maps(&Serial::default_instance().unwrap()).unwrap();
+    shifted_and_reversed_maps(&Threads::default_instance().unwrap()).unwrap();
+}
+
+fn box_outside_panics<S: HostExecutionSpace>(exec: &S) -> String {
+    let u = View::<f64, 2>::new("u reach", [8, 8]).unwrap();
+    let v = View::<f64, 2>::new("v reach", [8, 8]).unwrap();
+    // Row 0 reads row -1: the proof fails, the checked body panics there.
+    let reach = kernel!(|(i, j)| v[(i, j)] = u[(i - 1, j)]);
+    assert!(!reach.proves_bounds_over(&[(0, 8), (0, 8)], 64));
+    assert!(reach.proves_bounds_over(&[(1, 8), (0, 8)], 64));
+    panic_message(|| parallel_for("reach", MDRangePolicy::new(exec, [0, 0], [8, 8])?, &reach))
+}
+
+#[test]
+fn a_box_reaching_outside_the_view_still_panics_naming_it() {
+    common::runtime();
+    for msg in [
+        box_outside_panics(&Serial::default_instance().unwrap()),
+        box_outside_panics(&Threads::default_instance().unwrap()),
+    ] {
+        assert_eq!(
+            msg,
+            "index [18446744073709551615, 0] is out of bounds for View \"u reach\" with extents \
+             [8, 8]"
+        );
+    }
+}
+
+fn unproven_access_panics<S: HostExecutionSpace>(exec: &S) -> String {
+    let x = View::<f64, 1>::new("x gather", [4]).unwrap();
+    let y = View::<f64, 1>::new("y gather", [4]).unwrap();
+    let k = View::<usize, 1>::new("k gather", [4]).unwrap();
+    fill(&k, &[0, 1, 2, 4]).unwrap();
+    // y[i], x[i] and k[i] are proved; x[k[i]] is not, and k[3] = 4 is outside x.
+    let gather = kernel!(|i| y[i] = x[i] + x[k[i]]);
+    assert!(gather.proves_bounds_over(&[(0, 4)], 64));
+    panic_message(|| parallel_for("gather", RangePolicy::new(exec, 0, 4)?, &gather))
+}
+
+#[test]
+fn an_access_the_proof_does_not_cover_keeps_its_check() {
+    common::runtime();
+    for msg in [
+        unproven_access_panics(&Serial::default_instance().unwrap()),
+        unproven_access_panics(&Threads::default_instance().unwrap()),
+    ] {
+        assert_eq!(
+            msg,
+            "index [4] is out of bounds for View \"x gather\" with extents [4]"
+        );
+    }
+}
+
+fn array_access_panics<S: HostExecutionSpace>(exec: &S) -> String {
+    let y = View::<f64, 1>::new("y array", [4]).unwrap();
+    let w = [1.0, 2.0, 3.0];
+    // y[i] is proved over 0..4; the captured array is not a View and keeps its check.
+    let copy = kernel!(|i| y[i] = w[i]);
+    assert!(copy.proves_bounds_over(&[(0, 4)], 64));
+    panic_message(|| parallel_for("array", RangePolicy::new(exec, 0, 4)?, &copy))
+}
+
+#[test]
+fn a_captured_array_keeps_its_check_in_a_proven_launch() {
+    common::runtime();
+    let msg = array_access_panics(&Serial::default_instance().unwrap());
+    assert!(msg.contains("index 3"), "{msg}");
+    let msg = array_access_panics(&Threads::default_instance().unwrap());
+    assert!(msg.contains("index 3"), "{msg}");
+}
