@@ -18,6 +18,7 @@
 
 mod info;
 mod latency;
+mod openmp;
 mod options;
 mod schedule;
 mod spmv;
