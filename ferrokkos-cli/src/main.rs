@@ -3,8 +3,8 @@
 //! - `ferrokkos info`: the version, the execution spaces with their concurrency, the CUDA device
 //!   (or why Cuda is not available), the memory spaces.
 //! - `ferrokkos stream`: the BabelStream memory-bandwidth benchmark, written once with ferrokkos and
-//!   run on Serial, Threads or Cuda (`--space`); `--compare` adds, in the same process, a plain loop
-//!   and rayon on the host, hand-written CUDA kernels and a memcpy on Cuda.
+//!   run on Serial, Threads or Cuda (`--space`); `--compare` adds, in the same process, a plain loop,
+//!   rayon and C with OpenMP on the host, hand-written CUDA kernels and a memcpy on Cuda.
 //! - `ferrokkos latency`: the launch latency of the parallel patterns (Kokkos' launch_latency
 //!   benchmark; `--compare` adds rayon on the host; on Cuda, raw CUDA launches are always measured).
 //! - `ferrokkos spmv`: the CSR sparse matrix-vector product of the 3D 7-point Laplacian, as a
@@ -16,14 +16,18 @@
 //! Kokkos options (`--kokkos-num-threads=N`) and the `FERROKKOS_*` / `KOKKOS_*` environment variables
 //! are honoured by every command.
 
+#[cfg(test)]
+mod in_child;
 mod info;
 mod latency;
 mod openmp;
 mod options;
 mod schedule;
+mod spaces;
 mod spmv;
 mod stream;
 mod timeline;
+mod timing;
 
 use std::process::ExitCode;
 
