@@ -41,12 +41,23 @@ mod built {
         fn ferrokkos_omp_free(memory: *mut u8);
     }
 
-    /// The peer's name: C with OpenMP, the compiler and flags, the threads.
+    /// The variables of the OpenMP runtime that change how its idle threads wait (spinning, or
+    /// asleep), which matters when the peer shares the cores with ferrokkos' and rayon's pools.
+    const WAIT_VARIABLES: [&str; 2] = ["OMP_WAIT_POLICY", "GOMP_SPINCOUNT"];
+
+    /// The peer's name: C with OpenMP, the compiler and flags, the threads, and the wait
+    /// variables that are set.
     pub fn peer_name(threads: c_int) -> String {
-        format!(
-            "C + OpenMP ({FLAGS}; {threads} thread{})",
-            if threads == 1 { "" } else { "s" }
-        )
+        let mut name = format!(
+            "C + OpenMP ({FLAGS}; {}",
+            crate::spaces::count(threads as usize, "thread")
+        );
+        for var in WAIT_VARIABLES {
+            if let Ok(value) = std::env::var(var) {
+                name += &format!("; {var}={value}");
+            }
+        }
+        name + ")"
     }
 
     /// `threads` as the C kernels take it (their `num_threads` clause): 1 or more, fitting a C int.

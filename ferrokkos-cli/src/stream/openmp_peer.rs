@@ -53,7 +53,7 @@ macro_rules! omp_kernels {
             fn $dot(a: *const $t, b: *const $t, n: usize, threads: c_int) -> $t;
         }
 
-        // SAFETY (every block below): the pointers come from live slices, each valid for at least
+        // Why every `unsafe` block below is sound: the pointers come from live slices, each valid for at least
         // `n` elements (n is the shortest length); those written come from `&mut` slices, so
         // nothing else reads or writes them during the call, and a `&mut` never aliases another
         // argument; the C reads and writes elements 0..n only, and returns when all threads are
@@ -67,6 +67,7 @@ macro_rules! omp_kernels {
                 threads: c_int,
             ) {
                 let n = a.len().min(b.len()).min(c.len());
+                // SAFETY: `n` is the shortest length, the borrows are exclusive (see above the impl).
                 unsafe {
                     $init(
                         a.as_mut_ptr(),
@@ -82,26 +83,32 @@ macro_rules! omp_kernels {
             }
             fn copy(a: &[$t], c: &mut [$t], threads: c_int) {
                 let n = a.len().min(c.len());
+                // SAFETY: `n` is the shortest length, the borrows are exclusive (see above the impl).
                 unsafe { $copy(a.as_ptr(), c.as_mut_ptr(), n, threads) }
             }
             fn mul(b: &mut [$t], c: &[$t], s: $t, threads: c_int) {
                 let n = b.len().min(c.len());
+                // SAFETY: `n` is the shortest length, the borrows are exclusive (see above the impl).
                 unsafe { $mul(b.as_mut_ptr(), c.as_ptr(), s, n, threads) }
             }
             fn add(a: &[$t], b: &[$t], c: &mut [$t], threads: c_int) {
                 let n = a.len().min(b.len()).min(c.len());
+                // SAFETY: `n` is the shortest length, the borrows are exclusive (see above the impl).
                 unsafe { $add(a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), n, threads) }
             }
             fn triad(a: &mut [$t], b: &[$t], c: &[$t], s: $t, threads: c_int) {
                 let n = a.len().min(b.len()).min(c.len());
+                // SAFETY: `n` is the shortest length, the borrows are exclusive (see above the impl).
                 unsafe { $triad(a.as_mut_ptr(), b.as_ptr(), c.as_ptr(), s, n, threads) }
             }
             fn nstream(a: &mut [$t], b: &[$t], c: &[$t], s: $t, threads: c_int) {
                 let n = a.len().min(b.len()).min(c.len());
+                // SAFETY: `n` is the shortest length, the borrows are exclusive (see above the impl).
                 unsafe { $nstream(a.as_mut_ptr(), b.as_ptr(), c.as_ptr(), s, n, threads) }
             }
             fn dot(a: &[$t], b: &[$t], threads: c_int) -> $t {
                 let n = a.len().min(b.len());
+                // SAFETY: `n` is the shortest length, the borrows are exclusive (see above the impl).
                 unsafe { $dot(a.as_ptr(), b.as_ptr(), n, threads) }
             }
         }
