@@ -25,7 +25,7 @@ mod openmp {
     use std::process::Command;
 
     /// The C sources of the peers, in `csrc/`.
-    const SOURCES: [&str; 2] = ["omp_alloc.c", "stream_omp.c"];
+    const SOURCES: [&str; 3] = ["omp_alloc.c", "stream_omp.c", "stencil_omp.c"];
 
     /// A program that needs `-fopenmp` to compile: `omp.h`, a parallel region, a reduction.
     const PROBE: &str = "\

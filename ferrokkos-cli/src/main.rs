@@ -10,6 +10,9 @@
 //! - `ferrokkos spmv`: the CSR sparse matrix-vector product of the 3D 7-point Laplacian, as a
 //!   ferrokkos `kernel!` (RangePolicy, every space) and TeamPolicy (host spaces); `--compare` adds
 //!   a plain loop and rayon on the host, a hand-written CUDA kernel and cuSPARSE on Cuda.
+//! - `ferrokkos stencil`: a 2D 9-point stencil sweep and a matrix-free CG iteration, `kernel!`s over
+//!   rank-2 MDRangePolicies on every space; `--compare` adds the same loop nests hand-written in
+//!   Rust (plain loops, or rayon) and in C with OpenMP on the host, validated against ferrokkos.
 //! - `ferrokkos timeline`: draws a Chrome trace file (what `FERROKKOS_TRACE` writes) as a PNG
 //!   picture: lanes of spans by category, nesting, instants, memory counters, a time axis.
 //!
@@ -25,6 +28,7 @@ mod options;
 mod schedule;
 mod spaces;
 mod spmv;
+mod stencil;
 mod stream;
 mod timeline;
 mod timing;
@@ -43,6 +47,8 @@ commands:
             (ferrokkos stream --help)
   spmv      CSR sparse matrix-vector product (3D Laplacian) on serial, threads or cuda
             (ferrokkos spmv --help)
+  stencil   2D 9-point stencil sweep and matrix-free CG (MDRangePolicy) on serial, threads or cuda
+            (ferrokkos stencil --help)
   latency   launch latency of parallel_for / parallel_reduce on serial, threads or cuda
             (ferrokkos latency --help)
   timeline  draw a Chrome trace file (FERROKKOS_TRACE) as a PNG picture
@@ -87,6 +93,7 @@ fn main() -> ExitCode {
         ))),
         Some("stream") => stream::main(settings, extra),
         Some("spmv") => spmv::main(settings, extra),
+        Some("stencil") => stencil::main(settings, extra),
         Some("latency") => latency::main(settings, extra),
         Some("timeline") => timeline::main(extra),
         None | Some("help" | "--help" | "-h") => {
