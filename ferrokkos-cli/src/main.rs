@@ -3,26 +3,35 @@
 //! - `ferrokkos info`: the version, the execution spaces with their concurrency, the CUDA device
 //!   (or why Cuda is not available), the memory spaces.
 //! - `ferrokkos stream`: the BabelStream memory-bandwidth benchmark, written once with ferrokkos and
-//!   run on Serial, Threads or Cuda (`--space`); `--compare` adds, in the same process, a plain loop
-//!   and rayon on the host, hand-written CUDA kernels and a memcpy on Cuda.
+//!   run on Serial, Threads or Cuda (`--space`); `--compare` adds, in the same process, a plain loop,
+//!   rayon and C with OpenMP on the host, hand-written CUDA kernels and a memcpy on Cuda.
 //! - `ferrokkos latency`: the launch latency of the parallel patterns (Kokkos' launch_latency
 //!   benchmark; `--compare` adds rayon on the host; on Cuda, raw CUDA launches are always measured).
 //! - `ferrokkos spmv`: the CSR sparse matrix-vector product of the 3D 7-point Laplacian, as a
 //!   ferrokkos `kernel!` (RangePolicy, every space) and TeamPolicy (host spaces); `--compare` adds
 //!   a plain loop and rayon on the host, a hand-written CUDA kernel and cuSPARSE on Cuda.
+//! - `ferrokkos stencil`: a 2D 9-point stencil sweep and a matrix-free CG iteration, `kernel!`s over
+//!   rank-2 MDRangePolicies on every space; `--compare` adds the same loop nests hand-written in
+//!   Rust (plain loops, or rayon) and in C with OpenMP on the host, validated against ferrokkos.
 //! - `ferrokkos timeline`: draws a Chrome trace file (what `FERROKKOS_TRACE` writes) as a PNG
 //!   picture: lanes of spans by category, nesting, instants, memory counters, a time axis.
 //!
 //! Kokkos options (`--kokkos-num-threads=N`) and the `FERROKKOS_*` / `KOKKOS_*` environment variables
 //! are honoured by every command.
 
+#[cfg(test)]
+mod in_child;
 mod info;
 mod latency;
+mod openmp;
 mod options;
 mod schedule;
+mod spaces;
 mod spmv;
+mod stencil;
 mod stream;
 mod timeline;
+mod timing;
 
 use std::process::ExitCode;
 
@@ -38,6 +47,8 @@ commands:
             (ferrokkos stream --help)
   spmv      CSR sparse matrix-vector product (3D Laplacian) on serial, threads or cuda
             (ferrokkos spmv --help)
+  stencil   2D 9-point stencil sweep and matrix-free CG (MDRangePolicy) on serial, threads or cuda
+            (ferrokkos stencil --help)
   latency   launch latency of parallel_for / parallel_reduce on serial, threads or cuda
             (ferrokkos latency --help)
   timeline  draw a Chrome trace file (FERROKKOS_TRACE) as a PNG picture
@@ -82,6 +93,7 @@ fn main() -> ExitCode {
         ))),
         Some("stream") => stream::main(settings, extra),
         Some("spmv") => spmv::main(settings, extra),
+        Some("stencil") => stencil::main(settings, extra),
         Some("latency") => latency::main(settings, extra),
         Some("timeline") => timeline::main(extra),
         None | Some("help" | "--help" | "-h") => {

@@ -2,28 +2,15 @@
 //! sizes are usage errors (exit status 2), and Cuda without a usable GPU fails cleanly (exit
 //! status 1, with the reason).
 
-use std::process::{Command, Output};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_ferrokkos");
+use std::process::Output;
+
+use common::text;
 
 /// Runs `ferrokkos spmv ARGS` on two threads.
 fn spmv(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .arg("spmv")
-        .args(args)
-        .arg("--kokkos-num-threads=2")
-        .env_remove("KOKKOS_TOOLS_LIBS")
-        .env_remove("FERROKKOS_TRACE")
-        .output()
-        .unwrap()
-}
-
-/// Standard output and error as text.
-fn text(out: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::ferrokkos(&[&["spmv"][..], args].concat())
 }
 
 #[test]
@@ -69,30 +56,20 @@ fn serial_without_peers_runs_both_ferrokkos_lines() {
 
 #[test]
 fn bad_sizes_and_runs_are_usage_errors() {
-    for bad in [
-        &["--size", "0"][..],
-        &["--size", "675"],
-        &["--size", "-1"],
-        &["--size", "lots"],
-        &["--runs", "0"],
-        &["--space", "gpu"],
-    ] {
-        let out = spmv(bad);
-        let (_, stderr) = text(&out);
-        assert_eq!(out.status.code(), Some(2), "{bad:?}: {stderr}");
-        assert!(stderr.starts_with("ferrokkos: spmv: "), "{bad:?}: {stderr}");
-    }
+    common::usage_errors(
+        "spmv",
+        &[
+            &["--size", "0"],
+            &["--size", "675"],
+            &["--size", "-1"],
+            &["--size", "lots"],
+            &["--runs", "0"],
+            &["--space", "gpu"],
+        ],
+    );
 }
 
 #[test]
 fn cuda_without_a_gpu_fails_with_the_reason() {
-    let out = Command::new(BIN)
-        .args(["spmv", "--space", "cuda", "--compare", "--size", "4"])
-        .env("FERROKKOS_DISABLE_CUDA", "1")
-        .output()
-        .unwrap();
-    let (stdout, stderr) = text(&out);
-    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
-    assert!(stderr.contains("Cuda is not available"), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    common::fails_without_cuda(&["spmv", "--space", "cuda", "--compare", "--size", "4"]);
 }

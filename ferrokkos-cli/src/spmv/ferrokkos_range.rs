@@ -4,17 +4,14 @@
 use ferrokkos::Everywhere;
 use ferrokkos::kernel::DeviceFor;
 use ferrokkos::prelude::*;
-use ferrokkos::{DeviceType, ForFunctor, Result};
+use ferrokkos::{ForFunctor, Result};
 
 use super::Implementation;
 use super::matrix::Csr;
 use super::views::CsrViews;
 use crate::Failure;
 
-/// Whether `S` runs its work on a GPU (Cuda), where the Views live in device memory.
-pub fn on_device<S: Launch>() -> bool {
-    S::DEVICE_TYPE == DeviceType::Cuda
-}
+pub use crate::spaces::on_device;
 
 /// The matrix, x and y as Views in the space's memory, and the instance the kernel runs on.
 pub struct FerrokkosRange<S: Launch> {
@@ -50,26 +47,7 @@ impl<S: Launch> FerrokkosRange<S> {
 
 impl<S: Launch> Implementation for FerrokkosRange<S> {
     fn name(&self) -> String {
-        let policy = "RangePolicy, one row per iteration";
-        if on_device::<S>() {
-            return match Cuda::device() {
-                Ok(d) => format!(
-                    "ferrokkos {} {policy} ({}, sm_{}{}, {} SMs)",
-                    S::NAME,
-                    d.name,
-                    d.compute_capability.0,
-                    d.compute_capability.1,
-                    d.multiprocessors
-                ),
-                Err(_) => format!("ferrokkos {} {policy}", S::NAME),
-            };
-        }
-        let threads = self.space.concurrency();
-        format!(
-            "ferrokkos {} {policy} ({threads} thread{})",
-            S::NAME,
-            if threads == 1 { "" } else { "s" }
-        )
+        crate::spaces::ferrokkos_line(&self.space, "RangePolicy, one row per iteration")
     }
 
     fn short_name(&self) -> &'static str {
@@ -98,7 +76,7 @@ impl<S: Launch> Implementation for FerrokkosRange<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spmv::in_child::{test_name, with_runtime};
+    use crate::in_child::{test_name, with_runtime};
     use ferrokkos::nvrtc::for_unit;
 
     #[test]

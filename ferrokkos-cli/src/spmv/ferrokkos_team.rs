@@ -15,6 +15,7 @@ use super::ferrokkos_range::on_device;
 use super::matrix::Csr;
 use super::views::CsrViews;
 use crate::Failure;
+use crate::spaces::count;
 
 /// The vector length on Cuda (see the module documentation).
 pub const CUDA_VECTOR_LENGTH: usize = 1;
@@ -113,23 +114,16 @@ impl<S: Launch + LaunchTeam> FerrokkosTeam<S> {
 impl<S: Launch + LaunchTeam> Implementation for FerrokkosTeam<S> {
     fn name(&self) -> String {
         let shape = format!(
-            "TeamPolicy, {} rows per team of {} thread{} x {} lane{}, ThreadVectorRange over each row",
+            "TeamPolicy, {} rows per team of {} x {}, ThreadVectorRange over each row",
             self.per_team,
-            self.team_size,
-            if self.team_size == 1 { "" } else { "s" },
-            self.vector_length,
-            if self.vector_length == 1 { "" } else { "s" },
+            count(self.team_size, "thread"),
+            count(self.vector_length, "lane"),
         );
         if on_device::<S>() {
             return format!("ferrokkos {} {shape}", S::NAME);
         }
         let shape = format!("{shape}, {:?} schedule", self.schedule);
-        let threads = self.space.concurrency();
-        format!(
-            "ferrokkos {} {shape} ({threads} thread{})",
-            S::NAME,
-            if threads == 1 { "" } else { "s" }
-        )
+        crate::spaces::ferrokkos_line(&self.space, &shape)
     }
 
     fn short_name(&self) -> &'static str {
@@ -152,7 +146,7 @@ impl<S: Launch + LaunchTeam> Implementation for FerrokkosTeam<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spmv::in_child::{test_name, with_runtime};
+    use crate::in_child::{test_name, with_runtime};
 
     #[test]
     fn teams_match_the_reference_on_both_host_spaces() {

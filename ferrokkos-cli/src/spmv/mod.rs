@@ -17,8 +17,6 @@ mod cusparse_peer;
 mod ferrokkos_range;
 mod ferrokkos_team;
 mod host_peers;
-#[cfg(test)]
-mod in_child;
 mod matrix;
 mod report;
 mod validate;
@@ -296,22 +294,6 @@ fn implementations<S: Launch>(cfg: &Config, host: &Host, exec: &S) -> Result<Lin
     Ok((list, unavailable))
 }
 
-/// A description of the space `exec` is, for the header.
-fn describe<S: Launch>(exec: &S) -> String {
-    if on_device::<S>() {
-        return match ferrokkos::Cuda::device() {
-            Ok(d) => format!("{} ({})", S::NAME, d.name),
-            Err(_) => S::NAME.to_string(),
-        };
-    }
-    let threads = exec.concurrency();
-    format!(
-        "{} ({threads} thread{})",
-        S::NAME,
-        if threads == 1 { "" } else { "s" }
-    )
-}
-
 /// Runs the benchmark on `exec`: the header, every implementation's products taking turns,
 /// validation, the tables.
 fn run<S: Launch>(cfg: &Config, host: &Host, exec: &S) -> Result<(), Failure> {
@@ -322,7 +304,7 @@ fn run<S: Launch>(cfg: &Config, host: &Host, exec: &S) -> Result<(), Failure> {
         bytes: matrix::bytes_moved(host.a.rows(), host.a.nnz()),
         runs: cfg.runs,
     };
-    problem.print_header(&describe(exec));
+    problem.print_header(&crate::spaces::describe(exec));
     let (mut impls, unavailable) = implementations(cfg, host, exec)?;
     let mut times = vec![Times::default(); impls.len()];
     let orders = crate::schedule::permutations(impls.len());

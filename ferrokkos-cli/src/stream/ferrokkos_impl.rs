@@ -4,7 +4,7 @@
 use ferrokkos::Everywhere;
 use ferrokkos::kernel::{DeviceFor, DeviceReduce};
 use ferrokkos::prelude::*;
-use ferrokkos::{DeviceType, ForFunctor, ReduceFunctor, Result};
+use ferrokkos::{ForFunctor, ReduceFunctor, Result};
 
 use super::float::StreamFloat;
 use super::kernel::{Kernel, SCALAR, START_A, START_B, START_C};
@@ -15,10 +15,7 @@ use crate::Failure;
 /// Serial and Threads, device memory for Cuda).
 type Array<S, T> = View<T, 1, LayoutRight, <S as ExecutionSpace>::MemorySpace>;
 
-/// Whether `S` runs its work on a GPU (Cuda), where the arrays live in device memory.
-pub fn on_device<S: Launch>() -> bool {
-    S::DEVICE_TYPE == DeviceType::Cuda
-}
+pub use crate::spaces::on_device;
 
 /// BabelStream's arrays as Views, and the instance the kernels run on.
 pub struct FerrokkosStream<S: Launch, T: StreamFloat> {
@@ -158,29 +155,7 @@ impl<S: Launch, T: StreamFloat> FerrokkosStream<S, T> {
 
 impl<S: Launch, T: StreamFloat> Implementation<T> for FerrokkosStream<S, T> {
     fn name(&self) -> String {
-        if on_device::<S>() {
-            return match Cuda::device() {
-                Ok(d) => format!(
-                    "ferrokkos {} ({}, sm_{}{}, {} SMs)",
-                    S::NAME,
-                    d.name,
-                    d.compute_capability.0,
-                    d.compute_capability.1,
-                    d.multiprocessors
-                ),
-                Err(_) => format!("ferrokkos {}", S::NAME),
-            };
-        }
-        format!(
-            "ferrokkos {} ({} thread{})",
-            S::NAME,
-            self.space.concurrency(),
-            if self.space.concurrency() == 1 {
-                ""
-            } else {
-                "s"
-            }
-        )
+        crate::spaces::ferrokkos_line(&self.space, "")
     }
 
     fn short_name(&self) -> &'static str {

@@ -18,6 +18,7 @@ pub trait StreamFloat:
     + Display
     + std::iter::Sum
     + PeerRepr
+    + OpenMpRepr
 {
     /// The C name of the type, as BabelStream prints it ("double", "float").
     const NAME: &'static str;
@@ -40,6 +41,16 @@ impl<T: cudarc::driver::DeviceRepr + cudarc::driver::ValidAsZeroBits> PeerRepr f
 pub trait PeerRepr {}
 #[cfg(not(feature = "peers"))]
 impl<T> PeerRepr for T {}
+
+/// What the OpenMP peer needs of the element type (its C kernels for that type), or nothing when
+/// it is not built.
+#[cfg(all(feature = "peers", not(ferrokkos_no_openmp)))]
+pub use super::openmp_peer::OmpKernels as OpenMpRepr;
+/// What the OpenMP peer needs of the element type (nothing: it is not built).
+#[cfg(not(all(feature = "peers", not(ferrokkos_no_openmp))))]
+pub trait OpenMpRepr {}
+#[cfg(not(all(feature = "peers", not(ferrokkos_no_openmp))))]
+impl<T> OpenMpRepr for T {}
 
 impl StreamFloat for f64 {
     const NAME: &'static str = "double";

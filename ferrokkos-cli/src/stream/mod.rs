@@ -5,7 +5,8 @@
 //! The ferrokkos implementation is written once, generic over the execution space, and runs on
 //! Serial, Threads or Cuda as chosen at run time (`--space`, through [`ferrokkos::run_on`]).
 //! `--compare` runs the same kernels in the same process, interleaved kernel by kernel, with peers:
-//! on the host spaces a plain serial loop and rayon; on Cuda hand-written CUDA C++ kernels (one
+//! on the host spaces a plain serial loop, rayon, and C with OpenMP (BabelStream's OMP model, with
+//! as many threads as the space; `csrc/`, compiled by `build.rs`); on Cuda hand-written CUDA C++ kernels (one
 //! thread per element, and grid-stride) and a device-to-device memcpy. It prints the ratios of the
 //! fastest repetitions (BabelStream's figure) and of the median repetitions (steadier on a shared
 //! machine).
@@ -15,6 +16,8 @@ mod cuda_peers;
 mod ferrokkos_impl;
 mod float;
 mod kernel;
+#[cfg(all(feature = "peers", not(ferrokkos_no_openmp)))]
+mod openmp_peer;
 mod peers;
 mod report;
 
@@ -47,7 +50,8 @@ options:
       --space NAME     serial, threads or cuda (default: cuda when the process has a GPU, else
                        threads)
       --compare        also run peers, interleaved, and print the ratios: on serial and threads a
-                       plain serial loop and rayon; on cuda hand-written CUDA C++ kernels (compiled
+                       plain serial loop, rayon and C with OpenMP (as many OpenMP threads as the
+                       space has: 1 on serial); on cuda hand-written CUDA C++ kernels (compiled
                        by NVRTC: one thread per element, and grid-stride) and, for Copy, a
                        device-to-device memcpy
       --csv            print CSV instead of tables
@@ -224,6 +228,12 @@ fn implementations<S: Launch, T: StreamFloat>(
             peers::Rayon::new(cfg.n, ferrokkos::Threads::default_instance()?.concurrency())
                 .map_err(Failure::Run)?,
         ));
+        // As many OpenMP threads as the space has (1 on Serial).
+        #[cfg(all(feature = "peers", not(ferrokkos_no_openmp)))]
+        list.push(Box::new(openmp_peer::OpenMp::<T>::new(
+            cfg.n,
+            exec.concurrency(),
+        )?));
     }
     Ok(list)
 }
@@ -319,6 +329,16 @@ fn run<S: Launch, T: StreamFloat>(cfg: &Config, exec: &S) -> Result<(), Failure>
         }
         if reports.len() > 1 {
             shape.print_comparison(&reports);
+        }
+    }
+    if let Some(note) =
+        crate::openmp::skipped_note().filter(|_| cfg.compare && !ferrokkos_impl::on_device::<S>())
+    {
+        // On standard error with --csv, so that standard output stays CSV.
+        if cfg.csv {
+            eprintln!("{note}");
+        } else {
+            println!("{note}\n");
         }
     }
     let failed: Vec<String> = reports

@@ -5,7 +5,7 @@
 use std::process::Command;
 
 /// The variable that tells a child which test it runs.
-const CHILD: &str = "FERROKKOS_CLI_SPMV_TEST_CHILD";
+const CHILD: &str = "FERROKKOS_CLI_TEST_CHILD";
 
 /// The name libtest gives test `function` of module `module` (`module_path!()`, whose first
 /// segment, the crate's name, libtest leaves out).
