@@ -5,7 +5,7 @@ use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
 
-use super::work::Work;
+use super::work::{StealCursors, Work};
 use crate::dispatch::HostExecutionSpace;
 use crate::error::Result;
 use crate::reducer::Reducer;
@@ -42,7 +42,9 @@ impl<V> Partials<V> {
     }
 }
 
-/// Runs `body` over every item of `work`.
+/// Runs `body` over every item of `work`. Static blocks large enough are stolen from once a
+/// participant's own block is done ([`Work::run_stealing`]); a `parallel_for` has no partial
+/// results, so which thread runs an item changes nothing but the time.
 pub(crate) fn run_for<S: HostExecutionSpace>(
     space: &S,
     what: &dyn Fn() -> String,
@@ -50,8 +52,10 @@ pub(crate) fn run_for<S: HostExecutionSpace>(
     body: &(impl Fn(Range<u64>) + Sync),
 ) -> Result<()> {
     let next = AtomicU64::new(0);
-    space.run_participants(what, &|part, count| {
-        work.run(part, count, &next, |_, items| body(items))
+    let cursors = work.steals(space.concurrency()).then(StealCursors::new);
+    space.run_participants(what, &|part, count| match &cursors {
+        Some(c) if work.steals(count) => work.run_stealing(part, count, c, body),
+        _ => work.run(part, count, &next, |_, items| body(items)),
     })
 }
 

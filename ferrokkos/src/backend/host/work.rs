@@ -8,6 +8,26 @@ use crate::policy::Schedule;
 /// Chunks per participant that a dynamic schedule aims for when no chunk size is given.
 const DYNAMIC_CHUNKS_PER_THREAD: u64 = 16;
 
+/// A `parallel_for` with the static schedule cuts each participant's block into this many parts,
+/// which the owner takes in order and others steal once their own block is done, so that one slow
+/// (descheduled, late-waking) thread holds up the launch by one part instead of its whole block.
+const STEAL_PARTS: u64 = 8;
+
+/// The most participants whose blocks can be stolen from (the cursors live on the dispatcher's
+/// stack); a larger launch keeps plain blocks.
+const STEAL_MAX_PARTICIPANTS: usize = 64;
+
+/// The per-block cursors of a stealing launch: `cursor[p]` counts the parts of participant `p`'s
+/// block that have been claimed (by `p` or a thief). Each part is claimed by exactly one
+/// `fetch_add`, so every item runs once.
+pub(crate) struct StealCursors([crossbeam_utils::CachePadded<AtomicU64>; STEAL_MAX_PARTICIPANTS]);
+
+impl StealCursors {
+    pub(crate) fn new() -> Self {
+        StealCursors(std::array::from_fn(|_| Default::default()))
+    }
+}
+
 /// The split of `len` items among the participants of one launch.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Work {
@@ -85,6 +105,47 @@ impl Work {
         }
     }
 
+    /// Whether a `parallel_for` over this work with `count` participants steals (static blocks
+    /// large enough to cut into [`STEAL_PARTS`] parts each).
+    pub(crate) fn steals(&self, count: usize) -> bool {
+        self.kind == Kind::Blocks
+            && count > 1
+            && count <= STEAL_MAX_PARTICIPANTS
+            && self.len / count as u64 >= STEAL_PARTS
+    }
+
+    /// Runs participant `part` of `count` of a stealing `parallel_for` ([`Work::steals`]): the parts
+    /// of its own block in order, then any part of the other blocks still unclaimed. Calls `f` with
+    /// the items of each part it claims; every item of the work is claimed exactly once over all
+    /// participants.
+    #[inline]
+    pub(crate) fn run_stealing(
+        &self,
+        part: usize,
+        count: usize,
+        cursors: &StealCursors,
+        mut f: impl FnMut(Range<u64>),
+    ) {
+        debug_assert!(self.steals(count));
+        for k in 0..count {
+            let owner = (part + k) % count;
+            let block = self.chunk(owner as u64, count);
+            let len = block.end - block.start;
+            loop {
+                let q = cursors.0[owner].fetch_add(1, Ordering::Relaxed);
+                if q >= STEAL_PARTS {
+                    break;
+                }
+                let at =
+                    |q: u64| block.start + (q as u128 * len as u128 / STEAL_PARTS as u128) as u64;
+                let items = at(q)..at(q + 1);
+                if !items.is_empty() {
+                    f(items);
+                }
+            }
+        }
+    }
+
     /// Calls `f(chunk index, items)` for every chunk participant `part` of `count` runs. `next` is the
     /// launch's shared chunk counter (used by the dynamic schedule), starting at 0.
     #[inline]
@@ -142,6 +203,43 @@ mod tests {
         let w = Work::new(10, Schedule::Static, None, 3);
         let parts = covered(w, 3);
         assert_eq!(parts, vec![(0, 0, 0..3), (1, 1, 3..6), (2, 2, 6..10)]);
+    }
+
+    #[test]
+    fn stealing_covers_every_item_once_in_any_order_of_participants() {
+        for (len, count) in [
+            (1000u64, 4usize),
+            (37, 3),
+            (8 * 5, 5),
+            (1 << 20, 16),
+            (1001, 7),
+        ] {
+            let w = Work::new(len, Schedule::Static, None, count);
+            assert!(w.steals(count), "{len} items, {count} threads");
+            // Participants in turn order, and the last one first (it steals every other block).
+            for order in [
+                (0..count).collect::<Vec<_>>(),
+                (0..count).rev().collect::<Vec<_>>(),
+            ] {
+                let cursors = StealCursors::new();
+                let mut seen = vec![0u32; len as usize];
+                for &p in &order {
+                    w.run_stealing(p, count, &cursors, |r| {
+                        r.for_each(|i| seen[i as usize] += 1)
+                    });
+                }
+                assert!(seen.iter().all(|&n| n == 1), "{len} items, {count} threads");
+            }
+        }
+    }
+
+    #[test]
+    fn small_or_chunked_launches_do_not_steal() {
+        assert!(!Work::new(7, Schedule::Static, None, 2).steals(2));
+        assert!(!Work::new(1 << 20, Schedule::Static, None, 1).steals(1));
+        assert!(!Work::new(1 << 20, Schedule::Static, Some(64), 4).steals(4));
+        assert!(!Work::new(1 << 20, Schedule::Dynamic, None, 4).steals(4));
+        assert!(!Work::new(1 << 20, Schedule::Static, None, 65).steals(65));
     }
 
     #[test]
