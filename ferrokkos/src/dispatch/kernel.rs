@@ -11,20 +11,19 @@ pub trait ForKernel<A>: Sync {
     /// Runs iteration `index`.
     fn apply(&self, index: A);
 
-    /// Whether this launch proved the body's View accesses in bounds over its whole iteration box,
-    /// so that the host drivers may call [`ForKernel::apply_in_bounds`] (a `kernel!` body whose
-    /// accesses the launch proved; see `kernel/bounds.rs`). Other kernels keep `false`.
+    /// Where in its iteration box this launch proved the body's View accesses in bounds (per index
+    /// coordinate `[lo, hi)`), so that the host drivers may call [`ForKernel::apply_in_bounds`]
+    /// there (a `kernel!` body; see `kernel/bounds.rs`). Other kernels keep `None`.
     #[doc(hidden)]
     #[inline(always)]
-    fn in_bounds(&self) -> bool {
-        false
+    fn proven_box(&self) -> Option<&[(i128, i128)]> {
+        None
     }
 
     /// Runs iteration `index` with the accesses the launch proved in bounds left unchecked.
     ///
     /// # Safety
-    /// [`ForKernel::in_bounds`] returned `true` for this launch, and `index` lies in the launch's
-    /// iteration box.
+    /// `index` lies in the box [`ForKernel::proven_box`] returned for this launch.
     #[doc(hidden)]
     #[inline(always)]
     unsafe fn apply_in_bounds(&self, index: A) {
@@ -45,11 +44,11 @@ pub trait ReduceKernel<A, V>: Sync {
     /// Runs iteration `index`, contributing to `acc`.
     fn apply(&self, index: A, acc: &mut V);
 
-    /// As [`ForKernel::in_bounds`].
+    /// As [`ForKernel::proven_box`].
     #[doc(hidden)]
     #[inline(always)]
-    fn in_bounds(&self) -> bool {
-        false
+    fn proven_box(&self) -> Option<&[(i128, i128)]> {
+        None
     }
 
     /// As [`ForKernel::apply_in_bounds`].

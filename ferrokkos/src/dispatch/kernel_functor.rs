@@ -92,14 +92,14 @@ where
     }
 
     #[inline(always)]
-    fn in_bounds(&self) -> bool {
-        self.proven
+    fn proven_box(&self) -> Option<&[(i128, i128)]> {
+        self.proven.as_ref().map(|b| b.ranges())
     }
 
     #[inline(always)]
     unsafe fn apply_in_bounds(&self, index: A) {
-        // The proven form's contract (`Kernel::with_bounds`) is the caller's: the launch proved the
-        // recorded accesses in bounds over its box (`in_bounds`), and `index` lies in that box.
+        // The proven form's contract (`Kernel::new_for`) is the caller's: `index` lies in the box
+        // where the launch proved the recorded accesses in bounds (`proven_box`).
         (self.host)(self.captures(), index, true)
     }
 }
@@ -115,8 +115,8 @@ where
     }
 
     #[inline(always)]
-    fn in_bounds(&self) -> bool {
-        self.proven
+    fn proven_box(&self) -> Option<&[(i128, i128)]> {
+        self.proven.as_ref().map(|b| b.ranges())
     }
 
     #[inline(always)]

@@ -86,14 +86,11 @@ pub(crate) struct Bounds<'a> {
 }
 
 /// Why a coordinate's interval cannot be used.
-pub(super) struct Unprovable;
+struct Unprovable;
 
 /// The values `c` takes over `bounds`, or `None` (no constraint); `Err` when the interval leaves
 /// the range where the kernel's arithmetic is exact.
-pub(super) fn interval(
-    c: &Coord,
-    b: Bounds<'_>,
-) -> std::result::Result<Option<(i128, i128)>, Unprovable> {
+fn interval(c: &Coord, b: Bounds<'_>) -> std::result::Result<Option<(i128, i128)>, Unprovable> {
     let (lo, hi, bits) = match *c {
         Coord::Any => return Ok(None),
         Coord::Fixed { value, bits } => (value, value, bits),

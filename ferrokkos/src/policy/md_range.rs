@@ -265,23 +265,51 @@ pub(crate) struct TileGrid<I, const R: usize> {
 }
 
 impl<I: IndexType, const R: usize> TileGrid<I, R> {
-    /// Calls `f` on every point of the tiles `tiles`, tile after tile, each in iteration order.
+    /// Whether the last dimension is the fastest (`Iterate::Right`); else the first is.
     #[inline]
-    pub(crate) fn visit(&self, tiles: std::ops::Range<u64>, f: impl FnMut([I; R])) {
+    pub(crate) fn last_fastest(&self) -> bool {
+        self.order[R - 1] == R - 1
+    }
+
+    /// The lower corner of the box.
+    #[inline]
+    pub(crate) fn lower(&self) -> [I; R] {
+        self.lower
+    }
+
+    /// Calls `f` on every point of the tiles `tiles`, tile after tile, each in iteration order.
+    #[cfg(test)]
+    pub(crate) fn visit(&self, tiles: std::ops::Range<u64>, mut f: impl FnMut([I; R])) {
         // The fastest dimension is a constant in each instance, so that the index array lives in
         // registers and the innermost loop can be vectorized.
-        if self.order[R - 1] == R - 1 {
-            self.visit_with::<true>(tiles, f)
+        if self.last_fastest() {
+            self.lines::<true>(tiles, |mut idx, xs| {
+                let base = self.lower[R - 1];
+                for x in xs {
+                    idx[R - 1] = base.advance(x);
+                    f(idx);
+                }
+            })
         } else {
-            self.visit_with::<false>(tiles, f)
+            self.lines::<false>(tiles, |mut idx, xs| {
+                let base = self.lower[0];
+                for x in xs {
+                    idx[0] = base.advance(x);
+                    f(idx);
+                }
+            })
         }
     }
 
+    /// Calls `line(idx, xs)` for every line of the tiles `tiles` along the fastest dimension
+    /// (the last one when `LAST_FASTEST`, else the first), tile after tile, each in iteration
+    /// order: `idx` holds the line's coordinates (its fastest one that of its first point), `xs` the
+    /// offsets from `lower` of its points along the fastest dimension.
     #[inline(always)]
-    fn visit_with<const LAST_FASTEST: bool>(
+    pub(crate) fn lines<const LAST_FASTEST: bool>(
         &self,
         tiles: std::ops::Range<u64>,
-        mut f: impl FnMut([I; R]),
+        mut line: impl FnMut([I; R], std::ops::Range<u64>),
     ) {
         let fast = if LAST_FASTEST { R - 1 } else { 0 };
         for t in tiles {
@@ -297,12 +325,8 @@ impl<I: IndexType, const R: usize> TileGrid<I, R> {
             }
             let mut cur = lo;
             'tile: loop {
-                let mut idx: [I; R] = std::array::from_fn(|r| self.lower[r].advance(cur[r]));
-                let base = self.lower[fast];
-                for x in lo[fast]..hi[fast] {
-                    idx[fast] = base.advance(x);
-                    f(idx);
-                }
+                let idx: [I; R] = std::array::from_fn(|r| self.lower[r].advance(cur[r]));
+                line(idx, lo[fast]..hi[fast]);
                 let mut k = R - 1;
                 loop {
                     if k == 0 {

@@ -1,9 +1,9 @@
 //! Bounds proved at launch on the host spaces (`kernel/bounds.rs`): a `kernel!` whose View accesses
-//! are affine in the iteration index runs its proven body (no bounds check per access) when the
-//! launch's box keeps every such access inside its View, and its checked body otherwise. Both give
-//! the same results; an out-of-bounds access still panics naming the View, whether the launch's
-//! box reaches outside (the proof fails) or the access is one the proof does not cover (an index
-//! read from a View, a captured array).
+//! are affine in the iteration index runs its proven body (no bounds check per access) on the part
+//! of the launch's box where every such access stays inside its View, and its checked body on the
+//! rest. Both give the same results; an out-of-bounds access still panics naming the View, whether
+//! it lies outside the proven part or is one the proof does not cover (an index read from a View, a
+//! captured array).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -61,7 +61,7 @@ fn stencil_matches_plain_rust<S: HostExecutionSpace>(exec: &S) -> Result<()> {
     let v = View::<f64, 2>::new("v", [n, n])?;
     fill(&u, &host)?;
     let last = n as i64 - 1;
-    let interior = MDRangePolicy::new(exec, [1, 1], [last, last])?;
+    let policy = MDRangePolicy::new(exec, [1, 1], [last, last])?;
     let stencil = kernel!(|(i, j)| {
         v[(i, j)] = 0.5 * u[(i, j)]
             + 0.0625 * (u[(i - 1, j)] + u[(i + 1, j)] + u[(i, j - 1)] + u[(i, j + 1)])
@@ -70,16 +70,22 @@ fn stencil_matches_plain_rust<S: HostExecutionSpace>(exec: &S) -> Result<()> {
     });
     // The interior is proved; one more row would reach row n.
     let (l, e) = (1i128, last as i128);
-    assert!(stencil.proves_bounds_over(&[(l, e), (l, e)], 64));
-    assert!(!stencil.proves_bounds_over(&[(l, e + 1), (l, e)], 64));
-    assert!(!stencil.proves_bounds_over(&[(0, e), (l, e)], 64));
-    parallel_for("stencil", interior.clone(), &stencil)?;
+    let interior = vec![(l, e), (l, e)];
+    assert_eq!(
+        stencil.proven_box_over(&interior, 64),
+        Some(interior.clone())
+    );
+    assert_eq!(
+        stencil.proven_box_over(&[(0, e + 1), (l, e)], 64),
+        Some(interior.clone())
+    );
+    parallel_for("stencil", policy.clone(), &stencil)?;
     let expected = stencil_reference(&host, n);
     assert_eq!(v.to_vec()?, expected, "on {}", S::NAME);
     // A reduction over the same box, reading its neighbours.
     let total = parallel_reduce(
         "neighbour sum",
-        interior,
+        policy,
         kernel!(|(i, j), acc| *acc += u[(i - 1, j + 1)] - u[(i + 1, j - 1)]),
         Sum::new(),
     )?;
@@ -135,13 +141,85 @@ fn shifted_and_reversed_index_maps_give_the_same_results() {
     shifted_and_reversed_maps(&Threads::default_instance().unwrap()).unwrap();
 }
 
+fn boundary_conditions_by_if<S: HostExecutionSpace>(exec: &S) -> Result<()> {
+    // The whole box, with the boundary handled by `if` (Kokkos' usual style): the interior is
+    // proven, the boundary rows and columns run checked; the result is the same.
+    let n = 29usize;
+    let host = field(n);
+    let u = View::<f64, 2>::new("u", [n, n])?;
+    let v = View::<f64, 2>::new("v", [n, n])?;
+    fill(&u, &host)?;
+    let last = n as i64 - 1;
+    let step = kernel!(|(i, j)| {
+        if i == 0 || j == 0 || i == last || j == last {
+            v[(i, j)] = u[(i, j)];
+        } else {
+            v[(i, j)] = 0.25 * (u[(i - 1, j)] + u[(i + 1, j)] + u[(i, j - 1)] + u[(i, j + 1)]);
+        }
+    });
+    let e = n as i128;
+    assert_eq!(
+        step.proven_box_over(&[(0, e), (0, e)], 64),
+        Some(vec![(1, e - 1), (1, e - 1)])
+    );
+    for iterate in [Iterate::Right, Iterate::Left] {
+        let policy = MDRangePolicy::new(exec, [0, 0], [n as i64, n as i64])?
+            .tile_sizes([5, 7])?
+            .iterate(iterate);
+        parallel_for("step", policy, &step)?;
+        let mut want = host.clone();
+        for i in 1..n - 1 {
+            for j in 1..n - 1 {
+                want[i * n + j] = 0.25
+                    * (host[(i - 1) * n + j]
+                        + host[(i + 1) * n + j]
+                        + host[i * n + j - 1]
+                        + host[i * n + j + 1]);
+            }
+        }
+        assert_eq!(v.to_vec()?, want, "{iterate:?} on {}", S::NAME);
+    }
+    // A range that starts below the proven part and ends above it.
+    let x = View::<f64, 1>::new("x", [n])?;
+    let y = View::<f64, 1>::new("y", [n])?;
+    fill(&x, &host[..n])?;
+    let smooth = kernel!(|k: usize| {
+        if k == 0 || k + 1 == n {
+            y[k] = x[k];
+        } else {
+            y[k] = x[k - 1] + x[k + 1];
+        }
+    });
+    assert_eq!(
+        smooth.proven_box_over(&[(0, e)], 64),
+        Some(vec![(1, e - 1)])
+    );
+    parallel_for("smooth", RangePolicy::new(exec, 0, n)?, &smooth)?;
+    let mut want = host[..n].to_vec();
+    for k in 1..n - 1 {
+        want[k] = host[k - 1] + host[k + 1];
+    }
+    assert_eq!(y.to_vec()?, want, "on {}", S::NAME);
+    Ok(())
+}
+
+#[test]
+fn boundary_conditions_by_if_prove_the_interior_and_match_plain_rust() {
+    common::runtime();
+    boundary_conditions_by_if(&Serial::default_instance().unwrap()).unwrap();
+    boundary_conditions_by_if(&Threads::default_instance().unwrap()).unwrap();
+}
+
 fn box_outside_panics<S: HostExecutionSpace>(exec: &S) -> String {
     let u = View::<f64, 2>::new("u reach", [8, 8]).unwrap();
     let v = View::<f64, 2>::new("v reach", [8, 8]).unwrap();
     // Row 0 reads row -1: the proof fails, the checked body panics there.
     let reach = kernel!(|(i, j)| v[(i, j)] = u[(i - 1, j)]);
-    assert!(!reach.proves_bounds_over(&[(0, 8), (0, 8)], 64));
-    assert!(reach.proves_bounds_over(&[(1, 8), (0, 8)], 64));
+    // Rows 1.. are proven; row 0 runs checked and panics.
+    assert_eq!(
+        reach.proven_box_over(&[(0, 8), (0, 8)], 64),
+        Some(vec![(1, 8), (0, 8)])
+    );
     panic_message(|| parallel_for("reach", MDRangePolicy::new(exec, [0, 0], [8, 8])?, &reach))
 }
 
@@ -167,7 +245,7 @@ fn unproven_access_panics<S: HostExecutionSpace>(exec: &S) -> String {
     fill(&k, &[0, 1, 2, 4]).unwrap();
     // y[i], x[i] and k[i] are proved; x[k[i]] is not, and k[3] = 4 is outside x.
     let gather = kernel!(|i| y[i] = x[i] + x[k[i]]);
-    assert!(gather.proves_bounds_over(&[(0, 4)], 64));
+    assert_eq!(gather.proven_box_over(&[(0, 4)], 64), Some(vec![(0, 4)]));
     panic_message(|| parallel_for("gather", RangePolicy::new(exec, 0, 4)?, &gather))
 }
 
@@ -190,7 +268,7 @@ fn array_access_panics<S: HostExecutionSpace>(exec: &S) -> String {
     let w = [1.0, 2.0, 3.0];
     // y[i] is proved over 0..4; the captured array is not a View and keeps its check.
     let copy = kernel!(|i| y[i] = w[i]);
-    assert!(copy.proves_bounds_over(&[(0, 4)], 64));
+    assert_eq!(copy.proven_box_over(&[(0, 4)], 64), Some(vec![(0, 4)]));
     panic_message(|| parallel_for("array", RangePolicy::new(exec, 0, 4)?, &copy))
 }
 

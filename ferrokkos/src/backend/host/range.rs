@@ -28,17 +28,41 @@ use crate::tools::{Pattern, profiled};
 /// Runs iterations `items` (counted from `begin`) of a range kernel.
 #[inline(never)]
 fn for_range<I: IndexType, K: ForKernel<I>>(kernel: &K, begin: I, items: Range<u64>) {
-    if kernel.in_bounds() {
-        for k in items {
-            // SAFETY: the launch proved the body in bounds over its range (`in_bounds`), and
-            // `items` is part of `0..len` of that range (the work split hands out no other
-            // items), so `begin + k` is one of its iterations.
-            unsafe { kernel.apply_in_bounds(begin.advance(k)) };
+    let part = proven_part(&items, begin, kernel.proven_box());
+    for (run, proven) in [
+        (items.start..part.start, false),
+        (part.clone(), true),
+        (part.end..items.end, false),
+    ] {
+        if proven {
+            for k in run {
+                // SAFETY: `begin + k` lies in the box where the launch proved the body's accesses
+                // in bounds (`proven_part`).
+                unsafe { kernel.apply_in_bounds(begin.advance(k)) };
+            }
+        } else {
+            for k in run {
+                kernel.apply(begin.advance(k));
+            }
         }
-    } else {
-        for k in items {
-            kernel.apply(begin.advance(k));
+    }
+}
+
+/// The items of `items` (counted from `begin`) whose index lies in the launch's proven box
+/// (`proven`, one coordinate); empty without one.
+#[inline(always)]
+fn proven_part<I: IndexType>(
+    items: &Range<u64>,
+    begin: I,
+    proven: Option<&[(i128, i128)]>,
+) -> Range<u64> {
+    match proven {
+        Some(&[(lo, hi)]) => {
+            let at = |v: i128| (v - begin.to_i128()).clamp(items.start as i128, items.end as i128);
+            let start = at(lo) as u64;
+            start..(at(hi) as u64).max(start)
         }
+        _ => items.end..items.end,
     }
 }
 
@@ -50,14 +74,21 @@ fn reduce_range<I: IndexType, V, K: ReduceKernel<I, V>>(
     items: Range<u64>,
     acc: &mut V,
 ) {
-    if kernel.in_bounds() {
-        for k in items {
-            // SAFETY: as in `for_range`.
-            unsafe { kernel.apply_in_bounds(begin.advance(k), acc) };
-        }
-    } else {
-        for k in items {
-            kernel.apply(begin.advance(k), acc);
+    let part = proven_part(&items, begin, kernel.proven_box());
+    for (run, proven) in [
+        (items.start..part.start, false),
+        (part.clone(), true),
+        (part.end..items.end, false),
+    ] {
+        if proven {
+            for k in run {
+                // SAFETY: as in `for_range`.
+                unsafe { kernel.apply_in_bounds(begin.advance(k), acc) };
+            }
+        } else {
+            for k in run {
+                kernel.apply(begin.advance(k), acc);
+            }
         }
     }
 }
