@@ -3,6 +3,7 @@
 use std::any::type_name;
 use std::ops::Range;
 
+use super::point::{ForPoint, Point, ReducePoint, each_run, part_in};
 use super::run::{describe, run_for, run_reduce};
 use super::work::Work;
 use crate::dispatch::{
@@ -18,26 +19,18 @@ use crate::tools::{Pattern, profiled};
 // The loops below sit in functions that take the kernel as `&K` and are never inlined, for the
 // reason given in `range.rs`.
 
-/// The offsets of `xs` (from `base` along one coordinate) whose coordinate `base + x` lies in
-/// `[lo, hi)`.
-#[inline(always)]
-fn part_in(xs: &Range<u64>, base: i128, (lo, hi): (i128, i128)) -> Range<u64> {
-    let at = |v: i128| (v - base).clamp(xs.start as i128, xs.end as i128) as u64;
-    let start = at(lo);
-    start..at(hi).max(start)
-}
-
-/// Calls `point(idx, proven)` on every point of the tiles `tiles`, line by line along the fastest
-/// dimension (the last one when `LAST_FASTEST`), with `proven` true exactly for the points that lie
-/// in `inside` (per coordinate `[lo, hi)`; `None`: no point). Each line is cut into at most three
-/// runs (before, inside, after), each a counted loop calling `point` with a constant flag.
+/// Calls `point.at(idx, proven)` on every point of the tiles `tiles`, line by line along the
+/// fastest dimension (the last one when `LAST_FASTEST`), with `proven` true exactly for the points
+/// that lie in `inside` (per coordinate `[lo, hi)`; `None`: no point).
 #[inline(always)]
 fn walk<I: IndexType, const R: usize, const LAST_FASTEST: bool>(
     grid: &TileGrid<I, R>,
     tiles: Range<u64>,
     inside: Option<&[(i128, i128)]>,
-    mut point: impl Point<[I; R]>,
-) {
+    mut point: impl Point<<[I; R] as IndexTuple<I>>::Tuple>,
+) where
+    [I; R]: IndexTuple<I>,
+{
     let fast = if LAST_FASTEST { R - 1 } else { 0 };
     let base = grid.lower()[fast];
     grid.lines::<LAST_FASTEST>(tiles, |mut idx, xs| {
@@ -49,68 +42,11 @@ fn walk<I: IndexType, const R: usize, const LAST_FASTEST: bool>(
             }
             _ => xs.end..xs.end,
         };
-        for (run, proven) in [
-            (xs.start..part.start, false),
-            (part.clone(), true),
-            (part.end..xs.end, false),
-        ] {
-            if proven {
-                for x in run {
-                    idx[fast] = base.advance(x);
-                    point.at(idx, true);
-                }
-            } else {
-                for x in run {
-                    idx[fast] = base.advance(x);
-                    point.at(idx, false);
-                }
-            }
-        }
+        each_run(xs, part, &mut point, |x| {
+            idx[fast] = base.advance(x);
+            idx.to_tuple()
+        });
     });
-}
-
-/// What [`walk`] does at one point; `proven` is true only for points of the launch's proven box.
-trait Point<A> {
-    fn at(&mut self, index: A, proven: bool);
-}
-
-/// A `parallel_for` kernel at one point.
-struct ForPoint<'a, K>(&'a K);
-
-impl<I: IndexType, const R: usize, K> Point<[I; R]> for ForPoint<'_, K>
-where
-    [I; R]: IndexTuple<I>,
-    K: ForKernel<<[I; R] as IndexTuple<I>>::Tuple>,
-{
-    #[inline(always)]
-    fn at(&mut self, idx: [I; R], proven: bool) {
-        if proven {
-            // SAFETY: `walk` passes `proven` only for points of the box where the launch proved
-            // the body's accesses in bounds (`proven_box`).
-            unsafe { self.0.apply_in_bounds(idx.to_tuple()) }
-        } else {
-            self.0.apply(idx.to_tuple())
-        }
-    }
-}
-
-/// A `parallel_reduce` kernel at one point, into `acc`.
-struct ReducePoint<'a, K, V>(&'a K, &'a mut V);
-
-impl<I: IndexType, const R: usize, V, K> Point<[I; R]> for ReducePoint<'_, K, V>
-where
-    [I; R]: IndexTuple<I>,
-    K: ReduceKernel<<[I; R] as IndexTuple<I>>::Tuple, V>,
-{
-    #[inline(always)]
-    fn at(&mut self, idx: [I; R], proven: bool) {
-        if proven {
-            // SAFETY: as for `ForPoint`.
-            unsafe { self.0.apply_in_bounds(idx.to_tuple(), self.1) }
-        } else {
-            self.0.apply(idx.to_tuple(), self.1)
-        }
-    }
 }
 
 /// Runs the points of tiles `tiles` of a multidimensional kernel.

@@ -2,6 +2,7 @@
 //! `space/`: every build has it).
 
 mod md_range;
+mod point;
 mod pool;
 mod range;
 mod run;

@@ -4,6 +4,7 @@
 use std::any::type_name;
 use std::ops::Range;
 
+use super::point::{ForPoint, ReducePoint, each_run, part_in};
 use super::run::{describe, run_for, run_reduce, run_scan};
 use super::work::Work;
 use crate::dispatch::{
@@ -28,24 +29,8 @@ use crate::tools::{Pattern, profiled};
 /// Runs iterations `items` (counted from `begin`) of a range kernel.
 #[inline(never)]
 fn for_range<I: IndexType, K: ForKernel<I>>(kernel: &K, begin: I, items: Range<u64>) {
-    let part = proven_part(&items, begin, kernel.proven_box());
-    for (run, proven) in [
-        (items.start..part.start, false),
-        (part.clone(), true),
-        (part.end..items.end, false),
-    ] {
-        if proven {
-            for k in run {
-                // SAFETY: `begin + k` lies in the box where the launch proved the body's accesses
-                // in bounds (`proven_part`).
-                unsafe { kernel.apply_in_bounds(begin.advance(k)) };
-            }
-        } else {
-            for k in run {
-                kernel.apply(begin.advance(k));
-            }
-        }
-    }
+    let inside = proven_part(&items, begin, kernel.proven_box());
+    each_run(items, inside, &mut ForPoint(kernel), |k| begin.advance(k));
 }
 
 /// The items of `items` (counted from `begin`) whose index lies in the launch's proven box
@@ -57,11 +42,7 @@ fn proven_part<I: IndexType>(
     proven: Option<&[(i128, i128)]>,
 ) -> Range<u64> {
     match proven {
-        Some(&[(lo, hi)]) => {
-            let at = |v: i128| (v - begin.to_i128()).clamp(items.start as i128, items.end as i128);
-            let start = at(lo) as u64;
-            start..(at(hi) as u64).max(start)
-        }
+        Some(&[bounds]) => part_in(items, begin.to_i128(), bounds),
         _ => items.end..items.end,
     }
 }
@@ -74,23 +55,10 @@ fn reduce_range<I: IndexType, V, K: ReduceKernel<I, V>>(
     items: Range<u64>,
     acc: &mut V,
 ) {
-    let part = proven_part(&items, begin, kernel.proven_box());
-    for (run, proven) in [
-        (items.start..part.start, false),
-        (part.clone(), true),
-        (part.end..items.end, false),
-    ] {
-        if proven {
-            for k in run {
-                // SAFETY: as in `for_range`.
-                unsafe { kernel.apply_in_bounds(begin.advance(k), acc) };
-            }
-        } else {
-            for k in run {
-                kernel.apply(begin.advance(k), acc);
-            }
-        }
-    }
+    let inside = proven_part(&items, begin, kernel.proven_box());
+    each_run(items, inside, &mut ReducePoint(kernel, acc), |k| {
+        begin.advance(k)
+    });
 }
 
 /// Runs iterations `items` of one scan pass.
