@@ -3,8 +3,8 @@
 //! links its OpenMP runtime.
 //!
 //! Flags: `-O3 -fopenmp -ffp-contract=off` (no fused multiply-adds, since rustc never fuses them:
-//! the stencil's fields must match ferrokkos' bit for bit), plus `-march=native` when the Rust code
-//! is built for the native CPU (`target-cpu=native` in the RUSTFLAGS). The compiler and flags are
+//! the stencil's fields must match ferrokkos' bit for bit), plus `-march=X` when the Rust code is
+//! built for a CPU (`-C target-cpu=X` in the RUSTFLAGS, `native` included). The compiler and flags are
 //! passed to the program as `FERROKKOS_OPENMP_FLAGS`, for the peers' names.
 //!
 //! A missing OpenMP-capable C compiler (or runtime library) does not fail the build: the script
@@ -42,11 +42,18 @@ int ferrokkos_openmp_probe(int threads) {
     /// compiler cannot, sets `ferrokkos_no_openmp` and says why.
     pub fn build() {
         println!("cargo::rerun-if-changed=csrc");
-        let native = std::env::var("CARGO_ENCODED_RUSTFLAGS")
-            .is_ok_and(|flags| flags.contains("target-cpu=native"));
+        // The CPU the Rust code is built for (`-C target-cpu=X`, the last one given): the C gets
+        // `-march=X` (`native`, `x86-64-v3`, `sapphirerapids`: gcc and rustc share these names).
+        let target_cpu = std::env::var("CARGO_ENCODED_RUSTFLAGS")
+            .unwrap_or_default()
+            .split('\x1f')
+            .flat_map(|f| f.split_whitespace())
+            .filter_map(|f| f.strip_prefix("target-cpu="))
+            .last()
+            .map(|cpu| format!("-march={cpu}"));
         let mut flags = vec!["-O3", "-fopenmp", "-ffp-contract=off"];
-        if native {
-            flags.push("-march=native");
+        if let Some(march) = &target_cpu {
+            flags.push(march);
         }
         let mut build = cc::Build::new();
         build.opt_level(3);
