@@ -49,7 +49,7 @@ int ferrokkos_openmp_probe(int threads) {
             .split('\x1f')
             .flat_map(|f| f.split_whitespace())
             .filter_map(|f| f.strip_prefix("target-cpu="))
-            .last()
+            .next_back()
             .map(|cpu| format!("-march={cpu}"));
         let mut flags = vec!["-O3", "-fopenmp", "-ffp-contract=off"];
         if let Some(march) = &target_cpu {
