@@ -1,0 +1,126 @@
+//! Where a broadcast is announced: one pool-owned post per first worker of a range.
+//!
+//! The dispatcher that holds worker `a` (see `reserve.rs`) is the only writer of post `a`. It writes
+//! the job's ticket, its number of workers and the address of the job, as a sequence lock whose
+//! sequence number is the ticket itself: `BUSY` while it writes, the new ticket when it is done. A
+//! reader gets all three as one writer wrote them, or nothing. Every field is an atomic, so a reader
+//! racing with a writer reads stale or torn values it then discards, never undefined behaviour; and
+//! the job's address is only an address: a reader dereferences it only after winning that job's
+//! participant (see `Slot::claim`), which keeps the job alive.
+
+use std::sync::atomic::{AtomicPtr, AtomicU64, AtomicUsize, Ordering, fence};
+
+use super::job::Job;
+
+/// The ticket value while the post is being written.
+const BUSY: u64 = u64::MAX;
+
+/// What a post announces: the job `ticket` for workers `first .. first + workers`, at `job`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Notice {
+    pub ticket: u64,
+    pub workers: usize,
+    pub job: *const Job,
+}
+
+/// A post (see the module's documentation).
+pub(super) struct Post {
+    ticket: AtomicU64,
+    workers: AtomicUsize,
+    job: AtomicPtr<Job>,
+}
+
+impl Post {
+    pub(super) fn new() -> Self {
+        Post {
+            ticket: AtomicU64::new(0),
+            workers: AtomicUsize::new(0),
+            job: AtomicPtr::new(std::ptr::null_mut()),
+        }
+    }
+
+    /// Announces `notice`.
+    ///
+    /// # Safety
+    /// The caller holds this post's first worker, so no other thread writes the post now, and
+    /// `notice.ticket` is a fresh ticket (larger than any announced before, below `BUSY`).
+    pub(super) unsafe fn publish(&self, notice: Notice) {
+        self.ticket.store(BUSY, Ordering::Relaxed);
+        // Orders the BUSY mark before the new fields: a reader that sees any new field and then
+        // fences sees BUSY or the new ticket on its second look (the sequence-lock argument).
+        fence(Ordering::Release);
+        self.workers.store(notice.workers, Ordering::Relaxed);
+        self.job.store(notice.job.cast_mut(), Ordering::Relaxed);
+        self.ticket.store(notice.ticket, Ordering::Release);
+    }
+
+    /// The current announcement, if the post has one and no writer changed it while we read.
+    /// Acquire: whatever the writer did before announcing (writing the job) happens before the
+    /// caller's next steps.
+    pub(super) fn read(&self) -> Option<Notice> {
+        let ticket = self.ticket.load(Ordering::Acquire);
+        if ticket == BUSY || ticket == 0 {
+            return None;
+        }
+        let workers = self.workers.load(Ordering::Relaxed);
+        let job = self.job.load(Ordering::Relaxed);
+        fence(Ordering::Acquire);
+        (self.ticket.load(Ordering::Relaxed) == ticket).then_some(Notice {
+            ticket,
+            workers,
+            job,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn an_empty_post_announces_nothing() {
+        assert_eq!(Post::new().read(), None);
+    }
+
+    /// A reader never sees the fields of two announcements mixed: every announcement here has
+    /// `workers == ticket` and a job address derived from it.
+    #[test]
+    fn readers_never_see_a_torn_announcement() {
+        let post = Arc::new(Post::new());
+        let stop = Arc::new(AtomicBool::new(false));
+        let readers: Vec<_> = (0..2)
+            .map(|_| {
+                let (post, stop) = (Arc::clone(&post), Arc::clone(&stop));
+                std::thread::spawn(move || {
+                    let mut seen = 0u64;
+                    while !stop.load(Ordering::Relaxed) {
+                        if let Some(n) = post.read() {
+                            assert_eq!(n.workers as u64, n.ticket);
+                            assert_eq!(n.job as usize, 8 * n.ticket as usize);
+                            assert!(n.ticket >= seen, "tickets went back");
+                            seen = n.ticket;
+                        }
+                    }
+                    seen
+                })
+            })
+            .collect();
+        for ticket in 1..=100_000u64 {
+            // SAFETY: this thread is the post's only writer and tickets increase.
+            unsafe {
+                post.publish(Notice {
+                    ticket,
+                    workers: ticket as usize,
+                    job: std::ptr::without_provenance(8 * ticket as usize),
+                })
+            };
+        }
+        stop.store(true, Ordering::Relaxed);
+        for r in readers {
+            assert!(r.join().unwrap() <= 100_000);
+        }
+        assert_eq!(post.read().map(|n| n.ticket), Some(100_000));
+    }
+}

@@ -1,0 +1,68 @@
+//! Reductions over a broadcast: each participant produces a partial result, and the partial results
+//! are joined along the completion tree, each participant folding its children's into its own as
+//! they finish, so no thread makes a pass over all of them and the join order is fixed (index order,
+//! grouped by the tree, which depends only on the number of participants).
+
+use std::cell::UnsafeCell;
+use std::ops::Range;
+
+use crossbeam_utils::CachePadded;
+
+use super::{Part, Shared};
+use crate::error::Result;
+
+/// One partial result per participant, each in its own cache line (`None`: not produced, because
+/// the participant panicked, or already joined into its parent's).
+struct Partials<V>(Box<[CachePadded<UnsafeCell<Option<V>>>]>);
+
+// SAFETY: the cells are only accessed from the closures of `Shared::broadcast_reduce`, as
+// `Shared::run` schedules them: cell `i` by the thread running participant `i` (its `f`, then the
+// joins into it), then, after a happens-before edge, by its parent's thread (the one join from it),
+// and never again; so no two threads access a cell without synchronization. Values move between
+// threads, hence `V: Send`.
+unsafe impl<V: Send> Sync for Partials<V> {}
+
+impl<V> Partials<V> {
+    fn cell(&self, i: usize) -> *mut Option<V> {
+        self.0[i].get()
+    }
+}
+
+impl Shared {
+    /// Runs `part` once per participant (as [`Shared::broadcast`]) and returns their results joined
+    /// with `join(into, from)` in participant order: `None` only if no participant produced one
+    /// (which needs a panic, and that is re-raised instead).
+    pub(crate) fn broadcast_reduce<V: Send>(
+        &self,
+        workers: Range<usize>,
+        part: &(dyn Fn(Part) -> V + Sync),
+        join: &(dyn Fn(&mut V, &V) + Sync),
+    ) -> Result<Option<V>> {
+        let partials = Partials(
+            (0..workers.len() + 1)
+                .map(|_| CachePadded::new(UnsafeCell::new(None)))
+                .collect(),
+        );
+        let cell = |i: usize| partials.cell(i);
+        let produce = |p: Part| {
+            let value = part(p);
+            // SAFETY: participant `p.index` runs once, and its cell is this thread's until the
+            // participant finishes (see `Partials`).
+            unsafe { *cell(p.index) = Some(value) };
+        };
+        let fold = |into: usize, from: usize| {
+            // SAFETY: `Shared::run` calls this on the thread of participant `into`, which owns its
+            // cell, after participant `from` (a child, so `from != into`) finished with happens-before;
+            // nobody else touches either cell now (see `Partials`).
+            let (into, from) = unsafe { (&mut *cell(into), (*cell(from)).take()) };
+            match (into, from) {
+                (Some(into), Some(from)) => join(into, &from),
+                (into @ None, from) => *into = from,
+                (Some(_), None) => {}
+            }
+        };
+        self.run(workers, &produce, Some(&fold))?;
+        let mut cells = partials.0;
+        Ok(cells[0].get_mut().take())
+    }
+}
