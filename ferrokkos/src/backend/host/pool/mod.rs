@@ -349,21 +349,23 @@ impl Shared {
         }
         let first = workers.start;
         let job = Job::new(f, join, workers.len() + 1, ticket, first);
-        let guard = NoUnwind;
-        // SAFETY: we hold worker `first` (`held`), so nobody else writes its post; tickets grow.
-        unsafe {
-            self.posts[first].publish(Notice {
-                ticket,
-                workers: workers.len(),
-                job: &job,
-            })
-        };
         // Bits only ever get set, so a set bit was set by an earlier holder of worker `first`, whose
         // release of it happens before our reservation: the workers that see our bell see the bit.
         if !self.starts.contains(first, Ordering::Relaxed) {
             self.starts.insert(first, Ordering::Release);
         }
-        self.bell.fetch_add(1, Ordering::SeqCst);
+        let guard = NoUnwind;
+        let notice = Notice {
+            ticket,
+            workers: workers.len(),
+            job: &job,
+        };
+        // SAFETY: we hold worker `first` (`held`), so nobody else writes its post; tickets grow.
+        unsafe {
+            self.posts[first].publish(notice, || {
+                self.bell.fetch_add(1, Ordering::SeqCst);
+            })
+        };
         {
             let _scope = KernelScope::enter();
             self.complete(&job, 0);
@@ -384,8 +386,9 @@ impl Shared {
     fn complete(&self, job: &Job, i: usize) {
         for c in tree::children(i, job.count) {
             let w = job.first + c - 1;
-            // SeqCst, after the bell (rung, or seen rung, by this thread): pairs with a sleeper's
-            // SeqCst mark-then-check, so a worker that parked without seeing the bell is seen here.
+            // SeqCst, and after the bell was rung (by this thread, or before the notice this thread
+            // read: `post.rs`): pairs with a sleeper's SeqCst mark-then-check of the bell, so a
+            // worker that parked without seeing this job's bell has its mark seen here.
             if self.sleepers.contains(w, Ordering::SeqCst) {
                 self.slots[w].unpark();
             }

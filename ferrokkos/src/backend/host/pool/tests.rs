@@ -4,7 +4,6 @@
 use super::*;
 use std::collections::HashSet;
 use std::sync::atomic::AtomicUsize;
-use std::thread::ThreadId;
 
 /// Fails the test instead of hanging when `done` does not become true within a generous time.
 fn wait_for(what: &str, done: impl Fn() -> bool) {
@@ -100,7 +99,9 @@ fn a_launch_completes_when_some_workers_never_start() {
         })
         .collect();
     let caller = std::thread::current().id();
-    let others = Mutex::new(HashSet::new());
+    // Which participants ever ran on a thread other than the caller (atomics rather than a locked
+    // set, so that the test itself is clean under ThreadSanitizer with an uninstrumented std).
+    let elsewhere: Vec<AtomicBool> = (0..16).map(|_| AtomicBool::new(false)).collect();
     for _ in 0..200 {
         let hits: Vec<AtomicUsize> = (0..16).map(|_| AtomicUsize::new(0)).collect();
         shared
@@ -111,7 +112,7 @@ fn a_launch_completes_when_some_workers_never_start() {
                 }
                 hits[p.index].fetch_add(1, Ordering::Relaxed);
                 if std::thread::current().id() != caller {
-                    others.lock().unwrap().insert(p.index);
+                    elsewhere[p.index].store(true, Ordering::Relaxed);
                 }
             })
             .unwrap();
@@ -119,7 +120,9 @@ fn a_launch_completes_when_some_workers_never_start() {
     }
     // Off the caller ran only the serving workers' own participants and, on worker 11
     // (participant 12), its children 13, 14 and 15, whose workers never started.
-    let others = others.into_inner().unwrap();
+    let others: HashSet<usize> = (0..16)
+        .filter(|&i| elsewhere[i].load(Ordering::Relaxed))
+        .collect();
     assert!(others.is_subset(&HashSet::from([1, 6, 12, 13, 14, 15])));
     assert!(others.is_superset(&HashSet::from([1, 6, 12])));
     shared.stop.store(true, Ordering::SeqCst);
@@ -145,30 +148,24 @@ fn parked_workers_are_woken_by_the_next_launch() {
         })
         .unwrap();
     assert_eq!(count.load(Ordering::Relaxed), 8);
-    // Every worker was woken: each one now runs its own participant of a launch in which the
-    // dispatcher's share takes long enough for every worker to claim its own.
+    // Every worker was woken: each one now runs its own participant of a launch in which every
+    // share takes long enough for the workers to claim their own before their parents finish.
     let caller = std::thread::current().id();
-    let ran: Vec<Mutex<HashSet<ThreadId>>> = (0..8).map(|_| Mutex::new(HashSet::new())).collect();
+    let elsewhere: Vec<AtomicBool> = (0..8).map(|_| AtomicBool::new(false)).collect();
     for _ in 0..50 {
         shared
             .broadcast(0..7, &|p| {
-                if p.index == 0 {
-                    std::thread::sleep(Duration::from_millis(2));
+                std::thread::sleep(Duration::from_millis(1));
+                if std::thread::current().id() != caller {
+                    elsewhere[p.index].store(true, Ordering::Relaxed);
                 }
-                ran[p.index]
-                    .lock()
-                    .unwrap()
-                    .insert(std::thread::current().id());
             })
             .unwrap();
-        if ran[1..]
-            .iter()
-            .all(|r| r.lock().unwrap().iter().any(|&t| t != caller))
-        {
+        if elsewhere[1..].iter().all(|e| e.load(Ordering::Relaxed)) {
             return;
         }
     }
-    panic!("some workers never woke up: {ran:?}");
+    panic!("some workers never woke up: {elsewhere:?}");
 }
 
 #[test]
