@@ -89,15 +89,24 @@ impl BitSet {
     }
 }
 
+/// The bell and the post of worker 0 (the whole pool's instance and the first partition start
+/// there), in one cache line: announcing a job of the default instance and ringing the bell move one
+/// line to the workers instead of two.
+struct Head {
+    /// Rung (incremented) once a job is announced; idle workers spin on it.
+    bell: AtomicU64,
+    post: Post,
+}
+
 /// The part of the pool that instances share.
 pub(crate) struct Shared {
-    /// Rung (incremented) once a job is announced; idle workers spin on it.
-    bell: CachePadded<AtomicU64>,
+    head: CachePadded<Head>,
     /// The source of job tickets.
     tickets: CachePadded<AtomicU64>,
     /// Each worker's participant state, in its own cache line.
     slots: Box<[CachePadded<Slot>]>,
-    /// Post `a` announces the jobs whose range starts at worker `a`.
+    /// Post `a` announces the jobs whose range starts at worker `a` (post 0 is in `head`; this is
+    /// posts 1 and up).
     posts: Box<[CachePadded<Post>]>,
     /// The workers whose post has ever been used (never cleared): where workers look for jobs.
     starts: BitSet,
@@ -217,7 +226,7 @@ impl Pool {
         shared.reservations.acquire(all.clone());
         shared.alive.store(false, Ordering::SeqCst);
         shared.stop.store(true, Ordering::SeqCst);
-        shared.bell.fetch_add(1, Ordering::SeqCst);
+        shared.bell().fetch_add(1, Ordering::SeqCst);
         for slot in shared.slots.iter() {
             slot.unpark();
         }
@@ -279,12 +288,15 @@ impl Shared {
     /// The shared state of a pool of `workers` workers (whose threads are started separately).
     fn new(workers: usize) -> Shared {
         Shared {
-            bell: CachePadded::new(AtomicU64::new(0)),
+            head: CachePadded::new(Head {
+                bell: AtomicU64::new(0),
+                post: Post::new(),
+            }),
             tickets: CachePadded::new(AtomicU64::new(0)),
             slots: (0..workers)
                 .map(|_| CachePadded::new(Slot::new()))
                 .collect(),
-            posts: (0..workers)
+            posts: (1..workers)
                 .map(|_| CachePadded::new(Post::new()))
                 .collect(),
             starts: BitSet::new(workers),
@@ -292,6 +304,18 @@ impl Shared {
             sleepers: BitSet::new(workers),
             alive: AtomicBool::new(true),
             stop: AtomicBool::new(false),
+        }
+    }
+
+    fn bell(&self) -> &AtomicU64 {
+        &self.head.bell
+    }
+
+    /// The post of the jobs whose range starts at worker `first`.
+    fn post(&self, first: usize) -> &Post {
+        match first.checked_sub(1) {
+            None => &self.head.post,
+            Some(k) => &self.posts[k],
         }
     }
 
@@ -362,8 +386,8 @@ impl Shared {
         };
         // SAFETY: we hold worker `first` (`held`), so nobody else writes its post; tickets grow.
         unsafe {
-            self.posts[first].publish(notice, || {
-                self.bell.fetch_add(1, Ordering::SeqCst);
+            self.post(first).publish(notice, || {
+                self.bell().fetch_add(1, Ordering::SeqCst);
             })
         };
         {
@@ -411,7 +435,7 @@ impl Shared {
         // The newest ticket this worker has dealt with.
         let mut seen = 0u64;
         loop {
-            let bell = self.bell.load(Ordering::SeqCst);
+            let bell = self.bell().load(Ordering::SeqCst);
             if let Some((first, notice)) = self.find(w, seen) {
                 seen = notice.ticket;
                 if slot.claim(notice.ticket) {
@@ -446,7 +470,7 @@ impl Shared {
                 let bit = 63 - bits.leading_zeros() as usize;
                 bits &= !(1u64 << bit);
                 let first = k * 64 + bit;
-                if let Some(notice) = self.posts[first].read()
+                if let Some(notice) = self.post(first).read()
                     && w < first + notice.workers
                     && notice.ticket > seen
                 {
@@ -467,7 +491,7 @@ impl Shared {
         let start = Instant::now();
         let mut i = 0u32;
         loop {
-            if self.bell.load(Ordering::Acquire) != bell {
+            if self.bell().load(Ordering::Acquire) != bell {
                 return true;
             }
             if self.stop.load(Ordering::Acquire) {
@@ -487,7 +511,7 @@ impl Shared {
                 // Mark, then check (both SeqCst): a participant that wakes us loads the mark after
                 // ringing or seeing the bell, so either it sees the mark or we see the bell.
                 self.sleepers.insert(w, Ordering::SeqCst);
-                if self.bell.load(Ordering::SeqCst) == bell && !self.stop.load(Ordering::SeqCst) {
+                if self.bell().load(Ordering::SeqCst) == bell && !self.stop.load(Ordering::SeqCst) {
                     std::thread::park();
                 }
                 self.sleepers.remove(w, Ordering::Relaxed);

@@ -4,6 +4,7 @@
 //! grouped by the tree, which depends only on the number of participants).
 
 use std::cell::UnsafeCell;
+use std::mem::MaybeUninit;
 use std::ops::Range;
 
 use crossbeam_utils::CachePadded;
@@ -17,11 +18,11 @@ use crate::error::Result;
 /// allocator's slow path, which measurably costs every reduction.)
 struct Partials<V>(Vec<Padded<UnsafeCell<Option<V>>>>);
 
-/// A value followed by [`PAD`] bytes.
+/// A value followed by [`PAD`] bytes (left uninitialized: they are never read).
 #[repr(C)]
 struct Padded<T> {
     value: T,
-    _pad: [u8; PAD],
+    _pad: [MaybeUninit<u8>; PAD],
 }
 
 /// Bytes between two partial results: a cache line, or two where the hardware fetches lines in pairs.
@@ -54,7 +55,7 @@ impl Shared {
             (0..workers.len() + 1)
                 .map(|_| Padded {
                     value: UnsafeCell::new(None),
-                    _pad: [0; PAD],
+                    _pad: [MaybeUninit::uninit(); PAD],
                 })
                 .collect(),
         );
