@@ -220,13 +220,23 @@ mod tests {
         (shared, Pool::start(threads, false).unwrap())
     }
 
-    /// The pool threads that ran `exec`'s participants, over many broadcasts (a participant that no
-    /// worker had started when its parent in the completion tree finished its own share is run by
-    /// that parent; the dispatching thread is not counted).
-    fn worker_threads(exec: &Threads, rounds: usize) -> HashSet<std::thread::ThreadId> {
+    /// The pool threads that ran `exec`'s participants, over at least `rounds` broadcasts and until
+    /// `want` of them were seen (or ten seconds passed: on a loaded machine a worker may miss many
+    /// rounds, since a participant that no worker had started when its parent in the completion
+    /// tree finished its own share is run by that parent; the dispatching thread is not counted).
+    fn worker_threads(
+        exec: &Threads,
+        rounds: usize,
+        want: usize,
+    ) -> HashSet<std::thread::ThreadId> {
         let seen = Mutex::new(HashSet::new());
         let caller = std::thread::current().id();
-        for _ in 0..rounds {
+        let start = std::time::Instant::now();
+        let mut round = 0;
+        while round < rounds
+            || (seen.lock().unwrap().len() < want
+                && start.elapsed() < std::time::Duration::from_secs(10))
+        {
             exec.broadcast(String::new, &|p| {
                 assert_eq!(p.count, exec.concurrency());
                 // Give every worker the time to take its part before its parent takes it over.
@@ -236,6 +246,7 @@ mod tests {
                 }
             })
             .unwrap();
+            round += 1;
         }
         seen.into_inner().unwrap()
     }
@@ -247,14 +258,14 @@ mod tests {
         let parts = all.partition(&[1.0, 2.0]).unwrap();
         assert_eq!((parts[0].concurrency(), parts[1].concurrency()), (2, 4));
         let (a, b) = std::thread::scope(|s| {
-            let a = s.spawn(|| worker_threads(&parts[0], 200));
-            let b = s.spawn(|| worker_threads(&parts[1], 200));
+            let a = s.spawn(|| worker_threads(&parts[0], 200, 1));
+            let b = s.spawn(|| worker_threads(&parts[1], 200, 3));
             (a.join().unwrap(), b.join().unwrap())
         });
         assert_eq!((a.len(), b.len()), (1, 3));
         assert!(a.is_disjoint(&b), "partitions shared a worker: {a:?} {b:?}");
         // The parent uses all five workers; the partitions' two callers stand in for the fifth.
-        let parent = worker_threads(&all, 50);
+        let parent = worker_threads(&all, 50, 5);
         assert_eq!(parent.len(), 5);
         assert!(parent.is_superset(&(&a | &b)));
     }

@@ -15,44 +15,35 @@ pub(crate) struct Part {
     pub count: usize,
 }
 
-/// The function a job runs, with its lifetime erased (see [`Job::new`]).
+/// The function a job runs, with its lifetime erased (see [`Code::new`]).
 type ErasedFn = *const (dyn Fn(Part) + Sync + 'static);
 /// The join a job runs, `join(into, from)`, with its lifetime erased.
 type ErasedJoin = *const (dyn Fn(usize, usize) + Sync + 'static);
 
-/// A job lives on the dispatching thread's stack for the duration of one broadcast; workers reach it
-/// through its post (`post.rs`) once they have claimed one of its participants (`slot.rs`).
-pub(super) struct Job {
+/// Where a job keeps its first panic: on the dispatcher's stack.
+pub(super) type Panic = Mutex<Option<Box<dyn Any + Send>>>;
+
+/// A job's code: its function, its join and where its first panic goes, borrowed from the
+/// dispatcher's stack with their lifetimes erased. The dispatcher writes it into the job's post; a
+/// thread that claims one of the job's participants copies it out (`post.rs`).
+#[derive(Clone, Copy)]
+pub(super) struct Code {
     f: ErasedFn,
     join: Option<ErasedJoin>,
-    /// The number of participants.
-    pub(super) count: usize,
-    /// The job's ticket (unique in the pool, see `slot.rs`).
-    pub(super) ticket: u64,
-    /// The worker that runs participant 1; participant `k > 0` belongs to worker `first + k - 1`.
-    pub(super) first: usize,
-    panic: Mutex<Option<Box<dyn Any + Send>>>,
+    panic: *const Panic,
 }
 
-// SAFETY: a Job is shared by the participants of one broadcast. `f` and `join` point to `Sync`
-// closures (calling them from several threads at once is what they are for), the other fields are
-// plain values or a Mutex. The raw pointers are what keeps Job from being Sync automatically; their
-// targets outlive every use (see `Job::new`).
-unsafe impl Sync for Job {}
-
-impl Job {
-    /// A job for `count` participants, the workers from `first` on running participants `1..count`.
+impl Code {
+    /// The code of a job.
     ///
-    /// The caller must not let the job (and thus `f` and `join`) go out of scope before every
-    /// participant has finished: workers dereference the erased pointers until they mark their
-    /// participant finished (`Slot::finish`), and the dispatcher waits for that (the completion
-    /// tree, `Shared::complete`).
+    /// The caller must keep `f`, `join` and `panic` alive (borrowed) until every participant has
+    /// finished: participants dereference the erased pointers until they mark their participant
+    /// finished (`Slot::finish`), and the dispatcher waits for that (the completion tree,
+    /// `Shared::complete`) before its borrows end.
     pub(super) fn new<'f>(
         f: &'f (dyn Fn(Part) + Sync + 'f),
         join: Option<&'f (dyn Fn(usize, usize) + Sync + 'f)>,
-        count: usize,
-        ticket: u64,
-        first: usize,
+        panic: &'f Panic,
     ) -> Self {
         let f: *const (dyn Fn(Part) + Sync + 'f) = f;
         // SAFETY: only the lifetime bound of the trait object changes (same fat-pointer layout). The
@@ -65,21 +56,40 @@ impl Job {
             let join: ErasedJoin = unsafe { std::mem::transmute(join) };
             join
         });
+        Code { f, join, panic }
+    }
+}
+
+/// What a participant needs to run its part of a job: the code, and where the job sits. Each thread
+/// that runs participants of the job has its own copy.
+pub(super) struct Job {
+    code: Code,
+    /// The number of participants.
+    pub(super) count: usize,
+    /// The job's ticket (unique in the pool, see `slot.rs`).
+    pub(super) ticket: u64,
+    /// The worker that runs participant 1; participant `k > 0` belongs to worker `first + k - 1`.
+    pub(super) first: usize,
+}
+
+impl Job {
+    /// Job `ticket` of `count` participants, the workers from `first` on running participants
+    /// `1..count`. Its `code` must be alive as long as the caller runs participants of it (see
+    /// [`Code::new`]).
+    pub(super) fn new(code: Code, count: usize, ticket: u64, first: usize) -> Self {
         Job {
-            f,
-            join,
+            code,
             count,
             ticket,
             first,
-            panic: Mutex::new(None),
         }
     }
 
     /// Runs participant `index`, recording a panic instead of unwinding.
     pub(super) fn run(&self, index: usize) {
         // SAFETY: `f` is alive: the dispatcher keeps it borrowed until every participant has
-        // finished, and this call is part of participant `index`.
-        let f = unsafe { &*self.f };
+        // finished, and this call is part of participant `index`, which has not.
+        let f = unsafe { &*self.code.f };
         let part = Part {
             index,
             count: self.count,
@@ -90,7 +100,7 @@ impl Job {
     /// Joins participant `from`'s results into participant `into`'s (its parent in the completion
     /// tree), recording a panic instead of unwinding. Does nothing for a job without a join.
     pub(super) fn join(&self, into: usize, from: usize) {
-        if let Some(join) = self.join {
+        if let Some(join) = self.code.join {
             // SAFETY: as in `run`: this call is part of participant `into`, which has not finished.
             let join = unsafe { &*join };
             self.catching(|| join(into, from));
@@ -99,13 +109,11 @@ impl Job {
 
     fn catching(&self, f: impl FnOnce()) {
         if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
-            let mut slot = self.panic.lock().unwrap_or_else(|e| e.into_inner());
+            // SAFETY: as in `run`: the dispatcher keeps the panic slot alive until every participant
+            // has finished, and the caller is part of one that has not.
+            let panic = unsafe { &*self.code.panic };
+            let mut slot = panic.lock().unwrap_or_else(|e| e.into_inner());
             slot.get_or_insert(payload);
         }
-    }
-
-    /// The first panic of a participant or join, if any (once every participant has finished).
-    pub(super) fn into_panic(self) -> Option<Box<dyn Any + Send>> {
-        self.panic.into_inner().unwrap_or_else(|e| e.into_inner())
     }
 }

@@ -48,8 +48,8 @@ use crossbeam_utils::CachePadded;
 
 use crate::error::{Error, Result};
 use crate::runtime::context::{self, KernelScope};
-use job::Job;
 pub(crate) use job::Part;
+use job::{Code, Job, Panic};
 use post::{Notice, Post};
 use reserve::Reservations;
 use slot::Slot;
@@ -90,8 +90,8 @@ impl BitSet {
 }
 
 /// The bell and the post of worker 0 (the whole pool's instance and the first partition start
-/// there), in one cache line: announcing a job of the default instance and ringing the bell move one
-/// line to the workers instead of two.
+/// there), in one cache line (64 bytes): announcing a job of the default instance and ringing the
+/// bell move one line to the workers, which find there all they need to start.
 struct Head {
     /// Rung (incremented) once a job is announced; idle workers spin on it.
     bell: AtomicU64,
@@ -372,7 +372,9 @@ impl Shared {
             });
         }
         let first = workers.start;
-        let job = Job::new(f, join, workers.len() + 1, ticket, first);
+        let panic = Panic::default();
+        let code = Code::new(f, join, &panic);
+        let job = Job::new(code, workers.len() + 1, ticket, first);
         // Bits only ever get set, so a set bit was set by an earlier holder of worker `first`, whose
         // release of it happens before our reservation: the workers that see our bell see the bit.
         if !self.starts.contains(first, Ordering::Relaxed) {
@@ -382,11 +384,11 @@ impl Shared {
         let notice = Notice {
             ticket,
             workers: workers.len(),
-            job: &job,
         };
-        // SAFETY: we hold worker `first` (`held`), so nobody else writes its post; tickets grow.
+        // SAFETY: we hold worker `first` (`held`), so nobody else writes its post, and its previous
+        // job completed before its holder released the worker; tickets grow.
         unsafe {
-            self.post(first).publish(notice, || {
+            self.post(first).publish(notice, code, || {
                 self.bell().fetch_add(1, Ordering::SeqCst);
             })
         };
@@ -395,10 +397,10 @@ impl Shared {
             self.complete(&job, 0);
         }
         // Every participant has finished (the root's children have, and each after its own): no
-        // worker touches `job` any more.
+        // worker touches `f`, `join` or `panic` any more.
         std::mem::forget(guard);
         drop(held);
-        if let Some(payload) = job.into_panic() {
+        if let Some(payload) = panic.into_inner().unwrap_or_else(|e| e.into_inner()) {
             std::panic::resume_unwind(payload);
         }
         Ok(())
@@ -439,14 +441,13 @@ impl Shared {
             if let Some((first, notice)) = self.find(w, seen) {
                 seen = notice.ticket;
                 if slot.claim(notice.ticket) {
-                    {
-                        // SAFETY: the claim succeeded from an older ticket, so the job has not
-                        // completed and cannot before we call `finish` (`slot.rs`); until then its
-                        // dispatcher keeps it alive (`Job::new`). The notice was read whole (`post.rs`),
-                        // so `job` is that ticket's job. The reference ends before `finish`.
-                        let job = unsafe { &*notice.job };
-                        self.complete(job, w - first + 1);
-                    }
+                    // SAFETY: we read the notice from this post, then won a participant of its job
+                    // from an older ticket, so the job has not completed and cannot before we call
+                    // `finish` (`slot.rs`); until then the post keeps this job's code.
+                    let code = unsafe { self.post(first).code() };
+                    // The code's borrows are alive until we call `finish` (`Code::new`).
+                    let job = Job::new(code, notice.workers + 1, notice.ticket, first);
+                    self.complete(&job, w - first + 1);
                     slot.finish(notice.ticket);
                 }
                 continue;
