@@ -6,13 +6,17 @@
 //! 1. *Reserve* the range's workers (`reserve.rs`: bits that only dispatchers touch, taken in
 //!    ascending order, so overlapping instances used from several threads take turns and cannot
 //!    deadlock, and disjoint ones never wait for each other).
-//! 2. *Announce* the job in the pool-owned post of the range's first worker (`post.rs`) under a fresh
-//!    ticket, then ring the pool's one *bell*: a counter that every idle worker spins on (one cache
-//!    line, read-shared), so waking all workers costs one write, whatever their number.
+//! 2. *Announce* the job (its number of workers and its code) in the pool-owned post of the range's
+//!    first worker (`post.rs`), ring the pool's one *bell*, a counter that every idle worker spins on
+//!    (one cache line, read-shared), then open the notice under a fresh ticket: waking all workers
+//!    costs one write, whatever their number. The bell and worker 0's post (the default instance's)
+//!    share one cache line, so a worker gets all it needs to start in one transfer.
 //! 3. Every worker that sees the bell looks up the post of the range covering it and *claims* its own
 //!    participant (`slot.rs`: a compare-exchange on the worker's own cache line, so workers never
-//!    contend with each other). Worker `k` of the range is participant `k`, launch after launch, so
-//!    each thread keeps its share of the data in its cache.
+//!    contend with each other). A claim from an older ticket proves that the job still waits for
+//!    the participant, so a worker that read a stale notice never touches a finished job. Worker `k`
+//!    of the range is participant `k`, launch after launch, so each thread keeps its share of the
+//!    data in its cache.
 //! 4. Participants join through a fixed radix-4 *completion tree* (`tree.rs`): each runs its share,
 //!    then for each child in ascending order either waits for it to finish or, if no thread has
 //!    claimed it yet (its worker is asleep, descheduled or slower), claims and runs it itself, and
@@ -24,8 +28,12 @@
 //! Idle workers spin on the bell for a while after each job (back-to-back launches cost well under
 //! a microsecond), then yield, then park. A parked worker is woken by the participant that is its
 //! parent in the tree of the next job covering it, before that parent runs its own share (a
-//! sleeper flag and the bell form a sequentially consistent handshake, so no wake-up is lost), so
-//! waking spreads down the tree instead of costing the dispatcher one system call per worker.
+//! sleeper flag and the bell form a sequentially consistent handshake: every participant has seen
+//! the job's bell rung before it looks at the flags, so no wake-up is lost), so waking spreads down
+//! the tree instead of costing the dispatcher one system call per worker.
+//!
+//! Every instance, partitions included, takes this path; only the default instance (and the first
+//! partition, which starts at worker 0) has its post in the bell's cache line.
 //!
 //! A broadcast made from inside a job (a nested parallel dispatch) runs inline on the calling thread
 //! with one participant, as Kokkos runs nested parallel regions on host backends. A panic in any
