@@ -1,10 +1,12 @@
 //! The host drivers of the three patterns: split the work, run it on the participants, join the
 //! partial results in a fixed order.
 
+use std::any::Any;
 use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
 
+use super::threads::Threads;
 use super::work::{StealCursors, Work};
 use crate::dispatch::HostExecutionSpace;
 use crate::error::Result;
@@ -61,6 +63,12 @@ pub(crate) fn run_for<S: HostExecutionSpace>(
 
 /// Runs `body` over every item of `work`, each thread (static schedules) or chunk (dynamic) into its
 /// own accumulator starting at the identity, and joins the accumulators in thread or chunk order.
+///
+/// On Threads with a static schedule the participants' accumulators are joined along the pool's
+/// completion tree as participants finish (`pool/reduce.rs`): the dispatcher joins only its
+/// children's, never a list of every thread's, and the grouping depends only on the thread count
+/// (the same bits every run). Per-chunk accumulators (dynamic schedules, at most [`MAX_PARTIALS`])
+/// are joined in chunk order after the launch.
 pub(crate) fn run_reduce<S: HostExecutionSpace, R: Reducer>(
     space: &S,
     what: &dyn Fn() -> String,
@@ -68,8 +76,25 @@ pub(crate) fn run_reduce<S: HostExecutionSpace, R: Reducer>(
     reducer: &R,
     body: &(impl Fn(Range<u64>, &mut R::Value) + Sync),
 ) -> Result<R::Value> {
-    let participants = space.concurrency();
     let per_thread = work.is_static();
+    if per_thread && let Some(threads) = (space as &dyn Any).downcast_ref::<Threads>() {
+        let next = AtomicU64::new(0);
+        let reduced = threads.broadcast_reduce(
+            what,
+            &|part| {
+                let mut acc = reducer.init();
+                work.run(part.index, part.count, &next, |_, items| {
+                    body(items, &mut acc)
+                });
+                acc
+            },
+            &|into, from| reducer.join(into, from),
+        )?;
+        let mut result = reduced.unwrap_or_else(|| reducer.init());
+        reducer.finalize(&mut result);
+        return Ok(result);
+    }
+    let participants = space.concurrency();
     let work = if per_thread {
         work
     } else {

@@ -84,14 +84,48 @@ impl Threads {
         what: impl FnOnce() -> String,
         f: &(dyn Fn(Part) + Sync),
     ) -> Result<()> {
-        let outcome = self.inner.shared.check_alive(String::new).and_then(|()| {
+        self.launch(what, || {
             if context::in_kernel() {
                 f(Part { index: 0, count: 1 });
                 return Ok(());
             }
             let _launch = self.inner.launch.lock().unwrap_or_else(|e| e.into_inner());
             self.inner.pool.broadcast(self.inner.workers.clone(), f)
-        });
+        })
+    }
+
+    /// [`Threads::broadcast`] where each participant returns a partial result; the partial results
+    /// are joined with `join` along the pool's completion tree, in participant order (the grouping
+    /// depends only on the number of participants, so the result does not depend on timing).
+    /// `None` only if no participant returned (a panic, which is re-raised instead).
+    pub(crate) fn broadcast_reduce<V: Send>(
+        &self,
+        what: impl FnOnce() -> String,
+        part: &(dyn Fn(Part) -> V + Sync),
+        join: &(dyn Fn(&mut V, &V) + Sync),
+    ) -> Result<Option<V>> {
+        self.launch(what, || {
+            if context::in_kernel() {
+                return Ok(Some(part(Part { index: 0, count: 1 })));
+            }
+            let _launch = self.inner.launch.lock().unwrap_or_else(|e| e.into_inner());
+            self.inner
+                .pool
+                .broadcast_reduce(self.inner.workers.clone(), part, join)
+        })
+    }
+
+    /// Runs `launch` if the backend is alive, naming the work with `what` in a finalized error.
+    fn launch<T>(
+        &self,
+        what: impl FnOnce() -> String,
+        launch: impl FnOnce() -> Result<T>,
+    ) -> Result<T> {
+        let outcome = self
+            .inner
+            .shared
+            .check_alive(String::new)
+            .and_then(|()| launch());
         outcome.map_err(|e| match e {
             Error::Finalized { .. } => Error::Finalized { what: what() },
             e => e,
@@ -186,23 +220,33 @@ mod tests {
         (shared, Pool::start(threads, false).unwrap())
     }
 
-    /// The pool threads that ran `exec`'s participants, over many broadcasts (the dispatching thread
-    /// also runs participants that no worker had started yet; it is not counted).
-    fn worker_threads(exec: &Threads, rounds: usize) -> HashSet<std::thread::ThreadId> {
+    /// The pool threads that ran `exec`'s participants, over at least `rounds` broadcasts and until
+    /// `want` of them were seen (or ten seconds passed: on a loaded machine a worker may miss many
+    /// rounds, since a participant that no worker had started when its parent in the completion
+    /// tree finished its own share is run by that parent; the dispatching thread is not counted).
+    fn worker_threads(
+        exec: &Threads,
+        rounds: usize,
+        want: usize,
+    ) -> HashSet<std::thread::ThreadId> {
         let seen = Mutex::new(HashSet::new());
         let caller = std::thread::current().id();
-        for _ in 0..rounds {
+        let start = std::time::Instant::now();
+        let mut round = 0;
+        while round < rounds
+            || (seen.lock().unwrap().len() < want
+                && start.elapsed() < std::time::Duration::from_secs(10))
+        {
             exec.broadcast(String::new, &|p| {
                 assert_eq!(p.count, exec.concurrency());
-                if p.index == 0 {
-                    // Give every worker the time to take its part before the caller takes it back.
-                    std::thread::sleep(std::time::Duration::from_micros(300));
-                }
+                // Give every worker the time to take its part before its parent takes it over.
+                std::thread::sleep(std::time::Duration::from_micros(300));
                 if std::thread::current().id() != caller {
                     seen.lock().unwrap().insert(std::thread::current().id());
                 }
             })
             .unwrap();
+            round += 1;
         }
         seen.into_inner().unwrap()
     }
@@ -214,14 +258,14 @@ mod tests {
         let parts = all.partition(&[1.0, 2.0]).unwrap();
         assert_eq!((parts[0].concurrency(), parts[1].concurrency()), (2, 4));
         let (a, b) = std::thread::scope(|s| {
-            let a = s.spawn(|| worker_threads(&parts[0], 200));
-            let b = s.spawn(|| worker_threads(&parts[1], 200));
+            let a = s.spawn(|| worker_threads(&parts[0], 200, 1));
+            let b = s.spawn(|| worker_threads(&parts[1], 200, 3));
             (a.join().unwrap(), b.join().unwrap())
         });
         assert_eq!((a.len(), b.len()), (1, 3));
         assert!(a.is_disjoint(&b), "partitions shared a worker: {a:?} {b:?}");
         // The parent uses all five workers; the partitions' two callers stand in for the fifth.
-        let parent = worker_threads(&all, 50);
+        let parent = worker_threads(&all, 50, 5);
         assert_eq!(parent.len(), 5);
         assert!(parent.is_superset(&(&a | &b)));
     }

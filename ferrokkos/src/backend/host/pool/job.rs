@@ -1,11 +1,12 @@
-//! A job broadcast to the pool: one function, run once per participant, and its completion count.
+//! A job broadcast to the pool: one function run once per participant, an optional join of each
+//! participant's results into its parent's, and the first panic.
 
 use std::any::Any;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The participant a job function is running as: `index` in `0..count`. Participant 0 is the thread that
-/// dispatched the job; the others are pool workers.
+/// dispatched the job; participant `k > 0` is the `k`-th worker of the instance (or, if that worker
+/// had not started it in time, a thread that runs it in its place).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Part {
     /// This participant's index, `0..count`.
@@ -14,80 +15,105 @@ pub(crate) struct Part {
     pub count: usize,
 }
 
-/// The function a job runs, with its lifetime erased (see [`Job::new`]).
+/// The function a job runs, with its lifetime erased (see [`Code::new`]).
 type ErasedFn = *const (dyn Fn(Part) + Sync + 'static);
+/// The join a job runs, `join(into, from)`, with its lifetime erased.
+type ErasedJoin = *const (dyn Fn(usize, usize) + Sync + 'static);
 
-/// A job lives on the dispatching thread's stack for the duration of one broadcast.
-pub(super) struct Job {
+/// Where a job keeps its first panic: on the dispatcher's stack.
+pub(super) type Panic = Mutex<Option<Box<dyn Any + Send>>>;
+
+/// A job's code: its function, its join and where its first panic goes, borrowed from the
+/// dispatcher's stack with their lifetimes erased. The dispatcher writes it into the job's post; a
+/// thread that claims one of the job's participants copies it out (`post.rs`).
+#[derive(Clone, Copy)]
+pub(super) struct Code {
     f: ErasedFn,
-    count: usize,
-    pending: AtomicUsize,
-    panic: Mutex<Option<Box<dyn Any + Send>>>,
+    join: Option<ErasedJoin>,
+    panic: *const Panic,
 }
 
-impl Job {
-    /// A job for `count` participants, `count - 1` of which are workers.
+impl Code {
+    /// The code of a job.
     ///
-    /// The caller must not let the job (and thus `f`) go out of scope before [`Job::wait`] has returned:
-    /// workers dereference the erased pointer until they have called [`Job::finish`].
-    pub(super) fn new<'f>(f: &'f (dyn Fn(Part) + Sync + 'f), count: usize) -> Self {
+    /// The caller must keep `f`, `join` and `panic` alive (borrowed) until every participant has
+    /// finished: participants dereference the erased pointers until they mark their participant
+    /// finished (`Slot::finish`), and the dispatcher waits for that (the completion tree,
+    /// `Shared::complete`) before its borrows end.
+    pub(super) fn new<'f>(
+        f: &'f (dyn Fn(Part) + Sync + 'f),
+        join: Option<&'f (dyn Fn(usize, usize) + Sync + 'f)>,
+        panic: &'f Panic,
+    ) -> Self {
         let f: *const (dyn Fn(Part) + Sync + 'f) = f;
         // SAFETY: only the lifetime bound of the trait object changes (same fat-pointer layout). The
         // pointer is dereferenced only by participants of this job, all of which finish before the
-        // dispatcher returns from `wait`, which it does before `f`'s borrow ends (see `Shared::broadcast`).
+        // dispatcher's broadcast returns, which is before `f`'s borrow ends.
         let f: ErasedFn = unsafe { std::mem::transmute(f) };
+        let join = join.map(|join| {
+            let join: *const (dyn Fn(usize, usize) + Sync + 'f) = join;
+            // SAFETY: as for `f`.
+            let join: ErasedJoin = unsafe { std::mem::transmute(join) };
+            join
+        });
+        Code { f, join, panic }
+    }
+}
+
+/// What a participant needs to run its part of a job: the code, and where the job sits. Each thread
+/// that runs participants of the job has its own copy.
+pub(super) struct Job {
+    code: Code,
+    /// The number of participants.
+    pub(super) count: usize,
+    /// The job's ticket (unique in the pool, see `slot.rs`).
+    pub(super) ticket: u64,
+    /// The worker that runs participant 1; participant `k > 0` belongs to worker `first + k - 1`.
+    pub(super) first: usize,
+}
+
+impl Job {
+    /// Job `ticket` of `count` participants, the workers from `first` on running participants
+    /// `1..count`. Its `code` must be alive as long as the caller runs participants of it (see
+    /// [`Code::new`]).
+    pub(super) fn new(code: Code, count: usize, ticket: u64, first: usize) -> Self {
         Job {
-            f,
+            code,
             count,
-            pending: AtomicUsize::new(count - 1),
-            panic: Mutex::new(None),
+            ticket,
+            first,
         }
     }
 
     /// Runs participant `index`, recording a panic instead of unwinding.
     pub(super) fn run(&self, index: usize) {
-        // SAFETY: `f` is alive: the dispatcher keeps it borrowed until every participant has finished
-        // (`pending` reaches 0), and this call happens before this participant's `finish`.
-        let f = unsafe { &*self.f };
+        // SAFETY: `f` is alive: the dispatcher keeps it borrowed until every participant has
+        // finished, and this call is part of participant `index`, which has not.
+        let f = unsafe { &*self.code.f };
         let part = Part {
             index,
             count: self.count,
         };
-        if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(part))) {
-            let mut slot = self.panic.lock().unwrap_or_else(|e| e.into_inner());
+        self.catching(|| f(part));
+    }
+
+    /// Joins participant `from`'s results into participant `into`'s (its parent in the completion
+    /// tree), recording a panic instead of unwinding. Does nothing for a job without a join.
+    pub(super) fn join(&self, into: usize, from: usize) {
+        if let Some(join) = self.code.join {
+            // SAFETY: as in `run`: this call is part of participant `into`, which has not finished.
+            let join = unsafe { &*join };
+            self.catching(|| join(into, from));
+        }
+    }
+
+    fn catching(&self, f: impl FnOnce()) {
+        if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+            // SAFETY: as in `run`: the dispatcher keeps the panic slot alive until every participant
+            // has finished, and the caller is part of one that has not.
+            let panic = unsafe { &*self.code.panic };
+            let mut slot = panic.lock().unwrap_or_else(|e| e.into_inner());
             slot.get_or_insert(payload);
         }
-    }
-
-    /// Marks one worker participant of `job` as done. Takes a pointer, not `&self`: once the count
-    /// drops, the dispatcher may return and the job's memory (on its stack) goes, so no reference to
-    /// the job may be live past the decrement (rust-lang/rust#55005).
-    ///
-    /// # Safety
-    /// `job` points to a live job whose participant this caller ran, and the caller does not touch
-    /// the job afterwards.
-    pub(super) unsafe fn finish(job: *const Job) {
-        // SAFETY: the job is alive until the decrement below completes (the dispatcher waits for
-        // it); the reference to the counter is the last use of the job.
-        let pending = unsafe { &(*job).pending };
-        pending.fetch_sub(1, Ordering::Release);
-    }
-
-    /// Waits until every worker participant has called [`Job::finish`].
-    pub(super) fn wait(&self) {
-        let mut spins = 0u32;
-        while self.pending.load(Ordering::Acquire) != 0 {
-            if spins < 1 << 12 {
-                std::hint::spin_loop();
-                spins += 1;
-            } else {
-                std::thread::yield_now();
-            }
-        }
-    }
-
-    /// The first panic of a worker participant, if any.
-    pub(super) fn take_panic(&self) -> Option<Box<dyn Any + Send>> {
-        self.panic.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 }

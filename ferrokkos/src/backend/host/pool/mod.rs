@@ -1,36 +1,130 @@
 //! The Threads space's own pool of persistent worker threads (DESIGN.md decision 10).
 //!
-//! A pool of `n` threads is the dispatching thread plus `n - 1` workers. A broadcast hands one job to a
-//! contiguous range of workers and runs participant 0 on the calling thread; then it takes back and runs
-//! itself every participant that no worker has started yet, and waits for the others.
-//! Workers spin on their mailbox for a while after each job (so back-to-back launches cost about a
-//! microsecond), then yield, then park. Instances (`Threads`, its partitions) own disjoint or nested
-//! worker ranges; a dispatcher claims its workers in ascending order, so overlapping instances used from
-//! several threads take turns instead of racing, and cannot deadlock.
+//! A pool of `n` threads is the dispatching thread plus `n - 1` workers. Instances (`Threads`, its
+//! partitions) own contiguous worker ranges, disjoint or overlapping. One broadcast:
 //!
-//! A broadcast made from inside a job (a nested parallel dispatch) runs inline on the calling thread with
-//! one participant, as Kokkos runs nested parallel regions on host backends.
+//! 1. *Reserve* the range's workers (`reserve.rs`: bits that only dispatchers touch, taken in
+//!    ascending order, so overlapping instances used from several threads take turns and cannot
+//!    deadlock, and disjoint ones never wait for each other).
+//! 2. *Announce* the job (its number of workers and its code) in the pool-owned post of the range's
+//!    first worker (`post.rs`), ring the pool's one *bell*, a counter that every idle worker spins on
+//!    (one cache line, read-shared), then open the notice under a fresh ticket: waking all workers
+//!    costs one write, whatever their number. The bell and worker 0's post (the default instance's)
+//!    share one cache line, so a worker gets all it needs to start in one transfer.
+//! 3. Every worker that sees the bell looks up the post of the range covering it and *claims* its own
+//!    participant (`slot.rs`: a compare-exchange on the worker's own cache line, so workers never
+//!    contend with each other). A claim from an older ticket proves that the job still waits for
+//!    the participant, so a worker that read a stale notice never touches a finished job. Worker `k`
+//!    of the range is participant `k`, launch after launch, so each thread keeps its share of the
+//!    data in its cache.
+//! 4. Participants join through a fixed radix-4 *completion tree* (`tree.rs`): each runs its share,
+//!    then for each child in ascending order either waits for it to finish or, if no thread has
+//!    claimed it yet (its worker is asleep, descheduled or slower), claims and runs it itself, and
+//!    joins the child's results into its own. The dispatcher is the root: it returns when its
+//!    children have, so a launch never waits for a thread to wake up, only for threads that have
+//!    started, and the join is `log4(P)` levels deep with no contended counter. A reduction joins
+//!    partial results along the same tree (`reduce.rs`), in index order.
+//!
+//! Idle workers spin on the bell for a while after each job (back-to-back launches cost well under
+//! a microsecond), then yield, then park. A parked worker is woken by the participant that is its
+//! parent in the tree of the next job covering it, before that parent runs its own share (a
+//! sleeper flag and the bell form a sequentially consistent handshake: every participant has seen
+//! the job's bell rung before it looks at the flags, so no wake-up is lost), so waking spreads down
+//! the tree instead of costing the dispatcher one system call per worker.
+//!
+//! Every instance, partitions included, takes this path; only the default instance (and the first
+//! partition, which starts at worker 0) has its post in the bell's cache line.
+//!
+//! A broadcast made from inside a job (a nested parallel dispatch) runs inline on the calling thread
+//! with one participant, as Kokkos runs nested parallel regions on host backends. A panic in any
+//! participant is re-raised on the dispatcher once all participants have finished.
 
 mod job;
+mod post;
+mod reduce;
+mod reserve;
 mod slot;
+mod tree;
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
 
 use crate::error::{Error, Result};
 use crate::runtime::context::{self, KernelScope};
-use job::Job;
 pub(crate) use job::Part;
+use job::{Code, Job, Panic};
+use post::{Notice, Post};
+use reserve::Reservations;
 use slot::Slot;
 
-/// The part of the pool that instances share: the workers' mailboxes.
+/// How long an idle worker spins on the bell before yielding, and then before parking.
+const SPIN: Duration = Duration::from_micros(50);
+const YIELD: Duration = Duration::from_micros(150);
+
+/// One bit per worker, 64 to a cache-padded word.
+struct BitSet {
+    words: Box<[CachePadded<AtomicU64>]>,
+}
+
+impl BitSet {
+    fn new(bits: usize) -> Self {
+        BitSet {
+            words: (0..bits.div_ceil(64))
+                .map(|_| CachePadded::new(AtomicU64::new(0)))
+                .collect(),
+        }
+    }
+
+    fn word(&self, k: usize, order: Ordering) -> u64 {
+        self.words[k].load(order)
+    }
+
+    fn contains(&self, i: usize, order: Ordering) -> bool {
+        self.word(i / 64, order) & 1 << (i % 64) != 0
+    }
+
+    fn insert(&self, i: usize, order: Ordering) {
+        self.words[i / 64].fetch_or(1 << (i % 64), order);
+    }
+
+    fn remove(&self, i: usize, order: Ordering) {
+        self.words[i / 64].fetch_and(!(1 << (i % 64)), order);
+    }
+}
+
+/// The bell and the post of worker 0 (the whole pool's instance and the first partition start
+/// there), in one cache line (64 bytes): announcing a job of the default instance and ringing the
+/// bell move one line to the workers, which find there all they need to start.
+struct Head {
+    /// Rung (incremented) once a job is announced; idle workers spin on it.
+    bell: AtomicU64,
+    post: Post,
+}
+
+/// The part of the pool that instances share.
 pub(crate) struct Shared {
+    head: CachePadded<Head>,
+    /// The source of job tickets.
+    tickets: CachePadded<AtomicU64>,
+    /// Each worker's participant state, in its own cache line.
     slots: Box<[CachePadded<Slot>]>,
+    /// Post `a` announces the jobs whose range starts at worker `a` (post 0 is in `head`; this is
+    /// posts 1 and up).
+    posts: Box<[CachePadded<Post>]>,
+    /// The workers whose post has ever been used (never cleared): where workers look for jobs.
+    starts: BitSet,
+    /// Which dispatcher holds which workers.
+    reservations: Reservations,
+    /// The workers that are parked or about to park.
+    sleepers: BitSet,
     alive: AtomicBool,
+    /// Tells idle workers to exit.
+    stop: AtomicBool,
 }
 
 /// The pool: its shared part and the worker threads' handles, owned by the runtime.
@@ -44,12 +138,7 @@ impl Pool {
     /// worker `k` is pinned to core `k + 1` (modulo the cores the process may use).
     pub(crate) fn start(threads: usize, pin: bool) -> Result<Pool> {
         let workers = threads.saturating_sub(1);
-        let shared = Arc::new(Shared {
-            slots: (0..workers)
-                .map(|_| CachePadded::new(Slot::new()))
-                .collect(),
-            alive: AtomicBool::new(true),
-        });
+        let shared = Arc::new(Shared::new(workers));
         let pool = Pool {
             shared,
             handles: Mutex::new(Vec::with_capacity(workers)),
@@ -91,7 +180,7 @@ impl Pool {
                     }
                     drop(report);
                     context::enter_forever();
-                    shared.slots[w].serve();
+                    shared.serve(w);
                 });
             match spawned {
                 Ok(handle) => {
@@ -139,14 +228,17 @@ impl Pool {
     /// Waits for in-flight broadcasts, stops and joins every worker. Later broadcasts fail with
     /// [`Error::Finalized`]. Idempotent.
     pub(crate) fn shutdown(&self) {
-        for slot in self.shared.slots.iter() {
-            slot.claim();
+        let shared = &self.shared;
+        let all = 0..shared.slots.len();
+        // Holding every worker: no broadcast is in flight, and none starts before `alive` is false.
+        shared.reservations.acquire(all.clone());
+        shared.alive.store(false, Ordering::SeqCst);
+        shared.stop.store(true, Ordering::SeqCst);
+        shared.bell().fetch_add(1, Ordering::SeqCst);
+        for slot in shared.slots.iter() {
+            slot.unpark();
         }
-        self.shared.alive.store(false, Ordering::SeqCst);
-        for slot in self.shared.slots.iter() {
-            slot.request_shutdown();
-            slot.release();
-        }
+        shared.reservations.release(all);
         let handles = std::mem::take(&mut *self.lock_handles());
         for handle in handles {
             // A worker never panics (jobs run under catch_unwind); a join error would only repeat that.
@@ -165,27 +257,103 @@ impl Drop for Pool {
     }
 }
 
-/// Releases claimed slots when dropped (also when a participant's panic unwinds).
-struct Claims<'a>(&'a [CachePadded<Slot>]);
+/// Holds a range of workers; gives them back when dropped (also when unwinding).
+struct Held<'a> {
+    shared: &'a Shared,
+    workers: Range<usize>,
+}
 
-impl Drop for Claims<'_> {
+impl<'a> Held<'a> {
+    fn new(shared: &'a Shared, workers: Range<usize>) -> Self {
+        shared.reservations.acquire(workers.clone());
+        Held { shared, workers }
+    }
+}
+
+impl Drop for Held<'_> {
     fn drop(&mut self) {
-        for slot in self.0 {
-            slot.release();
-        }
+        self.shared.reservations.release(self.workers.clone());
+    }
+}
+
+/// Aborts the process if dropped while unwinding: guards the stretch in which a job on this stack is
+/// announced to workers, which must not end before they have finished with it. Nothing in that
+/// stretch unwinds (participants' panics are caught); this is the last line of defence.
+struct NoUnwind;
+
+impl Drop for NoUnwind {
+    fn drop(&mut self) {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "ferrokkos: the thread pool's dispatcher unwound while workers used its job"
+        );
+        std::process::abort();
     }
 }
 
 impl Shared {
-    /// Runs `f` once per participant: participant 0 on the calling thread, participants `1..` on the
-    /// workers `workers`, and returns when all have finished. A panic in any participant is re-raised
-    /// here after all have finished. Called from inside a job, it runs `f` inline as the only
-    /// participant.
+    /// The shared state of a pool of `workers` workers (whose threads are started separately).
+    fn new(workers: usize) -> Shared {
+        Shared {
+            head: CachePadded::new(Head {
+                bell: AtomicU64::new(0),
+                post: Post::new(),
+            }),
+            tickets: CachePadded::new(AtomicU64::new(0)),
+            slots: (0..workers)
+                .map(|_| CachePadded::new(Slot::new()))
+                .collect(),
+            posts: (1..workers)
+                .map(|_| CachePadded::new(Post::new()))
+                .collect(),
+            starts: BitSet::new(workers),
+            reservations: Reservations::new(workers),
+            sleepers: BitSet::new(workers),
+            alive: AtomicBool::new(true),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    fn bell(&self) -> &AtomicU64 {
+        &self.head.bell
+    }
+
+    /// The post of the jobs whose range starts at worker `first`.
+    fn post(&self, first: usize) -> &Post {
+        match first.checked_sub(1) {
+            None => &self.head.post,
+            Some(k) => &self.posts[k],
+        }
+    }
+
+    /// Runs `f` once per participant: participant 0 on the calling thread, participant `k` on worker
+    /// `workers.start + k - 1` (or on a thread that ran it in its place), and returns when all have
+    /// finished. A panic in any participant is re-raised here after all have finished. Called from
+    /// inside a job, it runs `f` inline as the only participant.
     pub(crate) fn broadcast(&self, workers: Range<usize>, f: &(dyn Fn(Part) + Sync)) -> Result<()> {
+        self.run(workers, f, None)
+    }
+
+    /// [`Shared::broadcast`], and `join(into, from)` folds participant `from`'s results into
+    /// participant `into`'s, along the completion tree (`tree.rs`), so that participant 0 ends up with
+    /// everyone's, joined in index order. The pool guarantees: `f(Part { index: i, .. })` runs once for
+    /// every `i`; `join(into, from)` runs once for every `from > 0`, with `into` the parent of `from`,
+    /// on the thread that ran `f` for `into`, after `f` for `into` and after everything that ran for
+    /// `from` (its `f` and the joins into it; a happens-before edge); nothing runs for `from` after
+    /// that, and everything happens before this function returns. With one participant (inline or an
+    /// instance without workers) there is no join.
+    fn run(
+        &self,
+        workers: Range<usize>,
+        f: &(dyn Fn(Part) + Sync),
+        join: Option<&(dyn Fn(usize, usize) + Sync)>,
+    ) -> Result<()> {
+        let finalized = || Error::Finalized {
+            what: "running work on a Threads instance".into(),
+        };
         if !self.alive.load(Ordering::Acquire) {
-            return Err(Error::Finalized {
-                what: "running work on a Threads instance".into(),
-            });
+            return Err(finalized());
         }
         if context::in_kernel() {
             f(Part { index: 0, count: 1 });
@@ -196,181 +364,170 @@ impl Shared {
             f(Part { index: 0, count: 1 });
             return Ok(());
         }
-        let slots = &self.slots[workers];
-        for slot in slots {
-            slot.claim();
-        }
-        let claims = Claims(slots);
+        assert!(
+            workers.end <= self.slots.len(),
+            "workers {workers:?} of a pool of {}",
+            self.slots.len()
+        );
+        let held = Held::new(self, workers.clone());
         if !self.alive.load(Ordering::Acquire) {
-            return Err(Error::Finalized {
-                what: "running work on a Threads instance".into(),
+            return Err(finalized());
+        }
+        let ticket = self.tickets.fetch_add(1, Ordering::Relaxed) + 1;
+        if ticket > slot::MAX_TICKET {
+            return Err(Error::ThreadPool {
+                reason: "the pool has run out of job tickets".into(),
             });
         }
-        let job = Job::new(f, slots.len() + 1);
-        for (k, slot) in slots.iter().enumerate() {
-            // SAFETY: we hold the claim; the slot's previous job finished before its claim was released;
-            // `job` outlives the workers' use of it because we wait for it below before returning.
-            unsafe { slot.post(&job, k + 1) };
+        let first = workers.start;
+        let panic = Panic::default();
+        let code = Code::new(f, join, &panic);
+        let job = Job::new(code, workers.len() + 1, ticket, first);
+        // Bits only ever get set, so a set bit was set by an earlier holder of worker `first`, whose
+        // release of it happens before our reservation: the workers that see our bell see the bit.
+        if !self.starts.contains(first, Ordering::Relaxed) {
+            self.starts.insert(first, Ordering::Release);
         }
-        let scope = KernelScope::enter();
-        let own = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            f(Part {
-                index: 0,
-                count: slots.len() + 1,
+        let guard = NoUnwind;
+        let notice = Notice {
+            ticket,
+            workers: workers.len(),
+        };
+        // SAFETY: we hold worker `first` (`held`), so nobody else writes its post, and its previous
+        // job completed before its holder released the worker; tickets grow.
+        unsafe {
+            self.post(first).publish(notice, code, || {
+                self.bell().fetch_add(1, Ordering::SeqCst);
             })
-        }));
-        // Tasks that no worker has started yet (asleep, descheduled, or slower than our own share) are
-        // taken back and run here, so the launch never waits for a thread to wake up.
-        for (k, slot) in slots.iter().enumerate() {
-            if slot.revoke() {
-                job.run(k + 1);
-                // SAFETY: our own job, whose participant we just ran.
-                unsafe { Job::finish(&job) };
-            }
+        };
+        {
+            let _scope = KernelScope::enter();
+            self.complete(&job, 0);
         }
-        drop(scope);
-        job.wait();
-        drop(claims);
-        if let Err(payload) = own {
-            std::panic::resume_unwind(payload);
-        }
-        if let Some(payload) = job.take_panic() {
+        // Every participant has finished (the root's children have, and each after its own): no
+        // worker touches `f`, `join` or `panic` any more.
+        std::mem::forget(guard);
+        drop(held);
+        if let Some(payload) = panic.into_inner().unwrap_or_else(|e| e.into_inner()) {
             std::panic::resume_unwind(payload);
         }
         Ok(())
     }
+
+    /// Runs participant `i` of `job` and its subtree: wakes its children's workers if they sleep,
+    /// runs its own share, then for each child in order waits for it (or runs it, if nobody has
+    /// claimed it) and joins it. Returns when the whole subtree has finished.
+    fn complete(&self, job: &Job, i: usize) {
+        for c in tree::children(i, job.count) {
+            let w = job.first + c - 1;
+            // SeqCst, and after the bell was rung (by this thread, or before the notice this thread
+            // read: `post.rs`): pairs with a sleeper's SeqCst mark-then-check of the bell, so a
+            // worker that parked without seeing this job's bell has its mark seen here.
+            if self.sleepers.contains(w, Ordering::SeqCst) {
+                self.slots[w].unpark();
+            }
+        }
+        job.run(i);
+        for c in tree::children(i, job.count) {
+            let slot = &self.slots[job.first + c - 1];
+            if slot.claim_or_wait(job.ticket) {
+                self.complete(job, c);
+                slot.finish(job.ticket);
+            }
+            job.join(i, c);
+        }
+    }
+
+    /// A worker's life: find a job covering it, claim and run its participant, repeat; between
+    /// jobs, wait for the bell. Returns at shutdown.
+    fn serve(&self, w: usize) {
+        let slot = &self.slots[w];
+        // The newest ticket this worker has dealt with.
+        let mut seen = 0u64;
+        loop {
+            let bell = self.bell().load(Ordering::SeqCst);
+            if let Some((first, notice)) = self.find(w, seen) {
+                seen = notice.ticket;
+                if slot.claim(notice.ticket) {
+                    // SAFETY: we read the notice from this post, then won a participant of its job
+                    // from an older ticket, so the job has not completed and cannot before we call
+                    // `finish` (`slot.rs`); until then the post keeps this job's code.
+                    let code = unsafe { self.post(first).code() };
+                    // The code's borrows are alive until we call `finish` (`Code::new`).
+                    let job = Job::new(code, notice.workers + 1, notice.ticket, first);
+                    self.complete(&job, w - first + 1);
+                    slot.finish(notice.ticket);
+                }
+                continue;
+            }
+            if !self.idle(w, bell) {
+                return;
+            }
+        }
+    }
+
+    /// The announcement of the newest job covering worker `w` with a ticket above `seen`, and the
+    /// first worker of its range. Jobs covering a worker never overlap in time, so at most one such
+    /// job is in flight; posts of finished jobs may also match (their tickets are then below the
+    /// worker's state and the claim fails).
+    fn find(&self, w: usize, seen: u64) -> Option<(usize, Notice)> {
+        let mut k = w / 64;
+        let below = w % 64;
+        let mut bits = self.starts.word(k, Ordering::Acquire) & (u64::MAX >> (63 - below));
+        loop {
+            while bits != 0 {
+                let bit = 63 - bits.leading_zeros() as usize;
+                bits &= !(1u64 << bit);
+                let first = k * 64 + bit;
+                if let Some(notice) = self.post(first).read()
+                    && w < first + notice.workers
+                    && notice.ticket > seen
+                {
+                    return Some((first, notice));
+                }
+            }
+            if k == 0 {
+                return None;
+            }
+            k -= 1;
+            bits = self.starts.word(k, Ordering::Acquire);
+        }
+    }
+
+    /// Waits until the bell differs from `bell` (returns `true`) or the pool stops (`false`). Spins
+    /// first, then yields, then parks.
+    fn idle(&self, w: usize, bell: u64) -> bool {
+        let start = Instant::now();
+        let mut i = 0u32;
+        loop {
+            if self.bell().load(Ordering::Acquire) != bell {
+                return true;
+            }
+            if self.stop.load(Ordering::Acquire) {
+                return false;
+            }
+            i = i.wrapping_add(1);
+            if !i.is_multiple_of(64) {
+                std::hint::spin_loop();
+                continue;
+            }
+            let idle = start.elapsed();
+            if idle < SPIN {
+                std::hint::spin_loop();
+            } else if idle < SPIN + YIELD {
+                std::thread::yield_now();
+            } else {
+                // Mark, then check (both SeqCst): a participant that wakes us loads the mark after
+                // ringing or seeing the bell, so either it sees the mark or we see the bell.
+                self.sleepers.insert(w, Ordering::SeqCst);
+                if self.bell().load(Ordering::SeqCst) == bell && !self.stop.load(Ordering::SeqCst) {
+                    std::thread::park();
+                }
+                self.sleepers.remove(w, Ordering::Relaxed);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::atomic::AtomicUsize;
-
-    #[test]
-    fn every_participant_runs_exactly_once() {
-        let pool = Pool::start(4, false).unwrap();
-        assert_eq!(pool.workers(), 3);
-        for _ in 0..1000 {
-            let hits: Vec<AtomicUsize> = (0..4).map(|_| AtomicUsize::new(0)).collect();
-            pool.shared()
-                .broadcast(0..3, &|p: Part| {
-                    assert_eq!(p.count, 4);
-                    hits[p.index].fetch_add(1, Ordering::Relaxed);
-                })
-                .unwrap();
-            assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
-        }
-    }
-
-    #[test]
-    fn a_sub_range_of_workers_runs_fewer_participants() {
-        let pool = Pool::start(4, false).unwrap();
-        let total = AtomicUsize::new(0);
-        pool.shared()
-            .broadcast(1..3, &|p: Part| {
-                assert_eq!(p.count, 3);
-                total.fetch_add(p.index + 1, Ordering::Relaxed);
-            })
-            .unwrap();
-        assert_eq!(total.load(Ordering::Relaxed), 1 + 2 + 3);
-    }
-
-    #[test]
-    fn nested_broadcasts_run_inline() {
-        let pool = Pool::start(3, false).unwrap();
-        let inner_total = AtomicUsize::new(0);
-        let shared = pool.shared();
-        shared
-            .broadcast(0..2, &|_| {
-                shared
-                    .broadcast(0..2, &|p| {
-                        assert_eq!(p, Part { index: 0, count: 1 });
-                        inner_total.fetch_add(1, Ordering::Relaxed);
-                    })
-                    .unwrap();
-            })
-            .unwrap();
-        assert_eq!(inner_total.load(Ordering::Relaxed), 3);
-    }
-
-    #[test]
-    fn a_worker_panic_reaches_the_caller_after_everyone_finished() {
-        let pool = Pool::start(3, false).unwrap();
-        let finished = AtomicUsize::new(0);
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            pool.shared().broadcast(0..2, &|p| {
-                if p.index == 2 {
-                    panic!("participant two failed");
-                }
-                std::thread::sleep(std::time::Duration::from_millis(20));
-                finished.fetch_add(1, Ordering::Relaxed);
-            })
-        }));
-        let payload = outcome.unwrap_err();
-        assert_eq!(
-            payload.downcast_ref::<&str>(),
-            Some(&"participant two failed")
-        );
-        assert_eq!(finished.load(Ordering::Relaxed), 2);
-        // The pool still works afterwards.
-        let count = AtomicUsize::new(0);
-        pool.shared()
-            .broadcast(0..2, &|_| {
-                count.fetch_add(1, Ordering::Relaxed);
-            })
-            .unwrap();
-        assert_eq!(count.load(Ordering::Relaxed), 3);
-    }
-
-    #[test]
-    fn overlapping_dispatchers_take_turns() {
-        let pool = Pool::start(3, false).unwrap();
-        let shared = Arc::clone(pool.shared());
-        let sum = Arc::new(AtomicUsize::new(0));
-        let threads: Vec<_> = (0..4)
-            .map(|t| {
-                let shared = Arc::clone(&shared);
-                let sum = Arc::clone(&sum);
-                std::thread::spawn(move || {
-                    let range = if t % 2 == 0 { 0..2 } else { 1..2 };
-                    for _ in 0..500 {
-                        shared
-                            .broadcast(range.clone(), &|_| {
-                                sum.fetch_add(1, Ordering::Relaxed);
-                            })
-                            .unwrap();
-                    }
-                })
-            })
-            .collect();
-        for t in threads {
-            t.join().unwrap();
-        }
-        assert_eq!(sum.load(Ordering::Relaxed), 2 * 500 * 3 + 2 * 500 * 2);
-    }
-
-    #[test]
-    fn workers_wake_up_after_parking() {
-        let pool = Pool::start(2, false).unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(5));
-        let count = AtomicUsize::new(0);
-        pool.shared()
-            .broadcast(0..1, &|_| {
-                count.fetch_add(1, Ordering::Relaxed);
-            })
-            .unwrap();
-        assert_eq!(count.load(Ordering::Relaxed), 2);
-    }
-
-    #[test]
-    fn broadcast_after_shutdown_is_an_error() {
-        let pool = Pool::start(2, false).unwrap();
-        let shared = Arc::clone(pool.shared());
-        pool.shutdown();
-        let e = shared.broadcast(0..1, &|_| {}).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "running work on a Threads instance is not possible: ferrokkos has been finalized"
-        );
-    }
-}
+mod tests;

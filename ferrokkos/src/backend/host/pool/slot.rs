@@ -1,69 +1,47 @@
-//! One worker's mailbox: the claim flag, the job it is handed, and spin-then-park waiting.
+//! One worker's participant state: who runs this worker's share of a job, and whether it is done.
+//!
+//! The state word is `ticket << 1 | RUNNING`: the ticket of the last job in which this worker's
+//! participant was claimed, and whether that participant is still running. Tickets come from one
+//! pool-wide counter and the jobs covering a worker run one after another (the reservations), so
+//! the tickets a worker's state holds only grow. A participant is claimed exactly once per job, by a
+//! compare-exchange from a finished older ticket to `(ticket, RUNNING)`: by the worker itself when it
+//! sees the job, or by the participant's parent in the completion tree when that parent finished its
+//! own share first (the worker is asleep, descheduled or slower; the parent runs the share itself,
+//! so a launch never waits for a thread that has not started). Whoever claimed it stores
+//! `(ticket, done)` (Release) once the participant and its subtree finished; the parent waits for
+//! that (Acquire) and only then reads the participant's results.
+//!
+//! Why a claim is safe even for a worker that read an old announcement: a job completes only after
+//! every participant's state reached its ticket, and the state never goes back; so a claim that
+//! succeeds from a ticket older than the job's proves the job has not completed, and it cannot
+//! complete before the claimant stores `done`. The claimant may therefore use the job until then.
 
-use std::cell::UnsafeCell;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::Thread;
-use std::time::{Duration, Instant};
 
-use super::job::Job;
+use super::reserve::backoff;
 
-/// How long an idle worker spins on its mailbox before yielding, and then before parking.
-const SPIN: Duration = Duration::from_micros(50);
-const YIELD: Duration = Duration::from_micros(150);
+/// The low bit of the state: the claimed participant is still running.
+const RUNNING: u64 = 1;
 
-/// No task is waiting: none was posted, or the last one was revoked or taken.
-const IDLE: u8 = 0;
-/// A task is posted and nobody has started it yet.
-const POSTED: u8 = 1;
-/// The worker took the posted task (it runs it, or has run it).
-const TAKEN: u8 = 2;
+/// The largest ticket the state word can hold.
+pub(super) const MAX_TICKET: u64 = u64::MAX >> 2;
 
-/// What a worker is asked to run: a job and its participant index.
-#[derive(Clone, Copy)]
-struct Task {
-    job: *const Job,
-    part: usize,
+fn encode(ticket: u64, running: bool) -> u64 {
+    ticket << 1 | u64::from(running)
 }
 
-/// A worker's mailbox. One dispatcher at a time owns it (the claim), writes a task, marks it `POSTED`,
-/// then bumps `epoch`; the worker sees the new epoch, takes the task (`POSTED -> TAKEN`) and runs it. A
-/// dispatcher that finished its own share while the task is still `POSTED` (the worker is asleep,
-/// descheduled, or just slower to notice) revokes it (`POSTED -> IDLE`) and runs it itself, so a launch
-/// never waits for a thread that has not started.
+/// A worker's participant state and thread (see the module's documentation).
 pub(super) struct Slot {
-    claimed: AtomicBool,
-    state: AtomicU8,
-    epoch: AtomicU64,
-    sleeping: AtomicBool,
-    shutdown: AtomicBool,
-    task: UnsafeCell<Task>,
+    state: AtomicU64,
     thread: OnceLock<Thread>,
 }
-
-// SAFETY: `task` is written only by the dispatcher that holds the claim, before it publishes the write by
-// storing `POSTED` (Release); the worker reads it only after its `POSTED -> TAKEN` exchange (Acquire)
-// succeeded. The dispatcher does not write it again before the worker has finished the job (the job's
-// `pending` count, which the dispatcher waits on while still holding the claim) or before it revoked the
-// task (then the worker's exchange fails and it never reads it). All other fields are atomics or
-// thread-safe types.
-unsafe impl Sync for Slot {}
-// SAFETY: the raw job pointer in `task` is only dereferenced under the protocol above; a Slot owns nothing
-// that is tied to a thread.
-unsafe impl Send for Slot {}
 
 impl Slot {
     pub(super) fn new() -> Self {
         Slot {
-            claimed: AtomicBool::new(false),
-            state: AtomicU8::new(IDLE),
-            epoch: AtomicU64::new(0),
-            sleeping: AtomicBool::new(false),
-            shutdown: AtomicBool::new(false),
-            task: UnsafeCell::new(Task {
-                job: std::ptr::null(),
-                part: 0,
-            }),
+            state: AtomicU64::new(encode(0, false)),
             thread: OnceLock::new(),
         }
     }
@@ -73,121 +51,96 @@ impl Slot {
         let _ = self.thread.set(thread);
     }
 
-    /// Takes ownership of the mailbox, waiting while another dispatcher holds it.
-    pub(super) fn claim(&self) {
-        let mut spins = 0u32;
-        while self
-            .claimed
-            .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            if spins < 1 << 10 {
-                std::hint::spin_loop();
-                spins += 1;
-            } else {
-                std::thread::yield_now();
-            }
-        }
-    }
-
-    /// Gives the mailbox back.
-    pub(super) fn release(&self) {
-        self.claimed.store(false, Ordering::Release);
-    }
-
-    /// Hands `job` (as participant `part`) to the worker and wakes it if it sleeps.
-    ///
-    /// # Safety
-    /// The caller holds the claim, and no earlier task of this slot is still running (the caller waited
-    /// for its job, or revoked it). `job` stays alive until the worker has called `Job::finish` or the
-    /// task was revoked.
-    pub(super) unsafe fn post(&self, job: &Job, part: usize) {
-        // SAFETY: the caller holds the claim and the worker is not using `task` (see the function's
-        // contract), so nobody else reads or writes it now.
-        unsafe { *self.task.get() = Task { job, part } };
-        self.state.store(POSTED, Ordering::Release);
-        self.epoch.fetch_add(1, Ordering::SeqCst);
-        if self.sleeping.load(Ordering::SeqCst) {
-            self.wake();
-        }
-    }
-
-    /// Takes back the posted task if the worker has not started it. Returns whether it did: the caller
-    /// then runs the task itself, and the worker will not touch it.
-    pub(super) fn revoke(&self) -> bool {
-        self.state
-            .compare_exchange(POSTED, IDLE, Ordering::AcqRel, Ordering::Relaxed)
-            .is_ok()
-    }
-
-    /// Asks the worker to exit once it is idle.
-    pub(super) fn request_shutdown(&self) {
-        self.shutdown.store(true, Ordering::SeqCst);
-        self.wake();
-    }
-
-    fn wake(&self) {
+    /// Wakes the worker if it is parked (or makes its next park return at once).
+    pub(super) fn unpark(&self) {
         if let Some(thread) = self.thread.get() {
             thread.unpark();
         }
     }
 
-    /// The worker's loop: wait for a task, run it, repeat until shutdown.
-    pub(super) fn serve(&self) {
-        let mut seen = 0u64;
-        while let Some(epoch) = self.wait(seen) {
-            seen = epoch;
-            if self
+    /// Claims this participant of job `ticket` if nobody has. On `true` the caller runs it and then
+    /// calls [`Slot::finish`].
+    pub(super) fn claim(&self, ticket: u64) -> bool {
+        let current = self.state.load(Ordering::Acquire);
+        current >> 1 < ticket
+            && current & RUNNING == 0
+            && self
                 .state
-                .compare_exchange(POSTED, TAKEN, Ordering::Acquire, Ordering::Relaxed)
-                .is_err()
-            {
-                // The dispatcher revoked the task and ran it itself.
+                .compare_exchange(
+                    current,
+                    encode(ticket, true),
+                    Ordering::Acquire,
+                    Ordering::Relaxed,
+                )
+                .is_ok()
+    }
+
+    /// For the participant's parent in job `ticket`: claims the participant if nobody has (returns
+    /// `true`: the caller runs it and calls [`Slot::finish`]), else waits until its claimant has
+    /// finished it (returns `false`; its results are then visible to the caller).
+    pub(super) fn claim_or_wait(&self, ticket: u64) -> bool {
+        let mut spins = 0u32;
+        let mut current = self.state.load(Ordering::Acquire);
+        loop {
+            if current == encode(ticket, false) {
+                return false;
+            }
+            if current >> 1 < ticket && current & RUNNING == 0 {
+                match self.state.compare_exchange(
+                    current,
+                    encode(ticket, true),
+                    Ordering::Acquire,
+                    Ordering::Acquire,
+                ) {
+                    Ok(_) => return true,
+                    Err(now) => current = now,
+                }
                 continue;
             }
-            // SAFETY: our exchange from POSTED (Acquire) synchronizes with the dispatcher's Release store
-            // of POSTED, which follows its write of `task`; the dispatcher does not write `task` again
-            // until we call `finish`.
-            let task = unsafe { *self.task.get() };
-            // SAFETY: the dispatcher keeps the job alive until we have called `finish` (`Slot::post`).
-            unsafe { &*task.job }.run(task.part);
-            // SAFETY: we ran this participant of the posted job; nothing here touches it afterwards.
-            unsafe { Job::finish(task.job) };
+            debug_assert_eq!(current >> 1, ticket, "a state ahead of its running job");
+            backoff(&mut spins);
+            current = self.state.load(Ordering::Acquire);
         }
     }
 
-    /// Waits until the epoch differs from `seen` (returns it) or shutdown is requested (returns `None`).
-    /// Spins first, then yields, then parks; a posted task always wins over shutdown.
-    fn wait(&self, seen: u64) -> Option<u64> {
-        let start = Instant::now();
-        let mut i = 0u32;
-        loop {
-            let epoch = self.epoch.load(Ordering::Acquire);
-            if epoch != seen {
-                return Some(epoch);
-            }
-            if self.shutdown.load(Ordering::Acquire) {
-                return None;
-            }
-            i = i.wrapping_add(1);
-            if !i.is_multiple_of(64) {
-                std::hint::spin_loop();
-                continue;
-            }
-            let idle = start.elapsed();
-            if idle < SPIN {
-                std::hint::spin_loop();
-            } else if idle < SPIN + YIELD {
-                std::thread::yield_now();
-            } else {
-                self.sleeping.store(true, Ordering::SeqCst);
-                if self.epoch.load(Ordering::SeqCst) == seen
-                    && !self.shutdown.load(Ordering::SeqCst)
-                {
-                    std::thread::park();
-                }
-                self.sleeping.store(false, Ordering::SeqCst);
-            }
-        }
+    /// Marks the participant of job `ticket` that the caller claimed as finished. Release: publishes
+    /// everything the participant (and its subtree) did to the parent that waits for it.
+    pub(super) fn finish(&self, ticket: u64) {
+        self.state.store(encode(ticket, false), Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_participant_is_claimed_once_per_ticket() {
+        let slot = Slot::new();
+        assert!(slot.claim(1));
+        assert!(!slot.claim(1), "claimed twice");
+        slot.finish(1);
+        assert!(!slot.claim(1), "a finished participant claimed again");
+        assert!(!slot.claim_or_wait(1), "the parent takes a finished one");
+        assert!(slot.claim_or_wait(2), "the parent takes one nobody claimed");
+        assert!(!slot.claim(2));
+        slot.finish(2);
+        // A worker that read an announcement older than its state claims nothing.
+        assert!(!slot.claim(1));
+        assert!(slot.claim(5));
+    }
+
+    #[test]
+    fn the_parent_waits_for_a_running_claimant() {
+        let slot = std::sync::Arc::new(Slot::new());
+        assert!(slot.claim(3));
+        let parent = {
+            let slot = std::sync::Arc::clone(&slot);
+            std::thread::spawn(move || slot.claim_or_wait(3))
+        };
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        assert!(!parent.is_finished(), "the parent did not wait");
+        slot.finish(3);
+        assert!(!parent.join().unwrap());
     }
 }
