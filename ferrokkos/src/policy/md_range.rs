@@ -87,6 +87,7 @@ pub struct MDRangePolicy<S: ExecutionSpace, const R: usize, I: IndexType = i64> 
     upper: [I; R],
     tiles: Option<[u64; R]>,
     iterate: Iterate,
+    schedule: super::Schedule,
 }
 
 impl<S: ExecutionSpace, const R: usize, I: IndexType> MDRangePolicy<S, R, I>
@@ -110,6 +111,7 @@ where
             upper,
             tiles: None,
             iterate: Iterate::for_layout::<S::ArrayLayout>(),
+            schedule: super::Schedule::Static,
         };
         let extents = policy.extents();
         if !extents.contains(&0) {
@@ -143,6 +145,19 @@ where
     pub fn iterate(mut self, order: Iterate) -> Self {
         self.iterate = order;
         self
+    }
+
+    /// Sets how the host spaces hand tiles to threads (Kokkos' `Schedule<..>`; static by default:
+    /// contiguous blocks of tiles, stolen from at the end; dynamic: tiles taken from a shared
+    /// counter, for uneven work). Cuda ignores it.
+    pub fn schedule(mut self, schedule: super::Schedule) -> Self {
+        self.schedule = schedule;
+        self
+    }
+
+    /// The schedule.
+    pub fn get_schedule(&self) -> super::Schedule {
+        self.schedule
     }
 
     /// Walks the box in the order that is contiguous for Views of layout `L` (Kokkos chooses the

@@ -358,17 +358,28 @@ macro_rules! i64_of {
     };
 }
 
-/// Checks, for both iteration orders and with default, given and oversized tiles, that every point
-/// is visited once by `parallel_for` and that `parallel_reduce` sums `weight` exactly.
+/// Checks, for both iteration orders, both schedules and with default, given and oversized tiles,
+/// that every point is visited once by `parallel_for` and that `parallel_reduce` sums `weight` exactly.
 macro_rules! check_box {
     ($exec:expr, $lower:expr, $upper:expr, $tiles:expr, ($($v:ident),+)) => {{
         let (lower, upper) = ($lower, $upper);
         let n = points(lower, upper);
         let expected: i64 = all_points(lower, upper).into_iter().map(weight).sum();
-        for order in [Iterate::Right, Iterate::Left] {
+        for (order, schedule) in [
+            (Iterate::Right, Schedule::Static),
+            (Iterate::Left, Schedule::Static),
+            (Iterate::Right, Schedule::Dynamic),
+        ] {
             for tiles in [None, Some($tiles), Some([100; { $lower.len() }])] {
-                let what = format!("{:?} {lower:?}..{upper:?} {order:?} tiles {tiles:?}", $exec);
-                let mut p = MDRangePolicy::new($exec, lower, upper).unwrap().iterate(order);
+                let what = format!(
+                    "{:?} {lower:?}..{upper:?} {order:?} {schedule:?} tiles {tiles:?}",
+                    $exec
+                );
+                let mut p = MDRangePolicy::new($exec, lower, upper)
+                    .unwrap()
+                    .iterate(order)
+                    .schedule(schedule);
+                assert_eq!(p.get_schedule(), schedule);
                 if let Some(t) = tiles {
                     p = p.tile_sizes(t).unwrap();
                 }

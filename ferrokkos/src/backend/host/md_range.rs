@@ -10,7 +10,7 @@ use crate::dispatch::{
     ForFunctor, ForKernel, HostExecutionSpace, LaunchMDRange, ReduceFunctor, ReduceKernel,
 };
 use crate::error::Result;
-use crate::policy::{IndexTuple, IndexType, MDRangePolicy, Schedule, TileGrid};
+use crate::policy::{IndexTuple, IndexType, MDRangePolicy, TileGrid};
 use crate::reducer::{ReduceTarget, Reducer};
 use crate::seal::Token;
 use crate::space::tool_site;
@@ -90,7 +90,7 @@ where
     [I; R]: IndexTuple<I>,
 {
     fn work(&self, tiles: u64) -> Work {
-        Work::new(tiles, Schedule::Static, None, self.space().concurrency())
+        Work::new(tiles, self.get_schedule(), None, self.space().concurrency())
     }
 
     /// The iteration box, per dimension `[lower, upper)`, the box [`TileGrid::visit`] walks.
