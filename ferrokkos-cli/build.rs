@@ -48,7 +48,11 @@ int ferrokkos_openmp_probe(int threads) {
             .unwrap_or_default()
             .split('\x1f')
             .flat_map(|f| f.split_whitespace())
-            .filter_map(|f| f.strip_prefix("-C").unwrap_or(f).strip_prefix("target-cpu="))
+            .filter_map(|f| {
+                f.strip_prefix("-C")
+                    .unwrap_or(f)
+                    .strip_prefix("target-cpu=")
+            })
             .next_back()
             .map(|cpu| format!("-march={cpu}"));
         let mut flags = vec!["-O3", "-fopenmp", "-ffp-contract=off"];

@@ -7,9 +7,10 @@
 //! hand-written in Rust (plain nested loops over slices on Serial, rayon's `par_chunks_mut` over
 //! the rows on Threads) and in C with OpenMP (`csrc/stencil_omp.c`), each on as many threads as the
 //! space. Every peer's final sweep field must equal ferrokkos' bit for bit and its CG residual
-//! norms and solution must agree within 1e-10 (relative); a mismatch is exit status 1. The report
-//! gives the best and median time per sweep step and per CG iteration, the effective bandwidth, and
-//! the ratios peer / ferrokkos.
+//! norms and solution must agree within 1e-8 (relative: the dot products add in different orders,
+//! and CG amplifies the difference); a mismatch is exit status 1. The report gives the best and
+//! median time per sweep step and per CG iteration, the effective bandwidth, and the ratios
+//! peer / ferrokkos.
 
 mod cg;
 mod ferrokkos_impl;
@@ -67,7 +68,7 @@ options:
                    with OpenMP (parallel for over the rows), as many threads as the space, taking
                    turns with ferrokkos run by run; print peer time / ferrokkos time, and check
                    that each peer's sweep field equals ferrokkos' bit for bit and its CG residual
-                   norms and solution agree within 1e-10 (else exit status 1)
+                   norms and solution agree within 1e-8 (else exit status 1)
       --csv        print CSV instead of tables
   -h, --help       this text";
 

@@ -6,7 +6,7 @@ use super::problem::Grid;
 
 /// The largest relative difference allowed between CG's residual norms (and solutions) and
 /// ferrokkos'.
-pub const CG_TOLERANCE: f64 = 1e-10;
+pub const CG_TOLERANCE: f64 = 1e-8;
 
 /// Row and column of cell `k` of `grid`.
 fn cell(grid: Grid, k: usize) -> (usize, usize) {
@@ -111,11 +111,11 @@ mod tests {
         assert_eq!(cg_mismatch(&norms, &norms, &x, &x, GRID), None);
         let near = [1.0, 0.5 * (1.0 + 1e-12), 0.25];
         assert_eq!(cg_mismatch(&near, &norms, &x, &x, GRID), None);
-        let far = [1.0, 0.5 * (1.0 + 1e-9), 0.25];
+        let far = [1.0, 0.5 * (1.0 + 1e-7), 0.25];
         let m = cg_mismatch(&far, &norms, &x, &x, GRID).unwrap();
         assert!(m.starts_with("residual norm after iteration 2: "), "{m}");
         let mut y = x.clone();
-        y[13] += 1e-6;
+        y[13] += 1e-4;
         let m = cg_mismatch(&norms, &norms, &y, &x, GRID).unwrap();
         assert!(m.contains("(i, j) = (3, 1)"), "{m}");
         let nan = [1.0, f64::NAN, 0.25];
