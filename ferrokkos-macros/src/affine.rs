@@ -47,24 +47,36 @@ impl Offset {
         quote!((#lit #(#terms)*))
     }
 
-    fn add(mut self, other: Offset, sign: i128) -> Offset {
-        self.literal += sign * other.literal;
+    /// `self + sign · other`; `None` if a coefficient leaves `±BOUND`.
+    fn add(mut self, other: Offset, sign: i128) -> Option<Offset> {
+        self.literal = bounded(self.literal.checked_add(sign.checked_mul(other.literal)?)?)?;
         for (name, c) in other.terms {
             let e = self.terms.entry(name).or_insert(0);
-            *e += sign * c;
+            *e = bounded(e.checked_add(sign.checked_mul(c)?)?)?;
         }
         self.terms.retain(|_, c| *c != 0);
-        self
+        Some(self)
     }
 
-    fn scale(mut self, k: i128) -> Offset {
-        self.literal *= k;
+    /// `k · self`; `None` if a coefficient leaves `±BOUND`.
+    fn scale(mut self, k: i128) -> Option<Offset> {
+        self.literal = bounded(self.literal.checked_mul(k)?)?;
         for c in self.terms.values_mut() {
-            *c *= k;
+            *c = bounded(c.checked_mul(k)?)?;
         }
         self.terms.retain(|_, c| *c != 0);
-        self
+        Some(self)
     }
+}
+
+/// Every coefficient and literal of a map stays below this in magnitude, so that a coefficient
+/// fits the `i64` the launch checks receive and no offset computed from launch constants (each
+/// below 2^64) overflows `i128`. A map that would leave it is unknown (`Coord::Any`).
+const BOUND: i128 = 1 << 62;
+
+/// `v` if it lies within `±BOUND`.
+fn bounded(v: i128) -> Option<i128> {
+    (v.abs() < BOUND).then_some(v)
 }
 
 /// The value of one term: a constant, or a constant converted (`n as i64`).
@@ -87,22 +99,23 @@ struct Linear {
 }
 
 impl Linear {
-    fn add(mut self, other: Linear, sign: i128) -> Linear {
+    fn add(mut self, other: Linear, sign: i128) -> Option<Linear> {
         for (p, c) in other.params {
-            *self.params.entry(p).or_insert(0) += sign * c;
+            let e = self.params.entry(p).or_insert(0);
+            *e = bounded(e.checked_add(sign.checked_mul(c)?)?)?;
         }
         self.params.retain(|_, c| *c != 0);
-        self.rest = self.rest.add(other.rest, sign);
-        self
+        self.rest = self.rest.add(other.rest, sign)?;
+        Some(self)
     }
 
-    fn scale(mut self, k: i128) -> Linear {
+    fn scale(mut self, k: i128) -> Option<Linear> {
         for c in self.params.values_mut() {
-            *c *= k;
+            *c = bounded(c.checked_mul(k)?)?;
         }
         self.params.retain(|_, c| *c != 0);
-        self.rest = self.rest.scale(k);
-        self
+        self.rest = self.rest.scale(k)?;
+        Some(self)
     }
 }
 
@@ -149,11 +162,11 @@ fn linear(e: &Expr, params: &[String], constant: &dyn Fn(&str) -> bool) -> Optio
     match e {
         Expr::Binary(b) => match b.op {
             BinOp::Add(_) => {
-                Some(linear(&b.left, params, constant)?.add(linear(&b.right, params, constant)?, 1))
+                linear(&b.left, params, constant)?.add(linear(&b.right, params, constant)?, 1)
             }
-            BinOp::Sub(_) => Some(
-                linear(&b.left, params, constant)?.add(linear(&b.right, params, constant)?, -1),
-            ),
+            BinOp::Sub(_) => {
+                linear(&b.left, params, constant)?.add(linear(&b.right, params, constant)?, -1)
+            }
             BinOp::Mul(_) => {
                 let (k, other) = match (literal(&b.left), literal(&b.right)) {
                     (Some(k), _) => (k, &b.right),
@@ -161,12 +174,12 @@ fn linear(e: &Expr, params: &[String], constant: &dyn Fn(&str) -> bool) -> Optio
                     _ => return None,
                 };
                 (k.abs() < LIMIT).then_some(())?;
-                Some(linear(other, params, constant)?.scale(k))
+                linear(other, params, constant)?.scale(k)
             }
             _ => None,
         },
         Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => {
-            Some(linear(&u.expr, params, constant)?.scale(-1))
+            linear(&u.expr, params, constant)?.scale(-1)
         }
         // A launch constant converted to another integer type (`n as i64`): its own term, which
         // the launch evaluates with the same conversion.
@@ -227,4 +240,53 @@ pub fn key(coords: &[Coord], n_params: usize) -> Option<Key> {
             at.next().is_none().then_some(first)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn coords_of(text: &str) -> Vec<Coord> {
+        let e: Expr = syn::parse_str(text).expect("an expression");
+        coords(&e, &["i".to_string(), "j".to_string()], &|n| n == "n")
+    }
+
+    #[test]
+    fn shifted_and_scaled_indices_are_affine() {
+        assert_eq!(
+            coords_of("(i - 1, 2 * (j + n))"),
+            vec![
+                Coord::Param {
+                    param: 0,
+                    coef: 1,
+                    offset: Offset {
+                        terms: BTreeMap::new(),
+                        literal: -1
+                    }
+                },
+                Coord::Param {
+                    param: 1,
+                    coef: 2,
+                    offset: Offset {
+                        terms: BTreeMap::from([("n".to_string(), 2)]),
+                        literal: 0
+                    }
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn coefficients_beyond_the_bound_make_the_map_unknown() {
+        // Each literal is below 2^40, their product is not below 2^62: a coefficient truncated to
+        // i64 at the launch would misstate the map.
+        let big = "1099511627775 * (1099511627775 * i)";
+        assert_eq!(coords_of(big), vec![Coord::Any]);
+        let offset = "i + 1099511627775 * (1099511627775 * n)";
+        assert_eq!(coords_of(offset), vec![Coord::Any]);
+        // Four nested factors would overflow i128 itself.
+        let huge = "1099511627775 * (1099511627775 * (1099511627775 * (1099511627775 * i)))";
+        assert_eq!(coords_of(huge), vec![Coord::Any]);
+        assert_eq!(coords_of("i * j"), vec![Coord::Any]);
+    }
 }

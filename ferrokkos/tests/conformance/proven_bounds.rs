@@ -280,3 +280,23 @@ fn a_captured_array_keeps_its_check_in_a_proven_launch() {
     let msg = array_access_panics(&Threads::default_instance().unwrap());
     assert!(msg.contains("index 3"), "{msg}");
 }
+
+fn huge_coefficient_panics<S: HostExecutionSpace>(exec: &S) -> String {
+    let x = View::<f64, 1>::new("x huge", [4]).unwrap();
+    let y = View::<f64, 1>::new("y huge", [2]).unwrap();
+    // The coefficient 2^63 does not fit the launch's i64 maps: the access stays checked.
+    let k = kernel!(|i| y[i] = x[4294967296 * (2147483648 * i)]);
+    assert_eq!(k.proven_box_over(&[(0, 2)], 64), Some(vec![(0, 2)]));
+    panic_message(|| parallel_for("huge", RangePolicy::new(exec, 0, 2)?, &k))
+}
+
+#[test]
+fn a_coefficient_too_large_for_the_maps_keeps_its_check() {
+    common::runtime();
+    for msg in [
+        huge_coefficient_panics(&Serial::default_instance().unwrap()),
+        huge_coefficient_panics(&Threads::default_instance().unwrap()),
+    ] {
+        assert!(msg.contains("out of bounds for View \"x huge\""), "{msg}");
+    }
+}
