@@ -742,7 +742,16 @@ fn bounds_checks(
     }
     let k = quote!(::ferrokkos::__private);
     let each = found.iter().map(|(view, map, _)| {
-        let cs = map.iter().map(|c| coord_tokens(c, analysis, fields));
+        let cs = map.iter().map(|c| match c {
+            // A coordinate of literals only has the type its use gives it, which may be as narrow
+            // as 8 bits (where `100 + 100` wraps to a negative `i8`): the launch proves it only
+            // below 2^7.
+            affine::Coord::Fixed(offset) if offset.terms.is_empty() => {
+                let value = offset.literal;
+                quote!(#k::OverlapCoord::fixed(#value, 8u32))
+            }
+            c => coord_tokens(c, analysis, fields),
+        });
         quote!(#k::InBounds { view: #view, map: ::std::vec![#(#cs),*] })
     });
     let b = syn::Ident::new("__fk_bounds", Span::mixed_site());

@@ -300,3 +300,22 @@ fn a_coefficient_too_large_for_the_maps_keeps_its_check() {
         assert!(msg.contains("out of bounds for View \"x huge\""), "{msg}");
     }
 }
+
+#[test]
+fn literal_coordinates_are_proved_only_below_128() {
+    common::runtime();
+    // A literal coordinate's type comes from its use and may be as narrow as i8, where a value of
+    // 128 or more wraps to a negative one: only smaller literals are proved.
+    let u = View::<f64, 2>::new("u literal", [300, 4]).unwrap();
+    let v = View::<f64, 1>::new("v literal", [4]).unwrap();
+    let low = kernel!(|j| v[j] = u[(127, j)]);
+    assert_eq!(low.proven_box_over(&[(0, 4)], 64), Some(vec![(0, 4)]));
+    let high = kernel!(|j| v[j] = u[(128, j)] + u[(100 + 100, j)]);
+    assert_eq!(high.proven_box_over(&[(0, 4)], 64), None);
+    // Unproved, the launch still runs (checked) and reads the right elements.
+    u.set((200, 1), 2.5).unwrap();
+    u.set((128, 1), 1.0).unwrap();
+    let exec = Serial::default_instance().unwrap();
+    parallel_for("high", RangePolicy::new(&exec, 0, 4).unwrap(), &high).unwrap();
+    assert_eq!(v.to_vec().unwrap(), vec![0.0, 3.5, 0.0, 0.0]);
+}
