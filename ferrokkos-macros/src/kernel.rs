@@ -716,12 +716,15 @@ fn coord_tokens(
             quote!(#k::OverlapCoord::param(#param, #coef, #offset))
         }
         affine::Coord::Fixed(offset) => {
+            // A coordinate of literals only has the type its use gives it, which may be as narrow
+            // as 8 bits (`100 + 100` wraps in a `u8`, and to a negative `i8`): its value is known
+            // exactly only below 2^7.
             let bits = match offset.terms.keys().next() {
                 Some(name) => {
                     let v = affine::term(name, &leaf);
                     quote!(#k::int_bits(&(#v)))
                 }
-                None => quote!(64u32),
+                None => quote!(8u32),
             };
             let value = offset.tokens(&leaf);
             quote!(#k::OverlapCoord::fixed(#value, #bits))
@@ -742,16 +745,7 @@ fn bounds_checks(
     }
     let k = quote!(::ferrokkos::__private);
     let each = found.iter().map(|(view, map, _)| {
-        let cs = map.iter().map(|c| match c {
-            // A coordinate of literals only has the type its use gives it, which may be as narrow
-            // as 8 bits (where `100 + 100` wraps to a negative `i8`): the launch proves it only
-            // below 2^7.
-            affine::Coord::Fixed(offset) if offset.terms.is_empty() => {
-                let value = offset.literal;
-                quote!(#k::OverlapCoord::fixed(#value, 8u32))
-            }
-            c => coord_tokens(c, analysis, fields),
-        });
+        let cs = map.iter().map(|c| coord_tokens(c, analysis, fields));
         quote!(#k::InBounds { view: #view, map: ::std::vec![#(#cs),*] })
     });
     let b = syn::Ident::new("__fk_bounds", Span::mixed_site());

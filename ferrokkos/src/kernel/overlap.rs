@@ -31,7 +31,8 @@ pub enum Coord {
         offset: i128,
     },
     /// A value that does not depend on the iteration (captures and literals), in a type of `bits`
-    /// bits (64 when it has no captured term).
+    /// bits (8 when it has no captured term: a literal takes its type from its use, which may be
+    /// `u8`).
     Fixed {
         /// The value.
         value: i128,
