@@ -1,7 +1,32 @@
-//! What the benchmarks (`stream`, `spmv`, `stencil`) say of the space they run on: whether it is a
+//! How the benchmarks (`stream`, `spmv`, `stencil`) run on the space chosen at run time, and what
+//! they say of it: whether it is a
 //! GPU, its description for a header, the names of ferrokkos' lines, and counts with their noun.
 
-use ferrokkos::{Cuda, DeviceType, Launch};
+use ferrokkos::{Cuda, DeviceType, InitSettings, Launch, SpaceChoice, SpaceTask};
+
+use crate::Failure;
+
+/// Initializes ferrokkos with `settings`, runs `task` on the space `space` chooses (an unusable
+/// space, Cuda without a GPU, is an error naming why), calls `after` while the runtime is still up,
+/// and finalizes. The task's error wins over finalize's.
+pub fn run_benchmark<T>(
+    settings: InitSettings,
+    space: SpaceChoice,
+    task: T,
+    after: impl FnOnce(),
+) -> Result<(), Failure>
+where
+    T: SpaceTask<Output = Result<(), Failure>>,
+{
+    let runtime = ferrokkos::initialize(settings)?;
+    let outcome = ferrokkos::run_on(space, task)
+        .map_err(Failure::from)
+        .and_then(|outcome| outcome);
+    after();
+    let finalized = runtime.finalize();
+    outcome?;
+    Ok(finalized?)
+}
 
 /// Whether `S` runs its work on a GPU (Cuda), where Views live in device memory.
 pub fn on_device<S: Launch>() -> bool {

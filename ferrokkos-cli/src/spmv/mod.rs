@@ -170,26 +170,19 @@ pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
     let Some(cfg) = parse(args)? else {
         return Ok(());
     };
-    let runtime = ferrokkos::initialize(settings)?;
-    // The same generic code on the space chosen at run time; an unusable space (Cuda without a GPU)
-    // is an error naming why.
-    let outcome = ferrokkos::run_on(cfg.space, SpmvTask(&cfg))
-        .map_err(Failure::from)
-        .and_then(|outcome| outcome);
-    if cfg.space.resolve() == SpaceChoice::Cuda
-        && let Ok(jit) = ferrokkos::Cuda::jit_stats()
-    {
-        println!(
-            "Kernels: {} compiled by NVRTC (the first {:.1} ms), {} loaded from the disk cache, \
-             each from its first launch to loaded code",
-            jit.compiled,
-            jit.first_compile.as_secs_f64() * 1e3,
-            jit.from_disk,
-        );
-    }
-    let finalized = runtime.finalize();
-    outcome?;
-    Ok(finalized?)
+    crate::spaces::run_benchmark(settings, cfg.space, SpmvTask(&cfg), || {
+        if cfg.space.resolve() == SpaceChoice::Cuda
+            && let Ok(jit) = ferrokkos::Cuda::jit_stats()
+        {
+            println!(
+                "Kernels: {} compiled by NVRTC (the first {:.1} ms), {} loaded from the disk \
+                 cache, each from its first launch to loaded code",
+                jit.compiled,
+                jit.first_compile.as_secs_f64() * 1e3,
+                jit.from_disk,
+            );
+        }
+    })
 }
 
 /// The host side of the benchmark: the matrix, x and the serial reference y = A x.

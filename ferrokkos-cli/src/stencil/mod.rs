@@ -143,15 +143,7 @@ pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
     let Some(cfg) = parse(args)? else {
         return Ok(());
     };
-    let runtime = ferrokkos::initialize(settings)?;
-    // The same generic code on the space chosen at run time; an unusable space (Cuda without a GPU)
-    // is an error naming why.
-    let outcome = ferrokkos::run_on(cfg.space, StencilTask(&cfg))
-        .map_err(Failure::from)
-        .and_then(|outcome| outcome);
-    let finalized = runtime.finalize();
-    outcome?;
-    Ok(finalized?)
+    crate::spaces::run_benchmark(settings, cfg.space, StencilTask(&cfg), || {})
 }
 
 /// One way of running the kernels: ferrokkos, or a peer. Each has its own fields and vectors.

@@ -141,29 +141,22 @@ pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
     let Some(cfg) = parse(args)? else {
         return Ok(());
     };
-    let runtime = ferrokkos::initialize(settings)?;
-    // The same generic code on the space chosen at run time; an unusable space (Cuda without a GPU)
-    // is an error naming why.
-    let outcome = ferrokkos::run_on(cfg.space, StreamTask(&cfg))
-        .map_err(Failure::from)
-        .and_then(|outcome| outcome);
-    if cfg.space.resolve() == ferrokkos::SpaceChoice::Cuda
-        && !cfg.csv
-        && let Ok(jit) = ferrokkos::Cuda::jit_stats()
-    {
-        println!(
-            "Kernels: {} compiled by NVRTC (the first {:.1} ms, slowest {:.1} ms), {} loaded from \
-             the disk cache (slowest {:.2} ms), each from its first launch to loaded code",
-            jit.compiled,
-            jit.first_compile.as_secs_f64() * 1e3,
-            jit.slowest_compile.as_secs_f64() * 1e3,
-            jit.from_disk,
-            jit.slowest_from_disk.as_secs_f64() * 1e3
-        );
-    }
-    let finalized = runtime.finalize();
-    outcome?;
-    Ok(finalized?)
+    crate::spaces::run_benchmark(settings, cfg.space, StreamTask(&cfg), || {
+        if cfg.space.resolve() == ferrokkos::SpaceChoice::Cuda
+            && !cfg.csv
+            && let Ok(jit) = ferrokkos::Cuda::jit_stats()
+        {
+            println!(
+                "Kernels: {} compiled by NVRTC (the first {:.1} ms, slowest {:.1} ms), {} loaded \
+                 from the disk cache (slowest {:.2} ms), each from its first launch to loaded code",
+                jit.compiled,
+                jit.first_compile.as_secs_f64() * 1e3,
+                jit.slowest_compile.as_secs_f64() * 1e3,
+                jit.from_disk,
+                jit.slowest_from_disk.as_secs_f64() * 1e3
+            );
+        }
+    })
 }
 
 /// The benchmark as a [`SpaceTask`]: [`ferrokkos::run_on`] calls its `run` with the instance of the
