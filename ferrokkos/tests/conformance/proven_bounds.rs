@@ -319,3 +319,41 @@ fn literal_coordinates_are_proved_only_below_128() {
     parallel_for("high", RangePolicy::new(&exec, 0, 4).unwrap(), &high).unwrap();
     assert_eq!(v.to_vec().unwrap(), vec![0.0, 3.5, 0.0, 0.0]);
 }
+
+#[test]
+fn forged_bounds_entries_only_narrow_the_proof() {
+    use ferrokkos::__private::{InBounds, OverlapCoord};
+    common::runtime();
+    let x = View::<f64, 1>::new("x forged", [4]).unwrap();
+    let y = View::<f64, 1>::new("y forged", [4]).unwrap();
+    let forged = || InBounds {
+        view: "x",
+        map: vec![OverlapCoord::param(0, 1, 0)],
+    };
+    // x[i + 10] fits nowhere in 0..4: an entry claiming x[i] does not widen the proof.
+    let far = kernel!(|i| y[i] = x[i + 10]).with_bounds(vec![forged()]);
+    assert_eq!(far.proven_box_over(&[(0, 4)], 64), None);
+    // A kernel with nothing to prove has no unchecked accesses: an entry that makes a launch run
+    // its proven form runs the checked body, which still panics.
+    let all = kernel!(|_i, acc| {
+        for j in 0..5usize {
+            *acc += x[j];
+        }
+    })
+    .with_bounds(vec![forged()]);
+    assert_eq!(all.proven_box_over(&[(0, 4)], 64), Some(vec![(0, 4)]));
+    let exec = Serial::default_instance().unwrap();
+    let msg = panic_message(|| {
+        parallel_reduce(
+            "all",
+            RangePolicy::new(&exec, 0, 4)?,
+            &all,
+            Sum::<f64>::new(),
+        )
+        .map(|_| ())
+    });
+    assert_eq!(
+        msg,
+        "index [4] is out of bounds for View \"x forged\" with extents [4]"
+    );
+}
