@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 /// |---|---|---|
 /// | number of threads of the Threads space | `FERROKKOS_NUM_THREADS` (alias `KOKKOS_NUM_THREADS`) | `--kokkos-num-threads=N` |
 /// | pin the pool's workers to cores | `FERROKKOS_PIN_THREADS=1` | `--ferrokkos-pin-threads` |
+/// | no non-temporal stores in large host copies and fills | `FERROKKOS_STREAMING_STORES=0` | |
 /// | GPU number | `FERROKKOS_DEVICE` (alias `KOKKOS_DEVICE_ID`) | `--kokkos-device-id=N` |
 /// | Kokkos Tools library | `KOKKOS_TOOLS_LIBS` (deprecated `KOKKOS_PROFILE_LIBRARY`) | `--kokkos-tools-libs=PATH` |
 /// | arguments for the tool | `KOKKOS_TOOLS_ARGS` | `--kokkos-tools-args="..."` |
@@ -28,6 +29,7 @@ use crate::error::{Error, Result};
 pub struct InitSettings {
     num_threads: Option<usize>,
     pin_threads: bool,
+    no_streaming_stores: bool,
     device_id: Option<usize>,
     map_device_by_rank: bool,
     disable_cuda: bool,
@@ -62,6 +64,14 @@ impl InitSettings {
     /// Pins the pool's worker threads to cores (worker `k` to core `k`, counting the caller as 0).
     pub fn pin_threads(mut self, pin: bool) -> Self {
         self.pin_threads = pin;
+        self
+    }
+
+    /// Whether host `deep_copy` may write large Views with non-temporal (streaming) stores, which
+    /// bypass the caches (default: yes, on x86-64, for Views larger than the last-level cache;
+    /// `FERROKKOS_STREAMING_STORES=0` turns them off). Only the speed changes.
+    pub fn streaming_stores(mut self, on: bool) -> Self {
+        self.no_streaming_stores = !on;
         self
     }
 
@@ -210,6 +220,12 @@ impl InitSettings {
         self.pin_threads
     }
 
+    /// Whether large host copies and fills may use non-temporal stores
+    /// ([`InitSettings::streaming_stores`]).
+    pub fn uses_streaming_stores(&self) -> bool {
+        !self.no_streaming_stores
+    }
+
     /// The thread count the runtime will use: the requested one, else what the OS allows this process.
     pub fn effective_threads(&self) -> usize {
         self.num_threads
@@ -286,6 +302,9 @@ impl InitSettings {
         }
         if let Some(value) = lookup("FERROKKOS_PIN_THREADS") {
             settings.pin_threads = parse_bool("FERROKKOS_PIN_THREADS", &value)?;
+        }
+        if let Some(value) = lookup("FERROKKOS_STREAMING_STORES") {
+            settings.no_streaming_stores = !parse_bool("FERROKKOS_STREAMING_STORES", &value)?;
         }
         settings.tools_libs = match (
             lookup("KOKKOS_TOOLS_LIBS"),

@@ -31,6 +31,11 @@ pub(crate) trait Backend: Any + Send + Sync {
     /// Stops that clock, before the trace is finished.
     fn stop_trace_clock(&self) {}
 
+    /// The backend's large host copies and fills, if it does them (the host backend).
+    fn host_bulk(&self) -> Option<&dyn super::HostBulk> {
+        None
+    }
+
     /// The backend as `Any`, for [`super::State::backend`].
     fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync>;
 }

@@ -12,6 +12,7 @@
 //! `backend/mod.rs`) and drives them through the [`Backend`] trait.
 
 mod backend;
+mod bulk;
 pub(crate) mod context;
 
 use std::any::Any;
@@ -19,6 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 pub(crate) use backend::{Backend, Start};
+pub(crate) use bulk::HostBulk;
 
 use crate::error::{Error, Result};
 use crate::settings::InitSettings;
@@ -40,6 +42,11 @@ impl State {
         self.backends
             .iter()
             .find_map(|(_, any)| any.downcast_ref::<B>())
+    }
+
+    /// The backend that carries out large host copies and fills, if one runs.
+    pub(crate) fn host_bulk(&self) -> Option<&dyn HostBulk> {
+        self.backends.iter().find_map(|(b, _)| b.host_bulk())
     }
 
     /// The running backend of type `B`, or an error naming `what` when it did not start.

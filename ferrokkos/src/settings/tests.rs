@@ -241,3 +241,23 @@ fn tool_arguments_split_on_white_space_and_the_command_line_overrides() {
     assert_eq!(s.clone().without_tools().tools_library(), None);
     assert_eq!(s.without_tools().trace_path(), None);
 }
+
+#[test]
+fn streaming_stores_are_on_by_default_and_turned_off_by_the_environment_or_in_code() {
+    assert!(InitSettings::new().uses_streaming_stores());
+    assert!(
+        !InitSettings::new()
+            .streaming_stores(false)
+            .uses_streaming_stores()
+    );
+    let off = InitSettings::from_lookup(env(&[("FERROKKOS_STREAMING_STORES", "0")])).unwrap();
+    assert!(!off.uses_streaming_stores());
+    let on = InitSettings::from_lookup(env(&[("FERROKKOS_STREAMING_STORES", "on")])).unwrap();
+    assert!(on.uses_streaming_stores());
+    let e = InitSettings::from_lookup(env(&[("FERROKKOS_STREAMING_STORES", "fast")])).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("FERROKKOS_STREAMING_STORES=\"fast\""),
+        "{e}"
+    );
+}

@@ -6,9 +6,10 @@
 //! | View | View of other extents | [`Error::ExtentMismatch`] naming both labels and shapes |
 //! | View | the same elements (same allocation, pointer and strides) | nothing to do |
 //! | View | View in the same allocation, overlapping | copy through a temporary (source values win) |
-//! | host View | host View, both contiguous with equal strides | one `memcpy` |
+//! | host View | host View, both contiguous with equal strides | one block copy, split over the host instance's threads from 128 KiB, with streaming stores from half the last-level cache |
 //! | host View | host View, any other layouts | element by element, in index order |
-//! | host View | a value | fill, on the host |
+//! | contiguous host View | a value | one block fill, split and streamed as a block copy |
+//! | other host View | a value | element by element |
 //! | a value | rank-0 host View | read the element |
 //! | either side in a GPU-reachable space | contiguous, equal strides | one `cuMemcpyAsync` on the instance's stream |
 //! | either side in a GPU-reachable space | other layouts, both sides reachable by the GPU | the built-in strided copy kernel |
@@ -33,6 +34,7 @@
 //! is a no-op in Kokkos.
 
 use super::element::Element;
+use super::host_bulk;
 use super::index::for_each_index;
 use super::view::View;
 use crate::error::{Error, Result};
@@ -329,9 +331,14 @@ where
                 let _d = HostBorrow::exclusive(dst.allocation())?;
                 // SAFETY: both Views are contiguous with equal strides, so their spans are `size()`
                 // elements starting at element 0 (the lowest address); the borrows keep other users
-                // out and the two allocations differ.
+                // out for the call and the two allocations differ.
                 unsafe {
-                    std::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr(), dst.size())
+                    host_bulk::copy(
+                        instance(exec),
+                        dst.as_mut_ptr().cast(),
+                        src.as_ptr().cast(),
+                        dst.size() * size_of::<T>(),
+                    )
                 };
                 Ok(())
             }
@@ -409,6 +416,18 @@ impl<T: Element, const R: usize, L: Layout, M: MemorySpace> DeepCopyDst<T> for &
             );
         }
         let _d = HostBorrow::exclusive(self.allocation())?;
+        if self.span_is_contiguous() {
+            // SAFETY: `T: Element` is plain data; its bytes are read for the duration of the call.
+            let bytes = unsafe {
+                std::slice::from_raw_parts((&value as *const T).cast::<u8>(), size_of::<T>())
+            };
+            // SAFETY: a contiguous View's span is `size()` elements from element 0 (the lowest
+            // address), inside its allocation; the exclusive borrow keeps others out for the call.
+            unsafe {
+                host_bulk::fill(instance(exec), self.as_mut_ptr().cast(), bytes, self.size())
+            };
+            return Ok(());
+        }
         for_each_index(&self.extents(), |i| {
             // SAFETY: `i` is inside the extents; the exclusive borrow keeps others out.
             unsafe { *self.as_mut_ptr().add(self.offset_of(i)) = value };

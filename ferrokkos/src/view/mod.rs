@@ -5,6 +5,7 @@ mod atomic_view;
 mod deep_copy;
 mod element;
 mod guard;
+mod host_bulk;
 mod index;
 pub(crate) mod kernel_access;
 mod mirror;

@@ -29,6 +29,7 @@ mod fills;
 mod host_dispatch;
 mod kernel_language;
 mod kernel_launch;
+mod large_copies;
 mod md_range;
 mod mirrors;
 mod prepare;

@@ -1,7 +1,9 @@
 //! The host backend: the Serial and Threads execution spaces (their memory, HostSpace, is in
 //! `space/`: every build has it).
 
+mod bulk;
 mod md_range;
+mod nontemporal;
 mod point;
 mod pool;
 mod range;
@@ -53,6 +55,8 @@ pub(crate) struct HostBackend {
     pool: Pool,
     serial: Serial,
     threads: Threads,
+    /// Whether large copies and fills may use streaming stores (`InitSettings::streaming_stores`).
+    streaming_stores: bool,
 }
 
 impl HostBackend {
@@ -71,6 +75,7 @@ impl HostBackend {
             pool,
             serial,
             threads,
+            streaming_stores: settings.uses_streaming_stores(),
         })
     }
 
@@ -115,6 +120,10 @@ impl Backend for HostBackend {
             "Threads concurrency",
             self.threads.concurrency().to_string(),
         )]
+    }
+
+    fn host_bulk(&self) -> Option<&dyn crate::runtime::HostBulk> {
+        Some(self)
     }
 
     fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync> {
