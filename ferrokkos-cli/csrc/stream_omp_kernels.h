@@ -69,3 +69,37 @@ REAL STREAM_NAME(dot)(const REAL *restrict a, const REAL *restrict b, size_t n, 
         sum += a[i] * b[i];
     return sum;
 }
+
+/* The block of `n` elements that the calling thread of a parallel region gets under a static
+ * schedule (OpenMP's: the first n % threads threads one element more), so that a hand-split
+ * kernel works on the same block that `init` first touched. Defined once, for both types. */
+#ifndef STREAM_OMP_STATIC_BLOCK
+#define STREAM_OMP_STATIC_BLOCK
+static void stream_static_block(size_t n, size_t *begin, size_t *count)
+{
+    size_t threads = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
+    size_t q = n / threads, r = n % threads;
+    *count = q + (t < r);
+    *begin = t * q + (t < r ? t : r);
+}
+#endif
+
+/* DeepCopy's peer: c = a, one memcpy per thread over its static block. */
+void STREAM_NAME(deep_copy)(const REAL *restrict a, REAL *restrict c, size_t n, int threads)
+{
+#pragma omp parallel num_threads(threads)
+    {
+        size_t begin, count;
+        stream_static_block(n, &begin, &count);
+        memcpy(c + begin, a + begin, count * sizeof(REAL));
+    }
+}
+
+/* Fill's peer: c = value, a static parallel loop (gcc may make each thread's part a memset-like
+ * store loop). */
+void STREAM_NAME(fill)(REAL *restrict c, REAL value, size_t n, int threads)
+{
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (size_t i = 0; i < n; i++)
+        c[i] = value;
+}

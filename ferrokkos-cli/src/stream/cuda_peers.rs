@@ -1,6 +1,7 @@
 //! The peers `--compare` measures ferrokkos against on Cuda: BabelStream's CUDA kernels written by
 //! hand in CUDA C++, compiled by NVRTC in this process, in two variants (one thread per element, and
-//! grid-stride), and a device-to-device memcpy for Copy.
+//! grid-stride), and a device-to-device memcpy for Copy. The `deep_copy` kernels have the same
+//! peers: DeepCopy the copy kernel and the memcpy, Fill a hand-written fill kernel (`c = value`).
 //!
 //! The kernels follow BabelStream's CUDA version (`src/cuda/CUDAStream.cu`): blocks of 1024
 //! threads (its TBSIZE); Dot is a per-block shared-memory tree reduction over a grid of 4 blocks per
@@ -22,7 +23,7 @@ use cudarc::nvrtc::Ptx;
 use ferrokkos::{Cuda, CudaDevice};
 
 use super::float::StreamFloat;
-use super::kernel::{Kernel, SCALAR, START_A, START_B, START_C};
+use super::kernel::{FILL, Kernel, SCALAR, START_A, START_B, START_C};
 use super::{ArrayCheck, Implementation};
 use crate::Failure;
 
@@ -80,7 +81,9 @@ extern "C" __global__ void triad_##suffix(real* a, const real* b, const real* c,
 {{ LOOP(a[i] = b[i] + scalar * c[i]) }}                                                      \
 extern "C" __global__ void nstream_##suffix(real* a, const real* b, const real* c, real scalar, \
                                             long long count)                                 \
-{{ LOOP(a[i] += b[i] + scalar * c[i]) }}
+{{ LOOP(a[i] += b[i] + scalar * c[i]) }}                                                     \
+extern "C" __global__ void fill_##suffix(real* c, real value, long long count)               \
+{{ LOOP(c[i] = value) }}
 
 KERNELS(1t, ONE_THREAD)
 KERNELS(gs, GRID_STRIDE)
@@ -215,7 +218,7 @@ fn grid_for(n: usize) -> Result<u32, Failure> {
 }
 
 /// The hand-written peers on the device ferrokkos' Cuda space uses: one thread per element,
-/// grid-stride, and the memcpy (Copy only), in that order.
+/// grid-stride, and the memcpy (Copy and DeepCopy only), in that order.
 pub fn peers<T: StreamFloat>(n: usize) -> Result<Vec<Box<dyn Implementation<T>>>, Failure> {
     // SAFETY: only tries to load the driver library by its usual names (its initializers have no
     // preconditions); nothing is called through it here.
@@ -271,7 +274,7 @@ impl Variant {
     }
 }
 
-/// The five kernels of one variant.
+/// The kernels of one variant.
 struct Functions {
     /// `copy_*`.
     copy: CudaFunction,
@@ -283,6 +286,8 @@ struct Functions {
     triad: CudaFunction,
     /// `nstream_*`.
     nstream: CudaFunction,
+    /// `fill_*` (Fill's peer).
+    fill: CudaFunction,
     /// `dot`.
     dot: CudaFunction,
 }
@@ -307,7 +312,7 @@ struct Handwritten<T> {
     sums_device: u64,
     /// Elements per array, as the kernels take it.
     count: i64,
-    /// The grid of Copy, Mul, Add, Triad and Nstream.
+    /// The grid of Copy, Mul, Add, Triad, Nstream and the deep_copy peers.
     grid: u32,
     /// The grid of Dot.
     dot_grid: u32,
@@ -323,6 +328,7 @@ impl<T: StreamFloat> Handwritten<T> {
             add: shared.function(&name("add"))?,
             triad: shared.function(&name("triad"))?,
             nstream: shared.function(&name("nstream"))?,
+            fill: shared.function(&name("fill"))?,
             dot: shared.function("dot")?,
         };
         let sms = shared.device.multiprocessors.max(1);
@@ -384,12 +390,12 @@ impl<T: StreamFloat> Handwritten<T> {
 
     /// Launches one of the streaming kernels with the arguments it takes, and synchronizes.
     fn stream_kernel(&mut self, kernel: Kernel) -> Result<(), Failure> {
-        let s = T::of(SCALAR);
+        let (s, fill) = (T::of(SCALAR), T::of(FILL));
         let stream = &self.shared.stream;
         let (a, b, c, count) = (&mut self.a, &mut self.b, &mut self.c, &self.count);
         let mut launch;
         match kernel {
-            Kernel::Copy => {
+            Kernel::Copy | Kernel::DeepCopy => {
                 launch = stream.launch_builder(&self.f.copy);
                 launch.arg(&*a).arg(c).arg(count);
             }
@@ -409,10 +415,14 @@ impl<T: StreamFloat> Handwritten<T> {
                 launch = stream.launch_builder(&self.f.nstream);
                 launch.arg(a).arg(&*b).arg(&*c).arg(&s).arg(count);
             }
+            Kernel::Fill => {
+                launch = stream.launch_builder(&self.f.fill);
+                launch.arg(c).arg(&fill).arg(count);
+            }
             Kernel::Dot => return Ok(()),
         }
         // SAFETY: the arguments follow the kernel's signature in `source` (arrays of `count`
-        // elements of `real` = T, the scalar as `real`, the count as `long long`); the one-thread
+        // elements of `real` = T, the scalar or fill value as `real`, the count as `long long`); the one-thread
         // grid's guard and the grid-stride loop keep every index below `count`.
         unsafe { launch.launch(config(self.grid)) }.map_err(driver("launching a kernel"))?;
         stream
@@ -481,8 +491,8 @@ impl<T: StreamFloat> Implementation<T> for Handwritten<T> {
     }
 }
 
-/// Copy as a device-to-device memcpy (`cuMemcpyDtoDAsync` and a synchronization): the bandwidth a
-/// copy kernel can hope for.
+/// Copy (and DeepCopy) as a device-to-device memcpy (`cuMemcpyDtoDAsync` and a synchronization):
+/// the bandwidth a copy kernel can hope for.
 struct Memcpy<T> {
     /// The context and stream.
     shared: Arc<Shared>,
@@ -503,7 +513,7 @@ impl<T: StreamFloat> Memcpy<T> {
 impl<T: StreamFloat> Implementation<T> for Memcpy<T> {
     fn name(&self) -> String {
         format!(
-            "device-to-device memcpy (Copy only), {}",
+            "device-to-device memcpy (Copy and DeepCopy only), {}",
             self.shared.device.name
         )
     }
@@ -513,11 +523,11 @@ impl<T: StreamFloat> Implementation<T> for Memcpy<T> {
     }
 
     fn supports(&self, kernel: Kernel) -> bool {
-        kernel == Kernel::Copy
+        matches!(kernel, Kernel::Copy | Kernel::DeepCopy)
     }
 
     fn run(&mut self, kernel: Kernel) -> Result<Option<T>, Failure> {
-        if kernel != Kernel::Copy {
+        if !self.supports(kernel) {
             return Ok(None);
         }
         let [a, _, c] = &mut self.arrays;

@@ -1,5 +1,6 @@
 //! The benchmark written with ferrokkos: three Views and one kernel per BabelStream kernel, written
-//! once and run on any execution space (Serial, Threads or Cuda, chosen at run time).
+//! once and run on any execution space (Serial, Threads or Cuda, chosen at run time); DeepCopy and
+//! Fill call the library's `deep_copy` on the same Views.
 
 use ferrokkos::Everywhere;
 use ferrokkos::kernel::{DeviceFor, DeviceReduce};
@@ -7,7 +8,7 @@ use ferrokkos::prelude::*;
 use ferrokkos::{ForFunctor, ReduceFunctor, Result};
 
 use super::float::StreamFloat;
-use super::kernel::{Kernel, SCALAR, START_A, START_B, START_C};
+use super::kernel::{FILL, Kernel, SCALAR, START_A, START_B, START_C};
 use super::{ArrayCheck, Implementation};
 use crate::Failure;
 
@@ -96,6 +97,16 @@ impl<S: Launch, T: StreamFloat> FerrokkosStream<S, T> {
         )
     }
 
+    /// DeepCopy: `c = a`, by the library's View-to-View `deep_copy` (which waits for the copy).
+    fn copy_by_deep_copy(&self) -> Result<()> {
+        deep_copy(&self.c, &self.a)
+    }
+
+    /// Fill: `c = FILL`, by the library's `deep_copy` of a value (which waits for the fill).
+    fn fill_by_deep_copy(&self) -> Result<()> {
+        deep_copy(&self.c, T::of(FILL))
+    }
+
     /// Dot: `sum(a * b)`, returned to the host.
     fn dot(&self) -> Result<T> {
         let mut sum = T::ZERO;
@@ -170,11 +181,15 @@ impl<S: Launch, T: StreamFloat> Implementation<T> for FerrokkosStream<S, T> {
             Kernel::Triad => self.triad().map(|()| None),
             Kernel::Nstream => self.nstream().map(|()| None),
             Kernel::Dot => self.dot().map(Some),
+            Kernel::DeepCopy => self.copy_by_deep_copy().map(|()| None),
+            Kernel::Fill => self.fill_by_deep_copy().map(|()| None),
         }?;
         // BabelStream fences after every kernel (its Kokkos version with Kokkos::fence, its CUDA
         // version with a stream synchronization); so do we. On a device, Dot already waited to
-        // bring its value to the host, so a second wait would only add a driver call.
-        if !(on_device::<S>() && kernel == Kernel::Dot) {
+        // bring its value to the host, and `deep_copy` waited for its copy or fill, so a second
+        // wait would only add a driver call.
+        let waited = matches!(kernel, Kernel::Dot | Kernel::DeepCopy | Kernel::Fill);
+        if !(on_device::<S>() && waited) {
             self.space.fence("babelstream::kernel")?;
         }
         Ok(dot)

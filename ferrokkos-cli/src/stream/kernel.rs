@@ -1,8 +1,13 @@
 //! The benchmark's kernels, their byte counts, and the analytic ("gold") results BabelStream checks.
+//!
+//! Besides BabelStream's six, two kernels measure ferrokkos' `deep_copy` (the "Copies" selection):
+//! DeepCopy (`c = a`, View to View) and Fill (`c = FILL`, a value into a View). They are in no
+//! BabelStream selection ("Classic", "All"), so BabelStream's output stays as it was.
 
 use super::float::StreamFloat;
 
-/// One of BabelStream's kernels, in the order BabelStream runs them.
+/// One of BabelStream's kernels, in the order BabelStream runs them, or one of the two `deep_copy`
+/// kernels (after them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kernel {
     /// `c = a`
@@ -17,9 +22,13 @@ pub enum Kernel {
     Dot,
     /// `a += b + s * c`
     Nstream,
+    /// `c = a`, as `deep_copy(&c, &a)` (not one of BabelStream's).
+    DeepCopy,
+    /// `c = FILL`, as `deep_copy(&c, FILL)` (not one of BabelStream's).
+    Fill,
 }
 
-/// Every kernel, in run order (BabelStream's `bench` array).
+/// BabelStream's kernels, in run order (its `bench` array; the selection "All").
 pub const ALL: [Kernel; 6] = [
     Kernel::Copy,
     Kernel::Mul,
@@ -29,6 +38,9 @@ pub const ALL: [Kernel; 6] = [
     Kernel::Nstream,
 ];
 
+/// The `deep_copy` kernels, in run order (the selection "Copies").
+pub const COPIES: [Kernel; 2] = [Kernel::DeepCopy, Kernel::Fill];
+
 /// BabelStream's start value of `a`.
 pub const START_A: f64 = 0.1;
 /// Start value of `b`.
@@ -37,6 +49,8 @@ pub const START_B: f64 = 0.2;
 pub const START_C: f64 = 0.0;
 /// The scalar `s`.
 pub const SCALAR: f64 = 0.4;
+/// The value Fill writes into `c`.
+pub const FILL: f64 = 0.3;
 
 impl Kernel {
     /// BabelStream's label.
@@ -48,13 +62,16 @@ impl Kernel {
             Kernel::Triad => "Triad",
             Kernel::Dot => "Dot",
             Kernel::Nstream => "Nstream",
+            Kernel::DeepCopy => "DeepCopy",
+            Kernel::Fill => "Fill",
         }
     }
 
     /// How many arrays' worth of elements the kernel moves (bytes = weight x sizeof(T) x N).
     pub fn weight(self) -> usize {
         match self {
-            Kernel::Copy | Kernel::Mul | Kernel::Dot => 2,
+            Kernel::Fill => 1,
+            Kernel::Copy | Kernel::Mul | Kernel::Dot | Kernel::DeepCopy => 2,
             Kernel::Add | Kernel::Triad => 3,
             Kernel::Nstream => 4,
         }
@@ -62,16 +79,19 @@ impl Kernel {
 
     /// Whether BabelStream runs it by default (its "Classic" five).
     pub fn classic(self) -> bool {
-        self != Kernel::Nstream
+        ALL.contains(&self) && self != Kernel::Nstream
     }
 
-    /// The kernel named `name` (case-insensitive), or the selections "All" and "Classic".
+    /// The kernel named `name` (case-insensitive), or the selections "All" (BabelStream's six),
+    /// "Classic" (its first five) and "Copies" (DeepCopy and Fill).
     pub fn parse_selection(name: &str) -> Option<Vec<Kernel>> {
         match name.to_ascii_lowercase().as_str() {
             "all" => Some(ALL.to_vec()),
             "classic" => Some(ALL.into_iter().filter(|k| k.classic()).collect()),
+            "copies" => Some(COPIES.to_vec()),
             lower => ALL
                 .into_iter()
+                .chain(COPIES)
                 .find(|k| k.label().to_ascii_lowercase() == lower)
                 .map(|k| vec![k]),
         }
@@ -105,12 +125,13 @@ impl<T: StreamFloat> Gold<T> {
         for _ in 0..reps {
             for k in kernels {
                 match k {
-                    Kernel::Copy => g.c = g.a,
+                    Kernel::Copy | Kernel::DeepCopy => g.c = g.a,
                     Kernel::Mul => g.b = s * g.c,
                     Kernel::Add => g.c = g.a + g.b,
                     Kernel::Triad => g.a = g.b + s * g.c,
                     Kernel::Dot => g.sum = g.a * g.b * T::of(n as f64),
                     Kernel::Nstream => g.a += g.b + s * g.c,
+                    Kernel::Fill => g.c = T::of(FILL),
                 }
             }
         }

@@ -10,6 +10,10 @@
 //! thread per element, and grid-stride) and a device-to-device memcpy. It prints the ratios of the
 //! fastest repetitions (BabelStream's figure) and of the median repetitions (steadier on a shared
 //! machine).
+//!
+//! Two kernels that are not BabelStream's, DeepCopy and Fill (`--only Copies`), time
+//! [`ferrokkos::deep_copy`] itself, View to View and a value into a View, against memcpy and fill
+//! peers; no BabelStream selection includes them.
 
 #[cfg(feature = "peers")]
 mod cuda_peers;
@@ -40,20 +44,27 @@ usage: ferrokkos stream [options]
 
 BabelStream (Copy c=a, Mul b=s*c, Add c=a+b, Triad a=b+s*c, Dot sum(a*b), Nstream a+=b+s*c) on
 ferrokkos. Prints MBytes/sec (from the fastest repetition), min, max and average seconds per kernel,
-the first repetition excluded, and validates the results.
+the first repetition excluded, and validates the results. Two more kernels, not BabelStream's,
+measure ferrokkos' deep_copy: DeepCopy c=a (deep_copy(&c, &a); 2 arrays moved) and Fill c=0.3
+(deep_copy(&c, 0.3); 1 array written).
 
 options:
   -s, --arraysize N    elements per array (default 33554432 = 2^25)
   -n, --numtimes N     repetitions, at least 2 (default 100)
       --float          use f32 instead of f64
-  -o, --only NAME      Copy, Mul, Add, Triad, Dot, Nstream, Classic (the first five, default) or All
+  -o, --only NAME      Copy, Mul, Add, Triad, Dot, Nstream, Classic (the first five, default), All
+                       (BabelStream's six; not the deep_copy kernels), DeepCopy, Fill or Copies
+                       (DeepCopy then Fill)
       --space NAME     serial, threads or cuda (default: cuda when the process has a GPU, else
                        threads)
       --compare        also run peers, interleaved, and print the ratios: on serial and threads a
                        plain serial loop, rayon and C with OpenMP (as many OpenMP threads as the
                        space has: 1 on serial); on cuda hand-written CUDA C++ kernels (compiled
-                       by NVRTC: one thread per element, and grid-stride) and, for Copy, a
-                       device-to-device memcpy
+                       by NVRTC: one thread per element, and grid-stride) and, for Copy and
+                       DeepCopy, a device-to-device memcpy. The host peers of DeepCopy copy
+                       with memcpy (copy_from_slice; one contiguous chunk per thread on rayon
+                       and OpenMP), those of Fill with a fill loop; on cuda, Fill's peers are
+                       hand-written fill kernels
       --csv            print CSV instead of tables
       --mibibytes      use MiB (2^20 bytes) instead of MB (10^6 bytes)
   -h, --help           this text";
@@ -68,7 +79,7 @@ struct Config {
     float: bool,
     /// `--csv`.
     csv: bool,
-    /// `--only`: the kernels to run, in BabelStream's order.
+    /// `--only`: the kernels to run, in BabelStream's order (the `deep_copy` kernels after).
     kernels: Vec<Kernel>,
     /// `--space`: the execution space of the ferrokkos implementation.
     space: SpaceChoice,
@@ -118,7 +129,7 @@ fn parse(args: &[String]) -> Result<Option<Config>, Failure> {
                 cfg.kernels = Kernel::parse_selection(&which).ok_or_else(|| {
                     Failure::Usage(format!(
                         "stream: unknown kernel {which:?}; expected Copy, Mul, Add, Triad, Dot, \
-                         Nstream, Classic or All"
+                         Nstream, Classic, All, DeepCopy, Fill or Copies"
                     ))
                 })?;
             }
@@ -184,7 +195,8 @@ pub trait Implementation<T> {
     fn name(&self) -> String;
     /// A short name, for the comparison columns.
     fn short_name(&self) -> &'static str;
-    /// Whether it runs `kernel` (the memcpy peer runs Copy only); the others are skipped.
+    /// Whether it runs `kernel` (the memcpy peer runs Copy and DeepCopy only); the others are
+    /// skipped.
     fn supports(&self, _kernel: Kernel) -> bool {
         true
     }
@@ -364,6 +376,54 @@ mod tests {
             vec![Kernel::Triad]
         );
         assert!(Kernel::parse_selection("fma").is_none());
+        // The deep_copy kernels are in no BabelStream selection.
+        for selection in ["classic", "all"] {
+            let kernels = Kernel::parse_selection(selection).unwrap();
+            assert!(!kernels.contains(&Kernel::DeepCopy) && !kernels.contains(&Kernel::Fill));
+        }
+    }
+
+    #[test]
+    fn copies_select_the_deep_copy_kernels() {
+        assert_eq!(
+            Kernel::parse_selection("copies").unwrap(),
+            vec![Kernel::DeepCopy, Kernel::Fill]
+        );
+        assert_eq!(
+            Kernel::parse_selection("Copies"),
+            Kernel::parse_selection("COPIES")
+        );
+        assert_eq!(
+            Kernel::parse_selection("deepcopy").unwrap(),
+            vec![Kernel::DeepCopy]
+        );
+        assert_eq!(Kernel::parse_selection("Fill").unwrap(), vec![Kernel::Fill]);
+        assert_eq!((Kernel::DeepCopy.weight(), Kernel::Fill.weight()), (2, 1));
+        assert!(!Kernel::DeepCopy.classic() && !Kernel::Fill.classic());
+        let cfg = parse(&["--only".to_string(), "Copies".to_string()])
+            .unwrap()
+            .unwrap();
+        assert_eq!(cfg.kernels, vec![Kernel::DeepCopy, Kernel::Fill]);
+    }
+
+    #[test]
+    fn gold_values_replay_the_deep_copy_kernels() {
+        let (a0, b0, fill) = (0.1, 0.2, 0.3);
+        // Copies: c = a, then c = FILL; a and b untouched.
+        let g = Gold::<f64>::after(&[Kernel::DeepCopy, Kernel::Fill], 3, 10);
+        assert_eq!((g.a, g.b, g.c, g.sum), (a0, b0, fill, 0.0));
+        // DeepCopy alone replays like Copy.
+        let g = Gold::<f64>::after(&[Kernel::DeepCopy], 2, 10);
+        assert_eq!(g.c, a0);
+        // Fill, then BabelStream's kernels reading the filled c: Mul b = s c sees FILL.
+        let g = Gold::<f32>::after(&[Kernel::Fill, Kernel::Mul], 1, 10);
+        assert_eq!((g.b, g.c), (0.4f32 * 0.3f32, 0.3f32));
+        // Validation accepts the replayed arrays.
+        let kernels = Kernel::parse_selection("copies").unwrap();
+        let g = Gold::<f64>::after(&kernels, 3, 4);
+        let (a, b, c) = (vec![g.a; 4], vec![g.b; 4], vec![g.c; 4]);
+        assert!(report::validate(&g, &kernels, [&a, &b, &c], None).is_empty());
+        assert_eq!(report::validate(&g, &kernels, [&a, &b, &a], None).len(), 1);
     }
 
     #[test]

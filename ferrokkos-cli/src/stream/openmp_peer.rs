@@ -1,12 +1,14 @@
 //! The OpenMP peer of `stream --compare` on the host spaces: BabelStream's kernels in C with OpenMP
 //! (`csrc/stream_omp_kernels.h`, like BabelStream's OMP model: `parallel for` with static
 //! schedules, parallel first-touch initialization, `reduction(+:sum)` for Dot), on arrays the C
-//! allocates, with as many threads as the ferrokkos space it is compared with.
+//! allocates, with as many threads as the ferrokkos space it is compared with; and the peers of the
+//! `deep_copy` kernels: a `memcpy` per thread over its static block (DeepCopy), a static parallel
+//! loop (Fill).
 
 use std::ffi::c_int;
 
 use super::float::StreamFloat;
-use super::kernel::{Kernel, SCALAR, START_A, START_B, START_C};
+use super::kernel::{FILL, Kernel, SCALAR, START_A, START_B, START_C};
 use super::{ArrayCheck, Implementation};
 use crate::Failure;
 use crate::openmp::{CBuffer, ZeroValid, c_threads, peer_name};
@@ -28,12 +30,16 @@ pub trait OmpKernels: ZeroValid + Sized {
     fn nstream(a: &mut [Self], b: &[Self], c: &[Self], s: Self, threads: c_int);
     /// Dot: the sum of `a b`.
     fn dot(a: &[Self], b: &[Self], threads: c_int) -> Self;
+    /// DeepCopy's peer: `c = a`, a `memcpy` per thread.
+    fn deep_copy(a: &[Self], c: &mut [Self], threads: c_int);
+    /// Fill's peer: `c = value`.
+    fn fill(c: &mut [Self], value: Self, threads: c_int);
 }
 
 /// The C declarations of one element type and their [`OmpKernels`] wrappers.
 macro_rules! omp_kernels {
     ($t:ty, $init:ident, $copy:ident, $mul:ident, $add:ident, $triad:ident, $nstream:ident,
-     $dot:ident) => {
+     $dot:ident, $deep_copy:ident, $fill:ident) => {
         unsafe extern "C" {
             fn $init(
                 a: *mut $t,
@@ -51,6 +57,8 @@ macro_rules! omp_kernels {
             fn $triad(a: *mut $t, b: *const $t, c: *const $t, s: $t, n: usize, threads: c_int);
             fn $nstream(a: *mut $t, b: *const $t, c: *const $t, s: $t, n: usize, threads: c_int);
             fn $dot(a: *const $t, b: *const $t, n: usize, threads: c_int) -> $t;
+            fn $deep_copy(a: *const $t, c: *mut $t, n: usize, threads: c_int);
+            fn $fill(c: *mut $t, value: $t, n: usize, threads: c_int);
         }
 
         // Why every `unsafe` block below is sound: the pointers come from live slices, each valid for at least
@@ -111,6 +119,15 @@ macro_rules! omp_kernels {
                 // SAFETY: `n` is the shortest length, the borrows are exclusive (see above the impl).
                 unsafe { $dot(a.as_ptr(), b.as_ptr(), n, threads) }
             }
+            fn deep_copy(a: &[$t], c: &mut [$t], threads: c_int) {
+                let n = a.len().min(c.len());
+                // SAFETY: `n` is the shortest length, the borrows are exclusive (see above the impl).
+                unsafe { $deep_copy(a.as_ptr(), c.as_mut_ptr(), n, threads) }
+            }
+            fn fill(c: &mut [$t], value: $t, threads: c_int) {
+                // SAFETY: `n` is the slice's length, the borrow is exclusive (see above the impl).
+                unsafe { $fill(c.as_mut_ptr(), value, c.len(), threads) }
+            }
         }
     };
 }
@@ -123,7 +140,9 @@ omp_kernels!(
     ferrokkos_stream_add_f64,
     ferrokkos_stream_triad_f64,
     ferrokkos_stream_nstream_f64,
-    ferrokkos_stream_dot_f64
+    ferrokkos_stream_dot_f64,
+    ferrokkos_stream_deep_copy_f64,
+    ferrokkos_stream_fill_f64
 );
 omp_kernels!(
     f32,
@@ -133,7 +152,9 @@ omp_kernels!(
     ferrokkos_stream_add_f32,
     ferrokkos_stream_triad_f32,
     ferrokkos_stream_nstream_f32,
-    ferrokkos_stream_dot_f32
+    ferrokkos_stream_dot_f32,
+    ferrokkos_stream_deep_copy_f32,
+    ferrokkos_stream_fill_f32
 );
 
 /// BabelStream in C with OpenMP: the arrays (allocated by C) and the thread count.
@@ -190,6 +211,8 @@ impl<T: StreamFloat> Implementation<T> for OpenMp<T> {
                 OmpKernels::nstream(a.as_mut_slice(), b.as_slice(), c.as_slice(), s, t)
             }
             Kernel::Dot => return Ok(Some(OmpKernels::dot(a.as_slice(), b.as_slice(), t))),
+            Kernel::DeepCopy => OmpKernels::deep_copy(a.as_slice(), c.as_mut_slice(), t),
+            Kernel::Fill => OmpKernels::fill(c.as_mut_slice(), T::of(FILL), t),
         }
         Ok(None)
     }
@@ -205,13 +228,17 @@ mod tests {
     use super::super::peers::PlainLoop;
     use super::*;
 
-    /// Every kernel of the OpenMP peer gives the plain loop's arrays (exactly: the same operations
-    /// per element) and its dot product (within rounding: the sums are ordered differently).
+    /// Every kernel of the OpenMP peer (the deep_copy peers included) gives the plain loop's arrays
+    /// (exactly: the same operations per element) and its dot product (within rounding: the sums
+    /// are ordered differently).
     fn agrees_with_the_plain_loop<T: StreamFloat>() {
         let n = 10_007;
         let mut omp = OpenMp::<T>::new(n, 3).unwrap();
         let mut plain = PlainLoop::<T>::new(n);
-        for kernel in super::super::kernel::ALL {
+        // BabelStream's kernels, then Fill, a Triad that reads the filled c, and DeepCopy (the
+        // last, so that the arrays compared below show both deep_copy peers' work).
+        let copies = [Kernel::Fill, Kernel::Triad, Kernel::DeepCopy];
+        for kernel in super::super::kernel::ALL.into_iter().chain(copies) {
             let (x, y) = (omp.run(kernel).unwrap(), plain.run(kernel).unwrap());
             match (x, y) {
                 (Some(x), Some(y)) => {

@@ -1,8 +1,9 @@
 //! The peers `--compare` measures ferrokkos against on the host spaces: a plain serial loop over
-//! `Vec`s, and rayon.
+//! `Vec`s, and rayon. DeepCopy's peers are `copy_from_slice` (a `memcpy`) and Fill's `fill`, on one
+//! thread or on one contiguous chunk per rayon thread.
 
 use super::float::StreamFloat;
-use super::kernel::{Kernel, SCALAR, START_A, START_B, START_C};
+use super::kernel::{FILL, Kernel, SCALAR, START_A, START_B, START_C};
 use super::{ArrayCheck, Implementation};
 use crate::Failure;
 
@@ -68,6 +69,8 @@ impl<T: StreamFloat> Implementation<T> for PlainLoop<T> {
                 }
                 return Ok(Some(sum));
             }
+            Kernel::DeepCopy => c.copy_from_slice(a),
+            Kernel::Fill => c.fill(T::of(FILL)),
         }
         Ok(None)
     }
@@ -124,6 +127,8 @@ impl<T: StreamFloat> Implementation<T> for Rayon<T> {
         use rayon::prelude::*;
         let s = T::of(SCALAR);
         let (a, b, c) = (&mut self.a, &mut self.b, &mut self.c);
+        // DeepCopy and Fill: one contiguous chunk per thread, each a `memcpy` or a `fill`.
+        let chunk = c.len().div_ceil(self.pool.current_num_threads()).max(1);
         Ok(self.pool.install(|| match kernel {
             Kernel::Copy => {
                 c.par_iter_mut()
@@ -156,6 +161,17 @@ impl<T: StreamFloat> Implementation<T> for Rayon<T> {
                 None
             }
             Kernel::Dot => Some(a.par_iter().zip(b.par_iter()).map(|(a, b)| *a * *b).sum()),
+            Kernel::DeepCopy => {
+                c.par_chunks_mut(chunk)
+                    .zip(a.par_chunks(chunk))
+                    .for_each(|(c, a)| c.copy_from_slice(a));
+                None
+            }
+            Kernel::Fill => {
+                let value = T::of(FILL);
+                c.par_chunks_mut(chunk).for_each(|c| c.fill(value));
+                None
+            }
         }))
     }
 
