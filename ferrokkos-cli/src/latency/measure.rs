@@ -212,16 +212,28 @@ impl<S: HostExecutionSpace> Implementation for Ferrokkos<'_, S> {
         let launch = || {
             // SAFETY: iteration i of the kernel reads and writes a(i) only.
             let acc = unsafe { a.parallel_mut()? };
-            let kernel = move |i: usize, lsum: &mut f64| *lsum += update(&acc, &values, k, i);
-            parallel_reduce("latency_reduce", policy()?, kernel, &mut result)
+            // Built in the call, as the parallel_for's closure: a `let` first costs one more
+            // copy of the array per launch.
+            parallel_reduce(
+                "latency_reduce",
+                policy()?,
+                move |i: usize, lsum: &mut f64| *lsum += update(&acc, &values, k, i),
+                &mut result,
+            )
         };
         let reduce = measure(m, launch, fence)?;
         check.kind_done(1, Some(result))?;
         let launch = || {
             // SAFETY: iteration i of the kernel reads and writes a(i) only.
             let acc = unsafe { a.parallel_mut()? };
-            let kernel = move |i: usize, lsum: &mut f64| *lsum += update(&acc, &values, k, i);
-            parallel_reduce("latency_reduce_view", policy()?, kernel, &v_result)
+            // Built in the call, as the parallel_for's closure: a `let` first costs one more
+            // copy of the array per launch.
+            parallel_reduce(
+                "latency_reduce_view",
+                policy()?,
+                move |i: usize, lsum: &mut f64| *lsum += update(&acc, &values, k, i),
+                &v_result,
+            )
         };
         let reduce_view = measure(m, launch, fence)?;
         check.kind_done(2, Some(v_result.get(())?))?;
