@@ -142,3 +142,31 @@ fn large_fills_on_a_serial_instance_and_a_partition_write_every_element() -> Res
     assert!(v.to_vec()?.iter().all(|&x| x == -3));
     Ok(())
 }
+
+#[test]
+fn large_copies_inside_a_host_kernel_run_where_the_kernel_runs() -> Result<()> {
+    common::runtime();
+    let n = 1 << 18;
+    let src: Vec<View<u64, 1>> = (0..4)
+        .map(|k| distinct_view("kernel_src", n, 0, k))
+        .collect::<Result<_>>()?;
+    let dst: Vec<View<u64, 1>> = (0..4)
+        .map(|_| View::<u64, 1>::new("kernel_dst", [n]))
+        .collect::<Result<_>>()?;
+    parallel_for(
+        "copies_in_a_kernel",
+        RangePolicy::new(&common::threads(), 0, 4)?,
+        |i: usize| {
+            deep_copy(&dst[i], &src[i]).expect("copy inside a kernel");
+            deep_copy(&src[i], 0).expect("fill inside a kernel");
+        },
+    )?;
+    for k in 0..4 {
+        assert_eq!(
+            dst[k].to_vec()?,
+            distinct_view("want", n, 0, k as u64)?.to_vec()?
+        );
+        assert!(src[k].to_vec()?.iter().all(|&x| x == 0));
+    }
+    Ok(())
+}
