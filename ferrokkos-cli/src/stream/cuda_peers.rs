@@ -1,18 +1,38 @@
 //! The peers `--compare` measures ferrokkos against on Cuda: BabelStream's CUDA kernels written by
-//! hand in CUDA C++, compiled by NVRTC in this process, in two variants (one thread per element, and
-//! grid-stride), and a device-to-device memcpy for Copy. The `deep_copy` kernels have the same
-//! peers: DeepCopy the copy kernel and the memcpy, Fill a hand-written fill kernel (`c = value`).
+//! hand in CUDA C++, compiled by NVRTC in this process, in three variants, and a device-to-device
+//! memcpy for Copy. The `deep_copy` kernels have the same peers: DeepCopy each variant's copy kernel
+//! and the memcpy, Fill a fill kernel (`c = value`) written the way the variant writes its copy.
 //!
-//! The kernels follow BabelStream's CUDA version (`src/cuda/CUDAStream.cu`): blocks of 1024
-//! threads (its TBSIZE); Dot is a per-block shared-memory tree reduction over a grid of 4 blocks per
-//! multiprocessor (its DOT_NUM_BLOCKS), each block writing its partial sum into page-locked host
-//! memory, summed on the host after a stream synchronization. Every kernel is followed by a stream
-//! synchronization, as BabelStream does and as ferrokkos fences.
+//! The variants, by short name:
+//! - `cuda-1thread` follows BabelStream 5.0's CUDA model (`src/cuda/CUDAStream.h` and `.cu` at tag
+//!   v5.0): blocks of 1024 threads (its TBSIZE), one thread per element (5.0 required the array size
+//!   to be a multiple of TBSIZE; here the grid rounds up and the kernels are guarded).
+//! - `cuda-gridstride`: the same kernels as a grid-stride loop over a grid that fills the device
+//!   once.
+//! - `babelstream-cuda` follows the CUDA model of BabelStream's current main branch
+//!   (`src/cuda/CUDAStream.h` and `.cu` as of commit 57637d5, April 2026; they last changed in
+//!   616b3b2, May 2024, and are those of v6.0-rc), built with its defaults (`src/cuda/model.cmake`:
+//!   STRIDE=GRID_STRIDE, UNROLL_FACTOR=4): blocks of 256 threads (its TBSIZE), each thread a
+//!   grid-stride loop over 64-bit (`size_t`) indices that the compiler is told to unroll 4 times, on
+//!   a grid of ceil((n / 4) / min(256, the kernel's occupancy-derived block size)) blocks, so about
+//!   4 elements per thread. (BabelStream's formula gives no block at all below 4 elements; here at
+//!   least one.)
+//!
+//! Dot follows main's (5.0's had the same grid and block but summed in shared memory and copied the
+//! partial sums back with a memcpy): blocks of 1024 threads (main's TBSIZE_DOT) on a grid of 4
+//! blocks per multiprocessor (`cuda-gridstride`: on its own grid); each thread sums a grid-stride
+//! slice in a register, then a shared-memory tree reduction per block, each block writing its
+//! partial sum into page-locked host memory, summed on the host after a stream synchronization.
+//! `babelstream-cuda`'s Dot indexes with 64 bits as main does. Every kernel is followed by a stream synchronization, as BabelStream does and as
+//! ferrokkos fences. One difference from BabelStream's nvcc build: NVRTC compiles with
+//! `--fmad=false` here (as for ferrokkos' own kernels), so Triad and Nstream do not fuse their
+//! multiply-add; they are bound by memory either way.
 //!
 //! They run through cudarc on their own stream and their own device buffers, in the device's
 //! primary context, which the ferrokkos Cuda space uses too (so both sides share the GPU the same
 //! way). cudarc panics when the driver library is missing, so [`peers`] checks for it first.
 
+use std::ffi::c_int;
 use std::sync::Arc;
 
 use cudarc::driver::{
@@ -27,14 +47,23 @@ use super::kernel::{FILL, Kernel, SCALAR, START_A, START_B, START_C};
 use super::{ArrayCheck, Implementation};
 use crate::Failure;
 
-/// BabelStream's TBSIZE: threads per block of every peer kernel.
+/// Threads per block of the `cuda-1thread` and `cuda-gridstride` kernels (BabelStream 5.0's
+/// TBSIZE) and of every variant's Dot (also current BabelStream's TBSIZE_DOT).
 const TBSIZE: u32 = 1024;
 
-/// BabelStream's Dot grid: this many blocks per multiprocessor (its DOT_NUM_BLOCKS = SMs x 4).
+/// Current BabelStream's TBSIZE: threads per block of `babelstream-cuda`'s kernels but Dot.
+const BS_TBSIZE: u32 = 256;
+
+/// Current BabelStream's default UNROLL_FACTOR: the unrolling of `babelstream-cuda`'s grid-stride
+/// loops, and the elements per thread its grid is sized for.
+const BS_UNROLL: u32 = 4;
+
+/// BabelStream's Dot grid: this many blocks per multiprocessor (its dot_num_blocks = SMs x 4).
 const DOT_BLOCKS_PER_SM: u32 = 4;
 
 /// The peers' CUDA C++ for elements of C type `real` (`double` or `float`) and index type `idx_t`
-/// (`int` when every index and grid-stride step fits, else `long long`).
+/// of `cuda-1thread` and `cuda-gridstride` (`int` when every index and grid-stride step fits, else
+/// `long long`; `babelstream-cuda` always indexes with 64 bits, as BabelStream does).
 ///
 /// `-default-device` (NVRTC's option, set by `ferrokkos::nvrtc::compile_cubin`) makes every function
 /// a device function; `--fmad=false` there too, as for ferrokkos' own kernels.
@@ -43,6 +72,8 @@ fn source(real: &str, idx: &str) -> String {
         r#"// BabelStream's CUDA kernels, hand-written peers of `ferrokkos stream --compare`.
 typedef {real} real;
 typedef {idx} idx_t;
+// BabelStream's size_t.
+typedef unsigned long long bs_size_t;
 #define TBSIZE {TBSIZE}
 
 extern "C" __global__ void init_arrays(real* a, real* b, real* c, real ia, real ib, real ic,
@@ -69,6 +100,14 @@ extern "C" __global__ void init_arrays(real* a, real* b, real* c, real ia, real 
     for (idx_t i = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;  \
          i += (idx_t)gridDim.x * blockDim.x) {{ body; }}
 
+// Current BabelStream: a grid-stride loop over size_t indices, unrolled {BS_UNROLL} times, on a grid
+// sized for about {BS_UNROLL} elements per thread.
+#define BABELSTREAM(body)                                                           \
+    const bs_size_t n = (bs_size_t)count;                                           \
+    bs_size_t i = (bs_size_t)threadIdx.x + (bs_size_t)blockDim.x * blockIdx.x;      \
+    _Pragma("unroll {BS_UNROLL}")                                                   \
+    for (; i < n; i += (bs_size_t)gridDim.x * blockDim.x) {{ body; }}
+
 #define KERNELS(suffix, LOOP)                                                                \
 extern "C" __global__ void copy_##suffix(const real* a, real* c, long long count)          \
 {{ LOOP(c[i] = a[i]) }}                                                                      \
@@ -87,30 +126,35 @@ extern "C" __global__ void fill_##suffix(real* c, real value, long long count)  
 
 KERNELS(1t, ONE_THREAD)
 KERNELS(gs, GRID_STRIDE)
+KERNELS(bs, BABELSTREAM)
 
-// BabelStream's dot: each thread sums a grid-stride slice, then a shared-memory tree reduction per
-// block; block partials go to `sums` (page-locked host memory) and are added on the host.
-extern "C" __global__ void dot(const real* a, const real* b, real* sums, long long count)
-{{
-    __shared__ real smem[TBSIZE];
-    const idx_t n = (idx_t)count;
-    real tmp = real(0.);
-    const idx_t tidx = threadIdx.x;
-    for (idx_t i = tidx + (idx_t)blockDim.x * blockIdx.x; i < n;
-         i += (idx_t)gridDim.x * blockDim.x) {{
-        tmp += a[i] * b[i];
-    }}
-    smem[tidx] = tmp;
-    for (int offset = blockDim.x / 2; offset > 0; offset /= 2) {{
-        __syncthreads();
-        if (tidx < offset) smem[tidx] += smem[tidx + offset];
-    }}
-    if (tidx == 0) sums[blockIdx.x] = smem[tidx];
+// BabelStream's dot, with indices of type `index`: each thread sums a grid-stride slice, then a
+// shared-memory tree reduction per block of TBSIZE; block partials go to `sums` (page-locked host
+// memory) and are added on the host.
+#define DOT(name, index)                                                                     \
+extern "C" __global__ void name(const real* a, const real* b, real* sums, long long count)  \
+{{                                                                                           \
+    __shared__ real smem[TBSIZE];                                                            \
+    const index n = (index)count;                                                            \
+    real tmp = real(0.);                                                                     \
+    const index tidx = threadIdx.x;                                                          \
+    for (index i = tidx + (index)blockDim.x * blockIdx.x; i < n;                             \
+         i += (index)gridDim.x * blockDim.x) {{                                              \
+        tmp += a[i] * b[i];                                                                  \
+    }}                                                                                       \
+    smem[tidx] = tmp;                                                                        \
+    for (int offset = blockDim.x / 2; offset > 0; offset /= 2) {{                            \
+        __syncthreads();                                                                     \
+        if (tidx < offset) smem[tidx] += smem[tidx + offset];                                \
+    }}                                                                                       \
+    if (tidx == 0) sums[blockIdx.x] = smem[tidx];                                            \
 }}
+
+DOT(dot, idx_t)
+DOT(dot_bs, bs_size_t)
 "#
     )
 }
-
 /// Whether `int` indices are safe for `n` elements: every index, plus one grid-stride step of a
 /// grid of at most 2^16 blocks of 1024 threads, stays below 2^31.
 fn int_indices(n: usize) -> bool {
@@ -167,7 +211,8 @@ impl Shared {
             .arg(&count);
         // SAFETY: `init_arrays(real*, real*, real*, real, real, real, long long)` with three arrays
         // of `count` elements of `real` = T; the grid-stride loop stays below `count`.
-        unsafe { launch.launch(config(blocks)) }.map_err(driver("launching init_arrays"))?;
+        unsafe { launch.launch(config(blocks, TBSIZE)) }
+            .map_err(driver("launching init_arrays"))?;
         self.stream
             .synchronize()
             .map_err(driver("initializing the arrays"))?;
@@ -194,31 +239,58 @@ impl Shared {
     }
 }
 
-/// A launch configuration of `blocks` blocks of [`TBSIZE`] threads.
-fn config(blocks: u32) -> LaunchConfig {
+/// A launch configuration of `blocks` blocks of `threads` threads.
+fn config(blocks: u32, threads: u32) -> LaunchConfig {
     LaunchConfig {
         grid_dim: (blocks, 1, 1),
-        block_dim: (TBSIZE, 1, 1),
+        block_dim: (threads, 1, 1),
         shared_mem_bytes: 0,
     }
 }
 
-/// The one-thread-per-element grid for `n` elements: ceil(n / TBSIZE) blocks (at least one).
-fn grid_for(n: usize) -> Result<u32, Failure> {
-    let blocks = n.div_ceil(TBSIZE as usize).max(1);
+/// `blocks` as a grid size, or the failure of `n` elements needing more blocks of `threads` than a
+/// grid may have (2^31 - 1).
+fn checked_grid(blocks: usize, n: usize, threads: u32) -> Result<u32, Failure> {
     u32::try_from(blocks)
         .ok()
         .filter(|&b| b < (1 << 31))
         .ok_or_else(|| {
             Failure::Run(format!(
-                "stream: CUDA peers: {n} elements need {blocks} blocks of {TBSIZE}, more than a \
+                "stream: CUDA peers: {n} elements need {blocks} blocks of {threads}, more than a \
                  grid may have"
             ))
         })
 }
 
+/// The one-thread-per-element grid for `n` elements: ceil(n / TBSIZE) blocks (at least one).
+fn grid_for(n: usize) -> Result<u32, Failure> {
+    checked_grid(n.div_ceil(TBSIZE as usize).max(1), n, TBSIZE)
+}
+
+/// Current BabelStream's grid for `n` elements (its `for_each`): ceil((n / UNROLL_FACTOR) /
+/// threads_per_block) blocks, where threads_per_block is the kernel's occupancy-derived block size
+/// `potential_block` clamped to TBSIZE (the launch has TBSIZE threads per block all the same); at
+/// least one block.
+fn babelstream_grid(n: usize, potential_block: u32) -> Result<u32, Failure> {
+    let threads_per_block = potential_block.clamp(1, BS_TBSIZE) as usize;
+    let blocks = (n / BS_UNROLL as usize).div_ceil(threads_per_block).max(1);
+    checked_grid(blocks, n, BS_TBSIZE)
+}
+
+/// BabelStream's Dot grid on a device of `sms` multiprocessors: 4 blocks per multiprocessor.
+fn dot_blocks(sms: u32) -> u32 {
+    sms.max(1) * DOT_BLOCKS_PER_SM
+}
+
+/// The dynamic shared memory of a block of any size, for the occupancy calculator: none (as
+/// BabelStream's `for_each` tells it).
+extern "C" fn no_dynamic_smem(_block_size: c_int) -> usize {
+    0
+}
+
 /// The hand-written peers on the device ferrokkos' Cuda space uses: one thread per element,
-/// grid-stride, and the memcpy (Copy and DeepCopy only), in that order.
+/// grid-stride, current BabelStream's model, and the memcpy (Copy and DeepCopy only), in that
+/// order.
 pub fn peers<T: StreamFloat>(n: usize) -> Result<Vec<Box<dyn Implementation<T>>>, Failure> {
     // SAFETY: only tries to load the driver library by its usual names (its initializers have no
     // preconditions); nothing is called through it here.
@@ -250,18 +322,26 @@ pub fn peers<T: StreamFloat>(n: usize) -> Result<Vec<Box<dyn Implementation<T>>>
     Ok(vec![
         Box::new(Handwritten::<T>::new(&shared, Variant::OneThread, n)?),
         Box::new(Handwritten::<T>::new(&shared, Variant::GridStride, n)?),
+        Box::new(Handwritten::<T>::new(&shared, Variant::BabelStream, n)?),
         Box::new(Memcpy::<T>::new(&shared, n)?),
     ])
 }
 
+/// The kernels every variant has besides Dot, in the order of [`Functions`]: in the source,
+/// `{name}_{suffix}` ([`Variant::suffix`]).
+const STREAMING: [&str; 6] = ["copy", "mul", "add", "triad", "nstream", "fill"];
+
 /// How a hand-written kernel covers the array.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Variant {
-    /// One thread per element (grid = ceil(n / 1024), guarded); Dot on BabelStream's grid.
+    /// BabelStream 5.0: one thread per element (grid = ceil(n / 1024), guarded).
     OneThread,
     /// A grid that fills the device once (multiprocessors x resident blocks per multiprocessor),
     /// each thread striding over the array; Dot on the same grid.
     GridStride,
+    /// Current BabelStream: blocks of 256, a grid-stride loop unrolled 4 times on a grid sized
+    /// for 4 elements per thread.
+    BabelStream,
 }
 
 impl Variant {
@@ -270,35 +350,145 @@ impl Variant {
         match self {
             Variant::OneThread => "1t",
             Variant::GridStride => "gs",
+            Variant::BabelStream => "bs",
         }
+    }
+
+    /// The name of the variant's dot kernel in the source.
+    fn dot(self) -> &'static str {
+        match self {
+            Variant::OneThread | Variant::GridStride => "dot",
+            Variant::BabelStream => "dot_bs",
+        }
+    }
+
+    /// Threads per block of the variant's kernels but Dot (Dot's are [`TBSIZE`]).
+    fn threads(self) -> u32 {
+        match self {
+            Variant::OneThread | Variant::GridStride => TBSIZE,
+            Variant::BabelStream => BS_TBSIZE,
+        }
+    }
+}
+
+/// A kernel and how it is launched.
+struct PeerKernel {
+    /// The kernel.
+    function: CudaFunction,
+    /// Its grid and blocks.
+    config: LaunchConfig,
+}
+
+impl PeerKernel {
+    /// Blocks in the grid.
+    fn blocks(&self) -> u32 {
+        self.config.grid_dim.0
     }
 }
 
 /// The kernels of one variant.
 struct Functions {
-    /// `copy_*`.
-    copy: CudaFunction,
+    /// `copy_*` (Copy and DeepCopy).
+    copy: PeerKernel,
     /// `mul_*`.
-    mul: CudaFunction,
+    mul: PeerKernel,
     /// `add_*`.
-    add: CudaFunction,
+    add: PeerKernel,
     /// `triad_*`.
-    triad: CudaFunction,
+    triad: PeerKernel,
     /// `nstream_*`.
-    nstream: CudaFunction,
+    nstream: PeerKernel,
     /// `fill_*` (Fill's peer).
-    fill: CudaFunction,
-    /// `dot`.
-    dot: CudaFunction,
+    fill: PeerKernel,
+    /// `dot` or `dot_bs`.
+    dot: PeerKernel,
+}
+
+impl Functions {
+    /// The variant's kernels for `n` elements, each with its grid.
+    fn new(shared: &Shared, variant: Variant, n: usize) -> Result<Self, Failure> {
+        let [copy, mul, add, triad, nstream, fill] =
+            STREAMING.map(|k| shared.function(&format!("{k}_{}", variant.suffix())));
+        let streaming = [copy?, mul?, add?, triad?, nstream?, fill?];
+        let dot = shared.function(variant.dot())?;
+        let sms = shared.device.multiprocessors.max(1);
+        let (grids, dot_grid) = match variant {
+            Variant::OneThread => ([grid_for(n)?; 6], dot_blocks(sms)),
+            Variant::GridStride => {
+                // The resident blocks per multiprocessor of the heaviest kernel (Nstream, three
+                // streams), so that the whole grid runs in one wave for every kernel.
+                let per_sm = [&streaming[0], &streaming[3], &streaming[4], &dot]
+                    .into_iter()
+                    .map(|k| k.occupancy_max_active_blocks_per_multiprocessor(TBSIZE, 0, None))
+                    .collect::<Result<Vec<u32>, _>>()
+                    .map_err(driver("reading the kernels' occupancy"))?
+                    .into_iter()
+                    .min()
+                    .unwrap_or(1)
+                    .max(1);
+                ([sms * per_sm; 6], sms * per_sm)
+            }
+            Variant::BabelStream => {
+                // BabelStream asks the occupancy calculator for each kernel's block size (no
+                // dynamic shared memory, no limit) and sizes the grid with it, clamped to TBSIZE.
+                let mut grids = [0; 6];
+                for (grid, k) in grids.iter_mut().zip(&streaming) {
+                    let (_, potential) = k
+                        .occupancy_max_potential_block_size(no_dynamic_smem, 0, 0, None)
+                        .map_err(driver("reading the kernels' potential block size"))?;
+                    *grid = babelstream_grid(n, potential)?;
+                }
+                (grids, dot_blocks(sms))
+            }
+        };
+        let threads = variant.threads();
+        let [copy, mul, add, triad, nstream, fill] = streaming;
+        let [g_copy, g_mul, g_add, g_triad, g_nstream, g_fill] = grids;
+        let at = |function, blocks| PeerKernel {
+            function,
+            config: config(blocks, threads),
+        };
+        Ok(Functions {
+            copy: at(copy, g_copy),
+            mul: at(mul, g_mul),
+            add: at(add, g_add),
+            triad: at(triad, g_triad),
+            nstream: at(nstream, g_nstream),
+            fill: at(fill, g_fill),
+            dot: PeerKernel {
+                function: dot,
+                config: config(dot_grid, TBSIZE),
+            },
+        })
+    }
+
+    /// The blocks of the kernels but Dot: `N` when they all have N, else `N to M`.
+    fn blocks(&self) -> String {
+        let grids = [
+            &self.copy,
+            &self.mul,
+            &self.add,
+            &self.triad,
+            &self.nstream,
+            &self.fill,
+        ]
+        .map(PeerKernel::blocks);
+        let (min, max) = (grids.iter().min(), grids.iter().max());
+        match (min, max) {
+            (Some(min), Some(max)) if min != max => format!("{min} to {max}"),
+            (_, Some(max)) => max.to_string(),
+            _ => String::new(),
+        }
+    }
 }
 
 /// BabelStream's kernels as hand-written CUDA, in one [`Variant`].
 struct Handwritten<T> {
     /// The context, stream and module.
     shared: Arc<Shared>,
-    /// One thread per element or grid-stride.
+    /// One thread per element, grid-stride, or current BabelStream's.
     variant: Variant,
-    /// The kernels.
+    /// The kernels and their grids.
     f: Functions,
     /// Arrays a, b, c.
     a: CudaSlice<T>,
@@ -312,52 +502,22 @@ struct Handwritten<T> {
     sums_device: u64,
     /// Elements per array, as the kernels take it.
     count: i64,
-    /// The grid of Copy, Mul, Add, Triad, Nstream and the deep_copy peers.
-    grid: u32,
-    /// The grid of Dot.
-    dot_grid: u32,
 }
 
 impl<T: StreamFloat> Handwritten<T> {
     /// The variant's kernels and its own arrays of `n` elements, initialized.
     fn new(shared: &Arc<Shared>, variant: Variant, n: usize) -> Result<Self, Failure> {
-        let name = |k: &str| format!("{k}_{}", variant.suffix());
-        let f = Functions {
-            copy: shared.function(&name("copy"))?,
-            mul: shared.function(&name("mul"))?,
-            add: shared.function(&name("add"))?,
-            triad: shared.function(&name("triad"))?,
-            nstream: shared.function(&name("nstream"))?,
-            fill: shared.function(&name("fill"))?,
-            dot: shared.function("dot")?,
-        };
-        let sms = shared.device.multiprocessors.max(1);
-        let (grid, dot_grid) = match variant {
-            Variant::OneThread => (grid_for(n)?, sms * DOT_BLOCKS_PER_SM),
-            Variant::GridStride => {
-                // The resident blocks per multiprocessor of the heaviest kernel (Nstream, three
-                // streams), so that the whole grid runs in one wave for every kernel.
-                let per_sm = [&f.copy, &f.triad, &f.nstream, &f.dot]
-                    .into_iter()
-                    .map(|k| k.occupancy_max_active_blocks_per_multiprocessor(TBSIZE, 0, None))
-                    .collect::<Result<Vec<u32>, _>>()
-                    .map_err(driver("reading the kernels' occupancy"))?
-                    .into_iter()
-                    .min()
-                    .unwrap_or(1)
-                    .max(1);
-                (sms * per_sm, sms * per_sm)
-            }
-        };
+        let f = Functions::new(shared, variant, n)?;
         let [a, b, c] = shared.arrays::<T>(n)?;
         // SAFETY: the memory is uninitialized until the dot kernel writes every element (one per
-        // block, the grid is `dot_grid` blocks), and the host reads it only after the stream
+        // block, the grid is `f.dot`'s blocks), and the host reads it only after the stream
         // synchronization that follows that kernel. Flags: DEVICEMAP (the kernel writes it), not
         // write-combined (the host reads it).
         let mut sums = unsafe {
-            shared
-                .ctx
-                .alloc_pinned_with_flags::<T>(dot_grid as usize, sys::CU_MEMHOSTALLOC_DEVICEMAP)
+            shared.ctx.alloc_pinned_with_flags::<T>(
+                f.dot.blocks() as usize,
+                sys::CU_MEMHOSTALLOC_DEVICEMAP,
+            )
         }
         .map_err(driver("allocating the partial sums"))?;
         let host = sums
@@ -383,8 +543,6 @@ impl<T: StreamFloat> Handwritten<T> {
             sums,
             sums_device,
             count: n as i64,
-            grid,
-            dot_grid,
         })
     }
 
@@ -393,38 +551,39 @@ impl<T: StreamFloat> Handwritten<T> {
         let (s, fill) = (T::of(SCALAR), T::of(FILL));
         let stream = &self.shared.stream;
         let (a, b, c, count) = (&mut self.a, &mut self.b, &mut self.c, &self.count);
-        let mut launch;
+        let f = &self.f;
+        let (mut launch, config);
         match kernel {
             Kernel::Copy | Kernel::DeepCopy => {
-                launch = stream.launch_builder(&self.f.copy);
+                (launch, config) = (stream.launch_builder(&f.copy.function), f.copy.config);
                 launch.arg(&*a).arg(c).arg(count);
             }
             Kernel::Mul => {
-                launch = stream.launch_builder(&self.f.mul);
+                (launch, config) = (stream.launch_builder(&f.mul.function), f.mul.config);
                 launch.arg(b).arg(&*c).arg(&s).arg(count);
             }
             Kernel::Add => {
-                launch = stream.launch_builder(&self.f.add);
+                (launch, config) = (stream.launch_builder(&f.add.function), f.add.config);
                 launch.arg(&*a).arg(&*b).arg(c).arg(count);
             }
             Kernel::Triad => {
-                launch = stream.launch_builder(&self.f.triad);
+                (launch, config) = (stream.launch_builder(&f.triad.function), f.triad.config);
                 launch.arg(a).arg(&*b).arg(&*c).arg(&s).arg(count);
             }
             Kernel::Nstream => {
-                launch = stream.launch_builder(&self.f.nstream);
+                (launch, config) = (stream.launch_builder(&f.nstream.function), f.nstream.config);
                 launch.arg(a).arg(&*b).arg(&*c).arg(&s).arg(count);
             }
             Kernel::Fill => {
-                launch = stream.launch_builder(&self.f.fill);
+                (launch, config) = (stream.launch_builder(&f.fill.function), f.fill.config);
                 launch.arg(c).arg(&fill).arg(count);
             }
             Kernel::Dot => return Ok(()),
         }
         // SAFETY: the arguments follow the kernel's signature in `source` (arrays of `count`
-        // elements of `real` = T, the scalar or fill value as `real`, the count as `long long`); the one-thread
-        // grid's guard and the grid-stride loop keep every index below `count`.
-        unsafe { launch.launch(config(self.grid)) }.map_err(driver("launching a kernel"))?;
+        // elements of `real` = T, the scalar or fill value as `real`, the count as `long long`);
+        // the one-thread grid's guard and the grid-stride loops keep every index below `count`.
+        unsafe { launch.launch(config) }.map_err(driver("launching a kernel"))?;
         stream
             .synchronize()
             .map_err(driver("synchronizing after a kernel"))
@@ -433,16 +592,16 @@ impl<T: StreamFloat> Handwritten<T> {
     /// BabelStream's Dot: the kernel, a synchronization, the partial sums added on the host.
     fn dot(&mut self) -> Result<T, Failure> {
         let stream = &self.shared.stream;
-        let mut launch = stream.launch_builder(&self.f.dot);
+        let mut launch = stream.launch_builder(&self.f.dot.function);
         launch
             .arg(&self.a)
             .arg(&self.b)
             .arg(&self.sums_device)
             .arg(&self.count);
-        // SAFETY: `dot(const real*, const real*, real*, long long)`: two arrays of `count`
-        // elements and `sums_device`, the device address of `dot_grid` page-locked values, one
-        // per block of the grid launched here.
-        unsafe { launch.launch(config(self.dot_grid)) }.map_err(driver("launching dot"))?;
+        // SAFETY: `dot(const real*, const real*, real*, long long)` (and `dot_bs`, the same
+        // signature): two arrays of `count` elements and `sums_device`, the device address of as
+        // many page-locked values as `f.dot` has blocks, one per block of the grid launched here.
+        unsafe { launch.launch(self.f.dot.config) }.map_err(driver("launching dot"))?;
         stream
             .synchronize()
             .map_err(driver("synchronizing after dot"))?;
@@ -457,16 +616,22 @@ impl<T: StreamFloat> Handwritten<T> {
 impl<T: StreamFloat> Implementation<T> for Handwritten<T> {
     fn name(&self) -> String {
         let d = &self.shared.device;
+        let (blocks, dot) = (self.f.blocks(), self.f.dot.blocks());
         match self.variant {
             Variant::OneThread => format!(
-                "hand-written CUDA, one thread per element ({} blocks of {TBSIZE}; dot {} blocks), {}",
-                self.grid, self.dot_grid, d.name
+                "hand-written CUDA, one thread per element ({blocks} blocks of {TBSIZE}; dot {dot} \
+                 blocks), {}",
+                d.name
             ),
             Variant::GridStride => format!(
-                "hand-written CUDA, grid-stride ({} blocks of {TBSIZE} = {} per SM; dot {} blocks), {}",
-                self.grid,
-                self.grid / d.multiprocessors.max(1),
-                self.dot_grid,
+                "hand-written CUDA, grid-stride ({blocks} blocks of {TBSIZE} = {} per SM; dot \
+                 {dot} blocks), {}",
+                self.f.copy.blocks() / d.multiprocessors.max(1),
+                d.name
+            ),
+            Variant::BabelStream => format!(
+                "BabelStream's CUDA model, hand-written (grid-stride unrolled {BS_UNROLL}x, \
+                 {blocks} blocks of {BS_TBSIZE}; dot {dot} blocks of {TBSIZE}), {}",
                 d.name
             ),
         }
@@ -476,6 +641,7 @@ impl<T: StreamFloat> Implementation<T> for Handwritten<T> {
         match self.variant {
             Variant::OneThread => "cuda-1thread",
             Variant::GridStride => "cuda-gridstride",
+            Variant::BabelStream => "babelstream-cuda",
         }
     }
 
@@ -566,20 +732,74 @@ mod tests {
         assert!(grid_for(usize::MAX).is_err());
     }
 
+    #[test]
+    fn babelstream_grids_give_each_thread_four_elements() {
+        // 2^25 elements, 4 per thread, 256 per block.
+        assert_eq!(babelstream_grid(1 << 25, 1024).ok(), Some(1 << 15));
+        assert_eq!(babelstream_grid(1 << 25, 256).ok(), Some(1 << 15));
+        // A potential block size below TBSIZE sizes the grid with it (the blocks stay 256).
+        assert_eq!(babelstream_grid(1 << 25, 128).ok(), Some(1 << 16));
+        // n / 4 rounds down, then the blocks round up.
+        assert_eq!(babelstream_grid(4 * 256 + 3, 1024).ok(), Some(1));
+        assert_eq!(babelstream_grid(4 * 256 + 4, 1024).ok(), Some(2));
+        // Below 4 elements BabelStream's formula gives no block; here one.
+        assert_eq!(babelstream_grid(3, 1024).ok(), Some(1));
+        assert_eq!(babelstream_grid(1, 0).ok(), Some(1));
+        assert!(babelstream_grid(usize::MAX, 1024).is_err());
+    }
+
+    #[test]
+    fn dot_grids_have_four_blocks_per_multiprocessor() {
+        // An H100 with 132 SMs: BabelStream prints "528 groups of (fixed) size 1024".
+        assert_eq!(dot_blocks(132), 528);
+        assert_eq!(dot_blocks(108), 432);
+        assert_eq!(dot_blocks(0), 4);
+    }
+
+    #[test]
+    fn variants_launch_their_block_sizes() {
+        assert_eq!(Variant::OneThread.threads(), 1024);
+        assert_eq!(Variant::GridStride.threads(), 1024);
+        assert_eq!(Variant::BabelStream.threads(), 256);
+    }
+
     /// The peer kernels compile with NVRTC, in both precisions and index types, for sm_80 and
-    /// sm_90 (skipped without NVRTC, unless FERROKKOS_REQUIRE_NVRTC=1).
+    /// sm_90, and every kernel a variant loads is in the image (skipped without NVRTC, unless
+    /// FERROKKOS_REQUIRE_NVRTC=1).
     #[test]
     fn peer_kernels_compile() {
         if !ferrokkos::nvrtc::require_or_skip() {
             return;
         }
+        let variants = [
+            Variant::OneThread,
+            Variant::GridStride,
+            Variant::BabelStream,
+        ];
+        let mut names = vec!["init_arrays".to_string()];
+        for v in variants {
+            names.extend(STREAMING.map(|k| format!("{k}_{}", v.suffix())));
+            names.push(v.dot().to_string());
+        }
         for real in ["double", "float"] {
             for idx in ["int", "long long"] {
                 for arch in [80, 90] {
-                    if let Err(e) =
-                        ferrokkos::nvrtc::compile_cubin(&source(real, idx), "stream_peers.cu", arch)
-                    {
-                        panic!("{real}, {idx}, sm_{arch}: {e}");
+                    let cubin = ferrokkos::nvrtc::compile_cubin(
+                        &source(real, idx),
+                        "stream_peers.cu",
+                        arch,
+                    )
+                    .unwrap_or_else(|e| panic!("{real}, {idx}, sm_{arch}: {e}"));
+                    for name in &names {
+                        // The ELF symbol table's names are NUL-terminated.
+                        let symbol = format!("\0{name}\0");
+                        assert!(
+                            cubin
+                                .image
+                                .windows(symbol.len())
+                                .any(|w| w == symbol.as_bytes()),
+                            "{real}, {idx}, sm_{arch}: no kernel {name}"
+                        );
                     }
                 }
             }

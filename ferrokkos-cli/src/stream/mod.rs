@@ -7,9 +7,9 @@
 //! `--compare` runs the same kernels in the same process, interleaved kernel by kernel, with peers:
 //! on the host spaces a plain serial loop, rayon, and C with OpenMP (BabelStream's OMP model, with
 //! as many threads as the space; `csrc/`, compiled by `build.rs`); on Cuda hand-written CUDA C++ kernels (one
-//! thread per element, and grid-stride) and a device-to-device memcpy. It prints the ratios of the
-//! fastest repetitions (BabelStream's figure) and of the median repetitions (steadier on a shared
-//! machine).
+//! thread per element, grid-stride, and the way BabelStream's current CUDA model launches them) and a
+//! device-to-device memcpy. It prints the ratios of the fastest repetitions (BabelStream's figure) and
+//! of the median repetitions (steadier on a shared machine), a column per peer.
 //!
 //! Two kernels that are not BabelStream's, DeepCopy and Fill (`--only Copies`), time
 //! [`ferrokkos::deep_copy`] itself, View to View and a value into a View, against memcpy and fill
@@ -60,7 +60,11 @@ options:
       --compare        also run peers, interleaved, and print the ratios: on serial and threads a
                        plain serial loop, rayon and C with OpenMP (as many OpenMP threads as the
                        space has: 1 on serial); on cuda hand-written CUDA C++ kernels (compiled
-                       by NVRTC: one thread per element, and grid-stride) and, for Copy and
+                       by NVRTC: cuda-1thread, one thread per element in blocks of 1024;
+                       cuda-gridstride, a grid-stride loop on a grid that fills the device once;
+                       babelstream-cuda, launched as BabelStream's current CUDA model does:
+                       blocks of 256, a grid-stride loop unrolled 4 times, about 4 elements per
+                       thread; every Dot on 4 blocks of 1024 per SM) and, for Copy and
                        DeepCopy, a device-to-device memcpy. The host peers of DeepCopy copy
                        with memcpy (copy_from_slice; one contiguous chunk per thread on rayon
                        and OpenMP), those of Fill with a fill loop; on cuda, Fill's peers are
