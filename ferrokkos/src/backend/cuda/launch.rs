@@ -140,7 +140,20 @@ pub(super) fn launch<'q>(
             }
             None => loaded.full_grid,
         };
-        let plan = Plan::new(&input, entry, loaded.block, full_grid, grid::max_waves());
+        // A range parallel_for runs smaller blocks than the occupancy calculator's (`grid::for_block`),
+        // and its wave is that block's.
+        let (block, full_grid) = match (space.team, input.pattern) {
+            (None, plan::Pattern::For) if grid::for_block(loaded.block) < loaded.block => {
+                let block = grid::for_block(loaded.block);
+                let per_sm = loaded.resident_blocks(block, 0, what)?;
+                (
+                    block,
+                    per_sm.saturating_mul(info.sm_count).max(info.sm_count),
+                )
+            }
+            _ => (loaded.block, full_grid),
+        };
+        let plan = Plan::new(&input, entry, block, full_grid, grid::max_waves());
         let planned = Planned {
             what,
             dk,

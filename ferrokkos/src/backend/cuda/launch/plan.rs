@@ -130,8 +130,8 @@ impl Entry {
 pub(super) enum Work {
     /// One launch, no scratch.
     For,
-    /// One fused launch: `partials_bytes` of block partials, then the result (unless it goes to a
-    /// View).
+    /// One fused launch: `partials_bytes` of block partials; the last block writes the result
+    /// into the caller's device place or the instance's pinned scratch.
     Reduce { partials_bytes: usize },
     /// The totals pass, the `_prefix` launch (one thread), the final pass: each block runs
     /// `per_block` iterations; `totals_bytes` of block totals, then the total.
@@ -221,7 +221,7 @@ impl Plan {
     pub(super) fn scratch_bytes(&self) -> usize {
         match self.work {
             Work::For => 0,
-            Work::Reduce { partials_bytes } => partials_bytes + self.entry.value_size,
+            Work::Reduce { partials_bytes } => partials_bytes,
             Work::Scan { totals_bytes, .. } => totals_bytes + self.entry.value_size,
         }
     }

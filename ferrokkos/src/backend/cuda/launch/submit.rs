@@ -137,7 +137,12 @@ pub(super) fn submit<'q>(
             sub.finish(stamp_all());
             Ok(Done::Async)
         }
-        Some(device_value) => {
+        Some(Value::Pinned(pinned)) => {
+            // The join wrote the value straight into the pinned scratch: one wait, no copy.
+            let sub = sub.finish_and_wait(l.borrows.allocations(), what)?;
+            Ok(Done::Waited(sub, pinned))
+        }
+        Some(Value::Device(device_value)) => {
             let size = l.plan.entry.value_size;
             let pinned = match sub.scratch().pinned(size.max(1)) {
                 Ok(pinned) => pinned,
@@ -160,15 +165,24 @@ pub(super) fn submit<'q>(
     }
 }
 
-/// Enqueues the launches of `l`'s pattern on `stream`; returns the device address of the value
-/// of a reduction or scan.
+/// Where the value of a reduction or scan is once its launches have run.
+enum Value {
+    /// At this device address (a scan's total), to be copied back.
+    Device(u64),
+    /// In the instance's pinned scratch, written there by the kernel (pinned host memory has the
+    /// same address on the device with unified addressing).
+    Pinned(*mut u8),
+}
+
+/// Enqueues the launches of `l`'s pattern on `stream`; returns where the value of a reduction or
+/// scan is.
 fn enqueue(
     l: &Planned<'_>,
     sub: &mut Submission<'_>,
     stream: &Stream,
     buffers: &mut Buffers,
     captures: Captures<'_>,
-) -> Result<Option<u64>> {
+) -> Result<Option<Value>> {
     let (what, plan, main) = (l.what, &l.plan, &l.loaded.main);
     let (grid, block, shared_bytes) = (plan.grid as u32, plan.block, plan.shared_bytes);
     // A league's level-1 scratch: a slice of the instance's buffer per block of the grid.
@@ -191,11 +205,19 @@ fn enqueue(
             unsafe { fire(main, grid, block, shared_bytes, stream, p, what)? };
             Ok(None)
         }
-        Work::Reduce { partials_bytes } => {
+        Work::Reduce { .. } => {
             // Scratch: the block counter, the partial values, the result.
             let counter = sub.scratch().counter()?;
             let base = sub.scratch().device(plan.scratch_bytes())?;
-            let result = l.dest.map_or(base + partials_bytes as u64, |d| d.ptr);
+            // The value goes to the caller's device place, else straight to the pinned scratch.
+            // Growing the scratch here is safe: every earlier use of it was waited for.
+            let (result, value) = match l.dest {
+                Some(d) => (d.ptr, Value::Device(d.ptr)),
+                None => {
+                    let pinned = sub.scratch().pinned(plan.entry.value_size.max(1))?;
+                    (pinned as u64, Value::Pinned(pinned))
+                }
+            };
             let tail = Tail::Reduce {
                 partials: base,
                 counter,
@@ -203,9 +225,11 @@ fn enqueue(
             };
             let p = buffers.main(l.space.write, team_scratch, tail, captures);
             // SAFETY: as for `parallel_for`; `base` has room for `grid` partial values, the
-            // counter is zero, and `result` has room for the value.
+            // counter is zero, and `result` has room for the value: the caller's place, or the
+            // pinned scratch, which the device addresses at its host address and which nothing
+            // else uses until this launch has been waited for (the submission holds the queue).
             unsafe { fire(main, grid, block, shared_bytes, stream, p, what)? };
-            Ok(Some(result))
+            Ok(Some(value))
         }
         Work::Scan {
             per_block,
@@ -230,7 +254,7 @@ fn enqueue(
                     unsafe { fire(prefix, 1, 1, 0, stream, p, what)? };
                 }
             }
-            Ok(Some(total))
+            Ok(Some(Value::Device(total)))
         }
     }
 }
