@@ -336,9 +336,23 @@ template <typename W>
 __device__ __forceinline__ void fill_strided(const u64 count, const u32 rank, const u32 words,
                                              const Desc& dst, const Pattern& value) {
     if (rank > 8 || (u64)words * sizeof(W) > sizeof(Pattern)) return;
+    const u64 step = (u64)gridDim.x * blockDim.x;
+    if (rank == 1 && dst.stride[0] == 1) {
+        // One contiguous block (the host describes every contiguous View so): the element's words
+        // are read once, outside the loop, and the stores are consecutive.
+        W* d = reinterpret_cast<W*>(dst.data);
+        if (words == 1) {
+            const W v = pattern_word<W>(value, 0);
+            for (u64 k = (u64)blockIdx.x * blockDim.x + threadIdx.x; k < count; k += step) d[k] = v;
+        } else {
+            for (u64 k = (u64)blockIdx.x * blockDim.x + threadIdx.x; k < count; k += step) {
+                for (u32 w = 0; w < words; ++w) d[k * words + w] = pattern_word<W>(value, w);
+            }
+        }
+        return;
+    }
     const u64 elem = (u64)words * sizeof(W);
-    for (u64 k = (u64)blockIdx.x * blockDim.x + threadIdx.x; k < count;
-         k += (u64)gridDim.x * blockDim.x) {
+    for (u64 k = (u64)blockIdx.x * blockDim.x + threadIdx.x; k < count; k += step) {
         u64 od, unused;
         offsets(k, rank, dst, nullptr, od, unused);
         W* d = reinterpret_cast<W*>(dst.data + od * elem);

@@ -323,9 +323,14 @@ fn fill(
                 .kernels
                 .builtin(&shared.ctx, &shared.info, builtin::fill_entry(elem.align))?;
         let words = (elem.size / builtin::word_bytes(elem.align)) as u32;
-        let d = Desc::new(dst.ptr as u64, dst.extents, dst.strides)?;
-        let mut params =
-            builtin::pack_fill(count as u64, dst.extents.len() as u32, words, &d, value)?;
+        // A contiguous View is one block of `count` elements from element 0 (its lowest address),
+        // whatever its layout: the kernel's contiguous path fills it in memory order.
+        let (extents, strides) = match contiguous {
+            true => (&[count][..], &[1][..]),
+            false => (dst.extents, dst.strides),
+        };
+        let d = Desc::new(dst.ptr as u64, extents, strides)?;
+        let mut params = builtin::pack_fill(count as u64, extents.len() as u32, words, &d, value)?;
         let (grid, block) = grid_for(count);
         // SAFETY: the parameters follow the entry's signature; `d` describes the borrowed View.
         unsafe { driver::launch(&f, grid, block, 0, stream, &mut params, what)? };
