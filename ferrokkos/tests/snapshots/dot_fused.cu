@@ -18,8 +18,7 @@ extern "C" __global__ void fk_kernel_l135_8412a4eb(const usize fk_begin, const u
     // last block to finish, the blocks' partial values in block order.
     for (bool fk_joining = false;; fk_joining = true) {
         fk::block_reduce<fk_reducer>(fk_acc, reinterpret_cast<f64*>(fk_shared));
-        // A grid of one block has its value now: no partials, counter or second round.
-        if (fk_joining || gridDim.x == 1) {
+        if (fk_joining) {
             if (threadIdx.x == 0) {
                 *fk_result = fk_acc;
                 *fk_done = 0;

@@ -546,8 +546,7 @@ fn reduce_blocks(t: &mut Text, entry: &str, reducer: &str, value: &str, options:
         t.push("    // last block to finish, the blocks' partial values in block order.");
         t.push("    for (bool fk_joining = false;; fk_joining = true) {");
         t.push(&format!("        {block_reduce}"));
-        t.push("        // A grid of one block has its value now: no partials, counter or second round.");
-        t.push("        if (fk_joining || gridDim.x == 1) {");
+        t.push("        if (fk_joining) {");
         t.push("            if (threadIdx.x == 0) {");
         t.push("                *fk_result = fk_acc;");
         t.push("                *fk_done = 0;");
