@@ -142,9 +142,10 @@ pub(super) fn launch<'q>(
         };
         // A range parallel_for runs smaller blocks than the occupancy calculator's (`grid::for_block`),
         // and its wave is that block's.
+        let for_block = grid::for_block(loaded.block);
         let (block, full_grid) = match (space.team, input.pattern) {
-            (None, plan::Pattern::For) if grid::for_block(loaded.block) < loaded.block => {
-                let block = grid::for_block(loaded.block);
+            (None, plan::Pattern::For) if for_block < loaded.block => {
+                let block = for_block;
                 let per_sm = loaded.resident_blocks(block, 0, what)?;
                 (
                     block,

@@ -51,12 +51,13 @@ impl HostBackend {
             _ => return part(0, bytes),
         };
         let parts = threads.concurrency().min(bytes / PART_MIN).max(1);
+        // Part k is [cut(k), cut(k + 1)): inner cuts rounded up to a line of the destination.
         let cut = |k: usize| -> usize {
-            if k == 0 || k == parts {
-                return if k == 0 { 0 } else { bytes };
+            match k {
+                0 => 0,
+                k if k == parts => bytes,
+                k => ((dst + bytes / parts * k).next_multiple_of(LINE) - dst).min(bytes),
             }
-            let at = dst + bytes / parts * k;
-            (at.next_multiple_of(LINE) - dst).min(bytes)
         };
         let run = |p: Part| {
             for k in (p.index..parts).step_by(p.count.max(1)) {
