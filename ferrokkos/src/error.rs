@@ -180,6 +180,26 @@ pub enum Error {
         label: String,
     },
 
+    /// Two nodes of a graph that no chain of dependencies orders use one allocation, and one of
+    /// them writes it: they could run at once and race.
+    #[error(
+        "graph on {space}: nodes \"{first}\" and \"{second}\" both use View \"{label}\" and \
+         \"{}\" writes it, but no dependency orders them; make one come after the other \
+         (`then_*` on it, or `when_all`)", if *first_writes { first } else { second }
+    )]
+    GraphRace {
+        /// The graph's space.
+        space: &'static str,
+        /// The node added first.
+        first: String,
+        /// The node added later.
+        second: String,
+        /// Whether the first node writes the View (else the second does).
+        first_writes: bool,
+        /// The label of the allocation.
+        label: String,
+    },
+
     /// A kernel reads or writes a View it writes at two index maps that the launch could not prove
     /// apart over its iterations (see `kernel!`'s race rules: disjoint access is checked at launch).
     #[error(

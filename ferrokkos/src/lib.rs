@@ -53,6 +53,7 @@ mod backend;
 mod choice;
 mod dispatch;
 mod error;
+mod graph;
 pub mod kernel;
 mod layout;
 mod plain;
@@ -87,6 +88,7 @@ pub use error::{BackendError, BorrowKind, DeviceTarget, Error, Result};
 /// becomes CUDA C++ for the GPU. Its language, parameters and race rules are described in the
 /// [`kernel`](mod@kernel) module.
 pub use ferrokkos_macros::kernel;
+pub use graph::{Graph, GraphNode, GraphPolicy, GraphSpace, create_graph, when_all};
 
 pub use backend::initialize;
 /// Derives [`DeviceValue`] for a `#[repr(C)]` struct of device values (see the trait), so it can be
@@ -206,6 +208,7 @@ pub mod prelude {
     #[cfg(feature = "cuda")]
     pub use crate::{Cuda, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace};
     pub use crate::{DeviceValue, device, functor, kernel};
+    pub use crate::{Graph, create_graph, when_all};
 }
 
 /// Macro support: what `kernel!` and `#[device]` expand to (the typed shadow's builders, the

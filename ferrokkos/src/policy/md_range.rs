@@ -94,6 +94,12 @@ impl<S: ExecutionSpace, const R: usize, I: IndexType> MDRangePolicy<S, R, I>
 where
     [I; R]: IndexTuple<I>,
 {
+    /// The same policy on the instance `space` (a graph node runs on the graph's instance).
+    pub(crate) fn with_space(mut self, space: &S) -> Self {
+        self.space = space.clone();
+        self
+    }
+
     /// The box `lower..upper` on `space`. An error if `lower[r] > upper[r]` in some dimension, or if
     /// the number of points does not fit in 64 bits.
     pub fn new(space: &S, lower: [I; R], upper: [I; R]) -> Result<Self> {

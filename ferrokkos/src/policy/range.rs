@@ -45,6 +45,12 @@ pub struct RangePolicy<S: ExecutionSpace, I: IndexType = usize> {
 }
 
 impl<S: ExecutionSpace, I: IndexType> RangePolicy<S, I> {
+    /// The same policy on the instance `space` (a graph node runs on the graph's instance).
+    pub(crate) fn with_space(mut self, space: &S) -> Self {
+        self.space = space.clone();
+        self
+    }
+
     /// The iterations `begin..end` on `space`. An error if `begin > end` (an empty range, `begin ==
     /// end`, is valid: its kernels never run and its reductions return the identity).
     pub fn new(space: &S, begin: I, end: I) -> Result<Self> {

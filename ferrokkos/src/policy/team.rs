@@ -131,6 +131,12 @@ fn invalid(reason: String) -> Error {
 }
 
 impl<S: ExecutionSpace> TeamPolicy<S> {
+    /// The same policy on the instance `space` (a graph node runs on the graph's instance).
+    pub(crate) fn with_space(mut self, space: &S) -> Self {
+        self.space = space.clone();
+        self
+    }
+
     /// `league_size` teams of `team_size` threads (a number or [`AUTO`]) on `space`, one vector lane
     /// each unless [`TeamPolicy::vector_length`] says otherwise. A team size of 0 is an error; a
     /// league of 0 teams is valid (its kernels never run and its reductions return the identity).

@@ -49,7 +49,7 @@ pub trait ReduceTarget {
 pub struct DevicePlace<'a> {
     pub(crate) ptr: u64,
     pub(crate) size: usize,
-    pub(crate) alloc: &'a crate::space::Allocation,
+    pub(crate) alloc: &'a std::sync::Arc<crate::space::Allocation>,
 }
 
 /// The device place of a rank-0 View, when its space is reachable by the GPU.
@@ -175,6 +175,19 @@ impl<V: Element, L: Layout, M: MemorySpace> ResultPlace<V> for &View<V, 0, L, M>
     }
 }
 
+/// An owned rank-0 View is a place too (a graph node keeps its target).
+impl<V: Element, L: Layout, M: MemorySpace> ResultPlace<V> for View<V, 0, L, M> {
+    fn check(&self) -> Result<()> {
+        ResultPlace::<V>::check(&self)
+    }
+    fn store(self, value: V) -> Result<()> {
+        crate::view::deep_copy(&self, value)
+    }
+    fn device_place(&self, _: Token) -> Option<DevicePlace<'_>> {
+        view_place(self)
+    }
+}
+
 /// A reducer delivering into a place ([`Reducer::into_result`]), like Kokkos' `Max<double>(result)`.
 ///
 /// ```
@@ -229,6 +242,30 @@ impl<T: ReductionScalar> ReduceTarget for &mut T {
     fn deliver(place: Self, value: T) -> Result<()> {
         *place = value;
         Ok(())
+    }
+}
+
+/// Sums into the rank-0 View, owned (a graph node keeps its target).
+impl<T, L, M> ReduceTarget for View<T, 0, L, M>
+where
+    T: ReductionScalar + Element,
+    L: Layout,
+    M: MemorySpace,
+{
+    type Reducer = Sum<T>;
+    type Output = ();
+    type Sink = Self;
+    fn split(self) -> (Sum<T>, Self) {
+        (Sum::new(), self)
+    }
+    fn check(view: &Self) -> Result<()> {
+        ResultPlace::<T>::check(view)
+    }
+    fn deliver(view: Self, value: T) -> Result<()> {
+        crate::view::deep_copy(&view, value)
+    }
+    fn device_place(view: &Self, _: Token) -> Option<(DevicePlace<'_>, ())> {
+        view_place(view).map(|p| (p, ()))
     }
 }
 

@@ -4,6 +4,7 @@
 //! no other crate can name them.
 
 use std::any::Any;
+use std::sync::Arc;
 
 use super::Allocation;
 use crate::error::Result;
@@ -11,7 +12,7 @@ use crate::error::Result;
 /// One side of a copy or fill: where element 0 is, the shape (strides in elements) and the
 /// allocation whose borrows and pending work apply.
 pub struct Side<'a> {
-    pub(crate) alloc: Option<&'a Allocation>,
+    pub(crate) alloc: Option<&'a Arc<Allocation>>,
     pub(crate) ptr: *mut u8,
     pub(crate) extents: &'a [usize],
     pub(crate) strides: &'a [usize],

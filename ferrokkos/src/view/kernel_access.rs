@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::layout::Layout;
 use crate::space::Allocation;
 use crate::space::MemorySpace;
+use std::sync::Arc;
 
 use crate::seal::SealedKernelIndex;
 
@@ -222,7 +223,7 @@ const INLINE_VIEWS: usize = 16;
 #[derive(Clone, Copy)]
 pub struct ViewAccess<'a> {
     pub(crate) name: &'static str,
-    pub(crate) allocation: &'a Allocation,
+    pub(crate) allocation: &'a Arc<Allocation>,
     pub(crate) mode: AccessMode,
     /// The View's extents (a launch proves indices in bounds against them, see `kernel/bounds.rs`).
     pub(crate) extents: &'a [usize],
@@ -318,7 +319,7 @@ pub(crate) enum Reach {
 
 /// The borrows one launch holds on the allocations of its captured Views; released when dropped.
 pub(crate) struct LaunchBorrows<'a> {
-    held: Small<(&'a Allocation, bool)>,
+    held: Small<(&'a Arc<Allocation>, bool)>,
 }
 
 impl<'a> LaunchBorrows<'a> {
@@ -408,7 +409,15 @@ impl<'a> LaunchBorrows<'a> {
 
     /// The borrowed allocations (one entry per allocation).
     pub(crate) fn allocations(&self) -> impl Iterator<Item = &'a Allocation> + '_ {
-        self.held.as_slice().iter().map(|(a, _)| *a)
+        self.held
+            .as_slice()
+            .iter()
+            .map(|(a, _)| -> &'a Allocation { a })
+    }
+
+    /// The borrowed allocations with whether each is borrowed exclusively (written).
+    pub(crate) fn held(&self) -> impl Iterator<Item = (&'a Arc<Allocation>, bool)> + '_ {
+        self.held.as_slice().iter().copied()
     }
 }
 

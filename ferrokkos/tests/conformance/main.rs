@@ -26,6 +26,7 @@ mod custom_reducers;
 mod deep_copy;
 mod differential;
 mod fills;
+mod graphs;
 mod host_dispatch;
 mod kernel_language;
 mod kernel_launch;

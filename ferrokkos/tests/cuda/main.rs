@@ -15,6 +15,7 @@ mod common;
 
 mod bounds;
 mod fault;
+mod graphs;
 mod instances;
 mod memory;
 mod patterns;

@@ -7,6 +7,7 @@
 //! address) is filled and copied on the host side of the transfer, whatever space it claims.
 
 use std::any::Any;
+use std::sync::Arc;
 
 use super::builtin::{self, Desc};
 use super::driver::{self, PointerKind, Stream, StreamBuffer};
@@ -31,18 +32,21 @@ fn instance(exec: Option<&Cuda>) -> Result<Cuda> {
 
 /// The borrows of one copy (exclusive on the destination, shared on the source), released on drop.
 struct Borrows<'a> {
-    held: Vec<(&'a Allocation, bool)>,
+    held: Vec<(&'a Arc<Allocation>, bool)>,
 }
 
 impl<'a> Borrows<'a> {
-    fn take(dst: Option<&'a Allocation>, src: Option<&'a Allocation>) -> Result<Borrows<'a>> {
+    fn take(
+        dst: Option<&'a Arc<Allocation>>,
+        src: Option<&'a Arc<Allocation>>,
+    ) -> Result<Borrows<'a>> {
         let mut b = Borrows { held: Vec::new() };
         if let Some(d) = dst {
             d.borrow_exclusive_async()?;
             b.held.push((d, true));
         }
         if let Some(s) = src
-            && !dst.is_some_and(|d| std::ptr::eq(d, s))
+            && !dst.is_some_and(|d| Arc::ptr_eq(d, s))
         {
             s.borrow_shared_async()?;
             b.held.push((s, false));
@@ -51,8 +55,31 @@ impl<'a> Borrows<'a> {
     }
 
     fn allocs(&self) -> impl Iterator<Item = &'a Allocation> + '_ {
-        self.held.iter().map(|(a, _)| *a)
+        self.held.iter().map(|(a, _)| -> &'a Allocation { a })
     }
+
+    /// Orders `sub` after the work on other queues that uses the borrowed allocations.
+    fn order(&self, sub: &mut Submission<'_>, what: &dyn Fn() -> String) -> Result<()> {
+        for (a, writes) in &self.held {
+            sub.order_after(a, *writes, what)?;
+        }
+        Ok(())
+    }
+}
+
+/// Refuses, in a graph (a recording instance), a copy or fill that the host would carry out or
+/// wait for: only work the GPU does alone can be recorded.
+fn recordable(cuda: &Cuda, ok: bool, what: &dyn Fn() -> String) -> Result<()> {
+    if cuda.queue().is_recording() && !ok {
+        return Err(Error::Unsupported {
+            what: what(),
+            reason: "a graph holds only copies and fills the GPU carries out alone: both Views \
+                     in memory the GPU reaches, distinct allocations, elements of at most 32 \
+                     bytes for a strided fill"
+                .into(),
+        });
+    }
+    Ok(())
 }
 
 impl Drop for Borrows<'_> {
@@ -138,9 +165,10 @@ fn copy(
     let cuda = instance(exec)?;
     cuda.shared().check_alive(what)?;
     let same_alloc = match (dst.alloc, src.alloc) {
-        (Some(a), Some(b)) => std::ptr::eq(a, b),
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
         _ => false,
     };
+    recordable(&cuda, !same_alloc, what)?;
     if same_alloc {
         // Overlapping Views of one allocation: through a temporary, so that source values win.
         let temp = temp(&cuda, count * elem.size, what)?;
@@ -156,6 +184,8 @@ fn copy(
     }
     let borrows = Borrows::take(dst.alloc, src.alloc)?;
     let (dk, sk) = (kind(dst)?, kind(src)?);
+    let pageable = PointerKind::Pageable;
+    recordable(&cuda, dk != pageable && sk != pageable, what)?;
     // The host reads (or writes) a pageable side itself, not in stream order: device work still
     // using it (possible where the GPU reaches pageable memory) is waited for first, before the
     // queue is locked (waiting for work on this queue locks it).
@@ -164,9 +194,7 @@ fn copy(
     }
     let stream: &Stream = cuda.queue().stream();
     let mut sub = cuda.queue().begin();
-    for a in borrows.allocs() {
-        sub.order_after(a, what)?;
-    }
+    borrows.order(&mut sub, what)?;
     sub.trace("copy", what, || {
         vec![("bytes", (count * elem.size).to_string())]
     });
@@ -279,7 +307,11 @@ fn fill(
     let cuda = instance(exec)?;
     cuda.shared().check_alive(what)?;
     let borrows = Borrows::take(dst.alloc, None)?;
-    if kind(dst)? == PointerKind::Pageable {
+    let pageable = kind(dst)? == PointerKind::Pageable;
+    let big = elem.size > builtin::MAX_FILL_BYTES
+        && !(dst.is_contiguous() && value.iter().all(|b| *b == 0));
+    recordable(&cuda, !pageable && !big, what)?;
+    if pageable {
         // Host-only memory (e.g. an unmanaged View over a `Vec` or calloc'd memory): the device
         // cannot write it, so fill it here.
         wait_host(dst.alloc, None)?;
@@ -299,9 +331,7 @@ fn fill(
     }
     let stream: &Stream = cuda.queue().stream();
     let mut sub = cuda.queue().begin();
-    for a in borrows.allocs() {
-        sub.order_after(a, what)?;
-    }
+    borrows.order(&mut sub, what)?;
     sub.trace("fill", what, || {
         vec![("bytes", (count * elem.size).to_string())]
     });
@@ -386,7 +416,7 @@ fn copy_kernel(
 }
 
 /// Waits for device work on the allocations before host code touches them.
-fn wait_host(a: Option<&Allocation>, b: Option<&Allocation>) -> Result<()> {
+fn wait_host(a: Option<&Arc<Allocation>>, b: Option<&Arc<Allocation>>) -> Result<()> {
     for x in [a, b].into_iter().flatten() {
         x.wait_pending()?;
     }

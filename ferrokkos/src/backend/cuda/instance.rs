@@ -55,9 +55,25 @@ impl Drop for CudaInstance {
 impl Cuda {
     /// A new instance with its own stream.
     pub(crate) fn create(shared: &Arc<CudaShared>) -> Result<Cuda> {
+        Cuda::with_queue(shared, false)
+    }
+
+    /// A new instance whose stream records work into a graph instead of running it (see
+    /// `super::graph`); only the graph that makes it launches on it.
+    pub(crate) fn create_recording(shared: &Arc<CudaShared>) -> Result<Cuda> {
+        Cuda::with_queue(shared, true)
+    }
+
+    fn with_queue(shared: &Arc<CudaShared>, recording: bool) -> Result<Cuda> {
         let id = shared.next_id();
         let device = device_id(DeviceType::Cuda, shared.info.ordinal as u32, id);
-        let queue = Queue::new(&shared.ctx, &shared.clock, &shared.faults, device)?;
+        let queue = Queue::new(
+            &shared.ctx,
+            &shared.clock,
+            &shared.faults,
+            device,
+            recording,
+        )?;
         Ok(Cuda {
             inner: Arc::new(CudaInstance {
                 id,

@@ -109,8 +109,8 @@ fn launch_steps() {
     });
     let alloc = a.allocation();
     let submit = per_call(m, || {
-        let sub = exec.queue().begin();
-        sub.order_after(alloc, &what).unwrap();
+        let mut sub = exec.queue().begin();
+        sub.order_after(alloc, true, &what).unwrap();
         sub.finish(std::iter::once(&**alloc));
     });
     let loaded = shared

@@ -11,6 +11,7 @@ mod codegen;
 pub(crate) mod copy;
 pub(crate) mod driver;
 mod fault;
+mod graph;
 mod instance;
 mod jit;
 pub(crate) mod jit_cache;

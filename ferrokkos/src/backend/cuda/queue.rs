@@ -33,6 +33,11 @@ pub(crate) struct Scratch {
     pinned: Option<PinnedBuffer>,
     /// The instance's stream: the only stream whose work uses the device buffers.
     stream: Arc<Stream>,
+    /// A recording queue's scratch: every request gets memory of its own, kept as long as the
+    /// queue (a graph's nodes may run at once, and each replay uses the addresses recorded).
+    recording: bool,
+    /// The memory handed out while recording.
+    kept: Vec<DeviceBuffer>,
 }
 
 impl Scratch {
@@ -44,12 +49,31 @@ impl Scratch {
             team: None,
             counter: None,
             pinned: None,
+            recording: false,
+            kept: Vec::new(),
         }
+    }
+
+    /// `bytes` of device memory of its own for a recording queue (not stream-ordered: the
+    /// recording stream is capturing), zeroed when `zeroed`; kept with the scratch.
+    fn kept(&mut self, bytes: usize, zeroed: bool) -> Result<u64> {
+        let what = || format!("allocating {bytes} bytes of scratch memory for a Cuda graph");
+        let buffer = DeviceBuffer::new(self.stream.context(), bytes, what)?;
+        if zeroed {
+            // SAFETY: `buffer` is new, `bytes` long, and used by nothing else yet.
+            unsafe { driver::fill_sync(self.stream.context(), buffer.ptr(), 0, bytes, what)? };
+        }
+        let ptr = buffer.ptr();
+        self.kept.push(buffer);
+        Ok(ptr)
     }
 
     /// At least `bytes` of device scratch memory (grown stream-ordered on the instance's stream:
     /// the old buffer is freed after the work enqueued so far, which may still use it).
     pub(crate) fn device(&mut self, bytes: usize) -> Result<u64> {
+        if self.recording {
+            return self.kept(bytes.max(1), false);
+        }
         let len = self.device.as_ref().map_or(0, DeviceBuffer::len);
         if bytes > len {
             let grown = bytes.next_power_of_two().max(4096);
@@ -71,6 +95,9 @@ impl Scratch {
         if bytes == 0 {
             return Ok(0);
         }
+        if self.recording {
+            return self.kept(bytes, false);
+        }
         let len = self.team.as_ref().map_or(0, DeviceBuffer::len);
         if bytes > len {
             let grown = bytes.checked_next_multiple_of(1 << 20).unwrap_or(bytes);
@@ -90,6 +117,9 @@ impl Scratch {
 
     /// The zeroed `u32` counter of fused reductions (each reduction leaves it at zero again).
     pub(crate) fn counter(&mut self) -> Result<u64> {
+        if self.recording {
+            return self.kept(256, true);
+        }
         if let Some(c) = &self.counter {
             return Ok(c.ptr());
         }
@@ -111,6 +141,12 @@ impl Scratch {
     /// At least `bytes` of pinned host memory. Call only when no work on the stream uses the old
     /// buffer any more (after a synchronization), since growing frees it at once.
     pub(crate) fn pinned(&mut self, bytes: usize) -> Result<*mut u8> {
+        if self.recording {
+            return Err(crate::error::Error::Internal {
+                what: "recording a Cuda graph".into(),
+                reason: "pinned scratch was asked for while recording".into(),
+            });
+        }
         let len = self.pinned.as_ref().map_or(0, PinnedBuffer::len);
         if bytes > len {
             let grown = bytes.next_power_of_two().max(256);
@@ -137,6 +173,10 @@ pub(crate) struct Locked {
     last: String,
     /// The instance's scratch memory.
     pub(crate) scratch: Scratch,
+    /// A recording queue: the allocations its work uses (with whether it writes them), one entry
+    /// per use, and the number of submissions recorded.
+    recorded: Vec<(Arc<Allocation>, bool)>,
+    recorded_work: u64,
 }
 
 /// An instance's stream and its bookkeeping.
@@ -153,6 +193,10 @@ pub(crate) struct Queue {
     locked: Mutex<Locked>,
     /// The queue as the weak handle allocations are stamped with.
     me: Weak<dyn WorkQueue>,
+    /// Whether this is a graph's recording queue (`super::graph`): its stream is capturing, so work
+    /// submitted to it is recorded, not run. A recording queue orders after nothing, stamps
+    /// nothing and refuses to wait (see [`Submission`]); its allocations are kept instead.
+    recording: bool,
 }
 
 /// A submission in progress: the locked queue, through which work is enqueued.
@@ -170,11 +214,13 @@ impl Queue {
         clock: &Arc<DeviceClock>,
         faults: &Arc<Faults>,
         device_id: u32,
+        recording: bool,
     ) -> Result<Arc<Queue>> {
         let stream = Arc::new(Stream::new(ctx, || {
             "creating a Cuda instance's stream".into()
         })?);
-        let scratch = Scratch::new(&stream);
+        let mut scratch = Scratch::new(&stream);
+        scratch.recording = recording;
         Ok(Arc::new_cyclic(|me| Queue {
             stream,
             clock: Arc::clone(clock),
@@ -185,9 +231,25 @@ impl Queue {
                 submitted: 0,
                 last: String::new(),
                 scratch,
+                recorded: Vec::new(),
+                recorded_work: 0,
             }),
             me: me.clone() as Weak<dyn WorkQueue>,
+            recording,
         }))
+    }
+
+    /// Whether work submitted to this queue is recorded into a graph rather than run.
+    pub(crate) fn is_recording(&self) -> bool {
+        self.recording
+    }
+
+    /// A recording queue: the allocations used by the work recorded since the last call (with
+    /// whether each use writes), and how many submissions that work was.
+    pub(crate) fn take_recorded(&self) -> (Vec<(Arc<Allocation>, bool)>, u64) {
+        let mut locked = self.locked.lock().unwrap_or_else(|e| e.into_inner());
+        let work = std::mem::take(&mut locked.recorded_work);
+        (std::mem::take(&mut locked.recorded), work)
     }
 
     /// The stream.
@@ -238,8 +300,18 @@ impl Submission<'_> {
     }
 
     /// Orders the work about to be enqueued after the device work still using `alloc` on other
-    /// queues (an event recorded on each, waited for here).
-    pub(crate) fn order_after(&self, alloc: &Allocation, what: &dyn Fn() -> String) -> Result<()> {
+    /// queues (an event recorded on each, waited for here). `writes`: whether the work writes it.
+    /// A recording queue notes the use instead (the graph orders each replay).
+    pub(crate) fn order_after(
+        &mut self,
+        alloc: &Arc<Allocation>,
+        writes: bool,
+        what: &dyn Fn() -> String,
+    ) -> Result<()> {
+        if self.queue.recording {
+            self.locked.recorded.push((Arc::clone(alloc), writes));
+            return Ok(());
+        }
         for pending in alloc.pending_elsewhere(&self.queue.me) {
             let Some(queue) = pending.queue.upgrade() else {
                 continue;
@@ -259,6 +331,9 @@ impl Submission<'_> {
     /// Records what the work of this submission is (`pattern "label"`), for errors that surface at
     /// a later fence.
     pub(crate) fn note(&mut self, pattern: &str, label: &str) {
+        if self.queue.recording {
+            return;
+        }
         let last = &mut self.locked.last;
         last.clear();
         last.push_str(pattern);
@@ -279,7 +354,7 @@ impl Submission<'_> {
         name: impl FnOnce() -> String,
         args: impl FnOnce() -> Vec<(&'static str, String)>,
     ) {
-        if crate::tools::active() {
+        if crate::tools::active() && !self.queue.recording {
             let queue = self.queue;
             self.timing = queue
                 .clock
@@ -295,6 +370,10 @@ impl Submission<'_> {
     }
 
     pub(crate) fn finish<'a>(mut self, allocs: impl Iterator<Item = &'a Allocation>) -> u64 {
+        if self.queue.recording {
+            self.locked.recorded_work += 1;
+            return 0;
+        }
         self.end_timing();
         self.locked.submitted += 1;
         let seq = self.locked.submitted;
@@ -311,6 +390,15 @@ impl Submission<'_> {
         allocs: impl Iterator<Item = &'a Allocation>,
         what: &dyn Fn() -> String,
     ) -> Result<Self> {
+        if self.queue.recording {
+            return Err(crate::error::Error::Unsupported {
+                what: what(),
+                reason: "a graph cannot hold work whose result the host waits for (a reduction \
+                         into a host value, a scan, a deep_copy through host memory); reduce \
+                         into a View the GPU reaches"
+                    .into(),
+            });
+        }
         self.end_timing();
         self.locked.submitted += 1;
         let seq = self.locked.submitted;

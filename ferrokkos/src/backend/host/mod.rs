@@ -2,6 +2,7 @@
 //! `space/`: every build has it).
 
 mod bulk;
+mod graph;
 mod md_range;
 mod nontemporal;
 mod point;

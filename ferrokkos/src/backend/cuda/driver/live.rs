@@ -12,6 +12,8 @@ pub(crate) static EVENTS: AtomicUsize = AtomicUsize::new(0);
 pub(crate) static MODULES: AtomicUsize = AtomicUsize::new(0);
 /// See [`STREAMS`].
 pub(crate) static CONTEXTS: AtomicUsize = AtomicUsize::new(0);
+/// See [`STREAMS`] (graphs and instantiated graphs).
+pub(crate) static GRAPHS: AtomicUsize = AtomicUsize::new(0);
 
 /// Counts one more object of a kind.
 pub(crate) fn created(counter: &AtomicUsize) {
@@ -34,6 +36,8 @@ pub struct CudaHandles {
     pub modules: usize,
     /// Retained device contexts.
     pub contexts: usize,
+    /// CUDA graphs and instantiated graphs ([`crate::Graph`]s instantiated on Cuda hold two).
+    pub graphs: usize,
 }
 
 /// The counts now.
@@ -43,5 +47,6 @@ pub(crate) fn handles() -> CudaHandles {
         events: EVENTS.load(Ordering::Relaxed),
         modules: MODULES.load(Ordering::Relaxed),
         contexts: CONTEXTS.load(Ordering::Relaxed),
+        graphs: GRAPHS.load(Ordering::Relaxed),
     }
 }

@@ -18,6 +18,7 @@ mod buffer;
 mod context;
 mod device;
 mod event;
+mod graph;
 pub(crate) mod live;
 mod memory;
 mod module;
@@ -39,6 +40,7 @@ pub(crate) use context::Context;
 pub(crate) use device::{DeviceInfo, device_info};
 #[allow(unused_imports)]
 pub(crate) use event::Event;
+pub(crate) use graph::{Executable, Graph, Node};
 #[allow(unused_imports)]
 pub(crate) use memory::{PointerKind, copy, copy_async, fill_async, fill_sync, pointer_kind};
 // Raw allocation and free stay inside this layer: other code gets memory as the owning types of
@@ -58,7 +60,7 @@ const LIBRARY: &str = "libcuda";
 /// The driver functions this layer calls, by the names cudarc loads (its `_v2` choices included);
 /// the library must export all of them. `cuEventElapsedTime_v2` is not listed: it is preferred
 /// when present, with a fallback to `cuEventElapsedTime` (see `event.rs`).
-const SYMBOLS: [&str; 48] = [
+const SYMBOLS: [&str; 58] = [
     "cuGetErrorName",
     "cuInit",
     "cuDriverGetVersion",
@@ -107,6 +109,16 @@ const SYMBOLS: [&str; 48] = [
     "cuFuncGetAttribute",
     "cuFuncSetAttribute",
     "cuLaunchKernel",
+    "cuGraphCreate",
+    "cuGraphDestroy",
+    "cuStreamBeginCapture_v2",
+    "cuStreamEndCapture",
+    "cuGraphAddChildGraphNode",
+    "cuGraphAddEmptyNode",
+    "cuGraphInstantiateWithFlags",
+    "cuGraphLaunch",
+    "cuGraphExecDestroy",
+    "cuGraphUpload",
 ];
 
 /// Why libcuda is not usable (kept without heap memory: the state lives in a static for the whole

@@ -86,9 +86,18 @@ pub(super) fn submit<'q>(
 ) -> Result<Done<'q>> {
     let what = l.what;
     let stream: &Stream = cuda.queue().stream();
+    if cuda.queue().is_recording() && l.dest.is_none() && !matches!(l.plan.work, Work::For) {
+        return Err(Error::Unsupported {
+            what: what(),
+            reason: "in a graph, a reduction writes its result into a rank-0 View the GPU \
+                     reaches (a reduction into a host value, and a scan, return a value to the \
+                     host, which a graph cannot)"
+                .into(),
+        });
+    }
     let mut sub = cuda.queue().begin();
-    for a in l.borrows.allocations().chain(l.dest.map(|d| d.alloc)) {
-        sub.order_after(a, what)?;
+    for (a, writes) in l.borrows.held().chain(l.dest.map(|d| (d.alloc, true))) {
+        sub.order_after(a, writes, what)?;
     }
     let pattern = l.plan.pattern.name();
     sub.note(pattern, l.space.label);
@@ -102,25 +111,47 @@ pub(super) fn submit<'q>(
     );
     // Captures too large for the parameters travel in device memory that the launches below
     // read; it frees itself after them (stream-ordered), also when an enqueue fails.
-    let caps_dev = if l.plan.entry.by_pointer {
+    let caps_dev = if l.plan.entry.by_pointer && cuda.queue().is_recording() {
+        // A graph keeps the captures in memory of its own, written once now: every replay reads
+        // them (the recording stream is capturing, so the copy is not stream-ordered).
+        let caps = buffers.captures_alone(l.dk);
+        let ptr = sub.scratch().device(caps.len())?;
+        // SAFETY: `ptr` is new memory of `caps.len()` bytes that nothing else uses; the source is
+        // this thread's buffer, read before the call returns.
+        unsafe {
+            driver::copy(
+                ptr,
+                caps.as_ptr() as u64,
+                caps.len(),
+                stream.context(),
+                what,
+            )?
+        };
+        Some(Caps::Kept(ptr))
+    } else if l.plan.entry.by_pointer {
         let caps = buffers.captures_alone(l.dk);
         let dev = StreamBuffer::new(stream, caps.len(), what)?;
         // SAFETY: `dev` has `caps.len()` bytes, stream-ordered before the launch below; the
         // source is this thread's buffer, which a copy from pageable memory reads before
         // the call returns.
         unsafe { driver::copy_async(dev.ptr(), caps.as_ptr() as u64, caps.len(), stream, what)? };
-        Some(dev)
+        Some(Caps::Stream(dev))
     } else {
         None
     };
     let captures = match &caps_dev {
-        Some(dev) => Captures::Pointer(dev.ptr()),
+        Some(Caps::Stream(dev)) => Captures::Pointer(dev.ptr()),
+        Some(Caps::Kept(ptr)) => Captures::Pointer(*ptr),
         None => Captures::Params(l.dk),
     };
     // Everything from the first enqueue on: an error in it must still stamp the allocations
     // (kernels already enqueued may write them), so it is run here and stamped below.
     let enqueued = enqueue(l, &mut sub, stream, buffers, captures);
-    let stamp_all = || l.borrows.allocations().chain(l.dest.map(|d| d.alloc));
+    let stamp_all = || {
+        l.borrows
+            .allocations()
+            .chain(l.dest.map(|d| -> &crate::space::Allocation { d.alloc }))
+    };
     let result = match enqueued {
         Ok(result) => result,
         Err(e) => {
@@ -163,6 +194,13 @@ pub(super) fn submit<'q>(
             Ok(Done::Waited(sub, pinned))
         }
     }
+}
+
+/// Where by-pointer captures are: a stream-ordered buffer freed after the launch, or a graph's
+/// kept scratch.
+enum Caps<'s> {
+    Stream(StreamBuffer<'s>),
+    Kept(u64),
 }
 
 /// Where the value of a reduction or scan is once its launches have run.

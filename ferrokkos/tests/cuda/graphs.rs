@@ -1,0 +1,264 @@
+//! Graphs on Cuda (what the generic bodies in the conformance binary do not reach): the race
+//! check between unordered nodes, work a graph cannot hold, independent reductions with scratch
+//! of their own, by-pointer captures and team kernels recorded, order with other instances, and
+//! the driver objects a graph holds.
+
+use ferrokkos::prelude::*;
+use ferrokkos::{Cuda, CudaHostPinnedSpace, CudaSpace, Graph, LayoutRight, View};
+
+use crate::{Dev1, cuda};
+
+fn read<T: ferrokkos::Element, const R: usize>(v: &View<T, R, LayoutRight, CudaSpace>) -> Vec<T> {
+    let m = create_mirror_view(v).unwrap();
+    deep_copy(&m, v).unwrap();
+    m.to_vec().unwrap()
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn unordered_nodes_writing_one_view_are_a_graph_race() {
+    let exec = cuda();
+    let x = Dev1::<f64>::new("field", [100]).unwrap();
+    let graph = create_graph(&exec, |root| {
+        root.then_parallel_for(
+            "first",
+            RangePolicy::new(&exec, 0, 100)?,
+            kernel!(|i| x[i] = 1.0),
+        );
+        root.then_parallel_reduce(
+            "second",
+            RangePolicy::new(&exec, 0, 100)?,
+            kernel!(|i, acc: &mut f64| *acc += x[i]),
+            View::<f64, 0, LayoutRight, CudaSpace>::new("s", [])?,
+        );
+        Ok(())
+    })
+    .unwrap();
+    let err = graph.instantiate().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "graph on Cuda: nodes \"first\" and \"second\" both use View \"field\" and \"first\" \
+         writes it, but no dependency orders them; make one come after the other (`then_*` on \
+         it, or `when_all`)"
+    );
+    // Two readers need no order.
+    let readers = create_graph(&exec, |root| {
+        for label in ["r1", "r2"] {
+            root.then_parallel_reduce(
+                label,
+                RangePolicy::new(&exec, 0, 100)?,
+                kernel!(|i, acc: &mut f64| *acc += x[i]),
+                View::<f64, 0, LayoutRight, CudaSpace>::new(label, [])?,
+            );
+        }
+        Ok(())
+    })
+    .unwrap();
+    readers.submit().unwrap();
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn work_that_returns_to_the_host_cannot_be_recorded() {
+    let exec = cuda();
+    let x = Dev1::<f64>::new("x", [10]).unwrap();
+    let graph = Graph::capture(&exec, "host value", move |e: &Cuda| {
+        let x = x.clone();
+        let s: f64 = parallel_reduce(
+            "to host",
+            RangePolicy::new(e, 0, 10)?,
+            kernel!(|i, acc: &mut f64| *acc += x[i]),
+            Sum::new(),
+        )?;
+        assert_eq!(s, 0.0, "never reached");
+        Ok(())
+    })
+    .unwrap();
+    let err = graph.instantiate().unwrap_err();
+    assert!(
+        err.to_string().starts_with(
+            "parallel_reduce \"to host\" on Cuda: in a graph, a reduction writes its result into \
+             a rank-0 View the GPU reaches"
+        ),
+        "{err}"
+    );
+    // A copy into pageable host memory is refused too.
+    let d = Dev1::<f64>::new("d", [10]).unwrap();
+    let h = View::<f64, 1>::new("h", [10]).unwrap();
+    let copy = create_graph(&exec, |root| {
+        root.then_deep_copy(h.clone(), d.clone());
+        Ok(())
+    })
+    .unwrap();
+    let err = copy.submit().unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("a graph holds only copies and fills the GPU"),
+        "{err}"
+    );
+    // The instance still works afterwards.
+    let p = View::<f64, 1, LayoutRight, CudaHostPinnedSpace>::new("p", [10]).unwrap();
+    let ok = create_graph(&exec, |root| {
+        root.then_fill(d.clone(), 4.0)
+            .then_deep_copy(p.clone(), d.clone());
+        Ok(())
+    })
+    .unwrap();
+    ok.submit().unwrap();
+    exec.fence("graph").unwrap();
+    assert_eq!(p.to_vec().unwrap(), vec![4.0; 10]);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn independent_reductions_keep_scratch_of_their_own() {
+    let exec = cuda();
+    let n = 1 << 20;
+    let x = Dev1::<f64>::new("x", [n]).unwrap();
+    parallel_for(
+        "x",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| x[i] = (i % 7) as f64),
+    )
+    .unwrap();
+    let results: Vec<View<f64, 0, LayoutRight, CudaSpace>> = (0..6)
+        .map(|k| View::new(format!("r{k}").as_str(), []).unwrap())
+        .collect();
+    let graph = create_graph(&exec, |root| {
+        for (k, r) in results.iter().enumerate() {
+            let scale = (k + 1) as f64;
+            root.then_parallel_reduce(
+                "sum",
+                RangePolicy::new(&exec, 0, n)?,
+                kernel!(|i, acc: &mut f64| *acc += scale * x[i]),
+                r.clone(),
+            );
+        }
+        Ok(())
+    })
+    .unwrap();
+    let base: f64 = (0..n).map(|i| (i % 7) as f64).sum();
+    for _ in 0..5 {
+        graph.submit().unwrap();
+        for (k, r) in results.iter().enumerate() {
+            assert_eq!(read(r), [base * (k + 1) as f64], "result {k}");
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn large_captures_and_team_scratch_are_kept_by_the_graph() {
+    let exec = cuda();
+    let out = Dev1::<f64>::new("out", [64]).unwrap();
+    let mut big = [0.0f64; 5000]; // 40000 bytes: passed through device memory
+    for (k, v) in big.iter_mut().enumerate() {
+        *v = k as f64;
+    }
+    let league = 100usize;
+    let teams = View::<u64, 1, LayoutRight, CudaSpace>::new("teams", [league]).unwrap();
+    let graph = create_graph(&exec, |root| {
+        let first = root.then_parallel_for(
+            "big",
+            RangePolicy::new(&exec, 0, 64)?,
+            kernel!(|i| out[i] = big[i * 70] + big[4999]),
+        );
+        let policy = TeamPolicy::new(&exec, league, 32)?.set_scratch_size(1, PerTeam(4096))?;
+        first.then_parallel_for(
+            "teams",
+            policy,
+            kernel!(|team: &TeamMember| {
+                let lr = team.league_rank();
+                single(PerTeam(team), || teams[lr] = lr as u64 + 1);
+            }),
+        );
+        Ok(())
+    })
+    .unwrap();
+    for _ in 0..2 {
+        graph.submit().unwrap();
+    }
+    assert_eq!(read(&out)[63], 63.0 * 70.0 + 4999.0);
+    let t = read(&teams);
+    assert_eq!(t, (1..=league as u64).collect::<Vec<_>>());
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn other_instances_order_after_a_submitted_graph() {
+    let exec = cuda();
+    let other = Cuda::new_instance().unwrap();
+    let n = 1 << 22;
+    let x = Dev1::<f64>::new("x", [n]).unwrap();
+    let y = Dev1::<f64>::new("y", [n]).unwrap();
+    let graph = create_graph(&exec, |root| {
+        let mut node = root.then_fill(x.clone(), 0.0);
+        for _ in 0..10 {
+            node = node.then_parallel_for(
+                "inc",
+                RangePolicy::new(&exec, 0, n)?,
+                kernel!(|i| x[i] += 1.0),
+            );
+        }
+        Ok(())
+    })
+    .unwrap();
+    graph.submit().unwrap();
+    // On another instance, without a fence: ordered after the graph by the View's stamp.
+    parallel_for(
+        "copy",
+        RangePolicy::new(&other, 0, n).unwrap(),
+        kernel!(|i| y[i] = x[i]),
+    )
+    .unwrap();
+    let got = read(&y);
+    assert!(got.iter().all(|v| *v == 10.0), "{:?}", &got[..4]);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_dropped_graph_gives_its_driver_objects_back() {
+    let exec = cuda();
+    let x = Dev1::<f64>::new("x", [10]).unwrap();
+    let before = Cuda::live_handles();
+    {
+        let graph = create_graph(&exec, |root| {
+            root.then_fill(x.clone(), 1.0);
+            Ok(())
+        })
+        .unwrap();
+        graph.submit().unwrap();
+        let during = Cuda::live_handles();
+        assert_eq!(during.graphs, before.graphs + 1, "the executable graph");
+        assert_eq!(during.streams, before.streams + 1, "the recording stream");
+    }
+    let after = Cuda::live_handles();
+    assert_eq!(
+        (after.graphs, after.streams),
+        (before.graphs, before.streams)
+    );
+    assert_eq!(read(&x), vec![1.0; 10]);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_graph_submits_on_another_instance() {
+    let exec = cuda();
+    let other = Cuda::new_instance().unwrap();
+    let x = Dev1::<i32>::new("x", [256]).unwrap();
+    let graph = create_graph(&exec, |root| {
+        root.then_parallel_for(
+            "inc",
+            RangePolicy::new(&exec, 0, 256)?,
+            kernel!(|i| x[i] += 1),
+        );
+        Ok(())
+    })
+    .unwrap();
+    graph.submit().unwrap();
+    graph.submit_on(&other).unwrap();
+    graph.submit().unwrap();
+    // A graph's launches are ordered after each other wherever they are submitted.
+    assert_eq!(read(&x), vec![3; 256]);
+    graph.space().fence("graph").unwrap();
+}
