@@ -4,7 +4,7 @@
 //! the driver objects a graph holds.
 
 use ferrokkos::prelude::*;
-use ferrokkos::{Cuda, CudaHostPinnedSpace, CudaSpace, Graph, LayoutRight, View};
+use ferrokkos::{Cuda, CudaHostPinnedSpace, CudaSpace, Graph, LayoutRight, View, deep_copy_async};
 
 use crate::{Dev1, cuda};
 
@@ -261,4 +261,42 @@ fn a_graph_submits_on_another_instance() {
     // A graph's launches are ordered after each other wherever they are submitted.
     assert_eq!(read(&x), vec![3; 256]);
     graph.space().fence("graph").unwrap();
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_recording_instance_kept_past_its_recording_runs_nothing() {
+    use std::sync::{Arc, Mutex};
+    let exec = cuda();
+    let kept: Arc<Mutex<Option<Cuda>>> = Arc::new(Mutex::new(None));
+    let x = Dev1::<f64>::new("x", [16]).unwrap();
+    let graph = {
+        let (kept, x) = (Arc::clone(&kept), x.clone());
+        Graph::capture(&exec, "keep", move |e: &Cuda| {
+            *kept.lock().unwrap() = Some(e.clone());
+            // Fencing a recording instance is refused (its work runs at submit).
+            assert!(e.fence("inside").is_err());
+            let x = x.clone();
+            parallel_for("set", RangePolicy::new(e, 0, 16)?, kernel!(|i| x[i] = 2.0))
+        })
+        .unwrap()
+    };
+    graph.instantiate().unwrap();
+    let recorder = kept.lock().unwrap().take().expect("the closure ran");
+    let err = parallel_for(
+        "late",
+        RangePolicy::new(&recorder, 0, 16).unwrap(),
+        kernel!(|i| x[i] = 5.0),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("this is a graph's recording instance, which takes work only while"),
+        "{err}"
+    );
+    assert!(deep_copy_async(&recorder, &x, 7.0).is_err());
+    // Nothing ran: not the late launch, and not the graph before its submit.
+    assert_eq!(read(&x), vec![0.0; 16]);
+    graph.submit().unwrap();
+    assert_eq!(read(&x), vec![2.0; 16]);
 }

@@ -193,7 +193,7 @@ fn copy(
         wait_host(None, src.alloc)?;
     }
     let stream: &Stream = cuda.queue().stream();
-    let mut sub = cuda.queue().begin();
+    let mut sub = cuda.queue().begin_work(what)?;
     borrows.order(&mut sub, what)?;
     sub.trace("copy", what, || {
         vec![("bytes", (count * elem.size).to_string())]
@@ -330,7 +330,7 @@ fn fill(
         return Ok(());
     }
     let stream: &Stream = cuda.queue().stream();
-    let mut sub = cuda.queue().begin();
+    let mut sub = cuda.queue().begin_work(what)?;
     borrows.order(&mut sub, what)?;
     sub.trace("fill", what, || {
         vec![("bytes", (count * elem.size).to_string())]

@@ -72,7 +72,9 @@ impl GraphSpace for Cuda {
             // (the recording instance is private to this call), and a recording queue never waits
             // for its work.
             unsafe { driver::Graph::begin_capture(stream, node_what)? };
+            recorder.queue().set_capturing(true);
             let launched = launch(&recorder);
+            recorder.queue().set_capturing(false);
             // The capture ends whatever happened, so that the stream is usable again.
             let captured = driver::Graph::end_capture(stream, node_what);
             let (used, work) = recorder.queue().take_recorded();
@@ -186,7 +188,7 @@ impl GraphExecutable<Cuda> for CudaGraph {
             }
             borrowed.0.push(entry);
         }
-        let mut sub = exec.queue().begin();
+        let mut sub = exec.queue().begin_work(&what)?;
         for (a, writes) in &self.uses {
             sub.order_after(a, *writes, &what)?;
         }

@@ -42,7 +42,11 @@ struct CudaInstance {
 
 impl Drop for CudaInstance {
     fn drop(&mut self) {
-        // The queue (and its stream) goes with the instance: wait for the work first.
+        // The queue (and its stream) goes with the instance: wait for the work first (a recording
+        // queue runs none).
+        if self.queue.is_recording() {
+            return;
+        }
         if let Err(e) = self
             .queue
             .fence(&|| format!("dropping Cuda instance {}", self.id))

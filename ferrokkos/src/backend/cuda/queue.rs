@@ -8,7 +8,7 @@
 //! (DESIGN.md decisions 5 and 8).
 
 use std::any::Any;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use super::driver::{self, Context, DeviceBuffer, Event, PinnedBuffer, Stream};
@@ -197,6 +197,9 @@ pub(crate) struct Queue {
     /// submitted to it is recorded, not run. A recording queue orders after nothing, stamps
     /// nothing and refuses to wait (see [`Submission`]); its allocations are kept instead.
     recording: bool,
+    /// A recording queue accepts work only while its graph captures a node: a handle of the
+    /// recording instance kept past that could otherwise run work that nothing stamps.
+    capturing: AtomicBool,
 }
 
 /// A submission in progress: the locked queue, through which work is enqueued.
@@ -236,12 +239,32 @@ impl Queue {
             }),
             me: me.clone() as Weak<dyn WorkQueue>,
             recording,
+            capturing: AtomicBool::new(false),
         }))
     }
 
     /// Whether work submitted to this queue is recorded into a graph rather than run.
     pub(crate) fn is_recording(&self) -> bool {
         self.recording
+    }
+
+    /// A recording queue: whether its stream is capturing (work is accepted only then).
+    pub(crate) fn set_capturing(&self, capturing: bool) {
+        self.capturing.store(capturing, Ordering::Release);
+    }
+
+    /// Locks the queue to enqueue work; an error on a recording queue whose graph is not
+    /// capturing (its handle was kept past the recording), which must run nothing.
+    pub(crate) fn begin_work(&self, what: &dyn Fn() -> String) -> Result<Submission<'_>> {
+        if self.recording && !self.capturing.load(Ordering::Acquire) {
+            return Err(crate::error::Error::Unsupported {
+                what: what(),
+                reason: "this is a graph's recording instance, which takes work only while the \
+                         graph records it; launch on the graph's own instance"
+                    .into(),
+            });
+        }
+        Ok(self.begin())
     }
 
     /// A recording queue: the allocations used by the work recorded since the last call (with
@@ -271,6 +294,14 @@ impl Queue {
     /// An error of the device work (a fault in a kernel, an out-of-bounds access) surfaces here,
     /// asynchronously: the error names the last work submitted to the instance.
     pub(crate) fn fence(&self, what: &dyn Fn() -> String) -> Result<()> {
+        if self.recording {
+            return Err(crate::error::Error::Unsupported {
+                what: what(),
+                reason: "a graph's recording instance cannot be fenced: its work runs when the \
+                         graph is submitted (fence the instance the graph runs on)"
+                    .into(),
+            });
+        }
         let (target, last) = {
             let sub = self.begin();
             (sub.locked.submitted, sub.locked.last.clone())

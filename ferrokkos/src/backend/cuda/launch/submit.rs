@@ -95,7 +95,7 @@ pub(super) fn submit<'q>(
                 .into(),
         });
     }
-    let mut sub = cuda.queue().begin();
+    let mut sub = cuda.queue().begin_work(what)?;
     for (a, writes) in l.borrows.held().chain(l.dest.map(|d| (d.alloc, true))) {
         sub.order_after(a, writes, what)?;
     }
