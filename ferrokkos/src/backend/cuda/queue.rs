@@ -165,6 +165,15 @@ impl Scratch {
     }
 }
 
+/// How many recording queues capture now, in the process (a launch checks [`RECORDING_HERE`]
+/// only when some do).
+static RECORDINGS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+thread_local! {
+    /// Whether this thread records a graph node now.
+    static RECORDING_HERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// What the queue's lock protects.
 pub(crate) struct Locked {
     /// The number of the last work submitted.
@@ -248,9 +257,16 @@ impl Queue {
         self.recording
     }
 
-    /// A recording queue: whether its stream is capturing (work is accepted only then).
+    /// A recording queue: whether its stream is capturing (work is accepted only then). The
+    /// calling thread is marked as recording meanwhile, so that work it submits to another
+    /// instance (which would run at once, outside the graph) is refused.
     pub(crate) fn set_capturing(&self, capturing: bool) {
         self.capturing.store(capturing, Ordering::Release);
+        RECORDING_HERE.with(|r| r.set(capturing));
+        match capturing {
+            true => RECORDINGS.fetch_add(1, Ordering::AcqRel),
+            false => RECORDINGS.fetch_sub(1, Ordering::AcqRel),
+        };
     }
 
     /// Locks the queue to enqueue work; an error on a recording queue whose graph is not
@@ -261,6 +277,18 @@ impl Queue {
                 what: what(),
                 reason: "this is a graph's recording instance, which takes work only while the \
                          graph records it; launch on the graph's own instance"
+                    .into(),
+            });
+        }
+        if !self.recording
+            && RECORDINGS.load(Ordering::Acquire) != 0
+            && RECORDING_HERE.with(std::cell::Cell::get)
+        {
+            return Err(crate::error::Error::Unsupported {
+                what: what(),
+                reason: "this thread is recording a graph node, whose work must go to the \
+                         instance the node's closure is given (this work would run now, outside \
+                         the graph)"
                     .into(),
             });
         }
