@@ -6,7 +6,8 @@
 //!   run on Serial, Threads or Cuda (`--space`); `--compare` adds, in the same process, a plain loop,
 //!   rayon and C with OpenMP on the host, hand-written CUDA kernels and a memcpy on Cuda.
 //! - `ferrokkos latency`: the launch latency of the parallel patterns (Kokkos' launch_latency
-//!   benchmark; `--compare` adds rayon on the host; on Cuda, raw CUDA launches are always measured).
+//!   benchmark; `--compare` adds rayon on the host; on Cuda, raw CUDA launches are always measured),
+//!   then of graphs (a halo update's 8 kernels one by one and as a graph; on Cuda raw CUDA graphs).
 //! - `ferrokkos spmv`: the CSR sparse matrix-vector product of the 3D 7-point Laplacian, as a
 //!   ferrokkos `kernel!` (RangePolicy, every space) and TeamPolicy (host spaces); `--compare` adds
 //!   a plain loop and rayon on the host, a hand-written CUDA kernel and cuSPARSE on Cuda.
@@ -49,7 +50,7 @@ commands:
             (ferrokkos spmv --help)
   stencil   2D 9-point stencil sweep and matrix-free CG (MDRangePolicy) on serial, threads or cuda
             (ferrokkos stencil --help)
-  latency   launch latency of parallel_for / parallel_reduce on serial, threads or cuda
+  latency   launch latency of parallel_for / parallel_reduce and graphs on serial, threads or cuda
             (ferrokkos latency --help)
   timeline  draw a Chrome trace file (FERROKKOS_TRACE) as a PNG picture
             (ferrokkos timeline --help)

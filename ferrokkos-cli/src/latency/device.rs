@@ -11,7 +11,7 @@ use ferrokkos::{
     kernel, parallel_for, parallel_reduce,
 };
 
-use super::measure::{Check, Implementation, K, Kinds, SETTLE, measure, values};
+use super::measure::{Check, Implementation, K, Kinds, SETTLE, measure, medians, values};
 use super::report::{Block, Report};
 use super::{Config, Measured};
 use crate::Failure;
@@ -90,23 +90,9 @@ impl<S: Launch> Implementation for FerrokkosKernels<'_, S> {
     }
 }
 
-/// How many times each (loop length, capture size) is measured, alternating ferrokkos and the raw
-/// peer; the table shows the medians.
-const ROUNDS: usize = 5;
-
-/// The figure-by-figure medians of several measurements.
-fn median_kinds(all: &[Kinds]) -> Kinds {
-    let median = |f: &dyn Fn(&Kinds) -> f64| {
-        let mut v: Vec<f64> = all.iter().map(f).collect();
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    std::array::from_fn(|k| super::measure::Figures {
-        dispatch: median(&|x: &Kinds| x[k].dispatch),
-        throughput: median(&|x: &Kinds| x[k].throughput),
-        latency: median(&|x: &Kinds| x[k].latency),
-    })
-}
+/// How many times each (loop length, capture size), and each graph row, is measured, alternating
+/// ferrokkos and the raw peer; the tables show the medians.
+pub(super) const ROUNDS: usize = 5;
 
 /// Measures every loop length and capture size on `exec`, with the raw CUDA peer right after
 /// ferrokkos for each (so both see the same device state), then prints the results.
@@ -140,13 +126,10 @@ pub fn run(exec: &Cuda, config: &Config) -> Result<(), Failure> {
             .iter()
             .copied()
             .collect::<Option<Vec<Kinds>>>()
-            .map(|all| median_kinds(&all));
+            .map(|all| medians(&all));
         #[cfg(not(feature = "peers"))]
         let peer = None;
-        Ok((
-            (n, m, V * std::mem::size_of::<f64>(), median_kinds(&ours)),
-            peer,
-        ))
+        Ok(((n, m, V * std::mem::size_of::<f64>(), medians(&ours)), peer))
     }
 
     let mut all = Vec::new();
@@ -188,6 +171,15 @@ pub fn run(exec: &Cuda, config: &Config) -> Result<(), Failure> {
             ferrokkos,
             peer,
         });
+    }
+    if !config.no_graphs {
+        #[cfg(feature = "peers")]
+        {
+            let mut raw = super::graph_raw::RawGraphs::new(&device)?;
+            super::graph::run(exec, config.m, &report, &mut |m| raw.round(m).map(Some))?;
+        }
+        #[cfg(not(feature = "peers"))]
+        super::graph::run(exec, config.m, &report, &mut |_| Ok(None))?;
     }
     Ok(())
 }

@@ -93,6 +93,20 @@ pub(super) fn measure<E>(
     })
 }
 
+/// The figure-by-figure medians of several measurements of `N` rows (NaN where there are none).
+pub(super) fn medians<const N: usize>(all: &[[Figures; N]]) -> [Figures; N] {
+    let median = |f: &dyn Fn(&[Figures; N]) -> f64| {
+        let mut v: Vec<f64> = all.iter().map(f).collect();
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+    };
+    std::array::from_fn(|k| Figures {
+        dispatch: median(&|x| x[k].dispatch),
+        throughput: median(&|x| x[k].throughput),
+        latency: median(&|x| x[k].latency),
+    })
+}
+
 /// Checks the state after each launch kind: `a(i)` must equal (launches so far) x `i`, and a
 /// reduction must have returned the sum of `a` as a sequential loop computes it.
 pub(super) struct Check<'v> {
@@ -244,6 +258,20 @@ impl<S: HostExecutionSpace> Implementation for Ferrokkos<'_, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn medians_are_taken_figure_by_figure() {
+        let f = |d: f64, t: f64, l: f64| Figures {
+            dispatch: d,
+            throughput: t,
+            latency: l,
+        };
+        let all = [[f(3.0, 1.0, 5.0)], [f(1.0, 2.0, 4.0)], [f(2.0, 3.0, 6.0)]];
+        let [m] = medians(&all);
+        assert_eq!((m.dispatch, m.throughput, m.latency), (2.0, 2.0, 5.0));
+        let [none] = medians::<1>(&[]);
+        assert!(none.dispatch.is_nan() && none.latency.is_nan());
+    }
 
     #[test]
     fn close_accepts_rounding_only() {

@@ -6,8 +6,20 @@
 //! body is `for j in 0..K { a(i) += 1.0 * i * values[j] }` (and `lsum += a(i)` for the reductions),
 //! with K = 1. On the host spaces the functor is a closure capturing `[f64; V]` by value, so it is
 //! as big as Kokkos' functor; on Cuda it is a `kernel!` capturing the array and a View in CudaSpace.
+//!
+//! After that table, the graph rows (`graph.rs`, issue 18): a halo update of 8 kernels launched one
+//! by one and as graphs, and the cost of a graph launch and of one more kernel in a graph; on Cuda
+//! against raw CUDA launches and raw CUDA graphs (`graph_raw.rs`).
 
+mod config;
 mod device;
+mod graph;
+#[cfg(feature = "peers")]
+mod graph_raw;
+#[cfg(feature = "peers")]
+mod graph_raw_kernels;
+mod graph_report;
+mod halo;
 mod measure;
 #[cfg(feature = "peers")]
 mod peer;
@@ -16,129 +28,17 @@ mod raw;
 mod report;
 
 use ferrokkos::{
-    Cuda, ExecutionSpace, HostExecutionSpace, InitSettings, Serial, SpaceChoice, Threads,
+    Cuda, ExecutionSpace, GraphSpace, HostExecutionSpace, InitSettings, Launch, Serial,
+    SpaceChoice, Threads,
 };
 
 use crate::Failure;
-use crate::options::{Options, parse_space};
+use config::{Config, USAGE};
 use measure::{Ferrokkos, Implementation, Kinds};
 use report::{Block, Report};
 
 /// The measurements of one loop length and capture size: N, M, the capture in bytes, the figures.
 type Measured = (usize, usize, usize, Kinds);
-
-/// `ferrokkos latency --help`.
-const USAGE: &str = "\
-usage: ferrokkos latency [options]
-
-The launch latency of parallel_for, parallel_reduce into a scalar and parallel_reduce into a rank-0
-View (Kokkos' benchmarks/launch_latency), for loop lengths N = 1 and 100000 and kernels capturing
-8 B, 1.6 kB and 24 kB. For each, in microseconds per launch, after 4 warm-up launches:
-  dispatch     (M launches) / M
-  throughput   (M launches + one fence) / M
-  latency      M x (launch + fence) / M
-
-On Cuda the kernels are kernel!s capturing the array and a View in CudaSpace, and the same run
-measures raw launches of hand-written CUDA kernels (compiled by NVRTC) for comparison: a
-cuLaunchKernel with a parameter struct of the same size (parallel_for, unfenced and fenced), a
-single-pass reduce kernel plus a copy of the result to the host (parallel_reduce); the table gives
-ferrokkos - raw in microseconds.
-
-options:
-  --space NAME             serial, threads or cuda (default: cuda when the process has a GPU,
-                           else threads)
-  -m M                     launches per timed loop (default 20000 up to N = 10000, then fewer:
-                           2000 for N = 100000)
-  -n N                     this loop length only
-  --csv                    CSV rows instead of a table
-  --compare                on serial and threads, also launch with rayon (a pool of as many
-                           threads; no fence) and print rayon / ferrokkos (higher: ferrokkos
-                           faster); on cuda the raw CUDA launches are always measured
-  --kernels                on serial and threads, launch kernel!s (as on cuda: capturing the array
-                           and a View) instead of closures
-  -h, --help               this text";
-
-/// The loop lengths run by default.
-const LENGTHS: [usize; 2] = [1, 100_000];
-
-/// The command's options.
-#[derive(Debug)]
-struct Config {
-    /// `--space` (by default Cuda when the process has a GPU, else Threads, as Kokkos' default
-    /// execution space).
-    space: SpaceChoice,
-    /// `-m`: launches per timed loop; by default it depends on N ([`default_m`]).
-    m: Option<usize>,
-    /// `-n`: a single loop length.
-    n: Option<usize>,
-    /// `--csv`.
-    csv: bool,
-    /// `--compare`.
-    compare: bool,
-    /// `--kernels`: on the host spaces, `kernel!`s instead of closures.
-    kernels: bool,
-}
-
-impl Config {
-    /// Parses the options; `None` for `--help`.
-    fn parse(args: &[String]) -> Result<Option<Config>, Failure> {
-        let mut config = Config {
-            space: SpaceChoice::Best,
-            m: None,
-            n: None,
-            csv: false,
-            compare: false,
-            kernels: false,
-        };
-        let mut options = Options::new("latency", args);
-        while let Some(name) = options.next_name() {
-            match name.as_str() {
-                "-h" | "--help" => return Ok(None),
-                "--space" => {
-                    let space: String = options.value(&name).map_err(Failure::Usage)?;
-                    config.space = parse_space("latency", &space).map_err(Failure::Usage)?;
-                }
-                "-m" => {
-                    let m: usize = options.value(&name).map_err(Failure::Usage)?;
-                    if m == 0 {
-                        return Err(Failure::Usage("latency: -m must be at least 1".into()));
-                    }
-                    config.m = Some(m);
-                }
-                "-n" => config.n = Some(options.value(&name).map_err(Failure::Usage)?),
-                "--csv" => config.csv = true,
-                "--kernels" => config.kernels = true,
-                "--compare" if cfg!(feature = "peers") => config.compare = true,
-                "--compare" => {
-                    return Err(Failure::Usage(
-                        "latency: --compare needs ferrokkos-cli built with the `peers` feature"
-                            .into(),
-                    ));
-                }
-                _ => return Err(Failure::Usage(options.unknown(&name))),
-            }
-        }
-        Ok(Some(config))
-    }
-}
-
-impl Config {
-    /// The `(N, M)` pairs to measure: the loop lengths (`-n`, else [`LENGTHS`]) with their launch
-    /// counts (`-m`, else [`default_m`]).
-    fn plan(&self) -> Vec<(usize, usize)> {
-        let lengths = self.n.map_or(LENGTHS.to_vec(), |n| vec![n]);
-        lengths
-            .into_iter()
-            .map(|n| (n, self.m.unwrap_or_else(|| default_m(n))))
-            .collect()
-    }
-}
-
-/// Launches per timed loop for loop length `n` when `-m` is not given: 20000 up to N = 10000, then
-/// fewer so that each loop does about the same work (2000 for N = 100000), at least 20.
-fn default_m(n: usize) -> usize {
-    (200_000_000 / n.max(10_000)).max(20)
-}
 
 /// Runs the latency benchmark with the options `args`.
 pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
@@ -166,7 +66,10 @@ pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
 
 /// Measures every loop length and capture size on `exec` (all of ferrokkos, then all of rayon, so
 /// that neither runs while the other's workers are busy), then prints the results.
-fn run<S: HostExecutionSpace>(exec: &S, config: &Config) -> Result<(), Failure> {
+fn run<S: HostExecutionSpace + Launch + GraphSpace>(
+    exec: &S,
+    config: &Config,
+) -> Result<(), Failure> {
     let plan = config.plan();
     let ferrokkos = if config.kernels {
         measure_all(&device::FerrokkosKernels(exec), &plan)?
@@ -197,6 +100,11 @@ fn run<S: HostExecutionSpace>(exec: &S, config: &Config) -> Result<(), Failure> 
             peer: rayon,
         });
     }
+    if !config.no_graphs {
+        // The graph rows are kernel!s whatever --kernels says: titled by the space alone.
+        let report = Report::new(config.csv, false, S::NAME.to_string(), exec.concurrency());
+        graph::run(exec, config.m, &report, &mut |_| Ok(None))?;
+    }
     Ok(())
 }
 
@@ -221,74 +129,4 @@ fn measure_all<I: Implementation>(
         all.push(one::<I, 3000>(imp, n, m)?);
     }
     Ok(all)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(args: &[&str]) -> Result<Option<Config>, Failure> {
-        Config::parse(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
-    }
-
-    #[test]
-    fn options_parse() {
-        let Ok(Some(c)) = parse(&["--space=serial", "-m", "7", "-n", "3", "--csv"]) else {
-            panic!("valid options rejected");
-        };
-        assert_eq!(c.space, SpaceChoice::Serial);
-        assert_eq!(
-            (c.m, c.n, c.csv, c.compare, c.kernels),
-            (Some(7), Some(3), true, false, false)
-        );
-        let Ok(Some(c)) = parse(&["--kernels"]) else {
-            panic!("--kernels rejected");
-        };
-        assert!(c.kernels);
-        assert!(matches!(
-            parse(&[]),
-            Ok(Some(Config {
-                space: SpaceChoice::Best,
-                ..
-            }))
-        ));
-        for (name, space) in [
-            ("serial", SpaceChoice::Serial),
-            ("threads", SpaceChoice::Threads),
-            ("cuda", SpaceChoice::Cuda),
-            ("Cuda", SpaceChoice::Cuda),
-        ] {
-            let Ok(Some(c)) = parse(&["--space", name]) else {
-                panic!("--space {name} rejected");
-            };
-            assert_eq!(c.space, space);
-        }
-        assert!(matches!(parse(&["--csv", "-h", "--bogus"]), Ok(None)));
-    }
-
-    #[test]
-    fn bad_options_are_usage_errors() {
-        let bad: [&[&str]; 8] = [
-            &["-m", "0"],
-            &["-m", "x"],
-            &["-n"],
-            &["--space", "gpu"],
-            &["--space", "best"],
-            &["--space"],
-            &["--bogus"],
-            &["--csv=yes"],
-        ];
-        for args in bad {
-            assert!(matches!(parse(args), Err(Failure::Usage(_))), "{args:?}");
-        }
-    }
-
-    #[test]
-    fn default_m_keeps_the_work_per_loop_about_constant() {
-        assert_eq!(
-            (default_m(0), default_m(1), default_m(10_000)),
-            (20_000, 20_000, 20_000)
-        );
-        assert_eq!((default_m(100_000), default_m(1 << 40)), (2_000, 20));
-    }
 }

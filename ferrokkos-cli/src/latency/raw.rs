@@ -142,17 +142,17 @@ struct ReduceParams<const V: usize> {
 }
 
 /// A cudarc error as a run-time failure saying what was being done.
-fn driver(what: &'static str) -> impl Fn(DriverError) -> Failure {
+pub(super) fn driver(what: &'static str) -> impl Fn(DriverError) -> Failure {
     move |e| Failure::Run(format!("latency: raw CUDA: {what}: {e}"))
 }
 
 /// A driver result as a run-time failure.
-fn check_call(code: sys::CUresult, what: &'static str) -> Result<(), Failure> {
+pub(super) fn check_call(code: sys::CUresult, what: &'static str) -> Result<(), Failure> {
     code.result().map_err(driver(what))
 }
 
 /// The device address of a cudarc buffer (for the parameter structs).
-fn address<T>(slice: &CudaSlice<T>, stream: &CudaStream) -> u64 {
+pub(super) fn address<T>(slice: &CudaSlice<T>, stream: &CudaStream) -> u64 {
     use cudarc::driver::DevicePtr;
     let (ptr, _sync) = slice.device_ptr(stream);
     ptr
@@ -168,23 +168,29 @@ pub struct RawCuda {
     device: CudaDevice,
 }
 
+/// The primary context of `device` (shared with ferrokkos' Cuda space) and a stream of its own,
+/// for raw launches. An error when the driver library cannot be loaded (cudarc would panic).
+pub(super) fn open(device: &CudaDevice) -> Result<(Arc<CudaContext>, Arc<CudaStream>), Failure> {
+    // SAFETY: only tries to load the driver library by its usual names (its initializers have no
+    // preconditions); nothing is called through it here.
+    if !unsafe { sys::is_culib_present() } {
+        return Err(Failure::Run(
+            "latency: raw CUDA: the CUDA driver library (libcuda) could not be loaded".into(),
+        ));
+    }
+    let ctx = CudaContext::new(device.ordinal).map_err(driver("retaining the primary context"))?;
+    // SAFETY: the raw launches use one stream and synchronize it before their buffers are read or
+    // dropped, so cudarc's cross-stream event tracking has nothing to order.
+    unsafe { ctx.disable_event_tracking() };
+    let stream = ctx.new_stream().map_err(driver("creating a stream"))?;
+    Ok((ctx, stream))
+}
+
 impl RawCuda {
     /// The primary context of `device` and a stream of its own. An error when the driver library
     /// cannot be loaded (cudarc would panic).
     pub fn new(device: &CudaDevice) -> Result<RawCuda, Failure> {
-        // SAFETY: only tries to load the driver library by its usual names (its initializers have
-        // no preconditions); nothing is called through it here.
-        if !unsafe { sys::is_culib_present() } {
-            return Err(Failure::Run(
-                "latency: raw CUDA: the CUDA driver library (libcuda) could not be loaded".into(),
-            ));
-        }
-        let ctx =
-            CudaContext::new(device.ordinal).map_err(driver("retaining the primary context"))?;
-        // SAFETY: the raw launches use one stream and synchronize it before their buffers are
-        // read or dropped, so cudarc's cross-stream event tracking has nothing to order.
-        unsafe { ctx.disable_event_tracking() };
-        let stream = ctx.new_stream().map_err(driver("creating a stream"))?;
+        let (ctx, stream) = open(device)?;
         Ok(RawCuda {
             ctx,
             stream,

@@ -60,7 +60,7 @@ pub struct Report {
 }
 
 /// The width of one figure's column; the figures of one implementation take three, one space apart.
-const WIDTH: usize = 10;
+pub(super) const WIDTH: usize = 10;
 
 impl Report {
     /// A report on the host space `space` with `threads` threads; `compare`: with rayon.
@@ -94,17 +94,10 @@ impl Report {
             );
             return;
         }
-        let plural = if self.threads == 1 { "" } else { "s" };
-        match &self.device {
-            None => println!(
-                "ferrokkos latency: {}, {} thread{plural} (microseconds per launch; Kokkos launch_latency figures)",
-                self.space, self.threads
-            ),
-            Some(device) => println!(
-                "ferrokkos latency: {} on {device} (microseconds per launch; Kokkos launch_latency figures)",
-                self.space
-            ),
-        }
+        println!(
+            "ferrokkos latency: {} (microseconds per launch; Kokkos launch_latency figures)",
+            self.on()
+        );
         println!(
             "dispatch = (M launches) / M, throughput = (M launches + fence) / M, \
              latency = M x (launch + fence) / M; {WARM_UP} warm-up launches each"
@@ -142,6 +135,37 @@ impl Report {
             }
             None => println!("{row}"),
         }
+    }
+
+    /// Where it runs, for titles: `Threads, 16 threads`, or `Cuda on <the device>`.
+    pub fn on(&self) -> String {
+        let plural = if self.threads == 1 { "" } else { "s" };
+        match &self.device {
+            None => format!("{}, {} thread{plural}", self.space, self.threads),
+            Some(device) => format!("{} on {device}", self.space),
+        }
+    }
+
+    /// Whether it prints CSV rows.
+    pub fn csv(&self) -> bool {
+        self.csv
+    }
+
+    /// Prints one CSV row: `pattern` of loop length `n` with a capture of `capture` bytes (empty
+    /// where there is none to speak of), by `implementation`, `m` per timed loop.
+    pub fn csv_line(
+        &self,
+        pattern: &str,
+        n: usize,
+        capture: &str,
+        implementation: &str,
+        m: usize,
+        f: &Figures,
+    ) {
+        println!(
+            "{},{},{pattern},{n},{capture},{implementation},{m},{:.4},{:.4},{:.4}",
+            self.space, self.threads, f.dispatch, f.throughput, f.latency
+        );
     }
 
     /// Prints the rows of one loop length and capture size.
@@ -190,24 +214,15 @@ impl Report {
         }
     }
 
-    /// Prints one CSV row.
+    /// Prints one CSV row of `block`.
     fn csv_row(&self, block: &Block, pattern: &str, implementation: &str, f: &Figures) {
-        println!(
-            "{},{},{pattern},{},{},{implementation},{},{:.4},{:.4},{:.4}",
-            self.space,
-            self.threads,
-            block.n,
-            block.capture,
-            block.m,
-            f.dispatch,
-            f.throughput,
-            f.latency
-        );
+        let capture = block.capture.to_string();
+        self.csv_line(pattern, block.n, &capture, implementation, block.m, f);
     }
 }
 
 /// The three figures in table columns.
-fn columns(f: &Figures) -> String {
+pub(super) fn columns(f: &Figures) -> String {
     format!(
         "{:>WIDTH$.2} {:>WIDTH$.2} {:>WIDTH$.2}",
         f.dispatch, f.throughput, f.latency
