@@ -271,11 +271,24 @@ fn a_recording_instance_kept_past_its_recording_runs_nothing() {
     let kept: Arc<Mutex<Option<Cuda>>> = Arc::new(Mutex::new(None));
     let x = Dev1::<f64>::new("x", [16]).unwrap();
     let graph = {
-        let (kept, x) = (Arc::clone(&kept), x.clone());
+        let (kept, x, outer) = (Arc::clone(&kept), x.clone(), exec.clone());
         Graph::capture(&exec, "keep", move |e: &Cuda| {
             *kept.lock().unwrap() = Some(e.clone());
             // Fencing a recording instance is refused (its work runs at submit).
             assert!(e.fence("inside").is_err());
+            // Work on another instance would run now, outside the graph: refused.
+            let y = x.clone();
+            let err = parallel_for(
+                "outside",
+                RangePolicy::new(&outer, 0, 16)?,
+                kernel!(|i| y[i] = 9.0),
+            )
+            .unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains("this thread is recording a graph node"),
+                "{err}"
+            );
             let x = x.clone();
             parallel_for("set", RangePolicy::new(e, 0, 16)?, kernel!(|i| x[i] = 2.0))
         })
