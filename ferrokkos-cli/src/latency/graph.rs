@@ -2,8 +2,9 @@
 //! `kernel!`s on the chosen space (the host spaces too), printed after the launch latency table.
 //!
 //! - The halo update ([`super::halo`]): one call is its 8 launches (separate), or one submit of
-//!   them as a graph built with `create_graph` (a chain of `then_parallel_for`) or with
-//!   `Graph::capture` of the 8 launches.
+//!   them as a graph built with `create_graph` (a chain of `then_parallel_for`), with
+//!   `Graph::capture` of the 8 launches (a chain too), or with `create_graph` as a DAG (the 4
+//!   packs at once after the root, `when_all`, then the 4 unpacks in a chain: 5 kernels deep).
 //! - Graphs of 1 and of [`CHAIN`] + 1 tiny kernels (1 iteration, `t[0] += 1`) in a chain, one submit
 //!   per call: their difference over [`CHAIN`] is what one more kernel costs in a graph, and the
 //!   1-kernel graph's (M submits + fence) / M is the cost of a submit.
@@ -17,7 +18,7 @@ use ferrokkos::{
 
 use super::device::ROUNDS;
 use super::graph_report::GraphTable;
-use super::halo::{Chain, Halo, Launcher, SpaceView, check_halo};
+use super::halo::{Chain, Dag, Halo, Launcher, SpaceView, check_halo};
 use super::measure::{Figures, WARM_UP, measure, medians};
 use super::report::Report;
 use crate::Failure;
@@ -29,16 +30,17 @@ pub const CHAIN: usize = 64;
 pub const GRAPH_M: usize = 1000;
 
 /// The measured rows, in order.
-pub const ROWS: [&str; 5] = [
+pub const ROWS: [&str; 6] = [
     "halo: 8 launches",
     "halo: create_graph",
     "halo: Graph::capture",
+    "halo: create_graph DAG",
     "graph of 1 kernel",
     "graph of 65 kernels",
 ];
 
 /// The figures of the [`ROWS`], per call.
-pub type Rows = [Figures; 5];
+pub type Rows = [Figures; 6];
 
 /// A graph of `kernels` tiny kernels in a chain, each adding 1 to `t[0]`.
 fn tiny_chain<S: Launch + GraphSpace>(
@@ -71,6 +73,8 @@ struct Bench<'e, S: Launch + GraphSpace> {
     separate: Vec<Box<Launcher<S>>>,
     chained: Graph<S>,
     captured: Graph<S>,
+    /// The halo update as a DAG: the packs at once, then the unpacks.
+    dag: Graph<S>,
     /// The tiny kernels' Views and graphs: 1 kernel, then `CHAIN + 1`.
     tiny: [(SpaceView<S, 1>, Graph<S>); 2],
     /// Calls so far (warm-up included): of the halo update, of each tiny graph.
@@ -91,13 +95,14 @@ where
         let captured = Graph::capture(exec, "halo", move |e: &S| {
             launches.iter().try_for_each(|launch| launch(e))
         })?;
+        let dag = create_graph(exec, |root| halo.kernels(&mut Dag::new(root, exec)))?;
         let tiny = |kernels: usize| -> Result<_, Failure> {
             let t = SpaceView::<S, 1>::new("tiny", [1])?;
             let graph = tiny_chain(exec, &t, kernels)?;
             Ok((t, graph))
         };
         let tiny = [tiny(1)?, tiny(CHAIN + 1)?];
-        for graph in [&chained, &captured, &tiny[0].1, &tiny[1].1] {
+        for graph in [&chained, &captured, &dag, &tiny[0].1, &tiny[1].1] {
             graph.instantiate()?;
         }
         Ok(Bench {
@@ -106,6 +111,7 @@ where
             separate,
             chained,
             captured,
+            dag,
             tiny,
             calls: 0,
         })
@@ -120,11 +126,12 @@ where
             measure(m, separate, fence)?,
             measure(m, || self.chained.submit(), fence)?,
             measure(m, || self.captured.submit(), fence)?,
+            measure(m, || self.dag.submit(), fence)?,
             measure(m, || self.tiny[0].1.submit(), fence)?,
             measure(m, || self.tiny[1].1.submit(), fence)?,
         ];
         self.calls += WARM_UP + 2 * m;
-        check_halo(&self.halo.grid()?, 3 * self.calls, "ferrokkos")?;
+        check_halo(&self.halo.grid()?, 4 * self.calls, "ferrokkos")?;
         for (kernels, (t, _)) in [1, CHAIN + 1].into_iter().zip(&self.tiny) {
             let host = View::<f64, 1>::new("tiny (check)", [1])?;
             deep_copy(&host, t)?;
@@ -139,12 +146,13 @@ where
     }
 }
 
-/// The raw CUDA peer's rows, per call: the 8 halo kernels launched one by one, the 8 as one
-/// captured CUDA graph, and graphs of 1 and of `CHAIN + 1` tiny kernels.
-pub type PeerRows = [Figures; 4];
+/// The raw CUDA peer's rows, per call: the 8 halo kernels launched one by one, the 8 as one CUDA
+/// graph captured from one stream (a chain), the 8 as a CUDA graph captured as a DAG (the packs
+/// forked to 4 streams), and graphs of 1 and of `CHAIN + 1` tiny kernels.
+pub type PeerRows = [Figures; 5];
 
 /// For each ferrokkos row, the peer row it is compared with.
-pub const PEER_ROW: [usize; 5] = [0, 1, 1, 2, 3];
+pub const PEER_ROW: [usize; 6] = [0, 1, 1, 2, 3, 4];
 
 /// The peer of the graph rows: measures its rows with `m` calls per timed loop, or gives `None`
 /// where there is none.
@@ -187,12 +195,15 @@ mod tests {
     use crate::in_child::{test_name, with_runtime};
     use ferrokkos::{ExecutionSpace, Serial, Threads};
 
-    /// A few rounds of a few calls on `exec`: the checks pass and the figures are times.
+    /// A few rounds of a few calls on `exec`: the checks pass and the figures are times; the DAG
+    /// has the chain's 8 kernels and one join.
     fn rounds<S: Launch + GraphSpace>(exec: &S)
     where
         RangePolicy<S>: GraphPolicy<S>,
     {
         let mut bench = Bench::new(exec).unwrap();
+        assert_eq!(bench.chained.node_count(), 8);
+        assert_eq!(bench.dag.node_count(), 9);
         for _ in 0..2 {
             let rows = bench.round(3).unwrap();
             assert!(rows.iter().all(|f| f.latency > 0.0 && f.throughput > 0.0));

@@ -1,7 +1,8 @@
 //! The raw CUDA peer of the graph rows on Cuda: the halo update's 8 kernels and the tiny kernels
 //! written by hand ([`super::graph_raw_kernels`]), launched with bare `cuLaunchKernel`s, and the
-//! same launches captured from a stream into CUDA graphs replayed by `cuGraphLaunch`; the fence is
-//! `cuStreamSynchronize`. The context and buffers come from cudarc's safe API
+//! same launches captured from a stream into CUDA graphs replayed by `cuGraphLaunch` (the halo
+//! update also as a DAG, its packs forked to 4 streams in the capture: [`super::graph_raw_dag`]);
+//! the fence is `cuStreamSynchronize`. The context and buffers come from cudarc's safe API
 //! ([`super::raw::open`]), the timed calls are cudarc's `sys` bindings.
 
 use std::sync::Arc;
@@ -11,6 +12,7 @@ use cudarc::nvrtc::Ptx;
 use ferrokkos::CudaDevice;
 
 use super::graph::{CHAIN, PeerRows};
+use super::graph_raw_dag::Fork;
 use super::graph_raw_kernels::{HaloParams, Launches, RawGraph, SOURCE};
 use super::halo::{G, check_halo, initial};
 use super::measure::{WARM_UP, measure};
@@ -19,8 +21,9 @@ use crate::Failure;
 
 /// The raw peer: its kernels, graphs and buffers, made once and measured at each round.
 pub struct RawGraphs {
-    /// The halo graph, the tiny 1-kernel graph and the longer one (dropped before the buffers).
-    graphs: [RawGraph; 3],
+    /// The halo graphs (a chain, a DAG), the tiny 1-kernel graph and the longer one (dropped
+    /// before the buffers).
+    graphs: [RawGraph; 4],
     /// The kernels and their parameters.
     launches: Launches,
     /// The device's primary context and the peer's stream.
@@ -97,11 +100,15 @@ impl RawGraphs {
         ctx.bind_to_thread()
             .map_err(driver("binding the context"))?;
         let s = launches.stream;
+        // Its streams and events only serve the capture (the graph keeps neither): dropped below.
+        let fork = Fork::new(&ctx)?;
         let graphs = [
             RawGraph::capture(&ctx, s, || (0..8).try_for_each(|k| launches.halo(k)))?,
+            RawGraph::capture(&ctx, s, || fork.halo(&launches, s))?,
             RawGraph::capture(&ctx, s, || launches.tiny(0))?,
             RawGraph::capture(&ctx, s, || (0..=CHAIN).try_for_each(|_| launches.tiny(1)))?,
         ];
+        drop(fork);
         Ok(RawGraphs {
             graphs,
             launches,
@@ -125,10 +132,11 @@ impl RawGraphs {
             let code = unsafe { sys::cuStreamSynchronize(s) };
             check_call(code, "cuStreamSynchronize")
         };
-        let [halo, one, chain] = &self.graphs;
+        let [halo, dag, one, chain] = &self.graphs;
         let rows = [
             measure(m, || (0..8).try_for_each(|k| l.halo(k)), sync)?,
             measure(m, || halo.launch(s), sync)?,
+            measure(m, || dag.launch(s), sync)?,
             measure(m, || one.launch(s), sync)?,
             measure(m, || chain.launch(s), sync)?,
         ];
@@ -138,7 +146,7 @@ impl RawGraphs {
             .clone_dtoh(&self.u)
             .map_err(driver("copying the grid to the host"))?;
         sync()?;
-        check_halo(&u, 2 * self.calls, "raw CUDA")?;
+        check_halo(&u, 3 * self.calls, "raw CUDA")?;
         for (kernels, t) in [1, CHAIN + 1].into_iter().zip(&self.tiny) {
             let got = self
                 .stream

@@ -76,12 +76,15 @@ pub(super) struct Launches {
 }
 
 impl Launches {
-    /// Launches `f` with `grid` blocks of `block` threads and its one parameter at `param`.
+    /// Launches `f` on `stream` with `grid` blocks of `block` threads and its one parameter at
+    /// `param`.
     ///
     /// # Safety
-    /// `param` points at the one parameter `f` takes, laid out as in the source.
+    /// `param` points at the one parameter `f` takes, laid out as in the source; `stream` is a
+    /// live stream of the context.
     unsafe fn launch(
         &self,
+        stream: sys::CUstream,
         f: &CudaFunction,
         grid: u32,
         block: u32,
@@ -100,7 +103,7 @@ impl Launches {
                 1,
                 1,
                 0,
-                self.stream,
+                stream,
                 args.as_mut_ptr(),
                 std::ptr::null_mut(),
             )
@@ -108,16 +111,23 @@ impl Launches {
         check_call(code, "cuLaunchKernel")
     }
 
-    /// Launches halo kernel `k` (0..8).
+    /// Launches halo kernel `k` (0..8) on the launches' stream.
     pub(super) fn halo(&self, k: usize) -> Result<(), Failure> {
+        self.halo_on(k, self.stream)
+    }
+
+    /// Launches halo kernel `k` (0..8) on `stream`, a live stream of the context.
+    pub(super) fn halo_on(&self, k: usize, stream: sys::CUstream) -> Result<(), Failure> {
         let p = self
             .params
             .get(k)
             .ok_or_else(|| Failure::Run(format!("latency: raw CUDA: no halo kernel {k}")))?;
         // SAFETY: `raw_halo(const HaloParams)`: `p` is a HaloParams laid out as the C++ struct,
-        // its addresses are inside the grid and edge buffers for `n` values at their strides.
+        // its addresses are inside the grid and edge buffers for `n` values at their strides; the
+        // caller hands a live stream of the context.
         unsafe {
             self.launch(
+                stream,
                 &self.halo,
                 (G as u32).div_ceil(BLOCK),
                 BLOCK,
@@ -132,8 +142,9 @@ impl Launches {
             .tiny_values
             .get(w)
             .ok_or_else(|| Failure::Run(format!("latency: raw CUDA: no tiny value {w}")))?;
-        // SAFETY: `raw_tiny(double*)`: `t` holds the device address of one double.
-        unsafe { self.launch(&self.tiny, 1, 1, (t as *const u64).cast()) }
+        // SAFETY: `raw_tiny(double*)`: `t` holds the device address of one double; the launches'
+        // stream is live.
+        unsafe { self.launch(self.stream, &self.tiny, 1, 1, (t as *const u64).cast()) }
     }
 }
 

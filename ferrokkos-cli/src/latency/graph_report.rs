@@ -20,10 +20,11 @@ pub struct GraphTable<'r> {
 }
 
 /// The rows' names in CSV, then the derived per-kernel row's.
-const PATTERNS: [&str; 6] = [
+const PATTERNS: [&str; 7] = [
     "graph_halo_separate",
     "graph_halo_create_graph",
     "graph_halo_capture",
+    "graph_halo_create_graph_dag",
     "graph_1_kernel",
     "graph_65_kernels",
     "graph_per_kernel",
@@ -33,11 +34,11 @@ const PATTERNS: [&str; 6] = [
 const PER_KERNEL: &str = "per kernel (65 - 1)/64";
 
 /// Kernels per call of each row, then of the derived row.
-const KERNELS: [usize; 6] = [8, 8, 8, 1, CHAIN + 1, 1];
+const KERNELS: [usize; 7] = [8, 8, 8, 8, 1, CHAIN + 1, 1];
 
 /// Iterations per kernel of row `row`: G for the halo, 1 for the tiny kernels.
 fn iterations(row: usize) -> usize {
-    if row < 3 { G } else { 1 }
+    if row < 4 { G } else { 1 }
 }
 
 /// What one more kernel costs in a graph: (`long` - `short`) / [`CHAIN`], figure by figure.
@@ -61,12 +62,12 @@ fn ratio(peer: &Figures, ours: &Figures) -> Figures {
 
 impl GraphTable<'_> {
     /// The rows with the derived per-kernel row: ferrokkos', and the peer's matched to them.
-    fn all(&self) -> ([Figures; 6], Option<[Figures; 6]>) {
+    fn all(&self) -> ([Figures; 7], Option<[Figures; 7]>) {
         let f = &self.ferrokkos;
-        let ours = [f[0], f[1], f[2], f[3], f[4], per_kernel(&f[4], &f[3])];
+        let ours = [f[0], f[1], f[2], f[3], f[4], f[5], per_kernel(&f[5], &f[4])];
         let peer = self.peer.map(|p| {
             let m = PEER_ROW.map(|k| p[k]);
-            [m[0], m[1], m[2], m[3], m[4], per_kernel(&p[3], &p[2])]
+            [m[0], m[1], m[2], m[3], m[4], m[5], per_kernel(&p[4], &p[3])]
         });
         (ours, peer)
     }
@@ -115,7 +116,8 @@ impl GraphTable<'_> {
              iterations in a\n  chain (4 pack its edges into buffers, 4 add them to the opposite \
              ghost rows and columns); a call\n  is the 8 launches, or one submit of them as a graph \
              built by create_graph (a chain of\n  then_parallel_for) or by Graph::capture of the 8 \
-             launches"
+             launches; DAG: create_graph with the 4 packs\n  after the root at once, when_all, \
+             then the 4 unpacks in a chain (5 kernels deep)"
         );
         println!(
             "graph of k kernels: a chain of k kernels of 1 iteration, one submit per call; \
@@ -129,7 +131,9 @@ impl GraphTable<'_> {
             println!(
                 "raw CUDA: the same kernels by hand (NVRTC): 8 cuLaunchKernel (cuStreamSynchronize \
                  as the fence);\n  the 8 captured from a stream as one CUDA graph and replayed by \
-                 cuGraphLaunch (both graph\n  rows); the tiny kernels' graphs captured likewise"
+                 cuGraphLaunch (both chain\n  rows); DAG: the packs captured on 4 streams forked \
+                 from and joined to the first by\n  events; the tiny kernels' graphs captured from \
+                 a stream"
             );
         }
         println!();
@@ -152,23 +156,25 @@ impl GraphTable<'_> {
     }
 
     /// Prints the comparisons the issue asks for, from the latency figures.
-    fn summary(&self, ours: &[Figures; 6]) {
+    fn summary(&self, ours: &[Figures; 7]) {
         let l = |k: usize| ours[k].latency;
         println!();
         println!(
-            "halo, 8 launches / graph (latency): create_graph {:.2}x, Graph::capture {:.2}x \
-             (higher: the graph is faster)",
+            "halo, 8 launches / graph (latency): create_graph {:.2}x, Graph::capture {:.2}x, \
+             create_graph DAG {:.2}x\n  (higher: the graph is faster)",
             l(0) / l(1),
-            l(0) / l(2)
+            l(0) / l(2),
+            l(0) / l(3)
         );
         println!(
             "issue 18 targets: a halo update as a graph <= 15 us (latency): create_graph {:.2}, \
-             Graph::capture {:.2};\n  per kernel in a graph <= 1.5 us (latency): {:.2}; \
-             graph launch, (M submits + fence) / M of 1 kernel: {:.2} us",
+             Graph::capture {:.2},\n  create_graph DAG {:.2}; per kernel in a graph <= 1.5 us \
+             (latency): {:.2}; graph launch,\n  (M submits + fence) / M of 1 kernel: {:.2} us",
             l(1),
             l(2),
-            l(5),
-            ours[3].throughput
+            l(3),
+            l(6),
+            ours[4].throughput
         );
     }
 }

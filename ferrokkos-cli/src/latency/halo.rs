@@ -1,12 +1,14 @@
 //! The halo update of the graph rows, a stand-in for that of a CG mini-app: a G x G grid with one
 //! ghost layer ((G + 2) squared, row-major), whose edges (rows 1 and G, columns 1 and G) four
 //! kernels pack into four buffers of G, and four kernels add the buffers to the opposite ghost rows
-//! and columns (periodic). 8 `kernel!`s of G iterations that must run in order; the ghost layer
+//! and columns (periodic). 8 `kernel!`s of G iterations: the 4 packs only read the grid and each
+//! writes its own buffer, so they may run at once ([`Dag`]), but all come before the unpacks, which
+//! all write the grid (kept in order: a graph's race check works per allocation). The ghost layer
 //! grows by the opposite edge at each update, so every update shows in the result.
 
 use ferrokkos::{
     ExecutionSpace, GraphNode, GraphPolicy, GraphSpace, Launch, LayoutRight, ParallelFor,
-    RangePolicy, View, deep_copy, kernel, parallel_for,
+    RangePolicy, View, deep_copy, kernel, parallel_for, when_all,
 };
 
 use crate::Failure;
@@ -18,6 +20,9 @@ pub const G: usize = 512;
 /// A View of `f64` in the memory of `S`.
 pub type SpaceView<S, const R: usize> =
     View<f64, R, LayoutRight, <S as ExecutionSpace>::MemorySpace>;
+
+/// The first `PACKS` of the 8 kernels that [`Halo::kernels`] hands out are the packs.
+pub const PACKS: usize = 4;
 
 /// One launch of a kernel on the instance it is given.
 pub type Launcher<S> = dyn Fn(&S) -> ferrokkos::Result<()> + Send + Sync;
@@ -112,6 +117,56 @@ where
     }
 }
 
+/// The halo update as a DAG of graph nodes on the instance `exec`: the [`PACKS`] packs each after
+/// `root` (no order among them), then, after all of them ([`when_all`]), the unpacks in a chain.
+/// Its critical path is 5 kernels instead of 8.
+pub struct Dag<'g, 'e, S> {
+    /// The node the packs come after.
+    pub root: GraphNode<'g, S>,
+    /// The instance of the kernels' policies.
+    pub exec: &'e S,
+    /// The pack nodes added so far.
+    packs: Vec<GraphNode<'g, S>>,
+    /// The last unpack node added (none yet: the packs' join comes first).
+    last: Option<GraphNode<'g, S>>,
+}
+
+impl<'g, 'e, S> Dag<'g, 'e, S> {
+    /// A DAG to build after `root`, with policies on `exec`.
+    pub fn new(root: GraphNode<'g, S>, exec: &'e S) -> Self {
+        Dag {
+            root,
+            exec,
+            packs: Vec::with_capacity(PACKS),
+            last: None,
+        }
+    }
+}
+
+impl<S: Launch + GraphSpace> Sink<S> for Dag<'_, '_, S>
+where
+    RangePolicy<S>: GraphPolicy<S>,
+{
+    fn add<K>(&mut self, label: &'static str, kernel: K) -> ferrokkos::Result<()>
+    where
+        K: Send + Sync + 'static,
+        RangePolicy<S>: for<'k> ParallelFor<&'k K>,
+    {
+        let policy = RangePolicy::new(self.exec, 0, G)?;
+        if self.packs.len() < PACKS {
+            let pack = self.root.then_parallel_for(label, policy, kernel);
+            self.packs.push(pack);
+            return Ok(());
+        }
+        let after = match self.last.take() {
+            Some(node) => node,
+            None => when_all(&self.packs)?,
+        };
+        self.last = Some(after.then_parallel_for(label, policy, kernel));
+        Ok(())
+    }
+}
+
 impl<S: Launch> Halo<S> {
     /// The Views in the memory of `S`, the grid filled with [`initial`], the buffers zero.
     pub fn new() -> Result<Self, Failure> {
@@ -135,7 +190,7 @@ impl<S: Launch> Halo<S> {
         Ok(halo)
     }
 
-    /// Hands the 8 kernels of one update to `sink`, in order.
+    /// Hands the 8 kernels of one update to `sink`, in order: the [`PACKS`] packs, then the unpacks.
     pub fn kernels(&self, sink: &mut impl Sink<S>) -> ferrokkos::Result<()> {
         let h = self;
         sink.add("halo_pack_north", kernel!(|i| h.north[i] = h.u[(1, i + 1)]))?;

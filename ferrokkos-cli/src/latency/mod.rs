@@ -8,7 +8,7 @@
 //! as big as Kokkos' functor; on Cuda it is a `kernel!` capturing the array and a View in CudaSpace.
 //!
 //! After that table, the graph rows (`graph.rs`, issue 18): a halo update of 8 kernels launched one
-//! by one and as graphs, and the cost of a graph launch and of one more kernel in a graph; on Cuda
+//! by one and as graphs (chains, and a DAG whose 4 packs may run at once), and the cost of a graph launch and of one more kernel in a graph; on Cuda
 //! against raw CUDA launches and raw CUDA graphs (`graph_raw.rs`).
 
 mod config;
@@ -16,6 +16,8 @@ mod device;
 mod graph;
 #[cfg(feature = "peers")]
 mod graph_raw;
+#[cfg(feature = "peers")]
+mod graph_raw_dag;
 #[cfg(feature = "peers")]
 mod graph_raw_kernels;
 mod graph_report;
