@@ -20,24 +20,20 @@ impl<S> GraphExecutable<S> for InOrder {
     }
 }
 
-impl GraphSpace for Serial {
-    fn instantiate_graph(
-        &self,
-        _label: &str,
-        _nodes: &[NodeSpec<'_, Self>],
-        _: Token,
-    ) -> Result<Box<dyn GraphExecutable<Self>>> {
-        Ok(Box::new(InOrder))
-    }
+/// Both host spaces instantiate a graph as [`InOrder`].
+macro_rules! in_order {
+    ($($space:ty),*) => {$(
+        impl GraphSpace for $space {
+            fn instantiate_graph(
+                &self,
+                _label: &str,
+                _nodes: &[NodeSpec<'_, Self>],
+                _: Token,
+            ) -> Result<Box<dyn GraphExecutable<Self>>> {
+                Ok(Box::new(InOrder))
+            }
+        }
+    )*};
 }
 
-impl GraphSpace for Threads {
-    fn instantiate_graph(
-        &self,
-        _label: &str,
-        _nodes: &[NodeSpec<'_, Self>],
-        _: Token,
-    ) -> Result<Box<dyn GraphExecutable<Self>>> {
-        Ok(Box::new(InOrder))
-    }
-}
+in_order!(Serial, Threads);
