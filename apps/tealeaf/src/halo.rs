@@ -1,0 +1,93 @@
+//! Halo updates (TeaLeaf's `local_halos`): on a face at the domain's boundary the halo mirrors
+//! the interior, the first halo cell taking the first interior cell's value, the second the
+//! second's, and so on to the depth asked for. Left and right go first over every row, then
+//! bottom and top over every column, halo columns included, so the corners come along.
+
+use ferrokkos::prelude::*;
+
+use crate::chunk::{Chunk, Face, Field};
+use crate::profile::Phase;
+
+/// The fields TeaLeaf exchanges, in its order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldId {
+    /// `density`.
+    Density,
+    /// `energy0`.
+    Energy0,
+    /// `energy` (TeaLeaf's energy1).
+    Energy1,
+    /// `u`.
+    U,
+    /// `p`.
+    P,
+    /// `sd`.
+    Sd,
+}
+
+impl<S: Launch> Chunk<S> {
+    /// The View of a field.
+    pub fn field(&self, id: FieldId) -> &Field<S> {
+        match id {
+            FieldId::Density => &self.density,
+            FieldId::Energy0 => &self.energy0,
+            FieldId::Energy1 => &self.energy,
+            FieldId::U => &self.u,
+            FieldId::P => &self.p,
+            FieldId::Sd => &self.sd,
+        }
+    }
+
+    /// Updates the halos of `fields` to `depth` cells (at most the chunk's halo depth).
+    pub fn update_halo(&self, fields: &[FieldId], depth: usize) -> crate::Result<()> {
+        if fields.is_empty() {
+            return Ok(());
+        }
+        self.timed("local_halos", Phase::Halo, || {
+            for &id in fields {
+                self.reflect(self.field(id), depth)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// The reflective halo of one field, face by face.
+    // A mirrored read index (`x - hd - 1 - m`) makes the launch's overlap check, which the
+    // `kernel!` expansion writes at the kernel's span, multiply by -1.
+    #[allow(clippy::neg_multiply)]
+    fn reflect(&self, f: &Field<S>, depth: usize) -> ferrokkos::Result<()> {
+        let (x, y, hd) = (self.x as i64, self.y as i64, self.halo_depth as i64);
+        let (rows, columns) = (self.y, self.x);
+        // Each iteration `(row, m)` or `(m, column)` copies the m-th interior cell from the face
+        // into the m-th halo cell.
+        if self.is_external(Face::Left) {
+            self.launch.for_each(
+                "update_left",
+                self.cells((0, 0), (rows, depth))?,
+                kernel!(|(j, m)| f[(j, hd - 1 - m)] = f[(j, hd + m)]),
+            )?;
+        }
+        if self.is_external(Face::Right) {
+            self.launch.for_each(
+                "update_right",
+                self.cells((0, 0), (rows, depth))?,
+                kernel!(|(j, m)| f[(j, x - hd + m)] = f[(j, x - hd - 1 - m)]),
+            )?;
+        }
+        if self.is_external(Face::Top) {
+            self.launch.for_each(
+                "update_top",
+                self.cells((0, 0), (depth, columns))?,
+                kernel!(|(m, k)| f[(y - hd + m, k)] = f[(y - hd - 1 - m, k)]),
+            )?;
+        }
+        if self.is_external(Face::Bottom) {
+            self.launch.for_each(
+                "update_bottom",
+                self.cells((0, 0), (depth, columns))?,
+                kernel!(|(m, k)| f[(hd - 1 - m, k)] = f[(hd + m, k)]),
+            )?;
+        }
+        Ok(())
+    }
+}

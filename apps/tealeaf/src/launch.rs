@@ -1,0 +1,88 @@
+//! Launching a kernel, or only naming it for compilation ahead of the run.
+//!
+//! Every kernel of the app goes through a [`Launcher`]. Normally it launches; while the chunk is
+//! being prepared ([`Launcher::prepare`]) it adds the kernel, with its policy and pattern, to a
+//! [`Prepare`] instead, so that one walk over the kernel functions compiles every kernel before
+//! the first step (on Cuda, with NVRTC on all cores; the host spaces compile nothing).
+
+use std::cell::RefCell;
+
+use ferrokkos::{
+    ParallelFor, ParallelReduce, Prepare, PrepareReport, ReduceTarget, Sum, parallel_for,
+    parallel_reduce,
+};
+
+/// Launches kernels, or collects them for [`Prepare`].
+#[derive(Debug, Default)]
+pub struct Launcher {
+    preparing: RefCell<Option<Prepare>>,
+}
+
+impl Launcher {
+    /// A launcher that launches.
+    pub fn new() -> Launcher {
+        Launcher::default()
+    }
+
+    /// Whether kernels are being collected rather than run.
+    pub fn is_preparing(&self) -> bool {
+        self.preparing.borrow().is_some()
+    }
+
+    /// Collects the kernels that `walk` names (it must not depend on results: reductions give
+    /// their `dry` value), then compiles them all. Returns what the compilation did and how many
+    /// kernel requests there were.
+    pub fn prepare<E: From<ferrokkos::Error>>(
+        &self,
+        walk: impl FnOnce() -> Result<(), E>,
+    ) -> Result<(PrepareReport, usize), E> {
+        *self.preparing.borrow_mut() = Some(Prepare::new());
+        let walked = walk();
+        let mut prep = self.preparing.borrow_mut().take().unwrap_or_default();
+        walked?;
+        let requests = prep.len();
+        Ok((prep.compile()?, requests))
+    }
+
+    /// `parallel_for`, or its preparation.
+    pub fn for_each<P: ParallelFor<K>, K>(
+        &self,
+        label: &str,
+        policy: P,
+        kernel: K,
+    ) -> ferrokkos::Result<()> {
+        match self.preparing.borrow_mut().as_mut() {
+            Some(prep) => prep.parallel_for(label, &policy, &kernel).map(drop),
+            None => parallel_for(label, policy, kernel),
+        }
+    }
+
+    /// A `parallel_reduce` into `target`, or its preparation (then `dry` is the result).
+    pub fn reduce<P, K, T>(
+        &self,
+        label: &str,
+        policy: P,
+        kernel: K,
+        target: T,
+        dry: T::Output,
+    ) -> ferrokkos::Result<T::Output>
+    where
+        T: ReduceTarget,
+        P: ParallelReduce<K, T>,
+    {
+        match self.preparing.borrow_mut().as_mut() {
+            Some(prep) => prep
+                .parallel_reduce(label, &policy, &kernel, target)
+                .map(|_| dry),
+            None => parallel_reduce(label, policy, kernel, target),
+        }
+    }
+
+    /// A sum of `f64`s (`0.0` while preparing).
+    pub fn sum<P, K>(&self, label: &str, policy: P, kernel: K) -> ferrokkos::Result<f64>
+    where
+        P: ParallelReduce<K, Sum<f64>>,
+    {
+        self.reduce(label, policy, kernel, Sum::new(), 0.0)
+    }
+}

@@ -1,0 +1,20 @@
+//! TeaLeaf, the 2D implicit heat-conduction mini-app (UoB-HPC/TeaLeaf), written once over
+//! ferrokkos' execution spaces: every kernel is a `kernel!` and the whole simulation is generic
+//! over `S: Launch`, so it runs on Serial, Threads or Cuda, chosen at run time.
+#![forbid(unsafe_code)]
+
+pub mod app;
+pub mod chunk;
+pub mod deck;
+pub mod diffuse;
+pub mod error;
+pub mod halo;
+pub mod launch;
+pub mod problems;
+pub mod profile;
+pub mod settings;
+pub mod solvers;
+pub mod states;
+pub mod summary;
+
+pub use error::{Result, TeaError};

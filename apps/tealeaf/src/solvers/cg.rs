@@ -1,0 +1,163 @@
+//! The conjugate-gradient solver (TeaLeaf's `cg`), whose iterations also start Chebyshev and
+//! PPCG and record the step lengths their eigenvalue estimate needs.
+
+use ferrokkos::prelude::*;
+
+use crate::chunk::Chunk;
+use crate::halo::FieldId;
+use crate::profile::Phase;
+use crate::settings::{Coefficient, Settings, Solver};
+use crate::solvers::{self, SolveReport};
+
+impl<S: Launch> Chunk<S> {
+    /// Sets up a solve: `u = energy · density` everywhere, the conduction coefficient `w` on all
+    /// but the outer ring, the face coefficients, then `w = A u`, `r = u - w`, `p = r`. Returns
+    /// `rro = r · p`.
+    pub fn cg_init(&self, coefficient: Coefficient, rx: f64, ry: f64) -> crate::Result<f64> {
+        self.timed("cg_init", Phase::Solve, || {
+            let (p, r, u, w) = (&self.p, &self.r, &self.u, &self.w);
+            let (density, energy, kx, ky) = (&self.density, &self.energy, &self.kx, &self.ky);
+            self.launch.for_each(
+                "cg_init_u",
+                self.all_cells()?,
+                kernel!(|(j, k)| {
+                    p[(j, k)] = 0.0;
+                    r[(j, k)] = 0.0;
+                    u[(j, k)] = energy[(j, k)] * density[(j, k)];
+                }),
+            )?;
+            let conductivity = coefficient == Coefficient::Conductivity;
+            self.launch.for_each(
+                "cg_init_w",
+                self.inner_cells()?,
+                kernel!(|(j, k)| {
+                    let d = density[(j, k)];
+                    w[(j, k)] = if conductivity { d } else { 1.0 / d };
+                }),
+            )?;
+            self.launch.for_each(
+                "cg_init_k",
+                self.face_cells()?,
+                kernel!(|(j, k)| {
+                    kx[(j, k)] =
+                        rx * (w[(j, k - 1)] + w[(j, k)]) / (2.0 * w[(j, k - 1)] * w[(j, k)]);
+                    ky[(j, k)] =
+                        ry * (w[(j - 1, k)] + w[(j, k)]) / (2.0 * w[(j - 1, k)] * w[(j, k)]);
+                }),
+            )?;
+            Ok(self.launch.sum(
+                "cg_init_others",
+                self.interior()?,
+                kernel!(|(j, k), rro: &mut f64| {
+                    w[(j, k)] = solvers::smvp(&u, &kx, &ky, j, k);
+                    r[(j, k)] = u[(j, k)] - w[(j, k)];
+                    p[(j, k)] = r[(j, k)];
+                    *rro += r[(j, k)] * p[(j, k)];
+                }),
+            )?)
+        })
+    }
+
+    /// `w = A p`; returns `p · w`.
+    pub fn cg_calc_w(&self) -> crate::Result<f64> {
+        self.timed("cg_calc_w", Phase::Solve, || {
+            let (p, w, kx, ky) = (&self.p, &self.w, &self.kx, &self.ky);
+            Ok(self.launch.sum(
+                "cg_calc_w",
+                self.interior()?,
+                kernel!(|(j, k), pw: &mut f64| {
+                    w[(j, k)] = solvers::smvp(&p, &kx, &ky, j, k);
+                    *pw += w[(j, k)] * p[(j, k)];
+                }),
+            )?)
+        })
+    }
+
+    /// `u += alpha p`, `r -= alpha w`; returns `r · r`.
+    pub fn cg_calc_ur(&self, alpha: f64) -> crate::Result<f64> {
+        self.timed("cg_calc_ur", Phase::Solve, || {
+            let (u, r, p, w) = (&self.u, &self.r, &self.p, &self.w);
+            Ok(self.launch.sum(
+                "cg_calc_ur",
+                self.interior()?,
+                kernel!(|(j, k), rrn: &mut f64| {
+                    u[(j, k)] += alpha * p[(j, k)];
+                    r[(j, k)] -= alpha * w[(j, k)];
+                    *rrn += r[(j, k)] * r[(j, k)];
+                }),
+            )?)
+        })
+    }
+
+    /// `p = beta p + r`.
+    pub fn cg_calc_p(&self, beta: f64) -> crate::Result<()> {
+        self.timed("cg_calc_p", Phase::Solve, || {
+            let (p, r) = (&self.p, &self.r);
+            self.launch.for_each(
+                "cg_calc_p",
+                self.interior()?,
+                kernel!(|(j, k)| p[(j, k)] = beta * p[(j, k)] + r[(j, k)]),
+            )?;
+            Ok(())
+        })
+    }
+}
+
+/// CG's set-up (TeaLeaf's `cg_init_driver`): the kernels, the halos of `u` and `p`, `u0 = u`.
+/// Returns `rro`.
+pub fn init<S: Launch>(
+    chunk: &Chunk<S>,
+    settings: &Settings,
+    rx: f64,
+    ry: f64,
+) -> crate::Result<f64> {
+    let rro = chunk.cg_init(settings.coefficient, rx, ry)?;
+    chunk.update_halo(&[FieldId::U, FieldId::P], 1)?;
+    chunk.copy_u()?;
+    Ok(rro)
+}
+
+/// One CG iteration (TeaLeaf's `cg_main_step_driver`), the `tt`-th of the solve: records its
+/// alpha and beta, updates `rro`, and returns the error (`r · r`).
+pub fn step<S: Launch>(chunk: &mut Chunk<S>, tt: usize, rro: &mut f64) -> crate::Result<f64> {
+    let pw = chunk.cg_calc_w()?;
+    let alpha = *rro / pw;
+    chunk.cg_alphas[tt] = alpha;
+    let rrn = chunk.cg_calc_ur(alpha)?;
+    let beta = rrn / *rro;
+    chunk.cg_betas[tt] = beta;
+    chunk.cg_calc_p(beta)?;
+    *rro = rrn;
+    Ok(rrn)
+}
+
+/// A CG solve: iterations until `sqrt(|r · r|) < eps` or `max_iters`.
+pub fn solve<S: Launch>(
+    chunk: &mut Chunk<S>,
+    settings: &Settings,
+    rx: f64,
+    ry: f64,
+) -> crate::Result<SolveReport> {
+    let exchange = [FieldId::U, FieldId::P];
+    let mut rro = init(chunk, settings, rx, ry)?;
+    let mut error = 1e10;
+    let mut iterations = 0;
+    while iterations < settings.max_iters {
+        error = step(chunk, iterations, &mut rro)?;
+        chunk.update_halo(&exchange, 1)?;
+        iterations += 1;
+        if error.abs().sqrt() < settings.eps {
+            break;
+        }
+    }
+    Ok(SolveReport {
+        solver: Solver::Cg,
+        iterations,
+        cg_iterations: iterations,
+        switched_iterations: 0,
+        estimated: None,
+        eigenvalues: None,
+        error,
+        exchange: exchange.to_vec(),
+    })
+}

@@ -1,0 +1,176 @@
+//! The linear solvers of the implicit step and the kernels they share (TeaLeaf's
+//! `solver_methods`): the operator, the residual, norms, and the step's finalisation.
+//!
+//! Each step solves `A u = u0` with `A u = u + Σ_faces k (u - u_neighbour)`, the face
+//! coefficients `kx`, `ky` being `rx = dt / dx²` (`ry = dt / dy²`) times the harmonic-type mean
+//! of the two cells' conduction coefficients.
+
+pub mod cg;
+pub mod cheby;
+pub mod eigen;
+pub mod jacobi;
+pub mod ppcg;
+
+use ferrokkos::prelude::*;
+
+use crate::chunk::{Chunk, Field};
+use crate::halo::FieldId;
+use crate::profile::Phase;
+use crate::settings::{Settings, Solver};
+
+/// The operator applied to `a` at cell `(j, k)` (TeaLeaf's `SMVP`, in its order of operations).
+#[device]
+pub fn smvp(a: &View<f64, 2>, kx: &View<f64, 2>, ky: &View<f64, 2>, j: i64, k: i64) -> f64 {
+    (1.0 + (kx[(j, k + 1)] + kx[(j, k)]) + (ky[(j + 1, k)] + ky[(j, k)])) * a[(j, k)]
+        - (kx[(j, k + 1)] * a[(j, k + 1)] + kx[(j, k)] * a[(j, k - 1)])
+        - (ky[(j + 1, k)] * a[(j + 1, k)] + ky[(j, k)] * a[(j - 1, k)])
+}
+
+/// The error below which CG and PPCG may hand over to Chebyshev or PPCG without `errswitch`
+/// (TeaLeaf's `ERROR_SWITCH_MAX`).
+pub const ERROR_SWITCH_MAX: f64 = 1.0;
+
+/// With `errswitch`, the CG iterations needed before the switch (TeaLeaf's
+/// `CG_ITERS_FOR_EIGENVALUES`).
+pub const CG_ITERS_FOR_EIGENVALUES: usize = 20;
+
+/// What one solve did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolveReport {
+    /// The solver.
+    pub solver: Solver,
+    /// Outer iterations in all.
+    pub iterations: usize,
+    /// Of those, CG iterations (CG itself, and those before Chebyshev or PPCG took over).
+    pub cg_iterations: usize,
+    /// Chebyshev or PPCG iterations.
+    pub switched_iterations: usize,
+    /// Chebyshev's estimate of its iterations.
+    pub estimated: Option<usize>,
+    /// The eigenvalue estimates (min, max) when Chebyshev or PPCG started.
+    pub eigenvalues: Option<(f64, f64)>,
+    /// The last error the convergence test saw.
+    pub error: f64,
+    /// The fields the solver's halo updates covered at its end (the step's finalisation adds
+    /// the energy to them, as TeaLeaf does).
+    pub exchange: Vec<FieldId>,
+}
+
+impl SolveReport {
+    /// The lines TeaLeaf prints after a solve.
+    pub fn lines(&self, settings: &Settings) -> Vec<String> {
+        let mut lines = Vec::new();
+        if let Some((min, max)) = self.eigenvalues {
+            lines.push(format!("Min. eigenvalue: \t{min:.12e}"));
+            lines.push(format!("Max. eigenvalue: \t{max:.12e}"));
+        }
+        match self.solver {
+            Solver::Cg => lines.push(format!(" CG: \t\t\t{} iterations", self.cg_iterations)),
+            Solver::Jacobi => lines.push(format!("Jacobi: \t\t{} iterations", self.iterations)),
+            Solver::Chebyshev => {
+                lines.push(format!("CG: \t\t\t{} iterations", self.cg_iterations));
+                lines.push(format!(
+                    "Cheby: \t\t\t{} iterations ({} estimated)",
+                    self.switched_iterations,
+                    self.estimated.unwrap_or(0)
+                ));
+            }
+            Solver::Ppcg => {
+                lines.push(format!(" CG: \t\t\t{} iterations", self.cg_iterations));
+                lines.push(format!(
+                    " PPCG: \t\t\t{} iterations ({} inner iterations per)",
+                    self.switched_iterations, settings.ppcg_inner_steps
+                ));
+            }
+        }
+        lines
+    }
+}
+
+/// Whether Chebyshev or PPCG takes over from CG at iteration `tt` with the current `error`
+/// (TeaLeaf's rule: once started they go on).
+pub fn switch_from_cg(settings: &Settings, started: bool, tt: usize, error: f64) -> bool {
+    started
+        || if settings.error_switch {
+            error < settings.eps_lim && tt > CG_ITERS_FOR_EIGENVALUES
+        } else {
+            tt > settings.presteps && error < ERROR_SWITCH_MAX
+        }
+}
+
+/// Runs the solver the settings choose; `rx = dt / dx²`, `ry = dt / dy²`.
+pub fn solve<S: Launch>(
+    chunk: &mut Chunk<S>,
+    settings: &Settings,
+    rx: f64,
+    ry: f64,
+) -> crate::Result<SolveReport> {
+    match settings.solver {
+        Solver::Cg => cg::solve(chunk, settings, rx, ry),
+        Solver::Jacobi => jacobi::solve(chunk, settings, rx, ry),
+        Solver::Chebyshev => cheby::solve(chunk, settings, rx, ry),
+        Solver::Ppcg => ppcg::solve(chunk, settings, rx, ry),
+    }
+}
+
+impl<S: Launch> Chunk<S> {
+    /// `u0 = u` on the interior.
+    pub fn copy_u(&self) -> crate::Result<()> {
+        self.timed("copy_u", Phase::Solve, || {
+            let (u, u0) = (&self.u, &self.u0);
+            self.launch.for_each(
+                "copy_u",
+                self.interior()?,
+                kernel!(|(j, k)| u0[(j, k)] = u[(j, k)]),
+            )?;
+            Ok(())
+        })
+    }
+
+    /// `r = u0 - A u` on the interior.
+    pub fn calculate_residual(&self) -> crate::Result<()> {
+        self.timed("calculate_residual", Phase::Solve, || {
+            let (u, u0, r, kx, ky) = (&self.u, &self.u0, &self.r, &self.kx, &self.ky);
+            self.launch.for_each(
+                "calculate_residual",
+                self.interior()?,
+                kernel!(|(j, k)| r[(j, k)] = u0[(j, k)] - smvp(&u, &kx, &ky, j, k)),
+            )?;
+            Ok(())
+        })
+    }
+
+    /// The squared 2-norm of `f` over the interior.
+    pub fn calculate_2norm(&self, f: &Field<S>) -> crate::Result<f64> {
+        self.timed("calculate_2norm", Phase::Solve, || {
+            Ok(self.launch.sum(
+                "calculate_2norm",
+                self.interior()?,
+                kernel!(|(j, k), norm: &mut f64| *norm += f[(j, k)] * f[(j, k)]),
+            )?)
+        })
+    }
+
+    /// `energy = u / density` on the interior.
+    pub fn finalise(&self) -> crate::Result<()> {
+        self.timed("finalise", Phase::Solve, || {
+            let (u, density, energy) = (&self.u, &self.density, &self.energy);
+            self.launch.for_each(
+                "finalise",
+                self.interior()?,
+                kernel!(|(j, k)| energy[(j, k)] = u[(j, k)] / density[(j, k)]),
+            )?;
+            Ok(())
+        })
+    }
+
+    /// `energy = energy0` everywhere.
+    pub fn store_energy(&self) -> crate::Result<()> {
+        self.timed("store_energy", Phase::StartUp, || {
+            if !self.launch.is_preparing() {
+                deep_copy(&self.energy, &self.energy0)?;
+            }
+            Ok(())
+        })
+    }
+}
