@@ -9,6 +9,7 @@ use ferrokkos::prelude::*;
 use crate::TeaError;
 use crate::chunk::Chunk;
 use crate::deck::Deck;
+use crate::format::sci;
 use crate::halo::FieldId;
 use crate::problems::{Check, Problems};
 use crate::profile::{Phase, Profile, Timer};
@@ -206,8 +207,8 @@ pub fn run<S: Launch>(
         chunk.exec.fence("time step")?;
         wallclock += timer.seconds();
         say!(out, " Wallclock: \t\t{wallclock:.3}s");
-        say!(out, " Avg. time per cell: \t{:.6e}", wallclock / cells);
-        say!(out, " Error: \t\t{:.6e}", solve.error);
+        say!(out, " Avg. time per cell: \t{}", sci(wallclock / cells, 6));
+        say!(out, " Error: \t\t{}", sci(solve.error, 6));
         steps.push(StepReport {
             step: tt + 1,
             solve,
@@ -237,8 +238,8 @@ pub fn run<S: Launch>(
     }
     let check = Check::new(expected, summary.temperature);
     say!(out, "\n Checking results...");
-    say!(out, " Expected {:.15e}", check.expected);
-    say!(out, " Actual   {:.15e}", check.actual);
+    say!(out, " Expected {}", sci(check.expected, 15));
+    say!(out, " Actual   {}", sci(check.actual, 15));
     say!(
         out,
         " This run {} (Difference is within {:.8}%)",

@@ -8,6 +8,7 @@ pub mod chunk;
 pub mod deck;
 pub mod diffuse;
 pub mod error;
+pub mod format;
 pub mod halo;
 pub mod launch;
 pub mod problems;

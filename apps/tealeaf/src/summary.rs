@@ -4,6 +4,7 @@
 use ferrokkos::prelude::*;
 
 use crate::chunk::Chunk;
+use crate::format::sci;
 use crate::profile::Phase;
 
 /// The sums of a field summary.
@@ -36,12 +37,12 @@ impl Summary {
     /// One line of the summary table after `step` steps (the reference TeaLeaf's columns).
     pub fn line(&self, step: usize) -> String {
         format!(
-            " step: {step:>5}{:>25.17e}{:>25.17e}{:>25.17e}{:>25.17e}{:>25.17e}",
-            self.volume,
-            self.mass,
-            self.density(),
-            self.internal_energy,
-            self.temperature
+            " step: {step:>5}{:>25}{:>25}{:>25}{:>25}{:>25}",
+            sci(self.volume, 16),
+            sci(self.mass, 16),
+            sci(self.density(), 16),
+            sci(self.internal_energy, 16),
+            sci(self.temperature, 16)
         )
     }
 }

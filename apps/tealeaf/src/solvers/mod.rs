@@ -14,6 +14,7 @@ pub mod ppcg;
 use ferrokkos::prelude::*;
 
 use crate::chunk::{Chunk, Field};
+use crate::format::sci;
 use crate::halo::FieldId;
 use crate::profile::Phase;
 use crate::settings::{Settings, Solver};
@@ -61,8 +62,8 @@ impl SolveReport {
     pub fn lines(&self, settings: &Settings) -> Vec<String> {
         let mut lines = Vec::new();
         if let Some((min, max)) = self.eigenvalues {
-            lines.push(format!("Min. eigenvalue: \t{min:.12e}"));
-            lines.push(format!("Max. eigenvalue: \t{max:.12e}"));
+            lines.push(format!("Min. eigenvalue: \t{}", sci(min, 12)));
+            lines.push(format!("Max. eigenvalue: \t{}", sci(max, 12)));
         }
         match self.solver {
             Solver::Cg => lines.push(format!(" CG: \t\t\t{} iterations", self.cg_iterations)),

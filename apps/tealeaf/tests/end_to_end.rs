@@ -1,0 +1,150 @@
+//! Whole runs of small decks on Serial and Threads, checked against the problems table.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use ferrokkos::{InitSettings, Runtime, SpaceChoice};
+use tealeaf::app::{self, Options};
+use tealeaf::diffuse::Outcome;
+use tealeaf::problems::Problems;
+use tealeaf::settings::Solver;
+
+/// ferrokkos, initialized once for the test process (2 threads).
+fn runtime() -> &'static Runtime {
+    static RUNTIME: OnceLock<Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        ferrokkos::initialize(InitSettings::new().num_threads(2)).expect("initialize")
+    })
+}
+
+fn deck_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("decks")
+        .join(name)
+}
+
+/// Runs a shipped deck with `solver` on `space`; returns the outcome and the report.
+fn run(name: &str, solver: Solver, space: SpaceChoice, profile: bool) -> (Outcome, String) {
+    runtime();
+    let options = Options {
+        deck: deck_path(name),
+        solver: Some(solver),
+        profile,
+        ..Options::default()
+    };
+    let deck = options.load_deck().unwrap();
+    let problems = Problems::read(&options.problems_path()).unwrap();
+    let mut out = Vec::new();
+    let outcome = app::run(&deck, Some(&problems), space, &mut out).unwrap();
+    (outcome, String::from_utf8(out).unwrap())
+}
+
+fn assert_passed(outcome: &Outcome, report: &str) {
+    assert!(outcome.passed(), "{report}");
+    assert!(report.contains("This run PASSED"), "{report}");
+}
+
+#[test]
+fn benchmark_1_passes_on_serial_and_threads_alike() {
+    let (serial, report) = run("tea_bm_1.in", Solver::Cg, SpaceChoice::Serial, false);
+    assert_passed(&serial, &report);
+    assert_eq!(serial.space, "Serial");
+    assert_eq!(serial.steps.len(), 10);
+    assert!(
+        report.contains(" Expected 1.575508418327929e+02"),
+        "{report}"
+    );
+    let (threads, report) = run("tea_bm_1.in", Solver::Cg, SpaceChoice::Threads, false);
+    assert_passed(&threads, &report);
+    assert_eq!(threads.space, "Threads");
+    for (a, b) in serial.steps.iter().zip(&threads.steps) {
+        assert_eq!(a.solve.iterations, b.solve.iterations, "step {}", a.step);
+        // The solution solves its step's system.
+        assert!(
+            a.residual < 1e-20 && b.residual < 1e-20,
+            "{} {}",
+            a.residual,
+            b.residual
+        );
+    }
+    let (t, u) = (threads.summary.temperature, serial.summary.temperature);
+    assert!((t - u).abs() <= 1e-12 * u, "{t} vs {u}");
+    // Summaries every 10 steps (the first step's) and at the end.
+    assert!(serial.steps[0].summary.is_some() && serial.steps[1].summary.is_none());
+}
+
+#[test]
+fn the_64_cell_deck_passes_with_every_solver() {
+    for solver in [Solver::Cg, Solver::Jacobi, Solver::Chebyshev, Solver::Ppcg] {
+        for space in [SpaceChoice::Serial, SpaceChoice::Threads] {
+            let (outcome, report) = run("tea_64.in", solver, space, false);
+            assert_passed(&outcome, &report);
+            let solve = &outcome.steps[0].solve;
+            assert_eq!(solve.solver, solver);
+            if matches!(solver, Solver::Chebyshev | Solver::Ppcg) {
+                // CG's 30 presteps, then the switch, with eigenvalue estimates.
+                assert_eq!(solve.cg_iterations, 31, "{report}");
+                assert!(solve.switched_iterations > 0, "{report}");
+                let (min, max) = solve.eigenvalues.unwrap();
+                assert!(0.0 < min && min < max, "{min} {max}");
+            }
+        }
+    }
+}
+
+#[test]
+fn benchmark_1_passes_with_the_other_solvers() {
+    for solver in [Solver::Jacobi, Solver::Chebyshev, Solver::Ppcg] {
+        let (outcome, report) = run("tea_bm_1.in", solver, SpaceChoice::Threads, false);
+        assert_passed(&outcome, &report);
+    }
+}
+
+#[test]
+fn the_profile_covers_every_phase() {
+    let (outcome, report) = run("tea_bm_1.in", Solver::Cg, SpaceChoice::Threads, true);
+    assert_passed(&outcome, &report);
+    let names: Vec<&str> = outcome.profile.entries.iter().map(|e| e.name).collect();
+    for name in [
+        "set_chunk_data",
+        "set_chunk_state",
+        "local_halos",
+        "cg_calc_w",
+        "field_summary",
+    ] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    let halo = outcome
+        .profile
+        .entries
+        .iter()
+        .find(|e| e.name == "local_halos")
+        .unwrap();
+    // Per step: 2 before the solve, 1 after CG's set-up, one per iteration, 1 at the end.
+    let iterations: usize = outcome.steps.iter().map(|s| s.solve.iterations).sum();
+    assert_eq!(halo.calls, 1 + outcome.steps.len() * 3 + iterations);
+    assert!(
+        report.contains("Profiling Results") && report.contains("start-up"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_problem_missing_from_the_table_fails() {
+    runtime();
+    let options = Options {
+        deck: deck_path("tea_bm_1.in"),
+        x_cells: Some(12),
+        ..Options::default()
+    };
+    let deck = options.load_deck().unwrap();
+    let problems = Problems::read(&options.problems_path()).unwrap();
+    let mut out = Vec::new();
+    let outcome = app::run(&deck, Some(&problems), SpaceChoice::Serial, &mut out).unwrap();
+    let report = String::from_utf8(out).unwrap();
+    assert!(
+        !outcome.passed() && report.contains("This run FAILED"),
+        "{report}"
+    );
+    assert!(report.contains("Problem was not found"), "{report}");
+}
