@@ -1,7 +1,9 @@
 //! Halo updates (TeaLeaf's `local_halos`): on a face at the domain's boundary the halo mirrors
 //! the interior, the first halo cell taking the first interior cell's value, the second the
 //! second's, and so on to the depth asked for. Left and right go first over every row, then
-//! bottom and top over every column, halo columns included, so the corners come along.
+//! bottom and top over every column, halo columns included, so the corners come along. (The
+//! two faces of a direction read interior cells only, so they share a launch; the overlap check
+//! of that launch needs the interior to be at least `depth` cells wide.)
 
 use ferrokkos::prelude::*;
 
@@ -60,32 +62,53 @@ impl<S: Launch> Chunk<S> {
         let (rows, columns) = (self.y, self.x);
         // Each iteration `(row, m)` or `(m, column)` copies the m-th interior cell from the face
         // into the m-th halo cell.
-        if self.is_external(Face::Left) {
+        let (left, right) = (self.is_external(Face::Left), self.is_external(Face::Right));
+        let (bottom, top) = (self.is_external(Face::Bottom), self.is_external(Face::Top));
+        let sides = self.cells((0, 0), (rows, depth))?;
+        let ends = self.cells((0, 0), (depth, columns))?;
+        // Both faces of a direction in one launch where both are on the boundary (one chunk).
+        if left && right {
+            self.launch.for_each(
+                "update_left_right",
+                sides.clone(),
+                kernel!(|(j, m)| {
+                    f[(j, hd - 1 - m)] = f[(j, hd + m)];
+                    f[(j, x - hd + m)] = f[(j, x - hd - 1 - m)];
+                }),
+            )?;
+        } else if left {
             self.launch.for_each(
                 "update_left",
-                self.cells((0, 0), (rows, depth))?,
+                sides.clone(),
                 kernel!(|(j, m)| f[(j, hd - 1 - m)] = f[(j, hd + m)]),
             )?;
-        }
-        if self.is_external(Face::Right) {
+        } else if right {
             self.launch.for_each(
                 "update_right",
-                self.cells((0, 0), (rows, depth))?,
+                sides.clone(),
                 kernel!(|(j, m)| f[(j, x - hd + m)] = f[(j, x - hd - 1 - m)]),
             )?;
         }
-        if self.is_external(Face::Top) {
+        if bottom && top {
             self.launch.for_each(
-                "update_top",
-                self.cells((0, 0), (depth, columns))?,
-                kernel!(|(m, k)| f[(y - hd + m, k)] = f[(y - hd - 1 - m, k)]),
+                "update_bottom_top",
+                ends.clone(),
+                kernel!(|(m, k)| {
+                    f[(hd - 1 - m, k)] = f[(hd + m, k)];
+                    f[(y - hd + m, k)] = f[(y - hd - 1 - m, k)];
+                }),
             )?;
-        }
-        if self.is_external(Face::Bottom) {
+        } else if bottom {
             self.launch.for_each(
                 "update_bottom",
-                self.cells((0, 0), (depth, columns))?,
+                ends.clone(),
                 kernel!(|(m, k)| f[(hd - 1 - m, k)] = f[(hd + m, k)]),
+            )?;
+        } else if top {
+            self.launch.for_each(
+                "update_top",
+                ends.clone(),
+                kernel!(|(m, k)| f[(y - hd + m, k)] = f[(y - hd - 1 - m, k)]),
             )?;
         }
         Ok(())

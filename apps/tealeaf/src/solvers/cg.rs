@@ -49,7 +49,17 @@ impl<S: Launch> Chunk<S> {
                 "cg_init_others",
                 self.interior()?,
                 kernel!(|(j, k), rro: &mut f64| {
-                    w[(j, k)] = solvers::smvp(&u, &kx, &ky, j, k);
+                    w[(j, k)] = solvers::smvp(
+                        u[(j, k)],
+                        u[(j, k - 1)],
+                        u[(j, k + 1)],
+                        u[(j - 1, k)],
+                        u[(j + 1, k)],
+                        kx[(j, k)],
+                        kx[(j, k + 1)],
+                        ky[(j, k)],
+                        ky[(j + 1, k)],
+                    );
                     r[(j, k)] = u[(j, k)] - w[(j, k)];
                     p[(j, k)] = r[(j, k)];
                     *rro += r[(j, k)] * p[(j, k)];
@@ -66,8 +76,19 @@ impl<S: Launch> Chunk<S> {
                 "cg_calc_w",
                 self.interior()?,
                 kernel!(|(j, k), pw: &mut f64| {
-                    w[(j, k)] = solvers::smvp(&p, &kx, &ky, j, k);
-                    *pw += w[(j, k)] * p[(j, k)];
+                    let wjk = solvers::smvp(
+                        p[(j, k)],
+                        p[(j, k - 1)],
+                        p[(j, k + 1)],
+                        p[(j - 1, k)],
+                        p[(j + 1, k)],
+                        kx[(j, k)],
+                        kx[(j, k + 1)],
+                        ky[(j, k)],
+                        ky[(j + 1, k)],
+                    );
+                    w[(j, k)] = wjk;
+                    *pw += wjk * p[(j, k)];
                 }),
             )?)
         })

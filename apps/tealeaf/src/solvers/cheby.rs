@@ -19,7 +19,17 @@ impl<S: Launch> Chunk<S> {
                 "cheby_init",
                 self.interior()?,
                 kernel!(|(j, k)| {
-                    w[(j, k)] = solvers::smvp(&u, &kx, &ky, j, k);
+                    w[(j, k)] = solvers::smvp(
+                        u[(j, k)],
+                        u[(j, k - 1)],
+                        u[(j, k + 1)],
+                        u[(j - 1, k)],
+                        u[(j + 1, k)],
+                        kx[(j, k)],
+                        kx[(j, k + 1)],
+                        ky[(j, k)],
+                        ky[(j + 1, k)],
+                    );
                     r[(j, k)] = u0[(j, k)] - w[(j, k)];
                     p[(j, k)] = r[(j, k)] / theta;
                 }),
@@ -37,7 +47,17 @@ impl<S: Launch> Chunk<S> {
                 "cheby_iterate",
                 self.interior()?,
                 kernel!(|(j, k)| {
-                    w[(j, k)] = solvers::smvp(&u, &kx, &ky, j, k);
+                    w[(j, k)] = solvers::smvp(
+                        u[(j, k)],
+                        u[(j, k - 1)],
+                        u[(j, k + 1)],
+                        u[(j - 1, k)],
+                        u[(j + 1, k)],
+                        kx[(j, k)],
+                        kx[(j, k + 1)],
+                        ky[(j, k)],
+                        ky[(j + 1, k)],
+                    );
                     r[(j, k)] = u0[(j, k)] - w[(j, k)];
                     p[(j, k)] = alpha * p[(j, k)] + beta * r[(j, k)];
                 }),

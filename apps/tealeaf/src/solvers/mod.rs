@@ -19,12 +19,26 @@ use crate::halo::FieldId;
 use crate::profile::Phase;
 use crate::settings::{Settings, Solver};
 
-/// The operator applied to `a` at cell `(j, k)` (TeaLeaf's `SMVP`, in its order of operations).
+/// The operator at a cell (TeaLeaf's `SMVP`, in its order of operations), from the operand at
+/// the cell (`a`) and its neighbours in -x, +x, -y, +y, and the face coefficients of the cell's
+/// own faces (`kx`, `ky`: -x and -y) and of the next cell's (`kx_next`, `ky_next`: +x, +y).
+/// Kernels read the Views themselves, so that each launch proves the reads in bounds.
 #[device]
-pub fn smvp(a: &View<f64, 2>, kx: &View<f64, 2>, ky: &View<f64, 2>, j: i64, k: i64) -> f64 {
-    (1.0 + (kx[(j, k + 1)] + kx[(j, k)]) + (ky[(j + 1, k)] + ky[(j, k)])) * a[(j, k)]
-        - (kx[(j, k + 1)] * a[(j, k + 1)] + kx[(j, k)] * a[(j, k - 1)])
-        - (ky[(j + 1, k)] * a[(j + 1, k)] + ky[(j, k)] * a[(j - 1, k)])
+#[allow(clippy::too_many_arguments)]
+pub fn smvp(
+    a: f64,
+    left: f64,
+    right: f64,
+    down: f64,
+    up: f64,
+    kx: f64,
+    kx_next: f64,
+    ky: f64,
+    ky_next: f64,
+) -> f64 {
+    (1.0 + (kx_next + kx) + (ky_next + ky)) * a
+        - (kx_next * right + kx * left)
+        - (ky_next * up + ky * down)
 }
 
 /// The error below which CG and PPCG may hand over to Chebyshev or PPCG without `errswitch`
@@ -135,7 +149,18 @@ impl<S: Launch> Chunk<S> {
             self.launch.for_each(
                 "calculate_residual",
                 self.interior()?,
-                kernel!(|(j, k)| r[(j, k)] = u0[(j, k)] - smvp(&u, &kx, &ky, j, k)),
+                kernel!(|(j, k)| r[(j, k)] = u0[(j, k)]
+                    - smvp(
+                        u[(j, k)],
+                        u[(j, k - 1)],
+                        u[(j, k + 1)],
+                        u[(j - 1, k)],
+                        u[(j + 1, k)],
+                        kx[(j, k)],
+                        kx[(j, k + 1)],
+                        ky[(j, k)],
+                        ky[(j + 1, k)],
+                    )),
             )?;
             Ok(())
         })

@@ -31,7 +31,17 @@ impl<S: Launch> Chunk<S> {
                 "ppcg_calc_ur",
                 self.interior()?,
                 kernel!(|(j, k)| {
-                    r[(j, k)] -= solvers::smvp(&sd, &kx, &ky, j, k);
+                    r[(j, k)] -= solvers::smvp(
+                        sd[(j, k)],
+                        sd[(j, k - 1)],
+                        sd[(j, k + 1)],
+                        sd[(j - 1, k)],
+                        sd[(j + 1, k)],
+                        kx[(j, k)],
+                        kx[(j, k + 1)],
+                        ky[(j, k)],
+                        ky[(j + 1, k)],
+                    );
                     u[(j, k)] += sd[(j, k)];
                 }),
             )?;
