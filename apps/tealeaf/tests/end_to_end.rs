@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use ferrokkos::{InitSettings, Runtime, SpaceChoice};
+use ferrokkos::{ExecutionSpace, InitSettings, Runtime, SpaceChoice};
 use tealeaf::app::{self, Options};
 use tealeaf::diffuse::Outcome;
 use tealeaf::problems::Problems;
@@ -147,4 +147,19 @@ fn a_problem_missing_from_the_table_fails() {
         "{report}"
     );
     assert!(report.contains("Problem was not found"), "{report}");
+}
+
+#[test]
+fn the_run_stops_once_the_time_passes_end_time() {
+    runtime();
+    let text = std::fs::read_to_string(deck_path("tea_bm_1.in"))
+        .unwrap()
+        .replace("end_step=10", "end_step=10\nend_time=0.01");
+    let deck = tealeaf::deck::Deck::parse(&text, Path::new("end_time.in")).unwrap();
+    let exec = ferrokkos::Serial::default_instance().unwrap();
+    let outcome = tealeaf::diffuse::run(exec, &deck, None, &mut std::io::sink()).unwrap();
+    // Steps of 0.004: after the third the time (0.012) has passed 0.01.
+    assert_eq!(outcome.steps.len(), 3);
+    // No table: the check fails, as TeaLeaf's does.
+    assert!(!outcome.passed());
 }
