@@ -54,9 +54,6 @@ impl<S: Launch> Chunk<S> {
     }
 
     /// The reflective halo of one field, face by face.
-    // A mirrored read index (`x - hd - 1 - m`) makes the launch's overlap check, which the
-    // `kernel!` expansion writes at the kernel's span, multiply by -1.
-    #[allow(clippy::neg_multiply)]
     fn reflect(&self, f: &Field<S>, depth: usize) -> ferrokkos::Result<()> {
         let (x, y, hd) = (self.x as i64, self.y as i64, self.halo_depth as i64);
         let (rows, columns) = (self.y, self.x);
