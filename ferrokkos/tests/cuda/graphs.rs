@@ -313,3 +313,24 @@ fn a_recording_instance_kept_past_its_recording_runs_nothing() {
     graph.submit().unwrap();
     assert_eq!(read(&x), vec![2.0; 16]);
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_panic_while_recording_leaves_the_thread_able_to_launch() {
+    let exec = cuda();
+    let x = Dev1::<f64>::new("x", [8]).unwrap();
+    let graph = Graph::capture(&exec, "panics", |_e: &Cuda| -> ferrokkos::Result<()> {
+        panic!("inside a capture")
+    })
+    .unwrap();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| graph.instantiate()));
+    assert!(caught.is_err(), "the closure's panic reaches the caller");
+    // The thread is no longer recording: a launch on an ordinary instance runs.
+    parallel_for(
+        "after",
+        RangePolicy::new(&exec, 0, 8).unwrap(),
+        kernel!(|i| x[i] = 3.0),
+    )
+    .unwrap();
+    assert_eq!(read(&x), vec![3.0; 8]);
+}

@@ -56,7 +56,6 @@ impl GraphSpace for Cuda {
         }
         prepare.compile()?;
         let recorder = Cuda::create_recording(shared)?;
-        let stream = recorder.queue().stream();
         let mut graph = driver::Graph::new(&shared.ctx, what)?;
         let mut handles: Vec<driver::Node> = Vec::with_capacity(nodes.len());
         let mut node_uses: Vec<Vec<(Arc<Allocation>, bool)>> = Vec::with_capacity(nodes.len());
@@ -68,15 +67,15 @@ impl GraphSpace for Cuda {
                 node_uses.push(Vec::new());
                 continue;
             };
-            // SAFETY: only this node's work goes to the recording stream until the capture ends
-            // (the recording instance is private to this call), and a recording queue never waits
-            // for its work.
-            unsafe { driver::Graph::begin_capture(stream, node_what)? };
-            recorder.queue().set_capturing(true);
+            // SAFETY: the recording instance was made by this call and takes work only while it
+            // captures (`Queue::begin_work`), so what reaches its stream until the capture ends
+            // is work for the graph (a handle the closure kept is refused afterwards), and a
+            // recording queue never waits for its work.
+            let capture = unsafe { Capture::begin(&recorder, node_what)? };
             let launched = launch(&recorder);
-            recorder.queue().set_capturing(false);
-            // The capture ends whatever happened, so that the stream is usable again.
-            let captured = driver::Graph::end_capture(stream, node_what);
+            // The capture ends whatever happened, so that the stream is usable again (also when
+            // the launch unwinds: `Capture`'s drop).
+            let captured = capture.end(node_what);
             let (used, work) = recorder.queue().take_recorded();
             launched?;
             let captured = captured?;
@@ -95,6 +94,51 @@ impl GraphSpace for Cuda {
             recorder,
             uses: merge(node_uses),
         }))
+    }
+}
+
+/// One node's capture on the recording instance: the stream captures and the instance (and the
+/// calling thread) are marked as capturing until [`Capture::end`], or the drop when a launch
+/// unwinds, so that a panic caught by the caller leaves neither a capturing stream nor a thread
+/// that refuses launches on other instances.
+struct Capture<'a> {
+    recorder: &'a Cuda,
+    ended: bool,
+}
+
+impl<'a> Capture<'a> {
+    /// Starts capturing `recorder`'s stream.
+    ///
+    /// # Safety
+    /// `recorder` is a recording instance private to the caller: only the node's work goes to
+    /// its stream until the capture ends, and a recording queue never waits for its work.
+    unsafe fn begin(recorder: &'a Cuda, what: impl FnOnce() -> String) -> Result<Capture<'a>> {
+        // SAFETY: the caller's contract.
+        unsafe { driver::Graph::begin_capture(recorder.queue().stream(), what)? };
+        recorder.queue().set_capturing(true);
+        Ok(Capture {
+            recorder,
+            ended: false,
+        })
+    }
+
+    /// Ends the capture and returns its graph.
+    fn end(mut self, what: impl FnOnce() -> String) -> Result<driver::Graph> {
+        self.ended = true;
+        self.recorder.queue().set_capturing(false);
+        driver::Graph::end_capture(self.recorder.queue().stream(), what)
+    }
+}
+
+impl Drop for Capture<'_> {
+    fn drop(&mut self) {
+        if !self.ended {
+            self.recorder.queue().set_capturing(false);
+            let ended = driver::Graph::end_capture(self.recorder.queue().stream(), || {
+                "ending an abandoned Cuda graph capture".into()
+            });
+            drop(ended);
+        }
     }
 }
 
