@@ -245,50 +245,33 @@ impl<T: ReductionScalar> ReduceTarget for &mut T {
     }
 }
 
-/// Sums into the rank-0 View, owned (a graph node keeps its target).
-impl<T, L, M> ReduceTarget for View<T, 0, L, M>
-where
-    T: ReductionScalar + Element,
-    L: Layout,
-    M: MemorySpace,
-{
-    type Reducer = Sum<T>;
-    type Output = ();
-    type Sink = Self;
-    fn split(self) -> (Sum<T>, Self) {
-        (Sum::new(), self)
-    }
-    fn check(view: &Self) -> Result<()> {
-        ResultPlace::<T>::check(view)
-    }
-    fn deliver(view: Self, value: T) -> Result<()> {
-        crate::view::deep_copy(&view, value)
-    }
-    fn device_place(view: &Self, _: Token) -> Option<(DevicePlace<'_>, ())> {
-        view_place(view).map(|p| (p, ()))
-    }
+/// A rank-0 View, borrowed (Kokkos' reduction into a View) or owned (a graph node keeps its
+/// target), is summed into: its [`ResultPlace`] does the work.
+macro_rules! sum_into_view {
+    ($($view:ty),*) => {$(
+        impl<T, L, M> ReduceTarget for $view
+        where
+            T: ReductionScalar + Element,
+            L: Layout,
+            M: MemorySpace,
+        {
+            type Reducer = Sum<T>;
+            type Output = ();
+            type Sink = Self;
+            fn split(self) -> (Sum<T>, Self) {
+                (Sum::new(), self)
+            }
+            fn check(view: &Self) -> Result<()> {
+                ResultPlace::<T>::check(view)
+            }
+            fn deliver(view: Self, value: T) -> Result<()> {
+                ResultPlace::<T>::store(view, value)
+            }
+            fn device_place(view: &Self, token: Token) -> Option<(DevicePlace<'_>, ())> {
+                ResultPlace::<T>::device_place(view, token).map(|p| (p, ()))
+            }
+        }
+    )*};
 }
 
-/// Sums into the rank-0 View (Kokkos' reduction into a View).
-impl<T, L, M> ReduceTarget for &View<T, 0, L, M>
-where
-    T: ReductionScalar + Element,
-    L: Layout,
-    M: MemorySpace,
-{
-    type Reducer = Sum<T>;
-    type Output = ();
-    type Sink = Self;
-    fn split(self) -> (Sum<T>, Self) {
-        (Sum::new(), self)
-    }
-    fn check(view: &Self) -> Result<()> {
-        ResultPlace::<T>::check(view)
-    }
-    fn deliver(view: Self, value: T) -> Result<()> {
-        crate::view::deep_copy(view, value)
-    }
-    fn device_place(view: &Self, _: Token) -> Option<(DevicePlace<'_>, ())> {
-        view_place(view).map(|p| (p, ()))
-    }
-}
+sum_into_view!(&View<T, 0, L, M>, View<T, 0, L, M>);
