@@ -2,9 +2,12 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use ferrokkos::{Launch, SpaceChoice, SpaceTask, run_on};
 
+use crate::comms::local::LocalComms;
+use crate::comms::{Comms, Solo};
 use crate::deck::Deck;
 use crate::diffuse::{self, Outcome};
 use crate::error::{Result, TeaError};
@@ -21,6 +24,8 @@ options:
   -x N, -y N                  cells in x, y (override the deck)
   --space NAME                serial, threads, cuda or best (default: best: Cuda with a GPU, else Threads)
   --profile                   print the per-kernel and per-phase profile (as the deck's profiler_on)
+  --ranks N                   split the mesh over N ranks run as threads of this process (with
+                              MPI, built with the feature mpi: mpirun -n N tealeaf instead)
   -h, --help                  this text";
 
 /// What the command line asks for.
@@ -40,6 +45,8 @@ pub struct Options {
     pub y_cells: Option<usize>,
     /// Profile (as `profiler_on`).
     pub profile: bool,
+    /// Ranks run as threads of this process.
+    pub ranks: usize,
     /// Print the usage and stop.
     pub help: bool,
 }
@@ -54,6 +61,7 @@ impl Default for Options {
             x_cells: None,
             y_cells: None,
             profile: false,
+            ranks: 1,
             help: false,
         }
     }
@@ -80,7 +88,7 @@ impl Options {
                 v.parse::<usize>()
                     .ok()
                     .filter(|&n| n > 0)
-                    .ok_or_else(|| TeaError::Usage(format!("{name}: {v:?} is not a cell count")))
+                    .ok_or_else(|| TeaError::Usage(format!("{name}: {v:?} is not a count")))
             };
             match name {
                 "-i" | "--in" | "-f" | "--file" => options.deck = PathBuf::from(value()?),
@@ -90,6 +98,7 @@ impl Options {
                 "-y" => options.y_cells = Some(cells(value()?)?),
                 "--space" => options.space = value()?.parse()?,
                 "--profile" => options.profile = true,
+                "--ranks" => options.ranks = cells(value()?)?,
                 "-h" | "-help" | "--help" => options.help = true,
                 other => {
                     return Err(TeaError::Usage(format!(
@@ -141,6 +150,7 @@ impl Options {
 struct Task<'a> {
     deck: &'a Deck,
     problems: Option<&'a Problems>,
+    comms: Rc<dyn Comms>,
     out: &'a mut dyn Write,
 }
 
@@ -150,10 +160,13 @@ impl SpaceTask for Task<'_> {
     fn run<S: Launch>(self, exec: &S) -> ferrokkos::Result<Result<Outcome>> {
         let header = writeln!(
             self.out,
-            "Model:\n - Name:      ferrokkos {}\n - Execution: {} (concurrency {})",
+            "Model:\n - Name:      ferrokkos {}\n - Execution: {} (concurrency {})\n \
+             - Ranks:     {} ({})",
             env!("CARGO_PKG_VERSION"),
             S::NAME,
-            exec.concurrency()
+            exec.concurrency(),
+            self.comms.ranks(),
+            self.comms.name()
         );
         if let Err(e) = header {
             return Ok(Err(TeaError::Output(e)));
@@ -162,16 +175,30 @@ impl SpaceTask for Task<'_> {
             exec.clone(),
             self.deck,
             self.problems,
+            self.comms,
             self.out,
         ))
     }
 }
 
-/// Runs `deck` on the space `space` stands for, writing TeaLeaf's report to `out`.
+/// Runs `deck` on the space `space` stands for, as one rank, writing TeaLeaf's report to
+/// `out`.
 pub fn run(
     deck: &Deck,
     problems: Option<&Problems>,
     space: SpaceChoice,
+    out: &mut dyn Write,
+) -> Result<Outcome> {
+    run_rank(deck, problems, space, Rc::new(Solo), out)
+}
+
+/// Runs this rank's part of `deck` (the rank and its peers are `comms`'), on the space `space`
+/// stands for, writing the report to `out` (give the other ranks a sink).
+pub fn run_rank(
+    deck: &Deck,
+    problems: Option<&Problems>,
+    space: SpaceChoice,
+    comms: Rc<dyn Comms>,
     out: &mut dyn Write,
 ) -> Result<Outcome> {
     run_on(
@@ -179,7 +206,68 @@ pub fn run(
         Task {
             deck,
             problems,
+            comms,
             out,
         },
     )?
+}
+
+/// Runs `deck` split over `ranks` ranks, each a thread of this process on the space `space`
+/// stands for; rank 0 runs on the calling thread and writes the report to `out`. Returns rank
+/// 0's outcome, or the first error of any rank (the others then stop too).
+pub fn run_threads(
+    deck: &Deck,
+    problems: Option<&Problems>,
+    space: SpaceChoice,
+    ranks: usize,
+    out: &mut dyn Write,
+) -> Result<Outcome> {
+    let mut group = LocalComms::group(ranks).into_iter();
+    let Some(first) = group.next() else {
+        return Err(TeaError::Usage("no ranks to run".to_string()));
+    };
+    std::thread::scope(|scope| {
+        let others: Vec<_> = group
+            .map(|comms| {
+                scope.spawn(move || {
+                    let this = Rc::new(comms);
+                    let shared: Rc<dyn Comms> = this.clone();
+                    let outcome = run_rank(deck, problems, space, shared, &mut std::io::sink());
+                    finish(this, &outcome);
+                    outcome
+                })
+            })
+            .collect();
+        let this = Rc::new(first);
+        let shared: Rc<dyn Comms> = this.clone();
+        let outcome = run_rank(deck, problems, space, shared, out);
+        finish(this, &outcome);
+        let mut first_error = None;
+        for (rank, handle) in others.into_iter().enumerate() {
+            let result = handle
+                .join()
+                .unwrap_or_else(|_| Err(TeaError::Comms(format!("rank {} panicked", rank + 1))));
+            if let Err(e) = result {
+                first_error.get_or_insert(e);
+            }
+        }
+        match (outcome, first_error) {
+            (Err(e), _) => Err(e),
+            (Ok(_), Some(e)) => Err(e),
+            (Ok(o), None) => Ok(o),
+        }
+    })
+}
+
+/// Ends a thread rank: finished if its run succeeded, else the group is stopped so that no
+/// other rank waits for it.
+fn finish(comms: Rc<LocalComms>, outcome: &Result<Outcome>) {
+    match outcome {
+        Err(e) => comms.abort(&e.to_string()),
+        Ok(_) => {
+            if let Ok(c) = Rc::try_unwrap(comms) {
+                c.finish();
+            }
+        }
+    }
 }

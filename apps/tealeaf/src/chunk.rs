@@ -10,9 +10,13 @@
 //! Kernels run over rank-2 `MDRangePolicy`s of `(jj, kk)`.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use ferrokkos::prelude::*;
 
+use crate::comms::Comms;
+use crate::decompose::Tile;
+use crate::exchange::Buffers;
 use crate::launch::Launcher;
 use crate::profile::{Phase, Profile, Timer};
 use crate::settings::Settings;
@@ -24,7 +28,7 @@ pub type Field<S> = View<f64, 2, LayoutRight, <S as ExecutionSpace>::MemorySpace
 pub type Line<S> = View<f64, 1, LayoutRight, <S as ExecutionSpace>::MemorySpace>;
 
 /// The faces of a chunk, in TeaLeaf's order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Face {
     /// Low x.
     Left = 0,
@@ -54,9 +58,13 @@ pub struct Chunk<S: Launch> {
     pub left: usize,
     /// The first interior row's index in the global mesh.
     pub bottom: usize,
-    /// The neighbouring chunk of each face ([`Face`] order); `None`: the domain's boundary
-    /// (one chunk: all four).
+    /// The neighbouring chunk (its rank) of each face ([`Face`] order); `None`: the domain's
+    /// boundary (one chunk: all four).
     pub neighbours: [Option<usize>; 4],
+    /// The other ranks: global sums and halo messages.
+    pub comms: Rc<dyn Comms>,
+    /// The buffers of the halo exchange with the neighbours, made on first use.
+    pub buffers: Buffers<S>,
     /// The time step TeaLeaf starts each step from.
     pub dt_init: f64,
     /// Cell density.
@@ -114,8 +122,20 @@ pub struct Chunk<S: Launch> {
 impl<S: Launch> Chunk<S> {
     /// The single chunk of the whole mesh, its fields allocated (and zeroed).
     pub fn new(exec: S, settings: &Settings) -> ferrokkos::Result<Chunk<S>> {
+        let tile = Tile::whole(settings.x_cells, settings.y_cells);
+        Chunk::of_tile(exec, settings, &tile, Rc::new(crate::comms::Solo))
+    }
+
+    /// The chunk `tile` of the mesh, whose neighbours `comms` reaches, its fields allocated
+    /// (and zeroed).
+    pub fn of_tile(
+        exec: S,
+        settings: &Settings,
+        tile: &Tile,
+        comms: Rc<dyn Comms>,
+    ) -> ferrokkos::Result<Chunk<S>> {
         let hd = settings.halo_depth;
-        let (x, y) = (settings.x_cells + 2 * hd, settings.y_cells + 2 * hd);
+        let (x, y) = (tile.x_cells + 2 * hd, tile.y_cells + 2 * hd);
         let field = |label: &str| Field::<S>::new(label, [y, x]);
         let line = |label: &str, n: usize| Line::<S>::new(label, [n]);
         // Chebyshev reads its coefficients from 1 to max_iters, PPCG from 0 to its inner steps.
@@ -127,9 +147,11 @@ impl<S: Launch> Chunk<S> {
             x,
             y,
             halo_depth: hd,
-            left: 0,
-            bottom: 0,
-            neighbours: [None; 4],
+            left: tile.left,
+            bottom: tile.bottom,
+            neighbours: tile.neighbours,
+            comms,
+            buffers: Buffers::default(),
             dt_init: settings.dt_init,
             density: field("density")?,
             energy0: field("energy0")?,
@@ -162,6 +184,18 @@ impl<S: Launch> Chunk<S> {
     /// Whether `face` is on the domain's boundary (its halo is reflective).
     pub fn is_external(&self, face: Face) -> bool {
         self.neighbours[face as usize].is_none()
+    }
+
+    /// Replaces each of `values` by its sum over all ranks (nothing while preparing, and
+    /// nothing to do on one rank).
+    pub fn sum_over_ranks<const N: usize>(&self, mut values: [f64; N]) -> crate::Result<[f64; N]> {
+        if self.comms.ranks() == 1 || self.launch.is_preparing() {
+            return Ok(values);
+        }
+        self.timed("sum_over_ranks", Phase::Comms, || {
+            self.comms.sum(&mut values)?;
+            Ok(values)
+        })
     }
 
     /// The rows `y0..y1` by columns `x0..x1`.

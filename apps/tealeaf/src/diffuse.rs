@@ -3,12 +3,15 @@
 //! `summary_frequency` steps) and the final check against the problems table.
 
 use std::io::Write;
+use std::rc::Rc;
 
 use ferrokkos::prelude::*;
 
 use crate::TeaError;
 use crate::chunk::Chunk;
+use crate::comms::Comms;
 use crate::deck::Deck;
+use crate::decompose;
 use crate::format::sci;
 use crate::halo::FieldId;
 use crate::problems::{Check, Problems};
@@ -133,10 +136,25 @@ fn prepare_kernels<S: Launch>(chunk: &Chunk<S>, deck: &Deck) -> crate::Result<us
     Ok(report.compiled + report.from_disk)
 }
 
-/// Allocates and fills the chunk (TeaLeaf's `initialise_application`).
-fn initialise<S: Launch>(exec: S, deck: &Deck) -> crate::Result<(Chunk<S>, usize)> {
+/// Allocates and fills this rank's chunk (TeaLeaf's `initialise_application`).
+fn initialise<S: Launch>(
+    exec: S,
+    deck: &Deck,
+    comms: Rc<dyn Comms>,
+) -> crate::Result<(Chunk<S>, usize)> {
     let settings = &deck.settings;
-    let chunk = Chunk::new(exec, settings)?;
+    let tile = decompose::tile(
+        settings.x_cells,
+        settings.y_cells,
+        settings.halo_depth,
+        comms.ranks(),
+        comms.rank(),
+    )
+    .map_err(|message| TeaError::Input {
+        path: deck.path.clone(),
+        message,
+    })?;
+    let chunk = Chunk::of_tile(exec, settings, &tile, comms)?;
     let timer = Timer::start();
     let prepared = prepare_kernels(&chunk, deck)?;
     if chunk.profile.borrow().enabled {
@@ -152,17 +170,19 @@ fn initialise<S: Launch>(exec: S, deck: &Deck) -> crate::Result<(Chunk<S>, usize
     Ok((chunk, prepared))
 }
 
-/// Runs the deck on `exec`, writing TeaLeaf's report to `out`; `problems` gives the expected
-/// temperature (`None`: the table could not be read, and the check fails as in TeaLeaf).
+/// Runs this rank's part of the deck on `exec`, writing TeaLeaf's report to `out` (the caller
+/// gives the other ranks a sink); `problems` gives the expected temperature (`None`: the table
+/// could not be read, and the check fails as in TeaLeaf). Every rank returns the same sums.
 pub fn run<S: Launch>(
     exec: S,
     deck: &Deck,
     problems: Option<&Problems>,
+    comms: Rc<dyn Comms>,
     out: &mut dyn Write,
 ) -> crate::Result<Outcome> {
     let settings = &deck.settings;
     let start = Timer::start();
-    let (mut chunk, prepared) = initialise(exec, deck)?;
+    let (mut chunk, prepared) = initialise(exec, deck, comms)?;
     chunk.exec.fence("start-up")?;
     let startup = start.seconds();
     if prepared > 0 {

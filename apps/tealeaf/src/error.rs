@@ -41,6 +41,10 @@ pub enum TeaError {
     /// eigenvalue iteration not converging).
     #[error("solver: {0}")]
     Solver(String),
+    /// Talking to the other ranks failed (a message of the wrong length, no such rank, MPI
+    /// not available).
+    #[error("comms: {0}")]
+    Comms(String),
     /// ferrokkos refused or failed an operation (allocation, launch, copy).
     #[error(transparent)]
     Ferrokkos(#[from] ferrokkos::Error),

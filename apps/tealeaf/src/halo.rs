@@ -40,11 +40,14 @@ impl<S: Launch> Chunk<S> {
         }
     }
 
-    /// Updates the halos of `fields` to `depth` cells (at most the chunk's halo depth).
+    /// Updates the halos of `fields` to `depth` cells (at most the chunk's halo depth): first
+    /// the exchange with the neighbouring chunks, then the reflection at the domain's boundary
+    /// (TeaLeaf's `halo_update_driver`), whose sides cover the halo rows the exchange filled.
     pub fn update_halo(&self, fields: &[FieldId], depth: usize) -> crate::Result<()> {
         if fields.is_empty() {
             return Ok(());
         }
+        self.exchange_halos(fields, depth)?;
         self.timed("local_halos", Phase::Halo, || {
             for &id in fields {
                 self.reflect(self.field(id), depth)?;

@@ -5,9 +5,12 @@
 
 pub mod app;
 pub mod chunk;
+pub mod comms;
 pub mod deck;
+pub mod decompose;
 pub mod diffuse;
 pub mod error;
+pub mod exchange;
 pub mod format;
 pub mod halo;
 pub mod launch;

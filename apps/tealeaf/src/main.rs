@@ -4,10 +4,12 @@
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::rc::Rc;
 
 use ferrokkos::InitSettings;
 use tealeaf::TeaError;
 use tealeaf::app::{self, Options, USAGE};
+use tealeaf::comms::Comms;
 use tealeaf::problems::Problems;
 
 fn main() -> ExitCode {
@@ -21,24 +23,49 @@ fn main() -> ExitCode {
     }
 }
 
+/// The ranks of the run: MPI's world when built with the feature `mpi`, else one rank.
+fn comms() -> Result<Rc<dyn Comms>, TeaError> {
+    #[cfg(feature = "mpi")]
+    return Ok(Rc::new(tealeaf::comms::mpi::MpiComms::initialize()?));
+    #[cfg(not(feature = "mpi"))]
+    Ok(Rc::new(tealeaf::comms::Solo))
+}
+
 /// Whether the run passed its check.
 fn run() -> Result<bool, TeaError> {
-    let (settings, rest) = InitSettings::from_args(std::env::args())?;
+    let comms = comms()?;
+    let (mut settings, rest) = InitSettings::from_args(std::env::args())?;
     let options = Options::parse(rest.get(1..).unwrap_or_default())?;
+    let lead = comms.rank() == 0;
     if options.help {
-        println!("{USAGE}");
+        if lead {
+            println!("{USAGE}");
+        }
         return Ok(true);
     }
+    if comms.ranks() > 1 {
+        if options.ranks > 1 {
+            return Err(TeaError::Usage(format!(
+                "--ranks {} asks for thread ranks, but this run already has {} MPI ranks",
+                options.ranks,
+                comms.ranks()
+            )));
+        }
+        // One GPU per rank, by node-local rank, unless a device was named.
+        settings = settings.map_device_id_by_mpi_rank(true);
+    }
     let deck = options.load_deck()?;
-    for warning in &deck.warnings {
+    for warning in deck.warnings.iter().filter(|_| lead) {
         eprintln!("warning: {warning}");
     }
     let problems_path = options.problems_path();
-    let mut out = std::io::stdout().lock();
+    let mut stdout = std::io::stdout().lock();
+    let mut sink = std::io::sink();
+    let out: &mut dyn Write = if lead { &mut stdout } else { &mut sink };
     let s = &deck.settings;
     let say = |out: &mut dyn Write, text: String| writeln!(out, "{text}").map_err(TeaError::Output);
     say(
-        &mut out,
+        out,
         format!(
             "TeaLeaf:\n - Ver.:     2.000 (ferrokkos)\n - Deck:     {}\n - Problem:  {}\n \
              - Solver:   {}\n - Profiler: {}\n - Mesh:     {}x{} cells, halo depth {}, {} steps",
@@ -56,7 +83,7 @@ fn run() -> Result<bool, TeaError> {
         Ok(p) => Some(p),
         Err(e @ TeaError::Io { .. }) => {
             say(
-                &mut out,
+                out,
                 format!("\n WARNING: {e}; the expected value will be invalid."),
             )?;
             None
@@ -64,9 +91,13 @@ fn run() -> Result<bool, TeaError> {
         Err(e) => return Err(e),
     };
     let _runtime = ferrokkos::initialize(settings)?;
-    let outcome = app::run(&deck, problems.as_ref(), options.space, &mut out)?;
+    let outcome = if options.ranks > 1 {
+        app::run_threads(&deck, problems.as_ref(), options.space, options.ranks, out)?
+    } else {
+        app::run_rank(&deck, problems.as_ref(), options.space, comms, out)?
+    };
     say(
-        &mut out,
+        out,
         format!(
             "Result:\n - Problem: {}x{}@{}\n - Outcome: {}",
             s.x_cells,

@@ -17,11 +17,19 @@ pub enum Phase {
     Halo,
     /// Field summaries (reductions over the mesh).
     Summary,
+    /// Talking to the other ranks: global sums and halo messages (the packing is `Halo`).
+    Comms,
 }
 
 impl Phase {
     /// Every phase, in print order.
-    pub const ALL: [Phase; 4] = [Phase::StartUp, Phase::Solve, Phase::Halo, Phase::Summary];
+    pub const ALL: [Phase; 5] = [
+        Phase::StartUp,
+        Phase::Solve,
+        Phase::Halo,
+        Phase::Summary,
+        Phase::Comms,
+    ];
 
     /// The phase's name.
     pub fn name(self) -> &'static str {
@@ -30,6 +38,7 @@ impl Phase {
             Phase::Solve => "solve",
             Phase::Halo => "halo",
             Phase::Summary => "summary",
+            Phase::Comms => "comms",
         }
     }
 }

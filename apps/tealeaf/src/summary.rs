@@ -50,7 +50,7 @@ impl Summary {
 impl<S: Launch> Chunk<S> {
     /// The field summary of the chunk's interior.
     pub fn field_summary(&self) -> crate::Result<Summary> {
-        self.timed("field_summary", Phase::Summary, || {
+        let local = self.timed("field_summary", Phase::Summary, || {
             let (volume, density, energy0, u) =
                 (&self.volume, &self.density, &self.energy0, &self.u);
             let (vol, mass, ie, temp) = self.launch.reduce(
@@ -69,12 +69,14 @@ impl<S: Launch> Chunk<S> {
                 (Sum::new(), Sum::new(), Sum::new(), Sum::new()),
                 (0.0, 0.0, 0.0, 0.0),
             )?;
-            Ok(Summary {
-                volume: vol,
-                mass,
-                internal_energy: ie,
-                temperature: temp,
-            })
+            Ok([vol, mass, ie, temp])
+        })?;
+        let [volume, mass, internal_energy, temperature] = self.sum_over_ranks(local)?;
+        Ok(Summary {
+            volume,
+            mass,
+            internal_energy,
+            temperature,
         })
     }
 }

@@ -283,8 +283,11 @@ fn the_command_line() {
         "-x",
         "20",
         "--profile",
+        "--ranks",
+        "3",
     ]))
     .unwrap();
+    assert_eq!(o.ranks, 3);
     assert_eq!(o.deck, PathBuf::from("x.in"));
     assert_eq!(o.space, SpaceChoice::Serial);
     assert_eq!(
@@ -297,7 +300,7 @@ fn the_command_line() {
         Options::parse(&args(&["-x", "0"]))
             .unwrap_err()
             .to_string()
-            .contains("not a cell count")
+            .contains("-x: \"0\" is not a count")
     );
     assert!(
         Options::parse(&args(&["--frobnicate"]))

@@ -25,6 +25,17 @@ fn deck_path(name: &str) -> PathBuf {
 
 /// Runs a shipped deck with `solver` on `space`; returns the outcome and the report.
 fn run(name: &str, solver: Solver, space: SpaceChoice, profile: bool) -> (Outcome, String) {
+    run_ranks(name, solver, space, profile, 1)
+}
+
+/// [`run`] over `ranks` ranks (threads of this process).
+fn run_ranks(
+    name: &str,
+    solver: Solver,
+    space: SpaceChoice,
+    profile: bool,
+    ranks: usize,
+) -> (Outcome, String) {
     runtime();
     let options = Options {
         deck: deck_path(name),
@@ -35,7 +46,7 @@ fn run(name: &str, solver: Solver, space: SpaceChoice, profile: bool) -> (Outcom
     let deck = options.load_deck().unwrap();
     let problems = Problems::read(&options.problems_path()).unwrap();
     let mut out = Vec::new();
-    let outcome = app::run(&deck, Some(&problems), space, &mut out).unwrap();
+    let outcome = app::run_threads(&deck, Some(&problems), space, ranks, &mut out).unwrap();
     (outcome, String::from_utf8(out).unwrap())
 }
 
@@ -157,9 +168,80 @@ fn the_run_stops_once_the_time_passes_end_time() {
         .replace("end_step=10", "end_step=10\nend_time=0.01");
     let deck = tealeaf::deck::Deck::parse(&text, Path::new("end_time.in")).unwrap();
     let exec = ferrokkos::Serial::default_instance().unwrap();
-    let outcome = tealeaf::diffuse::run(exec, &deck, None, &mut std::io::sink()).unwrap();
+    let solo = std::rc::Rc::new(tealeaf::comms::Solo);
+    let outcome = tealeaf::diffuse::run(exec, &deck, None, solo, &mut std::io::sink()).unwrap();
     // Steps of 0.004: after the third the time (0.012) has passed 0.01.
     assert_eq!(outcome.steps.len(), 3);
     // No table: the check fails, as TeaLeaf's does.
     assert!(!outcome.passed());
+}
+
+#[test]
+fn benchmark_1_split_over_ranks_matches_one_rank() {
+    let (one, _) = run("tea_bm_1.in", Solver::Cg, SpaceChoice::Serial, false);
+    for (ranks, space) in [
+        (2, SpaceChoice::Serial),
+        (3, SpaceChoice::Threads),
+        (4, SpaceChoice::Serial),
+    ] {
+        let (many, report) = run_ranks("tea_bm_1.in", Solver::Cg, space, false, ranks);
+        assert_passed(&many, &report);
+        assert!(report.contains(&format!("Ranks:     {ranks}")), "{report}");
+        let (t, u) = (many.summary.temperature, one.summary.temperature);
+        assert!((t - u).abs() <= 1e-11 * u, "{ranks} ranks: {t} vs {u}");
+        let (m, n) = (many.summary.mass, one.summary.mass);
+        assert!((m - n).abs() <= 1e-12 * n, "{ranks} ranks: mass {m} vs {n}");
+        for (a, b) in one.steps.iter().zip(&many.steps) {
+            let (i, j) = (a.solve.iterations as i64, b.solve.iterations as i64);
+            assert!((i - j).abs() <= 1, "step {}: {i} vs {j} iterations", a.step);
+        }
+    }
+}
+
+#[test]
+fn every_solver_passes_on_four_ranks() {
+    for solver in [Solver::Cg, Solver::Jacobi, Solver::Chebyshev, Solver::Ppcg] {
+        let (outcome, report) = run_ranks("tea_64.in", solver, SpaceChoice::Serial, false, 4);
+        assert_passed(&outcome, &report);
+        if matches!(solver, Solver::Chebyshev | Solver::Ppcg) {
+            assert_eq!(outcome.steps[0].solve.cg_iterations, 31, "{report}");
+        }
+    }
+}
+
+#[test]
+fn a_mesh_too_small_for_the_ranks_is_refused_by_every_rank() {
+    runtime();
+    let options = Options {
+        deck: deck_path("tea_bm_1.in"),
+        ..Options::default()
+    };
+    let deck = options.load_deck().unwrap();
+    let e = app::run_threads(&deck, None, SpaceChoice::Serial, 32, &mut std::io::sink())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("tea_bm_1.in") && e.contains("fewer than the halo depth 2"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_profile_of_a_split_run_has_the_exchange() {
+    let (outcome, report) = run_ranks("tea_bm_1.in", Solver::Cg, SpaceChoice::Serial, true, 2);
+    assert_passed(&outcome, &report);
+    let calls = |name: &str| {
+        outcome
+            .profile
+            .entries
+            .iter()
+            .find(|e| e.name == name)
+            .map_or(0, |e| e.calls)
+    };
+    let iterations: usize = outcome.steps.iter().map(|s| s.solve.iterations).sum();
+    // Rank 0 of 1 x 2 chunks has one neighbour (above): one exchange per halo update, and
+    // sums of pw and rr per iteration.
+    assert_eq!(calls("send_recv_halos"), calls("local_halos"));
+    assert!(calls("sum_over_ranks") >= 2 * iterations, "{report}");
+    assert!(report.contains("comms"), "{report}");
 }

@@ -14,7 +14,7 @@ impl<S: Launch> Chunk<S> {
     /// but the outer ring, the face coefficients, then `w = A u`, `r = u - w`, `p = r`. Returns
     /// `rro = r · p`.
     pub fn cg_init(&self, coefficient: Coefficient, rx: f64, ry: f64) -> crate::Result<f64> {
-        self.timed("cg_init", Phase::Solve, || {
+        let local = self.timed("cg_init", Phase::Solve, || {
             let (p, r, u, w) = (&self.p, &self.r, &self.u, &self.w);
             let (density, energy, kx, ky) = (&self.density, &self.energy, &self.kx, &self.ky);
             self.launch.for_each(
@@ -65,12 +65,14 @@ impl<S: Launch> Chunk<S> {
                     *rro += r[(j, k)] * p[(j, k)];
                 }),
             )?)
-        })
+        })?;
+        let [total] = self.sum_over_ranks([local])?;
+        Ok(total)
     }
 
     /// `w = A p`; returns `p · w`.
     pub fn cg_calc_w(&self) -> crate::Result<f64> {
-        self.timed("cg_calc_w", Phase::Solve, || {
+        let local = self.timed("cg_calc_w", Phase::Solve, || {
             let (p, w, kx, ky) = (&self.p, &self.w, &self.kx, &self.ky);
             Ok(self.launch.sum(
                 "cg_calc_w",
@@ -91,12 +93,14 @@ impl<S: Launch> Chunk<S> {
                     *pw += wjk * p[(j, k)];
                 }),
             )?)
-        })
+        })?;
+        let [total] = self.sum_over_ranks([local])?;
+        Ok(total)
     }
 
     /// `u += alpha p`, `r -= alpha w`; returns `r · r`.
     pub fn cg_calc_ur(&self, alpha: f64) -> crate::Result<f64> {
-        self.timed("cg_calc_ur", Phase::Solve, || {
+        let local = self.timed("cg_calc_ur", Phase::Solve, || {
             let (u, r, p, w) = (&self.u, &self.r, &self.p, &self.w);
             Ok(self.launch.sum(
                 "cg_calc_ur",
@@ -107,7 +111,9 @@ impl<S: Launch> Chunk<S> {
                     *rrn += r[(j, k)] * r[(j, k)];
                 }),
             )?)
-        })
+        })?;
+        let [total] = self.sum_over_ranks([local])?;
+        Ok(total)
     }
 
     /// `p = beta p + r`.

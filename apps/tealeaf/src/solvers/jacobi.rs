@@ -51,7 +51,7 @@ impl<S: Launch> Chunk<S> {
     /// One Jacobi sweep: `r = u` everywhere, then `u` from `r`'s neighbours on the interior.
     /// Returns `Σ |u - r|`.
     pub fn jacobi_iterate(&self) -> crate::Result<f64> {
-        self.timed("jacobi_iterate", Phase::Solve, || {
+        let local = self.timed("jacobi_iterate", Phase::Solve, || {
             let (u, u0, r, kx, ky) = (&self.u, &self.u0, &self.r, &self.kx, &self.ky);
             if !self.launch.is_preparing() {
                 deep_copy(r, u)?;
@@ -67,7 +67,9 @@ impl<S: Launch> Chunk<S> {
                     *error += (u[(j, k)] - r[(j, k)]).abs();
                 }),
             )?)
-        })
+        })?;
+        let [total] = self.sum_over_ranks([local])?;
+        Ok(total)
     }
 }
 

@@ -168,13 +168,15 @@ impl<S: Launch> Chunk<S> {
 
     /// The squared 2-norm of `f` over the interior.
     pub fn calculate_2norm(&self, f: &Field<S>) -> crate::Result<f64> {
-        self.timed("calculate_2norm", Phase::Solve, || {
+        let local = self.timed("calculate_2norm", Phase::Solve, || {
             Ok(self.launch.sum(
                 "calculate_2norm",
                 self.interior()?,
                 kernel!(|(j, k), norm: &mut f64| *norm += f[(j, k)] * f[(j, k)]),
             )?)
-        })
+        })?;
+        let [total] = self.sum_over_ranks([local])?;
+        Ok(total)
     }
 
     /// `energy = u / density` on the interior.

@@ -1,0 +1,263 @@
+//! The halo exchange with neighbouring chunks (TeaLeaf's `remote_halo_driver`): for each face
+//! with a neighbour, kernels pack the fields' edge cells into a buffer, the buffers travel
+//! through [`Comms::exchange`](crate::comms::Comms::exchange), and kernels unpack what arrived
+//! into the halo. Left and right go first, over every row (halo rows included); then bottom
+//! and top, over every column, so the corner cells come along with the second exchange.
+//!
+//! A buffer is a rank-3 View `[field, row, layer]` (left, right) or `[field, layer, column]`
+//! (bottom, top) in the chunk's memory space; each field's pack writes its own `field` slice.
+//! Messages leave from the buffers' host mirrors: on a host space the mirror is the buffer
+//! itself and the copies do nothing; on a GPU, `deep_copy` stages them (waiting for the pack).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use ferrokkos::prelude::*;
+use ferrokkos::{MemorySpace, create_mirror_view};
+
+use crate::TeaError;
+use crate::chunk::{Chunk, Face, Field};
+use crate::comms::Message;
+use crate::halo::FieldId;
+use crate::profile::Phase;
+
+/// A halo buffer in the chunk's memory space.
+pub type Buffer<S> = View<f64, 3, LayoutRight, <S as ExecutionSpace>::MemorySpace>;
+
+/// A halo buffer's host mirror.
+pub type HostBuffer<S> =
+    View<f64, 3, LayoutRight, <<S as ExecutionSpace>::MemorySpace as MemorySpace>::HostMirror>;
+
+/// The buffers of one face for one shape of exchange.
+pub struct FaceBuffers<S: Launch> {
+    send: Buffer<S>,
+    recv: Buffer<S>,
+    send_host: HostBuffer<S>,
+    recv_host: HostBuffer<S>,
+}
+
+/// Which buffers: the face, the number of fields and the depth.
+type Shape = (Face, usize, usize);
+
+/// The chunk's halo buffers, by face, number of fields and depth, made on first use.
+pub struct Buffers<S: Launch> {
+    made: RefCell<HashMap<Shape, Rc<FaceBuffers<S>>>>,
+}
+
+impl<S: Launch> Default for Buffers<S> {
+    fn default() -> Buffers<S> {
+        Buffers {
+            made: RefCell::new(HashMap::new()),
+        }
+    }
+}
+
+/// The tags TeaLeaf gives a face's messages: (sent, received). What goes right arrives from the
+/// left with the same tag.
+fn tags(face: Face) -> (i32, i32) {
+    match face {
+        Face::Left | Face::Bottom => (0, 1),
+        Face::Right | Face::Top => (1, 0),
+    }
+}
+
+impl<S: Launch> Chunk<S> {
+    /// Exchanges the halos of `fields` to `depth` cells with every neighbour.
+    pub fn exchange_halos(&self, fields: &[FieldId], depth: usize) -> crate::Result<()> {
+        self.exchange_pair([Face::Left, Face::Right], fields, depth)?;
+        self.exchange_pair([Face::Bottom, Face::Top], fields, depth)
+    }
+
+    /// The buffers of `face` for `n` fields of `depth` layers.
+    fn face_buffers(
+        &self,
+        face: Face,
+        n: usize,
+        depth: usize,
+    ) -> crate::Result<Rc<FaceBuffers<S>>> {
+        if let Some(b) = self.buffers.made.borrow().get(&(face, n, depth)) {
+            return Ok(b.clone());
+        }
+        let shape = match face {
+            Face::Left | Face::Right => [n, self.y, depth],
+            Face::Bottom | Face::Top => [n, depth, self.x],
+        };
+        let name = format!("{face:?}").to_lowercase();
+        let send = Buffer::<S>::new(format!("{name}_send"), shape)?;
+        let recv = Buffer::<S>::new(format!("{name}_recv"), shape)?;
+        let b = Rc::new(FaceBuffers {
+            send_host: create_mirror_view(&send)?,
+            recv_host: create_mirror_view(&recv)?,
+            send,
+            recv,
+        });
+        self.buffers
+            .made
+            .borrow_mut()
+            .insert((face, n, depth), b.clone());
+        Ok(b)
+    }
+
+    /// The exchange across the two faces of one direction.
+    fn exchange_pair(
+        &self,
+        pair: [Face; 2],
+        fields: &[FieldId],
+        depth: usize,
+    ) -> crate::Result<()> {
+        let faces: Vec<(Face, usize)> = pair
+            .into_iter()
+            .filter_map(|f| self.neighbours[f as usize].map(|n| (f, n)))
+            .collect();
+        if faces.is_empty() || fields.is_empty() {
+            return Ok(());
+        }
+        let mut buffers = Vec::with_capacity(faces.len());
+        for &(face, _) in &faces {
+            buffers.push(self.face_buffers(face, fields.len(), depth)?);
+        }
+        self.timed("pack_halos", Phase::Halo, || {
+            for (&(face, _), b) in faces.iter().zip(&buffers) {
+                for (slot, &id) in fields.iter().enumerate() {
+                    self.pack(face, self.field(id), &b.send, slot as i64, depth)?;
+                }
+            }
+            Ok(())
+        })?;
+        if !self.launch.is_preparing() {
+            self.send_recv(&faces, &buffers)?;
+        }
+        self.timed("unpack_halos", Phase::Halo, || {
+            for (&(face, _), b) in faces.iter().zip(&buffers) {
+                for (slot, &id) in fields.iter().enumerate() {
+                    self.unpack(face, self.field(id), &b.recv, slot as i64, depth)?;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Sends the packed buffers to the neighbours of `faces` and receives theirs.
+    fn send_recv(
+        &self,
+        faces: &[(Face, usize)],
+        buffers: &[Rc<FaceBuffers<S>>],
+    ) -> crate::Result<()> {
+        self.timed("send_recv_halos", Phase::Comms, || {
+            for b in buffers {
+                deep_copy(&b.send_host, &b.send)?;
+            }
+            let sent = buffers
+                .iter()
+                .map(|b| b.send_host.host())
+                .collect::<ferrokkos::Result<Vec<_>>>()?;
+            let mut received = buffers
+                .iter()
+                .map(|b| b.recv_host.host_mut())
+                .collect::<ferrokkos::Result<Vec<_>>>()?;
+            let mut messages = Vec::with_capacity(faces.len());
+            for ((&(face, neighbour), s), r) in faces.iter().zip(&sent).zip(&mut received) {
+                let (send_tag, recv_tag) = tags(face);
+                let not_contiguous =
+                    || TeaError::Comms(format!("the {face:?} halo buffer is not contiguous"));
+                messages.push(Message {
+                    neighbour,
+                    send_tag,
+                    recv_tag,
+                    send: s.as_slice().ok_or_else(not_contiguous)?,
+                    recv: r.as_mut_slice().ok_or_else(not_contiguous)?,
+                });
+            }
+            self.comms.exchange(&mut messages)?;
+            drop(messages);
+            drop((sent, received));
+            for b in buffers {
+                deep_copy(&b.recv, &b.recv_host)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Copies the `depth` interior layers of `f` at `face` into slice `c` of `buf`.
+    fn pack(
+        &self,
+        face: Face,
+        f: &Field<S>,
+        buf: &Buffer<S>,
+        c: i64,
+        depth: usize,
+    ) -> ferrokkos::Result<()> {
+        let (x, y, hd, d) = (
+            self.x as i64,
+            self.y as i64,
+            self.halo_depth as i64,
+            depth as i64,
+        );
+        let sides = self.cells((0, 0), (self.y, depth))?.iterate(Iterate::Left);
+        let ends = self.cells((0, 0), (depth, self.x))?;
+        match face {
+            Face::Left => self.launch.for_each(
+                "pack_left",
+                sides,
+                kernel!(|(j, m)| buf[(c, j, m)] = f[(j, hd + m)]),
+            ),
+            Face::Right => self.launch.for_each(
+                "pack_right",
+                sides,
+                kernel!(|(j, m)| buf[(c, j, m)] = f[(j, x - hd - d + m)]),
+            ),
+            Face::Bottom => self.launch.for_each(
+                "pack_bottom",
+                ends,
+                kernel!(|(m, k)| buf[(c, m, k)] = f[(hd + m, k)]),
+            ),
+            Face::Top => self.launch.for_each(
+                "pack_top",
+                ends,
+                kernel!(|(m, k)| buf[(c, m, k)] = f[(y - hd - d + m, k)]),
+            ),
+        }
+    }
+
+    /// Copies slice `c` of `buf` into the `depth` halo layers of `f` at `face`.
+    fn unpack(
+        &self,
+        face: Face,
+        f: &Field<S>,
+        buf: &Buffer<S>,
+        c: i64,
+        depth: usize,
+    ) -> ferrokkos::Result<()> {
+        let (x, y, hd, d) = (
+            self.x as i64,
+            self.y as i64,
+            self.halo_depth as i64,
+            depth as i64,
+        );
+        let sides = self.cells((0, 0), (self.y, depth))?.iterate(Iterate::Left);
+        let ends = self.cells((0, 0), (depth, self.x))?;
+        match face {
+            Face::Left => self.launch.for_each(
+                "unpack_left",
+                sides,
+                kernel!(|(j, m)| f[(j, hd - d + m)] = buf[(c, j, m)]),
+            ),
+            Face::Right => self.launch.for_each(
+                "unpack_right",
+                sides,
+                kernel!(|(j, m)| f[(j, x - hd + m)] = buf[(c, j, m)]),
+            ),
+            Face::Bottom => self.launch.for_each(
+                "unpack_bottom",
+                ends,
+                kernel!(|(m, k)| f[(hd - d + m, k)] = buf[(c, m, k)]),
+            ),
+            Face::Top => self.launch.for_each(
+                "unpack_top",
+                ends,
+                kernel!(|(m, k)| f[(y - hd + m, k)] = buf[(c, m, k)]),
+            ),
+        }
+    }
+}
