@@ -6,15 +6,16 @@
 //!
 //! A buffer is a rank-3 View `[field, row, layer]` (left, right) or `[field, layer, column]`
 //! (bottom, top) in the chunk's memory space; each field's pack writes its own `field` slice.
-//! Messages leave from the buffers' host mirrors: on a host space the mirror is the buffer
-//! itself and the copies do nothing; on a GPU, `deep_copy` stages them (waiting for the pack).
+//! Messages leave from the buffers' staging mirrors (`MemorySpace::HostStaging`): on a host
+//! space the mirror is the buffer itself and the copies do nothing; on a GPU it is pinned host
+//! memory, and `deep_copy` stages the buffers through it (waiting for the pack).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use ferrokkos::prelude::*;
-use ferrokkos::{MemorySpace, create_mirror_view};
+use ferrokkos::{MemorySpace, create_mirror_view_in};
 
 use crate::TeaError;
 use crate::chunk::{Chunk, Face, Field};
@@ -25,9 +26,11 @@ use crate::profile::Phase;
 /// A halo buffer in the chunk's memory space.
 pub type Buffer<S> = View<f64, 3, LayoutRight, <S as ExecutionSpace>::MemorySpace>;
 
-/// A halo buffer's host mirror.
-pub type HostBuffer<S> =
-    View<f64, 3, LayoutRight, <<S as ExecutionSpace>::MemorySpace as MemorySpace>::HostMirror>;
+/// The host memory a halo buffer is staged through.
+pub type Staging<S> = <<S as ExecutionSpace>::MemorySpace as MemorySpace>::HostStaging;
+
+/// A halo buffer's staging mirror.
+pub type HostBuffer<S> = View<f64, 3, LayoutRight, Staging<S>>;
 
 /// The buffers of one face for one shape of exchange.
 pub struct FaceBuffers<S: Launch> {
@@ -87,8 +90,8 @@ impl<S: Launch> Chunk<S> {
         let send = Buffer::<S>::new(format!("{name}_send"), shape)?;
         let recv = Buffer::<S>::new(format!("{name}_recv"), shape)?;
         let b = Rc::new(FaceBuffers {
-            send_host: create_mirror_view(&send)?,
-            recv_host: create_mirror_view(&recv)?,
+            send_host: create_mirror_view_in(Staging::<S>::default(), &send)?,
+            recv_host: create_mirror_view_in(Staging::<S>::default(), &recv)?,
             send,
             recv,
         });

@@ -95,8 +95,7 @@ impl Profile {
         self.entries
             .iter()
             .filter(|e| e.phase == phase)
-            .map(|e| e.seconds)
-            .sum()
+            .fold(0.0, |total, e| total + e.seconds)
     }
 
     /// The table printed at the end of a profiled run.

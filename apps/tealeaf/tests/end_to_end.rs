@@ -131,9 +131,10 @@ fn the_profile_covers_every_phase() {
         .iter()
         .find(|e| e.name == "local_halos")
         .unwrap();
-    // Per step: 2 before the solve, 1 after CG's set-up, one per iteration, 1 at the end.
+    // Per step: 2 before the solve, 1 after CG's set-up, one per iteration (p), 1 after the
+    // iterations (u), 1 at the end.
     let iterations: usize = outcome.steps.iter().map(|s| s.solve.iterations).sum();
-    assert_eq!(halo.calls, 1 + outcome.steps.len() * 3 + iterations);
+    assert_eq!(halo.calls, 1 + outcome.steps.len() * 4 + iterations);
     assert!(
         report.contains("Profiling Results") && report.contains("start-up"),
         "{report}"

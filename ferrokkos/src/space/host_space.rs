@@ -38,6 +38,7 @@ impl MemorySpace for HostSpace {
     const NAME: &'static str = "HostSpace";
     const HOST_ACCESSIBLE: bool = true;
     type HostMirror = HostSpace;
+    type HostStaging = HostSpace;
 
     fn stats(&self) -> Result<MemoryStats> {
         runtime::state(|| "reading HostSpace statistics".into())?;

@@ -53,6 +53,25 @@ pub trait MemorySpace: Sealed + Copy + Default + Debug + Send + Sync + 'static {
     /// ([`crate::create_mirror_view`]). For a host-accessible space, the space itself.
     type HostMirror: HostAccessible;
 
+    /// The host memory to stage this space's data through on its way elsewhere (messages to
+    /// other ranks, files): for GPU memory, pinned host memory, which copies reach at full
+    /// speed; for a host-accessible space, the space itself. Kokkos spells the GPU case
+    /// `SharedHostPinnedSpace`; here it follows the View's space, so that code generic over the
+    /// execution space stages without allocating pinned memory on a host-only run.
+    ///
+    /// ```
+    /// use ferrokkos::{HostSpace, InitSettings, MemorySpace, View, create_mirror_view_in};
+    /// let _rt = ferrokkos::initialize(InitSettings::new())?;
+    /// fn staging<M: MemorySpace>(v: &View<f64, 1, ferrokkos::LayoutRight, M>)
+    ///     -> ferrokkos::Result<View<f64, 1, ferrokkos::LayoutRight, M::HostStaging>> {
+    ///     create_mirror_view_in(M::HostStaging::default(), v)
+    /// }
+    /// let a = View::<f64, 1>::new("a", [4])?;
+    /// assert!(staging(&a)?.shares_allocation_with(&a)); // host memory needs no staging
+    /// # Ok::<(), ferrokkos::Error>(())
+    /// ```
+    type HostStaging: HostAccessible;
+
     /// The space's name.
     fn name(&self) -> &'static str {
         Self::NAME

@@ -10,6 +10,7 @@ impl MemorySpace for Tiny {
     const NAME: &'static str = "Tiny";
     const HOST_ACCESSIBLE: bool = true;
     type HostMirror = ferrokkos::HostSpace;
+    type HostStaging = ferrokkos::HostSpace;
     fn stats(&self) -> ferrokkos::Result<MemoryStats> {
         Ok(MemoryStats::default())
     }

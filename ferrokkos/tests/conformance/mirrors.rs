@@ -63,6 +63,39 @@ fn mirrors_round_trip<S: Launch>(exec: &S) -> Result<()> {
 }
 per_space!(mirrors_round_trip, mirrors_round_trip);
 
+/// A staging mirror (`MemorySpace::HostStaging`) is the View itself in host memory, and pinned
+/// host memory for device memory; values round-trip through it.
+fn staging_mirrors_round_trip<S: Launch>(exec: &S) -> Result<()> {
+    type Staging<S> = <<S as ExecutionSpace>::MemorySpace as MemorySpace>::HostStaging;
+    let v = SView::<S, f64, 1, LayoutRight>::new("halo", [300])?;
+    let m = create_mirror_view_in(Staging::<S>::default(), &v)?;
+    let space = <S::MemorySpace as MemorySpace>::NAME;
+    let (want, shared) = match space {
+        "CudaSpace" => ("CudaHostPinnedSpace", false),
+        other => (other, true),
+    };
+    assert_eq!(<Staging<S> as MemorySpace>::NAME, want, "{}", S::NAME);
+    assert_eq!(m.shares_allocation_with(&v), shared, "{}", S::NAME);
+    m.host_mut()?
+        .as_mut_slice()
+        .unwrap()
+        .iter_mut()
+        .enumerate()
+        .for_each(|(i, x)| *x = i as f64);
+    deep_copy(&v, &m)?;
+    parallel_for(
+        "negate",
+        RangePolicy::new(exec, 0, 300)?,
+        kernel!(|i| v[i] = -v[i]),
+    )?;
+    deep_copy(&m, &v)?;
+    let want: Vec<f64> = (0..300).map(|i| -(i as f64)).collect();
+    assert_eq!(m.to_vec()?, want);
+    Ok(())
+}
+
+per_space!(staging_mirrors_round_trip, staging_mirrors_round_trip);
+
 #[test]
 fn create_mirror_allocates_a_new_view_with_the_same_shape() -> Result<()> {
     common::runtime();

@@ -224,6 +224,7 @@ impl MemorySpace for CudaSpace {
     const NAME: &'static str = "CudaSpace";
     const DEVICE_ACCESSIBLE: bool = true;
     type HostMirror = HostSpace;
+    type HostStaging = CudaHostPinnedSpace;
 
     fn stats(&self) -> Result<MemoryStats> {
         stats(Kind::Device)
@@ -249,6 +250,7 @@ impl MemorySpace for CudaHostPinnedSpace {
     const HOST_ACCESSIBLE: bool = true;
     const DEVICE_ACCESSIBLE: bool = true;
     type HostMirror = CudaHostPinnedSpace;
+    type HostStaging = CudaHostPinnedSpace;
 
     fn stats(&self) -> Result<MemoryStats> {
         stats(Kind::Pinned)
@@ -274,6 +276,7 @@ impl MemorySpace for CudaUVMSpace {
     const HOST_ACCESSIBLE: bool = true;
     const DEVICE_ACCESSIBLE: bool = true;
     type HostMirror = CudaUVMSpace;
+    type HostStaging = CudaUVMSpace;
 
     fn stats(&self) -> Result<MemoryStats> {
         stats(Kind::Managed)
