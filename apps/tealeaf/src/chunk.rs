@@ -16,7 +16,7 @@ use ferrokkos::prelude::*;
 
 use crate::comms::Comms;
 use crate::decompose::Tile;
-use crate::exchange::Buffers;
+use crate::exchange::{Buffers, Staging};
 use crate::launch::Launcher;
 use crate::profile::{Phase, Profile, Timer};
 use crate::settings::Settings;
@@ -65,6 +65,11 @@ pub struct Chunk<S: Launch> {
     pub comms: Rc<dyn Comms>,
     /// The buffers of the halo exchange with the neighbours, made on first use.
     pub buffers: Buffers<S>,
+    /// `p · w` of the parts of the interior that CG computes apart when it overlaps the
+    /// exchange of `p`'s halo (see `cg_calc_w_exchanging`).
+    pub pw_parts: Line<S>,
+    /// [`Chunk::pw_parts`] staged for the host.
+    pub pw_host: View<f64, 1, LayoutRight, Staging<S>>,
     /// The time step TeaLeaf starts each step from.
     pub dt_init: f64,
     /// Cell density.
@@ -140,7 +145,10 @@ impl<S: Launch> Chunk<S> {
         let line = |label: &str, n: usize| Line::<S>::new(label, [n]);
         // Chebyshev reads its coefficients from 1 to max_iters, PPCG from 0 to its inner steps.
         let coefficients = settings.max_iters.max(settings.ppcg_inner_steps) + 1;
+        let pw_parts = line("pw_parts", 5)?;
         Ok(Chunk {
+            pw_host: ferrokkos::create_mirror_view_in(Staging::<S>::default(), &pw_parts)?,
+            pw_parts,
             exec,
             launch: Launcher::new(),
             profile: RefCell::new(Profile::new(settings.profiler_on)),

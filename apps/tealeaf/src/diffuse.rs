@@ -120,6 +120,7 @@ fn prepare_kernels<S: Launch>(chunk: &Chunk<S>, deck: &Deck) -> crate::Result<us
         } else {
             c.cg_init(settings.coefficient, 1.0, 1.0)?;
             c.cg_calc_w()?;
+            c.cg_calc_w_exchanging()?;
             c.cg_calc_ur(0.0)?;
             c.cg_calc_p(0.0)?;
         }

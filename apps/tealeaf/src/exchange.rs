@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use ferrokkos::prelude::*;
-use ferrokkos::{MemorySpace, create_mirror_view_in};
+use ferrokkos::{MemorySpace, create_mirror_view_in, deep_copy_async};
 
 use crate::TeaError;
 use crate::chunk::{Chunk, Face, Field};
@@ -65,11 +65,27 @@ fn tags(face: Face) -> (i32, i32) {
     }
 }
 
+/// Device work to launch while the first messages of an exchange travel; it must not touch
+/// the exchanged fields' halos or the cells packed.
+pub type During<'a> = Option<Box<dyn FnOnce() -> crate::Result<()> + 'a>>;
+
 impl<S: Launch> Chunk<S> {
-    /// Exchanges the halos of `fields` to `depth` cells with every neighbour.
-    pub fn exchange_halos(&self, fields: &[FieldId], depth: usize) -> crate::Result<()> {
-        self.exchange_pair([Face::Left, Face::Right], fields, depth)?;
-        self.exchange_pair([Face::Bottom, Face::Top], fields, depth)
+    /// Exchanges the halos of `fields` to `depth` cells with every neighbour; `during` is
+    /// launched once the first direction's buffers are packed and on their way to the host, so
+    /// that the GPU runs it while the messages travel (it runs anyway, also without
+    /// neighbours).
+    pub fn exchange_halos(
+        &self,
+        fields: &[FieldId],
+        depth: usize,
+        mut during: During<'_>,
+    ) -> crate::Result<()> {
+        self.exchange_pair([Face::Left, Face::Right], fields, depth, &mut during)?;
+        self.exchange_pair([Face::Bottom, Face::Top], fields, depth, &mut during)?;
+        match during {
+            Some(work) => work(),
+            None => Ok(()),
+        }
     }
 
     /// The buffers of `face` for `n` fields of `depth` layers.
@@ -108,6 +124,7 @@ impl<S: Launch> Chunk<S> {
         pair: [Face; 2],
         fields: &[FieldId],
         depth: usize,
+        during: &mut During<'_>,
     ) -> crate::Result<()> {
         let faces: Vec<(Face, usize)> = pair
             .into_iter()
@@ -128,8 +145,12 @@ impl<S: Launch> Chunk<S> {
             }
             Ok(())
         })?;
-        if !self.launch.is_preparing() {
-            self.send_recv(&faces, &buffers)?;
+        if self.launch.is_preparing() {
+            if let Some(work) = during.take() {
+                work()?;
+            }
+        } else {
+            self.send_recv(&faces, &buffers, during)?;
         }
         self.timed("unpack_halos", Phase::Halo, || {
             for (&(face, _), b) in faces.iter().zip(&buffers) {
@@ -141,15 +162,21 @@ impl<S: Launch> Chunk<S> {
         })
     }
 
-    /// Sends the packed buffers to the neighbours of `faces` and receives theirs.
+    /// Sends the packed buffers to the neighbours of `faces` and receives theirs. The copies
+    /// to and from the staging buffers are queued on the chunk's instance: taking the staged
+    /// buffers' guards waits for their copies only, not for `during`, queued after them.
     fn send_recv(
         &self,
         faces: &[(Face, usize)],
         buffers: &[Rc<FaceBuffers<S>>],
+        during: &mut During<'_>,
     ) -> crate::Result<()> {
         self.timed("send_recv_halos", Phase::Comms, || {
             for b in buffers {
-                deep_copy(&b.send_host, &b.send)?;
+                deep_copy_async(&self.exec, &b.send_host, &b.send)?;
+            }
+            if let Some(work) = during.take() {
+                work()?;
             }
             let sent = buffers
                 .iter()
@@ -176,7 +203,7 @@ impl<S: Launch> Chunk<S> {
             drop(messages);
             drop((sent, received));
             for b in buffers {
-                deep_copy(&b.recv, &b.recv_host)?;
+                deep_copy_async(&self.exec, &b.recv, &b.recv_host)?;
             }
             Ok(())
         })

@@ -8,6 +8,7 @@
 use ferrokkos::prelude::*;
 
 use crate::chunk::{Chunk, Face, Field};
+use crate::exchange::During;
 use crate::profile::Phase;
 
 /// The fields TeaLeaf exchanges, in its order.
@@ -44,10 +45,24 @@ impl<S: Launch> Chunk<S> {
     /// the exchange with the neighbouring chunks, then the reflection at the domain's boundary
     /// (TeaLeaf's `halo_update_driver`), whose sides cover the halo rows the exchange filled.
     pub fn update_halo(&self, fields: &[FieldId], depth: usize) -> crate::Result<()> {
+        self.update_halo_during(fields, depth, None)
+    }
+
+    /// [`Chunk::update_halo`], launching `during` while the exchange's messages travel (see
+    /// [`Chunk::exchange_halos`]).
+    pub fn update_halo_during(
+        &self,
+        fields: &[FieldId],
+        depth: usize,
+        during: During<'_>,
+    ) -> crate::Result<()> {
         if fields.is_empty() {
-            return Ok(());
+            return match during {
+                Some(work) => work(),
+                None => Ok(()),
+            };
         }
-        self.exchange_halos(fields, depth)?;
+        self.exchange_halos(fields, depth, during)?;
         self.timed("local_halos", Phase::Halo, || {
             for &id in fields {
                 self.reflect(self.field(id), depth)?;

@@ -1,6 +1,7 @@
 //! The conjugate-gradient solver (TeaLeaf's `cg`), whose iterations also start Chebyshev and
 //! PPCG and record the step lengths their eigenvalue estimate needs.
 
+use ferrokkos::ReduceTarget;
 use ferrokkos::prelude::*;
 
 use crate::chunk::Chunk;
@@ -70,29 +71,82 @@ impl<S: Launch> Chunk<S> {
         Ok(total)
     }
 
-    /// `w = A p`; returns `p · w`.
+    /// `w = A p`; returns `p · w` (summed over the ranks).
     pub fn cg_calc_w(&self) -> crate::Result<f64> {
         let local = self.timed("cg_calc_w", Phase::Solve, || {
-            let (p, w, kx, ky) = (&self.p, &self.w, &self.kx, &self.ky);
-            Ok(self.launch.sum(
-                "cg_calc_w",
-                self.interior()?,
-                kernel!(|(j, k), pw: &mut f64| {
-                    let wjk = solvers::smvp(
-                        p[(j, k)],
-                        p[(j, k - 1)],
-                        p[(j, k + 1)],
-                        p[(j - 1, k)],
-                        p[(j + 1, k)],
-                        kx[(j, k)],
-                        kx[(j, k + 1)],
-                        ky[(j, k)],
-                        ky[(j + 1, k)],
-                    );
-                    w[(j, k)] = wjk;
-                    *pw += wjk * p[(j, k)];
-                }),
-            )?)
+            Ok(self.calc_w_into(self.interior()?, Sum::new(), 0.0)?)
+        })?;
+        let [total] = self.sum_over_ranks([local])?;
+        Ok(total)
+    }
+
+    /// `w = A p` over `cells`, `p · w` reduced into `target`.
+    fn calc_w_into<T>(
+        &self,
+        cells: MDRangePolicy<S, 2>,
+        target: T,
+        dry: T::Output,
+    ) -> ferrokkos::Result<T::Output>
+    where
+        T: ReduceTarget<Reducer = Sum<f64>>,
+    {
+        let (p, w, kx, ky) = (&self.p, &self.w, &self.kx, &self.ky);
+        self.launch.reduce(
+            "cg_calc_w",
+            cells,
+            kernel!(|(j, k), pw: &mut f64| {
+                let wjk = solvers::smvp(
+                    p[(j, k)],
+                    p[(j, k - 1)],
+                    p[(j, k + 1)],
+                    p[(j - 1, k)],
+                    p[(j + 1, k)],
+                    kx[(j, k)],
+                    kx[(j, k + 1)],
+                    ky[(j, k)],
+                    ky[(j + 1, k)],
+                );
+                w[(j, k)] = wjk;
+                *pw += wjk * p[(j, k)];
+            }),
+            target,
+            dry,
+        )
+    }
+
+    /// Updates `p`'s halo, then `w = A p`; returns `p · w` (summed over the ranks). A chunk with
+    /// neighbours computes the interior cells that read no halo cell (all but the interior's
+    /// outer ring) while the halo messages travel, then the ring's four sides: five partial
+    /// sums, added in a fixed order. Without neighbours, or with an interior too thin for a
+    /// ring, it is the halo update and [`Chunk::cg_calc_w`].
+    pub fn cg_calc_w_exchanging(&self) -> crate::Result<f64> {
+        let hd = self.halo_depth;
+        let (y0, x0, y1, x1) = (hd, hd, self.y - hd, self.x - hd);
+        let remote = self.neighbours.iter().any(Option::is_some);
+        if !remote || y1 - y0 < 3 || x1 - x0 < 3 {
+            self.update_halo(&[FieldId::P], 1)?;
+            return self.cg_calc_w();
+        }
+        let parts = [
+            ((y0 + 1, x0 + 1), (y1 - 1, x1 - 1)),
+            ((y0, x0), (y0 + 1, x1)),
+            ((y1 - 1, x0), (y1, x1)),
+            ((y0 + 1, x0), (y1 - 1, x0 + 1)),
+            ((y0 + 1, x1 - 1), (y1 - 1, x1)),
+        ];
+        let part = |i: usize| -> crate::Result<()> {
+            let (from, to) = parts[i];
+            let target = subview(&self.pw_parts, (i,))?;
+            Ok(self.calc_w_into(self.cells(from, to)?, &target, ())?)
+        };
+        self.update_halo_during(&[FieldId::P], 1, Some(Box::new(|| part(0))))?;
+        let local = self.timed("cg_calc_w", Phase::Solve, || {
+            (1..parts.len()).try_for_each(part)?;
+            if self.launch.is_preparing() {
+                return Ok(0.0);
+            }
+            deep_copy(&self.pw_host, &self.pw_parts)?;
+            Ok(self.pw_host.to_vec()?.iter().sum())
         })?;
         let [total] = self.sum_over_ranks([local])?;
         Ok(total)
@@ -148,6 +202,17 @@ pub fn init<S: Launch>(
 /// alpha and beta, updates `rro`, and returns the error (`r · r`).
 pub fn step<S: Launch>(chunk: &mut Chunk<S>, tt: usize, rro: &mut f64) -> crate::Result<f64> {
     let pw = chunk.cg_calc_w()?;
+    finish_step(chunk, tt, rro, pw)
+}
+
+/// The rest of a CG iteration once `pw = p · w` is known: `u`, `r`, `p` and the step's alpha
+/// and beta. Returns the error (`r · r`).
+fn finish_step<S: Launch>(
+    chunk: &mut Chunk<S>,
+    tt: usize,
+    rro: &mut f64,
+    pw: f64,
+) -> crate::Result<f64> {
     let alpha = *rro / pw;
     chunk.cg_alphas[tt] = alpha;
     let rrn = chunk.cg_calc_ur(alpha)?;
@@ -162,9 +227,11 @@ pub fn step<S: Launch>(chunk: &mut Chunk<S>, tt: usize, rro: &mut f64) -> crate:
 ///
 /// TeaLeaf updates the halos of `u` and `p` after every iteration. Only `p`'s are read by the
 /// next iteration (`cg_calc_w`); `u`'s are read only after the solve (the residual check, the
-/// finalisation's halo update). So the iterations update `p`'s halo alone and the solve ends with
-/// one update of `u`'s: the same values wherever they are read, for half the halo work (and
-/// half the messages between ranks) per iteration.
+/// finalisation's halo update). So each iteration starts with an update of `p`'s halo alone,
+/// overlapped with the interior of `w = A p` where the chunk has neighbours, and the solve ends
+/// with one update of `u`'s: the same values wherever they are read, for half the halo work
+/// (and half the messages between ranks) per iteration. (The first iteration's update repeats
+/// the set-up's.)
 pub fn solve<S: Launch>(
     chunk: &mut Chunk<S>,
     settings: &Settings,
@@ -176,8 +243,8 @@ pub fn solve<S: Launch>(
     let mut error = 1e10;
     let mut iterations = 0;
     while iterations < settings.max_iters {
-        error = step(chunk, iterations, &mut rro)?;
-        chunk.update_halo(&[FieldId::P], 1)?;
+        let pw = chunk.cg_calc_w_exchanging()?;
+        error = finish_step(chunk, iterations, &mut rro, pw)?;
         iterations += 1;
         if error.abs().sqrt() < settings.eps {
             break;
