@@ -3,7 +3,7 @@
 use std::any::type_name;
 use std::ops::Range;
 
-use super::point::{ForPoint, Point, ReducePoint, each_run, part_in};
+use super::point::{CHUNK, ForPoint, Point, ReducePoint, chunked, each_run, part_in};
 use super::run::{describe, run_for, run_reduce};
 use super::work::Work;
 use crate::dispatch::{
@@ -64,22 +64,35 @@ where
     }
 }
 
-/// Runs the points of tiles `tiles` of a multidimensional reduction into `acc`.
+/// Runs the points of tiles `tiles` of a multidimensional reduction into `acc`; unless `in_order`,
+/// the proven runs go in chunks where the values are small (see `ReducePoint`).
 #[inline(never)]
-fn reduce_tiles<I: IndexType, const R: usize, V, K>(
+fn reduce_tiles<I: IndexType, const R: usize, Rd: Reducer, K>(
     kernel: &K,
+    reducer: &Rd,
+    in_order: bool,
     grid: &TileGrid<I, R>,
     tiles: Range<u64>,
-    acc: &mut V,
+    acc: &mut Rd::Value,
 ) where
     [I; R]: IndexTuple<I>,
-    K: ReduceKernel<<[I; R] as IndexTuple<I>>::Tuple, V>,
+    K: ReduceKernel<<[I; R] as IndexTuple<I>>::Tuple, Rd::Value>,
 {
     let inside = kernel.proven_box();
-    if grid.last_fastest() {
-        walk::<I, R, true>(grid, tiles, inside, ReducePoint(kernel, acc))
+    if !in_order && chunked::<Rd::Value>() {
+        let point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
+        if grid.last_fastest() {
+            walk::<I, R, true>(grid, tiles, inside, point)
+        } else {
+            walk::<I, R, false>(grid, tiles, inside, point)
+        }
     } else {
-        walk::<I, R, false>(grid, tiles, inside, ReducePoint(kernel, acc))
+        let point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
+        if grid.last_fastest() {
+            walk::<I, R, true>(grid, tiles, inside, point)
+        } else {
+            walk::<I, R, false>(grid, tiles, inside, point)
+        }
     }
 }
 
@@ -203,7 +216,14 @@ where
                     I::BITS,
                     |kernel| {
                         let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-                            reduce_tiles(kernel, &grid, tiles, acc)
+                            reduce_tiles(
+                                kernel,
+                                &reducer,
+                                S::IN_ORDER_REDUCTIONS,
+                                &grid,
+                                tiles,
+                                acc,
+                            )
                         };
                         run_reduce(this.space(), &what, this.work(grid.count), &reducer, &body)
                     },
