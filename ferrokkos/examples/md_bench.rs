@@ -18,7 +18,8 @@
 //! ```text
 //! cargo run --release -p ferrokkos --example md_bench -- --threads 16
 //! ```
-//! Options: `--threads N` (Threads' size; default: every core the process may use),
+//! `FERROKKOS_PIN_THREADS=1` pins the pool's threads (the peer's are not pinned). Options:
+//! `--threads N` (Threads' size; default: every core the process may use),
 //! `--sizes 516,4004` (field widths, halo included), `--ms 20`, `--rounds 15`, and `--tiny F`: the
 //! last fraction `F` of the rows start 1e-160 times smaller, so that their products are
 //! subnormal numbers, which cost many processors tens to hundreds of cycles an operation. Late in
@@ -670,7 +671,8 @@ fn bench<S: Launch>(space: S, threads: usize, n: usize, o: &Options) -> Result<(
 
 fn main() -> Result<()> {
     let o = options();
-    let _rt = ferrokkos::initialize(InitSettings::new().num_threads(o.threads))?;
+    // The environment's settings (FERROKKOS_PIN_THREADS=1 pins the pool), with `--threads`.
+    let _rt = ferrokkos::initialize(InitSettings::from_env()?.num_threads(o.threads))?;
     println!(
         "rank-2 MDRange kernels (TeaLeaf CG), median µs per call; peer: nested loops \
          (Serial), a static block of rows per thread on persistent threads (Threads){}",
