@@ -420,7 +420,7 @@ fn generate(
     let (host, shadow, ctor, params): (TokenStream, TokenStream, TokenStream, Vec<String>) =
         match kind {
             Kind::For => (
-                quote!(#k::host_for::<#idx_ty, _, _>(&#caps_var, |#captures, #idx_pat: #idx_ty, #flag: bool| {
+                quote!(#k::host_for::<#idx_ty, _, _>(&#caps_var, #[inline(always)] |#captures, #idx_pat: #idx_ty, #flag: bool| {
                     #unpack_host
                     #host_form
                 })),
@@ -436,7 +436,7 @@ fn generate(
                 let acc_name = param_name(acc).expect("checked");
                 let acc_shadow = shadow_param(acc);
                 (
-                    quote!(#k::host_reduce::<#idx_ty, _, _, _>(&#caps_var, |#captures, #idx_pat: #idx_ty, #acc, #flag: bool| {
+                    quote!(#k::host_reduce::<#idx_ty, _, _, _>(&#caps_var, #[inline(always)] |#captures, #idx_pat: #idx_ty, #acc, #flag: bool| {
                         #unpack_host
                         #host_form
                     })),
@@ -467,7 +467,7 @@ fn generate(
                     .map(|a| shadow_param_type(a).unwrap_or_else(|| quote!(_)))
                     .collect();
                 (
-                    quote!(#k::host_reduce::<#idx_ty, _, _, _>(&#caps_var, |#captures, #idx_pat: #idx_ty, #accs, #flag: bool| {
+                    quote!(#k::host_reduce::<#idx_ty, _, _, _>(&#caps_var, #[inline(always)] |#captures, #idx_pat: #idx_ty, #accs, #flag: bool| {
                         #unpack_host
                         let (#(#names,)*): (#(#host_types,)*) = #k::#split(#accs);
                         #host_form

@@ -301,53 +301,58 @@ impl<I: IndexType, const R: usize> TileGrid<I, R> {
     /// Calls `f` on every point of the tiles `tiles`, tile after tile, each in iteration order.
     #[cfg(test)]
     pub(crate) fn visit(&self, tiles: std::ops::Range<u64>, mut f: impl FnMut([I; R])) {
-        // The fastest dimension is a constant in each instance, so that the index array lives in
-        // registers and the innermost loop can be vectorized.
+        let mut walk = |fast: usize, at: &[u64; R], xs: std::ops::Range<u64>| {
+            for x in xs {
+                f(std::array::from_fn(|d| {
+                    self.lower[d].advance(if d == fast { x } else { at[d] })
+                }));
+            }
+        };
         if self.last_fastest() {
-            self.lines::<true>(tiles, |mut idx, xs| {
-                let base = self.lower[R - 1];
-                for x in xs {
-                    idx[R - 1] = base.advance(x);
-                    f(idx);
-                }
-            })
+            self.lines::<true>(tiles, |at, xs| walk(R - 1, at, xs))
         } else {
-            self.lines::<false>(tiles, |mut idx, xs| {
-                let base = self.lower[0];
-                for x in xs {
-                    idx[0] = base.advance(x);
-                    f(idx);
-                }
-            })
+            self.lines::<false>(tiles, |at, xs| walk(0, at, xs))
         }
     }
 
-    /// Calls `line(idx, xs)` for every line of the tiles `tiles` along the fastest dimension
+    /// Calls `line(at, xs)` for every line of the tiles `tiles` along the fastest dimension
     /// (the last one when `LAST_FASTEST`, else the first), tile after tile, each in iteration
-    /// order: `idx` holds the line's coordinates (its fastest one that of its first point), `xs` the
-    /// offsets from `lower` of its points along the fastest dimension.
+    /// order: `at` holds the line's offsets from `lower` (its fastest one that of its first point),
+    /// `xs` the offsets of its points along the fastest dimension.
     #[inline(always)]
     pub(crate) fn lines<const LAST_FASTEST: bool>(
         &self,
         tiles: std::ops::Range<u64>,
-        mut line: impl FnMut([I; R], std::ops::Range<u64>),
+        mut line: impl FnMut(&[u64; R], std::ops::Range<u64>),
     ) {
         let fast = if LAST_FASTEST { R - 1 } else { 0 };
-        for t in tiles {
-            let mut rem = t;
-            let mut lo = [0u64; R];
-            let mut hi = [0u64; R];
+        if tiles.is_empty() {
+            return;
+        }
+        // The coordinates (in tiles) of the first tile, by division; each next tile's by carrying
+        // from the fastest dimension, as an odometer (a division per tile costs as much as a short
+        // line).
+        let mut tile = [0u64; R];
+        let mut rem = tiles.start;
+        for k in (0..R).rev() {
+            let d = self.order[k];
+            tile[d] = rem % self.ntiles[d];
+            rem /= self.ntiles[d];
+        }
+        for _ in tiles {
+            let lo: [u64; R] = std::array::from_fn(|d| tile[d] * self.tile[d]);
+            let hi: [u64; R] = std::array::from_fn(|d| (lo[d] + self.tile[d]).min(self.extents[d]));
             for k in (0..R).rev() {
                 let d = self.order[k];
-                let c = rem % self.ntiles[d];
-                rem /= self.ntiles[d];
-                lo[d] = c * self.tile[d];
-                hi[d] = (lo[d] + self.tile[d]).min(self.extents[d]);
+                tile[d] += 1;
+                if tile[d] < self.ntiles[d] {
+                    break;
+                }
+                tile[d] = 0;
             }
             let mut cur = lo;
             'tile: loop {
-                let idx: [I; R] = std::array::from_fn(|r| self.lower[r].advance(cur[r]));
-                line(idx, lo[fast]..hi[fast]);
+                line(&cur, lo[fast]..hi[fast]);
                 let mut k = R - 1;
                 loop {
                     if k == 0 {
@@ -420,6 +425,25 @@ mod tests {
         assert_eq!(Iterate::for_layout::<LayoutLeft>(), Iterate::Left);
         assert_eq!(Iterate::for_layout::<LayoutRight>(), Iterate::Right);
         assert_eq!(Iterate::for_layout::<LayoutStride>(), Iterate::Right);
+    }
+
+    #[test]
+    fn any_run_of_tiles_walks_its_part_of_the_whole_walk() {
+        for iterate in [Iterate::Right, Iterate::Left] {
+            let g = grid([-2, 1, 0], [5, 4, 7], [3, 2, 4], iterate);
+            let mut all = Vec::new();
+            g.visit(0..g.count, |p| all.push(p));
+            assert_eq!(all.len(), 7 * 3 * 7);
+            for start in 0..=g.count {
+                for end in start..=g.count {
+                    let mut parts = Vec::new();
+                    g.visit(0..start, |p| parts.push(p));
+                    g.visit(start..end, |p| parts.push(p));
+                    g.visit(end..g.count, |p| parts.push(p));
+                    assert_eq!(parts, all, "{iterate:?} {start}..{end}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -190,3 +190,102 @@ fn by_value_runs_a_reducer_implemented_by_the_user() {
     check(&Serial::default_instance().unwrap());
     check(&Threads::default_instance().unwrap());
 }
+
+/// A non-commutative join: the polynomial hash of a sequence, as (B^len, hash), all wrapping.
+fn hash_join(d: &mut (u64, u64), s: &(u64, u64)) {
+    *d = (
+        d.0.wrapping_mul(s.0),
+        d.1.wrapping_mul(s.0).wrapping_add(s.1),
+    );
+}
+
+const HASH_B: u64 = 1_000_003;
+
+/// On Threads, the proven runs of a `kernel!` reduction go in chunks whose contributions are
+/// regrouped (so that the body vectorizes), never reordered: a join that is associative but not
+/// commutative still gives the sequential fold, over runs of every length around the chunk and
+/// block sizes, in one and two dimensions, and on Serial too.
+#[test]
+fn kernel_reductions_regroup_but_never_reorder_contributions() {
+    common::runtime();
+    fn check<S: HostExecutionSpace + Launch>(exec: &S) {
+        let n = 1100;
+        let x = View::<u64, 1>::new("x", [n]).unwrap();
+        let grid = View::<u64, 2>::new("grid", [7, 300]).unwrap();
+        {
+            let mut h = x.host_mut().unwrap();
+            for i in 0..n {
+                h[i] = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 7;
+            }
+            let mut g = grid.host_mut().unwrap();
+            for r in 0..7 {
+                for c in 0..300 {
+                    g[(r, c)] = (r * 1000 + c) as u64 ^ 0x5555;
+                }
+            }
+        }
+        let (xs, gs) = (x.to_vec().unwrap(), grid.to_vec().unwrap());
+        let fold = |values: &mut dyn Iterator<Item = u64>| {
+            let mut h = (1, 0);
+            for v in values {
+                hash_join(&mut h, &(HASH_B, v));
+            }
+            h
+        };
+        let b = HASH_B;
+        for len in [0, 1, 7, 8, 15, 16, 17, 127, 128, 129, 255, 256, 1000, 1100] {
+            for begin in [0, 3] {
+                let end = len.max(begin);
+                let p = RangePolicy::new(exec, begin, end).unwrap();
+                let got = parallel_reduce(
+                    "hash",
+                    p,
+                    kernel!(|i, m: &mut u64, h: &mut u64| {
+                        *h = h.wrapping_mul(b).wrapping_add(x[i]);
+                        *m = m.wrapping_mul(b);
+                    }),
+                    Custom::new(|| (1u64, 0u64), hash_join),
+                )
+                .unwrap();
+                let want = fold(&mut xs[begin..end].iter().copied());
+                assert_eq!(got, want, "{} over {begin}..{end}", S::NAME);
+            }
+        }
+        for (lo, hi) in [([0, 0], [7, 300]), ([1, 5], [6, 290]), ([2, 0], [3, 17])] {
+            for iterate in [Iterate::Right, Iterate::Left] {
+                let p = MDRangePolicy::new(exec, lo, hi).unwrap().iterate(iterate);
+                let got = parallel_reduce(
+                    "hash2",
+                    p,
+                    kernel!(|(r, c), m: &mut u64, h: &mut u64| {
+                        *h = h.wrapping_mul(b).wrapping_add(grid[(r, c)]);
+                        *m = m.wrapping_mul(b);
+                    }),
+                    Custom::new(|| (1u64, 0u64), hash_join),
+                )
+                .unwrap();
+                let (rows, cols) = (
+                    lo[0] as usize..hi[0] as usize,
+                    lo[1] as usize..hi[1] as usize,
+                );
+                let want = match iterate {
+                    Iterate::Right => fold(
+                        &mut rows
+                            .clone()
+                            .flat_map(|r| cols.clone().map(move |c| (r, c)))
+                            .map(|(r, c)| gs[r * 300 + c]),
+                    ),
+                    Iterate::Left => fold(
+                        &mut cols
+                            .clone()
+                            .flat_map(|c| rows.clone().map(move |r| (r, c)))
+                            .map(|(r, c)| gs[r * 300 + c]),
+                    ),
+                };
+                assert_eq!(got, want, "{} over {lo:?}..{hi:?} {iterate:?}", S::NAME);
+            }
+        }
+    }
+    check(&Serial::default_instance().unwrap());
+    check(&Threads::default_instance().unwrap());
+}

@@ -176,6 +176,43 @@ fn out_of_bounds_write_through_parallel_mut_panics_with_the_label() {
     visit_each_once(&Threads::default_instance().unwrap(), 0, 100);
 }
 
+/// A reduction on Threads steals parts of other threads' blocks, and a block's owner waits for
+/// its parts' results: a kernel that panics in any part re-raises the panic instead of leaving the
+/// owner waiting, and the pool still works afterwards.
+#[test]
+fn a_reduction_whose_kernel_panics_on_threads_re_raises_without_hanging() {
+    common::runtime();
+    let exec = Threads::default_instance().unwrap();
+    for bad in [0, 17, 499, 500, 999] {
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            parallel_reduce(
+                "boom",
+                RangePolicy::new(&exec, 0, 1000).unwrap(),
+                |i: usize, acc: &mut u64| {
+                    if i == bad {
+                        panic!("boom at {i}");
+                    }
+                    *acc += i as u64;
+                },
+                Sum::new(),
+            )
+        }));
+        let payload = outcome.expect_err("the kernel's panic is re-raised");
+        assert_eq!(
+            payload.downcast_ref::<String>().map(String::as_str),
+            Some(format!("boom at {bad}").as_str())
+        );
+    }
+    let p = RangePolicy::new(&exec, 0, 1000).unwrap();
+    let sum = parallel_reduce(
+        "sum",
+        p,
+        |i: usize, acc: &mut u64| *acc += i as u64,
+        Sum::new(),
+    );
+    assert_eq!(sum.unwrap(), 499_500);
+}
+
 #[test]
 #[should_panic(expected = "out of bounds for View \"oob2\"")]
 fn out_of_bounds_read_through_parallel_mut_panics() {

@@ -3,7 +3,7 @@
 use std::any::type_name;
 use std::ops::Range;
 
-use super::point::{ForPoint, Point, ReducePoint, each_run, part_in};
+use super::point::{CHUNK, ForPoint, Point, ReducePoint, chunked, each_run};
 use super::run::{describe, run_for, run_reduce};
 use super::work::Work;
 use crate::dispatch::{
@@ -32,18 +32,23 @@ fn walk<I: IndexType, const R: usize, const LAST_FASTEST: bool>(
     [I; R]: IndexTuple<I>,
 {
     let fast = if LAST_FASTEST { R - 1 } else { 0 };
-    let base = grid.lower()[fast];
-    grid.lines::<LAST_FASTEST>(tiles, |mut idx, xs| {
-        let part = match inside {
-            Some(b)
-                if (0..R).all(|d| d == fast || (b[d].0..b[d].1).contains(&idx[d].to_i128())) =>
-            {
-                part_in(&xs, base.to_i128(), b[fast])
+    let lower = grid.lower();
+    // The proven box as offsets from the lower corner (`[lo, hi)` per dimension, clamped to the
+    // offsets' range), so that each line compares offsets rather than 128-bit coordinates.
+    let offset = |v: i128, d: usize| (v - lower[d].to_i128()).clamp(0, u64::MAX as i128) as u64;
+    let proven: Option<[(u64, u64); R]> =
+        inside.map(|b| std::array::from_fn(|d| (offset(b[d].0, d), offset(b[d].1, d))));
+    grid.lines::<LAST_FASTEST>(tiles, |at, xs| {
+        let part = match &proven {
+            Some(p) if (0..R).all(|d| d == fast || (p[d].0..p[d].1).contains(&at[d])) => {
+                let start = p[fast].0.clamp(xs.start, xs.end);
+                start..p[fast].1.clamp(start, xs.end)
             }
             _ => xs.end..xs.end,
         };
+        let mut idx: [I; R] = std::array::from_fn(|d| lower[d].advance(at[d]));
         each_run(xs, part, &mut point, |x| {
-            idx[fast] = base.advance(x);
+            idx[fast] = lower[fast].advance(x);
             idx.to_tuple()
         });
     });
@@ -64,22 +69,35 @@ where
     }
 }
 
-/// Runs the points of tiles `tiles` of a multidimensional reduction into `acc`.
+/// Runs the points of tiles `tiles` of a multidimensional reduction into `acc`; unless `in_order`,
+/// the proven runs go in chunks where the values are small (see `ReducePoint`).
 #[inline(never)]
-fn reduce_tiles<I: IndexType, const R: usize, V, K>(
+fn reduce_tiles<I: IndexType, const R: usize, Rd: Reducer, K>(
     kernel: &K,
+    reducer: &Rd,
+    in_order: bool,
     grid: &TileGrid<I, R>,
     tiles: Range<u64>,
-    acc: &mut V,
+    acc: &mut Rd::Value,
 ) where
     [I; R]: IndexTuple<I>,
-    K: ReduceKernel<<[I; R] as IndexTuple<I>>::Tuple, V>,
+    K: ReduceKernel<<[I; R] as IndexTuple<I>>::Tuple, Rd::Value>,
 {
     let inside = kernel.proven_box();
-    if grid.last_fastest() {
-        walk::<I, R, true>(grid, tiles, inside, ReducePoint(kernel, acc))
+    if !in_order && chunked::<Rd::Value>() {
+        let point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
+        if grid.last_fastest() {
+            walk::<I, R, true>(grid, tiles, inside, point)
+        } else {
+            walk::<I, R, false>(grid, tiles, inside, point)
+        }
     } else {
-        walk::<I, R, false>(grid, tiles, inside, ReducePoint(kernel, acc))
+        let point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
+        if grid.last_fastest() {
+            walk::<I, R, true>(grid, tiles, inside, point)
+        } else {
+            walk::<I, R, false>(grid, tiles, inside, point)
+        }
     }
 }
 
@@ -203,7 +221,14 @@ where
                     I::BITS,
                     |kernel| {
                         let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-                            reduce_tiles(kernel, &grid, tiles, acc)
+                            reduce_tiles(
+                                kernel,
+                                &reducer,
+                                S::IN_ORDER_REDUCTIONS,
+                                &grid,
+                                tiles,
+                                acc,
+                            )
                         };
                         run_reduce(this.space(), &what, this.work(grid.count), &reducer, &body)
                     },

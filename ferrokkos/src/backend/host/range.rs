@@ -4,7 +4,7 @@
 use std::any::type_name;
 use std::ops::Range;
 
-use super::point::{ForPoint, ReducePoint, each_run, part_in};
+use super::point::{CHUNK, ForPoint, ReducePoint, chunked, each_run, part_in};
 use super::run::{describe, run_for, run_reduce, run_scan};
 use super::work::Work;
 use crate::dispatch::{
@@ -47,18 +47,25 @@ fn proven_part<I: IndexType>(
     }
 }
 
-/// Runs iterations `items` of a range reduction into `acc`.
+/// Runs iterations `items` of a range reduction into `acc`; unless `in_order`, the proven runs go
+/// in chunks where the values are small (see `ReducePoint`).
 #[inline(never)]
-fn reduce_range<I: IndexType, V, K: ReduceKernel<I, V>>(
+fn reduce_range<I: IndexType, Rd: Reducer, K: ReduceKernel<I, Rd::Value>>(
     kernel: &K,
+    reducer: &Rd,
+    in_order: bool,
     begin: I,
     items: Range<u64>,
-    acc: &mut V,
+    acc: &mut Rd::Value,
 ) {
     let inside = proven_part(&items, begin, kernel.proven_box());
-    each_run(items, inside, &mut ReducePoint(kernel, acc), |k| {
-        begin.advance(k)
-    });
+    if !in_order && chunked::<Rd::Value>() {
+        let mut point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
+        each_run(items, inside, &mut point, |k| begin.advance(k));
+    } else {
+        let mut point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
+        each_run(items, inside, &mut point, |k| begin.advance(k));
+    }
 }
 
 /// Runs iterations `items` of one scan pass.
@@ -191,7 +198,14 @@ where
                     I::BITS,
                     |kernel| {
                         let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-                            reduce_range(kernel, begin, items, acc)
+                            reduce_range(
+                                kernel,
+                                &reducer,
+                                S::IN_ORDER_REDUCTIONS,
+                                begin,
+                                items,
+                                acc,
+                            )
                         };
                         run_reduce(this.space(), &what, this.work(), &reducer, &body)
                     },

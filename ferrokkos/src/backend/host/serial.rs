@@ -125,6 +125,8 @@ impl ExecutionSpace for Serial {
 impl crate::seal::Sealed for Serial {}
 
 impl crate::dispatch::HostExecutionSpace for Serial {
+    const IN_ORDER_REDUCTIONS: bool = true;
+
     #[inline]
     fn run_participants(
         &self,

@@ -8,10 +8,11 @@ use crate::policy::Schedule;
 /// Chunks per participant that a dynamic schedule aims for when no chunk size is given.
 const DYNAMIC_CHUNKS_PER_THREAD: u64 = 16;
 
-/// A `parallel_for` with the static schedule cuts each participant's block into this many parts,
-/// which the owner takes in order and others steal once their own block is done, so that one slow
-/// (descheduled, late-waking) thread holds up the launch by one part instead of its whole block.
-const STEAL_PARTS: u64 = 8;
+/// A launch with the static schedule (a `parallel_for`, or a reduction on Threads) cuts each
+/// participant's block into this many parts, which the owner takes in order and others steal once
+/// their own block is done, so that one slow (descheduled, late-waking, or given the expensive
+/// part of the data) thread holds up the launch by one part instead of its whole block.
+pub(crate) const STEAL_PARTS: u64 = 8;
 
 /// The most participants whose blocks can be stolen from (the cursors live on the dispatcher's
 /// stack); a larger launch keeps plain blocks.
@@ -126,6 +127,24 @@ impl Work {
         cursors: &StealCursors,
         mut f: impl FnMut(Range<u64>),
     ) {
+        self.claim_parts(part, count, cursors, |_, _, items| {
+            if !items.is_empty() {
+                f(items)
+            }
+        })
+    }
+
+    /// As [`Work::run_stealing`], calling `f(block, q, items)` for every part it claims (`q` in
+    /// `0..STEAL_PARTS` of participant `block`'s block; `items` may be empty): every part of every
+    /// block is claimed exactly once over all participants.
+    #[inline]
+    pub(crate) fn claim_parts(
+        &self,
+        part: usize,
+        count: usize,
+        cursors: &StealCursors,
+        mut f: impl FnMut(usize, u64, Range<u64>),
+    ) {
         debug_assert!(self.steals(count));
         for k in 0..count {
             let owner = (part + k) % count;
@@ -138,10 +157,7 @@ impl Work {
                 }
                 let at =
                     |q: u64| block.start + (q as u128 * len as u128 / STEAL_PARTS as u128) as u64;
-                let items = at(q)..at(q + 1);
-                if !items.is_empty() {
-                    f(items);
-                }
+                f(owner, q, at(q)..at(q + 1));
             }
         }
     }
