@@ -56,6 +56,17 @@ impl<S: Launch> Default for Buffers<S> {
     }
 }
 
+/// What a pack or unpack kernel needs: the chunk's columns and rows, halo included, its halo
+/// depth, the layers moved, and the policies over the sides' and the ends' layers.
+struct Frame<S: Launch> {
+    x: i64,
+    y: i64,
+    hd: i64,
+    d: i64,
+    sides: MDRangePolicy<S, 2>,
+    ends: MDRangePolicy<S, 2>,
+}
+
 /// The tags TeaLeaf gives a face's messages: (sent, received). What goes right arrives from the
 /// left with the same tag.
 fn tags(face: Face) -> (i32, i32) {
@@ -209,6 +220,19 @@ impl<S: Launch> Chunk<S> {
         })
     }
 
+    /// The extents and the policies a pack or unpack of `depth` layers uses.
+    fn frame(&self, depth: usize) -> ferrokkos::Result<Frame<S>> {
+        Ok(Frame {
+            x: self.x as i64,
+            y: self.y as i64,
+            hd: self.halo_depth as i64,
+            d: depth as i64,
+            // `depth` columns of every row, the row index fastest (as the reflection's sides).
+            sides: self.cells((0, 0), (self.y, depth))?.iterate(Iterate::Left),
+            ends: self.cells((0, 0), (depth, self.x))?,
+        })
+    }
+
     /// Copies the `depth` interior layers of `f` at `face` into slice `c` of `buf`.
     fn pack(
         &self,
@@ -218,14 +242,14 @@ impl<S: Launch> Chunk<S> {
         c: i64,
         depth: usize,
     ) -> ferrokkos::Result<()> {
-        let (x, y, hd, d) = (
-            self.x as i64,
-            self.y as i64,
-            self.halo_depth as i64,
-            depth as i64,
-        );
-        let sides = self.cells((0, 0), (self.y, depth))?.iterate(Iterate::Left);
-        let ends = self.cells((0, 0), (depth, self.x))?;
+        let Frame {
+            x,
+            y,
+            hd,
+            d,
+            sides,
+            ends,
+        } = self.frame(depth)?;
         match face {
             Face::Left => self.launch.for_each(
                 "pack_left",
@@ -259,14 +283,14 @@ impl<S: Launch> Chunk<S> {
         c: i64,
         depth: usize,
     ) -> ferrokkos::Result<()> {
-        let (x, y, hd, d) = (
-            self.x as i64,
-            self.y as i64,
-            self.halo_depth as i64,
-            depth as i64,
-        );
-        let sides = self.cells((0, 0), (self.y, depth))?.iterate(Iterate::Left);
-        let ends = self.cells((0, 0), (depth, self.x))?;
+        let Frame {
+            x,
+            y,
+            hd,
+            d,
+            sides,
+            ends,
+        } = self.frame(depth)?;
         match face {
             Face::Left => self.launch.for_each(
                 "unpack_left",
