@@ -230,8 +230,8 @@ fn finish_step<S: Launch>(
 /// finalisation's halo update). So each iteration starts with an update of `p`'s halo alone,
 /// overlapped with the interior of `w = A p` where the chunk has neighbours, and the solve ends
 /// with one update of `u`'s: the same values wherever they are read, for half the halo work
-/// (and half the messages between ranks) per iteration. (The first iteration's update repeats
-/// the set-up's.)
+/// (and half the messages between ranks) per iteration. The first iteration finds `p`'s halo
+/// already updated by the set-up.
 pub fn solve<S: Launch>(
     chunk: &mut Chunk<S>,
     settings: &Settings,
@@ -243,7 +243,11 @@ pub fn solve<S: Launch>(
     let mut error = 1e10;
     let mut iterations = 0;
     while iterations < settings.max_iters {
-        let pw = chunk.cg_calc_w_exchanging()?;
+        let pw = if iterations == 0 {
+            chunk.cg_calc_w()?
+        } else {
+            chunk.cg_calc_w_exchanging()?
+        };
         error = finish_step(chunk, iterations, &mut rro, pw)?;
         iterations += 1;
         if error.abs().sqrt() < settings.eps {
