@@ -9,11 +9,13 @@ use crate::backend::cuda::Cuda;
 use crate::backend::host::{Serial, Threads};
 use crate::dispatch::Launch;
 use crate::error::{Error, Result};
+use crate::graph::GraphSpace;
 use crate::space::ExecutionSpace;
 
 /// Work written once for every execution space: its [`SpaceTask::run`] is generic over the space
-/// (allocate Views in `S::MemorySpace`, launch `kernel!`s on `exec`), and [`run_on`] calls it with
-/// the space chosen at run time.
+/// (allocate Views in `S::MemorySpace`, launch `kernel!`s on `exec`, build [`crate::Graph`]s on
+/// it), and [`run_on`] calls it with the space chosen at run time. An implementation may ask for
+/// less than the trait offers: `fn run<S: Launch>` is enough when the work makes no graph.
 ///
 /// ```
 /// use ferrokkos::prelude::*;
@@ -40,7 +42,7 @@ pub trait SpaceTask {
     /// What the work returns.
     type Output;
     /// Runs the work on `exec`.
-    fn run<S: Launch>(self, exec: &S) -> Result<Self::Output>;
+    fn run<S: Launch + GraphSpace>(self, exec: &S) -> Result<Self::Output>;
 }
 
 /// An execution space chosen at run time.

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use ferrokkos::{Launch, SpaceChoice, SpaceTask, run_on};
+use ferrokkos::{GraphSpace, Launch, SpaceChoice, SpaceTask, run_on};
 
 use crate::comms::local::LocalComms;
 use crate::comms::{Comms, Solo};
@@ -12,7 +12,7 @@ use crate::deck::Deck;
 use crate::diffuse::{self, Outcome};
 use crate::error::{Result, TeaError};
 use crate::problems::Problems;
-use crate::settings::Solver;
+use crate::settings::{Graphs, Solver};
 
 /// The usage text.
 pub const USAGE: &str = "\
@@ -26,6 +26,8 @@ options:
   --profile                   print the per-kernel and per-phase profile (as the deck's profiler_on)
   --ranks N                   split the mesh over N ranks run as threads of this process (with
                               MPI, built with the feature mpi: mpirun -n N tealeaf instead)
+  --graphs auto|on|off        CG's iterations as graphs: auto (the default) on a GPU when one rank
+                              holds the mesh, on wherever one rank does, or off (same results)
   -h, --help                  this text";
 
 /// What the command line asks for.
@@ -47,6 +49,8 @@ pub struct Options {
     pub profile: bool,
     /// Ranks run as threads of this process.
     pub ranks: usize,
+    /// Whether CG iterates through graphs, overriding the default.
+    pub graphs: Option<Graphs>,
     /// Print the usage and stop.
     pub help: bool,
 }
@@ -62,6 +66,7 @@ impl Default for Options {
             y_cells: None,
             profile: false,
             ranks: 1,
+            graphs: None,
             help: false,
         }
     }
@@ -99,6 +104,7 @@ impl Options {
                 "--space" => options.space = value()?.parse()?,
                 "--profile" => options.profile = true,
                 "--ranks" => options.ranks = cells(value()?)?,
+                "--graphs" => options.graphs = Some(value()?.parse()?),
                 "-h" | "-help" | "--help" => options.help = true,
                 other => {
                     return Err(TeaError::Usage(format!(
@@ -138,6 +144,7 @@ impl Options {
         s.x_cells = self.x_cells.unwrap_or(s.x_cells);
         s.y_cells = self.y_cells.unwrap_or(s.y_cells);
         s.profiler_on |= self.profile;
+        s.graphs = self.graphs.unwrap_or(s.graphs);
         s.validate().map_err(|message| TeaError::Input {
             path: self.deck.clone(),
             message,
@@ -157,7 +164,7 @@ struct Task<'a> {
 impl SpaceTask for Task<'_> {
     type Output = Result<Outcome>;
 
-    fn run<S: Launch>(self, exec: &S) -> ferrokkos::Result<Result<Outcome>> {
+    fn run<S: Launch + GraphSpace>(self, exec: &S) -> ferrokkos::Result<Result<Outcome>> {
         let header = writeln!(
             self.out,
             "Model:\n - Name:      ferrokkos {}\n - Execution: {} (concurrency {})\n \

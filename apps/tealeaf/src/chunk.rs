@@ -14,12 +14,14 @@ use std::rc::Rc;
 
 use ferrokkos::prelude::*;
 
+use crate::Space;
 use crate::comms::Comms;
 use crate::decompose::Tile;
 use crate::exchange::{Buffers, Staging};
 use crate::launch::Launcher;
 use crate::profile::{Phase, Profile, Timer};
 use crate::settings::Settings;
+use crate::solvers::cg_graph::CgGraphs;
 
 /// A field of the chunk: `(y, x)` cells, halo included, in the execution space's memory.
 pub type Field<S> = View<f64, 2, LayoutRight, <S as ExecutionSpace>::MemorySpace>;
@@ -41,7 +43,7 @@ pub enum Face {
 }
 
 /// One chunk of the mesh on execution space `S`.
-pub struct Chunk<S: Launch> {
+pub struct Chunk<S: Space> {
     /// The instance every kernel of the chunk runs on.
     pub exec: S,
     /// Launches (or prepares) the chunk's kernels.
@@ -70,6 +72,8 @@ pub struct Chunk<S: Launch> {
     pub pw_parts: Line<S>,
     /// [`Chunk::pw_parts`] staged for the host.
     pub pw_host: View<f64, 1, LayoutRight, Staging<S>>,
+    /// CG's scalars on the device and the graphs of its iterations (one rank).
+    pub cg_graphs: CgGraphs<S>,
     /// The time step TeaLeaf starts each step from.
     pub dt_init: f64,
     /// Cell density.
@@ -124,7 +128,7 @@ pub struct Chunk<S: Launch> {
     pub cheby_betas: Vec<f64>,
 }
 
-impl<S: Launch> Chunk<S> {
+impl<S: Space> Chunk<S> {
     /// The single chunk of the whole mesh, its fields allocated (and zeroed).
     pub fn new(exec: S, settings: &Settings) -> ferrokkos::Result<Chunk<S>> {
         let tile = Tile::whole(settings.x_cells, settings.y_cells);
@@ -149,6 +153,7 @@ impl<S: Launch> Chunk<S> {
         Ok(Chunk {
             pw_host: ferrokkos::create_mirror_view_in(Staging::<S>::default(), &pw_parts)?,
             pw_parts,
+            cg_graphs: CgGraphs::new()?,
             exec,
             launch: Launcher::new(),
             profile: RefCell::new(Profile::new(settings.profiler_on)),

@@ -5,8 +5,7 @@
 use std::io::Write;
 use std::rc::Rc;
 
-use ferrokkos::prelude::*;
-
+use crate::Space;
 use crate::TeaError;
 use crate::chunk::Chunk;
 use crate::comms::Comms;
@@ -74,7 +73,7 @@ macro_rules! say {
 
 /// Names every kernel the run will launch to the chunk's launcher, so that they compile before
 /// the first step (only the chosen solver's, and CG's, which Chebyshev and PPCG start with).
-fn prepare_kernels<S: Launch>(chunk: &Chunk<S>, deck: &Deck) -> crate::Result<usize> {
+fn prepare_kernels<S: Space>(chunk: &Chunk<S>, deck: &Deck) -> crate::Result<usize> {
     let settings = &deck.settings;
     let shapes = [
         Shape::Background,
@@ -124,6 +123,9 @@ fn prepare_kernels<S: Launch>(chunk: &Chunk<S>, deck: &Deck) -> crate::Result<us
             c.cg_calc_ur(0.0)?;
             c.cg_calc_p(0.0)?;
         }
+        if settings.solver == Solver::Cg && c.cg_uses_graphs(settings) {
+            c.cg_iteration_kernels(&c.launch, settings.eps, settings.max_iters)?;
+        }
         if settings.solver == Solver::Chebyshev {
             c.cheby_init()?;
             c.cheby_iterate(0.0, 0.0)?;
@@ -138,7 +140,7 @@ fn prepare_kernels<S: Launch>(chunk: &Chunk<S>, deck: &Deck) -> crate::Result<us
 }
 
 /// Allocates and fills this rank's chunk (TeaLeaf's `initialise_application`).
-fn initialise<S: Launch>(
+fn initialise<S: Space>(
     exec: S,
     deck: &Deck,
     comms: Rc<dyn Comms>,
@@ -168,13 +170,18 @@ fn initialise<S: Launch>(
     chunk.set_chunk_state(&deck.states, settings.dx(), settings.dy())?;
     chunk.update_halo(&[FieldId::Density, FieldId::Energy0, FieldId::Energy1], 2)?;
     chunk.store_energy()?;
+    if settings.solver == Solver::Cg && chunk.cg_uses_graphs(settings) {
+        chunk.timed("cg_build_graphs", Phase::StartUp, || {
+            chunk.cg_build_graphs(settings)
+        })?;
+    }
     Ok((chunk, prepared))
 }
 
 /// Runs this rank's part of the deck on `exec`, writing TeaLeaf's report to `out` (the caller
 /// gives the other ranks a sink); `problems` gives the expected temperature (`None`: the table
 /// could not be read, and the check fails as in TeaLeaf). Every rank returns the same sums.
-pub fn run<S: Launch>(
+pub fn run<S: Space>(
     exec: S,
     deck: &Deck,
     problems: Option<&Problems>,

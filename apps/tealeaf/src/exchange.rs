@@ -17,6 +17,7 @@ use std::rc::Rc;
 use ferrokkos::prelude::*;
 use ferrokkos::{MemorySpace, create_mirror_view_in, deep_copy_async};
 
+use crate::Space;
 use crate::TeaError;
 use crate::chunk::{Chunk, Face, Field};
 use crate::comms::Message;
@@ -33,7 +34,7 @@ pub type Staging<S> = <<S as ExecutionSpace>::MemorySpace as MemorySpace>::HostS
 pub type HostBuffer<S> = View<f64, 3, LayoutRight, Staging<S>>;
 
 /// The buffers of one face for one shape of exchange.
-pub struct FaceBuffers<S: Launch> {
+pub struct FaceBuffers<S: Space> {
     send: Buffer<S>,
     recv: Buffer<S>,
     send_host: HostBuffer<S>,
@@ -44,11 +45,11 @@ pub struct FaceBuffers<S: Launch> {
 type Shape = (Face, usize, usize);
 
 /// The chunk's halo buffers, by face, number of fields and depth, made on first use.
-pub struct Buffers<S: Launch> {
+pub struct Buffers<S: Space> {
     made: RefCell<HashMap<Shape, Rc<FaceBuffers<S>>>>,
 }
 
-impl<S: Launch> Default for Buffers<S> {
+impl<S: Space> Default for Buffers<S> {
     fn default() -> Buffers<S> {
         Buffers {
             made: RefCell::new(HashMap::new()),
@@ -58,7 +59,7 @@ impl<S: Launch> Default for Buffers<S> {
 
 /// What a pack or unpack kernel needs: the chunk's columns and rows, halo included, its halo
 /// depth, the layers moved, and the policies over the sides' and the ends' layers.
-struct Frame<S: Launch> {
+struct Frame<S: Space> {
     x: i64,
     y: i64,
     hd: i64,
@@ -80,7 +81,7 @@ fn tags(face: Face) -> (i32, i32) {
 /// the exchanged fields' halos or the cells packed.
 pub type During<'a> = Option<Box<dyn FnOnce() -> crate::Result<()> + 'a>>;
 
-impl<S: Launch> Chunk<S> {
+impl<S: Space> Chunk<S> {
     /// Exchanges the halos of `fields` to `depth` cells with every neighbour; `during` is
     /// launched once the first direction's buffers are packed and on their way to the host, so
     /// that the GPU runs it while the messages travel (it runs anyway, also without

@@ -4,13 +4,119 @@
 //! being prepared ([`Launcher::prepare`]) it adds the kernel, with its policy and pattern, to a
 //! [`Prepare`] instead, so that one walk over the kernel functions compiles every kernel before
 //! the first step (on Cuda, with NVRTC on all cores; the host spaces compile nothing).
+//!
+//! Code that should also run inside a graph writes its kernels to a [`Kernels`] sink: the
+//! [`Launcher`] launches (or prepares) them, a [`GraphChain`] adds them to a graph one after the
+//! other.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use ferrokkos::{
-    ParallelFor, ParallelReduce, Prepare, PrepareReport, ReduceTarget, Sum, parallel_for,
-    parallel_reduce,
+    GraphNode, GraphPolicy, ParallelFor, ParallelReduce, Prepare, PrepareReport, ReduceTarget, Sum,
+    parallel_for, parallel_reduce,
 };
+
+use crate::Space;
+
+/// Where kernels go: launched now (or prepared) by a [`Launcher`], or added to a graph by a
+/// [`GraphChain`]. The bounds are what both need: a policy a graph can re-aim, and a kernel the
+/// graph can keep.
+pub trait Kernels<S: Space> {
+    /// A `parallel_for` (or its node, or its preparation).
+    fn for_each<P, K>(&self, label: &str, policy: P, kernel: K) -> ferrokkos::Result<()>
+    where
+        P: GraphPolicy<S> + ParallelFor<K> + for<'k> ParallelFor<&'k K>,
+        K: Send + Sync + 'static;
+
+    /// A `parallel_reduce` into a View (or its node, or its preparation).
+    fn reduce_into<P, K, T>(
+        &self,
+        label: &str,
+        policy: P,
+        kernel: K,
+        target: T,
+    ) -> ferrokkos::Result<()>
+    where
+        T: ReduceTarget<Output = ()> + Clone + Send + Sync + 'static,
+        P: GraphPolicy<S> + ParallelReduce<K, T> + for<'k> ParallelReduce<&'k K, T>,
+        K: Send + Sync + 'static;
+}
+
+impl<S: Space> Kernels<S> for Launcher {
+    fn for_each<P, K>(&self, label: &str, policy: P, kernel: K) -> ferrokkos::Result<()>
+    where
+        P: GraphPolicy<S> + ParallelFor<K> + for<'k> ParallelFor<&'k K>,
+        K: Send + Sync + 'static,
+    {
+        Launcher::for_each(self, label, policy, kernel)
+    }
+
+    fn reduce_into<P, K, T>(
+        &self,
+        label: &str,
+        policy: P,
+        kernel: K,
+        target: T,
+    ) -> ferrokkos::Result<()>
+    where
+        T: ReduceTarget<Output = ()> + Clone + Send + Sync + 'static,
+        P: GraphPolicy<S> + ParallelReduce<K, T> + for<'k> ParallelReduce<&'k K, T>,
+        K: Send + Sync + 'static,
+    {
+        self.reduce(label, policy, kernel, target, ())
+    }
+}
+
+/// Adds kernels to a graph, each after the one before (a chain from the node it starts at).
+pub struct GraphChain<'g, S: Space> {
+    last: Cell<GraphNode<'g, S>>,
+}
+
+impl<'g, S: Space> GraphChain<'g, S> {
+    /// A chain that continues from `node`.
+    pub fn after(node: GraphNode<'g, S>) -> Self {
+        GraphChain {
+            last: Cell::new(node),
+        }
+    }
+
+    /// The chain's last node.
+    pub fn last(&self) -> GraphNode<'g, S> {
+        self.last.get()
+    }
+}
+
+impl<S: Space> Kernels<S> for GraphChain<'_, S> {
+    fn for_each<P, K>(&self, label: &str, policy: P, kernel: K) -> ferrokkos::Result<()>
+    where
+        P: GraphPolicy<S> + ParallelFor<K> + for<'k> ParallelFor<&'k K>,
+        K: Send + Sync + 'static,
+    {
+        let next = self.last.get().then_parallel_for(label, policy, kernel);
+        self.last.set(next);
+        Ok(())
+    }
+
+    fn reduce_into<P, K, T>(
+        &self,
+        label: &str,
+        policy: P,
+        kernel: K,
+        target: T,
+    ) -> ferrokkos::Result<()>
+    where
+        T: ReduceTarget<Output = ()> + Clone + Send + Sync + 'static,
+        P: GraphPolicy<S> + ParallelReduce<K, T> + for<'k> ParallelReduce<&'k K, T>,
+        K: Send + Sync + 'static,
+    {
+        let next = self
+            .last
+            .get()
+            .then_parallel_reduce(label, policy, kernel, target);
+        self.last.set(next);
+        Ok(())
+    }
+}
 
 /// Launches kernels, or collects them for [`Prepare`].
 #[derive(Debug, Default)]

@@ -1,6 +1,6 @@
 //! TeaLeaf, the 2D implicit heat-conduction mini-app (UoB-HPC/TeaLeaf), written once over
 //! ferrokkos' execution spaces: every kernel is a `kernel!` and the whole simulation is generic
-//! over `S: Launch`, so it runs on Serial, Threads or Cuda, chosen at run time.
+//! over `S: Space`, so it runs on Serial, Threads or Cuda, chosen at run time.
 #![forbid(unsafe_code)]
 
 pub mod app;
@@ -22,3 +22,9 @@ pub mod states;
 pub mod summary;
 
 pub use error::{Result, TeaError};
+
+/// The execution spaces TeaLeaf runs on: they launch every pattern ([`ferrokkos::Launch`]) and
+/// run graphs ([`ferrokkos::GraphSpace`]). Every ferrokkos space is one.
+pub trait Space: ferrokkos::Launch + ferrokkos::GraphSpace {}
+
+impl<S: ferrokkos::Launch + ferrokkos::GraphSpace> Space for S {}

@@ -53,6 +53,37 @@ impl FromStr for Solver {
     }
 }
 
+/// Whether CG iterates through graphs (`solvers/cg_graph.rs`; `--graphs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Graphs {
+    /// Where the chunk has no neighbours and the space's memory is not the host's (a GPU):
+    /// there a graph saves launches, while on the host spaces a graph runs its kernels one
+    /// after the other, and the launch loop, whose kernels take their scalars from the host,
+    /// is faster.
+    #[default]
+    Auto,
+    /// Wherever the chunk has no neighbours.
+    On,
+    /// Never: one launch at a time.
+    Off,
+}
+
+impl FromStr for Graphs {
+    type Err = TeaError;
+
+    /// `auto`, `on` or `off`.
+    fn from_str(s: &str) -> Result<Graphs, TeaError> {
+        match s {
+            "auto" => Ok(Graphs::Auto),
+            "on" => Ok(Graphs::On),
+            "off" => Ok(Graphs::Off),
+            _ => Err(TeaError::Usage(format!(
+                "unknown graph mode {s:?}; expected auto, on or off"
+            ))),
+        }
+    }
+}
+
 /// How the conduction coefficient of a cell follows from its density.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Coefficient {
@@ -113,6 +144,8 @@ pub struct Settings {
     pub profiler_on: bool,
     /// The deck's `test_problem` number (informational).
     pub test_problem: Option<usize>,
+    /// Whether CG iterates through graphs (`--graphs`).
+    pub graphs: Graphs,
 }
 
 impl Default for Settings {
@@ -143,6 +176,7 @@ impl Default for Settings {
             coefficient: Coefficient::Conductivity,
             profiler_on: false,
             test_problem: None,
+            graphs: Graphs::Auto,
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use ferrokkos::prelude::*;
 
+use crate::Space;
 use crate::chunk::Chunk;
 use crate::profile::Phase;
 
@@ -84,7 +85,7 @@ pub struct State {
     pub shape: Shape,
 }
 
-impl<S: Launch> Chunk<S> {
+impl<S: Space> Chunk<S> {
     /// Fills `energy0` and `density` from the states (state 1 first, then each later one over
     /// it), and `u = energy0 · density` on every cell but the outermost ring. `dx`, `dy`: the
     /// cell size (for [`Shape::nudged`]).

@@ -3,6 +3,7 @@
 
 use ferrokkos::prelude::*;
 
+use crate::Space;
 use crate::chunk::Chunk;
 use crate::format::sci;
 use crate::profile::Phase;
@@ -47,7 +48,7 @@ impl Summary {
     }
 }
 
-impl<S: Launch> Chunk<S> {
+impl<S: Space> Chunk<S> {
     /// The field summary of the chunk's interior.
     pub fn field_summary(&self) -> crate::Result<Summary> {
         let local = self.timed("field_summary", Phase::Summary, || {

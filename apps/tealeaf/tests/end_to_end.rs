@@ -7,7 +7,7 @@ use ferrokkos::{ExecutionSpace, InitSettings, Runtime, SpaceChoice};
 use tealeaf::app::{self, Options};
 use tealeaf::diffuse::Outcome;
 use tealeaf::problems::Problems;
-use tealeaf::settings::Solver;
+use tealeaf::settings::{Graphs, Solver};
 
 /// ferrokkos, initialized once for the test process (2 threads).
 fn runtime() -> &'static Runtime {
@@ -36,18 +36,34 @@ fn run_ranks(
     profile: bool,
     ranks: usize,
 ) -> (Outcome, String) {
-    runtime();
     let options = Options {
-        deck: deck_path(name),
         solver: Some(solver),
         profile,
+        ranks,
         ..Options::default()
+    };
+    run_with(name, space, options)
+}
+
+/// Runs a shipped deck on `space` with `options` (their deck replaced by `name`).
+fn run_with(name: &str, space: SpaceChoice, options: Options) -> (Outcome, String) {
+    runtime();
+    let ranks = options.ranks;
+    let options = Options {
+        deck: deck_path(name),
+        ..options
     };
     let deck = options.load_deck().unwrap();
     let problems = Problems::read(&options.problems_path()).unwrap();
     let mut out = Vec::new();
     let outcome = app::run_threads(&deck, Some(&problems), space, ranks, &mut out).unwrap();
     (outcome, String::from_utf8(out).unwrap())
+}
+
+/// How often the profile saw the kernel function `name` (0: never).
+fn calls(outcome: &Outcome, name: &str) -> usize {
+    let entry = outcome.profile.entries.iter().find(|e| e.name == name);
+    entry.map_or(0, |e| e.calls)
 }
 
 fn assert_passed(outcome: &Outcome, report: &str) {
@@ -113,35 +129,85 @@ fn benchmark_1_passes_with_the_other_solvers() {
 
 #[test]
 fn the_profile_covers_every_phase() {
-    let (outcome, report) = run("tea_bm_1.in", Solver::Cg, SpaceChoice::Threads, true);
+    let options = Options {
+        profile: true,
+        graphs: Some(Graphs::On),
+        ..Options::default()
+    };
+    let (outcome, report) = run_with("tea_bm_1.in", SpaceChoice::Threads, options);
     assert_passed(&outcome, &report);
     let names: Vec<&str> = outcome.profile.entries.iter().map(|e| e.name).collect();
     for name in [
         "set_chunk_data",
         "set_chunk_state",
+        "cg_build_graphs",
         "local_halos",
-        "cg_calc_w",
+        "cg_iterations",
         "field_summary",
     ] {
         assert!(names.contains(&name), "{name} missing from {names:?}");
     }
-    let halo = outcome
-        .profile
-        .entries
-        .iter()
-        .find(|e| e.name == "local_halos")
-        .unwrap();
-    // Per step: 1 before the solve, 1 after CG's set-up (u and p), one per iteration but the
-    // first (p), 1 after the iterations (u), 1 at the end.
-    let iterations: usize = outcome.steps.iter().map(|s| s.solve.iterations).sum();
-    assert_eq!(
-        halo.calls,
-        1 + outcome.steps.len() * 4 + iterations - outcome.steps.len()
-    );
+    // Per step: 1 before the solve, 1 after CG's set-up (u and p), 1 after the iterations (u),
+    // 1 at the end; the iterations reflect p's halo inside their graphs. One more at start-up.
+    let steps = outcome.steps.len();
+    assert_eq!(calls(&outcome, "local_halos"), 1 + steps * 4);
+    assert_eq!(calls(&outcome, "cg_iterations"), steps);
+    assert_eq!(calls(&outcome, "cg_calc_w"), 0);
     assert!(
         report.contains("Profiling Results") && report.contains("start-up"),
         "{report}"
     );
+    // One launch at a time, each kernel function is timed, and p's halo is reflected before
+    // every iteration but the first.
+    let options = Options {
+        profile: true,
+        graphs: Some(Graphs::Off),
+        ..Options::default()
+    };
+    let (outcome, report) = run_with("tea_bm_1.in", SpaceChoice::Threads, options);
+    assert_passed(&outcome, &report);
+    let iterations: usize = outcome.steps.iter().map(|s| s.solve.iterations).sum();
+    assert_eq!(
+        calls(&outcome, "local_halos"),
+        1 + steps * 4 + iterations - steps
+    );
+    assert_eq!(calls(&outcome, "cg_calc_w"), iterations);
+    assert_eq!(calls(&outcome, "cg_iterations"), 0);
+}
+
+#[test]
+fn cg_in_graphs_takes_the_steps_of_the_launch_loop_bit_for_bit() {
+    for (deck, space) in [
+        ("tea_bm_1.in", SpaceChoice::Serial),
+        ("tea_64.in", SpaceChoice::Serial),
+        ("tea_64.in", SpaceChoice::Threads),
+    ] {
+        let options = Options {
+            graphs: Some(Graphs::On),
+            ..Options::default()
+        };
+        let graphs = run_with(deck, space, options);
+        let options = Options {
+            graphs: Some(Graphs::Off),
+            ..Options::default()
+        };
+        let loop_ = run_with(deck, space, options);
+        for (outcome, report) in [&graphs, &loop_] {
+            assert_passed(outcome, report);
+        }
+        let (a, b) = (&graphs.0, &loop_.0);
+        assert_eq!(a.steps.len(), b.steps.len());
+        for (x, y) in a.steps.iter().zip(&b.steps) {
+            assert_eq!(x.solve.iterations, y.solve.iterations, "{deck} on {space}");
+            assert_eq!(
+                x.solve.error.to_bits(),
+                y.solve.error.to_bits(),
+                "{deck} on {space}"
+            );
+        }
+        let (ta, tb) = (a.summary.temperature, b.summary.temperature);
+        assert_eq!(ta.to_bits(), tb.to_bits(), "{deck} on {space}: {ta} {tb}");
+    }
 }
 
 #[test]
@@ -234,18 +300,16 @@ fn a_mesh_too_small_for_the_ranks_is_refused_by_every_rank() {
 fn the_profile_of_a_split_run_has_the_exchange() {
     let (outcome, report) = run_ranks("tea_bm_1.in", Solver::Cg, SpaceChoice::Serial, true, 2);
     assert_passed(&outcome, &report);
-    let calls = |name: &str| {
-        outcome
-            .profile
-            .entries
-            .iter()
-            .find(|e| e.name == name)
-            .map_or(0, |e| e.calls)
-    };
     let iterations: usize = outcome.steps.iter().map(|s| s.solve.iterations).sum();
     // Rank 0 of 1 x 2 chunks has one neighbour (above): one exchange per halo update, and
     // sums of pw and rr per iteration.
-    assert_eq!(calls("send_recv_halos"), calls("local_halos"));
-    assert!(calls("sum_over_ranks") >= 2 * iterations, "{report}");
+    assert_eq!(
+        calls(&outcome, "send_recv_halos"),
+        calls(&outcome, "local_halos")
+    );
+    assert!(
+        calls(&outcome, "sum_over_ranks") >= 2 * iterations,
+        "{report}"
+    );
     assert!(report.contains("comms"), "{report}");
 }

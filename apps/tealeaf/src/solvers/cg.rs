@@ -4,13 +4,14 @@
 use ferrokkos::ReduceTarget;
 use ferrokkos::prelude::*;
 
+use crate::Space;
 use crate::chunk::Chunk;
 use crate::halo::FieldId;
 use crate::profile::Phase;
 use crate::settings::{Coefficient, Settings, Solver};
 use crate::solvers::{self, SolveReport};
 
-impl<S: Launch> Chunk<S> {
+impl<S: Space> Chunk<S> {
     /// Sets up a solve: `u = energy · density` everywhere, the conduction coefficient `w` on all
     /// but the outer ring, the face coefficients, then `w = A u`, `r = u - w`, `p = r`. Returns
     /// `rro = r · p`.
@@ -186,7 +187,7 @@ impl<S: Launch> Chunk<S> {
 
 /// CG's set-up (TeaLeaf's `cg_init_driver`): the kernels, the halos of `u` and `p`, `u0 = u`.
 /// Returns `rro`.
-pub fn init<S: Launch>(
+pub fn init<S: Space>(
     chunk: &Chunk<S>,
     settings: &Settings,
     rx: f64,
@@ -200,14 +201,14 @@ pub fn init<S: Launch>(
 
 /// One CG iteration (TeaLeaf's `cg_main_step_driver`), the `tt`-th of the solve: records its
 /// alpha and beta, updates `rro`, and returns the error (`r · r`).
-pub fn step<S: Launch>(chunk: &mut Chunk<S>, tt: usize, rro: &mut f64) -> crate::Result<f64> {
+pub fn step<S: Space>(chunk: &mut Chunk<S>, tt: usize, rro: &mut f64) -> crate::Result<f64> {
     let pw = chunk.cg_calc_w()?;
     finish_step(chunk, tt, rro, pw)
 }
 
 /// The rest of a CG iteration once `pw = p · w` is known: `u`, `r`, `p` and the step's alpha
 /// and beta. Returns the error (`r · r`).
-fn finish_step<S: Launch>(
+fn finish_step<S: Space>(
     chunk: &mut Chunk<S>,
     tt: usize,
     rro: &mut f64,
@@ -232,7 +233,12 @@ fn finish_step<S: Launch>(
 /// with one update of `u`'s: the same values wherever they are read, for half the halo work
 /// (and half the messages between ranks) per iteration. The first iteration finds `p`'s halo
 /// already updated by the set-up.
-pub fn solve<S: Launch>(
+///
+/// Where [`Chunk::cg_uses_graphs`] (by default on a GPU, on a chunk without neighbours), the
+/// iterations run as graphs (`cg_graph.rs`): the same kernels and sums, with the scalars on the
+/// device. The step lengths are then not recorded (only Chebyshev's and PPCG's CG iterations
+/// need them, and those take [`step`]).
+pub fn solve<S: Space>(
     chunk: &mut Chunk<S>,
     settings: &Settings,
     rx: f64,
@@ -240,20 +246,25 @@ pub fn solve<S: Launch>(
 ) -> crate::Result<SolveReport> {
     let exchange = [FieldId::U, FieldId::P];
     let mut rro = init(chunk, settings, rx, ry)?;
-    let mut error = 1e10;
-    let mut iterations = 0;
-    while iterations < settings.max_iters {
-        let pw = if iterations == 0 {
-            chunk.cg_calc_w()?
-        } else {
-            chunk.cg_calc_w_exchanging()?
-        };
-        error = finish_step(chunk, iterations, &mut rro, pw)?;
-        iterations += 1;
-        if error.abs().sqrt() < settings.eps {
-            break;
+    let (iterations, error) = if chunk.cg_uses_graphs(settings) {
+        chunk.cg_iterate_in_graphs(settings, rro)?
+    } else {
+        let mut error = 1e10;
+        let mut iterations = 0;
+        while iterations < settings.max_iters {
+            let pw = if iterations == 0 {
+                chunk.cg_calc_w()?
+            } else {
+                chunk.cg_calc_w_exchanging()?
+            };
+            error = finish_step(chunk, iterations, &mut rro, pw)?;
+            iterations += 1;
+            if error.abs().sqrt() < settings.eps {
+                break;
+            }
         }
-    }
+        (iterations, error)
+    };
     chunk.update_halo(&[FieldId::U], 1)?;
     Ok(SolveReport {
         solver: Solver::Cg,

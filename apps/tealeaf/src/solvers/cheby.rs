@@ -3,13 +3,14 @@
 
 use ferrokkos::prelude::*;
 
+use crate::Space;
 use crate::chunk::Chunk;
 use crate::halo::FieldId;
 use crate::profile::Phase;
 use crate::settings::{Settings, Solver};
 use crate::solvers::{self, SolveReport, cg, eigen, switch_from_cg};
 
-impl<S: Launch> Chunk<S> {
+impl<S: Space> Chunk<S> {
     /// Starts the iteration: `w = A u`, `r = u0 - w`, `p = r / theta`.
     pub fn cheby_init(&self) -> crate::Result<()> {
         self.timed("cheby_init", Phase::Solve, || {
@@ -117,7 +118,7 @@ fn estimate_iterations(eigmin: f64, eigmax: f64, error: f64, bb: f64) -> usize {
 /// A Chebyshev solve; converged when `|error| < eps` (the error being the residual's squared
 /// norm, computed at the first Chebyshev iteration and then every 10th outer iteration once
 /// the estimate is reached).
-pub fn solve<S: Launch>(
+pub fn solve<S: Space>(
     chunk: &mut Chunk<S>,
     settings: &Settings,
     rx: f64,

@@ -2,6 +2,7 @@
 
 use ferrokkos::prelude::*;
 
+use crate::Space;
 use crate::chunk::Chunk;
 use crate::halo::FieldId;
 use crate::profile::Phase;
@@ -12,7 +13,7 @@ use crate::solvers::SolveReport;
 /// update's size.
 const RESIDUAL_EVERY: usize = 50;
 
-impl<S: Launch> Chunk<S> {
+impl<S: Space> Chunk<S> {
     /// Sets up a solve: `u0 = u = energy · density` on all but the outer ring, and the face
     /// coefficients from the density.
     pub fn jacobi_init(&self, coefficient: Coefficient, rx: f64, ry: f64) -> crate::Result<()> {
@@ -76,7 +77,7 @@ impl<S: Launch> Chunk<S> {
 /// A Jacobi solve: sweeps until the error is below `eps` or `max_iters`. The error is the last
 /// sweep's `Σ |Δu|`, except every 50th sweep (from the first), where it is the residual's
 /// squared norm (TeaLeaf's Kokkos version: the norm replaces the sweep's sum).
-pub fn solve<S: Launch>(
+pub fn solve<S: Space>(
     chunk: &mut Chunk<S>,
     settings: &Settings,
     rx: f64,

@@ -6,6 +6,7 @@
 //! of the two cells' conduction coefficients.
 
 pub mod cg;
+pub mod cg_graph;
 pub mod cheby;
 pub mod eigen;
 pub mod jacobi;
@@ -13,6 +14,7 @@ pub mod ppcg;
 
 use ferrokkos::prelude::*;
 
+use crate::Space;
 use crate::chunk::{Chunk, Field};
 use crate::format::sci;
 use crate::halo::FieldId;
@@ -114,7 +116,7 @@ pub fn switch_from_cg(settings: &Settings, started: bool, tt: usize, error: f64)
 }
 
 /// Runs the solver the settings choose; `rx = dt / dx²`, `ry = dt / dy²`.
-pub fn solve<S: Launch>(
+pub fn solve<S: Space>(
     chunk: &mut Chunk<S>,
     settings: &Settings,
     rx: f64,
@@ -128,7 +130,7 @@ pub fn solve<S: Launch>(
     }
 }
 
-impl<S: Launch> Chunk<S> {
+impl<S: Space> Chunk<S> {
     /// `u0 = u` on the interior.
     pub fn copy_u(&self) -> crate::Result<()> {
         self.timed("copy_u", Phase::Solve, || {

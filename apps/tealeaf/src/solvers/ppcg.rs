@@ -3,13 +3,14 @@
 
 use ferrokkos::prelude::*;
 
+use crate::Space;
 use crate::chunk::Chunk;
 use crate::halo::FieldId;
 use crate::profile::Phase;
 use crate::settings::{Settings, Solver};
 use crate::solvers::{self, SolveReport, cg, switch_from_cg};
 
-impl<S: Launch> Chunk<S> {
+impl<S: Space> Chunk<S> {
     /// Starts the inner steps: `sd = r / theta`.
     pub fn ppcg_init(&self) -> crate::Result<()> {
         self.timed("ppcg_init", Phase::Solve, || {
@@ -57,7 +58,7 @@ impl<S: Launch> Chunk<S> {
 
 /// One PPCG iteration (TeaLeaf's `ppcg_main_step_driver`): a CG update of `u` and `r`, the
 /// inner steps, then the new direction from the smoothed residual. Returns the error (`r · r`).
-fn step<S: Launch>(chunk: &Chunk<S>, settings: &Settings, rro: &mut f64) -> crate::Result<f64> {
+fn step<S: Space>(chunk: &Chunk<S>, settings: &Settings, rro: &mut f64) -> crate::Result<f64> {
     let pw = chunk.cg_calc_w()?;
     let alpha = *rro / pw;
     chunk.cg_calc_ur(alpha)?;
@@ -74,7 +75,7 @@ fn step<S: Launch>(chunk: &Chunk<S>, settings: &Settings, rro: &mut f64) -> crat
 }
 
 /// A PPCG solve; converged when `|r · r| < eps`.
-pub fn solve<S: Launch>(
+pub fn solve<S: Space>(
     chunk: &mut Chunk<S>,
     settings: &Settings,
     rx: f64,

@@ -1,0 +1,225 @@
+//! CG's iterations as a graph, on a chunk without neighbours (one rank).
+//!
+//! On one rank nothing in a CG iteration needs the host: `alpha = rro / pw` and
+//! `beta = rrn / rro` can be computed by the kernels that use them, from sums reduced into
+//! device Views. So an iteration is a fixed sequence of kernels, the halo reflection of `p`,
+//! `w = A p` (reducing `pw`), `u` and `r` (reducing `rrn`), `p`, and a one-thread kernel that
+//! moves `rrn` into `rro`, counts the iteration and decides convergence, followed by a copy of
+//! that state to host memory. It is built once as a [`Graph`] and submitted once per iteration:
+//! on Cuda one `cuGraphLaunch` instead of five launches, two of which waited for their sums.
+//!
+//! The host tests an iteration's state while the next one is already queued: it submits
+//! iteration `i`, then reads the state iteration `i - 1` copied. Iteration `i` may therefore run
+//! after convergence; every kernel of it then skips its cells (the state's `done` flag), so `u`,
+//! `r`, `p` and the state end as the host loop leaves them. Two graphs alternate, each copying
+//! to a host View of its own, so that reading iteration `i - 1`'s copy waits for that iteration
+//! alone and not for iteration `i` (ferrokkos orders host access after exactly the work that
+//! uses an allocation).
+//!
+//! The sums and the arithmetic are the host loop's, in the same order, so iteration counts and
+//! temperatures are bit-identical to it.
+
+use std::cell::RefCell;
+
+use ferrokkos::prelude::*;
+use ferrokkos::{Graph, create_graph};
+
+use crate::Space;
+use crate::chunk::{Chunk, Line};
+use crate::exchange::Staging;
+use crate::launch::{GraphChain, Kernels};
+use crate::profile::Phase;
+use crate::settings::{Graphs, Settings};
+use crate::solvers;
+
+/// The state's slots (the one-thread kernel, over the range `0..1`, writes them at its index
+/// plus these).
+const RRO: usize = 0;
+const ERROR: usize = 1;
+const ITERATIONS: usize = 2;
+const DONE: usize = 3;
+
+/// CG's scalars on the device and the two graphs that iterate on them.
+pub struct CgGraphs<S: Space> {
+    /// `[rro, error, iterations, done]` (`done` is 0 or 1).
+    state: Line<S>,
+    /// `p · w` of the current iteration.
+    pw: Line<S>,
+    /// `r · r` of the current iteration.
+    rrn: Line<S>,
+    /// The state as iterations of even and odd number left it, on the host.
+    host: [View<f64, 1, LayoutRight, Staging<S>>; 2],
+    /// The graphs of even and odd iterations, built on first use.
+    graphs: RefCell<Option<[Graph<S>; 2]>>,
+}
+
+impl<S: Space> CgGraphs<S> {
+    /// The scalars (the graphs are built by [`Chunk::cg_build_graphs`]).
+    pub fn new() -> ferrokkos::Result<Self> {
+        let host = |label: &str| View::<f64, 1, LayoutRight, Staging<S>>::new(label, [4]);
+        Ok(CgGraphs {
+            state: Line::<S>::new("cg_state", [4])?,
+            pw: Line::<S>::new("cg_pw", [1])?,
+            rrn: Line::<S>::new("cg_rrn", [1])?,
+            host: [host("cg_state_even")?, host("cg_state_odd")?],
+            graphs: RefCell::new(None),
+        })
+    }
+}
+
+impl<S: Space> Chunk<S> {
+    /// Whether CG iterates through graphs on this chunk: as `settings.graphs` says (see
+    /// [`Graphs`]), and only where the chunk has no neighbour (a halo exchange and a sum over
+    /// the ranks need the host between kernels).
+    pub fn cg_uses_graphs(&self, settings: &Settings) -> bool {
+        let on_device = !<S::MemorySpace as MemorySpace>::HOST_ACCESSIBLE;
+        let alone = self.neighbours.iter().all(Option::is_none);
+        match settings.graphs {
+            Graphs::Auto => alone && on_device,
+            Graphs::On => alone,
+            Graphs::Off => false,
+        }
+    }
+
+    /// One CG iteration with its scalars on the device, written to `kernels` (see the module
+    /// documentation); `eps` and `max_iters` decide convergence as the host loop does.
+    pub fn cg_iteration_kernels(
+        &self,
+        kernels: &impl Kernels<S>,
+        eps: f64,
+        max_iters: usize,
+    ) -> crate::Result<()> {
+        let g = &self.cg_graphs;
+        self.reflect(kernels, &self.p, 1)?;
+        let (p, r, u, w, kx, ky) = (&self.p, &self.r, &self.u, &self.w, &self.kx, &self.ky);
+        let (state, pw_sum, rrn_sum) = (&g.state, &g.pw, &g.rrn);
+        kernels.reduce_into(
+            "cg_calc_w",
+            self.interior()?,
+            kernel!(|(j, k), pw: &mut f64| {
+                if state[DONE] == 0.0 {
+                    let wjk = solvers::smvp(
+                        p[(j, k)],
+                        p[(j, k - 1)],
+                        p[(j, k + 1)],
+                        p[(j - 1, k)],
+                        p[(j + 1, k)],
+                        kx[(j, k)],
+                        kx[(j, k + 1)],
+                        ky[(j, k)],
+                        ky[(j + 1, k)],
+                    );
+                    w[(j, k)] = wjk;
+                    *pw += wjk * p[(j, k)];
+                }
+            }),
+            subview(pw_sum, (0,))?,
+        )?;
+        kernels.reduce_into(
+            "cg_calc_ur",
+            self.interior()?,
+            kernel!(|(j, k), rrn: &mut f64| {
+                if state[DONE] == 0.0 {
+                    let alpha = state[RRO] / pw_sum[0];
+                    u[(j, k)] += alpha * p[(j, k)];
+                    r[(j, k)] -= alpha * w[(j, k)];
+                    *rrn += r[(j, k)] * r[(j, k)];
+                }
+            }),
+            subview(rrn_sum, (0,))?,
+        )?;
+        kernels.for_each(
+            "cg_calc_p",
+            self.interior()?,
+            kernel!(|(j, k)| {
+                if state[DONE] == 0.0 {
+                    let beta = rrn_sum[0] / state[RRO];
+                    p[(j, k)] = beta * p[(j, k)] + r[(j, k)];
+                }
+            }),
+        )?;
+        let limit = max_iters as f64;
+        kernels.for_each(
+            "cg_next",
+            RangePolicy::new(&self.exec, 0, 1)?,
+            kernel!(|i| {
+                if state[i + DONE] == 0.0 {
+                    let rrn = rrn_sum[i];
+                    state[i + RRO] = rrn;
+                    state[i + ERROR] = rrn;
+                    state[i + ITERATIONS] += 1.0;
+                    if rrn.abs().sqrt() < eps || state[i + ITERATIONS] >= limit {
+                        state[i + DONE] = 1.0;
+                    }
+                }
+            }),
+        )?;
+        Ok(())
+    }
+
+    /// Builds and instantiates the two graphs of CG's iterations (once; on Cuda this records
+    /// the kernels, which [`Chunk::cg_iteration_kernels`] let the preparation compile).
+    pub fn cg_build_graphs(&self, settings: &Settings) -> crate::Result<()> {
+        let g = &self.cg_graphs;
+        if g.graphs.borrow().is_some() {
+            return Ok(());
+        }
+        let build = |host: &View<f64, 1, LayoutRight, Staging<S>>| -> crate::Result<Graph<S>> {
+            let mut built = Ok(());
+            let graph = create_graph(&self.exec, |root| {
+                let chain = GraphChain::after(root);
+                built = self.cg_iteration_kernels(&chain, settings.eps, settings.max_iters);
+                chain.last().then_deep_copy(host.clone(), g.state.clone());
+                Ok(())
+            })?;
+            built?;
+            graph.instantiate()?;
+            Ok(graph)
+        };
+        let graphs = [build(&g.host[0])?, build(&g.host[1])?];
+        *g.graphs.borrow_mut() = Some(graphs);
+        Ok(())
+    }
+
+    /// CG's iterations from `rro` through the graphs, until `sqrt(|r · r|) < eps` or
+    /// `max_iters`. Returns the iterations and the last error, as the host loop would.
+    pub fn cg_iterate_in_graphs(
+        &self,
+        settings: &Settings,
+        rro: f64,
+    ) -> crate::Result<(usize, f64)> {
+        if settings.max_iters == 0 {
+            return Ok((0, 1e10));
+        }
+        self.cg_build_graphs(settings)?;
+        let g = &self.cg_graphs;
+        {
+            let mut start = g.host[0].host_mut()?;
+            start[RRO] = rro;
+            start[ERROR] = 1e10;
+            start[ITERATIONS] = 0.0;
+            start[DONE] = 0.0;
+        }
+        deep_copy(&g.state, &g.host[0])?;
+        let graphs = g.graphs.borrow();
+        let graphs = graphs.as_ref().ok_or_else(|| ferrokkos::Error::Internal {
+            what: "CG's iterations".into(),
+            reason: "the graphs were not built".into(),
+        })?;
+        self.timed("cg_iterations", Phase::Solve, || {
+            let mut last = 0;
+            for i in 0..=settings.max_iters {
+                graphs[i % 2].submit()?;
+                last = i;
+                // Waits for iteration i - 1 only; iteration i runs meanwhile.
+                if i > 0 && g.host[(i - 1) % 2].host()?[DONE] != 0.0 {
+                    break;
+                }
+            }
+            // The last graph ran after convergence (or the limit) and changed nothing: its copy
+            // is the final state.
+            let end = g.host[last % 2].host()?;
+            Ok((end[ITERATIONS] as usize, end[ERROR]))
+        })
+    }
+}
