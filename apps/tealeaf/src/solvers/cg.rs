@@ -96,8 +96,10 @@ impl<S: Space> Chunk<S> {
             "cg_calc_w",
             cells,
             kernel!(|(j, k), pw: &mut f64| {
+                // Every read before the write: w may not alias p as far as the compiler knows.
+                let pc = p[(j, k)];
                 let wjk = solvers::smvp(
-                    p[(j, k)],
+                    pc,
                     p[(j, k - 1)],
                     p[(j, k + 1)],
                     p[(j - 1, k)],
@@ -108,7 +110,7 @@ impl<S: Space> Chunk<S> {
                     ky[(j + 1, k)],
                 );
                 w[(j, k)] = wjk;
-                *pw += wjk * p[(j, k)];
+                *pw += wjk * pc;
             }),
             target,
             dry,
@@ -161,9 +163,13 @@ impl<S: Space> Chunk<S> {
                 "cg_calc_ur",
                 self.interior()?,
                 kernel!(|(j, k), rrn: &mut f64| {
-                    u[(j, k)] += alpha * p[(j, k)];
-                    r[(j, k)] -= alpha * w[(j, k)];
-                    *rrn += r[(j, k)] * r[(j, k)];
+                    // Every read before the writes (one round trip to memory, not two), the
+                    // arithmetic of `u += alpha p; r -= alpha w`.
+                    let (uc, pc, rc, wc) = (u[(j, k)], p[(j, k)], r[(j, k)], w[(j, k)]);
+                    let rn = rc - alpha * wc;
+                    u[(j, k)] = uc + alpha * pc;
+                    r[(j, k)] = rn;
+                    *rrn += rn * rn;
                 }),
             )?)
         })?;
