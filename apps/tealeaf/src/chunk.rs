@@ -21,7 +21,7 @@ use crate::exchange::{Buffers, Staging};
 use crate::launch::Launcher;
 use crate::profile::{Phase, Profile, Timer};
 use crate::settings::Settings;
-use crate::solvers::cg_graph::CgGraphs;
+use crate::solvers::cg_graph::{CgGraphs, uses_graphs};
 
 /// A field of the chunk: `(y, x)` cells, halo included, in the execution space's memory.
 pub type Field<S> = View<f64, 2, LayoutRight, <S as ExecutionSpace>::MemorySpace>;
@@ -153,7 +153,7 @@ impl<S: Space> Chunk<S> {
         Ok(Chunk {
             pw_host: ferrokkos::create_mirror_view_in(Staging::<S>::default(), &pw_parts)?,
             pw_parts,
-            cg_graphs: CgGraphs::new()?,
+            cg_graphs: CgGraphs::new([y, x], uses_graphs::<S>(settings, &tile.neighbours))?,
             exec,
             launch: Launcher::new(),
             profile: RefCell::new(Profile::new(settings.profiler_on)),

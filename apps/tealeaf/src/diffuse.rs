@@ -124,7 +124,12 @@ fn prepare_kernels<S: Space>(chunk: &Chunk<S>, deck: &Deck) -> crate::Result<usi
             c.cg_calc_p(0.0)?;
         }
         if settings.solver == Solver::Cg && c.cg_uses_graphs(settings) {
-            c.cg_iteration_kernels(&c.launch, settings.eps, settings.max_iters)?;
+            c.cg_iteration_kernels(
+                &c.launch,
+                c.cg_directions(0),
+                settings.eps,
+                settings.max_iters,
+            )?;
         }
         if settings.solver == Solver::Chebyshev {
             c.cheby_init()?;

@@ -187,3 +187,41 @@ fn a_host_write_waits_for_every_instance_still_reading_the_view() {
     deep_copy(&m, &quick).unwrap();
     assert!(m.to_vec().unwrap().iter().all(|v| *v == 3.0));
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn an_unsafe_kernel_reads_what_it_wrote_through_an_alias() {
+    // Read-only captures load through the read-only cache, which may not see the kernel's own
+    // writes; a kernel with `unsafe` may alias a read-only capture with a written one, so its
+    // read-only Views load as written ones do.
+    let exec = cuda();
+    let n = 4096;
+    let x = Dev1::<f64>::new("x", [n]).unwrap();
+    let z = Dev1::<f64>::new("z", [n]).unwrap();
+    let y = x.clone();
+    // SAFETY (the author's): iteration i touches element i of x (through y and x) and of z only.
+    let k = kernel!(|i| unsafe {
+        y[i] = 1.0 + i as f64;
+        z[i] = x[i] * 2.0;
+    });
+    for _ in 0..3 {
+        parallel_for("alias", RangePolicy::new(&exec, 0, n).unwrap(), &k).unwrap();
+    }
+    let expected: Vec<f64> = (0..n).map(|i| 2.0 * (1.0 + i as f64)).collect();
+    let host = View::<f64, 1>::new("z host", [n]).unwrap();
+    deep_copy(&host, &z).unwrap();
+    assert_eq!(host.to_vec().unwrap(), expected);
+    // Without `unsafe`, the same aliasing is refused at launch.
+    let refused = parallel_for(
+        "alias",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| {
+            y[i] = 1.0;
+            z[i] = x[i];
+        }),
+    );
+    assert!(
+        matches!(refused, Err(Error::KernelAlias { .. })),
+        "{refused:?}"
+    );
+}

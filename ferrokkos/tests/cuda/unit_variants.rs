@@ -1,17 +1,19 @@
-//! Every entry variant a Cuda launch may ask for (32-bit index, captures by pointer, fused join)
-//! generates C++ that NVRTC compiles, for each pattern and for multidimensional indices.
+//! Every entry variant a Cuda launch may ask for (32-bit index, captures by pointer, fused join,
+//! tiles, read-only Views declared as written ones for a kernel with `unsafe`) generates C++ that
+//! NVRTC compiles, for each pattern and for multidimensional indices.
 
 use crate::common::{self, check_cuda};
 use ferrokkos::nvrtc::UnitOptions;
 use ferrokkos::prelude::*;
 
-/// All sixteen combinations of the four options.
+/// All 32 combinations of the five options.
 fn variants() -> impl Iterator<Item = UnitOptions> {
-    (0..16u8).map(|bits| UnitOptions {
+    (0..32u8).map(|bits| UnitOptions {
         index32: bits & 1 != 0,
         captures_by_pointer: bits & 2 != 0,
         fused_join: bits & 4 != 0,
         tiled: bits & 8 != 0,
+        unsafe_aliasing: bits & 16 != 0,
     })
 }
 
@@ -55,6 +57,12 @@ fn every_variant_of_every_pattern_compiles() {
             if o.fused_join { 1 } else { 2 }
         );
         assert_eq!(unit.source.contains("FkCaptures"), o.captures_by_pointer);
+        // `dot` only reads x: a read-only View (through the read-only cache) unless the kernel
+        // may alias it.
+        assert_eq!(
+            unit.generated().contains("fk::View<const f64, 1"),
+            !o.unsafe_aliasing
+        );
         assert_eq!(unit.source.contains("for (u32 fk_k"), o.index32);
         check_cuda(&unit);
         check_cuda(&dot.cuda_source_with::<Max<f64>>(Iterate::Right, o));

@@ -1,23 +1,33 @@
 //! CG's iterations as a graph, on a chunk without neighbours (one rank).
 //!
 //! On one rank nothing in a CG iteration needs the host: `alpha = rro / pw` and
-//! `beta = rrn / rro` can be computed by the kernels that use them, from sums reduced into
-//! device Views. So an iteration is a fixed sequence of kernels, the halo reflection of `p`,
-//! `w = A p` (reducing `pw`), `u` and `r` (reducing `rrn`), `p`, and a one-thread kernel that
-//! moves `rrn` into `rro`, counts the iteration and decides convergence, followed by a copy of
-//! that state to host memory. It is built once as a [`Graph`] and submitted once per iteration:
-//! on Cuda one `cuGraphLaunch` instead of five launches, two of which waited for their sums.
+//! `beta = rrn / rro` can be computed on the device from sums reduced into device Views. So an
+//! iteration is a fixed sequence of kernels, built once as a [`Graph`] and submitted once per
+//! iteration: on Cuda one `cuGraphLaunch` instead of five launches, two of which waited for
+//! their sums.
+//!
+//! The kernels of iteration `i`:
+//! - `cg_calc_pw`: the new direction `p_i = beta p_{i-1} + r` (TeaLeaf's `calc_p`, at the end of
+//!   the previous iteration there; `beta` is 0 in the first, where `p_0 = r`) and `w = A p_i`
+//!   with `p_i · w` in one pass. It reads `p_{i-1}` and `r` and writes `p_i` to the other
+//!   buffer of a pair (a cell's neighbours still read the old value), so the two graphs
+//!   alternate between `p` and a second buffer. The operator reads the neighbours' new values
+//!   computed on the fly, and a neighbour in the halo is the cell itself: TeaLeaf's reflective
+//!   halo at depth 1, so no halo kernel runs.
+//! - `cg_calc_ur`: `u += alpha p_i`, `r -= alpha w` with `r · r`.
+//! - `cg_next` (one thread): `beta = rrn / rro`, `rro = rrn`, the error, the iteration count,
+//!   and whether to stop; then a copy of that state to host memory.
 //!
 //! The host tests an iteration's state while the next one is already queued: it submits
 //! iteration `i`, then reads the state iteration `i - 1` copied. Iteration `i` may therefore run
 //! after convergence; every kernel of it then skips its cells (the state's `done` flag), so `u`,
-//! `r`, `p` and the state end as the host loop leaves them. Two graphs alternate, each copying
-//! to a host View of its own, so that reading iteration `i - 1`'s copy waits for that iteration
-//! alone and not for iteration `i` (ferrokkos orders host access after exactly the work that
-//! uses an allocation).
+//! `r` and the state end as the host loop leaves them. Each graph copies to a host View of its
+//! own, so that reading iteration `i - 1`'s copy waits for that iteration alone and not for
+//! iteration `i` (ferrokkos orders host access after exactly the work that uses an allocation).
 //!
-//! The sums and the arithmetic are the host loop's, in the same order, so iteration counts and
-//! temperatures are bit-identical to it.
+//! Every value is computed by the host loop's operations in its order, so iteration counts and
+//! temperatures are bit-identical to it. Only `p` differs after the solve (the loop computes one
+//! more direction that nothing reads); the solve's callers read `u`.
 
 use std::cell::RefCell;
 
@@ -25,7 +35,7 @@ use ferrokkos::prelude::*;
 use ferrokkos::{Graph, create_graph};
 
 use crate::Space;
-use crate::chunk::{Chunk, Line};
+use crate::chunk::{Chunk, Field, Line};
 use crate::exchange::Staging;
 use crate::launch::{GraphChain, Kernels};
 use crate::profile::Phase;
@@ -38,11 +48,28 @@ const RRO: usize = 0;
 const ERROR: usize = 1;
 const ITERATIONS: usize = 2;
 const DONE: usize = 3;
+const BETA: usize = 4;
+
+/// Whether CG iterates through graphs on a chunk of space `S` with `neighbours`: as
+/// `settings.graphs` says (see [`Graphs`]), and only where the chunk has no neighbour (a halo
+/// exchange and a sum over the ranks need the host between kernels).
+pub fn uses_graphs<S: Space>(settings: &Settings, neighbours: &[Option<usize>; 4]) -> bool {
+    let on_device = !<S::MemorySpace as MemorySpace>::HOST_ACCESSIBLE;
+    let alone = neighbours.iter().all(Option::is_none);
+    match settings.graphs {
+        Graphs::Auto => alone && on_device,
+        Graphs::On => alone,
+        Graphs::Off => false,
+    }
+}
 
 /// CG's scalars on the device and the two graphs that iterate on them.
 pub struct CgGraphs<S: Space> {
-    /// `[rro, error, iterations, done]` (`done` is 0 or 1).
+    /// `[rro, error, iterations, done, beta]` (`done` is 0 or 1).
     state: Line<S>,
+    /// The second buffer of the search direction (`p` is the first); a field on a chunk that
+    /// iterates in graphs, one cell otherwise.
+    q: Field<S>,
     /// `p · w` of the current iteration.
     pw: Line<S>,
     /// `r · r` of the current iteration.
@@ -54,11 +81,13 @@ pub struct CgGraphs<S: Space> {
 }
 
 impl<S: Space> CgGraphs<S> {
-    /// The scalars (the graphs are built by [`Chunk::cg_build_graphs`]).
-    pub fn new() -> ferrokkos::Result<Self> {
-        let host = |label: &str| View::<f64, 1, LayoutRight, Staging<S>>::new(label, [4]);
+    /// The scalars, and the second direction buffer of `cells` (`[y, x]`, halo included)
+    /// where the graphs will run (they are built by [`Chunk::cg_build_graphs`]).
+    pub fn new(cells: [usize; 2], used: bool) -> ferrokkos::Result<Self> {
+        let host = |label: &str| View::<f64, 1, LayoutRight, Staging<S>>::new(label, [5]);
         Ok(CgGraphs {
-            state: Line::<S>::new("cg_state", [4])?,
+            state: Line::<S>::new("cg_state", [5])?,
+            q: Field::<S>::new("cg_q", if used { cells } else { [1, 1] })?,
             pw: Line::<S>::new("cg_pw", [1])?,
             rrn: Line::<S>::new("cg_rrn", [1])?,
             host: [host("cg_state_even")?, host("cg_state_odd")?],
@@ -68,49 +97,58 @@ impl<S: Space> CgGraphs<S> {
 }
 
 impl<S: Space> Chunk<S> {
-    /// Whether CG iterates through graphs on this chunk: as `settings.graphs` says (see
-    /// [`Graphs`]), and only where the chunk has no neighbour (a halo exchange and a sum over
-    /// the ranks need the host between kernels).
+    /// Whether CG iterates through graphs on this chunk (see [`uses_graphs`]).
     pub fn cg_uses_graphs(&self, settings: &Settings) -> bool {
-        let on_device = !<S::MemorySpace as MemorySpace>::HOST_ACCESSIBLE;
-        let alone = self.neighbours.iter().all(Option::is_none);
-        match settings.graphs {
-            Graphs::Auto => alone && on_device,
-            Graphs::On => alone,
-            Graphs::Off => false,
-        }
+        uses_graphs::<S>(settings, &self.neighbours)
     }
 
-    /// One CG iteration with its scalars on the device, written to `kernels` (see the module
-    /// documentation); `eps` and `max_iters` decide convergence as the host loop does.
+    /// One CG iteration with its scalars on the device, its direction read from `from` and
+    /// written to `to`, written to `kernels` (see the module documentation); `eps` and
+    /// `max_iters` decide convergence as the host loop does.
     pub fn cg_iteration_kernels(
         &self,
         kernels: &impl Kernels<S>,
+        (from, to): (&Field<S>, &Field<S>),
         eps: f64,
         max_iters: usize,
     ) -> crate::Result<()> {
         let g = &self.cg_graphs;
-        self.reflect(kernels, &self.p, 1)?;
-        let (p, r, u, w, kx, ky) = (&self.p, &self.r, &self.u, &self.w, &self.kx, &self.ky);
+        let (r, u, w, kx, ky) = (&self.r, &self.u, &self.w, &self.kx, &self.ky);
         let (state, pw_sum, rrn_sum) = (&g.state, &g.pw, &g.rrn);
+        let hd = self.halo_depth as i64;
+        // The interior's first and last rows and columns: past them is the reflective halo.
+        let (j0, k0, j1, k1) = (hd, hd, self.y as i64 - hd - 1, self.x as i64 - hd - 1);
         kernels.reduce_into(
-            "cg_calc_w",
+            "cg_calc_pw",
             self.interior()?,
             kernel!(|(j, k), pw: &mut f64| {
                 if state[DONE] == 0.0 {
-                    // Every read before the write: w may not alias p as far as the compiler knows.
-                    let pc = p[(j, k)];
-                    let wjk = solvers::smvp(
-                        pc,
-                        p[(j, k - 1)],
-                        p[(j, k + 1)],
-                        p[(j - 1, k)],
-                        p[(j + 1, k)],
-                        kx[(j, k)],
-                        kx[(j, k + 1)],
-                        ky[(j, k)],
-                        ky[(j + 1, k)],
-                    );
+                    let beta = state[BETA];
+                    let pc = beta * from[(j, k)] + r[(j, k)];
+                    let left = if k == k0 {
+                        pc
+                    } else {
+                        beta * from[(j, k - 1)] + r[(j, k - 1)]
+                    };
+                    let right = if k == k1 {
+                        pc
+                    } else {
+                        beta * from[(j, k + 1)] + r[(j, k + 1)]
+                    };
+                    let down = if j == j0 {
+                        pc
+                    } else {
+                        beta * from[(j - 1, k)] + r[(j - 1, k)]
+                    };
+                    let up = if j == j1 {
+                        pc
+                    } else {
+                        beta * from[(j + 1, k)] + r[(j + 1, k)]
+                    };
+                    let (kxc, kxn, kyc, kyn) =
+                        (kx[(j, k)], kx[(j, k + 1)], ky[(j, k)], ky[(j + 1, k)]);
+                    let wjk = solvers::smvp(pc, left, right, down, up, kxc, kxn, kyc, kyn);
+                    to[(j, k)] = pc;
                     w[(j, k)] = wjk;
                     *pw += wjk * pc;
                 }
@@ -125,7 +163,7 @@ impl<S: Space> Chunk<S> {
                     let alpha = state[RRO] / pw_sum[0];
                     // Every read before the writes (one round trip to memory, not two), the
                     // arithmetic of `u += alpha p; r -= alpha w`.
-                    let (uc, pc, rc, wc) = (u[(j, k)], p[(j, k)], r[(j, k)], w[(j, k)]);
+                    let (uc, pc, rc, wc) = (u[(j, k)], to[(j, k)], r[(j, k)], w[(j, k)]);
                     let rn = rc - alpha * wc;
                     u[(j, k)] = uc + alpha * pc;
                     r[(j, k)] = rn;
@@ -134,16 +172,6 @@ impl<S: Space> Chunk<S> {
             }),
             subview(rrn_sum, (0,))?,
         )?;
-        kernels.for_each(
-            "cg_calc_p",
-            self.interior()?,
-            kernel!(|(j, k)| {
-                if state[DONE] == 0.0 {
-                    let beta = rrn_sum[0] / state[RRO];
-                    p[(j, k)] = beta * p[(j, k)] + r[(j, k)];
-                }
-            }),
-        )?;
         let limit = max_iters as f64;
         kernels.for_each(
             "cg_next",
@@ -151,6 +179,7 @@ impl<S: Space> Chunk<S> {
             kernel!(|i| {
                 if state[i + DONE] == 0.0 {
                     let rrn = rrn_sum[i];
+                    state[i + BETA] = rrn / state[i + RRO];
                     state[i + RRO] = rrn;
                     state[i + ERROR] = rrn;
                     state[i + ITERATIONS] += 1.0;
@@ -163,18 +192,27 @@ impl<S: Space> Chunk<S> {
         Ok(())
     }
 
-    /// Builds and instantiates the two graphs of CG's iterations (once; on Cuda this records
-    /// the kernels, which [`Chunk::cg_iteration_kernels`] let the preparation compile).
+    /// The direction buffers an iteration of `parity` (0: even) reads and writes.
+    pub fn cg_directions(&self, parity: usize) -> (&Field<S>, &Field<S>) {
+        let buffers = [&self.p, &self.cg_graphs.q];
+        (buffers[parity % 2], buffers[1 - parity % 2])
+    }
+
+    /// Builds and instantiates the two graphs of CG's iterations, the even one from `p` to the
+    /// second buffer and the odd one back (once; on Cuda this records the kernels, which
+    /// [`Chunk::cg_iteration_kernels`] let the preparation compile).
     pub fn cg_build_graphs(&self, settings: &Settings) -> crate::Result<()> {
         let g = &self.cg_graphs;
         if g.graphs.borrow().is_some() {
             return Ok(());
         }
-        let build = |host: &View<f64, 1, LayoutRight, Staging<S>>| -> crate::Result<Graph<S>> {
+        let build = |parity: usize| -> crate::Result<Graph<S>> {
+            let pair = self.cg_directions(parity);
+            let host = &g.host[parity];
             let mut built = Ok(());
             let graph = create_graph(&self.exec, |root| {
                 let chain = GraphChain::after(root);
-                built = self.cg_iteration_kernels(&chain, settings.eps, settings.max_iters);
+                built = self.cg_iteration_kernels(&chain, pair, settings.eps, settings.max_iters);
                 chain.last().then_deep_copy(host.clone(), g.state.clone());
                 Ok(())
             })?;
@@ -182,7 +220,7 @@ impl<S: Space> Chunk<S> {
             graph.instantiate()?;
             Ok(graph)
         };
-        let graphs = [build(&g.host[0])?, build(&g.host[1])?];
+        let graphs = [build(0)?, build(1)?];
         *g.graphs.borrow_mut() = Some(graphs);
         Ok(())
     }
@@ -205,6 +243,8 @@ impl<S: Space> Chunk<S> {
             start[ERROR] = 1e10;
             start[ITERATIONS] = 0.0;
             start[DONE] = 0.0;
+            // The first direction is r itself (the set-up made p = r).
+            start[BETA] = 0.0;
         }
         deep_copy(&g.state, &g.host[0])?;
         let graphs = g.graphs.borrow();

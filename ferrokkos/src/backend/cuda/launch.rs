@@ -265,6 +265,8 @@ impl<'a> Chosen<'a> {
             captures_by_pointer: entry.by_pointer,
             fused_join: true,
             tiled: entry.tiled,
+            // Only a kernel with `unsafe` may alias a read-only capture with a written one.
+            unsafe_aliasing: dk.device_is_unsafe(),
         };
         let pattern = match kind {
             Kind::For => DevicePattern::For {

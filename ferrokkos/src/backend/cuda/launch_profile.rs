@@ -88,6 +88,7 @@ fn launch_steps() {
                     captures_by_pointer: false,
                     fused_join: true,
                     tiled: false,
+                    unsafe_aliasing: false,
                 },
             )
         };

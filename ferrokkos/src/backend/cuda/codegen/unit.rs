@@ -97,6 +97,15 @@ pub struct UnitOptions {
     /// tile's point count, and block `b` (grid-stride over the tiles) runs tile `b` in walk order,
     /// thread `t` its point `t` (the fastest dimension first). Ignored for ranges and other patterns.
     pub tiled: bool,
+    /// The kernel has `unsafe` code, which may alias a read-only capture with a written one:
+    /// its read-only Views are then declared like written ones. Otherwise they are `const`, and
+    /// a `const` View of a numeric element type (`fk::detail::ldg_able`) loads through the
+    /// read-only data cache (`__ldg`), which also lets the compiler move those loads across the
+    /// kernel's stores: sound because nothing writes such a View's memory while the kernel runs
+    /// (its launch refuses a written View that shares its allocation with another capture,
+    /// `Error::KernelAlias`, borrows a reduction's destination exclusively and orders itself
+    /// after other work on its allocations; host access waits for it).
+    pub unsafe_aliasing: bool,
 }
 
 /// The pattern to generate entries for.
@@ -210,10 +219,15 @@ pub(crate) fn generate(
     );
     let entry = entry_name(info);
     let program = format!("{entry}.cu");
+    // A kernel with `unsafe` may alias a read-only capture with a written one: its read-only
+    // Views are declared like written ones, without the read-only cache (see `UnitOptions`).
     let cap_decls: Vec<String> = body
         .captures
         .iter()
-        .map(|(t, n)| format!("{t} {n}"))
+        .map(|(t, n)| match t.strip_prefix("fk::View<const ") {
+            Some(rest) if options.unsafe_aliasing => format!("fk::View<{rest} {n}"),
+            _ => format!("{t} {n}"),
+        })
         .collect();
     let ty = body.index_type;
     let mut lambda: Vec<String> = index.iter().map(|n| format!("const {ty} {n}")).collect();

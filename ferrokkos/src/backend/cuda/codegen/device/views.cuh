@@ -15,6 +15,20 @@ struct LayoutLeft {};
 /// Every stride is read from the descriptor.
 struct LayoutStride {};
 
+namespace detail {
+template <class T> using remove_const_t = typename remove_const<T>::type;
+/// The element types a read-only (`const`) View loads through the read-only data cache
+/// (`__ldg`): a capture is `const` only where nothing writes its memory while the kernel runs
+/// (`UnitOptions::unsafe_aliasing` in `codegen/unit.rs` says why).
+template <class T> struct ldg_able { static constexpr bool value = false; };
+template <> struct ldg_able<const f64> { static constexpr bool value = true; };
+template <> struct ldg_able<const f32> { static constexpr bool value = true; };
+template <> struct ldg_able<const i32> { static constexpr bool value = true; };
+template <> struct ldg_able<const u32> { static constexpr bool value = true; };
+template <> struct ldg_able<const i64> { static constexpr bool value = true; };
+template <> struct ldg_able<const u64> { static constexpr bool value = true; };
+}  // namespace detail
+
 /// A View of rank R >= 1 over elements of type T (`const T` for read-only captures).
 template <class T, int R, class L>
 struct View {
@@ -26,8 +40,10 @@ struct View {
 
   /// The element at the multi-index (any integer types, converted to usize; a negative index becomes
   /// a huge one). An index outside the extents reaches no memory (see `detail::out_of_bounds`).
+  /// A read-only View of an `ldg_able` type gives the value (loaded with `__ldg`), any other a
+  /// reference.
   template <class... I>
-  __device__ __forceinline__ T& operator()(I... index) const {
+  __device__ __forceinline__ decltype(auto) operator()(I... index) const {
     static_assert(sizeof...(I) == R, "fk::View: the number of indices must equal the rank");
     static_assert((detail::int_traits<typename detail::remove_const<I>::type>::is_int && ...),
                   "fk::View: indices must be integers");
@@ -37,14 +53,22 @@ struct View {
     for (int k = 0; k < R; ++k) {
       if (idx[k] >= extent[k]) {
         detail::out_of_bounds<R>(0u, idx, extent);
-        return detail::oob<T>::element();
+        if constexpr (detail::ldg_able<T>::value) {
+          return detail::remove_const_t<T>(detail::oob<T>::element());
+        } else {
+          return detail::oob<T>::element();
+        }
       }
       // The unit stride of the contiguous dimension is a constant, so the compiler drops a multiply.
       const bool unit = (detail::is_same<L, LayoutRight>::value && k == R - 1) ||
                         (detail::is_same<L, LayoutLeft>::value && k == 0);
       offset += unit ? idx[k] : idx[k] * stride[k];
     }
-    return data[offset];
+    if constexpr (detail::ldg_able<T>::value) {
+      return __ldg(data + offset);
+    } else {
+      return (data[offset]);
+    }
   }
 };
 
