@@ -10,7 +10,6 @@ use ferrokkos::prelude::*;
 use crate::Space;
 use crate::chunk::{Chunk, Face, Field};
 use crate::exchange::During;
-use crate::launch::Kernels;
 use crate::profile::Phase;
 
 /// The fields TeaLeaf exchanges, in its order.
@@ -67,19 +66,14 @@ impl<S: Space> Chunk<S> {
         self.exchange_halos(fields, depth, during)?;
         self.timed("local_halos", Phase::Halo, || {
             for &id in fields {
-                self.reflect(&self.launch, self.field(id), depth)?;
+                self.reflect(self.field(id), depth)?;
             }
             Ok(())
         })
     }
 
-    /// The reflective halo of one field, face by face, its kernels written to `kernels`.
-    pub(crate) fn reflect(
-        &self,
-        kernels: &impl Kernels<S>,
-        f: &Field<S>,
-        depth: usize,
-    ) -> ferrokkos::Result<()> {
+    /// The reflective halo of one field, face by face.
+    fn reflect(&self, f: &Field<S>, depth: usize) -> ferrokkos::Result<()> {
         let (x, y, hd) = (self.x as i64, self.y as i64, self.halo_depth as i64);
         let (rows, columns) = (self.y, self.x);
         // Each iteration `(row, m)` or `(m, column)` copies the m-th interior cell from the face
@@ -93,7 +87,7 @@ impl<S: Space> Chunk<S> {
         let ends = self.cells((0, 0), (depth, columns))?;
         // Both faces of a direction in one launch where both are on the boundary (one chunk).
         if left && right {
-            kernels.for_each(
+            self.launch.for_each(
                 "update_left_right",
                 sides.clone(),
                 kernel!(|(j, m)| {
@@ -102,20 +96,20 @@ impl<S: Space> Chunk<S> {
                 }),
             )?;
         } else if left {
-            kernels.for_each(
+            self.launch.for_each(
                 "update_left",
                 sides.clone(),
                 kernel!(|(j, m)| f[(j, hd - 1 - m)] = f[(j, hd + m)]),
             )?;
         } else if right {
-            kernels.for_each(
+            self.launch.for_each(
                 "update_right",
                 sides.clone(),
                 kernel!(|(j, m)| f[(j, x - hd + m)] = f[(j, x - hd - 1 - m)]),
             )?;
         }
         if bottom && top {
-            kernels.for_each(
+            self.launch.for_each(
                 "update_bottom_top",
                 ends.clone(),
                 kernel!(|(m, k)| {
@@ -124,13 +118,13 @@ impl<S: Space> Chunk<S> {
                 }),
             )?;
         } else if bottom {
-            kernels.for_each(
+            self.launch.for_each(
                 "update_bottom",
                 ends.clone(),
                 kernel!(|(m, k)| f[(hd - 1 - m, k)] = f[(hd + m, k)]),
             )?;
         } else if top {
-            kernels.for_each(
+            self.launch.for_each(
                 "update_top",
                 ends.clone(),
                 kernel!(|(m, k)| f[(y - hd + m, k)] = f[(y - hd - 1 - m, k)]),
