@@ -4,7 +4,7 @@
 //! test needs a CUDA GPU and is ignored elsewhere.
 
 use ferrokkos::prelude::*;
-use ferrokkos::{Cuda, Error, view_alloc};
+use ferrokkos::{Cuda, Error, deep_copy_async, view_alloc};
 
 use crate::{Dev1, cuda};
 
@@ -224,4 +224,39 @@ fn an_unsafe_kernel_reads_what_it_wrote_through_an_alias() {
         matches!(refused, Err(Error::KernelAlias { .. })),
         "{refused:?}"
     );
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_staged_copy_is_read_back_while_later_kernels_overwrite_its_source() {
+    // The host's wait for an asynchronous copy into pinned memory waits for that copy alone (an
+    // event after it), not for the kernels queued behind it; what it reads is the copy's data.
+    let exec = cuda();
+    let n = 1 << 20;
+    let src = Dev1::<f64>::new("src", [n]).unwrap();
+    let staged = View::<f64, 1, LayoutRight, CudaHostPinnedSpace>::new("staged", [n]).unwrap();
+    for round in 0..4 {
+        let value = round as f64;
+        parallel_for(
+            "fill",
+            RangePolicy::new(&exec, 0, n).unwrap(),
+            kernel!(|i| src[i] = value + i as f64),
+        )
+        .unwrap();
+        deep_copy_async(&exec, &staged, &src).unwrap();
+        for _ in 0..8 {
+            parallel_for(
+                "overwrite",
+                RangePolicy::new(&exec, 0, n).unwrap(),
+                kernel!(|i| src[i] = -1.0 - src[i] * 0.5),
+            )
+            .unwrap();
+        }
+        let host = staged.host().unwrap();
+        assert!(
+            (0..n).all(|i| host[i] == value + i as f64),
+            "round {round}: the staged copy holds other values"
+        );
+    }
+    exec.fence("staged").unwrap();
 }

@@ -110,6 +110,18 @@ fn finish<'a>(
     }
 }
 
+/// [`finish`] for an asynchronous copy into pinned host memory: the host will read it while the
+/// work queued after it runs (a halo staged for a message while the interior computes), so the
+/// submission is marked and the host's wait for it waits for it alone.
+fn finish_to_host<'a>(
+    mut sub: Submission<'_>,
+    allocs: impl Iterator<Item = &'a Allocation>,
+    what: &dyn Fn() -> String,
+) -> Result<()> {
+    sub.note("deep_copy", "");
+    sub.finish_marked(allocs, what).map(drop)
+}
+
 /// The device rows of `deep_copy` for the CUDA memory spaces (their `MemorySpace::device_copy`).
 pub(crate) struct CudaCopies;
 
@@ -213,6 +225,9 @@ fn copy(
                 what,
             )?
         };
+        if !blocking && dk == PointerKind::PinnedHost {
+            return finish_to_host(sub, borrows.allocs(), what);
+        }
         return finish(sub, borrows.allocs(), blocking, what);
     }
     let device = |k: PointerKind| k != PointerKind::Pageable;

@@ -8,6 +8,7 @@
 //! (DESIGN.md decisions 5 and 8).
 
 use std::any::Any;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
@@ -186,7 +187,15 @@ pub(crate) struct Locked {
     /// per use, and the number of submissions recorded.
     recorded: Vec<(Arc<Allocation>, bool)>,
     recorded_work: u64,
+    /// Events recorded right after marked work (copies into pinned host memory), with the work's
+    /// number, oldest first: the host waits for such work alone, not for the work queued after
+    /// it (a kernel the copy should overlap). At most [`MARKS`] are kept; a wait for older work
+    /// fences.
+    marks: VecDeque<(u64, Arc<Event>)>,
 }
+
+/// The most marks a queue keeps.
+const MARKS: usize = 16;
 
 /// An instance's stream and its bookkeeping.
 pub(crate) struct Queue {
@@ -245,6 +254,7 @@ impl Queue {
                 scratch,
                 recorded: Vec::new(),
                 recorded_work: 0,
+                marks: VecDeque::new(),
             }),
             me: me.clone() as Weak<dyn WorkQueue>,
             recording,
@@ -343,6 +353,11 @@ impl Queue {
         };
         self.stream.synchronize(describe)?;
         self.completed.fetch_max(target, Ordering::AcqRel);
+        self.locked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .marks
+            .retain(|(k, _)| *k > target);
         self.faults.check(&describe)
     }
 }
@@ -428,6 +443,35 @@ impl Submission<'_> {
         }
     }
 
+    /// [`Submission::finish`], then an event after the work, so that the host can wait for this
+    /// work without waiting for what is queued after it (see [`Locked::marks`]). For work the
+    /// host is likely to wait for while later work still runs: a copy into pinned host memory.
+    pub(crate) fn finish_marked<'a>(
+        self,
+        allocs: impl Iterator<Item = &'a Allocation>,
+        what: &dyn Fn() -> String,
+    ) -> Result<u64> {
+        if self.queue.recording {
+            return Ok(self.finish(allocs));
+        }
+        let stream = Arc::clone(&self.queue.stream);
+        let mut sub = self;
+        // Recorded under the queue's lock, before any later work: the event completes with this
+        // work and all before it.
+        let event = Event::record(&stream, false, what)?;
+        let seq = {
+            let marks_seq = sub.locked.submitted + 1;
+            if sub.locked.marks.len() == MARKS {
+                sub.locked.marks.pop_front();
+            }
+            sub.locked.marks.push_back((marks_seq, Arc::new(event)));
+            marks_seq
+        };
+        let finished = sub.finish(allocs);
+        debug_assert_eq!(finished, seq);
+        Ok(finished)
+    }
+
     pub(crate) fn finish<'a>(mut self, allocs: impl Iterator<Item = &'a Allocation>) -> u64 {
         if self.queue.recording {
             self.locked.recorded_work += 1;
@@ -476,7 +520,27 @@ impl WorkQueue for Queue {
         if self.completed(seq) {
             return Ok(());
         }
-        self.fence(what)
+        // The first mark at or after `seq`: waiting for it waits for `seq` and not for the work
+        // queued after the mark (the copy of a halo overlaps the kernel queued behind it).
+        let mark = {
+            let locked = self.locked.lock().unwrap_or_else(|e| e.into_inner());
+            locked
+                .marks
+                .iter()
+                .find(|(m, _)| *m >= seq)
+                .map(|(m, e)| (*m, Arc::clone(e)))
+        };
+        match mark {
+            Some((m, event)) => {
+                event.synchronize(what)?;
+                self.completed.fetch_max(m, Ordering::AcqRel);
+                let mut locked = self.locked.lock().unwrap_or_else(|e| e.into_inner());
+                locked.marks.retain(|(k, _)| *k > m);
+                drop(locked);
+                self.faults.check(what)
+            }
+            None => self.fence(what),
+        }
     }
 
     fn completed(&self, seq: u64) -> bool {
