@@ -18,6 +18,29 @@ use ferrokkos::{
 
 use crate::Space;
 
+/// A policy that runs kernel `K` with `parallel_for`, by value or by reference, and that a
+/// graph can re-aim: what both kinds of [`Kernels`] sink need.
+pub trait ForNode<S: Space, K>:
+    GraphPolicy<S> + ParallelFor<K> + for<'k> ParallelFor<&'k K>
+{
+}
+
+impl<S: Space, K, P> ForNode<S, K> for P where
+    P: GraphPolicy<S> + ParallelFor<K> + for<'k> ParallelFor<&'k K>
+{
+}
+
+/// [`ForNode`] for `parallel_reduce` into `T`.
+pub trait ReduceNode<S: Space, K, T: ReduceTarget>:
+    GraphPolicy<S> + ParallelReduce<K, T> + for<'k> ParallelReduce<&'k K, T>
+{
+}
+
+impl<S: Space, K, T: ReduceTarget, P> ReduceNode<S, K, T> for P where
+    P: GraphPolicy<S> + ParallelReduce<K, T> + for<'k> ParallelReduce<&'k K, T>
+{
+}
+
 /// Where kernels go: launched now (or prepared) by a [`Launcher`], or added to a graph by a
 /// [`GraphChain`]. The bounds are what both need: a policy a graph can re-aim, and a kernel the
 /// graph can keep.
@@ -25,7 +48,7 @@ pub trait Kernels<S: Space> {
     /// A `parallel_for` (or its node, or its preparation).
     fn for_each<P, K>(&self, label: &str, policy: P, kernel: K) -> ferrokkos::Result<()>
     where
-        P: GraphPolicy<S> + ParallelFor<K> + for<'k> ParallelFor<&'k K>,
+        P: ForNode<S, K>,
         K: Send + Sync + 'static;
 
     /// A `parallel_reduce` into a View (or its node, or its preparation).
@@ -38,14 +61,14 @@ pub trait Kernels<S: Space> {
     ) -> ferrokkos::Result<()>
     where
         T: ReduceTarget<Output = ()> + Clone + Send + Sync + 'static,
-        P: GraphPolicy<S> + ParallelReduce<K, T> + for<'k> ParallelReduce<&'k K, T>,
+        P: ReduceNode<S, K, T>,
         K: Send + Sync + 'static;
 }
 
 impl<S: Space> Kernels<S> for Launcher {
     fn for_each<P, K>(&self, label: &str, policy: P, kernel: K) -> ferrokkos::Result<()>
     where
-        P: GraphPolicy<S> + ParallelFor<K> + for<'k> ParallelFor<&'k K>,
+        P: ForNode<S, K>,
         K: Send + Sync + 'static,
     {
         Launcher::for_each(self, label, policy, kernel)
@@ -60,7 +83,7 @@ impl<S: Space> Kernels<S> for Launcher {
     ) -> ferrokkos::Result<()>
     where
         T: ReduceTarget<Output = ()> + Clone + Send + Sync + 'static,
-        P: GraphPolicy<S> + ParallelReduce<K, T> + for<'k> ParallelReduce<&'k K, T>,
+        P: ReduceNode<S, K, T>,
         K: Send + Sync + 'static,
     {
         self.reduce(label, policy, kernel, target, ())
@@ -89,7 +112,7 @@ impl<'g, S: Space> GraphChain<'g, S> {
 impl<S: Space> Kernels<S> for GraphChain<'_, S> {
     fn for_each<P, K>(&self, label: &str, policy: P, kernel: K) -> ferrokkos::Result<()>
     where
-        P: GraphPolicy<S> + ParallelFor<K> + for<'k> ParallelFor<&'k K>,
+        P: ForNode<S, K>,
         K: Send + Sync + 'static,
     {
         let next = self.last.get().then_parallel_for(label, policy, kernel);
@@ -106,7 +129,7 @@ impl<S: Space> Kernels<S> for GraphChain<'_, S> {
     ) -> ferrokkos::Result<()>
     where
         T: ReduceTarget<Output = ()> + Clone + Send + Sync + 'static,
-        P: GraphPolicy<S> + ParallelReduce<K, T> + for<'k> ParallelReduce<&'k K, T>,
+        P: ReduceNode<S, K, T>,
         K: Send + Sync + 'static,
     {
         let next = self
