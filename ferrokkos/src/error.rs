@@ -389,6 +389,20 @@ pub enum BackendError {
         log: String,
     },
 
+    /// An NCCL call failed (a collective or a message between GPUs). `name` is NCCL's result
+    /// code (`ncclInvalidUsage`), `message` its text; `what` says what ferrokkos was doing.
+    #[error("{what}: {call} failed with {name} ({message})")]
+    Nccl {
+        /// The NCCL function that failed, e.g. `ncclAllReduce`.
+        call: &'static str,
+        /// NCCL's result code, e.g. `ncclInvalidArgument`.
+        name: String,
+        /// NCCL's description of the code.
+        message: String,
+        /// What was being done: `all_reduce of View "pw" on Cuda`.
+        what: String,
+    },
+
     /// A CUDA driver call failed. `name` is the driver's own error name
     /// (`CUDA_ERROR_ILLEGAL_ADDRESS`); `what` says what ferrokkos was doing (the kernel or View label
     /// and the space).

@@ -71,7 +71,7 @@ pub use backend::cuda::nvrtc;
 #[cfg(feature = "cuda")]
 pub use backend::cuda::{
     Cuda, CudaDevice, CudaHandles, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, JitStats,
-    SharedHostPinnedSpace, SharedSpace,
+    NcclComm, NcclId, NcclOp, NcclType, SharedHostPinnedSpace, SharedSpace, Transfer,
 };
 pub use backend::host::{DefaultHostExecutionSpace, Serial, Threads};
 pub use choice::{SpaceChoice, SpaceTask, run_on};

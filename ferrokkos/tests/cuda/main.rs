@@ -18,6 +18,7 @@ mod fault;
 mod graphs;
 mod instances;
 mod memory;
+mod nccl;
 mod patterns;
 mod soundness;
 mod tools;

@@ -30,8 +30,9 @@ fn instance(exec: Option<&Cuda>) -> Result<Cuda> {
     }
 }
 
-/// The borrows of one copy (exclusive on the destination, shared on the source), released on drop.
-struct Borrows<'a> {
+/// The borrows of one copy (exclusive on the destination, shared on the source), or of one
+/// collective operation (see `collective.rs`), released on drop.
+pub(super) struct Borrows<'a> {
     held: Vec<(&'a Arc<Allocation>, bool)>,
 }
 
@@ -54,12 +55,28 @@ impl<'a> Borrows<'a> {
         Ok(b)
     }
 
-    fn allocs(&self) -> impl Iterator<Item = &'a Allocation> + '_ {
+    /// Borrows each allocation of `uses` (distinct allocations), exclusively where its flag
+    /// says the work writes it; on a conflict, what was taken is released and the error
+    /// returned.
+    pub(super) fn take_each(uses: &[(&'a Arc<Allocation>, bool)]) -> Result<Borrows<'a>> {
+        let mut b = Borrows { held: Vec::new() };
+        for &(a, writes) in uses {
+            if writes {
+                a.borrow_exclusive_async()?;
+            } else {
+                a.borrow_shared_async()?;
+            }
+            b.held.push((a, writes));
+        }
+        Ok(b)
+    }
+
+    pub(super) fn allocs(&self) -> impl Iterator<Item = &'a Allocation> + '_ {
         self.held.iter().map(|(a, _)| -> &'a Allocation { a })
     }
 
     /// Orders `sub` after the work on other queues that uses the borrowed allocations.
-    fn order(&self, sub: &mut Submission<'_>, what: &dyn Fn() -> String) -> Result<()> {
+    pub(super) fn order(&self, sub: &mut Submission<'_>, what: &dyn Fn() -> String) -> Result<()> {
         for (a, writes) in &self.held {
             sub.order_after(a, *writes, what)?;
         }

@@ -8,6 +8,7 @@
 pub(crate) mod backend;
 pub(crate) mod builtin;
 mod codegen;
+mod collective;
 pub(crate) mod copy;
 pub(crate) mod driver;
 mod fault;
@@ -18,6 +19,7 @@ pub(crate) mod jit_cache;
 mod launch;
 #[cfg(test)]
 mod launch_profile;
+mod nccl;
 pub mod nvrtc;
 mod patterns;
 mod queue;
@@ -26,6 +28,7 @@ mod team;
 mod trace;
 
 pub(crate) use backend::start;
+pub use collective::{NcclComm, NcclId, NcclOp, NcclType, Transfer};
 pub use driver::live::CudaHandles;
 pub use instance::{Cuda, CudaDevice};
 pub use jit::JitStats;
