@@ -12,7 +12,7 @@ use crate::deck::Deck;
 use crate::diffuse::{self, Outcome};
 use crate::error::{Result, TeaError};
 use crate::problems::Problems;
-use crate::settings::{Graphs, Solver};
+use crate::settings::{Graphs, Nccl, Solver};
 
 /// The usage text.
 pub const USAGE: &str = "\
@@ -28,6 +28,8 @@ options:
                               MPI, built with the feature mpi: mpirun -n N tealeaf instead)
   --graphs auto|on|off        CG's iterations as graphs: auto (the default) on a GPU when one rank
                               holds the mesh, on wherever one rank does, or off (same results)
+  --nccl auto|on|off          GPU ranks exchange halos and sum through NCCL on the device: auto
+                              (the default) where NCCL loads, on (an error where it does not), off
   -h, --help                  this text";
 
 /// What the command line asks for.
@@ -51,6 +53,8 @@ pub struct Options {
     pub ranks: usize,
     /// Whether CG iterates through graphs, overriding the default.
     pub graphs: Option<Graphs>,
+    /// Whether GPU ranks talk through NCCL, overriding the default.
+    pub nccl: Option<Nccl>,
     /// Print the usage and stop.
     pub help: bool,
 }
@@ -67,6 +71,7 @@ impl Default for Options {
             profile: false,
             ranks: 1,
             graphs: None,
+            nccl: None,
             help: false,
         }
     }
@@ -105,6 +110,7 @@ impl Options {
                 "--profile" => options.profile = true,
                 "--ranks" => options.ranks = cells(value()?)?,
                 "--graphs" => options.graphs = Some(value()?.parse()?),
+                "--nccl" => options.nccl = Some(value()?.parse()?),
                 "-h" | "-help" | "--help" => options.help = true,
                 other => {
                     return Err(TeaError::Usage(format!(
@@ -145,6 +151,7 @@ impl Options {
         s.y_cells = self.y_cells.unwrap_or(s.y_cells);
         s.profiler_on |= self.profile;
         s.graphs = self.graphs.unwrap_or(s.graphs);
+        s.nccl = self.nccl.unwrap_or(s.nccl);
         s.validate().map_err(|message| TeaError::Input {
             path: self.deck.clone(),
             message,

@@ -16,12 +16,13 @@ use ferrokkos::prelude::*;
 
 use crate::Space;
 use crate::comms::Comms;
+use ferrokkos::NcclComm;
 use crate::decompose::Tile;
 use crate::exchange::{Buffers, Staging};
 use crate::launch::Launcher;
 use crate::profile::{Phase, Profile, Timer};
 use crate::settings::Settings;
-use crate::solvers::cg_graph::{CgGraphs, uses_graphs};
+use crate::solvers::cg_graph::{CgGraphs, CgMode, cg_mode};
 
 /// A field of the chunk: `(y, x)` cells, halo included, in the execution space's memory.
 pub type Field<S> = View<f64, 2, LayoutRight, <S as ExecutionSpace>::MemorySpace>;
@@ -74,6 +75,9 @@ pub struct Chunk<S: Space> {
     pub pw_host: View<f64, 1, LayoutRight, Staging<S>>,
     /// CG's scalars on the device and the graphs of its iterations (one rank).
     pub cg_graphs: CgGraphs<S>,
+    /// This rank's NCCL communicator, where the ranks run on GPUs and talk through NCCL
+    /// (`comms/nccl.rs`): halo messages then go device to device and CG sums on the device.
+    pub nccl: Option<NcclComm>,
     /// The time step TeaLeaf starts each step from.
     pub dt_init: f64,
     /// Cell density.
@@ -130,7 +134,7 @@ pub struct Chunk<S: Space> {
 
 impl<S: Space> Chunk<S> {
     /// The single chunk of the whole mesh, its fields allocated (and zeroed).
-    pub fn new(exec: S, settings: &Settings) -> ferrokkos::Result<Chunk<S>> {
+    pub fn new(exec: S, settings: &Settings) -> crate::Result<Chunk<S>> {
         let tile = Tile::whole(settings.x_cells, settings.y_cells);
         Chunk::of_tile(exec, settings, &tile, Rc::new(crate::comms::Solo))
     }
@@ -142,7 +146,7 @@ impl<S: Space> Chunk<S> {
         settings: &Settings,
         tile: &Tile,
         comms: Rc<dyn Comms>,
-    ) -> ferrokkos::Result<Chunk<S>> {
+    ) -> crate::Result<Chunk<S>> {
         let hd = settings.halo_depth;
         let (x, y) = (tile.x_cells + 2 * hd, tile.y_cells + 2 * hd);
         let field = |label: &str| Field::<S>::new(label, [y, x]);
@@ -150,10 +154,14 @@ impl<S: Space> Chunk<S> {
         // Chebyshev reads its coefficients from 1 to max_iters, PPCG from 0 to its inner steps.
         let coefficients = settings.max_iters.max(settings.ppcg_inner_steps) + 1;
         let pw_parts = line("pw_parts", 5)?;
+        let nccl = crate::comms::nccl::connect(&exec, settings, &*comms)?;
+        let device_cg =
+            cg_mode::<S>(settings, &tile.neighbours, nccl.is_some()) != CgMode::Host;
         Ok(Chunk {
+            nccl,
             pw_host: ferrokkos::create_mirror_view_in(Staging::<S>::default(), &pw_parts)?,
             pw_parts,
-            cg_graphs: CgGraphs::new([y, x], uses_graphs::<S>(settings, &tile.neighbours))?,
+            cg_graphs: CgGraphs::new([y, x], device_cg)?,
             exec,
             launch: Launcher::new(),
             profile: RefCell::new(Profile::new(settings.profiler_on)),

@@ -16,6 +16,7 @@ use crate::halo::FieldId;
 use crate::problems::{Check, Problems};
 use crate::profile::{Phase, Profile, Timer};
 use crate::settings::Solver;
+use crate::solvers::cg_graph::CgMode;
 use crate::solvers::{self, SolveReport};
 use crate::states::{Shape, State};
 use crate::summary::Summary;
@@ -123,7 +124,7 @@ fn prepare_kernels<S: Space>(chunk: &Chunk<S>, deck: &Deck) -> crate::Result<usi
             c.cg_calc_ur(0.0)?;
             c.cg_calc_p(0.0)?;
         }
-        if settings.solver == Solver::Cg && c.cg_uses_graphs(settings) {
+        if settings.solver == Solver::Cg && c.cg_mode(settings) != CgMode::Host {
             c.cg_iteration_kernels(
                 &c.launch,
                 c.cg_directions(0),
@@ -175,7 +176,7 @@ fn initialise<S: Space>(
     chunk.set_chunk_state(&deck.states, settings.dx(), settings.dy())?;
     chunk.update_halo(&[FieldId::Density, FieldId::Energy0, FieldId::Energy1], 2)?;
     chunk.store_energy()?;
-    if settings.solver == Solver::Cg && chunk.cg_uses_graphs(settings) {
+    if settings.solver == Solver::Cg && chunk.cg_mode(settings) == CgMode::Graphs {
         chunk.timed("cg_build_graphs", Phase::StartUp, || {
             chunk.cg_build_graphs(settings)
         })?;

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use ferrokkos::prelude::*;
-use ferrokkos::{MemorySpace, create_mirror_view_in, deep_copy_async};
+use ferrokkos::{MemorySpace, NcclComm, Transfer, create_mirror_view_in, deep_copy_async};
 
 use crate::Space;
 use crate::TeaError;
@@ -90,6 +90,18 @@ impl<S: Space> Chunk<S> {
         &self,
         fields: &[FieldId],
         depth: usize,
+        during: During<'_>,
+    ) -> crate::Result<()> {
+        let views: Vec<&Field<S>> = fields.iter().map(|&id| self.field(id)).collect();
+        self.exchange_fields(&views, depth, during)
+    }
+
+    /// [`Chunk::exchange_halos`] of fields given as Views (CG's second direction buffer has
+    /// no [`FieldId`]).
+    pub fn exchange_fields(
+        &self,
+        fields: &[&Field<S>],
+        depth: usize,
         mut during: During<'_>,
     ) -> crate::Result<()> {
         self.exchange_pair([Face::Left, Face::Right], fields, depth, &mut during)?;
@@ -134,7 +146,7 @@ impl<S: Space> Chunk<S> {
     fn exchange_pair(
         &self,
         pair: [Face; 2],
-        fields: &[FieldId],
+        fields: &[&Field<S>],
         depth: usize,
         during: &mut During<'_>,
     ) -> crate::Result<()> {
@@ -151,23 +163,26 @@ impl<S: Space> Chunk<S> {
         }
         self.timed("pack_halos", Phase::Halo, || {
             for (&(face, _), b) in faces.iter().zip(&buffers) {
-                for (slot, &id) in fields.iter().enumerate() {
-                    self.pack(face, self.field(id), &b.send, slot as i64, depth)?;
+                for (slot, f) in fields.iter().enumerate() {
+                    self.pack(face, f, &b.send, slot as i64, depth)?;
                 }
             }
             Ok(())
         })?;
+        let distinct = faces.len() < 2 || faces[0].1 != faces[1].1;
         if self.launch.is_preparing() {
             if let Some(work) = during.take() {
                 work()?;
             }
+        } else if let (Some(nccl), true) = (&self.nccl, distinct) {
+            self.send_recv_on_device(nccl, &faces, &buffers, during)?;
         } else {
             self.send_recv(&faces, &buffers, during)?;
         }
         self.timed("unpack_halos", Phase::Halo, || {
             for (&(face, _), b) in faces.iter().zip(&buffers) {
-                for (slot, &id) in fields.iter().enumerate() {
-                    self.unpack(face, self.field(id), &b.recv, slot as i64, depth)?;
+                for (slot, f) in fields.iter().enumerate() {
+                    self.unpack(face, f, &b.recv, slot as i64, depth)?;
                 }
             }
             Ok(())
@@ -218,6 +233,32 @@ impl<S: Space> Chunk<S> {
                 deep_copy_async(&self.exec, &b.recv, &b.recv_host)?;
             }
             Ok(())
+        })
+    }
+
+    /// Sends the packed buffers to the neighbours of `faces` and receives theirs through NCCL,
+    /// device buffer to device buffer, queued on the chunk's instance between the packs and
+    /// the unpacks: the host does not wait. NCCL matches a rank's messages to one peer by
+    /// their order (it has no tags), so the caller sends through it only where the faces have
+    /// different neighbours.
+    fn send_recv_on_device(
+        &self,
+        nccl: &NcclComm,
+        faces: &[(Face, usize)],
+        buffers: &[Rc<FaceBuffers<S>>],
+        during: &mut During<'_>,
+    ) -> crate::Result<()> {
+        self.timed("send_recv_halos", Phase::Comms, || {
+            let mut transfers = Vec::with_capacity(2 * faces.len());
+            for (&(_, neighbour), b) in faces.iter().zip(buffers) {
+                transfers.push(Transfer::send(neighbour, &b.send));
+                transfers.push(Transfer::receive(neighbour, &b.recv));
+            }
+            nccl.exchange(&self.exec, &transfers)?;
+            match during.take() {
+                Some(work) => work(),
+                None => Ok(()),
+            }
         })
     }
 

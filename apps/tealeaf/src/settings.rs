@@ -84,6 +84,37 @@ impl FromStr for Graphs {
     }
 }
 
+/// Whether the ranks of a GPU run exchange halos and sum through NCCL on the device
+/// (`--nccl`), rather than through the host and MPI.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Nccl {
+    /// Where every rank runs on a GPU and NCCL can be loaded: halo messages go from device
+    /// buffer to device buffer and CG's sums stay on the device, queued between the kernels,
+    /// so CG's iterations need the host only to test convergence, one iteration behind.
+    #[default]
+    Auto,
+    /// As `Auto`, and an error where NCCL cannot be used.
+    On,
+    /// Never: halos are staged through host memory and sums taken by the host.
+    Off,
+}
+
+impl FromStr for Nccl {
+    type Err = TeaError;
+
+    /// `auto`, `on` or `off`.
+    fn from_str(s: &str) -> Result<Nccl, TeaError> {
+        match s {
+            "auto" => Ok(Nccl::Auto),
+            "on" => Ok(Nccl::On),
+            "off" => Ok(Nccl::Off),
+            _ => Err(TeaError::Usage(format!(
+                "unknown NCCL mode {s:?}; expected auto, on or off"
+            ))),
+        }
+    }
+}
+
 /// How the conduction coefficient of a cell follows from its density.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Coefficient {
@@ -146,6 +177,8 @@ pub struct Settings {
     pub test_problem: Option<usize>,
     /// Whether CG iterates through graphs (`--graphs`).
     pub graphs: Graphs,
+    /// Whether GPU ranks talk through NCCL (`--nccl`).
+    pub nccl: Nccl,
 }
 
 impl Default for Settings {
@@ -177,6 +210,7 @@ impl Default for Settings {
             profiler_on: false,
             test_problem: None,
             graphs: Graphs::Auto,
+            nccl: Nccl::Auto,
         }
     }
 }

@@ -7,7 +7,7 @@ use ferrokkos::{ExecutionSpace, InitSettings, Runtime, SpaceChoice};
 use tealeaf::app::{self, Options};
 use tealeaf::diffuse::Outcome;
 use tealeaf::problems::Problems;
-use tealeaf::settings::{Graphs, Solver};
+use tealeaf::settings::{Graphs, Nccl, Solver};
 
 /// ferrokkos, initialized once for the test process (2 threads).
 fn runtime() -> &'static Runtime {
@@ -312,4 +312,50 @@ fn the_profile_of_a_split_run_has_the_exchange() {
         "{report}"
     );
     assert!(report.contains("comms"), "{report}");
+}
+
+#[test]
+fn cg_with_device_scalars_on_many_ranks_takes_the_launch_loops_steps() {
+    // `--graphs on` with neighbours: the scalars on the device, one launch at a time, the sums
+    // through the host (NCCL's path without NCCL); the halos of the previous direction and of
+    // r exchanged before each iteration. The launch loop sums the operator's parts in another
+    // order, so the errors agree to rounding, the iteration counts exactly.
+    for (ranks, space) in [(2, SpaceChoice::Threads), (4, SpaceChoice::Serial)] {
+        let run = |graphs| {
+            let options = Options {
+                graphs: Some(graphs),
+                ranks,
+                ..Options::default()
+            };
+            run_with("tea_64.in", space, options)
+        };
+        let (device, looped) = (run(Graphs::On), run(Graphs::Off));
+        for (outcome, report) in [&device, &looped] {
+            assert_passed(outcome, report);
+        }
+        let (a, b) = (&device.0, &looped.0);
+        assert_eq!(a.steps.len(), b.steps.len());
+        for (x, y) in a.steps.iter().zip(&b.steps) {
+            assert_eq!(x.solve.iterations, y.solve.iterations, "{ranks} ranks");
+            let (e, f) = (x.solve.error, y.solve.error);
+            assert!((e - f).abs() <= 1e-6 * f.abs(), "{ranks} ranks: {e} vs {f}");
+        }
+        let (ta, tb) = (a.summary.temperature, b.summary.temperature);
+        assert!((ta - tb).abs() <= 1e-12 * tb, "{ranks} ranks: {ta} vs {tb}");
+    }
+}
+
+#[test]
+fn nccl_on_is_refused_where_the_ranks_cannot_use_it() {
+    runtime();
+    let options = Options {
+        deck: deck_path("tea_bm_1.in"),
+        nccl: Some(Nccl::On),
+        ..Options::default()
+    };
+    let deck = options.load_deck().unwrap();
+    let e = app::run_threads(&deck, None, SpaceChoice::Threads, 2, &mut std::io::sink())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("--nccl on") && e.contains("of 2 ranks"), "{e}");
 }

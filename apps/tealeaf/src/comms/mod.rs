@@ -12,6 +12,7 @@
 pub mod local;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+pub mod nccl;
 
 use crate::Result;
 
@@ -51,6 +52,15 @@ pub trait Comms {
 
     /// Waits until every rank has called it.
     fn barrier(&self) -> Result<()>;
+
+    /// Gives every rank rank 0's `bytes` (`MPI_Bcast`), for an id that names something to all
+    /// ranks (an NCCL communicator). Returns whether it could: ranks that are not processes of
+    /// their own (threads of one process share one GPU, which NCCL does not allow) cannot, and
+    /// leave `bytes` as they are.
+    fn share_from_lead(&self, bytes: &mut [u8]) -> Result<bool> {
+        let _ = bytes;
+        Ok(false)
+    }
 }
 
 /// The only rank of a run: sums are the values themselves, and there is nobody to exchange

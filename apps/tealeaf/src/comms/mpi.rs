@@ -97,4 +97,9 @@ impl Comms for MpiComms {
         self.world.barrier();
         Ok(())
     }
+
+    fn share_from_lead(&self, bytes: &mut [u8]) -> Result<bool> {
+        self.world.process_at_rank(0).broadcast_into(bytes);
+        Ok(true)
+    }
 }

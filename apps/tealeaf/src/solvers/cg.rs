@@ -9,6 +9,7 @@ use crate::chunk::Chunk;
 use crate::halo::FieldId;
 use crate::profile::Phase;
 use crate::settings::{Coefficient, Settings, Solver};
+use crate::solvers::cg_graph::CgMode;
 use crate::solvers::{self, SolveReport};
 
 impl<S: Space> Chunk<S> {
@@ -240,9 +241,9 @@ fn finish_step<S: Space>(
 /// (and half the messages between ranks) per iteration. The first iteration finds `p`'s halo
 /// already updated by the set-up.
 ///
-/// Where [`Chunk::cg_uses_graphs`] (by default on a GPU, on a chunk without neighbours), the
-/// iterations run as graphs (`cg_graph.rs`): the same kernels and sums, with the scalars on the
-/// device. The step lengths are then not recorded (only Chebyshev's and PPCG's CG iterations
+/// Where [`Chunk::cg_mode`] says (by default on a GPU: on a chunk without neighbours, or
+/// whose ranks talk through NCCL), the iterations run with the scalars on the device, as
+/// graphs or one launch at a time (`cg_graph.rs`): the same kernels and sums. The step lengths are then not recorded (only Chebyshev's and PPCG's CG iterations
 /// need them, and those take [`step`]).
 pub fn solve<S: Space>(
     chunk: &mut Chunk<S>,
@@ -252,8 +253,11 @@ pub fn solve<S: Space>(
 ) -> crate::Result<SolveReport> {
     let exchange = [FieldId::U, FieldId::P];
     let mut rro = init(chunk, settings, rx, ry)?;
-    let (iterations, error) = if chunk.cg_uses_graphs(settings) {
+    let mode = chunk.cg_mode(settings);
+    let (iterations, error) = if mode == CgMode::Graphs {
         chunk.cg_iterate_in_graphs(settings, rro)?
+    } else if mode == CgMode::Device {
+        chunk.cg_iterate_on_device(settings, rro)?
     } else {
         let mut error = 1e10;
         let mut iterations = 0;

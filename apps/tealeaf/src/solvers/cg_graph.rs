@@ -32,10 +32,10 @@
 use std::cell::RefCell;
 
 use ferrokkos::prelude::*;
-use ferrokkos::{Graph, create_graph};
+use ferrokkos::{Graph, MemorySpace, NcclOp, create_graph, create_mirror_view_in, deep_copy_async};
 
 use crate::Space;
-use crate::chunk::{Chunk, Field, Line};
+use crate::chunk::{Chunk, Face, Field, Line};
 use crate::exchange::Staging;
 use crate::launch::{GraphChain, Kernels};
 use crate::profile::Phase;
@@ -50,16 +50,36 @@ const ITERATIONS: usize = 2;
 const DONE: usize = 3;
 const BETA: usize = 4;
 
-/// Whether CG iterates through graphs on a chunk of space `S` with `neighbours`: as
-/// `settings.graphs` says (see [`Graphs`]), and only where the chunk has no neighbour (a halo
-/// exchange and a sum over the ranks need the host between kernels).
-pub fn uses_graphs<S: Space>(settings: &Settings, neighbours: &[Option<usize>; 4]) -> bool {
+/// How CG iterates on a chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CgMode {
+    /// One launch at a time, the scalars on the host (`cg.rs`).
+    Host,
+    /// The scalars on the device, each iteration one graph (one rank).
+    Graphs,
+    /// The scalars on the device, one launch at a time, the sums over the ranks queued between
+    /// the kernels (NCCL), or taken through the host (`--graphs on` without NCCL).
+    Device,
+}
+
+/// How CG iterates on a chunk of space `S` with `neighbours`, whose ranks talk through NCCL or
+/// not: graphs as `settings.graphs` says (see [`Graphs`]) where the chunk has no neighbour;
+/// with neighbours, the device scalars where NCCL is used (by default) or graphs are asked
+/// for; else the host loop.
+pub fn cg_mode<S: Space>(
+    settings: &Settings,
+    neighbours: &[Option<usize>; 4],
+    nccl: bool,
+) -> CgMode {
     let on_device = !<S::MemorySpace as MemorySpace>::HOST_ACCESSIBLE;
     let alone = neighbours.iter().all(Option::is_none);
-    match settings.graphs {
-        Graphs::Auto => alone && on_device,
-        Graphs::On => alone,
-        Graphs::Off => false,
+    match (settings.graphs, alone) {
+        (Graphs::Off, _) => CgMode::Host,
+        (Graphs::Auto, true) if on_device => CgMode::Graphs,
+        (Graphs::On, true) => CgMode::Graphs,
+        (Graphs::On, false) => CgMode::Device,
+        (Graphs::Auto, false) if nccl => CgMode::Device,
+        _ => CgMode::Host,
     }
 }
 
@@ -97,9 +117,9 @@ impl<S: Space> CgGraphs<S> {
 }
 
 impl<S: Space> Chunk<S> {
-    /// Whether CG iterates through graphs on this chunk (see [`uses_graphs`]).
-    pub fn cg_uses_graphs(&self, settings: &Settings) -> bool {
-        uses_graphs::<S>(settings, &self.neighbours)
+    /// How CG iterates on this chunk (see [`cg_mode`]).
+    pub fn cg_mode(&self, settings: &Settings) -> CgMode {
+        cg_mode::<S>(settings, &self.neighbours, self.nccl.is_some())
     }
 
     /// One CG iteration with its scalars on the device, its direction read from `from` and
@@ -116,8 +136,15 @@ impl<S: Space> Chunk<S> {
         let (r, u, w, kx, ky) = (&self.r, &self.u, &self.w, &self.kx, &self.ky);
         let (state, pw_sum, rrn_sum) = (&g.state, &g.pw, &g.rrn);
         let hd = self.halo_depth as i64;
-        // The interior's first and last rows and columns: past them is the reflective halo.
-        let (j0, k0, j1, k1) = (hd, hd, self.y as i64 - hd - 1, self.x as i64 - hd - 1);
+        // The interior's first and last rows and columns: past them is the reflective halo on
+        // the domain's boundary, or a neighbour's cells (exchanged before) inside it. Where a
+        // face has a neighbour, its index is moved out of reach so that no cell reflects there.
+        let inner = |face: Face, edge: i64| if self.is_external(face) { edge } else { -2 };
+        let (j0, k0) = (inner(Face::Bottom, hd), inner(Face::Left, hd));
+        let (j1, k1) = (
+            inner(Face::Top, self.y as i64 - hd - 1),
+            inner(Face::Right, self.x as i64 - hd - 1),
+        );
         kernels.reduce_into(
             "cg_calc_pw",
             self.interior()?,
@@ -155,6 +182,7 @@ impl<S: Space> Chunk<S> {
             }),
             subview(pw_sum, (0,))?,
         )?;
+        self.cg_sum_on_device(pw_sum)?;
         kernels.reduce_into(
             "cg_calc_ur",
             self.interior()?,
@@ -172,6 +200,7 @@ impl<S: Space> Chunk<S> {
             }),
             subview(rrn_sum, (0,))?,
         )?;
+        self.cg_sum_on_device(rrn_sum)?;
         let limit = max_iters as f64;
         kernels.for_each(
             "cg_next",
@@ -189,6 +218,81 @@ impl<S: Space> Chunk<S> {
                 }
             }),
         )?;
+        Ok(())
+    }
+
+    /// Sums `line` (one value) over the ranks: on the device, queued after the kernel that
+    /// reduced into it, where the ranks talk through NCCL, else through the host (nothing on
+    /// one rank, hence in a graph, and while preparing).
+    fn cg_sum_on_device(&self, line: &Line<S>) -> crate::Result<()> {
+        if self.comms.ranks() == 1 || self.launch.is_preparing() {
+            return Ok(());
+        }
+        self.timed("sum_over_ranks", Phase::Comms, || match &self.nccl {
+            Some(nccl) => Ok(nccl.all_reduce(&self.exec, line, NcclOp::Sum)?),
+            None => {
+                // Through the host: the sum waits for the kernel, as in the host loop.
+                let host = create_mirror_view_in(Staging::<S>::default(), line)?;
+                deep_copy(&host, line)?;
+                let mut value = [host.get(0)?];
+                self.comms.sum(&mut value)?;
+                deep_copy(line, value[0])?;
+                Ok(())
+            }
+        })
+    }
+
+    /// CG's iterations from `rro` with the scalars on the device, one launch at a time, on a
+    /// chunk with neighbours (see [`CgMode::Device`]): each iteration exchanges the halos of the previous
+    /// direction and of `r` (the new direction is formed on the fly from them), runs the
+    /// graphs' kernels with the sums reduced over the ranks on the device, and copies the
+    /// state to the host, which tests iteration `i - 1` while `i` runs, as with the graphs.
+    pub fn cg_iterate_on_device(
+        &self,
+        settings: &Settings,
+        rro: f64,
+    ) -> crate::Result<(usize, f64)> {
+        if settings.max_iters == 0 {
+            return Ok((0, 1e10));
+        }
+        let g = &self.cg_graphs;
+        self.cg_start_state(rro)?;
+        self.timed("cg_iterations", Phase::Solve, || {
+            let mut last = 0;
+            for i in 0..=settings.max_iters {
+                let (from, to) = self.cg_directions(i);
+                self.exchange_fields(&[from, &self.r], 1, None)?;
+                self.cg_iteration_kernels(
+                    &self.launch,
+                    (from, to),
+                    settings.eps,
+                    settings.max_iters,
+                )?;
+                deep_copy_async(&self.exec, &g.host[i % 2], &g.state)?;
+                last = i;
+                // Waits for iteration i - 1 only; iteration i runs meanwhile.
+                if i > 0 && g.host[(i - 1) % 2].host()?[DONE] != 0.0 {
+                    break;
+                }
+            }
+            let end = g.host[last % 2].host()?;
+            Ok((end[ITERATIONS] as usize, end[ERROR]))
+        })
+    }
+
+    /// Writes the state the first iteration starts from to the device.
+    fn cg_start_state(&self, rro: f64) -> crate::Result<()> {
+        let g = &self.cg_graphs;
+        {
+            let mut start = g.host[0].host_mut()?;
+            start[RRO] = rro;
+            start[ERROR] = 1e10;
+            start[ITERATIONS] = 0.0;
+            start[DONE] = 0.0;
+            // The first direction is r itself (the set-up made p = r).
+            start[BETA] = 0.0;
+        }
+        deep_copy(&g.state, &g.host[0])?;
         Ok(())
     }
 
@@ -237,16 +341,7 @@ impl<S: Space> Chunk<S> {
         }
         self.cg_build_graphs(settings)?;
         let g = &self.cg_graphs;
-        {
-            let mut start = g.host[0].host_mut()?;
-            start[RRO] = rro;
-            start[ERROR] = 1e10;
-            start[ITERATIONS] = 0.0;
-            start[DONE] = 0.0;
-            // The first direction is r itself (the set-up made p = r).
-            start[BETA] = 0.0;
-        }
-        deep_copy(&g.state, &g.host[0])?;
+        self.cg_start_state(rro)?;
         let graphs = g.graphs.borrow();
         let graphs = graphs.as_ref().ok_or_else(|| ferrokkos::Error::Internal {
             what: "CG's iterations".into(),
