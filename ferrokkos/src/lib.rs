@@ -71,7 +71,7 @@ pub use backend::cuda::nvrtc;
 #[cfg(feature = "cuda")]
 pub use backend::cuda::{
     Cuda, CudaDevice, CudaHandles, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, JitStats,
-    NcclComm, NcclId, NcclOp, NcclType, SharedHostPinnedSpace, SharedSpace, Transfer,
+    NcclComm, NcclId, NcclOp, NcclTransfer, NcclType, SharedHostPinnedSpace, SharedSpace,
 };
 pub use backend::host::{DefaultHostExecutionSpace, Serial, Threads};
 pub use choice::{SpaceChoice, SpaceTask, run_on};

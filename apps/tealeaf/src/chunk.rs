@@ -16,13 +16,13 @@ use ferrokkos::prelude::*;
 
 use crate::Space;
 use crate::comms::Comms;
-use ferrokkos::NcclComm;
 use crate::decompose::Tile;
 use crate::exchange::{Buffers, Staging};
 use crate::launch::Launcher;
 use crate::profile::{Phase, Profile, Timer};
 use crate::settings::Settings;
 use crate::solvers::cg_graph::{CgGraphs, CgMode, cg_mode};
+use ferrokkos::NcclComm;
 
 /// A field of the chunk: `(y, x)` cells, halo included, in the execution space's memory.
 pub type Field<S> = View<f64, 2, LayoutRight, <S as ExecutionSpace>::MemorySpace>;
@@ -155,8 +155,7 @@ impl<S: Space> Chunk<S> {
         let coefficients = settings.max_iters.max(settings.ppcg_inner_steps) + 1;
         let pw_parts = line("pw_parts", 5)?;
         let nccl = crate::comms::nccl::connect(&exec, settings, &*comms)?;
-        let device_cg =
-            cg_mode::<S>(settings, &tile.neighbours, nccl.is_some()) != CgMode::Host;
+        let device_cg = cg_mode::<S>(settings, &tile.neighbours, nccl.is_some()) != CgMode::Host;
         Ok(Chunk {
             nccl,
             pw_host: ferrokkos::create_mirror_view_in(Staging::<S>::default(), &pw_parts)?,
@@ -269,6 +268,15 @@ impl<S: Space> Chunk<S> {
             .borrow_mut()
             .record(name, phase, timer.seconds());
         Ok(out)
+    }
+
+    /// Runs `f` with the profile's timing off: the kernel functions it calls are neither
+    /// fenced nor recorded (work queued without waits, timed as a whole by the caller).
+    pub fn untimed<T>(&self, f: impl FnOnce() -> crate::Result<T>) -> crate::Result<T> {
+        let was = std::mem::replace(&mut self.profile.borrow_mut().enabled, false);
+        let out = f();
+        self.profile.borrow_mut().enabled = was;
+        out
     }
 
     /// Vertex and cell coordinates, volumes and face areas (TeaLeaf's `set_chunk_data`).

@@ -15,11 +15,13 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use ferrokkos::prelude::*;
-use ferrokkos::{MemorySpace, NcclComm, Transfer, create_mirror_view_in, deep_copy_async};
+use ferrokkos::{
+    MemorySpace, NcclComm, NcclOp, NcclTransfer, create_mirror_view_in, deep_copy_async,
+};
 
 use crate::Space;
 use crate::TeaError;
-use crate::chunk::{Chunk, Face, Field};
+use crate::chunk::{Chunk, Face, Field, Line};
 use crate::comms::Message;
 use crate::halo::FieldId;
 use crate::profile::Phase;
@@ -104,12 +106,53 @@ impl<S: Space> Chunk<S> {
         depth: usize,
         mut during: During<'_>,
     ) -> crate::Result<()> {
-        self.exchange_pair([Face::Left, Face::Right], fields, depth, &mut during)?;
-        self.exchange_pair([Face::Bottom, Face::Top], fields, depth, &mut during)?;
+        let mut sum = None;
+        self.exchange_pair(
+            [Face::Left, Face::Right],
+            fields,
+            depth,
+            &mut during,
+            &mut sum,
+        )?;
+        self.exchange_pair(
+            [Face::Bottom, Face::Top],
+            fields,
+            depth,
+            &mut during,
+            &mut sum,
+        )?;
         match during {
             Some(work) => work(),
             None => Ok(()),
         }
+    }
+
+    /// [`Chunk::exchange_fields`], and where the ranks talk through NCCL and this chunk has a
+    /// neighbour, `sum` (one value on the device) summed over the ranks in the same NCCL group
+    /// as the first messages. Returns whether it was summed (if not, the caller sums it).
+    pub fn exchange_fields_summing(
+        &self,
+        fields: &[&Field<S>],
+        depth: usize,
+        sum: &Line<S>,
+    ) -> crate::Result<bool> {
+        let mut sum = Some(sum);
+        let mut during = None;
+        self.exchange_pair(
+            [Face::Left, Face::Right],
+            fields,
+            depth,
+            &mut during,
+            &mut sum,
+        )?;
+        self.exchange_pair(
+            [Face::Bottom, Face::Top],
+            fields,
+            depth,
+            &mut during,
+            &mut sum,
+        )?;
+        Ok(sum.is_none())
     }
 
     /// The buffers of `face` for `n` fields of `depth` layers.
@@ -149,6 +192,7 @@ impl<S: Space> Chunk<S> {
         fields: &[&Field<S>],
         depth: usize,
         during: &mut During<'_>,
+        sum: &mut Option<&Line<S>>,
     ) -> crate::Result<()> {
         let faces: Vec<(Face, usize)> = pair
             .into_iter()
@@ -156,6 +200,12 @@ impl<S: Space> Chunk<S> {
             .collect();
         if faces.is_empty() || fields.is_empty() {
             return Ok(());
+        }
+        let distinct = faces.len() < 2 || faces[0].1 != faces[1].1;
+        if let (Some(nccl), true, [Face::Bottom, Face::Top]) = (&self.nccl, distinct, pair)
+            && !self.launch.is_preparing()
+        {
+            return self.send_recv_rows_on_device(nccl, &faces, fields, depth, during, sum.take());
         }
         let mut buffers = Vec::with_capacity(faces.len());
         for &(face, _) in &faces {
@@ -169,13 +219,12 @@ impl<S: Space> Chunk<S> {
             }
             Ok(())
         })?;
-        let distinct = faces.len() < 2 || faces[0].1 != faces[1].1;
         if self.launch.is_preparing() {
             if let Some(work) = during.take() {
                 work()?;
             }
         } else if let (Some(nccl), true) = (&self.nccl, distinct) {
-            self.send_recv_on_device(nccl, &faces, &buffers, during)?;
+            self.send_recv_on_device(nccl, &faces, &buffers, during, sum.take())?;
         } else {
             self.send_recv(&faces, &buffers, during)?;
         }
@@ -240,19 +289,71 @@ impl<S: Space> Chunk<S> {
     /// device buffer to device buffer, queued on the chunk's instance between the packs and
     /// the unpacks: the host does not wait. NCCL matches a rank's messages to one peer by
     /// their order (it has no tags), so the caller sends through it only where the faces have
-    /// different neighbours.
+    /// different neighbours. `sum`, if given, is summed over the ranks in the same group.
     fn send_recv_on_device(
         &self,
         nccl: &NcclComm,
         faces: &[(Face, usize)],
         buffers: &[Rc<FaceBuffers<S>>],
         during: &mut During<'_>,
+        sum: Option<&Line<S>>,
     ) -> crate::Result<()> {
         self.timed("send_recv_halos", Phase::Comms, || {
-            let mut transfers = Vec::with_capacity(2 * faces.len());
+            let mut transfers = Vec::with_capacity(2 * faces.len() + 1);
+            if let Some(line) = sum {
+                transfers.push(NcclTransfer::all_reduce(line, NcclOp::Sum));
+            }
             for (&(_, neighbour), b) in faces.iter().zip(buffers) {
-                transfers.push(Transfer::send(neighbour, &b.send));
-                transfers.push(Transfer::receive(neighbour, &b.recv));
+                transfers.push(NcclTransfer::send(neighbour, &b.send));
+                transfers.push(NcclTransfer::receive(neighbour, &b.recv));
+            }
+            nccl.exchange(&self.exec, &transfers)?;
+            match during.take() {
+                Some(work) => work(),
+                None => Ok(()),
+            }
+        })
+    }
+
+    /// The bottom and top exchange through NCCL without packing: `depth` whole rows of a
+    /// field are contiguous, so each message goes from the field's edge rows straight into
+    /// the neighbour's halo rows (a send and a receive per field and face, in the fields'
+    /// order, which the neighbour's exchange shares), in one NCCL group with `sum`, if given.
+    fn send_recv_rows_on_device(
+        &self,
+        nccl: &NcclComm,
+        faces: &[(Face, usize)],
+        fields: &[&Field<S>],
+        depth: usize,
+        during: &mut During<'_>,
+        sum: Option<&Line<S>>,
+    ) -> crate::Result<()> {
+        let (hd, y) = (self.halo_depth, self.y);
+        self.timed("send_recv_halos", Phase::Comms, || {
+            let mut rows = Vec::with_capacity(faces.len() * fields.len());
+            for &(face, neighbour) in faces {
+                let (send, recv) = match face {
+                    Face::Bottom => (hd..hd + depth, hd - depth..hd),
+                    Face::Top => (y - hd - depth..y - hd, y - hd..y - hd + depth),
+                    Face::Left | Face::Right => {
+                        return Err(TeaError::Comms(format!(
+                            "the {face:?} halo's columns are not contiguous rows"
+                        )));
+                    }
+                };
+                for f in fields {
+                    let sent = subview(*f, (send.clone(), ALL))?;
+                    let received = subview(*f, (recv.clone(), ALL))?;
+                    rows.push((neighbour, sent, received));
+                }
+            }
+            let mut transfers = Vec::with_capacity(2 * rows.len() + 1);
+            if let Some(line) = sum {
+                transfers.push(NcclTransfer::all_reduce(line, NcclOp::Sum));
+            }
+            for (neighbour, sent, received) in &rows {
+                transfers.push(NcclTransfer::send(*neighbour, sent));
+                transfers.push(NcclTransfer::receive(*neighbour, received));
             }
             nccl.exchange(&self.exec, &transfers)?;
             match during.take() {

@@ -116,3 +116,18 @@ fn four_ranks_three_fields_depth_two_corners_included() {
 fn six_ranks_uneven_chunks() {
     check(13, 7, 6, &[FieldId::P, FieldId::U], 2);
 }
+
+#[test]
+fn whole_rows_of_a_field_are_one_contiguous_block() {
+    // What lets the bottom and top exchange through NCCL send a field's rows unpacked.
+    runtime();
+    let f = tealeaf::chunk::Field::<Serial>::new("f", [8, 6]).unwrap();
+    let rows = ferrokkos::subview(&f, (2..4, ferrokkos::ALL)).unwrap();
+    assert!(rows.span_is_contiguous());
+    assert_eq!(
+        (rows.size(), rows.as_ptr()),
+        (12, f.as_ptr().wrapping_add(12))
+    );
+    let columns = ferrokkos::subview(&f, (ferrokkos::ALL, 2..4)).unwrap();
+    assert!(!columns.span_is_contiguous());
+}

@@ -3,12 +3,14 @@
 //! errors that name them. (Two ranks on two GPUs are exercised by TeaLeaf under MPI.)
 
 use ferrokkos::prelude::*;
-use ferrokkos::{CudaHostPinnedSpace, CudaSpace, Error, NcclComm, NcclId, NcclOp, Transfer};
+use ferrokkos::{CudaHostPinnedSpace, CudaSpace, Error, NcclComm, NcclId, NcclOp, NcclTransfer};
 
 use crate::{Dev1, cuda};
 
 /// A device View's elements, copied to the host (after the work queued on it).
-fn on_host<T: ferrokkos::Element, const R: usize>(v: &View<T, R, LayoutRight, CudaSpace>) -> Vec<T> {
+fn on_host<T: ferrokkos::Element, const R: usize>(
+    v: &View<T, R, LayoutRight, CudaSpace>,
+) -> Vec<T> {
     let h = create_mirror_view(v).unwrap();
     deep_copy(&h, v).unwrap();
     h.to_vec().unwrap()
@@ -80,10 +82,45 @@ fn an_exchange_with_itself_moves_the_views_in_order() {
         kernel!(|(i, j)| send[(i, j)] = (i * 10 + j) as f32),
     )
     .unwrap();
-    comm.exchange(&exec, &[Transfer::send(0, &send), Transfer::receive(0, &recv)])
-        .unwrap();
+    comm.exchange(
+        &exec,
+        &[
+            NcclTransfer::send(0, &send),
+            NcclTransfer::receive(0, &recv),
+        ],
+    )
+    .unwrap();
     let got = on_host(&recv);
     assert_eq!((got[11], got[4], got[0]), (23.0, 10.0, 0.0));
+    // A sum and the messages beside it in one group, between two kernels.
+    let total = Dev1::<f64>::new("total", [1]).unwrap();
+    parallel_reduce(
+        "local sum",
+        MDRangePolicy::new(&exec, [0, 0], [3, 4]).unwrap(),
+        kernel!(|(i, j), acc: &mut f64| *acc += send[(i, j)] as f64),
+        subview(&total, (0,)).unwrap(),
+    )
+    .unwrap();
+    parallel_for(
+        "scale",
+        MDRangePolicy::new(&exec, [0, 0], [3, 4]).unwrap(),
+        kernel!(|(i, j)| send[(i, j)] *= 2.0),
+    )
+    .unwrap();
+    comm.exchange(
+        &exec,
+        &[
+            NcclTransfer::all_reduce(&total, NcclOp::Sum),
+            NcclTransfer::send(0, &send),
+            NcclTransfer::receive(0, &recv),
+        ],
+    )
+    .unwrap();
+    assert_eq!(
+        on_host(&total),
+        [(0..3).map(|i| 40.0 * i as f64 + 6.0).sum::<f64>()]
+    );
+    assert_eq!(on_host(&recv)[11], 46.0);
 }
 
 #[test]
@@ -94,21 +131,62 @@ fn views_nccl_cannot_move_are_refused_by_name() {
     let grid = View::<f64, 2, LayoutRight, CudaSpace>::new("grid", [4, 4]).unwrap();
     let column = subview(&grid, (ALL, 1)).unwrap();
     let e = comm.all_reduce(&exec, &column, NcclOp::Sum).unwrap_err();
-    assert!(matches!(e, Error::Unsupported { .. }) && e.to_string().contains("\"grid\""), "{e}");
+    assert!(
+        matches!(e, Error::Unsupported { .. }) && e.to_string().contains("\"grid\""),
+        "{e}"
+    );
     let pinned = View::<f64, 1, LayoutRight, CudaHostPinnedSpace>::new("pinned", [4]).unwrap();
     let e = comm.all_reduce(&exec, &pinned, NcclOp::Sum).unwrap_err();
     assert!(e.to_string().contains("\"pinned\""), "{e}");
     let host = View::<f64, 1>::new("host", [4]).unwrap();
     let e = comm.all_reduce(&exec, &host, NcclOp::Sum).unwrap_err();
     assert!(e.to_string().contains("\"host\""), "{e}");
-    // A peer out of range, and a View received into twice.
+    // A peer out of range, a View received into and sent, a View reduced and sent.
     let a = Dev1::<f64>::new("a", [4]).unwrap();
-    let e = comm.exchange(&exec, &[Transfer::send(1, &a)]).unwrap_err();
+    let e = comm
+        .exchange(&exec, &[NcclTransfer::send(1, &a)])
+        .unwrap_err();
     assert!(e.to_string().contains("rank 1 of 1"), "{e}");
     let e = comm
-        .exchange(&exec, &[Transfer::receive(0, &a), Transfer::send(0, &a)])
+        .exchange(
+            &exec,
+            &[NcclTransfer::receive(0, &a), NcclTransfer::send(0, &a)],
+        )
         .unwrap_err();
-    assert!(e.to_string().contains("\"a\"") && e.to_string().contains("race"), "{e}");
+    assert!(
+        e.to_string().contains("\"a\"") && e.to_string().contains("race"),
+        "{e}"
+    );
+    let e = comm
+        .exchange(
+            &exec,
+            &[
+                NcclTransfer::send(0, &a),
+                NcclTransfer::all_reduce(&a, NcclOp::Max),
+            ],
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("race"), "{e}");
+    // Overlapping parts of one allocation are refused, disjoint ones allowed.
+    let (lo, mid, hi) = (
+        subview(&a, 0..2).unwrap(),
+        subview(&a, 1..3).unwrap(),
+        subview(&a, 2..4).unwrap(),
+    );
+    let e = comm
+        .exchange(
+            &exec,
+            &[NcclTransfer::send(0, &lo), NcclTransfer::receive(0, &mid)],
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("race"), "{e}");
+    deep_copy(&lo, 5.0).unwrap();
+    comm.exchange(
+        &exec,
+        &[NcclTransfer::send(0, &lo), NcclTransfer::receive(0, &hi)],
+    )
+    .unwrap();
+    assert_eq!(on_host(&a), [5.0, 5.0, 5.0, 5.0]);
     // A host guard keeps the operation out.
     let m = View::<f64, 1, LayoutRight, ferrokkos::CudaUVMSpace>::new("managed", [2]).unwrap();
     let guard = m.host_mut().unwrap();

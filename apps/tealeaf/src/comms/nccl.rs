@@ -57,6 +57,19 @@ pub fn connect<S: Space>(
             comms.name()
         ));
     }
-    let comm = NcclComm::new(exec, &NcclId::from_bytes(id), comms.rank(), comms.ranks())?;
-    Ok(Some(comm))
+    // NCCL refuses two ranks on one GPU (more ranks than GPUs), on every rank; the ranks
+    // agree on the outcome before any of them uses the communicator.
+    let joined = NcclComm::new(exec, &NcclId::from_bytes(id), comms.rank(), comms.ranks());
+    let mut joined_count = [f64::from(u8::from(joined.is_ok()))];
+    comms.sum(&mut joined_count)?;
+    match joined {
+        Ok(comm) if joined_count[0] as usize == comms.ranks() => Ok(Some(comm)),
+        Ok(_) => refuse("NCCL failed to start on another rank".into()),
+        Err(e) => {
+            if settings.nccl == Nccl::Auto && comms.rank() == 0 {
+                eprintln!("tealeaf: the ranks talk through the host, not NCCL: {e}");
+            }
+            refuse(e.to_string())
+        }
+    }
 }

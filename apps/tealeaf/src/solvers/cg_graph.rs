@@ -128,9 +128,21 @@ impl<S: Space> Chunk<S> {
     pub fn cg_iteration_kernels(
         &self,
         kernels: &impl Kernels<S>,
-        (from, to): (&Field<S>, &Field<S>),
+        pair: (&Field<S>, &Field<S>),
         eps: f64,
         max_iters: usize,
+    ) -> crate::Result<()> {
+        self.cg_pw_ur_kernels(kernels, pair)?;
+        self.cg_sum_on_device(&self.cg_graphs.rrn)?;
+        self.cg_next_kernel(kernels, eps, max_iters)
+    }
+
+    /// The first part of a CG iteration, written to `kernels`: `cg_calc_pw`, the sum of
+    /// `p · w` over the ranks, and `cg_calc_ur` (see the module documentation).
+    pub fn cg_pw_ur_kernels(
+        &self,
+        kernels: &impl Kernels<S>,
+        (from, to): (&Field<S>, &Field<S>),
     ) -> crate::Result<()> {
         let g = &self.cg_graphs;
         let (r, u, w, kx, ky) = (&self.r, &self.u, &self.w, &self.kx, &self.ky);
@@ -200,7 +212,19 @@ impl<S: Space> Chunk<S> {
             }),
             subview(rrn_sum, (0,))?,
         )?;
-        self.cg_sum_on_device(rrn_sum)?;
+        Ok(())
+    }
+
+    /// The end of a CG iteration (after the sum of `r · r` over the ranks), written to
+    /// `kernels`: `beta`, `rro`, the error, the count, and whether to stop.
+    pub fn cg_next_kernel(
+        &self,
+        kernels: &impl Kernels<S>,
+        eps: f64,
+        max_iters: usize,
+    ) -> crate::Result<()> {
+        let g = &self.cg_graphs;
+        let (state, rrn_sum) = (&g.state, &g.rrn);
         let limit = max_iters as f64;
         kernels.for_each(
             "cg_next",
@@ -243,10 +267,12 @@ impl<S: Space> Chunk<S> {
     }
 
     /// CG's iterations from `rro` with the scalars on the device, one launch at a time, on a
-    /// chunk with neighbours (see [`CgMode::Device`]): each iteration exchanges the halos of the previous
-    /// direction and of `r` (the new direction is formed on the fly from them), runs the
-    /// graphs' kernels with the sums reduced over the ranks on the device, and copies the
-    /// state to the host, which tests iteration `i - 1` while `i` runs, as with the graphs.
+    /// chunk with neighbours (see [`CgMode::Device`]): each iteration runs the graphs'
+    /// kernels, the sums reduced over the ranks on the device, and after `cg_calc_ur`
+    /// exchanges the halos of its direction and of `r` (the next direction is formed on the
+    /// fly from them) in the same NCCL group as the sum of `r · r`; then it copies the state
+    /// to the host, which tests iteration `i - 1` while `i` runs, as with the graphs.
+    /// The profile times the iterations as a whole (as with the graphs).
     pub fn cg_iterate_on_device(
         &self,
         settings: &Settings,
@@ -257,26 +283,32 @@ impl<S: Space> Chunk<S> {
         }
         let g = &self.cg_graphs;
         self.cg_start_state(rro)?;
+        // Timed as a whole: a fence after each exchange and sum would take away what queuing
+        // them on the device gains.
+        let (eps, max_iters) = (settings.eps, settings.max_iters);
         self.timed("cg_iterations", Phase::Solve, || {
-            let mut last = 0;
-            for i in 0..=settings.max_iters {
-                let (from, to) = self.cg_directions(i);
-                self.exchange_fields(&[from, &self.r], 1, None)?;
-                self.cg_iteration_kernels(
-                    &self.launch,
-                    (from, to),
-                    settings.eps,
-                    settings.max_iters,
-                )?;
-                deep_copy_async(&self.exec, &g.host[i % 2], &g.state)?;
-                last = i;
-                // Waits for iteration i - 1 only; iteration i runs meanwhile.
-                if i > 0 && g.host[(i - 1) % 2].host()?[DONE] != 0.0 {
-                    break;
+            self.untimed(|| {
+                // The first direction is formed from p (= r) and r, whose halos the iterations
+                // exchange from then on, with the sum of r · r.
+                self.exchange_fields(&[&self.p, &self.r], 1, None)?;
+                let mut last = 0;
+                for i in 0..=max_iters {
+                    let (from, to) = self.cg_directions(i);
+                    self.cg_pw_ur_kernels(&self.launch, (from, to))?;
+                    if !self.exchange_fields_summing(&[to, &self.r], 1, &g.rrn)? {
+                        self.cg_sum_on_device(&g.rrn)?;
+                    }
+                    self.cg_next_kernel(&self.launch, eps, max_iters)?;
+                    deep_copy_async(&self.exec, &g.host[i % 2], &g.state)?;
+                    last = i;
+                    // Waits for iteration i - 1 only; iteration i runs meanwhile.
+                    if i > 0 && g.host[(i - 1) % 2].host()?[DONE] != 0.0 {
+                        break;
+                    }
                 }
-            }
-            let end = g.host[last % 2].host()?;
-            Ok((end[ITERATIONS] as usize, end[ERROR]))
+                let end = g.host[last % 2].host()?;
+                Ok((end[ITERATIONS] as usize, end[ERROR]))
+            })
         })
     }
 

@@ -181,6 +181,13 @@ impl<'a> Part<'a> {
         }
     }
 
+    /// Whether the elements of the two Views share a byte (`size`: each one's element size).
+    fn overlaps(&self, other: &Part<'_>, size: usize, other_size: usize) -> bool {
+        let (a, b) = (self.ptr as usize, other.ptr as usize);
+        let (a_end, b_end) = (a + self.count * size, b + other.count * other_size);
+        self.count > 0 && other.count > 0 && a < b_end && b < a_end
+    }
+
     /// Refuses a View NCCL cannot use: not contiguous, or not in device memory.
     fn check(&self, what: &dyn Fn() -> String) -> Result<()> {
         let refuse = |reason: String| Error::Unsupported {
@@ -202,34 +209,48 @@ impl<'a> Part<'a> {
     }
 }
 
-/// One message of an [`NcclComm::exchange`]: a View sent to a peer, or received from one.
+/// What a [`NcclTransfer`] does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Send(usize),
+    Receive(usize),
+    AllReduce(NcclOp),
+}
+
+/// One operation of an [`NcclComm::exchange`]: a View sent to a peer, received from one, or
+/// reduced in place over the ranks.
 #[derive(Clone, Copy)]
-pub struct Transfer<'a> {
-    peer: usize,
-    receive: bool,
+pub struct NcclTransfer<'a> {
+    kind: Kind,
     part: Part<'a>,
 }
 
-impl std::fmt::Debug for Transfer<'_> {
+impl std::fmt::Debug for NcclTransfer<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct(if self.receive { "Receive" } else { "Send" })
-            .field("peer", &self.peer)
+        f.debug_struct("NcclTransfer")
+            .field("kind", &self.kind)
             .field("view", &self.part.label)
             .field("count", &self.part.count)
             .finish()
     }
 }
 
-impl<'a> Transfer<'a> {
+impl NcclTransfer<'_> {
+    /// Whether it writes its View.
+    fn writes(&self) -> bool {
+        !matches!(self.kind, Kind::Send(_))
+    }
+}
+
+impl<'a> NcclTransfer<'a> {
     /// Sends every element of `view` (contiguous, in device memory) to rank `to`, which
     /// receives the same number of elements of the same type.
     pub fn send<T: NcclType, const R: usize, L: Layout, M: MemorySpace>(
         to: usize,
         view: &'a View<T, R, L, M>,
-    ) -> Transfer<'a> {
-        Transfer {
-            peer: to,
-            receive: false,
+    ) -> NcclTransfer<'a> {
+        NcclTransfer {
+            kind: Kind::Send(to),
             part: Part::of(view),
         }
     }
@@ -239,12 +260,32 @@ impl<'a> Transfer<'a> {
     pub fn receive<T: NcclType, const R: usize, L: Layout, M: MemorySpace>(
         from: usize,
         view: &'a View<T, R, L, M>,
-    ) -> Transfer<'a> {
-        Transfer {
-            peer: from,
-            receive: true,
+    ) -> NcclTransfer<'a> {
+        NcclTransfer {
+            kind: Kind::Receive(from),
             part: Part::of(view),
         }
+    }
+
+    /// Replaces every element of `view` (contiguous, in device memory) by its reduction over
+    /// the ranks, as [`NcclComm::all_reduce`], within the exchange's group (so one launch of
+    /// NCCL carries a sum and the messages beside it).
+    pub fn all_reduce<T: NcclType, const R: usize, L: Layout, M: MemorySpace>(
+        view: &'a View<T, R, L, M>,
+        op: NcclOp,
+    ) -> NcclTransfer<'a> {
+        NcclTransfer {
+            kind: Kind::AllReduce(op),
+            part: Part::of(view),
+        }
+    }
+}
+
+/// The bytes of one element of `data_type`.
+fn size_of_type(data_type: DataType) -> usize {
+    match data_type {
+        DataType::I32 | DataType::U32 | DataType::F32 => 4,
+        DataType::I64 | DataType::U64 | DataType::F64 => 8,
     }
 }
 
@@ -327,55 +368,79 @@ impl NcclComm {
         })
     }
 
-    /// Sends and receives every transfer as one NCCL group (so no send waits for a receive of
-    /// the same exchange), queued on `exec` after the work queued there before. A View
-    /// received into may appear in no other transfer of the exchange.
-    pub fn exchange<E: ExecutionSpace>(&self, exec: &E, transfers: &[Transfer<'_>]) -> Result<()> {
+    /// Runs every transfer (sends, receives, all-reduces) as one NCCL group (so no send waits
+    /// for a receive of the same exchange, and one launch of NCCL carries them all), queued on
+    /// `exec` after the work queued there before. The elements a transfer writes (received
+    /// into, reduced) may be used by no other transfer of the exchange (other parts of the
+    /// same allocation may). The transfers to one peer are matched with the peer's in their
+    /// order.
+    pub fn exchange<E: ExecutionSpace>(
+        &self,
+        exec: &E,
+        transfers: &[NcclTransfer<'_>],
+    ) -> Result<()> {
         let what = || format!("an NCCL exchange of {} transfers", transfers.len());
         let mut uses: Vec<(&Arc<Allocation>, bool)> = Vec::with_capacity(transfers.len());
         for (i, t) in transfers.iter().enumerate() {
-            if t.peer >= self.ranks {
+            if let Kind::Send(peer) | Kind::Receive(peer) = t.kind
+                && peer >= self.ranks
+            {
                 return Err(Error::InvalidArgument {
                     operation: "NcclComm::exchange",
                     reason: format!(
-                        "transfer {i} (View \"{}\") names rank {} of {} ranks",
-                        t.part.label, t.peer, self.ranks
+                        "transfer {i} (View \"{}\") names rank {peer} of {} ranks",
+                        t.part.label, self.ranks
                     ),
                 });
             }
             t.part.check(&what)?;
+            let clash = transfers[..i].iter().find(|o| {
+                (o.writes() || t.writes())
+                    && o.part.overlaps(
+                        &t.part,
+                        size_of_type(o.part.data_type),
+                        size_of_type(t.part.data_type),
+                    )
+            });
+            if let Some(other) = clash {
+                return Err(Error::InvalidArgument {
+                    operation: "NcclComm::exchange",
+                    reason: format!(
+                        "View \"{}\" is written by one transfer and its elements are also used \
+                         by another (View \"{}\") of the exchange (a race between the two)",
+                        t.part.label, other.part.label
+                    ),
+                });
+            }
+            // One borrow per allocation: exclusive if any transfer writes it (its transfers
+            // use disjoint elements, checked above).
             match uses.iter_mut().find(|(a, _)| Arc::ptr_eq(a, t.part.alloc)) {
-                Some((_, writes)) if *writes || t.receive => {
-                    return Err(Error::InvalidArgument {
-                        operation: "NcclComm::exchange",
-                        reason: format!(
-                            "View \"{}\" is received into and also used by another transfer \
-                             of the exchange (a race between the two)",
-                            t.part.label
-                        ),
-                    });
-                }
-                Some(_) => {}
-                None => uses.push((t.part.alloc, t.receive)),
+                Some((_, writes)) => *writes |= t.writes(),
+                None => uses.push((t.part.alloc, t.writes())),
             }
         }
         self.submit(exec, &uses, "exchange", &what, |stream| {
             nccl::group(&what, || {
                 for t in transfers.iter().filter(|t| t.part.count > 0) {
-                    // `peer < ranks`, which fits NCCL's int (checked when joining).
-                    let peer = t.peer as std::ffi::c_int;
                     let p = &t.part;
+                    let ptr = p.ptr as u64;
+                    let (n, ty) = (p.count, p.data_type);
                     // SAFETY: each View is contiguous device memory of `count` elements
                     // (checked); its allocation is borrowed while this is queued (exclusively
-                    // where received into, and then in no other transfer), and the submission
-                    // orders the group after the work using them and stamps them.
+                    // where written, and then in no other transfer), and the submission orders
+                    // the group after the work using them and stamps them. A peer is below
+                    // `ranks`, which fits NCCL's int (checked when joining).
                     unsafe {
-                        if t.receive {
-                            self.raw
-                                .recv(p.ptr as u64, p.count, p.data_type, peer, stream, &what)?;
-                        } else {
-                            self.raw
-                                .send(p.ptr as u64, p.count, p.data_type, peer, stream, &what)?;
+                        match t.kind {
+                            Kind::Send(peer) => {
+                                self.raw.send(ptr, n, ty, peer as i32, stream, &what)?
+                            }
+                            Kind::Receive(peer) => {
+                                self.raw.recv(ptr, n, ty, peer as i32, stream, &what)?
+                            }
+                            Kind::AllReduce(op) => {
+                                self.raw.all_reduce(ptr, n, ty, op.raw(), stream, &what)?
+                            }
                         }
                     }
                 }
@@ -426,11 +491,11 @@ impl Drop for NcclComm {
     fn drop(&mut self) {
         // The operations queued with this communicator must end before it is destroyed: wait
         // for the device (every instance's stream).
-        let waited = self
-            .shared
-            .ctx
-            .bind()
-            .and_then(|()| self.shared.ctx.synchronize(|| "dropping an NCCL communicator".into()));
+        let waited = self.shared.ctx.bind().and_then(|()| {
+            self.shared
+                .ctx
+                .synchronize(|| "dropping an NCCL communicator".into())
+        });
         if let Err(e) = waited {
             eprintln!("ferrokkos: {e}");
         }

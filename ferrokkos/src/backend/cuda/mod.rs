@@ -28,7 +28,7 @@ mod team;
 mod trace;
 
 pub(crate) use backend::start;
-pub use collective::{NcclComm, NcclId, NcclOp, NcclType, Transfer};
+pub use collective::{NcclComm, NcclId, NcclOp, NcclTransfer, NcclType};
 pub use driver::live::CudaHandles;
 pub use instance::{Cuda, CudaDevice};
 pub use jit::JitStats;
