@@ -106,21 +106,7 @@ impl<S: Space> Chunk<S> {
         depth: usize,
         mut during: During<'_>,
     ) -> crate::Result<()> {
-        let mut sum = None;
-        self.exchange_pair(
-            [Face::Left, Face::Right],
-            fields,
-            depth,
-            &mut during,
-            &mut sum,
-        )?;
-        self.exchange_pair(
-            [Face::Bottom, Face::Top],
-            fields,
-            depth,
-            &mut during,
-            &mut sum,
-        )?;
+        self.exchange_directions(fields, depth, &mut during, &mut None)?;
         match during {
             Some(work) => work(),
             None => Ok(()),
@@ -137,22 +123,22 @@ impl<S: Space> Chunk<S> {
         sum: &Line<S>,
     ) -> crate::Result<bool> {
         let mut sum = Some(sum);
-        let mut during = None;
-        self.exchange_pair(
-            [Face::Left, Face::Right],
-            fields,
-            depth,
-            &mut during,
-            &mut sum,
-        )?;
-        self.exchange_pair(
-            [Face::Bottom, Face::Top],
-            fields,
-            depth,
-            &mut during,
-            &mut sum,
-        )?;
+        self.exchange_directions(fields, depth, &mut None, &mut sum)?;
         Ok(sum.is_none())
+    }
+
+    /// The exchange left and right, then bottom and top (see the module documentation).
+    fn exchange_directions(
+        &self,
+        fields: &[&Field<S>],
+        depth: usize,
+        during: &mut During<'_>,
+        sum: &mut Option<&Line<S>>,
+    ) -> crate::Result<()> {
+        for pair in [[Face::Left, Face::Right], [Face::Bottom, Face::Top]] {
+            self.exchange_pair(pair, fields, depth, during, sum)?;
+        }
+        Ok(())
     }
 
     /// The buffers of `face` for `n` fields of `depth` layers.

@@ -348,24 +348,7 @@ impl NcclComm {
         L: Layout,
         M: MemorySpace,
     {
-        let what = || format!("all_reduce ({op:?}) of View \"{}\"", view.label());
-        let part = Part::of(view);
-        part.check(&what)?;
-        self.submit(exec, &[(part.alloc, true)], view.label(), &what, |stream| {
-            // SAFETY: the View is contiguous device memory of `count` elements (checked), its
-            // allocation is borrowed exclusively while this is queued, and the submission
-            // orders the operation after the work using it and stamps it for later users.
-            unsafe {
-                self.raw.all_reduce(
-                    part.ptr as u64,
-                    part.count,
-                    part.data_type,
-                    op.raw(),
-                    stream,
-                    &what,
-                )
-            }
-        })
+        self.exchange(exec, &[NcclTransfer::all_reduce(view, op)])
     }
 
     /// Runs every transfer (sends, receives, all-reduces) as one NCCL group (so no send waits
@@ -379,7 +362,11 @@ impl NcclComm {
         exec: &E,
         transfers: &[NcclTransfer<'_>],
     ) -> Result<()> {
-        let what = || format!("an NCCL exchange of {} transfers", transfers.len());
+        let what = || {
+            let each: Vec<String> = transfers.iter().map(|t| format!("{:?}", t.kind)).collect();
+            let views: Vec<&str> = transfers.iter().map(|t| t.part.label).collect();
+            format!("NCCL exchange [{}] of Views {views:?}", each.join(", "))
+        };
         let mut uses: Vec<(&Arc<Allocation>, bool)> = Vec::with_capacity(transfers.len());
         for (i, t) in transfers.iter().enumerate() {
             if let Kind::Send(peer) | Kind::Receive(peer) = t.kind
@@ -432,11 +419,11 @@ impl NcclComm {
                     // `ranks`, which fits NCCL's int (checked when joining).
                     unsafe {
                         match t.kind {
-                            Kind::Send(peer) => {
-                                self.raw.send(ptr, n, ty, peer as i32, stream, &what)?
-                            }
-                            Kind::Receive(peer) => {
-                                self.raw.recv(ptr, n, ty, peer as i32, stream, &what)?
+                            Kind::Send(peer) | Kind::Receive(peer) => {
+                                let receive = matches!(t.kind, Kind::Receive(_));
+                                let peer = peer as i32;
+                                self.raw
+                                    .send_or_recv(receive, ptr, n, ty, peer, stream, &what)?
                             }
                             Kind::AllReduce(op) => {
                                 self.raw.all_reduce(ptr, n, ty, op.raw(), stream, &what)?

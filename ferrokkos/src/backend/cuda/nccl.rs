@@ -238,12 +238,15 @@ impl RawComm {
         check(code, "ncclAllReduce", what)
     }
 
-    /// Enqueues a send of `count` elements at `ptr` to `peer` on `stream`.
+    /// Enqueues a send of `count` elements at `ptr` to `peer` on `stream`, or a receive into
+    /// them from `peer` when `receive`.
     ///
     /// # Safety
-    /// As [`RawComm::all_reduce`], reading only.
-    pub(crate) unsafe fn send(
+    /// As [`RawComm::all_reduce`] (reading only, for a send).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) unsafe fn send_or_recv(
         &self,
+        receive: bool,
         ptr: u64,
         count: usize,
         dtype: DataType,
@@ -251,45 +254,23 @@ impl RawComm {
         stream: &Stream,
         what: &dyn Fn() -> String,
     ) -> Result<()> {
+        let s = stream.raw() as sys::cudaStream_t;
+        let buf = ptr as *mut std::ffi::c_void;
         // SAFETY: the caller's contract.
-        let code = unsafe {
-            sys::ncclSend(
-                ptr as *const std::ffi::c_void,
-                count,
-                dtype.raw(),
-                peer,
-                self.raw,
-                stream.raw() as sys::cudaStream_t,
-            )
+        let (code, call) = unsafe {
+            if receive {
+                (
+                    sys::ncclRecv(buf, count, dtype.raw(), peer, self.raw, s),
+                    "ncclRecv",
+                )
+            } else {
+                (
+                    sys::ncclSend(buf, count, dtype.raw(), peer, self.raw, s),
+                    "ncclSend",
+                )
+            }
         };
-        check(code, "ncclSend", what)
-    }
-
-    /// Enqueues a receive of `count` elements into `ptr` from `peer` on `stream`.
-    ///
-    /// # Safety
-    /// As [`RawComm::all_reduce`].
-    pub(crate) unsafe fn recv(
-        &self,
-        ptr: u64,
-        count: usize,
-        dtype: DataType,
-        peer: c_int,
-        stream: &Stream,
-        what: &dyn Fn() -> String,
-    ) -> Result<()> {
-        // SAFETY: the caller's contract.
-        let code = unsafe {
-            sys::ncclRecv(
-                ptr as *mut std::ffi::c_void,
-                count,
-                dtype.raw(),
-                peer,
-                self.raw,
-                stream.raw() as sys::cudaStream_t,
-            )
-        };
-        check(code, "ncclRecv", what)
+        check(code, call, what)
     }
 }
 
