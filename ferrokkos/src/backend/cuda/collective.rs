@@ -467,6 +467,7 @@ impl NcclComm {
         let mut sub = cuda.queue().begin_work(what)?;
         borrows.order(&mut sub, what)?;
         sub.note("nccl", label);
+        sub.trace("comm", || format!("nccl {label}"), Vec::new);
         let queued = enqueue(sub.stream());
         // Stamped also on an error: part of a group may have been queued.
         sub.finish(borrows.allocs());
