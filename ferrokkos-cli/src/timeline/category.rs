@@ -21,13 +21,15 @@ pub(crate) enum Category {
     Section,
     /// A kernel's compilation by NVRTC or its load from the disk cache (`jit`).
     Jit,
+    /// An NCCL operation between GPUs (`comm`: an all-reduce, an exchange).
+    Comm,
     /// Any other `cat` (e.g. `runtime`: the start-up of the backends).
     Other,
 }
 
 impl Category {
     /// Every category, in legend order.
-    pub(crate) const ALL: [Category; 8] = [
+    pub(crate) const ALL: [Category; 9] = [
         Category::Kernel,
         Category::Copy,
         Category::Fill,
@@ -35,6 +37,7 @@ impl Category {
         Category::Region,
         Category::Section,
         Category::Jit,
+        Category::Comm,
         Category::Other,
     ];
 
@@ -48,6 +51,7 @@ impl Category {
             "region" => Category::Region,
             "section" => Category::Section,
             "jit" => Category::Jit,
+            "comm" => Category::Comm,
             _ => Category::Other,
         }
     }
@@ -62,6 +66,7 @@ impl Category {
             Category::Region => "region",
             Category::Section => "section",
             Category::Jit => "jit",
+            Category::Comm => "comm",
             Category::Other => "other",
         }
     }
@@ -76,6 +81,7 @@ impl Category {
             Category::Region => RGBColor(0xcf, 0xbd, 0xe8),
             Category::Section => RGBColor(0xf2, 0xd8, 0x5a),
             Category::Jit => RGBColor(0x5c, 0xc8, 0xc0),
+            Category::Comm => RGBColor(0xe8, 0x8f, 0xc8),
             Category::Other => RGBColor(0xc4, 0xc4, 0xc4),
         }
     }
