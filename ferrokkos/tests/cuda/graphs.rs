@@ -334,3 +334,43 @@ fn a_panic_while_recording_leaves_the_thread_able_to_launch() {
     .unwrap();
     assert_eq!(read(&x), vec![3.0; 8]);
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn the_host_reads_each_replays_copy_while_later_replays_are_queued() {
+    // A graph that copies its result into pinned host memory marks each replay: the host's
+    // read of one replay's copy waits for that replay, and the values are that replay's own,
+    // while the replays queued after it keep overwriting the device View.
+    let exec = cuda();
+    let d = Dev1::<f64>::new("d", [4]).unwrap();
+    let hosts: Vec<View<f64, 1, LayoutRight, CudaHostPinnedSpace>> = (0..2)
+        .map(|i| View::new(format!("h{i}"), [4]).unwrap())
+        .collect();
+    let graphs: Vec<Graph<Cuda>> = hosts
+        .iter()
+        .map(|h| {
+            create_graph(&exec, |root| {
+                root.then_parallel_for(
+                    "count",
+                    RangePolicy::new(&exec, 0, 4)?,
+                    kernel!(|i| d[i] += 1.0),
+                )
+                .then_deep_copy(h.clone(), d.clone());
+                Ok(())
+            })
+            .unwrap()
+        })
+        .collect();
+    for g in &graphs {
+        g.instantiate().unwrap();
+    }
+    for round in 0..20usize {
+        graphs[round % 2].submit().unwrap();
+        if round > 0 {
+            // Replay `round - 1` added 1 `round` times in all.
+            let seen = hosts[(round - 1) % 2].host().unwrap()[3];
+            assert_eq!(seen, round as f64, "round {round}");
+        }
+    }
+    assert_eq!(read(&d), vec![20.0; 4]);
+}

@@ -35,6 +35,10 @@ struct CudaGraph {
     recorder: Cuda,
     /// Every allocation the graph uses, once, with whether some node writes it.
     uses: Vec<(Arc<Allocation>, bool)>,
+    /// Whether the graph writes pinned host memory (a copy of its results for the host): then
+    /// each submit is marked, so that the host's wait for a replay's results waits for that
+    /// replay alone and not for the replays queued after it.
+    writes_host: bool,
 }
 
 impl GraphSpace for Cuda {
@@ -89,10 +93,19 @@ impl GraphSpace for Cuda {
         check_races(nodes, &node_uses)?;
         let exec = graph.instantiate(what)?;
         exec.upload(self.queue().stream(), what)?;
+        let uses = merge(node_uses);
+        let writes_host = uses.iter().any(|(a, writes)| {
+            *writes
+                && matches!(
+                    driver::pointer_kind(a.ptr().as_ptr()),
+                    Ok(driver::PointerKind::PinnedHost)
+                )
+        });
         Ok(Box::new(CudaGraph {
             exec,
             recorder,
-            uses: merge(node_uses),
+            uses,
+            writes_host,
         }))
     }
 }
@@ -249,9 +262,16 @@ impl GraphExecutable<Cuda> for CudaGraph {
         // other uses (checked at instantiation); replays of one graph run in order (CUDA's rule),
         // so its scratch is used by one replay at a time.
         let launched = unsafe { self.exec.launch(exec.queue().stream(), what) };
-        sub.finish(self.uses.iter().map(|(a, _)| -> &Allocation { a }));
+        let used = self.uses.iter().map(|(a, _)| -> &Allocation { a });
+        let finished = match self.writes_host {
+            true => sub.finish_marked(used, &what).map(|_| ()),
+            false => {
+                sub.finish(used);
+                Ok(())
+            }
+        };
         drop(borrowed);
-        launched
+        launched.and(finished)
     }
 }
 
