@@ -1,5 +1,6 @@
 //! `MDRangePolicy`: every point of the box visited exactly once (negative lower bounds, tiles that
-//! do not divide the extents, tiles larger than the box, `Iterate::Left` and `Iterate::Right`) at
+//! do not divide the extents, tiles larger than the box, boxes of more points than a GPU has
+//! threads, `Iterate::Left` and `Iterate::Right`) at
 //! ranks 2 to 4 on every space and 2 to 6 with host closures (on a partition too); other index types;
 //! MDRange reductions against sequential loops; empty boxes; tile counts; the walk order on Serial;
 //! boxes of more than 2^64 points.
@@ -197,6 +198,11 @@ fn md_range_visits_every_point_once_at_ranks_2_to_4<S: Launch>(exec: &S) -> Resu
     md_box_3(exec, [0, 0, 0], [1, 9, 2], [1, 4, 1])?; // unit extents
     md_box_4(exec, [-1, 0, -2, 1], [2, 3, 1, 5], [2, 2, 2, 3])?;
     md_box_4(exec, [-4, -3, -2, -6], [5, 7, 6, 3], [3, 2, 4, 2])?;
+    // More points than a GPU runs threads, with odd extents: each thread of a grid-stride loop
+    // walks several points, its index digits carrying across every dimension.
+    md_box_2(exec, [-300, -7], [301, 990], [16, 32])?;
+    md_box_3(exec, [-70, 5, -3], [79, 132, 28], [4, 8, 8])?;
+    md_box_4(exec, [0, -9, 2, -10], [23, 22, 31, 13], [2, 4, 4, 8])?;
     Ok(())
 }
 per_space!(

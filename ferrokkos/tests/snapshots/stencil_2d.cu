@@ -13,11 +13,22 @@ extern "C" __global__ void fk_kernel_l97_145c0658(const i64 fk_lower0, const i64
         }
 #line N (back in the unit)
     };
-    for (u64 fk_k = (u64)blockIdx.x * blockDim.x + threadIdx.x; fk_k < fk_count; fk_k += (u64)gridDim.x * blockDim.x) {
-        u64 fk_rest = fk_k;
-        const i64 fk_i1 = i64(fk_lower1 + fk_rest % fk_extent1);
-        fk_rest /= fk_extent1;
-        const i64 fk_i0 = i64(fk_lower0 + fk_rest);
+    // The index walks (see the generator's `GridStrideWalk`): digits divided out once.
+    const u64 fk_stride = (u64)gridDim.x * blockDim.x;
+    u64 fk_k = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+    u64 fk_rest = fk_k, fk_srest = fk_stride;
+    const u64 fk_e1 = fk_extent1 > 0 ? fk_extent1 : 1;
+    u64 fk_d1 = fk_rest % fk_e1; fk_rest /= fk_e1;
+    const u64 fk_s1 = fk_srest % fk_e1; fk_srest /= fk_e1;
+    const u64 fk_w1 = fk_e1 - fk_s1;
+    u64 fk_d0 = fk_rest;
+    const u64 fk_s0 = fk_srest;
+    for (; fk_k < fk_count; fk_k += fk_stride) {
+        const i64 fk_i0 = i64(fk_lower0 + fk_d0);
+        const i64 fk_i1 = i64(fk_lower1 + fk_d1);
         fk_body(fk_i0, fk_i1);
+        u64 fk_c = fk_d1 >= fk_w1;
+        fk_d1 = fk_c ? fk_d1 - fk_w1 : fk_d1 + fk_s1;
+        fk_d0 += fk_s0 + fk_c;
     }
 }

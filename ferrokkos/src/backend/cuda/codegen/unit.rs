@@ -428,20 +428,18 @@ pub(crate) fn generate(
             t.push("    }");
             t.push("}");
         }
-        Pattern::For { .. } => {
-            t.push(&format!("    {grid_stride}"));
-            t.push(&call_index);
-            t.push(&format!("        fk_body({});", index_args(rank)));
-            t.push("    }");
+        Pattern::For { iterate } => {
+            let walk = GridStrideWalk::new(ty, kt, rank, *iterate);
+            walk.push_loop(&mut t, &grid_stride, &call_index, &index_args(rank));
             t.push("}");
         }
-        Pattern::Reduce { reducer, .. } => {
-            let args = index_args(rank);
+        Pattern::Reduce {
+            reducer, iterate, ..
+        } => {
+            let args = format!("{}, fk_acc", index_args(rank));
             reduce_start(&mut t, reducer, &value, None);
-            t.push(&format!("    {grid_stride}"));
-            t.push(&call_index);
-            t.push(&format!("        fk_body({args}, fk_acc);"));
-            t.push("    }");
+            let walk = GridStrideWalk::new(ty, kt, rank, *iterate);
+            walk.push_loop(&mut t, &grid_stride, &call_index, &args);
             reduce_blocks(&mut t, &entry, reducer, &value, options);
         }
         Pattern::TeamFor => {
@@ -688,4 +686,100 @@ fn iteration_space(ty: &str, kt: &str, rank: usize, pattern: &Pattern) -> (Vec<S
     }
     code.pop();
     (params, code)
+}
+
+/// The grid-stride loop of a multidimensional `parallel_for` or reduction that walks the index
+/// instead of dividing: iteration `fk_k`'s index digits (`fk_d{r}`, the fastest dimension first)
+/// are computed once by division, and each step adds the stride's digits (`fk_s{r}`, also
+/// computed once) with a carry. Per point that is an addition, a comparison and a select per
+/// dimension instead of a 32- or 64-bit division and remainder per dimension but the slowest.
+///
+/// Invariant, kept by each step: `fk_d{r} < extent{r}` for every dimension but the slowest, and
+/// the digits spell `fk_k` in the mixed radix of the extents. A step adds `s + c` to a digit `d`
+/// (`s < extent`, carry `c` 0 or 1) without overflow: with `w = extent - s`, `t = d + c <= extent`,
+/// and `t + s >= extent` exactly when `t >= w`, where the new digit is `t - w` and one carries.
+struct GridStrideWalk {
+    /// The dimensions, the fastest first.
+    order: Vec<usize>,
+    /// The counting type (`u32` or `u64`).
+    kt: &'static str,
+    /// The index type.
+    ty: String,
+    /// The narrowing of the 64-bit launch parameters to `kt` (empty for `u64`).
+    narrow: &'static str,
+}
+
+impl GridStrideWalk {
+    fn new(ty: &str, kt: &'static str, rank: usize, iterate: Iterate) -> Self {
+        let order = match iterate {
+            Iterate::Right => (0..rank).rev().collect(),
+            Iterate::Left => (0..rank).collect(),
+        };
+        let narrow = if kt == "u32" { "(u32)" } else { "" };
+        GridStrideWalk {
+            order,
+            kt,
+            ty: ty.to_string(),
+            narrow,
+        }
+    }
+
+    /// Pushes the loop that calls `fk_body(args)` for each of this thread's iterations; a range
+    /// (rank 1) keeps `grid_stride` with `call_index`.
+    fn push_loop(&self, t: &mut Text, grid_stride: &str, call_index: &str, args: &str) {
+        if self.order.len() < 2 {
+            t.push(&format!("    {grid_stride}"));
+            t.push(call_index);
+            t.push(&format!("        fk_body({args});"));
+            t.push("    }");
+            return;
+        }
+        let (kt, narrow) = (self.kt, self.narrow);
+        t.push("    // The index walks (see the generator's `GridStrideWalk`): digits divided out once.");
+        t.push(&format!(
+            "    const {kt} fk_stride = ({kt})gridDim.x * blockDim.x;"
+        ));
+        t.push(&format!(
+            "    {kt} fk_k = ({kt})blockIdx.x * blockDim.x + threadIdx.x;"
+        ));
+        t.push(&format!("    {kt} fk_rest = fk_k, fk_srest = fk_stride;"));
+        let (slow, fast) = self.order.split_last().expect("rank 2 or more");
+        for r in fast {
+            // An empty extent means no iteration; 1 keeps the division defined.
+            t.push(&format!(
+                "    const {kt} fk_e{r} = {narrow}fk_extent{r} > 0 ? {narrow}fk_extent{r} : 1;"
+            ));
+            t.push(&format!(
+                "    {kt} fk_d{r} = fk_rest % fk_e{r}; fk_rest /= fk_e{r};"
+            ));
+            t.push(&format!(
+                "    const {kt} fk_s{r} = fk_srest % fk_e{r}; fk_srest /= fk_e{r};"
+            ));
+            t.push(&format!("    const {kt} fk_w{r} = fk_e{r} - fk_s{r};"));
+        }
+        t.push(&format!("    {kt} fk_d{slow} = fk_rest;"));
+        t.push(&format!("    const {kt} fk_s{slow} = fk_srest;"));
+        t.push(&format!(
+            "    for (; fk_k < {narrow}fk_count; fk_k += fk_stride) {{"
+        ));
+        let ty = &self.ty;
+        for r in 0..self.order.len() {
+            t.push(&format!(
+                "        const {ty} fk_i{r} = {ty}(fk_lower{r} + fk_d{r});"
+            ));
+        }
+        t.push(&format!("        fk_body({args});"));
+        for (n, r) in fast.iter().enumerate() {
+            if n == 0 {
+                t.push(&format!("        {kt} fk_c = fk_d{r} >= fk_w{r};"));
+                t.push(&format!(
+                    "        fk_d{r} = fk_c ? fk_d{r} - fk_w{r} : fk_d{r} + fk_s{r};"
+                ));
+            } else {
+                t.push(&format!("        {{ const {kt} fk_t = fk_d{r} + fk_c; fk_c = fk_t >= fk_w{r}; fk_d{r} = fk_c ? fk_t - fk_w{r} : fk_t + fk_s{r}; }}"));
+            }
+        }
+        t.push(&format!("        fk_d{slow} += fk_s{slow} + fk_c;"));
+        t.push("    }");
+    }
 }
