@@ -2,28 +2,29 @@
 //!
 //! On one rank nothing in a CG iteration needs the host: `alpha = rro / pw` and
 //! `beta = rrn / rro` can be computed on the device from sums reduced into device Views. So an
-//! iteration is a fixed sequence of kernels, built once as a [`Graph`] and submitted once per
-//! iteration: on Cuda one `cuGraphLaunch` instead of five launches, two of which waited for
-//! their sums.
+//! iteration is a fixed sequence of kernels, built once as a [`Graph`] of several iterations
+//! (`ITERATIONS_PER_GRAPH`) and submitted once for them: on Cuda one `cuGraphLaunch` instead
+//! of five launches per iteration, two of which waited for their sums.
 //!
 //! The kernels of iteration `i`:
 //! - `cg_calc_pw`: the new direction `p_i = beta p_{i-1} + r` (TeaLeaf's `calc_p`, at the end of
 //!   the previous iteration there; `beta` is 0 in the first, where `p_0 = r`) and `w = A p_i`
 //!   with `p_i · w` in one pass. It reads `p_{i-1}` and `r` and writes `p_i` to the other
-//!   buffer of a pair (a cell's neighbours still read the old value), so the two graphs
-//!   alternate between `p` and a second buffer. The operator reads the neighbours' new values
+//!   buffer of a pair (a cell's neighbours still read the old value), so the iterations
+//!   alternate between `p` and a second buffer (a graph's even number of iterations ends where it started). The operator reads the neighbours' new values
 //!   computed on the fly, and a neighbour in the halo is the cell itself: TeaLeaf's reflective
 //!   halo at depth 1, so no halo kernel runs.
 //! - `cg_calc_ur`: `u += alpha p_i`, `r -= alpha w` with `r · r`.
 //! - `cg_next` (one thread): `beta = rrn / rro`, `rro = rrn`, the error, the iteration count,
-//!   and whether to stop; then a copy of that state to host memory.
+//!   and whether to stop. After a graph's iterations, a copy of that state to host memory.
 //!
-//! The host tests an iteration's state while the next one is already queued: it submits
-//! iteration `i`, then reads the state iteration `i - 1` copied. Iteration `i` may therefore run
-//! after convergence; every kernel of it then skips its cells (the state's `done` flag), so `u`,
-//! `r` and the state end as the host loop leaves them. Each graph copies to a host View of its
-//! own, so that reading iteration `i - 1`'s copy waits for that iteration alone and not for
-//! iteration `i` (ferrokkos orders host access after exactly the work that uses an allocation).
+//! The host tests a submission's state while the next one is already queued: it submits
+//! graph `s`, then reads the state graph `s - 1` copied. Iterations may therefore run after
+//! convergence; every kernel of them then skips its cells (the state's `done` flag), so `u`,
+//! `r` and the state end as the host loop leaves them. The even and odd submissions copy to
+//! host Views of their own, so that reading submission `s - 1`'s copy waits for that submission
+//! alone and not for submission `s` (ferrokkos orders host access after exactly the work that
+//! uses an allocation).
 //!
 //! Every value is computed by the host loop's operations in its order, so iteration counts and
 //! temperatures are bit-identical to it. Only `p` differs after the solve (the loop computes one
@@ -41,6 +42,15 @@ use crate::launch::{GraphChain, Kernels};
 use crate::profile::Phase;
 use crate::settings::{Graphs, Settings};
 use crate::solvers;
+
+/// The iterations one graph runs, K (even, so that each graph starts from `p` and ends in it).
+/// Each submission costs the device a graph's start and a copy of the state (about 7 µs on an
+/// H100); K iterations per graph share them, and the host tests the state as it was at most
+/// 2 K - 1 iterations ago, while the kernels of the iterations past convergence skip their
+/// cells (so a solve runs at most 2 K - 1 iterations of skipped cells). Measured on an H100
+/// (`tea_bm_5`, 42306 iterations): K = 2, 4, 8 took 28.79, 28.68, 28.60 s, and 2 ranks on 2
+/// H100s 16.2, 16.1-16.2, 15.98-16.05 s; `tea.in` on one 0.237, 0.226, 0.199 s.
+const ITERATIONS_PER_GRAPH: usize = 8;
 
 /// The state's slots (the one-thread kernel, over the range `0..1`, writes them at its index
 /// plus these).
@@ -194,7 +204,12 @@ impl<S: Space> Chunk<S> {
             }),
             subview(pw_sum, (0,))?,
         )?;
-        self.cg_sum_on_device(pw_sum)?;
+        // With neighbours, the new direction's halo goes with the sum of p · w (the next
+        // `cg_calc_pw` reads it), so that the exchange after `cg_calc_ur` carries only r's.
+        let alone = self.neighbours.iter().all(Option::is_none);
+        if alone || self.launch.is_preparing() || !self.exchange_fields_summing(&[to], 1, pw_sum)? {
+            self.cg_sum_on_device(pw_sum)?;
+        }
         kernels.reduce_into(
             "cg_calc_ur",
             self.interior()?,
@@ -268,11 +283,12 @@ impl<S: Space> Chunk<S> {
 
     /// CG's iterations from `rro` with the scalars on the device, one launch at a time, on a
     /// chunk with neighbours (see [`CgMode::Device`]): each iteration runs the graphs'
-    /// kernels, the sums reduced over the ranks on the device, and after `cg_calc_ur`
-    /// exchanges the halos of its direction and of `r` (the next direction is formed on the
-    /// fly from them) in the same NCCL group as the sum of `r · r`; then it copies the state
-    /// to the host, which tests iteration `i - 1` while `i` runs, as with the graphs.
-    /// The profile times the iterations as a whole (as with the graphs).
+    /// kernels with the sums reduced over the ranks on the device. The halo of the new
+    /// direction goes in the same NCCL group as the sum of `p · w`, and `r`'s in the one with
+    /// the sum of `r · r` (the next direction is formed on the fly from both). Every
+    /// `ITERATIONS_PER_GRAPH` iterations it copies the state to the host, which tests the copy
+    /// before while the next iterations run, as with the graphs. The profile times the
+    /// iterations as a whole (as with the graphs).
     pub fn cg_iterate_on_device(
         &self,
         settings: &Settings,
@@ -292,17 +308,20 @@ impl<S: Space> Chunk<S> {
                 // exchange from then on, with the sum of r · r.
                 self.exchange_fields(&[&self.p, &self.r], 1, None)?;
                 let mut last = 0;
-                for i in 0..=max_iters {
-                    let (from, to) = self.cg_directions(i);
-                    self.cg_pw_ur_kernels(&self.launch, (from, to))?;
-                    if !self.exchange_fields_summing(&[to, &self.r], 1, &g.rrn)? {
-                        self.cg_sum_on_device(&g.rrn)?;
+                // As with the graphs: ITERATIONS_PER_GRAPH iterations, then a copy of the
+                // state, which the host tests after queuing the next iterations.
+                for s in 0..=max_iters.div_ceil(ITERATIONS_PER_GRAPH) {
+                    for i in 0..ITERATIONS_PER_GRAPH {
+                        self.cg_pw_ur_kernels(&self.launch, self.cg_directions(i))?;
+                        if !self.exchange_fields_summing(&[&self.r], 1, &g.rrn)? {
+                            self.cg_sum_on_device(&g.rrn)?;
+                        }
+                        self.cg_next_kernel(&self.launch, eps, max_iters)?;
                     }
-                    self.cg_next_kernel(&self.launch, eps, max_iters)?;
-                    deep_copy_async(&self.exec, &g.host[i % 2], &g.state)?;
-                    last = i;
-                    // Waits for iteration i - 1 only; iteration i runs meanwhile.
-                    if i > 0 && g.host[(i - 1) % 2].host()?[DONE] != 0.0 {
+                    deep_copy_async(&self.exec, &g.host[s % 2], &g.state)?;
+                    last = s;
+                    // Waits for submission s - 1 only; submission s runs meanwhile.
+                    if s > 0 && g.host[(s - 1) % 2].host()?[DONE] != 0.0 {
                         break;
                     }
                 }
@@ -343,12 +362,14 @@ impl<S: Space> Chunk<S> {
             return Ok(());
         }
         let build = |parity: usize| -> crate::Result<Graph<S>> {
-            let pair = self.cg_directions(parity);
             let host = &g.host[parity];
             let mut built = Ok(());
             let graph = create_graph(&self.exec, |root| {
                 let chain = GraphChain::after(root);
-                built = self.cg_iteration_kernels(&chain, pair, settings.eps, settings.max_iters);
+                built = (0..ITERATIONS_PER_GRAPH).try_for_each(|i| {
+                    let pair = self.cg_directions(i);
+                    self.cg_iteration_kernels(&chain, pair, settings.eps, settings.max_iters)
+                });
                 chain.last().then_deep_copy(host.clone(), g.state.clone());
                 Ok(())
             })?;
@@ -381,11 +402,14 @@ impl<S: Space> Chunk<S> {
         })?;
         self.timed("cg_iterations", Phase::Solve, || {
             let mut last = 0;
-            for i in 0..=settings.max_iters {
-                graphs[i % 2].submit()?;
-                last = i;
-                // Waits for iteration i - 1 only; iteration i runs meanwhile.
-                if i > 0 && g.host[(i - 1) % 2].host()?[DONE] != 0.0 {
+            // Submission s runs iterations s K .. s K + K - 1 (K = ITERATIONS_PER_GRAPH); the
+            // state is done by iteration max_iters - 1 at the latest, which submission
+            // ceil(max_iters / K) - 1 runs, and the one after lets the host see it.
+            for s in 0..=settings.max_iters.div_ceil(ITERATIONS_PER_GRAPH) {
+                graphs[s % 2].submit()?;
+                last = s;
+                // Waits for submission s - 1 only; submission s runs meanwhile.
+                if s > 0 && g.host[(s - 1) % 2].host()?[DONE] != 0.0 {
                     break;
                 }
             }
