@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::rc::Rc;
 
-use ferrokkos::InitSettings;
+use ferrokkos::{InitSettings, SpaceChoice};
 use tealeaf::TeaError;
 use tealeaf::app::{self, Options, USAGE};
 use tealeaf::comms::Comms;
@@ -53,6 +53,11 @@ fn run() -> Result<bool, TeaError> {
         }
         // One GPU per rank, by node-local rank, unless a device was named.
         settings = settings.map_device_id_by_mpi_rank(true);
+    }
+    if matches!(options.space, SpaceChoice::Serial | SpaceChoice::Threads) {
+        // A run on a host space needs no GPU: starting the Cuda backend would only cost its
+        // start and its teardown (about 0.2 s on an H100 machine).
+        settings = settings.disable_cuda(true);
     }
     let deck = options.load_deck()?;
     for warning in deck.warnings.iter().filter(|_| lead) {
