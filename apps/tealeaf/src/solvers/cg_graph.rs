@@ -11,8 +11,8 @@
 //!   the previous iteration there; `beta` is 0 in the first, where `p_0 = r`) and `w = A p_i`
 //!   with `p_i · w` in one pass. It reads `p_{i-1}` and `r` and writes `p_i` to the other
 //!   buffer of a pair (a cell's neighbours still read the old value), so the iterations
-//!   alternate between `p` and a second buffer (a graph's even number of iterations ends where it started). The operator reads the neighbours' new values
-//!   computed on the fly, and a neighbour in the halo is the cell itself: TeaLeaf's reflective
+//!   alternate between `p` and a second buffer (a graph's even number of iterations ends
+//!   where it started). The operator reads the neighbours' new values computed on the fly, and a neighbour in the halo is the cell itself: TeaLeaf's reflective
 //!   halo at depth 1, so no halo kernel runs.
 //! - `cg_calc_ur`: `u += alpha p_i`, `r -= alpha w` with `r · r`.
 //! - `cg_next` (one thread): `beta = rrn / rro`, `rro = rrn`, the error, the iteration count,
@@ -307,10 +307,9 @@ impl<S: Space> Chunk<S> {
                 // The first direction is formed from p (= r) and r, whose halos the iterations
                 // exchange from then on, with the sum of r · r.
                 self.exchange_fields(&[&self.p, &self.r], 1, None)?;
-                let mut last = 0;
                 // As with the graphs: ITERATIONS_PER_GRAPH iterations, then a copy of the
-                // state, which the host tests after queuing the next iterations.
-                for s in 0..=max_iters.div_ceil(ITERATIONS_PER_GRAPH) {
+                // state.
+                self.cg_submit_until_done(max_iters, |s| {
                     for i in 0..ITERATIONS_PER_GRAPH {
                         self.cg_pw_ur_kernels(&self.launch, self.cg_directions(i))?;
                         if !self.exchange_fields_summing(&[&self.r], 1, &g.rrn)? {
@@ -319,14 +318,8 @@ impl<S: Space> Chunk<S> {
                         self.cg_next_kernel(&self.launch, eps, max_iters)?;
                     }
                     deep_copy_async(&self.exec, &g.host[s % 2], &g.state)?;
-                    last = s;
-                    // Waits for submission s - 1 only; submission s runs meanwhile.
-                    if s > 0 && g.host[(s - 1) % 2].host()?[DONE] != 0.0 {
-                        break;
-                    }
-                }
-                let end = g.host[last % 2].host()?;
-                Ok((end[ITERATIONS] as usize, end[ERROR]))
+                    Ok(())
+                })
             })
         })
     }
@@ -401,22 +394,34 @@ impl<S: Space> Chunk<S> {
             reason: "the graphs were not built".into(),
         })?;
         self.timed("cg_iterations", Phase::Solve, || {
-            let mut last = 0;
-            // Submission s runs iterations s K .. s K + K - 1 (K = ITERATIONS_PER_GRAPH); the
-            // state is done by iteration max_iters - 1 at the latest, which submission
-            // ceil(max_iters / K) - 1 runs, and the one after lets the host see it.
-            for s in 0..=settings.max_iters.div_ceil(ITERATIONS_PER_GRAPH) {
-                graphs[s % 2].submit()?;
-                last = s;
-                // Waits for submission s - 1 only; submission s runs meanwhile.
-                if s > 0 && g.host[(s - 1) % 2].host()?[DONE] != 0.0 {
-                    break;
-                }
-            }
-            // The last graph ran after convergence (or the limit) and changed nothing: its copy
-            // is the final state.
-            let end = g.host[last % 2].host()?;
-            Ok((end[ITERATIONS] as usize, end[ERROR]))
+            self.cg_submit_until_done(settings.max_iters, |s| Ok(graphs[s % 2].submit()?))
         })
+    }
+
+    /// Calls `submit(s)` for submissions `s = 0, 1, ...` of `ITERATIONS_PER_GRAPH` (K)
+    /// iterations each, each ending in a copy of the state to `host[s % 2]`, until the copy of
+    /// submission `s - 1` says the solve is done (read while submission `s` runs); returns the
+    /// iterations and the error of the final state.
+    fn cg_submit_until_done(
+        &self,
+        max_iters: usize,
+        mut submit: impl FnMut(usize) -> crate::Result<()>,
+    ) -> crate::Result<(usize, f64)> {
+        let host = &self.cg_graphs.host;
+        let mut last = 0;
+        // The state is done by iteration max_iters - 1 at the latest, which submission
+        // ceil(max_iters / K) - 1 runs, and the one after lets the host see it.
+        for s in 0..=max_iters.div_ceil(ITERATIONS_PER_GRAPH) {
+            submit(s)?;
+            last = s;
+            // Waits for submission s - 1 only; submission s runs meanwhile.
+            if s > 0 && host[(s - 1) % 2].host()?[DONE] != 0.0 {
+                break;
+            }
+        }
+        // The last submission ran after convergence (or the limit) and changed nothing: its
+        // copy is the final state.
+        let end = host[last % 2].host()?;
+        Ok((end[ITERATIONS] as usize, end[ERROR]))
     }
 }

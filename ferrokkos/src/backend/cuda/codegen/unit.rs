@@ -395,10 +395,7 @@ pub(crate) fn generate(
     );
     match &pattern {
         Pattern::For { iterate } if tiled => {
-            let order: Vec<usize> = match iterate {
-                Iterate::Right => (0..rank).rev().collect(),
-                Iterate::Left => (0..rank).collect(),
-            };
+            let order = fastest_first(*iterate, rank);
             t.push("    // One tile per block, grid-stride over the tiles; thread t is point t of the tile.");
             let counts: Vec<String> = (0..rank)
                 .map(|r| format!("((fk_extent{r} + fk_tile{r} - 1) / fk_tile{r})"))
@@ -642,6 +639,14 @@ fn index_args(rank: usize) -> String {
     }
 }
 
+/// The dimensions of a rank-`rank` index in `iterate`'s walk order, the fastest first.
+fn fastest_first(iterate: Iterate, rank: usize) -> Vec<usize> {
+    match iterate {
+        Iterate::Right => (0..rank).rev().collect(),
+        Iterate::Left => (0..rank).collect(),
+    }
+}
+
 /// The launch parameters describing the iteration space, and the code computing iteration `fk_k`'s
 /// index inside the loop.
 fn iteration_space(ty: &str, kt: &str, rank: usize, pattern: &Pattern) -> (Vec<String>, String) {
@@ -667,10 +672,7 @@ fn iteration_space(ty: &str, kt: &str, rank: usize, pattern: &Pattern) -> (Vec<S
         params.push(format!("const u64 fk_extent{r}"));
     }
     // Decompose k: the fastest dimension first.
-    let order: Vec<usize> = match iterate {
-        Iterate::Right => (0..rank).rev().collect(),
-        Iterate::Left => (0..rank).collect(),
-    };
+    let order = fastest_first(iterate, rank);
     let narrow = if kt == "u32" { "(u32)" } else { "" };
     let mut code = format!("        {kt} fk_rest = fk_k;\n");
     for (n, r) in order.iter().enumerate() {
@@ -711,10 +713,7 @@ struct GridStrideWalk {
 
 impl GridStrideWalk {
     fn new(ty: &str, kt: &'static str, rank: usize, iterate: Iterate) -> Self {
-        let order = match iterate {
-            Iterate::Right => (0..rank).rev().collect(),
-            Iterate::Left => (0..rank).collect(),
-        };
+        let order = fastest_first(iterate, rank);
         let narrow = if kt == "u32" { "(u32)" } else { "" };
         GridStrideWalk {
             order,
