@@ -33,6 +33,10 @@ pub fn info(settings: InitSettings) -> ferrokkos::Result<()> {
         threads.concurrency() - 1,
         if settings.pins_threads() { "on" } else { "off" }
     );
+    println!(
+        "  host kernels' vector instructions: {}",
+        ferrokkos::host_vector_instructions()
+    );
     match &cuda {
         Ok((device, exec)) => println!(
             "  {:<8} concurrency {:>3}   device id 0x{:08x}   GPU {} ({}), one stream per instance",

@@ -73,7 +73,7 @@ pub use backend::cuda::{
     Cuda, CudaDevice, CudaHandles, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, JitStats,
     NcclComm, NcclId, NcclOp, NcclTransfer, NcclType, SharedHostPinnedSpace, SharedSpace,
 };
-pub use backend::host::{DefaultHostExecutionSpace, Serial, Threads};
+pub use backend::host::{DefaultHostExecutionSpace, Serial, Threads, host_vector_instructions};
 pub use choice::{SpaceChoice, SpaceTask, run_on};
 pub use dispatch::{
     Everywhere, ForFunctor, ForKernel, Functor, HostExecutionSpace, HostOnly, Launch,

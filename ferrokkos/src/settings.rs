@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 /// | number of threads of the Threads space | `FERROKKOS_NUM_THREADS` (alias `KOKKOS_NUM_THREADS`) | `--kokkos-num-threads=N` |
 /// | pin the pool's workers to cores | `FERROKKOS_PIN_THREADS=1` | `--ferrokkos-pin-threads` |
 /// | no non-temporal stores in large host copies and fills | `FERROKKOS_STREAMING_STORES=0` | |
+/// | host kernels with the build's vector instructions only | `FERROKKOS_WIDE_VECTORS=0` | |
 /// | GPU number | `FERROKKOS_DEVICE` (alias `KOKKOS_DEVICE_ID`) | `--kokkos-device-id=N` |
 /// | Kokkos Tools library | `KOKKOS_TOOLS_LIBS` (deprecated `KOKKOS_PROFILE_LIBRARY`) | `--kokkos-tools-libs=PATH` |
 /// | arguments for the tool | `KOKKOS_TOOLS_ARGS` | `--kokkos-tools-args="..."` |
@@ -30,6 +31,7 @@ pub struct InitSettings {
     num_threads: Option<usize>,
     pin_threads: bool,
     no_streaming_stores: bool,
+    no_wide_vectors: bool,
     device_id: Option<usize>,
     map_device_by_rank: bool,
     disable_cuda: bool,
@@ -72,6 +74,15 @@ impl InitSettings {
     /// `FERROKKOS_STREAMING_STORES=0` turns them off). Only the speed changes.
     pub fn streaming_stores(mut self, on: bool) -> Self {
         self.no_streaming_stores = !on;
+        self
+    }
+
+    /// Whether host kernels (Serial and Threads) may run a copy of their loops compiled with AVX2
+    /// and FMA where the CPU has them (default: yes, on x86-64; `FERROKKOS_WIDE_VECTORS=0` turns it
+    /// off, leaving the instructions the program was built for). Only the speed changes: both
+    /// copies compute the same bits.
+    pub fn wide_vectors(mut self, on: bool) -> Self {
+        self.no_wide_vectors = !on;
         self
     }
 
@@ -226,6 +237,12 @@ impl InitSettings {
         !self.no_streaming_stores
     }
 
+    /// Whether host kernels may use AVX2 and FMA where the CPU has them
+    /// ([`InitSettings::wide_vectors`]).
+    pub fn uses_wide_vectors(&self) -> bool {
+        !self.no_wide_vectors
+    }
+
     /// The thread count the runtime will use: the requested one, else what the OS allows this process.
     pub fn effective_threads(&self) -> usize {
         self.num_threads
@@ -305,6 +322,9 @@ impl InitSettings {
         }
         if let Some(value) = lookup("FERROKKOS_STREAMING_STORES") {
             settings.no_streaming_stores = !parse_bool("FERROKKOS_STREAMING_STORES", &value)?;
+        }
+        if let Some(value) = lookup("FERROKKOS_WIDE_VECTORS") {
+            settings.no_wide_vectors = !parse_bool("FERROKKOS_WIDE_VECTORS", &value)?;
         }
         settings.tools_libs = match (
             lookup("KOKKOS_TOOLS_LIBS"),

@@ -261,3 +261,18 @@ fn streaming_stores_are_on_by_default_and_turned_off_by_the_environment_or_in_co
         "{e}"
     );
 }
+
+#[test]
+fn wide_vectors_are_on_by_default_and_turned_off_by_the_environment_or_in_code() {
+    assert!(InitSettings::new().uses_wide_vectors());
+    assert!(!InitSettings::new().wide_vectors(false).uses_wide_vectors());
+    let off = InitSettings::from_lookup(env(&[("FERROKKOS_WIDE_VECTORS", "0")])).unwrap();
+    assert!(!off.uses_wide_vectors());
+    let on = InitSettings::from_lookup(env(&[("FERROKKOS_WIDE_VECTORS", "1")])).unwrap();
+    assert!(on.uses_wide_vectors());
+    let e = InitSettings::from_lookup(env(&[("FERROKKOS_WIDE_VECTORS", "maybe")])).unwrap_err();
+    assert!(
+        e.to_string().contains("FERROKKOS_WIDE_VECTORS=\"maybe\""),
+        "{e}"
+    );
+}

@@ -12,11 +12,13 @@ use ferrokkos::{InitSettings, Runtime};
 
 /// Initializes ferrokkos once for this test process. Tests of one binary run on several threads and
 /// `initialize` may be called only once per process, so the runtime lives (never finalized) in a static.
+/// Threads has 2 threads; the other settings come from the environment (CI runs the conformance
+/// tests again with `FERROKKOS_WIDE_VECTORS=0`).
 pub fn runtime() -> &'static Runtime {
     static RUNTIME: OnceLock<Runtime> = OnceLock::new();
     RUNTIME.get_or_init(|| {
-        ferrokkos::initialize(InitSettings::new().num_threads(2))
-            .expect("ferrokkos::initialize failed")
+        let settings = InitSettings::from_env().expect("the FERROKKOS_ variables are invalid");
+        ferrokkos::initialize(settings.num_threads(2)).expect("ferrokkos::initialize failed")
     })
 }
 

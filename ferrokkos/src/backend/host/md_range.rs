@@ -3,6 +3,7 @@
 use std::any::type_name;
 use std::ops::Range;
 
+use super::isa::wide_or_plain;
 use super::point::{CHUNK, ForPoint, Point, ReducePoint, chunked, each_run};
 use super::run::{describe, run_for, run_reduce};
 use super::work::Work;
@@ -21,9 +22,11 @@ use crate::tools::{Pattern, profiled};
 
 /// Calls `point.at(idx, proven)` on every point of the tiles `tiles`, line by line along the
 /// fastest dimension (the last one when `LAST_FASTEST`), with `proven` true exactly for the points
-/// that lie in `inside` (per coordinate `[lo, hi)`; `None`: no point).
+/// that lie in `inside` (per coordinate `[lo, hi)`; `None`: no point). `WIDE` names the copy of the
+/// caller it is inlined into (see `isa.rs`), so that each copy has its own instance of the line
+/// closure.
 #[inline(always)]
-fn walk<I: IndexType, const R: usize, const LAST_FASTEST: bool>(
+fn walk<I: IndexType, const R: usize, const LAST_FASTEST: bool, const WIDE: bool>(
     grid: &TileGrid<I, R>,
     tiles: Range<u64>,
     inside: Option<&[(i128, i128)]>,
@@ -54,49 +57,54 @@ fn walk<I: IndexType, const R: usize, const LAST_FASTEST: bool>(
     });
 }
 
-/// Runs the points of tiles `tiles` of a multidimensional kernel.
-#[inline(never)]
-fn for_tiles<I: IndexType, const R: usize, K>(kernel: &K, grid: &TileGrid<I, R>, tiles: Range<u64>)
-where
-    [I; R]: IndexTuple<I>,
-    K: ForKernel<<[I; R] as IndexTuple<I>>::Tuple>,
-{
-    let inside = kernel.proven_box();
-    if grid.last_fastest() {
-        walk::<I, R, true>(grid, tiles, inside, ForPoint(kernel))
-    } else {
-        walk::<I, R, false>(grid, tiles, inside, ForPoint(kernel))
+wide_or_plain! {
+    /// Runs the points of tiles `tiles` of a multidimensional kernel.
+    fn for_tiles[I: IndexType, const R: usize, K](
+        kernel: &K,
+        grid: &TileGrid<I, R>,
+        tiles: Range<u64>,
+    ) where [
+        [I; R]: IndexTuple<I>,
+        K: ForKernel<<[I; R] as IndexTuple<I>>::Tuple>,
+    ] {
+        let inside = kernel.proven_box();
+        if grid.last_fastest() {
+            walk::<I, R, true, WIDE>(grid, tiles, inside, ForPoint(kernel))
+        } else {
+            walk::<I, R, false, WIDE>(grid, tiles, inside, ForPoint(kernel))
+        }
     }
 }
 
-/// Runs the points of tiles `tiles` of a multidimensional reduction into `acc`; unless `in_order`,
-/// the proven runs go in chunks where the values are small (see `ReducePoint`).
-#[inline(never)]
-fn reduce_tiles<I: IndexType, const R: usize, Rd: Reducer, K>(
-    kernel: &K,
-    reducer: &Rd,
-    in_order: bool,
-    grid: &TileGrid<I, R>,
-    tiles: Range<u64>,
-    acc: &mut Rd::Value,
-) where
-    [I; R]: IndexTuple<I>,
-    K: ReduceKernel<<[I; R] as IndexTuple<I>>::Tuple, Rd::Value>,
-{
-    let inside = kernel.proven_box();
-    if !in_order && chunked::<Rd::Value>() {
-        let point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
-        if grid.last_fastest() {
-            walk::<I, R, true>(grid, tiles, inside, point)
+wide_or_plain! {
+    /// Runs the points of tiles `tiles` of a multidimensional reduction into `acc`; unless
+    /// `in_order`, the proven runs go in chunks where the values are small (see `ReducePoint`).
+    fn reduce_tiles[I: IndexType, const R: usize, Rd: Reducer, K](
+        kernel: &K,
+        reducer: &Rd,
+        in_order: bool,
+        grid: &TileGrid<I, R>,
+        tiles: Range<u64>,
+        acc: &mut Rd::Value,
+    ) where [
+        [I; R]: IndexTuple<I>,
+        K: ReduceKernel<<[I; R] as IndexTuple<I>>::Tuple, Rd::Value>,
+    ] {
+        let inside = kernel.proven_box();
+        if !in_order && chunked::<Rd::Value>() {
+            let point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
+            if grid.last_fastest() {
+                walk::<I, R, true, WIDE>(grid, tiles, inside, point)
+            } else {
+                walk::<I, R, false, WIDE>(grid, tiles, inside, point)
+            }
         } else {
-            walk::<I, R, false>(grid, tiles, inside, point)
-        }
-    } else {
-        let point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
-        if grid.last_fastest() {
-            walk::<I, R, true>(grid, tiles, inside, point)
-        } else {
-            walk::<I, R, false>(grid, tiles, inside, point)
+            let point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
+            if grid.last_fastest() {
+                walk::<I, R, true, WIDE>(grid, tiles, inside, point)
+            } else {
+                walk::<I, R, false, WIDE>(grid, tiles, inside, point)
+            }
         }
     }
 }

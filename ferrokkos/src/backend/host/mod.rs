@@ -3,6 +3,7 @@
 
 mod bulk;
 mod graph;
+pub(crate) mod isa;
 mod md_range;
 mod nontemporal;
 mod point;
@@ -19,6 +20,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use crate::space::host_space::HostSpace;
+pub use isa::host_vector_instructions;
 use pool::Pool;
 pub use serial::Serial;
 pub use threads::Threads;
@@ -68,6 +70,7 @@ impl HostBackend {
             serial_ids: AtomicU32::new(0),
             threads_ids: AtomicU32::new(0),
         });
+        isa::allow(settings.uses_wide_vectors());
         let pool = Pool::start(settings.effective_threads(), settings.pins_threads())?;
         let serial = Serial::create(&shared);
         let threads = Threads::create(&shared, pool.shared(), 0..pool.workers());

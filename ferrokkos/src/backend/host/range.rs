@@ -4,6 +4,7 @@
 use std::any::type_name;
 use std::ops::Range;
 
+use super::isa::wide_or_plain;
 use super::point::{CHUNK, ForPoint, ReducePoint, chunked, each_run, part_in};
 use super::run::{describe, run_for, run_reduce, run_scan};
 use super::work::Work;
@@ -24,13 +25,15 @@ use crate::tools::{Pattern, profiled};
 // keeps pointers and extents captured by value (`move` closures) in registers instead of reloading them
 // after every store, and it can then vectorize the loop, with its bounds checks hoisted. (Inlining
 // would drop that knowledge: rustc's MIR inliner does not keep the parameter's `noalias`.) The call
-// costs a few nanoseconds per chunk, not per iteration.
+// costs a few nanoseconds per chunk, not per iteration. Each loop is compiled twice, for the build's
+// target and with AVX2 and FMA, and runs the copy the CPU can (`wide_or_plain!`, in `isa.rs`).
 
-/// Runs iterations `items` (counted from `begin`) of a range kernel.
-#[inline(never)]
-fn for_range<I: IndexType, K: ForKernel<I>>(kernel: &K, begin: I, items: Range<u64>) {
-    let inside = proven_part(&items, begin, kernel.proven_box());
-    each_run(items, inside, &mut ForPoint(kernel), |k| begin.advance(k));
+wide_or_plain! {
+    /// Runs iterations `items` (counted from `begin`) of a range kernel.
+    fn for_range[I: IndexType, K: ForKernel<I>](kernel: &K, begin: I, items: Range<u64>) {
+        let inside = proven_part(&items, begin, kernel.proven_box());
+        each_run(items, inside, &mut ForPoint(kernel), |k| begin.advance(k));
+    }
 }
 
 /// The items of `items` (counted from `begin`) whose index lies in the launch's proven box
@@ -47,38 +50,40 @@ fn proven_part<I: IndexType>(
     }
 }
 
-/// Runs iterations `items` of a range reduction into `acc`; unless `in_order`, the proven runs go
-/// in chunks where the values are small (see `ReducePoint`).
-#[inline(never)]
-fn reduce_range<I: IndexType, Rd: Reducer, K: ReduceKernel<I, Rd::Value>>(
-    kernel: &K,
-    reducer: &Rd,
-    in_order: bool,
-    begin: I,
-    items: Range<u64>,
-    acc: &mut Rd::Value,
-) {
-    let inside = proven_part(&items, begin, kernel.proven_box());
-    if !in_order && chunked::<Rd::Value>() {
-        let mut point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
-        each_run(items, inside, &mut point, |k| begin.advance(k));
-    } else {
-        let mut point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
-        each_run(items, inside, &mut point, |k| begin.advance(k));
+wide_or_plain! {
+    /// Runs iterations `items` of a range reduction into `acc`; unless `in_order`, the proven runs
+    /// go in chunks where the values are small (see `ReducePoint`).
+    fn reduce_range[I: IndexType, Rd: Reducer, K: ReduceKernel<I, Rd::Value>](
+        kernel: &K,
+        reducer: &Rd,
+        in_order: bool,
+        begin: I,
+        items: Range<u64>,
+        acc: &mut Rd::Value,
+    ) {
+        let inside = proven_part(&items, begin, kernel.proven_box());
+        if !in_order && chunked::<Rd::Value>() {
+            let mut point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
+            each_run(items, inside, &mut point, |k| begin.advance(k));
+        } else {
+            let mut point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
+            each_run(items, inside, &mut point, |k| begin.advance(k));
+        }
     }
 }
 
-/// Runs iterations `items` of one scan pass.
-#[inline(never)]
-fn scan_range<I: IndexType, V, K: ScanKernel<I, V>>(
-    kernel: &K,
-    begin: I,
-    items: Range<u64>,
-    partial: &mut V,
-    is_final: bool,
-) {
-    for k in items {
-        kernel.apply(begin.advance(k), partial, is_final);
+wide_or_plain! {
+    /// Runs iterations `items` of one scan pass.
+    fn scan_range[I: IndexType, V, K: ScanKernel<I, V>](
+        kernel: &K,
+        begin: I,
+        items: Range<u64>,
+        partial: &mut V,
+        is_final: bool,
+    ) {
+        for k in items {
+            kernel.apply(begin.advance(k), partial, is_final);
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 use std::any::type_name;
 use std::ops::Range;
 
+use super::isa::wide_or_plain;
 use super::run::{describe, run_for, run_reduce};
 use super::work::Work;
 use crate::dispatch::{
@@ -130,26 +131,28 @@ impl Shape {
 
 // As for ranges (see `range.rs`), the loops take the kernel by `&K` and are never inlined.
 
-/// Runs league ranks `leagues` of a team kernel.
-#[inline(never)]
-fn teams_for<K: TeamForKernel>(kernel: &K, shape: &Shape, leagues: Range<u64>) {
-    let mut arenas = shape.arenas();
-    for l in leagues {
-        kernel.apply(&shape.member(&mut arenas, l as usize));
+wide_or_plain! {
+    /// Runs league ranks `leagues` of a team kernel.
+    fn teams_for[K: TeamForKernel](kernel: &K, shape: &Shape, leagues: Range<u64>) {
+        let mut arenas = shape.arenas();
+        for l in leagues {
+            kernel.apply(&shape.member(&mut arenas, l as usize));
+        }
     }
 }
 
-/// Runs league ranks `leagues` of a team reduction into `acc`.
-#[inline(never)]
-fn teams_reduce<V, K: TeamReduceKernel<V>>(
-    kernel: &K,
-    shape: &Shape,
-    leagues: Range<u64>,
-    acc: &mut V,
-) {
-    let mut arenas = shape.arenas();
-    for l in leagues {
-        kernel.apply(&shape.member(&mut arenas, l as usize), acc);
+wide_or_plain! {
+    /// Runs league ranks `leagues` of a team reduction into `acc`.
+    fn teams_reduce[V, K: TeamReduceKernel<V>](
+        kernel: &K,
+        shape: &Shape,
+        leagues: Range<u64>,
+        acc: &mut V,
+    ) {
+        let mut arenas = shape.arenas();
+        for l in leagues {
+            kernel.apply(&shape.member(&mut arenas, l as usize), acc);
+        }
     }
 }
 
