@@ -317,8 +317,8 @@ fn the_profile_of_a_split_run_has_the_exchange() {
 #[test]
 fn cg_with_device_scalars_on_many_ranks_takes_the_launch_loops_steps() {
     // `--graphs on` with neighbours: the scalars on the device, one launch at a time, the sums
-    // through the host (NCCL's path without NCCL); the halos of the previous direction and of
-    // r exchanged before each iteration. The launch loop sums the operator's parts in another
+    // through the host (NCCL's path without NCCL); r's halo exchanged before each iteration,
+    // the direction's formed in the halo layer next to each neighbour by `cg_calc_pw` itself. The launch loop sums the operator's parts in another
     // order, so the errors agree to rounding, the iteration counts exactly.
     for (ranks, space) in [(2, SpaceChoice::Threads), (4, SpaceChoice::Serial)] {
         let run = |graphs| {
