@@ -54,11 +54,20 @@ commands:
             (ferrokkos latency --help)
   timeline  draw a Chrome trace file (FERROKKOS_TRACE) as a PNG picture
             (ferrokkos timeline --help)
-  help      this text
+  help      this text (also --help, -h)
+  version   the version (also --version, -V)
 
 options (any command):
   --kokkos-num-threads=N     threads of the Threads space (env FERROKKOS_NUM_THREADS)
   --ferrokkos-pin-threads    pin pool workers to cores (env FERROKKOS_PIN_THREADS=1)";
+
+/// `ferrokkos info --help`.
+const INFO_USAGE: &str = "\
+usage: ferrokkos info
+
+Prints the version, the execution spaces with their concurrency, the vector instructions of host
+kernels, the CUDA device (or why Cuda is not available here) and the memory spaces with their
+accounting. Takes no options but the runtime's (ferrokkos help).";
 
 /// How a command failed: a usage error (exit code 2) or a run-time failure (exit code 1).
 #[derive(Debug)]
@@ -75,9 +84,23 @@ impl From<ferrokkos::Error> for Failure {
     }
 }
 
+/// Lets a closed pipe end the program as it ends other Unix tools (`ferrokkos info | head -1`).
+/// Rust starts programs with SIGPIPE ignored, so a write to a closed pipe fails and `println!`
+/// panics; with the default action restored the kernel ends the process quietly at that write
+/// (status 141 in a shell).
+fn end_quietly_on_closed_pipes() {
+    #[cfg(unix)]
+    // SAFETY: called first in `main`, before any other thread exists; restoring the default
+    // action of one signal touches no memory of this program.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// Parses the Kokkos options, runs the command, and maps its outcome to the exit code (0, 1 for a
 /// run-time failure, 2 for a usage error).
 fn main() -> ExitCode {
+    end_quietly_on_closed_pipes();
     let (settings, rest) = match InitSettings::from_args(std::env::args()) {
         Ok(parsed) => parsed,
         Err(e) => {
@@ -89,6 +112,10 @@ fn main() -> ExitCode {
     let extra = rest.get(2..).unwrap_or_default();
     let outcome = match command {
         Some("info") if extra.is_empty() => info::info(settings).map_err(Failure::from),
+        Some("info") if matches!(extra, [h] if h == "--help" || h == "-h") => {
+            println!("{INFO_USAGE}");
+            return ExitCode::SUCCESS;
+        }
         Some("info") => Err(Failure::Usage(format!(
             "info takes no arguments, got {extra:?}"
         ))),
@@ -97,6 +124,10 @@ fn main() -> ExitCode {
         Some("stencil") => stencil::main(settings, extra),
         Some("latency") => latency::main(settings, extra),
         Some("timeline") => timeline::main(extra),
+        Some("--version" | "-V" | "version") => {
+            println!("ferrokkos {}", env!("CARGO_PKG_VERSION"));
+            return ExitCode::SUCCESS;
+        }
         None | Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

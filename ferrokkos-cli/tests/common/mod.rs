@@ -1,5 +1,7 @@
 //! What the end-to-end tests of the benchmarks share: running the `ferrokkos` binary on two
-//! threads, without tools or tracing, and reading its output.
+//! threads, without tools or tracing, and reading its output. Each test binary uses only some of
+//! these helpers.
+#![allow(dead_code)]
 
 use std::process::{Command, Output};
 

@@ -136,13 +136,16 @@ impl Missing {
     fn hint(self) -> String {
         match self {
             Missing::NotFound => {
+                // The driver installs `libcuda.so.1`; the other names cudarc tries are counted,
+                // not listed, so that the message stays one readable line.
                 let mut names = cudarc::get_lib_name_candidates("cuda");
                 let mut seen = std::collections::HashSet::new();
-                names.retain(|n| seen.insert(n.clone()));
+                names.retain(|n| seen.insert(n.clone()) && n != "libcuda.so.1");
                 format!(
-                    "none of {names:?} was found by the dynamic loader; install the NVIDIA driver \
-                     (libcuda ships with it, not with the CUDA toolkit) or put its directory on \
-                     LD_LIBRARY_PATH"
+                    "libcuda.so.1 was not found by the dynamic loader (nor {} other names); \
+                     install the NVIDIA driver (libcuda ships with it, not with the CUDA \
+                     toolkit) or put its directory on LD_LIBRARY_PATH",
+                    names.len()
                 )
             }
             Missing::Symbol(name) => format!(

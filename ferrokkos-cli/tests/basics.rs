@@ -1,0 +1,79 @@
+//! End to end: what every user meets first, the version, the help of `info`, and output piped
+//! into a program that stops reading.
+
+mod common;
+
+use std::process::{Command, Stdio};
+
+use common::{BIN, ferrokkos, text};
+
+/// SIGPIPE's number on Linux.
+const SIGPIPE: i32 = 13;
+
+#[test]
+fn version_prints_the_package_version_under_each_spelling() {
+    for spelling in ["--version", "-V", "version"] {
+        let out = ferrokkos(&[spelling]);
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{spelling}: {stderr}");
+        assert_eq!(
+            stdout.trim(),
+            format!("ferrokkos {}", env!("CARGO_PKG_VERSION")),
+            "{spelling}"
+        );
+    }
+}
+
+#[test]
+fn info_help_describes_the_command_and_succeeds() {
+    for spelling in ["--help", "-h"] {
+        let out = ferrokkos(&["info", spelling]);
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{spelling}: {stderr}");
+        assert!(stdout.starts_with("usage: ferrokkos info"), "{stdout}");
+    }
+    let out = ferrokkos(&["info", "--bogus"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_closed_pipe_ends_the_program_without_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    // The reading end is closed before the program starts: its first write meets a closed pipe.
+    for args in [&["info"][..], &["help"][..]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(BIN)
+            .args(args)
+            .arg("--kokkos-num-threads=2")
+            .env("FERROKKOS_DISABLE_CUDA", "1")
+            .stdout(Stdio::from(writer))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(
+            out.status.success() || out.status.signal() == Some(SIGPIPE),
+            "{args:?}: {:?} {stderr}",
+            out.status
+        );
+    }
+}
+
+#[test]
+fn info_says_in_one_line_why_cuda_is_missing_and_how_to_fix_it() {
+    let out = ferrokkos(&["info"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let line = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("Cuda"))
+        .unwrap_or_else(|| panic!("no Cuda line: {stdout}"));
+    if line.contains("not available") && line.contains("libcuda") {
+        // A machine without the driver (this one and CI): the reason and the fix, briefly.
+        assert!(line.contains("libcuda.so.1 was not found"), "{line}");
+        assert!(line.contains("install the NVIDIA driver"), "{line}");
+        assert!(line.len() < 300, "{} chars: {line}", line.len());
+    }
+}
