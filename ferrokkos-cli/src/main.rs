@@ -57,9 +57,28 @@ commands:
   help      this text (also --help, -h)
   version   the version (also --version, -V)
 
-options (any command):
-  --kokkos-num-threads=N     threads of the Threads space (env FERROKKOS_NUM_THREADS)
-  --ferrokkos-pin-threads    pin pool workers to cores (env FERROKKOS_PIN_THREADS=1)";
+options (any command; each also read from the environment variable in brackets):
+  --kokkos-num-threads=N           threads of the Threads space, the calling thread included
+                                   (FERROKKOS_NUM_THREADS, KOKKOS_NUM_THREADS; default: all
+                                   hardware threads of this process)
+  --ferrokkos-pin-threads          pin the pool's workers to cores (FERROKKOS_PIN_THREADS=1)
+  --kokkos-device-id=N             the GPU to use (FERROKKOS_DEVICE, KOKKOS_DEVICE_ID; default 0)
+  --kokkos-map-device-id-by=mpi_rank
+                                   one GPU per MPI rank on the node, by local rank
+  --kokkos-tools-libs=PATH         load a Kokkos Tools library (KOKKOS_TOOLS_LIBS)
+  --kokkos-tools-args=ARGS         arguments for that library (KOKKOS_TOOLS_ARGS)
+  --ferrokkos-trace=FILE.json      write a Chrome trace of the run (FERROKKOS_TRACE)
+  --kokkos-disable-warnings        no warnings on stderr, e.g. for more threads than cores
+                                   (KOKKOS_DISABLE_WARNINGS=1)
+
+environment only:
+  FERROKKOS_DISABLE_CUDA=1         start without the Cuda backend even with a GPU
+  FERROKKOS_CACHE_DIR=DIR          where compiled GPU kernels are kept (off: no disk cache;
+                                   default $XDG_CACHE_HOME/ferrokkos or ~/.cache/ferrokkos)
+  FERROKKOS_STREAMING_STORES=0     no non-temporal stores in large host copies and fills
+  FERROKKOS_WIDE_VECTORS=0         host kernels without AVX2, in the build's instructions only
+  FERROKKOS_CUDA_BLOCK=B           threads per block of GPU range kernels (tuning; default 256)
+  FERROKKOS_CUDA_MAX_WAVES=W       cap GPU grids at W waves of blocks (tuning)";
 
 /// `ferrokkos info --help`.
 const INFO_USAGE: &str = "\

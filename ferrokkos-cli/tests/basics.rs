@@ -77,3 +77,61 @@ fn info_says_in_one_line_why_cuda_is_missing_and_how_to_fix_it() {
         assert!(line.len() < 300, "{} chars: {line}", line.len());
     }
 }
+
+#[test]
+fn more_threads_than_the_machine_has_warns_on_stderr_unless_disabled() {
+    let hardware = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = format!("--kokkos-num-threads={}", hardware + 1);
+    let run = |extra: &[&str]| {
+        let out = Command::new(BIN)
+            .args(["info", &threads])
+            .args(extra)
+            .env("FERROKKOS_DISABLE_CUDA", "1")
+            .env_remove("KOKKOS_DISABLE_WARNINGS")
+            .output()
+            .unwrap();
+        let (_, stderr) = text(&out);
+        assert!(out.status.success(), "{stderr}");
+        stderr
+    };
+    let warned = run(&[]);
+    assert!(
+        warned.contains(&format!("warning: {} threads", hardware + 1)),
+        "{warned}"
+    );
+    assert!(!run(&["--kokkos-disable-warnings"]).contains("warning"));
+}
+
+#[test]
+fn help_lists_every_runtime_option_and_variable() {
+    let out = ferrokkos(&["help"]);
+    let (stdout, _) = text(&out);
+    assert!(out.status.success());
+    for name in [
+        "--kokkos-num-threads",
+        "--ferrokkos-pin-threads",
+        "--kokkos-device-id",
+        "--kokkos-map-device-id-by",
+        "--kokkos-tools-libs",
+        "--kokkos-tools-args",
+        "--ferrokkos-trace",
+        "--kokkos-disable-warnings",
+        "FERROKKOS_NUM_THREADS",
+        "KOKKOS_NUM_THREADS",
+        "FERROKKOS_PIN_THREADS",
+        "FERROKKOS_DEVICE",
+        "KOKKOS_DEVICE_ID",
+        "KOKKOS_TOOLS_LIBS",
+        "KOKKOS_TOOLS_ARGS",
+        "FERROKKOS_TRACE",
+        "KOKKOS_DISABLE_WARNINGS",
+        "FERROKKOS_DISABLE_CUDA",
+        "FERROKKOS_CACHE_DIR",
+        "FERROKKOS_STREAMING_STORES",
+        "FERROKKOS_WIDE_VECTORS",
+        "FERROKKOS_CUDA_BLOCK",
+        "FERROKKOS_CUDA_MAX_WAVES",
+    ] {
+        assert!(stdout.contains(name), "{name} missing from:\n{stdout}");
+    }
+}

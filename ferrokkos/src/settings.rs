@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 /// | pin the pool's workers to cores | `FERROKKOS_PIN_THREADS=1` | `--ferrokkos-pin-threads` |
 /// | no non-temporal stores in large host copies and fills | `FERROKKOS_STREAMING_STORES=0` | |
 /// | host kernels with the build's vector instructions only | `FERROKKOS_WIDE_VECTORS=0` | |
+/// | no warnings on standard error (e.g. more threads than cores) | `KOKKOS_DISABLE_WARNINGS=1` | `--kokkos-disable-warnings` |
 /// | GPU number | `FERROKKOS_DEVICE` (alias `KOKKOS_DEVICE_ID`) | `--kokkos-device-id=N` |
 /// | Kokkos Tools library | `KOKKOS_TOOLS_LIBS` (deprecated `KOKKOS_PROFILE_LIBRARY`) | `--kokkos-tools-libs=PATH` |
 /// | arguments for the tool | `KOKKOS_TOOLS_ARGS` | `--kokkos-tools-args="..."` |
@@ -35,6 +36,7 @@ pub struct InitSettings {
     device_id: Option<usize>,
     map_device_by_rank: bool,
     disable_cuda: bool,
+    disable_warnings: bool,
     tools_libs: Option<String>,
     tools_args: Option<String>,
     trace: Option<std::path::PathBuf>,
@@ -105,6 +107,14 @@ impl InitSettings {
     /// Starts without the Cuda backend even when a GPU is present (`FERROKKOS_DISABLE_CUDA=1`).
     pub fn disable_cuda(mut self, off: bool) -> Self {
         self.disable_cuda = off;
+        self
+    }
+
+    /// Silences the warnings initialize prints on standard error, such as a thread count above the
+    /// hardware threads this process may use (Kokkos' `--kokkos-disable-warnings`,
+    /// `KOKKOS_DISABLE_WARNINGS=1`). Errors are still errors.
+    pub fn disable_warnings(mut self, off: bool) -> Self {
+        self.disable_warnings = off;
         self
     }
 
@@ -180,6 +190,26 @@ impl InitSettings {
     /// Whether the Cuda backend is disabled.
     pub fn cuda_disabled(&self) -> bool {
         self.disable_cuda
+    }
+
+    /// Whether initialize's warnings are silenced ([`InitSettings::disable_warnings`]).
+    pub fn warnings_disabled(&self) -> bool {
+        self.disable_warnings
+    }
+
+    /// The warning about oversubscription, when the requested thread count exceeds `hardware`,
+    /// the hardware threads this process may use, and warnings are not silenced.
+    pub(crate) fn oversubscription_warning(&self, hardware: usize) -> Option<String> {
+        let n = self.num_threads?;
+        (n > hardware && !self.disable_warnings).then(|| {
+            format!(
+                "warning: {n} threads asked for the Threads space, but this process may use \
+                 {hardware} hardware thread{s}: threads will share cores and every parallel \
+                 region waits for the slowest (--kokkos-disable-warnings or \
+                 KOKKOS_DISABLE_WARNINGS=1 silences this)",
+                s = if hardware == 1 { "" } else { "s" }
+            )
+        })
     }
 
     /// The GPU to use among `count`: the requested one (an error if `count` has no such device),
@@ -317,6 +347,9 @@ impl InitSettings {
         if let Some(value) = lookup("FERROKKOS_DISABLE_CUDA") {
             settings.disable_cuda = parse_bool("FERROKKOS_DISABLE_CUDA", &value)?;
         }
+        if let Some(value) = lookup("KOKKOS_DISABLE_WARNINGS") {
+            settings.disable_warnings = parse_bool("KOKKOS_DISABLE_WARNINGS", &value)?;
+        }
         if let Some(value) = lookup("FERROKKOS_PIN_THREADS") {
             settings.pin_threads = parse_bool("FERROKKOS_PIN_THREADS", &value)?;
         }
@@ -419,6 +452,12 @@ impl InitSettings {
                         _ => self.tools_libs = Some(value),
                     }
                 }
+                "kokkos-disable-warnings" => {
+                    self.disable_warnings = match inline {
+                        Some(v) => parse_bool("--kokkos-disable-warnings", &v)?,
+                        None => true,
+                    };
+                }
                 "ferrokkos-pin-threads" => {
                     self.pin_threads = match inline {
                         Some(v) => parse_bool("--ferrokkos-pin-threads", &v)?,
@@ -432,7 +471,7 @@ impl InitSettings {
                         reason: "unknown or unsupported Kokkos option; supported: \
                                  --kokkos-num-threads=N, --kokkos-device-id=N, \
                                  --kokkos-map-device-id-by=mpi_rank, --kokkos-tools-libs=PATH, \
-                                 --kokkos-tools-args=ARGS"
+                                 --kokkos-tools-args=ARGS, --kokkos-disable-warnings"
                             .into(),
                     });
                 }

@@ -276,3 +276,26 @@ fn wide_vectors_are_on_by_default_and_turned_off_by_the_environment_or_in_code()
         "{e}"
     );
 }
+
+#[test]
+fn more_threads_than_hardware_warns_unless_warnings_are_disabled() {
+    let many = InitSettings::new().num_threads(64);
+    let warning = many.oversubscription_warning(2).expect("a warning");
+    assert!(warning.contains("64 threads"), "{warning}");
+    assert!(warning.contains("2 hardware threads"), "{warning}");
+    assert!(warning.contains("--kokkos-disable-warnings"), "{warning}");
+    assert_eq!(many.oversubscription_warning(64), None);
+    assert_eq!(InitSettings::new().oversubscription_warning(1), None);
+    assert_eq!(
+        many.clone()
+            .disable_warnings(true)
+            .oversubscription_warning(2),
+        None
+    );
+    let (flag, rest) = InitSettings::from_args(["prog", "--kokkos-disable-warnings", "x"]).unwrap();
+    assert!(flag.warnings_disabled());
+    assert_eq!(rest, ["prog", "x"]);
+    let env = InitSettings::from_lookup(env(&[("KOKKOS_DISABLE_WARNINGS", "1")])).unwrap();
+    assert!(env.warnings_disabled());
+    assert!(!InitSettings::new().warnings_disabled());
+}

@@ -71,6 +71,10 @@ impl HostBackend {
             threads_ids: AtomicU32::new(0),
         });
         isa::allow(settings.uses_wide_vectors());
+        let hardware = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if let Some(warning) = settings.oversubscription_warning(hardware) {
+            eprintln!("ferrokkos: {warning}");
+        }
         let pool = Pool::start(settings.effective_threads(), settings.pins_threads())?;
         let serial = Serial::create(&shared);
         let threads = Threads::create(&shared, pool.shared(), 0..pool.workers());
