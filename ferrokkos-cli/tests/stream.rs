@@ -119,3 +119,21 @@ fn unknown_kernels_name_the_selections() {
 fn copies_on_cuda_without_a_gpu_fail_with_the_reason() {
     common::fails_without_cuda(&["stream", "--space", "cuda", "--only", "Copies", "--compare"]);
 }
+
+/// The CSV's numbers carry no rounding noise: times stop at nanoseconds, rates at three
+/// decimals (an average of repetitions printed in full would show 16 or 17 digits).
+#[test]
+fn csv_numbers_are_short() {
+    let stdout = stream(&["--csv", "-s", "1000", "-n", "5", "--space", "serial"]);
+    for row in stdout.lines().skip(1) {
+        for field in row.split(',').skip(4) {
+            let digits = field
+                .trim_start_matches(['0', '.'])
+                .chars()
+                .filter(char::is_ascii_digit)
+                .count();
+            assert!(digits <= 13, "{field} in {row}");
+            let _: f64 = field.parse().unwrap();
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 use super::problem::{C0, C1, C2, Grid, KERNELS, Kernel};
 use super::validate::CG_TOLERANCE;
-use crate::timing::Times;
+use crate::timing::{Times, csv_rate, csv_seconds};
 
 /// One implementation's results, ready to print.
 pub struct Line {
@@ -93,6 +93,7 @@ impl Setup {
         for (k, &kernel) in KERNELS.iter().enumerate() {
             for l in lines {
                 let (best, median) = (l.times[k].best(), l.times[k].median());
+                let (best, median) = (csv_seconds(best), csv_seconds(median));
                 println!(
                     "{:<7}{:<width$}{:>13.4}{:>13.4}{:>13.2}{:>13.2}",
                     kernel.label(),
@@ -173,13 +174,14 @@ impl Setup {
             };
             for l in lines {
                 let (best, median) = (l.times[k].best(), l.times[k].median());
+                let (best, median) = (csv_seconds(best), csv_seconds(median));
                 println!(
                     "{},{},{},{per_run},{},{best},{median},{},{}",
                     l.short,
                     kernel.label(),
                     self.grid.n,
                     self.runs,
-                    self.rate(kernel, best),
+                    csv_rate(self.rate(kernel, best)),
                     if l.failures.is_empty() {
                         "passed"
                     } else {

@@ -2,6 +2,7 @@
 
 use super::float::StreamFloat;
 use super::kernel::{Gold, Kernel};
+use crate::timing::{csv_rate, csv_seconds};
 
 /// The times of one kernel over all repetitions of one implementation.
 #[derive(Debug, Clone, Default)]
@@ -195,10 +196,10 @@ impl Shape {
                     self.reps,
                     self.n,
                     self.size_of,
-                    self.unit.rate(self.bytes(*k), min),
-                    min,
-                    max,
-                    avg
+                    csv_rate(self.unit.rate(self.bytes(*k), min)),
+                    csv_seconds(min),
+                    csv_seconds(max),
+                    csv_seconds(avg)
                 );
             }
         }
