@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 /// | GPU number | `FERROKKOS_DEVICE` (alias `KOKKOS_DEVICE_ID`) | `--kokkos-device-id=N` |
 /// | Kokkos Tools library | `KOKKOS_TOOLS_LIBS` (deprecated `KOKKOS_PROFILE_LIBRARY`) | `--kokkos-tools-libs=PATH` |
 /// | arguments for the tool | `KOKKOS_TOOLS_ARGS` | `--kokkos-tools-args="..."` |
+/// | go on without a tool library that does not load (a warning) | `FERROKKOS_TOOLS_OPTIONAL=1` | `--ferrokkos-tools-optional` |
 /// | Chrome trace of the run | `FERROKKOS_TRACE=path.json` | `--ferrokkos-trace=path.json` |
 ///
 /// ```
@@ -38,6 +39,7 @@ pub struct InitSettings {
     disable_cuda: bool,
     disable_warnings: bool,
     tools_libs: Option<String>,
+    tools_optional: bool,
     tools_args: Option<String>,
     trace: Option<std::path::PathBuf>,
     program: Option<String>,
@@ -120,11 +122,27 @@ impl InitSettings {
 
     /// Loads the Kokkos Tools library at `path` at initialize (Kokkos' `--kokkos-tools-libs`). As in
     /// Kokkos, a `;`-separated list loads its first entry. A path that cannot be loaded as a Kokkos
-    /// Tools library makes [`crate::initialize`] fail with [`Error::ToolLibrary`]; to go on without
-    /// the tool, initialize again with [`InitSettings::without_tools`].
+    /// Tools library makes [`crate::initialize`] fail with [`Error::ToolLibrary`] (a run asked to be
+    /// profiled does not silently run unprofiled; Kokkos warns and goes on instead); to go on
+    /// without the tool, initialize again with [`InitSettings::without_tools`], or ask for
+    /// Kokkos' behaviour with [`InitSettings::tools_optional`].
     pub fn tools_libs(mut self, path: impl Into<String>) -> Self {
         self.tools_libs = Some(path.into());
         self
+    }
+
+    /// With `true`, a tool library that cannot be loaded is a warning on standard error (the
+    /// same text as the error) and the run goes on without it, as in Kokkos
+    /// (`FERROKKOS_TOOLS_OPTIONAL=1`, `--ferrokkos-tools-optional`). Default: an error.
+    pub fn tools_optional(mut self, optional: bool) -> Self {
+        self.tools_optional = optional;
+        self
+    }
+
+    /// Whether a tool library that does not load is only a warning
+    /// ([`InitSettings::tools_optional`]).
+    pub fn tools_are_optional(&self) -> bool {
+        self.tools_optional
     }
 
     /// The arguments passed to the tool's `kokkosp_parse_args`, split on white space (Kokkos'
@@ -347,6 +365,9 @@ impl InitSettings {
         if let Some(value) = lookup("FERROKKOS_DISABLE_CUDA") {
             settings.disable_cuda = parse_bool("FERROKKOS_DISABLE_CUDA", &value)?;
         }
+        if let Some(value) = lookup("FERROKKOS_TOOLS_OPTIONAL") {
+            settings.tools_optional = parse_bool("FERROKKOS_TOOLS_OPTIONAL", &value)?;
+        }
         if let Some(value) = lookup("KOKKOS_DISABLE_WARNINGS") {
             settings.disable_warnings = parse_bool("KOKKOS_DISABLE_WARNINGS", &value)?;
         }
@@ -451,6 +472,12 @@ impl InitSettings {
                         "ferrokkos-trace" => self.trace = Some(value.into()),
                         _ => self.tools_libs = Some(value),
                     }
+                }
+                "ferrokkos-tools-optional" => {
+                    self.tools_optional = match inline {
+                        Some(v) => parse_bool("--ferrokkos-tools-optional", &v)?,
+                        None => true,
+                    };
                 }
                 "kokkos-disable-warnings" => {
                     self.disable_warnings = match inline {

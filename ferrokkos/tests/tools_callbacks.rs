@@ -422,6 +422,32 @@ fn a_tool_path_that_is_not_a_tool_library_fails_initialize_with_the_reason() {
     );
 }
 
+#[test]
+fn an_optional_tool_that_does_not_load_is_a_warning_and_the_run_goes_on() {
+    if is_child() {
+        let rt = ferrokkos::initialize(InitSettings::from_env().unwrap()).unwrap();
+        assert!(!profiling::profile_library_loaded());
+        rt.finalize().unwrap();
+        return;
+    }
+    let out = run_child(
+        "an_optional_tool_that_does_not_load_is_a_warning_and_the_run_goes_on",
+        &[
+            ("KOKKOS_TOOLS_LIBS", "/nonexistent/libkp_missing.so"),
+            ("FERROKKOS_TOOLS_OPTIONAL", "1"),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "ferrokkos: warning: the Kokkos Tools library \"/nonexistent/libkp_missing.so\" \
+             could not be loaded"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("going on without it"), "{stderr}");
+}
+
 fn check_loaded() {
     let rt = ferrokkos::initialize(InitSettings::from_env().unwrap()).unwrap();
     assert!(profiling::profile_library_loaded());

@@ -295,7 +295,25 @@ fn more_threads_than_hardware_warns_unless_warnings_are_disabled() {
     let (flag, rest) = InitSettings::from_args(["prog", "--kokkos-disable-warnings", "x"]).unwrap();
     assert!(flag.warnings_disabled());
     assert_eq!(rest, ["prog", "x"]);
-    let env = InitSettings::from_lookup(env(&[("KOKKOS_DISABLE_WARNINGS", "1")])).unwrap();
-    assert!(env.warnings_disabled());
+    let from_env = InitSettings::from_lookup(env(&[("KOKKOS_DISABLE_WARNINGS", "1")])).unwrap();
+    assert!(from_env.warnings_disabled());
     assert!(!InitSettings::new().warnings_disabled());
+}
+
+#[test]
+fn tools_are_required_by_default_and_made_optional_by_flag_variable_or_code() {
+    assert!(!InitSettings::new().tools_are_optional());
+    assert!(
+        InitSettings::new()
+            .tools_optional(true)
+            .tools_are_optional()
+    );
+    let (flag, rest) =
+        InitSettings::from_args(["prog", "--ferrokkos-tools-optional", "-x"]).unwrap();
+    assert!(flag.tools_are_optional());
+    assert_eq!(rest, ["prog", "-x"]);
+    let from_env = InitSettings::from_lookup(env(&[("FERROKKOS_TOOLS_OPTIONAL", "yes")])).unwrap();
+    assert!(from_env.tools_are_optional());
+    let e = InitSettings::from_lookup(env(&[("FERROKKOS_TOOLS_OPTIONAL", "perhaps")])).unwrap_err();
+    assert!(e.to_string().contains("FERROKKOS_TOOLS_OPTIONAL"), "{e}");
 }

@@ -93,13 +93,19 @@ pub(crate) struct Prepared {
 }
 
 /// Loads the tool library and creates the trace file that `settings` name. An error names the path
-/// and why (a missing file, not a shared library, no `kokkosp_*` function, an unwritable trace).
+/// and why (a missing file, not a shared library, no `kokkosp_*` function, an unwritable trace); a
+/// library that does not load is only a warning where the settings make tools optional.
 /// `fence_all` is the runtime's global fence, which tools call when they ask for one.
 pub(crate) fn prepare(settings: &InitSettings, fence_all: GlobalFence) -> Result<Prepared> {
-    let library = settings
-        .tools_library()
-        .map(ToolLibrary::load)
-        .transpose()?;
+    let library = match settings.tools_library().map(ToolLibrary::load) {
+        Some(Err(e)) if settings.tools_are_optional() => {
+            if !settings.warnings_disabled() {
+                eprintln!("ferrokkos: warning: {e}; going on without it");
+            }
+            None
+        }
+        loaded => loaded.transpose()?,
+    };
     let trace = settings
         .trace_path()
         .map(|path| Trace::create(path, &settings.program_name()))
