@@ -26,14 +26,87 @@ fn version_prints_the_package_version_under_each_spelling() {
 
 #[test]
 fn info_help_describes_the_command_and_succeeds() {
-    for spelling in ["--help", "-h"] {
+    for (spelling, about) in [
+        (
+            "--help",
+            "Prints the version, the execution spaces with their concurrency",
+        ),
+        (
+            "-h",
+            "version, execution spaces, thread count, CUDA device and memory spaces",
+        ),
+    ] {
         let out = ferrokkos(&["info", spelling]);
         let (stdout, stderr) = text(&out);
         assert!(out.status.success(), "{spelling}: {stderr}");
-        assert!(stdout.starts_with("usage: ferrokkos info"), "{stdout}");
+        assert!(stdout.starts_with(about), "{spelling}: {stdout}");
+        assert!(
+            stdout.contains("\n\nUsage: ferrokkos info\n"),
+            "{spelling}: {stdout}"
+        );
     }
-    let out = ferrokkos(&["info", "--bogus"]);
-    assert_eq!(out.status.code(), Some(2));
+    common::usage_errors(
+        "info",
+        &[
+            (&["--bogus"], "unexpected argument '--bogus' found"),
+            (&["extra"], "unexpected argument 'extra' found"),
+        ],
+    );
+}
+
+#[test]
+fn help_and_no_command_print_the_top_level_help() {
+    let help = |args: &[&str]| {
+        let out = ferrokkos(args);
+        let (stdout, stderr) = text(&out);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+        stdout
+    };
+    let top = help(&["help"]);
+    assert!(top.contains("\nUsage: ferrokkos [COMMAND]\n"), "{top}");
+    for command in [
+        "info", "stream", "spmv", "stencil", "latency", "timeline", "version", "help",
+    ] {
+        assert!(top.contains(&format!("\n  {command} ")), "{command}: {top}");
+    }
+    for spelling in [&["--help"][..], &["-h"], &[]] {
+        assert_eq!(help(spelling), top, "{spelling:?}");
+    }
+    // A command's help through `help`.
+    let stream = help(&["help", "stream"]);
+    assert!(
+        stream.contains("Usage: ferrokkos stream [OPTIONS]"),
+        "{stream}"
+    );
+}
+
+#[test]
+fn an_unknown_command_is_a_usage_error_with_the_top_level_usage() {
+    let out = ferrokkos(&["strem"]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("error: unrecognized subcommand 'strem'"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("tip: a similar subcommand exists: 'stream'"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Usage: ferrokkos [COMMAND]"), "{stderr}");
+}
+
+#[test]
+fn a_bad_runtime_option_is_a_usage_error_before_clap() {
+    let out = Command::new(BIN)
+        .args(["info", "--kokkos-num-threads=many"])
+        .output()
+        .unwrap();
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("ferrokkos: "), "{stderr}");
+    assert!(stderr.contains("many"), "{stderr}");
 }
 
 #[test]
@@ -116,6 +189,8 @@ fn help_lists_every_runtime_option_and_variable() {
         "--kokkos-tools-args",
         "--ferrokkos-trace",
         "--kokkos-disable-warnings",
+        "--ferrokkos-tools-optional",
+        "FERROKKOS_TOOLS_OPTIONAL",
         "FERROKKOS_NUM_THREADS",
         "KOKKOS_NUM_THREADS",
         "FERROKKOS_PIN_THREADS",

@@ -56,15 +56,23 @@ fn serial_without_peers_runs_both_ferrokkos_lines() {
 
 #[test]
 fn bad_sizes_and_runs_are_usage_errors() {
+    let size = "'--size <N>': expected an integer from 1 to 674";
     common::usage_errors(
         "spmv",
         &[
-            &["--size", "0"],
-            &["--size", "675"],
-            &["--size", "-1"],
-            &["--size", "lots"],
-            &["--runs", "0"],
-            &["--space", "gpu"],
+            (&["--size", "0"], size),
+            (&["--size", "675"], size),
+            (&["--size", "-1"], size),
+            (&["--size", "lots"], size),
+            (
+                &["--runs", "0"],
+                "'--runs <K>': expected a positive integer",
+            ),
+            (
+                &["--space", "gpu"],
+                "[possible values: serial, threads, cuda]",
+            ),
+            (&["--bogus"], "unexpected argument '--bogus'"),
         ],
     );
 }

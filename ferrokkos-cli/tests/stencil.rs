@@ -116,13 +116,25 @@ fn bad_options_are_usage_errors() {
     common::usage_errors(
         "stencil",
         &[
-            &["-n", "0"],
-            &["-n", "2000000"],
-            &["--steps", "0"],
-            &["--iters", "x"],
-            &["--runs"],
-            &["--space", "gpu"],
-            &["--kernel", "sweep"],
+            (
+                &["-n", "0"],
+                "'-n <N>': expected an integer from 1 to 1048576",
+            ),
+            (
+                &["-n", "2000000"],
+                "'-n <N>': expected an integer from 1 to 1048576",
+            ),
+            (
+                &["--steps", "0"],
+                "'--steps <S>': expected an integer from 1 to",
+            ),
+            (&["--iters", "x"], "invalid value 'x' for '--iters <I>'"),
+            (&["--runs"], "a value is required for '--runs <R>'"),
+            (
+                &["--space", "gpu"],
+                "[possible values: serial, threads, cuda]",
+            ),
+            (&["--kernel", "sweep"], "unexpected argument '--kernel'"),
         ],
     );
 }

@@ -109,10 +109,98 @@ fn babelstream_selections_leave_the_deep_copy_kernels_out() {
 
 #[test]
 fn unknown_kernels_name_the_selections() {
-    common::usage_errors("stream", &[&["--only", "memset"], &["--only", "copy,fill"]]);
+    common::usage_errors(
+        "stream",
+        &[
+            (
+                &["--only", "memset"],
+                "invalid value 'memset' for '--only <NAME>'",
+            ),
+            (&["--only", "copy,fill"], "invalid value 'copy,fill'"),
+            (&["-o"], "a value is required for '--only <NAME>'"),
+        ],
+    );
     let out = ferrokkos(&["stream", "--only", "memset"]);
     let (_, stderr) = text(&out);
-    assert!(stderr.contains("DeepCopy, Fill or Copies"), "{stderr}");
+    let choices = "[possible values: Copy, Mul, Add, Triad, Dot, Nstream, Classic, All, \
+                   DeepCopy, Fill, Copies]";
+    assert!(stderr.contains(choices), "{stderr}");
+}
+
+/// A size or a repetition count out of range is a usage error of `stream` that says what the
+/// option takes and shows `stream`'s usage, not the top-level one.
+#[test]
+fn bad_sizes_say_what_is_expected() {
+    for bad in ["-5", "0"] {
+        let out = ferrokkos(&["stream", "-s", bad]);
+        let (stdout, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "-s {bad}: {stderr}");
+        assert!(stdout.is_empty(), "{stdout}");
+        let says = format!(
+            "error: invalid value '{bad}' for '--arraysize <N>': expected a positive integer\n"
+        );
+        assert!(stderr.starts_with(&says), "-s {bad}: {stderr}");
+        assert!(
+            stderr.contains("\n\nUsage: ferrokkos stream [OPTIONS]\n"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("Usage: ferrokkos [COMMAND]"), "{stderr}");
+        assert!(!stderr.contains("Commands:"), "{stderr}");
+    }
+    common::usage_errors(
+        "stream",
+        &[
+            (
+                &["-s", "ten"],
+                "'--arraysize <N>': expected a positive integer",
+            ),
+            (
+                &["--arraysize=-1"],
+                "'--arraysize <N>': expected a positive integer",
+            ),
+            (
+                &["-n", "1"],
+                "'--numtimes <N>': expected an integer, 2 or more",
+            ),
+            (&["--numtimes", "-2"], "expected an integer, 2 or more"),
+            (
+                &["--space", "gpu"],
+                "[possible values: serial, threads, cuda]",
+            ),
+            (&["--space"], "a value is required for '--space <NAME>'"),
+            (&["--bogus"], "unexpected argument '--bogus'"),
+        ],
+    );
+}
+
+#[test]
+fn help_describes_the_benchmark_and_every_option() {
+    let out = ferrokkos(&["stream", "--help"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stdout.starts_with("BabelStream (Copy c=a, Mul b=s*c"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Usage: ferrokkos stream [OPTIONS]"),
+        "{stdout}"
+    );
+    for option in [
+        "-s, --arraysize <N>",
+        "[default: 33554432]",
+        "-n, --numtimes <N>",
+        "[default: 100]",
+        "--float",
+        "-o, --only <NAME>",
+        "--space <NAME>",
+        "--compare",
+        "--csv",
+        "--mibibytes",
+        "-h, --help",
+    ] {
+        assert!(stdout.contains(option), "no {option:?} in:\n{stdout}");
+    }
 }
 
 #[test]

@@ -89,3 +89,45 @@ fn a_missing_trace_is_a_run_error_naming_the_file() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/nonexistent/trace.json"), "{err}");
 }
+
+#[test]
+fn a_cut_trace_is_drawn_with_a_warning_and_an_empty_window_is_named() {
+    let dir = std::env::temp_dir().join(format!("ferrokkos-cut-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("cut.json");
+    let png = dir.join("cut.png");
+    let run = Command::new(BIN)
+        .args(["stream", "-s", "20000", "-n", "3", "--space", "threads"])
+        .arg("--kokkos-num-threads=2")
+        .env("FERROKKOS_TRACE", &trace)
+        .env_remove("KOKKOS_TOOLS_LIBS")
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    // What a crash leaves: the file cut in the middle of an event, its list never closed.
+    let full = std::fs::read(&trace).unwrap();
+    std::fs::write(&trace, &full[..full.len() * 2 / 3]).unwrap();
+    let draw = |extra: &[&str]| {
+        let out = Command::new(BIN)
+            .arg("timeline")
+            .arg(&trace)
+            .arg("-o")
+            .arg(&png)
+            .args(extra)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{stderr}");
+        stderr
+    };
+    let stderr = draw(&[]);
+    assert!(stderr.contains("ends early, at line "), "{stderr}");
+    assert!(stderr.contains("complete events before"), "{stderr}");
+    assert!(png_size(&png).0 > 0);
+    let far = draw(&["--from", "1e12", "--to", "2e12"]);
+    assert!(
+        far.contains("the window from 1000000000000 to 2000000000000 us holds no span"),
+        "{far}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,14 +1,12 @@
-//! The options of `ferrokkos latency` and its usage text.
+//! The options of `ferrokkos latency` and its help.
 
 use ferrokkos::SpaceChoice;
 
 use crate::Failure;
-use crate::options::{Options, parse_space};
+use crate::cli::{SpaceArg, integer, space_choice};
 
-/// `ferrokkos latency --help`.
-pub const USAGE: &str = "\
-usage: ferrokkos latency [options]
-
+/// `ferrokkos latency --help`: what the command measures, before the options.
+pub const LONG_ABOUT: &str = "\
 The launch latency of parallel_for, parallel_reduce into a scalar and parallel_reduce into a rank-0
 View (Kokkos' benchmarks/launch_latency), for loop lengths N = 1 and 100000 and kernels capturing
 8 B, 1.6 kB and 24 kB. For each, in microseconds per launch, after 4 warm-up launches:
@@ -37,23 +35,49 @@ followed by 8 launches / graph and the issue's targets (a halo update as a graph
 kernel in a graph <= 1.5 us, latency figures). On Cuda the same rows are measured with raw CUDA
 for comparison: the kernels by hand (NVRTC), 8 cuLaunchKernel, and the same launches captured
 from a stream into CUDA graphs replayed by cuGraphLaunch (cuStreamSynchronize as the fence); the
-table gives raw / ferrokkos (higher: ferrokkos faster).
+table gives raw / ferrokkos (higher: ferrokkos faster).";
 
-options:
-  --space NAME             serial, threads or cuda (default: cuda when the process has a GPU,
-                           else threads)
-  -m M                     launches per timed loop (default 20000 up to N = 10000, then fewer:
-                           2000 for N = 100000); for the graph rows, calls per timed loop
-                           (default 1000)
-  -n N                     this loop length only
-  --csv                    CSV rows instead of a table
-  --compare                on serial and threads, also launch with rayon (a pool of as many
-                           threads; no fence) and print rayon / ferrokkos (higher: ferrokkos
-                           faster); on cuda the raw CUDA launches are always measured
-  --kernels                on serial and threads, launch kernel!s (as on cuda: capturing the array
-                           and a View) instead of closures
-  --no-graphs              without the graph rows
-  -h, --help               this text";
+/// The options of `ferrokkos latency`, as clap parses them.
+#[derive(Debug, clap::Args)]
+#[command(args_override_self = true)]
+pub struct Args {
+    #[command(flatten)]
+    space: SpaceArg,
+    /// launches per timed loop (default 20000 up to N = 10000, then fewer:
+    /// 2000 for N = 100000); for the graph rows, calls per timed loop
+    /// (default 1000)
+    #[arg(
+        short = 'm',
+        value_name = "M",
+        value_parser = integer::<usize>(1, u64::MAX),
+        allow_negative_numbers = true,
+        verbatim_doc_comment
+    )]
+    m: Option<usize>,
+    /// this loop length only
+    #[arg(
+        short = 'n',
+        value_name = "N",
+        value_parser = integer::<usize>(0, u64::MAX),
+        allow_negative_numbers = true
+    )]
+    n: Option<usize>,
+    /// CSV rows instead of a table
+    #[arg(long)]
+    csv: bool,
+    /// on serial and threads, also launch with rayon (a pool of as many
+    /// threads; no fence) and print rayon / ferrokkos (higher: ferrokkos
+    /// faster); on cuda the raw CUDA launches are always measured
+    #[arg(long, verbatim_doc_comment)]
+    compare: bool,
+    /// on serial and threads, launch kernel!s (as on cuda: capturing the array
+    /// and a View) instead of closures
+    #[arg(long, verbatim_doc_comment)]
+    kernels: bool,
+    /// without the graph rows
+    #[arg(long)]
+    no_graphs: bool,
+}
 
 /// The loop lengths run by default.
 const LENGTHS: [usize; 2] = [1, 100_000];
@@ -78,48 +102,27 @@ pub struct Config {
     pub no_graphs: bool,
 }
 
-impl Config {
-    /// Parses the options; `None` for `--help`.
-    pub fn parse(args: &[String]) -> Result<Option<Config>, Failure> {
-        let mut config = Config {
-            space: SpaceChoice::Best,
-            m: None,
-            n: None,
-            csv: false,
-            compare: false,
-            kernels: false,
-            no_graphs: false,
-        };
-        let mut options = Options::new("latency", args);
-        while let Some(name) = options.next_name() {
-            match name.as_str() {
-                "-h" | "--help" => return Ok(None),
-                "--space" => {
-                    let space: String = options.value(&name).map_err(Failure::Usage)?;
-                    config.space = parse_space("latency", &space).map_err(Failure::Usage)?;
-                }
-                "-m" => {
-                    let m: usize = options.value(&name).map_err(Failure::Usage)?;
-                    if m == 0 {
-                        return Err(Failure::Usage("latency: -m must be at least 1".into()));
-                    }
-                    config.m = Some(m);
-                }
-                "-n" => config.n = Some(options.value(&name).map_err(Failure::Usage)?),
-                "--csv" => config.csv = true,
-                "--kernels" => config.kernels = true,
-                "--no-graphs" => config.no_graphs = true,
-                "--compare" if cfg!(feature = "peers") => config.compare = true,
-                "--compare" => {
-                    return Err(Failure::Usage(
-                        "latency: --compare needs ferrokkos-cli built with the `peers` feature"
-                            .into(),
-                    ));
-                }
-                _ => return Err(Failure::Usage(options.unknown(&name))),
-            }
+impl TryFrom<Args> for Config {
+    type Error = Failure;
+
+    /// The options as the benchmark uses them; `--compare` is a usage error in a build without
+    /// the peers.
+    fn try_from(args: Args) -> Result<Config, Failure> {
+        if args.compare && !cfg!(feature = "peers") {
+            return Err(Failure::Usage(crate::cli::usage_error(
+                "latency",
+                "--compare needs ferrokkos-cli built with the `peers` feature",
+            )));
         }
-        Ok(Some(config))
+        Ok(Config {
+            space: space_choice(args.space),
+            m: args.m,
+            n: args.n,
+            csv: args.csv,
+            compare: args.compare,
+            kernels: args.kernels,
+            no_graphs: args.no_graphs,
+        })
     }
 }
 
@@ -145,59 +148,101 @@ fn default_m(n: usize) -> usize {
 mod tests {
     use super::*;
 
-    fn parse(args: &[&str]) -> Result<Option<Config>, Failure> {
-        Config::parse(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+    /// `ferrokkos latency ARGS`, parsed as the program parses it.
+    fn parse(args: &[&str]) -> Result<Config, Failure> {
+        let line = ["ferrokkos", "latency"].iter().chain(args);
+        match crate::cli::parse(line).map_err(Failure::Usage)?.command {
+            Some(crate::cli::Command::Latency(args)) => Config::try_from(args),
+            other => panic!("{args:?} parsed as {other:?}"),
+        }
     }
 
     #[test]
     fn options_parse() {
-        let Ok(Some(c)) = parse(&["--space=serial", "-m", "7", "-n", "3", "--csv"]) else {
+        let Ok(c) = parse(&["--space=serial", "-m", "7", "-n", "3", "--csv"]) else {
             panic!("valid options rejected");
         };
         assert_eq!(c.space, SpaceChoice::Serial);
         assert_eq!(
-            (c.m, c.n, c.csv, c.compare, c.kernels),
-            (Some(7), Some(3), true, false, false)
+            (c.m, c.n, c.csv, c.compare, c.kernels, c.no_graphs),
+            (Some(7), Some(3), true, false, false, false)
         );
-        let Ok(Some(c)) = parse(&["--kernels", "--no-graphs"]) else {
-            panic!("--kernels --no-graphs rejected");
+        assert_eq!(c.plan(), [(3, 7)]);
+        let Ok(c) = parse(&["--kernels", "--no-graphs", "-n", "0"]) else {
+            panic!("--kernels --no-graphs -n 0 rejected");
         };
         assert!(c.kernels && c.no_graphs);
-        assert!(matches!(
-            parse(&[]),
-            Ok(Some(Config {
-                space: SpaceChoice::Best,
-                ..
-            }))
-        ));
+        assert_eq!((c.n, c.m), (Some(0), None));
+        let Ok(c) = parse(&[]) else {
+            panic!("no options rejected");
+        };
+        assert_eq!((c.space, c.m, c.n), (SpaceChoice::Best, None, None));
+        assert_eq!(c.plan(), [(1, 20_000), (100_000, 2_000)]);
         for (name, space) in [
             ("serial", SpaceChoice::Serial),
             ("threads", SpaceChoice::Threads),
             ("cuda", SpaceChoice::Cuda),
             ("Cuda", SpaceChoice::Cuda),
         ] {
-            let Ok(Some(c)) = parse(&["--space", name]) else {
+            let Ok(c) = parse(&["--space", name]) else {
                 panic!("--space {name} rejected");
             };
             assert_eq!(c.space, space);
         }
-        assert!(matches!(parse(&["--csv", "-h", "--bogus"]), Ok(None)));
+        let Err(Failure::Usage(help)) = parse(&["--csv", "-h", "--bogus"]) else {
+            panic!("-h is no help");
+        };
+        assert_eq!(help.kind(), clap::error::ErrorKind::DisplayHelp);
+        assert_eq!(help.exit_code(), 0);
+    }
+
+    #[test]
+    fn compare_needs_the_peers() {
+        let compare = parse(&["--compare"]);
+        if cfg!(feature = "peers") {
+            assert!(matches!(compare, Ok(Config { compare: true, .. })));
+        } else {
+            let Err(Failure::Usage(e)) = compare else {
+                panic!("--compare without the peers accepted");
+            };
+            let e = e.to_string();
+            assert!(e.contains("built with the `peers` feature"), "{e}");
+            assert!(e.contains("Usage: ferrokkos latency [OPTIONS]"), "{e}");
+        }
     }
 
     #[test]
     fn bad_options_are_usage_errors() {
-        let bad: [&[&str]; 8] = [
-            &["-m", "0"],
-            &["-m", "x"],
-            &["-n"],
-            &["--space", "gpu"],
-            &["--space", "best"],
-            &["--space"],
-            &["--bogus"],
-            &["--csv=yes"],
+        let bad: [(&[&str], &str); 8] = [
+            (
+                &["-m", "0"],
+                "invalid value '0' for '-m <M>': expected a positive integer",
+            ),
+            (
+                &["-m", "x"],
+                "invalid value 'x' for '-m <M>': expected a positive integer",
+            ),
+            (&["-n"], "a value is required for '-n <N>'"),
+            (&["-n", "-1"], "expected a non-negative integer"),
+            (
+                &["--space", "gpu"],
+                "[possible values: serial, threads, cuda]",
+            ),
+            (
+                &["--space", "best"],
+                "[possible values: serial, threads, cuda]",
+            ),
+            (&["--bogus"], "unexpected argument '--bogus'"),
+            (&["--csv=yes"], "unexpected value 'yes' for '--csv'"),
         ];
-        for args in bad {
-            assert!(matches!(parse(args), Err(Failure::Usage(_))), "{args:?}");
+        for (args, says) in bad {
+            let Err(Failure::Usage(e)) = parse(args) else {
+                panic!("{args:?} accepted");
+            };
+            assert_eq!(e.exit_code(), 2, "{args:?}");
+            let e = e.to_string();
+            assert!(e.contains(says), "{args:?}: {e}");
+            assert!(e.contains("\n\nUsage: ferrokkos latency "), "{args:?}: {e}");
         }
     }
 

@@ -35,19 +35,17 @@ use ferrokkos::{
 };
 
 use crate::Failure;
-use config::{Config, USAGE};
+use config::Config;
+pub use config::{Args, LONG_ABOUT};
 use measure::{Ferrokkos, Implementation, Kinds};
 use report::{Block, Report};
 
 /// The measurements of one loop length and capture size: N, M, the capture in bytes, the figures.
 type Measured = (usize, usize, usize, Kinds);
 
-/// Runs the latency benchmark with the options `args`.
-pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
-    let Some(config) = Config::parse(args)? else {
-        println!("{USAGE}");
-        return Ok(());
-    };
+/// Runs the latency benchmark with its options.
+pub fn main(settings: InitSettings, args: Args) -> Result<(), Failure> {
+    let config = Config::try_from(args)?;
     let runtime = ferrokkos::initialize(settings)?;
     let outcome = match config.space.resolve() {
         SpaceChoice::Serial => Serial::default_instance()

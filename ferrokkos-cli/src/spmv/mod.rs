@@ -30,7 +30,7 @@ use ferrokkos::{ExecutionSpace, Threads};
 use ferrokkos::{InitSettings, Launch, SpaceChoice, SpaceTask};
 
 use crate::Failure;
-use crate::options::{Options, parse_space};
+use crate::cli::{SpaceArg, integer, space_choice};
 use ferrokkos_range::{FerrokkosRange, on_device};
 use ferrokkos_team::FerrokkosTeam;
 use matrix::Csr;
@@ -42,38 +42,97 @@ const DEFAULT_SIZE: usize = 120;
 /// The default number of timed products per implementation.
 const DEFAULT_RUNS: usize = 100;
 
-/// `ferrokkos spmv --help`.
-const USAGE: &str = "\
-usage: ferrokkos spmv [options]
-
+/// `ferrokkos spmv --help`: what the command does, before the options.
+pub const LONG_ABOUT: &str = "\
 The sparse matrix-vector product y = A x, A the 3D 7-point Laplacian on an n x n x n grid (6 on
 the diagonal, -1 for each neighbour, Dirichlet boundaries) in CSR form (u32 row offsets, u32
 column indices, f64 values). ferrokkos runs it as a kernel! over a RangePolicy of the rows (one
 row per iteration) and as a kernel! over a TeamPolicy (blocks of rows per team: 256 on the host
 spaces, team size x rows per thread on cuda; a TeamThreadRange over them, a ThreadVectorRange
-reduction over each row). Every implementation's y
-is checked against a serial reference (relative error at most 1e-12, else exit status 1). Prints
-the best and median time per product and the effective bandwidth, from the bytes
-nnz*(8+4) + (rows+1)*4 + rows*8*2 (values and column indices, row offsets, x read once, y written).
+reduction over each row). Every implementation's y is checked against a serial reference
+(relative error at most 1e-12, else exit status 1). Prints the best and median time per product
+and the effective bandwidth, from the bytes
+nnz*(8+4) + (rows+1)*4 + rows*8*2 (values and column indices, row offsets, x read once, y written).";
 
-options:
-  -s, --size N     grid size n (default 120: 1728000 rows, 12009600 nonzeros)
-  -n, --runs K     timed products per implementation, after one warm-up (default 100)
-      --space NAME serial, threads or cuda (default: cuda when the process has a GPU, else
-                   threads)
-      --compare    also run peers, taking turns with ferrokkos, and print peer time / ferrokkos
-                   time: on serial and threads a plain serial loop and rayon (par_chunks_mut of
-                   256 rows); on cuda a hand-written one-thread-per-row CUDA kernel (compiled by
-                   NVRTC) and cuSPARSE's cusparseSpMV (CSR, CUSPARSE_SPMV_CSR_ALG1; reported as
-                   unavailable when libcusparse cannot be loaded)
-      --vector-length V    the team line's vector length (power of two up to 32; default 1)
-      --rows-per-thread R  the team line's rows per team thread (default 1 on cuda, 256 on the
-                           host spaces, whose teams have one thread)
-      --team-schedule S    static or dynamic: how the team line's league is dealt to the host
-                           threads (default dynamic)
-  -h, --help       this text";
+/// How the team line's league is dealt to the host threads (`--team-schedule`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TeamSchedule {
+    /// Blocks of teams fixed in advance.
+    Static,
+    /// Teams taken as threads come free.
+    Dynamic,
+}
 
-/// The parsed options.
+/// The options of `ferrokkos spmv`.
+#[derive(Debug, clap::Args)]
+#[command(args_override_self = true)]
+pub struct Args {
+    /// grid size n (default 120: 1728000 rows, 12009600 nonzeros; the
+    /// nonzeros must fit 32-bit indices)
+    #[arg(
+        short = 's',
+        long,
+        value_name = "N",
+        default_value_t = DEFAULT_SIZE,
+        value_parser = integer::<usize>(1, matrix::max_size()),
+        allow_negative_numbers = true,
+        hide_default_value = true,
+        verbatim_doc_comment
+    )]
+    size: usize,
+    /// timed products per implementation, after one warm-up
+    #[arg(
+        short = 'n',
+        long,
+        value_name = "K",
+        default_value_t = DEFAULT_RUNS,
+        value_parser = integer::<usize>(1, u64::MAX),
+        allow_negative_numbers = true
+    )]
+    runs: usize,
+    #[command(flatten)]
+    space: SpaceArg,
+    /// also run peers, taking turns with ferrokkos, and print peer time /
+    /// ferrokkos time: on serial and threads a plain serial loop and rayon
+    /// (par_chunks_mut of 256 rows); on cuda a hand-written one-thread-per-row
+    /// CUDA kernel (compiled by NVRTC) and cuSPARSE's cusparseSpMV (CSR,
+    /// CUSPARSE_SPMV_CSR_ALG1; reported as unavailable when libcusparse
+    /// cannot be loaded)
+    #[arg(long, verbatim_doc_comment)]
+    compare: bool,
+    /// the team line's vector length (power of two up to 32; default 1)
+    #[arg(long, value_name = "V", value_parser = vector_length, allow_negative_numbers = true)]
+    vector_length: Option<usize>,
+    /// the team line's rows per team thread (default 1 on cuda, 256 on the
+    /// host spaces, whose teams have one thread)
+    #[arg(
+        long,
+        value_name = "R",
+        value_parser = integer::<usize>(1, u64::MAX),
+        allow_negative_numbers = true,
+        verbatim_doc_comment
+    )]
+    rows_per_thread: Option<usize>,
+    /// static or dynamic: how the team line's league is dealt to the host
+    /// threads (default dynamic)
+    #[arg(
+        long,
+        value_name = "S",
+        hide_possible_values = true,
+        verbatim_doc_comment
+    )]
+    team_schedule: Option<TeamSchedule>,
+}
+
+/// The value of `--vector-length`: a power of two from 1 to 32.
+fn vector_length(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|v| v.is_power_of_two() && *v <= 32)
+        .ok_or_else(|| "expected a power of two from 1 to 32".into())
+}
+
+/// The options, as the benchmark uses them.
 #[derive(Debug)]
 struct Config {
     /// `--size`: the grid size n.
@@ -84,92 +143,33 @@ struct Config {
     space: SpaceChoice,
     /// `--compare`.
     compare: bool,
-    /// `--vector-length` and `--rows-per-thread`: the team line's shape (`None`: the space's
-    /// default).
+    /// `--vector-length`, `--rows-per-thread` and `--team-schedule`: the team line's shape
+    /// (`None`: the space's default).
     team: ferrokkos_team::TeamShape,
 }
 
-/// Parses the options; `None` for `--help` (after printing the usage).
-fn parse(args: &[String]) -> Result<Option<Config>, Failure> {
-    let mut cfg = Config {
-        n: DEFAULT_SIZE,
-        runs: DEFAULT_RUNS,
-        space: SpaceChoice::Best,
-        compare: false,
-        team: ferrokkos_team::TeamShape::default(),
-    };
-    let mut opts = Options::new("spmv", args);
-    while let Some(name) = opts.next_name() {
-        match name.as_str() {
-            "-s" | "--size" => {
-                cfg.n = opts.value(&name).map_err(Failure::Usage)?;
-                let max = matrix::max_size();
-                if cfg.n == 0 || cfg.n as u64 > max {
-                    return Err(Failure::Usage(format!(
-                        "spmv: the grid size must be between 1 and {max} (the nonzeros must fit \
-                         32-bit indices), got {}",
-                        cfg.n
-                    )));
-                }
-            }
-            "-n" | "--runs" => {
-                cfg.runs = opts.value(&name).map_err(Failure::Usage)?;
-                if cfg.runs == 0 {
-                    return Err(Failure::Usage(
-                        "spmv: the number of runs must be 1 or more".into(),
-                    ));
-                }
-            }
-            "--compare" => cfg.compare = true,
-            "--vector-length" => {
-                let v: usize = opts.value(&name).map_err(Failure::Usage)?;
-                if !v.is_power_of_two() || v > 32 {
-                    return Err(Failure::Usage(format!(
-                        "spmv: the vector length must be a power of two from 1 to 32, got {v}"
-                    )));
-                }
-                cfg.team.vector_length = Some(v);
-            }
-            "--team-schedule" => {
-                let which: String = opts.value(&name).map_err(Failure::Usage)?;
-                cfg.team.schedule = Some(match which.as_str() {
-                    "static" => ferrokkos::Schedule::Static,
-                    "dynamic" => ferrokkos::Schedule::Dynamic,
-                    other => {
-                        return Err(Failure::Usage(format!(
-                            "spmv: the team schedule is static or dynamic, got {other:?}"
-                        )));
-                    }
-                });
-            }
-            "--rows-per-thread" => {
-                let r: usize = opts.value(&name).map_err(Failure::Usage)?;
-                if r == 0 {
-                    return Err(Failure::Usage(
-                        "spmv: the rows per team thread must be 1 or more".into(),
-                    ));
-                }
-                cfg.team.rows_per_thread = Some(r);
-            }
-            "--space" => {
-                let which: String = opts.value(&name).map_err(Failure::Usage)?;
-                cfg.space = parse_space("spmv", &which).map_err(Failure::Usage)?;
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(None);
-            }
-            other => return Err(Failure::Usage(opts.unknown(other))),
+impl From<Args> for Config {
+    fn from(args: Args) -> Config {
+        Config {
+            n: args.size,
+            runs: args.runs,
+            space: space_choice(args.space),
+            compare: args.compare,
+            team: ferrokkos_team::TeamShape {
+                vector_length: args.vector_length,
+                rows_per_thread: args.rows_per_thread,
+                schedule: args.team_schedule.map(|s| match s {
+                    TeamSchedule::Static => ferrokkos::Schedule::Static,
+                    TeamSchedule::Dynamic => ferrokkos::Schedule::Dynamic,
+                }),
+            },
         }
     }
-    Ok(Some(cfg))
 }
 
-/// Runs `ferrokkos spmv` with the arguments after the command name.
-pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
-    let Some(cfg) = parse(args)? else {
-        return Ok(());
-    };
+/// Runs `ferrokkos spmv` with its options.
+pub fn main(settings: InitSettings, args: Args) -> Result<(), Failure> {
+    let cfg = Config::from(args);
     crate::spaces::run_benchmark(settings, cfg.space, SpmvTask(&cfg), || {
         if cfg.space.resolve() == SpaceChoice::Cuda
             && let Ok(jit) = ferrokkos::Cuda::jit_stats()
@@ -350,76 +350,103 @@ fn run<S: Launch>(cfg: &Config, host: &Host, exec: &S) -> Result<(), Failure> {
 mod tests {
     use super::*;
 
-    fn args(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
+    /// `ferrokkos spmv ARGS`, parsed as the program parses it.
+    fn parse(args: &[&str]) -> Result<Config, clap::Error> {
+        let line = ["ferrokkos", "spmv"].iter().chain(args);
+        match crate::cli::parse(line)?.command {
+            Some(crate::cli::Command::Spmv(args)) => Ok(Config::from(args)),
+            other => panic!("{args:?} parsed as {other:?}"),
+        }
     }
 
     #[test]
     fn defaults_have_at_least_ten_million_nonzeros() {
-        let cfg = parse(&[]).unwrap().unwrap();
+        let cfg = parse(&[]).unwrap();
         assert_eq!(
             (cfg.n, cfg.runs, cfg.space, cfg.compare),
             (120, 100, SpaceChoice::Best, false)
         );
+        assert_eq!(cfg.team, ferrokkos_team::TeamShape::default());
         assert!(matrix::nnz_of(cfg.n as u64).unwrap() >= 10_000_000);
     }
 
     #[test]
     fn options_parse() {
-        let cfg = parse(&args(&[
-            "--size",
-            "60",
-            "--runs=3",
-            "--space",
-            "Serial",
-            "--compare",
-        ]))
-        .unwrap()
-        .unwrap();
+        let cfg = parse(&["--size", "60", "--runs=3", "--space", "Serial", "--compare"]).unwrap();
         assert_eq!(
             (cfg.n, cfg.runs, cfg.space, cfg.compare),
             (60, 3, SpaceChoice::Serial, true)
         );
-        let cfg = parse(&args(&["-s", "7", "-n", "1", "--space=cuda"]))
-            .unwrap()
-            .unwrap();
+        let cfg = parse(&["-s", "7", "-n", "1", "--space=cuda"]).unwrap();
         assert_eq!((cfg.n, cfg.runs, cfg.space), (7, 1, SpaceChoice::Cuda));
         assert_eq!(cfg.team, ferrokkos_team::TeamShape::default());
-        let cfg = parse(&args(&["--vector-length", "4", "--rows-per-thread=3"]))
-            .unwrap()
-            .unwrap();
+        let cfg = parse(&[
+            "--vector-length",
+            "4",
+            "--rows-per-thread=3",
+            "--team-schedule",
+            "static",
+        ])
+        .unwrap();
         assert_eq!(
-            (cfg.team.vector_length, cfg.team.rows_per_thread),
-            (Some(4), Some(3))
+            cfg.team,
+            ferrokkos_team::TeamShape {
+                vector_length: Some(4),
+                rows_per_thread: Some(3),
+                schedule: Some(ferrokkos::Schedule::Static),
+            }
         );
+        let cfg = parse(&["--team-schedule=dynamic", "--vector-length", "32"]).unwrap();
+        assert_eq!(cfg.team.schedule, Some(ferrokkos::Schedule::Dynamic));
+        assert_eq!(cfg.team.vector_length, Some(32));
     }
 
     #[test]
-    fn bad_options_are_usage_errors() {
-        let too_big = (matrix::max_size() + 1).to_string();
-        for bad in [
-            &["--size", "0"][..],
-            &["--size", &too_big],
-            &["--size", "99999999999999999999999"],
-            &["--size", "-3"],
-            &["--size", "ten"],
-            &["--size"],
-            &["--runs", "0"],
-            &["--space", "gpu"],
-            &["--space", "best"],
-            &["--only", "dot"],
-            &["--vector-length", "3"],
-            &["--vector-length", "64"],
-            &["--vector-length", "0"],
-            &["--rows-per-thread", "0"],
-            &["--team-schedule", "guided"],
+    fn bad_options_are_usage_errors_saying_what_is_expected() {
+        let max = matrix::max_size();
+        let too_big = (max + 1).to_string();
+        let size = format!("expected an integer from 1 to {max}");
+        for (bad, says) in [
+            (&["--size", "0"][..], size.as_str()),
+            (&["--size", &too_big], &size),
+            (&["--size", "99999999999999999999999"], &size),
+            (&["--size", "-3"], &size),
+            (&["--size", "ten"], &size),
+            (&["--size"], "a value is required for '--size <N>'"),
+            (&["--runs", "0"], "expected a positive integer"),
+            (
+                &["--space", "gpu"],
+                "[possible values: serial, threads, cuda]",
+            ),
+            (
+                &["--space", "best"],
+                "[possible values: serial, threads, cuda]",
+            ),
+            (&["--only", "dot"], "unexpected argument '--only'"),
+            (
+                &["--vector-length", "3"],
+                "expected a power of two from 1 to 32",
+            ),
+            (
+                &["--vector-length", "64"],
+                "expected a power of two from 1 to 32",
+            ),
+            (
+                &["--vector-length", "0"],
+                "expected a power of two from 1 to 32",
+            ),
+            (&["--rows-per-thread", "0"], "expected a positive integer"),
+            (
+                &["--team-schedule", "guided"],
+                "[possible values: static, dynamic]",
+            ),
         ] {
-            assert!(
-                matches!(parse(&args(bad)), Err(Failure::Usage(_))),
-                "{bad:?}"
-            );
+            let e = parse(bad).map(|_| ()).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{bad:?}");
+            let e = e.to_string();
+            assert!(e.contains(says), "{bad:?}: {e}");
+            assert!(e.contains("\n\nUsage: ferrokkos spmv "), "{bad:?}: {e}");
         }
-        let max = matrix::max_size().to_string();
-        assert!(parse(&args(&["--size", &max])).is_ok());
+        assert_eq!(parse(&["--size", &max.to_string()]).unwrap().n as u64, max);
     }
 }

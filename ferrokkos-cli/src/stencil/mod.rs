@@ -28,7 +28,7 @@ use std::time::Instant;
 use ferrokkos::{InitSettings, Launch, SpaceChoice, SpaceTask};
 
 use crate::Failure;
-use crate::options::{Options, parse_space};
+use crate::cli::{SpaceArg, integer, space_choice};
 use crate::timing::Times;
 use cg::{Dot, Update};
 use ferrokkos_impl::{FerrokkosStencil, on_device};
@@ -42,10 +42,11 @@ const DEFAULT_N: usize = 4096;
 /// The largest grid `-n` accepts (a field of 2^20 x 2^20 doubles is 8 TiB).
 const MAX_N: usize = 1 << 20;
 
-/// `ferrokkos stencil --help`.
-const USAGE: &str = "\
-usage: ferrokkos stencil [options]
+/// The most steps, iterations and runs the options take: any count a person would wait for.
+const MANY: u64 = 1 << 30;
 
+/// `ferrokkos stencil --help`: what the command does, before the options.
+pub const LONG_ABOUT: &str = "\
 Two kernels on an n x n grid of f64 with one halo layer, written with ferrokkos as kernel!s over
 rank-2 MDRangePolicies:
   sweep  v = 0.5 u + 0.1 (4 edge neighbours) + 0.025 (4 corners) on the interior, the halo fixed
@@ -54,25 +55,65 @@ rank-2 MDRangePolicies:
          fixed number of iterations (one operator apply, two dot products with Sum, three
          updates each; no convergence test); timed per iteration
 Prints the best and median time per step and per iteration, and the effective bandwidth (sweep 16
-bytes, cg iteration 112 bytes per interior cell).
+bytes, cg iteration 112 bytes per interior cell).";
 
-options:
-  -n N             interior cells per direction (default 4096)
-      --steps S    sweep steps per run (default 10)
-      --iters I    CG iterations per run (default 20)
-      --runs R     timed runs per implementation, after one warm-up (default 10)
-      --space NAME serial, threads or cuda (default: cuda when the process has a GPU, else
-                   threads)
-      --compare    on serial and threads, also run the same loop nests hand-written in Rust (plain
-                   nested loops on serial, rayon par_chunks_mut over the rows on threads) and in C
-                   with OpenMP (parallel for over the rows), as many threads as the space, taking
-                   turns with ferrokkos run by run; print peer time / ferrokkos time, and check
-                   that each peer's sweep field equals ferrokkos' bit for bit and its CG residual
-                   norms and solution agree within 1e-8 (else exit status 1)
-      --csv        print CSV instead of tables
-  -h, --help       this text";
+/// The options of `ferrokkos stencil`.
+#[derive(Debug, clap::Args)]
+#[command(args_override_self = true)]
+pub struct Args {
+    /// interior cells per direction
+    #[arg(
+        short = 'n',
+        value_name = "N",
+        default_value_t = DEFAULT_N,
+        value_parser = integer::<usize>(1, MAX_N as u64),
+        allow_negative_numbers = true
+    )]
+    n: usize,
+    /// sweep steps per run
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 10,
+        value_parser = integer::<usize>(1, MANY),
+        allow_negative_numbers = true
+    )]
+    steps: usize,
+    /// CG iterations per run
+    #[arg(
+        long,
+        value_name = "I",
+        default_value_t = 20,
+        value_parser = integer::<usize>(1, MANY),
+        allow_negative_numbers = true
+    )]
+    iters: usize,
+    /// timed runs per implementation, after one warm-up
+    #[arg(
+        long,
+        value_name = "R",
+        default_value_t = 10,
+        value_parser = integer::<usize>(1, MANY),
+        allow_negative_numbers = true
+    )]
+    runs: usize,
+    #[command(flatten)]
+    space: SpaceArg,
+    /// on serial and threads, also run the same loop nests hand-written in
+    /// Rust (plain nested loops on serial, rayon par_chunks_mut over the rows
+    /// on threads) and in C with OpenMP (parallel for over the rows), as many
+    /// threads as the space, taking turns with ferrokkos run by run; print
+    /// peer time / ferrokkos time, and check that each peer's sweep field
+    /// equals ferrokkos' bit for bit and its CG residual norms and solution
+    /// agree within 1e-8 (else exit status 1)
+    #[arg(long, verbatim_doc_comment)]
+    compare: bool,
+    /// print CSV instead of tables
+    #[arg(long)]
+    csv: bool,
+}
 
-/// The parsed options.
+/// The options, as the benchmark uses them.
 #[derive(Debug)]
 struct Config {
     /// `-n`: the grid.
@@ -91,58 +132,23 @@ struct Config {
     csv: bool,
 }
 
-/// The value of the count option `name`, at least 1 and at most `max`.
-fn count(opts: &mut Options, name: &str, max: usize) -> Result<usize, Failure> {
-    let v: usize = opts.value(name).map_err(Failure::Usage)?;
-    if v == 0 || v > max {
-        return Err(Failure::Usage(format!(
-            "stencil: {name} must be between 1 and {max}, got {v}"
-        )));
-    }
-    Ok(v)
-}
-
-/// Parses the options; `None` for `--help` (after printing the usage).
-fn parse(args: &[String]) -> Result<Option<Config>, Failure> {
-    let mut cfg = Config {
-        grid: Grid { n: DEFAULT_N },
-        steps: 10,
-        iters: 20,
-        runs: 10,
-        space: SpaceChoice::Best,
-        compare: false,
-        csv: false,
-    };
-    // Steps, iterations and runs: any count a person would wait for.
-    let many = 1 << 30;
-    let mut opts = Options::new("stencil", args);
-    while let Some(name) = opts.next_name() {
-        match name.as_str() {
-            "-n" => cfg.grid.n = count(&mut opts, &name, MAX_N)?,
-            "--steps" => cfg.steps = count(&mut opts, &name, many)?,
-            "--iters" => cfg.iters = count(&mut opts, &name, many)?,
-            "--runs" => cfg.runs = count(&mut opts, &name, many)?,
-            "--compare" => cfg.compare = true,
-            "--csv" => cfg.csv = true,
-            "--space" => {
-                let which: String = opts.value(&name).map_err(Failure::Usage)?;
-                cfg.space = parse_space("stencil", &which).map_err(Failure::Usage)?;
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(None);
-            }
-            other => return Err(Failure::Usage(opts.unknown(other))),
+impl From<Args> for Config {
+    fn from(args: Args) -> Config {
+        Config {
+            grid: Grid { n: args.n },
+            steps: args.steps,
+            iters: args.iters,
+            runs: args.runs,
+            space: space_choice(args.space),
+            compare: args.compare,
+            csv: args.csv,
         }
     }
-    Ok(Some(cfg))
 }
 
-/// Runs `ferrokkos stencil` with the arguments after the command name.
-pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
-    let Some(cfg) = parse(args)? else {
-        return Ok(());
-    };
+/// Runs `ferrokkos stencil` with its options.
+pub fn main(settings: InitSettings, args: Args) -> Result<(), Failure> {
+    let cfg = Config::from(args);
     crate::spaces::run_benchmark(settings, cfg.space, StencilTask(&cfg), || {})
 }
 
@@ -371,13 +377,18 @@ fn validate_all(
 mod tests {
     use super::*;
 
-    fn args(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
+    /// `ferrokkos stencil ARGS`, parsed as the program parses it.
+    fn parse(args: &[&str]) -> Result<Config, clap::Error> {
+        let line = ["ferrokkos", "stencil"].iter().chain(args);
+        match crate::cli::parse(line)?.command {
+            Some(crate::cli::Command::Stencil(args)) => Ok(Config::from(args)),
+            other => panic!("{args:?} parsed as {other:?}"),
+        }
     }
 
     #[test]
     fn defaults() {
-        let cfg = parse(&[]).unwrap().unwrap();
+        let cfg = parse(&[]).unwrap();
         assert_eq!(
             (cfg.grid.n, cfg.steps, cfg.iters, cfg.runs),
             (4096, 10, 20, 10)
@@ -390,7 +401,7 @@ mod tests {
 
     #[test]
     fn options_parse() {
-        let cfg = parse(&args(&[
+        let cfg = parse(&[
             "-n",
             "256",
             "--steps",
@@ -402,8 +413,7 @@ mod tests {
             "--space",
             "Serial",
             "--csv",
-        ]))
-        .unwrap()
+        ])
         .unwrap();
         assert_eq!(
             (cfg.grid.n, cfg.steps, cfg.iters, cfg.runs),
@@ -413,35 +423,50 @@ mod tests {
             (cfg.space, cfg.compare, cfg.csv),
             (SpaceChoice::Serial, true, true)
         );
-        let cfg = parse(&args(&["--space=cuda", "-n", "1"])).unwrap().unwrap();
+        let cfg = parse(&["--space=cuda", "-n", "1"]).unwrap();
         assert_eq!((cfg.space, cfg.grid.n), (SpaceChoice::Cuda, 1));
-        assert!(parse(&args(&["--help"])).unwrap().is_none());
+        let max = parse(&["-n", &MAX_N.to_string(), "--runs", &MANY.to_string()]).unwrap();
+        assert_eq!((max.grid.n, max.runs as u64), (MAX_N, MANY));
+        let help = parse(&["--help"]).map(|_| ()).unwrap_err();
+        assert_eq!(help.kind(), clap::error::ErrorKind::DisplayHelp);
+        assert!(
+            help.to_string()
+                .contains("Usage: ferrokkos stencil [OPTIONS]")
+        );
     }
 
     #[test]
     fn bad_options_are_usage_errors_naming_the_option() {
         let too_big = (MAX_N + 1).to_string();
         for (bad, says) in [
-            (&["-n", "0"][..], "-n must be between 1 and 1048576, got 0"),
-            (&["-n", &too_big], "-n must be between"),
-            (&["-n", "-3"], "invalid value \"-3\" for -n"),
-            (&["-n"], "option -n needs a value"),
-            (&["--steps", "0"], "--steps must be between"),
-            (&["--iters", "0"], "--iters must be between"),
-            (&["--runs", "0"], "--runs must be between"),
-            (&["--runs", "many"], "invalid value"),
-            (&["--space", "gpu"], "unknown space \"gpu\""),
-            (&["--only", "cg"], "unknown option \"--only\""),
+            (
+                &["-n", "0"][..],
+                "invalid value '0' for '-n <N>': expected an integer from 1 to 1048576",
+            ),
+            (&["-n", &too_big], "expected an integer from 1 to 1048576"),
+            (&["-n", "-3"], "invalid value '-3' for '-n <N>'"),
+            (&["-n"], "a value is required for '-n <N>'"),
+            (
+                &["--steps", "0"],
+                "'--steps <S>': expected an integer from 1 to 1073741824",
+            ),
+            (
+                &["--iters", "0"],
+                "'--iters <I>': expected an integer from 1",
+            ),
+            (&["--runs", "0"], "'--runs <R>': expected an integer from 1"),
+            (&["--runs", "many"], "invalid value 'many' for '--runs <R>'"),
+            (
+                &["--space", "gpu"],
+                "invalid value 'gpu' for '--space <NAME>'",
+            ),
+            (&["--only", "cg"], "unexpected argument '--only'"),
         ] {
-            match parse(&args(bad)) {
-                Err(Failure::Usage(m)) => {
-                    assert!(
-                        m.starts_with("stencil: ") && m.contains(says),
-                        "{bad:?}: {m}"
-                    )
-                }
-                other => panic!("{bad:?}: {other:?}"),
-            }
+            let e = parse(bad).map(|_| ()).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{bad:?}");
+            let e = e.to_string();
+            assert!(e.contains(says), "{bad:?}: {e}");
+            assert!(e.contains("\n\nUsage: ferrokkos stencil "), "{bad:?}: {e}");
         }
     }
 }

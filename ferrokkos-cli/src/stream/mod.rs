@@ -31,49 +31,103 @@ use std::time::Instant;
 use ferrokkos::ExecutionSpace;
 use ferrokkos::{InitSettings, Launch, SpaceChoice, SpaceTask};
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+
 use crate::Failure;
-use crate::options::{Options, parse_space};
+use crate::cli::{SpaceArg, integer, space_choice};
 use ferrokkos_impl::FerrokkosStream;
 use float::StreamFloat;
 use kernel::{Gold, Kernel};
 use report::{Report, Shape, Times, Unit};
 
-/// `ferrokkos stream --help`.
-const USAGE: &str = "\
-usage: ferrokkos stream [options]
-
+/// `ferrokkos stream --help`: what the command does, before the options.
+pub const LONG_ABOUT: &str = "\
 BabelStream (Copy c=a, Mul b=s*c, Add c=a+b, Triad a=b+s*c, Dot sum(a*b), Nstream a+=b+s*c) on
 ferrokkos. Prints MBytes/sec (from the fastest repetition), min, max and average seconds per kernel,
 the first repetition excluded, and validates the results. Two more kernels, not BabelStream's,
 measure ferrokkos' deep_copy: DeepCopy c=a (deep_copy(&c, &a); 2 arrays moved) and Fill c=0.3
-(deep_copy(&c, 0.3); 1 array written).
+(deep_copy(&c, 0.3); 1 array written).";
 
-options:
-  -s, --arraysize N    elements per array (default 33554432 = 2^25)
-  -n, --numtimes N     repetitions, at least 2 (default 100)
-      --float          use f32 instead of f64
-  -o, --only NAME      Copy, Mul, Add, Triad, Dot, Nstream, Classic (the first five, default), All
-                       (BabelStream's six; not the deep_copy kernels), DeepCopy, Fill or Copies
-                       (DeepCopy then Fill)
-      --space NAME     serial, threads or cuda (default: cuda when the process has a GPU, else
-                       threads)
-      --compare        also run peers, interleaved, and print the ratios: on serial and threads a
-                       plain serial loop, rayon and C with OpenMP (as many OpenMP threads as the
-                       space has: 1 on serial); on cuda hand-written CUDA C++ kernels (compiled
-                       by NVRTC: cuda-1thread, one thread per element in blocks of 1024;
-                       cuda-gridstride, a grid-stride loop on a grid that fills the device once;
-                       babelstream-cuda, launched as BabelStream's current CUDA model does:
-                       blocks of 256, a grid-stride loop unrolled 4 times, about 4 elements per
-                       thread; every Dot on 4 blocks of 1024 per SM) and, for Copy and
-                       DeepCopy, a device-to-device memcpy. The host peers of DeepCopy copy
-                       with memcpy (copy_from_slice; one contiguous chunk per thread on rayon
-                       and OpenMP), those of Fill with a fill loop; on cuda, Fill's peers are
-                       hand-written fill kernels
-      --csv            print CSV instead of tables
-      --mibibytes      use MiB (2^20 bytes) instead of MB (10^6 bytes)
-  -h, --help           this text";
+/// The names `--only` takes (any case), as [`Kernel::parse_selection`] reads them.
+const SELECTIONS: [&str; 11] = [
+    "Copy", "Mul", "Add", "Triad", "Dot", "Nstream", "Classic", "All", "DeepCopy", "Fill", "Copies",
+];
 
-/// The parsed options.
+/// The value parser of `--only`: one of [`SELECTIONS`] (any case), as its kernels.
+fn selection() -> impl TypedValueParser<Value = Vec<Kernel>> {
+    PossibleValuesParser::new(SELECTIONS)
+        .try_map(|name: String| Kernel::parse_selection(&name).ok_or("no such kernel"))
+}
+
+/// The options of `ferrokkos stream`.
+#[derive(Debug, clap::Args)]
+#[command(args_override_self = true)]
+pub struct Args {
+    /// elements per array (2^25)
+    #[arg(
+        short = 's',
+        long,
+        value_name = "N",
+        default_value_t = 1 << 25,
+        value_parser = integer::<usize>(1, u64::MAX),
+        allow_negative_numbers = true
+    )]
+    arraysize: usize,
+    /// repetitions, at least 2
+    #[arg(
+        short = 'n',
+        long,
+        value_name = "N",
+        default_value_t = 100,
+        value_parser = integer::<usize>(2, u64::MAX),
+        allow_negative_numbers = true
+    )]
+    numtimes: usize,
+    /// use f32 instead of f64
+    #[arg(long)]
+    float: bool,
+    // (`std::vec::Vec` spelled out: one value, a list of kernels, which clap would take for a list
+    // of values if it were a plain `Vec`.)
+    /// Copy, Mul, Add, Triad, Dot, Nstream, Classic (the first five, default), All
+    /// (BabelStream's six; not the deep_copy kernels), DeepCopy, Fill or Copies
+    /// (DeepCopy then Fill)
+    #[arg(
+        short = 'o',
+        long,
+        value_name = "NAME",
+        default_value = "Classic",
+        value_parser = selection(),
+        ignore_case = true,
+        hide_possible_values = true,
+        hide_default_value = true,
+        verbatim_doc_comment
+    )]
+    only: std::vec::Vec<Kernel>,
+    #[command(flatten)]
+    space: SpaceArg,
+    /// also run peers, interleaved, and print the ratios: on serial and threads a
+    /// plain serial loop, rayon and C with OpenMP (as many OpenMP threads as the
+    /// space has: 1 on serial); on cuda hand-written CUDA C++ kernels (compiled
+    /// by NVRTC: cuda-1thread, one thread per element in blocks of 1024;
+    /// cuda-gridstride, a grid-stride loop on a grid that fills the device once;
+    /// babelstream-cuda, launched as BabelStream's current CUDA model does:
+    /// blocks of 256, a grid-stride loop unrolled 4 times, about 4 elements per
+    /// thread; every Dot on 4 blocks of 1024 per SM) and, for Copy and
+    /// DeepCopy, a device-to-device memcpy. The host peers of DeepCopy copy
+    /// with memcpy (copy_from_slice; one contiguous chunk per thread on rayon
+    /// and OpenMP), those of Fill with a fill loop; on cuda, Fill's peers are
+    /// hand-written fill kernels
+    #[arg(long, verbatim_doc_comment)]
+    compare: bool,
+    /// print CSV instead of tables
+    #[arg(long)]
+    csv: bool,
+    /// use MiB (2^20 bytes) instead of MB (10^6 bytes)
+    #[arg(long)]
+    mibibytes: bool,
+}
+
+/// The options, as the benchmark uses them.
 struct Config {
     /// `-s`: elements per array.
     n: usize,
@@ -93,69 +147,26 @@ struct Config {
     unit: Unit,
 }
 
-/// Parses the options; `None` for `--help` (after printing the usage).
-fn parse(args: &[String]) -> Result<Option<Config>, Failure> {
-    let mut cfg = Config {
-        n: 1 << 25,
-        reps: 100,
-        float: false,
-        csv: false,
-        kernels: Kernel::parse_selection("classic").unwrap_or_default(),
-        space: SpaceChoice::Best,
-        compare: false,
-        unit: Unit { mibibytes: false },
-    };
-    let mut opts = Options::new("stream", args);
-    while let Some(name) = opts.next_name() {
-        match name.as_str() {
-            "-s" | "--arraysize" => {
-                cfg.n = opts.value(&name).map_err(Failure::Usage)?;
-                if cfg.n == 0 {
-                    return Err(Failure::Usage(
-                        "stream: the array size must be positive".into(),
-                    ));
-                }
-            }
-            "-n" | "--numtimes" => {
-                cfg.reps = opts.value(&name).map_err(Failure::Usage)?;
-                if cfg.reps < 2 {
-                    return Err(Failure::Usage(
-                        "stream: the number of repetitions must be 2 or more".into(),
-                    ));
-                }
-            }
-            "--float" => cfg.float = true,
-            "--csv" => cfg.csv = true,
-            "--compare" => cfg.compare = true,
-            "--mibibytes" => cfg.unit.mibibytes = true,
-            "-o" | "--only" => {
-                let which: String = opts.value(&name).map_err(Failure::Usage)?;
-                cfg.kernels = Kernel::parse_selection(&which).ok_or_else(|| {
-                    Failure::Usage(format!(
-                        "stream: unknown kernel {which:?}; expected Copy, Mul, Add, Triad, Dot, \
-                         Nstream, Classic, All, DeepCopy, Fill or Copies"
-                    ))
-                })?;
-            }
-            "--space" => {
-                let which: String = opts.value(&name).map_err(Failure::Usage)?;
-                cfg.space = parse_space("stream", &which).map_err(Failure::Usage)?;
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(None);
-            }
-            other => return Err(Failure::Usage(opts.unknown(other))),
+impl From<Args> for Config {
+    fn from(args: Args) -> Config {
+        Config {
+            n: args.arraysize,
+            reps: args.numtimes,
+            float: args.float,
+            csv: args.csv,
+            kernels: args.only,
+            space: space_choice(args.space),
+            compare: args.compare,
+            unit: Unit {
+                mibibytes: args.mibibytes,
+            },
         }
     }
-    Ok(Some(cfg))
 }
 
-/// Runs `ferrokkos stream` with the arguments after the command name.
-pub fn main(settings: InitSettings, args: &[String]) -> Result<(), Failure> {
-    let Some(cfg) = parse(args)? else {
-        return Ok(());
-    };
+/// Runs `ferrokkos stream` with its options.
+pub fn main(settings: InitSettings, args: Args) -> Result<(), Failure> {
+    let cfg = Config::from(args);
     crate::spaces::run_benchmark(settings, cfg.space, StreamTask(&cfg), || {
         if cfg.space.resolve() == ferrokkos::SpaceChoice::Cuda
             && !cfg.csv
@@ -404,9 +415,7 @@ mod tests {
         assert_eq!(Kernel::parse_selection("Fill").unwrap(), vec![Kernel::Fill]);
         assert_eq!((Kernel::DeepCopy.weight(), Kernel::Fill.weight()), (2, 1));
         assert!(!Kernel::DeepCopy.classic() && !Kernel::Fill.classic());
-        let cfg = parse(&["--only".to_string(), "Copies".to_string()])
-            .unwrap()
-            .unwrap();
+        let cfg = parse(&["--only", "Copies"]).unwrap();
         assert_eq!(cfg.kernels, vec![Kernel::DeepCopy, Kernel::Fill]);
     }
 
@@ -458,35 +467,76 @@ mod tests {
     }
 
     #[test]
-    fn bad_options_are_usage_errors() {
-        let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        for bad in [
-            &["-n", "1"][..],
-            &["-s", "0"],
-            &["--only", "fma"],
-            &["--space", "gpu"],
-            &["--space", "best"],
-            &["--space"],
-            &["-x"],
-        ] {
-            assert!(
-                matches!(parse(&args(bad)), Err(Failure::Usage(_))),
-                "{bad:?}"
-            );
-        }
-        let cfg = parse(&args(&["-s", "1000", "--only=triad", "--float"]))
-            .unwrap()
-            .unwrap();
+    fn defaults_are_babelstreams() {
+        let cfg = parse(&[]).unwrap();
+        assert_eq!((cfg.n, cfg.reps), (1 << 25, 100));
+        assert_eq!(cfg.kernels, Kernel::parse_selection("classic").unwrap());
         assert_eq!(
-            (cfg.n, cfg.kernels.clone(), cfg.float),
-            (1000, vec![Kernel::Triad], true)
+            (cfg.float, cfg.csv, cfg.compare, cfg.unit.mibibytes),
+            (false, false, false, false)
         );
     }
 
     #[test]
+    fn options_parse() {
+        let cfg = parse(&["-s", "1000", "--only=triad", "--float"]).unwrap();
+        assert_eq!(
+            (cfg.n, cfg.kernels.clone(), cfg.float),
+            (1000, vec![Kernel::Triad], true)
+        );
+        let cfg = parse(&[
+            "--arraysize=7",
+            "--numtimes",
+            "2",
+            "-o",
+            "ALL",
+            "--csv",
+            "--compare",
+            "--mibibytes",
+        ])
+        .unwrap();
+        assert_eq!((cfg.n, cfg.reps, cfg.kernels.len()), (7, 2, 6));
+        assert_eq!(
+            (cfg.float, cfg.csv, cfg.compare, cfg.unit.mibibytes),
+            (false, true, true, true)
+        );
+        // A repeated option: the last one counts.
+        let cfg = parse(&["-s", "5", "-s", "8", "-n", "3", "--numtimes=4"]).unwrap();
+        assert_eq!((cfg.n, cfg.reps), (8, 4));
+    }
+
+    #[test]
+    fn bad_options_are_usage_errors_saying_what_is_expected() {
+        for (bad, says) in [
+            (&["-n", "1"][..], "expected an integer, 2 or more"),
+            (&["-n", "-3"], "expected an integer, 2 or more"),
+            (&["-s", "0"], "expected a positive integer"),
+            (&["-s", "-5"], "expected a positive integer"),
+            (&["-s", "lots"], "expected a positive integer"),
+            (&["--only", "fma"], "DeepCopy, Fill, Copies]"),
+            (
+                &["--space", "gpu"],
+                "[possible values: serial, threads, cuda]",
+            ),
+            (
+                &["--space", "best"],
+                "[possible values: serial, threads, cuda]",
+            ),
+            (&["--space"], "a value is required for '--space <NAME>'"),
+            (&["-x"], "unexpected argument '-x'"),
+            (&["--csv=yes"], "unexpected value 'yes' for '--csv'"),
+        ] {
+            let e = parse(bad).map(|_| ()).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{bad:?}");
+            let e = e.to_string();
+            assert!(e.contains(says), "{bad:?}: {e}");
+            assert!(e.contains("\n\nUsage: ferrokkos stream "), "{bad:?}: {e}");
+        }
+    }
+
+    #[test]
     fn spaces_parse_and_default_to_the_best_one() {
-        let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        let space = |v: &[&str]| parse(&args(v)).ok().flatten().map(|c| c.space);
+        let space = |v: &[&str]| parse(v).ok().map(|c| c.space);
         assert_eq!(space(&[]), Some(SpaceChoice::Best));
         assert_eq!(space(&["--space", "serial"]), Some(SpaceChoice::Serial));
         assert_eq!(space(&["--space=Threads"]), Some(SpaceChoice::Threads));
@@ -495,5 +545,14 @@ mod tests {
             space(&["--space", "CUDA", "--compare"]),
             Some(SpaceChoice::Cuda)
         );
+    }
+
+    /// `ferrokkos stream ARGS`, parsed as the program parses it.
+    fn parse(args: &[&str]) -> Result<Config, clap::Error> {
+        let line = ["ferrokkos", "stream"].iter().chain(args);
+        match crate::cli::parse(line)?.command {
+            Some(crate::cli::Command::Stream(args)) => Ok(Config::from(args)),
+            other => panic!("{args:?} parsed as {other:?}"),
+        }
     }
 }

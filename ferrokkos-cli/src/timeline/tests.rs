@@ -39,9 +39,28 @@ fn write(dir: &std::path::Path, name: &str, json: &str) -> PathBuf {
     path
 }
 
+/// `ferrokkos timeline ARGS`, parsed as the program parses it (a clap error is a usage error).
+fn parse_options(args: &[&str]) -> Result<super::Args, Failure> {
+    let line = ["ferrokkos", "timeline"].iter().chain(args);
+    match crate::cli::parse(line).map_err(Failure::Usage)?.command {
+        Some(crate::cli::Command::Timeline(args)) => Ok(args),
+        other => panic!("{args:?} parsed as {other:?}"),
+    }
+}
+
+/// The options `args`, checked: a usage error's message if they are wrong.
+fn checked(args: &[&str]) -> Result<Config, String> {
+    match parse_options(args) {
+        Ok(options) => Config::try_from(options)
+            .map_err(|e| crate::cli::usage_error("timeline", e).to_string()),
+        Err(Failure::Usage(e)) => Err(e.to_string()),
+        Err(Failure::Run(e)) => panic!("{args:?}: {e}"),
+    }
+}
+
 /// Runs the command with `args`.
 fn run(args: &[&str]) -> Result<(), Failure> {
-    main(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+    main(parse_options(args)?)
 }
 
 /// The `(width, height)` in the IHDR of the PNG file at `path`, after checking its signature.
@@ -55,7 +74,8 @@ fn png_size(path: &std::path::Path) -> (u32, u32) {
 
 #[test]
 fn the_example_parses_into_ordered_lanes_with_depths_and_counters() {
-    let trace = Trace::from_events(parse::parse_events(EXAMPLE.as_bytes()).unwrap()).unwrap();
+    let trace =
+        Trace::from_events(parse::parse_events(EXAMPLE.as_bytes()).unwrap().events).unwrap();
     assert_eq!(trace.process.as_deref(), Some("ferrokkos: overlap"));
     let names: Vec<&str> = trace.lanes.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(names, ["thread main", "Cuda instance 1 (stream)", "lane 3"]);
@@ -94,7 +114,7 @@ fn the_example_parses_into_ordered_lanes_with_depths_and_counters() {
 fn the_array_format_and_unknown_kinds_are_read() {
     let json = r#"[{"ph":"B","name":"b","ts":1,"tid":1},{"ph":"X","name":"k","cat":"odd","ts":2,"dur":1,"tid":7},
         {"ph":"C","name":"queue","ts":3,"args":{"a":1,"b":2.5,"c":"x"}}]"#;
-    let trace = Trace::from_events(parse::parse_events(json.as_bytes()).unwrap()).unwrap();
+    let trace = Trace::from_events(parse::parse_events(json.as_bytes()).unwrap().events).unwrap();
     assert_eq!(trace.lanes.len(), 1);
     assert_eq!(
         (
@@ -141,11 +161,11 @@ fn bad_files_are_errors_naming_the_file_and_the_position() {
 
 #[test]
 fn options_have_defaults_and_bad_ones_are_usage_errors() {
-    let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let config = Config::parse(&args(&["t/run.json"])).unwrap().unwrap();
+    let config = checked(&["t/run.json"]).unwrap();
+    assert_eq!(config.trace, PathBuf::from("t/run.json"));
     assert_eq!(config.output, PathBuf::from("t/run.png"));
     assert_eq!((config.width, config.from, config.to), (1600, None, None));
-    let config = Config::parse(&args(&[
+    let config = checked(&[
         "--from=-5",
         "a.json",
         "-o",
@@ -154,27 +174,59 @@ fn options_have_defaults_and_bad_ones_are_usage_errors() {
         "800",
         "--to",
         "7.5",
-    ]));
-    let config = config.unwrap().unwrap();
+    ])
+    .unwrap();
+    assert_eq!(config.output, PathBuf::from("b.png"));
     assert_eq!(
         (config.width, config.from, config.to),
         (800, Some(-5.0), Some(7.5))
     );
-    assert_eq!(Config::parse(&args(&["a.json", "--help"])), Ok(None));
-    for bad in [
-        &["a.json", "--width", "100"][..],
-        &["a.json", "--width", "wide"],
-        &["a.json", "--from", "5", "--to", "5"],
-        &["a.json", "--to", "inf"],
-        &["a.json", "b.json"],
-        &["a.json", "--colour"],
-        &["a.json", "-o"],
-        &["a.png"],
-        &[],
+    let negative = checked(&["a.json", "--from", "-20", "--to", "-10"]).unwrap();
+    assert_eq!((negative.from, negative.to), (Some(-20.0), Some(-10.0)));
+    let Err(Failure::Usage(help)) = parse_options(&["a.json", "--help"]) else {
+        panic!("--help is no help");
+    };
+    assert_eq!(help.kind(), clap::error::ErrorKind::DisplayHelp);
+    assert!(
+        help.to_string()
+            .contains("Usage: ferrokkos timeline [OPTIONS] <TRACE.json>")
+    );
+    for (bad, says) in [
+        (
+            &["a.json", "--width", "100"][..],
+            "invalid value '100' for '--width <W>': expected an integer from 470 to 32768",
+        ),
+        (
+            &["a.json", "--width", "wide"],
+            "expected an integer from 470 to 32768",
+        ),
+        (
+            &["a.json", "--from", "5", "--to", "5"],
+            "--from (5) must be less than --to (5)",
+        ),
+        (
+            &["a.json", "--to", "inf"],
+            "invalid value 'inf' for '--to <US>': expected a finite number of microseconds",
+        ),
+        (&["a.json", "b.json"], "unexpected argument 'b.json'"),
+        (&["a.json", "--colour"], "unexpected argument '--colour'"),
+        (
+            &["a.json", "-o"],
+            "a value is required for '--output <OUT.png>'",
+        ),
+        (
+            &["a.png"],
+            "the picture would overwrite the trace a.png; name one with -o",
+        ),
+        (&[], "the following required arguments were not provided"),
     ] {
-        let e = Config::parse(&args(bad)).unwrap_err();
-        assert!(e.starts_with("timeline: "), "{bad:?}: {e}");
-        assert!(matches!(run(bad), Err(Failure::Usage(_))), "{bad:?}");
+        let e = checked(bad).unwrap_err();
+        assert!(e.contains(says), "{bad:?}: {e}");
+        assert!(e.contains("Usage: ferrokkos timeline"), "{bad:?}: {e}");
+        let Err(Failure::Usage(e)) = run(bad) else {
+            panic!("{bad:?} ran");
+        };
+        assert_eq!(e.exit_code(), 2, "{bad:?}");
     }
 }
 

@@ -41,14 +41,27 @@ pub fn fails_without_cuda(args: &[&str]) {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
-/// Runs `ferrokkos COMMAND BAD` for each of `bad` and checks that it is a usage error (exit
-/// status 2) that names the command.
-pub fn usage_errors(command: &str, bad: &[&[&str]]) {
-    for bad in bad {
+/// Runs `ferrokkos COMMAND BAD` for each `(BAD, SAYS)` of `bad` and checks that it is a usage
+/// error: exit status 2, and standard error with clap's message naming the offending argument or
+/// value (it contains `SAYS`), then the usage of `command` itself (not the top-level one), and
+/// nothing on standard output.
+pub fn usage_errors(command: &str, bad: &[(&[&str], &str)]) {
+    for (bad, says) in bad {
         let out = ferrokkos(&[&[command][..], bad].concat());
-        let (_, stderr) = text(&out);
+        let (stdout, stderr) = text(&out);
         assert_eq!(out.status.code(), Some(2), "{bad:?}: {stderr}");
-        let prefix = format!("ferrokkos: {command}: ");
-        assert!(stderr.starts_with(&prefix), "{bad:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{bad:?}: {stderr}");
+        assert!(stderr.contains(says), "{bad:?}: no {says:?} in {stderr}");
+        let usage = stderr
+            .lines()
+            .find(|l| l.starts_with("Usage: "))
+            .unwrap_or_else(|| panic!("{bad:?}: no usage in {stderr}"));
+        let ours = format!("Usage: ferrokkos {command}");
+        assert!(
+            usage == ours || usage.starts_with(&format!("{ours} ")),
+            "{bad:?}: {usage:?} is not {command}'s usage"
+        );
+        assert!(stdout.is_empty(), "{bad:?}: {stdout}");
+        assert!(!stderr.contains("panicked"), "{bad:?}: {stderr}");
     }
 }
