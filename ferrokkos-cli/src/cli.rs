@@ -57,6 +57,9 @@ accounting. Takes no options but the runtime's (ferrokkos help).";
     after_help = RUNTIME_HELP
 )]
 pub struct Cli {
+    /// no progress on stderr (it is drawn only on a terminal anyway)
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
     /// The command; without one, `ferrokkos` prints its help.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -268,7 +271,7 @@ mod tests {
         assert!(e.contains("Usage: ferrokkos spmv [OPTIONS]"), "{e}");
         let e = message(&["bogus"]);
         assert!(e.contains("unrecognized subcommand 'bogus'"), "{e}");
-        assert!(e.contains("Usage: ferrokkos [COMMAND]"), "{e}");
+        assert!(e.contains("Usage: ferrokkos [OPTIONS] [COMMAND]"), "{e}");
         let e = usage_error("timeline", "two traces");
         assert_eq!(e.exit_code(), 2);
         let e = e.to_string();

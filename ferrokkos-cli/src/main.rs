@@ -27,6 +27,7 @@ mod in_child;
 mod info;
 mod latency;
 mod openmp;
+mod progress;
 mod schedule;
 mod spaces;
 mod spmv;
@@ -82,7 +83,10 @@ fn main() -> ExitCode {
         }
     };
     let command = match cli::parse(rest) {
-        Ok(cli) => cli.command,
+        Ok(cli) => {
+            progress::set_quiet(cli.quiet);
+            cli.command
+        }
         // Help and the version (on standard output, exit code 0) or a usage error (standard
         // error, exit code 2).
         Err(e) => return clap_exit(&e),

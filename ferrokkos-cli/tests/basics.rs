@@ -41,7 +41,7 @@ fn info_help_describes_the_command_and_succeeds() {
         assert!(out.status.success(), "{spelling}: {stderr}");
         assert!(stdout.starts_with(about), "{spelling}: {stdout}");
         assert!(
-            stdout.contains("\n\nUsage: ferrokkos info\n"),
+            stdout.contains("\n\nUsage: ferrokkos info [OPTIONS]\n"),
             "{spelling}: {stdout}"
         );
     }
@@ -64,7 +64,10 @@ fn help_and_no_command_print_the_top_level_help() {
         stdout
     };
     let top = help(&["help"]);
-    assert!(top.contains("\nUsage: ferrokkos [COMMAND]\n"), "{top}");
+    assert!(
+        top.contains("\nUsage: ferrokkos [OPTIONS] [COMMAND]\n"),
+        "{top}"
+    );
     for command in [
         "info", "stream", "spmv", "stencil", "latency", "timeline", "version", "help",
     ] {
@@ -94,7 +97,10 @@ fn an_unknown_command_is_a_usage_error_with_the_top_level_usage() {
         stderr.contains("tip: a similar subcommand exists: 'stream'"),
         "{stderr}"
     );
-    assert!(stderr.contains("Usage: ferrokkos [COMMAND]"), "{stderr}");
+    assert!(
+        stderr.contains("Usage: ferrokkos [OPTIONS] [COMMAND]"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -209,4 +215,43 @@ fn help_lists_every_runtime_option_and_variable() {
     ] {
         assert!(stdout.contains(name), "{name} missing from:\n{stdout}");
     }
+}
+
+/// `script` runs a command on a pseudo-terminal (util-linux); `None` where it is missing.
+fn on_a_terminal(command: &str) -> Option<String> {
+    let out = Command::new("script")
+        .args(["-qec", command, "/dev/null"])
+        .env("FERROKKOS_DISABLE_CUDA", "1")
+        .output()
+        .ok()?;
+    assert!(out.status.success(), "{command}: {:?}", out.status);
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn progress_is_drawn_on_a_terminal_only_and_never_with_quiet() {
+    let args = ["stream", "-s", "20000", "-n", "12", "--space", "serial"];
+    // Captured (a pipe): no progress on either stream.
+    let out = ferrokkos(&args);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("repetitions") && !stdout.contains("stream: repetitions"));
+    assert!(
+        ferrokkos(&[&args[..], &["--quiet"]].concat())
+            .status
+            .success()
+    );
+    let command = format!("{BIN} {} --kokkos-num-threads=2", args.join(" "));
+    let Some(shown) = on_a_terminal(&command) else {
+        eprintln!("skipped the terminal half: no `script` here");
+        return;
+    };
+    assert!(shown.contains("stream: repetitions ["), "{shown}");
+    assert!(shown.contains("/12"), "{shown}");
+    let quiet = on_a_terminal(&format!("{command} -q")).unwrap_or_default();
+    assert!(!quiet.contains("repetitions ["), "{quiet}");
+    assert!(
+        quiet.contains("Validation: passed") || quiet.contains("Copy"),
+        "{quiet}"
+    );
 }

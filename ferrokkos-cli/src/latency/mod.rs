@@ -123,10 +123,12 @@ fn measure_all<I: Implementation>(
     }
     imp.settle()?;
     let mut all = Vec::new();
+    let progress = crate::progress::Progress::new("latency: rows", plan.len() as u64);
     for &(n, m) in plan {
         all.push(one::<I, 1>(imp, n, m)?);
         all.push(one::<I, 200>(imp, n, m)?);
         all.push(one::<I, 3000>(imp, n, m)?);
+        progress.step();
     }
     Ok(all)
 }

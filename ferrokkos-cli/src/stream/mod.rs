@@ -299,6 +299,7 @@ fn run<S: Launch, T: StreamFloat>(cfg: &Config, exec: &S) -> Result<(), Failure>
     // still spinning after its launch slow whoever comes next).
     let orders = crate::schedule::permutations(impls.len());
     let mut next_order = orders.iter().cycle();
+    let progress = crate::progress::Progress::new("stream: repetitions", cfg.reps as u64);
     for _ in 0..cfg.reps {
         for (k, &kernel) in cfg.kernels.iter().enumerate() {
             for &m in next_order.next().into_iter().flatten() {
@@ -313,7 +314,9 @@ fn run<S: Launch, T: StreamFloat>(cfg: &Config, exec: &S) -> Result<(), Failure>
                 }
             }
         }
+        progress.step();
     }
+    drop(progress);
     let mut reports = Vec::new();
     for ((imp, times), dot) in impls.iter().zip(times).zip(dots) {
         // Each implementation is checked against the kernels it ran.
