@@ -77,7 +77,8 @@ fn new_instances_get_increasing_ids_and_their_own_device_ids() {
     let all = Threads::default_instance().unwrap();
     let parts = partition_space(&all, 3).unwrap();
     let ids: Vec<u32> = parts.iter().map(|p| p.instance_id()).collect();
-    assert!(ids.windows(2).all(|w| w[1] == w[0] + 1), "{ids:?}");
+    // Increasing, not consecutive: tests running at the same time create instances too.
+    assert!(ids.windows(2).all(|w| w[1] > w[0]), "{ids:?}");
     assert!(ids[0] > 1);
     for p in &parts {
         assert_eq!(p.device_id(), (6 << 24) | p.instance_id());
