@@ -88,6 +88,26 @@ pub enum Command {
     Timeline(crate::timeline::Args),
     /// the version (also --version, -V)
     Version,
+    /// print a shell completion script (bash, zsh, fish, elvish, powershell) on standard output
+    #[command(long_about = COMPLETIONS_ABOUT)]
+    Completions {
+        /// the shell to complete for
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// The long help of `ferrokkos completions`.
+const COMPLETIONS_ABOUT: &str = "Prints a completion script for SHELL on standard output, \
+generated from the same definitions as the help, so it completes every command and option. For \
+bash: `ferrokkos completions bash > ~/.local/share/bash-completion/completions/ferrokkos`; for \
+zsh: `ferrokkos completions zsh > ~/.zfunc/_ferrokkos` (with ~/.zfunc on fpath); for fish: \
+`ferrokkos completions fish > ~/.config/fish/completions/ferrokkos.fish`. The Kokkos options \
+(--kokkos-num-threads=N, ...) are not completed: every command takes them before clap parses.";
+
+/// Writes the completion script of `shell` for the whole command line to `out`.
+pub fn completions(shell: clap_complete::Shell, out: &mut dyn std::io::Write) {
+    clap_complete::generate(shell, &mut Cli::command(), "ferrokkos", out);
 }
 
 /// Parses the command line `args`: the program's name, then the arguments that

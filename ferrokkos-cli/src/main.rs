@@ -91,6 +91,8 @@ fn main() -> ExitCode {
         // error, exit code 2).
         Err(e) => return clap_exit(&e),
     };
+    // A spinner while GPU kernels compile (first runs), on every command that runs kernels.
+    let compiles = progress::CompileWatch::start();
     let outcome = match command {
         Some(Command::Info) => info::info(settings).map_err(Failure::from),
         Some(Command::Stream(args)) => stream::main(settings, args),
@@ -98,6 +100,10 @@ fn main() -> ExitCode {
         Some(Command::Stencil(args)) => stencil::main(settings, args),
         Some(Command::Latency(args)) => latency::main(settings, args),
         Some(Command::Timeline(args)) => timeline::main(args),
+        Some(Command::Completions { shell }) => {
+            cli::completions(shell, &mut std::io::stdout());
+            Ok(())
+        }
         Some(Command::Version) => {
             println!("ferrokkos {}", env!("CARGO_PKG_VERSION"));
             Ok(())
@@ -107,6 +113,7 @@ fn main() -> ExitCode {
             Ok(())
         }
     };
+    drop(compiles);
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(e)) => clap_exit(&e),

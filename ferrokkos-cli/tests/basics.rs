@@ -255,3 +255,76 @@ fn progress_is_drawn_on_a_terminal_only_and_never_with_quiet() {
         "{quiet}"
     );
 }
+
+#[test]
+fn timeline_says_what_it_reads_on_a_terminal_only() {
+    let dir = std::env::temp_dir().join(format!("ferrokkos-spinner-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("small.json");
+    let events: Vec<String> = (0..2000)
+        .map(|k| format!(r#"{{"ph":"X","name":"k","cat":"kernel","tid":0,"ts":{k},"dur":0.5}}"#))
+        .collect();
+    std::fs::write(
+        &trace,
+        format!("{{\"traceEvents\":[{}]}}", events.join(",\n")),
+    )
+    .unwrap();
+    let args = ["timeline", trace.to_str().unwrap()];
+    let out = ferrokkos(&args);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("timeline: wrote"), "{stdout}");
+    assert!(!stderr.contains("timeline: reading"), "{stderr}");
+    let command = format!("{BIN} {}", args.join(" "));
+    if let Some(shown) = on_a_terminal(&command) {
+        assert!(shown.contains("timeline: reading"), "{shown}");
+        assert!(shown.contains("timeline: wrote"), "{shown}");
+        let quiet = on_a_terminal(&format!("{command} --quiet")).unwrap_or_default();
+        assert!(!quiet.contains("timeline: reading"), "{quiet}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn completions_cover_every_command_and_bash_reads_them() {
+    let out = ferrokkos(&["completions", "bash"]);
+    let (script, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    for word in [
+        "info",
+        "stream",
+        "spmv",
+        "stencil",
+        "latency",
+        "timeline",
+        "--space",
+        "--compare",
+        "--quiet",
+    ] {
+        assert!(script.contains(word), "{word} missing from the bash script");
+    }
+    assert!(script.contains("complete -F _ferrokkos"), "{script}");
+    // bash parses it (`-n`: read, do not run).
+    let path =
+        std::env::temp_dir().join(format!("ferrokkos-completion-{}.bash", std::process::id()));
+    std::fs::write(&path, &script).unwrap();
+    let checked = Command::new("bash").arg("-n").arg(&path).output().unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(
+        checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let out = ferrokkos(&["completions", shell]);
+        assert!(out.status.success(), "{shell}");
+        assert!(text(&out).0.contains("timeline"), "{shell}");
+    }
+    let bad = ferrokkos(&["completions", "tcsh"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad)
+            .1
+            .contains("possible values: bash, elvish, fish, powershell, zsh")
+    );
+}

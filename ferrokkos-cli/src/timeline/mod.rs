@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 
 use crate::Failure;
 use crate::cli::integer;
+use crate::progress::Progress;
 use layout::{MAX_WIDTH, MIN_WIDTH};
 use trace::Trace;
 
@@ -131,14 +132,30 @@ impl TryFrom<Args> for Config {
 /// Reads the trace at `path`; an error names the path and what was wrong.
 /// A trace that ends early (its program stopped before closing it) is drawn from the events
 /// before the cut, with a warning on standard error that says where and how much was dropped.
-fn load(path: &Path) -> Result<Trace, Failure> {
+/// `progress` (which says that the file is read) says which step runs (a large trace takes seconds: about 4 s for 170 MB).
+fn load(path: &Path, progress: &Progress) -> Result<Trace, Failure> {
     let fail = |what: String| Failure::Run(format!("{}: {what}", path.display()));
     let json = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
+    progress.say(&format!(
+        "timeline: parsing {} ({})",
+        path.display(),
+        megabytes(json.len())
+    ));
     let parsed = parse::parse_events(&json).map_err(fail)?;
+    drop(json);
     if let Some(cut) = &parsed.cut {
-        eprintln!("{}", cut_warning(path, cut, parsed.events.len()));
+        progress.suspend(|| eprintln!("{}", cut_warning(path, cut, parsed.events.len())));
     }
+    progress.say(&format!(
+        "timeline: sorting {} events into lanes",
+        parsed.events.len()
+    ));
     Trace::from_events(parsed.events).map_err(fail)
+}
+
+/// `bytes` as the progress line gives a file's size: `172.9 MB`.
+fn megabytes(bytes: usize) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
 }
 
 /// The warning for a trace cut at `cut` with `kept` complete events before.
@@ -189,16 +206,19 @@ fn window(trace: &Trace, from: Option<f64>, to: Option<f64>) -> (f64, f64) {
 pub fn main(args: Args) -> Result<(), Failure> {
     let config = Config::try_from(args)
         .map_err(|e| Failure::Usage(crate::cli::usage_error("timeline", e)))?;
-    let trace = load(&config.trace)?;
+    let progress = Progress::spinner(&format!("timeline: reading {}", config.trace.display()));
+    let trace = load(&config.trace, &progress)?;
     let name = match &trace.process {
         Some(process) => process.clone(),
         None => config.trace.display().to_string(),
     };
     let window = window(&trace, config.from, config.to);
+    progress.say(&format!("timeline: drawing {}", config.output.display()));
     let picture = render::render(&trace, &name, config.width, window)
         .map_err(|e| Failure::Run(format!("{}: {e}", config.trace.display())))?;
     png_file::write_png(&config.output, &picture)
         .map_err(|e| Failure::Run(format!("{}: {e}", config.output.display())))?;
+    drop(progress);
     if (config.from.is_some() || config.to.is_some())
         && let Some(warning) = empty_window_warning(&trace, window)
     {

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::category::Category;
 use super::layout::image_size;
-use super::{Config, Failure, Trace, load, main, parse};
+use super::{Config, Failure, Progress, Trace, load, main, parse};
 
 /// The example trace of the command's specification.
 const EXAMPLE: &str = r#"{"traceEvents":[
@@ -137,14 +137,14 @@ fn bad_files_are_errors_naming_the_file_and_the_position() {
         "trace.json",
         "{\"traceEvents\":[\n {\"ph\":\"X\",\n  \"ts\":1,,\n]}",
     );
-    let Err(Failure::Run(e)) = load(&path) else {
+    let Err(Failure::Run(e)) = load(&path, &Progress::spinner("test")) else {
         panic!("no error")
     };
     let expected = format!("{}: line 3 column 10: ", path.display());
     assert!(e.starts_with(&expected), "{e}");
 
     let path = write(&dir, "span.json", r#"[{"ph":"X","name":"axpy","ts":1}]"#);
-    let Err(Failure::Run(e)) = load(&path) else {
+    let Err(Failure::Run(e)) = load(&path, &Progress::spinner("test")) else {
         panic!("no error")
     };
     assert!(

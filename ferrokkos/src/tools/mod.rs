@@ -12,6 +12,7 @@
 //! static flag and a branch the CPU predicts, nothing more. The tool and the trace live in a static
 //! slot from initialize to finalize and are dropped at finalize (nothing is left behind).
 
+mod compile_events;
 mod ffi;
 mod hooks;
 mod library;
@@ -21,6 +22,8 @@ pub(crate) mod trace;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
+#[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
+pub(crate) use compile_events::compiling;
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use hooks::{DeepCopyScope, FenceScope, Site, data, host_span, profiled, trace_start};
 pub(crate) use library::{CopySide, Pattern};

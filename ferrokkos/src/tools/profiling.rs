@@ -5,6 +5,9 @@
 //! `FERROKKOS_TRACE` (if any). Without either, they cost one branch. Before initialize and after
 //! finalize they do nothing.
 //!
+//! [`compile_events`] is ferrokkos' own: a channel that reports each compilation of GPU kernels
+//! (NVRTC, at a kernel's first launch when it is not in the on-disk cache), for progress displays.
+//!
 //! ```
 //! use ferrokkos::prelude::*;
 //! use ferrokkos::kernel;
@@ -30,6 +33,7 @@
 
 use std::sync::Mutex;
 
+pub use super::compile_events::{CompileEvent, CompileStage, compile_events};
 use super::library::SectionAction;
 use super::{active, current};
 

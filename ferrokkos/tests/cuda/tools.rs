@@ -249,3 +249,50 @@ fn cuda_trace_times_gpu_work_per_stream_and_shows_a_copy_overlapping_a_kernel() 
         cs + cd
     );
 }
+
+/// `profiling::compile_events` on a GPU: with the disk cache off (a child process), a kernel's
+/// first launch compiles it and reports the start and the end; its second launch finds it loaded
+/// and reports nothing; the count of compilations matches `Cuda::jit_stats`.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_first_launch_reports_its_compilation_and_a_second_does_not() {
+    use ferrokkos::profiling::{CompileStage, compile_events};
+    if !is_child() {
+        run_child(
+            &test_path(
+                module_path!(),
+                "a_first_launch_reports_its_compilation_and_a_second_does_not",
+            ),
+            &[("FERROKKOS_CACHE_DIR", "off")],
+        );
+        return;
+    }
+    let _rt = ferrokkos::initialize(InitSettings::from_env().unwrap()).unwrap();
+    let cuda = Cuda::default_instance().unwrap();
+    let events = compile_events();
+    let before = Cuda::jit_stats().unwrap();
+    let d = Field::new("d", [256]).unwrap();
+    // The same kernel (one source location) each time.
+    let launch = || {
+        let policy = RangePolicy::new(&cuda, 0, 256usize).unwrap();
+        parallel_for("compiled", policy, kernel!(|i| d[i] = 3.0)).unwrap();
+        cuda.fence("launch").unwrap();
+    };
+    launch();
+    let after_first = Cuda::jit_stats().unwrap();
+    let first: Vec<_> = events.try_iter().collect();
+    let compiled = (after_first.compiled - before.compiled) as usize;
+    assert!(compiled >= 1, "{before:?} {after_first:?}");
+    assert_eq!(first.len(), 2 * compiled, "{first:?}");
+    let started = first.iter().filter(|e| e.stage == CompileStage::Started);
+    assert_eq!(started.count(), compiled, "{first:?}");
+    let finished = first
+        .iter()
+        .filter(|e| matches!(e.stage, CompileStage::Finished { elapsed } if !elapsed.is_zero()));
+    assert_eq!(finished.count(), compiled, "{first:?}");
+    let arch = first[0].target.strip_prefix("sm_").unwrap_or("");
+    assert!(arch.parse::<u32>().is_ok_and(|a| a >= 70), "{first:?}");
+    launch();
+    assert_eq!(Cuda::jit_stats().unwrap().compiled, after_first.compiled);
+    assert_eq!(events.try_iter().count(), 0);
+}

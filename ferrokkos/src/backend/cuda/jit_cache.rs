@@ -173,7 +173,10 @@ impl DiskCache {
                 compile_time: None,
             });
         }
-        let cubin = nvrtc::compile_cubin_split(source, program, arch, threads)?;
+        let compiling = crate::tools::compiling(program, &format!("sm_{arch}"));
+        let cubin = nvrtc::compile_cubin_split(source, program, arch, threads);
+        compiling.finish(cubin.is_ok());
+        let cubin = cubin?;
         if let Some(path) = &path {
             // The cache is an optimization: a failed write only means the next process compiles.
             let _ = write_entry(path, &key, &cubin.image);

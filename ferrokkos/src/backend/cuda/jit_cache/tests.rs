@@ -370,3 +370,46 @@ fn nvrtc_is_identified_by_its_file_without_loading_it() {
     assert!(id.starts_with("file /") && id.contains("nvrtc"), "{id}");
     assert_eq!(id, nvrtc_identity());
 }
+
+#[test]
+fn compilations_report_their_start_and_end_and_disk_hits_report_nothing() {
+    use crate::profiling::{CompileStage, compile_events};
+    if !require_or_skip() {
+        return;
+    }
+    let tmp = TempDir::new("events");
+    let events = compile_events();
+    let cache = DiskCache::at(Some(tmp.0.clone()));
+    let source = kernel_source(8);
+    cache
+        .compile_cached(&source, "events_fill.cu", 90, 1)
+        .expect("cold compile");
+    let hit = cache
+        .compile_cached(&source, "events_fill.cu", 90, 1)
+        .expect("warm load");
+    assert!(hit.from_disk);
+    let bad = "extern \"C\" __global__ void k() { x; }";
+    assert!(cache.compile_cached(bad, "events_bad.cu", 90, 1).is_err());
+    // Other tests compile at the same time: only this test's programs count.
+    let seen: Vec<(String, String, CompileStage)> = events
+        .try_iter()
+        .filter(|e| e.program.starts_with("events_"))
+        .map(|e| (e.program, e.target, e.stage))
+        .collect();
+    assert_eq!(seen.len(), 4, "{seen:?}");
+    let names: Vec<&str> = seen.iter().map(|(p, _, _)| p.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "events_fill.cu",
+            "events_fill.cu",
+            "events_bad.cu",
+            "events_bad.cu"
+        ]
+    );
+    assert!(seen.iter().all(|(_, target, _)| target == "sm_90"));
+    assert_eq!(seen[0].2, CompileStage::Started);
+    assert!(matches!(seen[1].2, CompileStage::Finished { elapsed } if elapsed.as_nanos() > 0));
+    assert_eq!(seen[2].2, CompileStage::Started);
+    assert!(matches!(seen[3].2, CompileStage::Failed { .. }));
+}
