@@ -361,10 +361,11 @@ pub enum Error {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum BackendError {
-    /// A CUDA library that ferrokkos loads at run time could not be loaded (or lacks a function).
-    #[error("the CUDA library {library} could not be loaded: {hint}")]
+    /// A GPU library that ferrokkos loads at run time (CUDA's or HIP's) could not be loaded (or
+    /// lacks a function).
+    #[error("the GPU library {library} could not be loaded: {hint}")]
     LibraryMissing {
-        /// The library, e.g. `libnvrtc`.
+        /// The library, e.g. `libnvrtc` or `libamdhip64`.
         library: &'static str,
         /// What was searched for and how to install it.
         hint: String,
@@ -386,6 +387,26 @@ pub enum BackendError {
         /// The NVRTC error name, e.g. `NVRTC_ERROR_COMPILATION`.
         code: String,
         /// NVRTC's log for the program (empty when the failure came before compiling).
+        log: String,
+    },
+
+    /// hiprtc (HIP's run-time compiler) failed to compile a generated HIP C++ program (or to hand
+    /// back its code object).
+    #[error(
+        "hiprtc could not compile program \"{program}\" for {target}: {call} returned {code}; \
+         compile log:\n{log_text}",
+        log_text = if log.trim().is_empty() { "(empty)" } else { log.trim_end() }
+    )]
+    Hiprtc {
+        /// The program's name, the file name of the log's messages (`fk_kernel_l3_0a1b.hip`).
+        program: String,
+        /// The target: an AMD GPU architecture such as `gfx90a`.
+        target: String,
+        /// The hiprtc function that failed, e.g. `hiprtcCompileProgram`.
+        call: &'static str,
+        /// hiprtc's error name, e.g. `HIPRTC_ERROR_COMPILATION`.
+        code: &'static str,
+        /// hiprtc's log for the program (empty when the failure came before compiling).
         log: String,
     },
 
@@ -507,7 +528,7 @@ mod tests {
         });
         assert_eq!(
             e.to_string(),
-            "the CUDA library libnvrtc could not be loaded: searched for [\"libnvrtc.so\"]"
+            "the GPU library libnvrtc could not be loaded: searched for [\"libnvrtc.so\"]"
         );
     }
 

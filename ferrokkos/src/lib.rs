@@ -73,6 +73,8 @@ pub use backend::cuda::{
     Cuda, CudaDevice, CudaHandles, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, JitStats,
     NcclComm, NcclId, NcclOp, NcclTransfer, NcclType, SharedHostPinnedSpace, SharedSpace,
 };
+#[cfg(feature = "hip")]
+pub use backend::hip::hiprtc;
 pub use backend::host::{DefaultHostExecutionSpace, Serial, Threads, host_vector_instructions};
 pub use choice::{SpaceChoice, SpaceTask, run_on};
 pub use dispatch::{

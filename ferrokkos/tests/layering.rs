@@ -1,7 +1,7 @@
 //! The crate's layering, checked: every `use crate::...` (and every other `crate::` path) in
 //! `src/` names a module of a lower layer than the file's own, as the layer table in
-//! `docs/architecture.md` lists them. Test code (`#[cfg(test)]` items) may use anything; paths
-//! inside macro bodies are not seen.
+//! `docs/architecture.md` lists them. Test code (`#[cfg(test)]` and `#[cfg(all(test, ...))]`
+//! items) may use anything; paths inside macro bodies are not seen.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -37,8 +37,9 @@ fn layers() -> BTreeMap<String, usize> {
     map
 }
 
-/// The module a file belongs to, as the table names modules: `backend::host` and `backend::cuda`
-/// for the backends' folders, else the first path component (`lib` for the crate root).
+/// The module a file belongs to, as the table names modules: `backend::host`, `backend::cuda`,
+/// `backend::hip` and `backend::gpu` for the backends' folders, else the first path component
+/// (`lib` for the crate root).
 fn module_of(file: &Path, src: &Path) -> (String, Vec<String>) {
     let rel = file.strip_prefix(src).expect("under src");
     let mut parts: Vec<String> = rel
@@ -57,7 +58,9 @@ fn module_of(file: &Path, src: &Path) -> (String, Vec<String>) {
 fn table_key(path: &[String]) -> String {
     match path {
         [] => "lib".into(),
-        [b, k, ..] if b == "backend" && (k == "host" || k == "cuda") => format!("backend::{k}"),
+        [b, k, ..] if b == "backend" && matches!(k.as_str(), "host" | "cuda" | "hip" | "gpu") => {
+            format!("backend::{k}")
+        }
         [first, ..] => first.clone(),
     }
 }
@@ -137,11 +140,19 @@ fn flatten(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<Vec<Stri
     }
 }
 
+/// Whether `attrs` hold `#[cfg(test)]`, or `#[cfg(all(test, ...))]` (test code of one feature).
 fn is_test_only(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| {
         a.path().is_ident("cfg")
-            && a.parse_args::<syn::Meta>()
-                .is_ok_and(|m| m.path().is_ident("test"))
+            && a.parse_args::<syn::Meta>().is_ok_and(|m| match &m {
+                syn::Meta::Path(p) => p.is_ident("test"),
+                syn::Meta::List(list) if list.path.is_ident("all") => list
+                    .parse_args_with(
+                        syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+                    )
+                    .is_ok_and(|all| all.iter().any(|c| c.path().is_ident("test"))),
+                _ => false,
+            })
     })
 }
 

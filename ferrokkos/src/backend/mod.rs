@@ -4,6 +4,10 @@
 
 #[cfg(feature = "cuda")]
 pub(crate) mod cuda;
+#[cfg(any(feature = "cuda", feature = "hip"))]
+pub(crate) mod gpu;
+#[cfg(feature = "hip")]
+pub(crate) mod hip;
 pub(crate) mod host;
 
 use crate::error::Result;

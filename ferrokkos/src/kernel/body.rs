@@ -5,7 +5,7 @@
 //! that every GPU backend compiles (explicit types, `fk::` primitives from the device header, `#line`
 //! marks back to the Rust source), the `#[device]` functions it calls, its captures as typed
 //! parameters and the names of its index and pattern parameters. A backend wraps this into its entry
-//! points (CUDA: `backend/cuda/codegen/`); the body itself names no backend (no thread or block
+//! points (CUDA: `backend/gpu/codegen/`); the body itself names no backend (no thread or block
 //! indices, no launch API), so a second GPU backend reuses it as it is.
 //!
 //! Invariants: `captures`, `index` and `params` hold names unique in the body's function (made by
@@ -34,7 +34,7 @@ pub enum BodyKind {
     /// `parallel_scan`: the index, the partial value and the `is_final` flag.
     Scan,
     /// `parallel_for` over a `TeamPolicy`: no index; the one parameter is the team member, a
-    /// `const fk::Team&` in the generated code (see `backend/cuda/codegen/device/team.cuh`).
+    /// `const fk::Team&` in the generated code (see `backend/gpu/codegen/device/team.cuh`).
     TeamFor,
     /// `parallel_reduce` over a `TeamPolicy`: the team member and the accumulator.
     TeamReduce,

@@ -1,6 +1,6 @@
 //! Single-source kernels: [`crate::kernel!`], its typed shadow and the backend-neutral form of its
 //! device code, [`KernelBody`] (DESIGN.md decisions 3 and 4). The device backends turn bodies into
-//! their own code (the CUDA one into CUDA C++ in `backend/cuda/codegen/`).
+//! their own code (the CUDA one into CUDA C++ in `backend/gpu/codegen/`).
 //!
 //! `kernel!(|i| y[i] = a * x[i] + y[i])` is one kernel body for every execution space. It expands to a
 //! [`Kernel`] holding

@@ -127,21 +127,34 @@ pub fn policy_configs<S: ferrokkos::HostExecutionSpace, I: ferrokkos::IndexType>
     out
 }
 
-/// Compiles a kernel's translation unit with NVRTC for sm_80 and sm_90 (skipped, with a message,
-/// when NVRTC is missing, unless `FERROKKOS_REQUIRE_NVRTC=1`). Panics with NVRTC's log and the
-/// generated code if it does not compile.
-pub fn check_cuda(tu: &ferrokkos::nvrtc::TranslationUnit) {
-    if !ferrokkos::nvrtc::require_or_skip() {
-        return;
+/// Compiles a kernel's translation unit with NVRTC for sm_80 and sm_90, and its HIP translation
+/// with hiprtc for gfx90a (each skipped, with a message, when its compiler is missing, unless
+/// `FERROKKOS_REQUIRE_NVRTC=1` / `FERROKKOS_REQUIRE_HIPRTC=1`). Panics with the compiler's log and
+/// the generated code if it does not compile.
+pub fn check_device_code(tu: &ferrokkos::nvrtc::TranslationUnit) {
+    if ferrokkos::nvrtc::require_or_skip() {
+        for arch in [80, 90] {
+            match tu.compile_cubin(arch) {
+                Ok(cubin) => assert!(
+                    cubin.image.starts_with(b"\x7fELF"),
+                    "{}: not an ELF image",
+                    tu.entry
+                ),
+                Err(e) => panic!("{e}\n--- generated code ---\n{}", tu.generated()),
+            }
+        }
     }
-    for arch in [80, 90] {
-        match tu.compile_cubin(arch) {
-            Ok(cubin) => assert!(
-                cubin.image.starts_with(b"\x7fELF"),
-                "{}: not an ELF image",
+    if ferrokkos::hiprtc::require_or_skip() {
+        match tu.compile_hip("gfx90a") {
+            Ok(object) => assert!(
+                object.image.starts_with(b"\x7fELF"),
+                "{}: not an ELF code object",
                 tu.entry
             ),
-            Err(e) => panic!("{e}\n--- generated code ---\n{}", tu.generated()),
+            Err(e) => panic!(
+                "{e}\n--- generated code (HIP) ---\n{}",
+                tu.to_hip().generated()
+            ),
         }
     }
 }

@@ -534,11 +534,7 @@ fn scratch_views_compile_with_nvrtc() -> Result<()> {
             && text.contains("fk::scratch_view<i32, 1>(team.thread_scratch[1], (u64)0,"),
         "{text}"
     );
-    if ferrokkos::nvrtc::require_or_skip() {
-        unit.compile_cubin(90)
-            .map_err(|e| panic!("{e}\n{text}"))
-            .ok();
-    }
+    crate::common::check_device_code(&unit);
     Ok(())
 }
 
@@ -655,10 +651,6 @@ fn md_ranges_compile_with_nvrtc() -> Result<()> {
         text.contains("% j_extent") && text.contains("/ (j_extent * k_extent)"),
         "{text}"
     );
-    if ferrokkos::nvrtc::require_or_skip() {
-        unit.compile_cubin(90)
-            .map_err(|e| panic!("{e}\n{text}"))
-            .ok();
-    }
+    crate::common::check_device_code(&unit);
     Ok(())
 }

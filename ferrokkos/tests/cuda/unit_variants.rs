@@ -2,7 +2,7 @@
 //! tiles, read-only Views declared as written ones for a kernel with `unsafe`) generates C++ that
 //! NVRTC compiles, for each pattern and for multidimensional indices.
 
-use crate::common::{self, check_cuda};
+use crate::common::{self, check_device_code};
 use ferrokkos::nvrtc::UnitOptions;
 use ferrokkos::prelude::*;
 
@@ -35,12 +35,12 @@ fn every_variant_of_every_pattern_compiles() {
         *part += s;
     });
     for o in variants() {
-        check_cuda(&axpy.cuda_source_with(Iterate::Right, o));
+        check_device_code(&axpy.cuda_source_with(Iterate::Right, o));
         for order in [Iterate::Left, Iterate::Right] {
             let unit = md.cuda_source_with(order, o);
             assert_eq!(unit.source.contains("fk_tile1"), o.tiled);
-            check_cuda(&unit);
-            check_cuda(&md_sum.cuda_source_with::<Sum<f64>>(order, o));
+            check_device_code(&unit);
+            check_device_code(&md_sum.cuda_source_with::<Sum<f64>>(order, o));
         }
         let unit = dot.cuda_source_with::<Sum<f64>>(Iterate::Right, o);
         assert_eq!(unit.source.contains("fk_done"), o.fused_join);
@@ -64,8 +64,8 @@ fn every_variant_of_every_pattern_compiles() {
             !o.unsafe_aliasing
         );
         assert_eq!(unit.source.contains("for (u32 fk_k"), o.index32);
-        check_cuda(&unit);
-        check_cuda(&dot.cuda_source_with::<Max<f64>>(Iterate::Right, o));
-        check_cuda(&scan.cuda_source_with::<Sum<f64>>(o));
+        check_device_code(&unit);
+        check_device_code(&dot.cuda_source_with::<Max<f64>>(Iterate::Right, o));
+        check_device_code(&scan.cuda_source_with::<Sum<f64>>(o));
     }
 }

@@ -1,5 +1,5 @@
 //! Out-of-bounds View and array accesses in device code (the device side is in
-//! `backend/cuda/codegen/device/types.cuh`, "Out-of-bounds accesses").
+//! `backend/gpu/codegen/device/types.cuh`, "Out-of-bounds accesses").
 //!
 //! A kernel on the GPU cannot panic as the host body does. Instead, an access outside a View's
 //! extents (or a captured array's length) touches no memory (a write is dropped, a read gives zero)

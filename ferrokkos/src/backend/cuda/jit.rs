@@ -9,11 +9,11 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use super::builtin;
-use super::codegen::{self, TranslationUnit};
 use super::driver::{Context, DeviceInfo, Function, Module};
 use super::fault::Faults;
 use super::jit_cache::DiskCache;
 use super::team::DEFAULT_DYNAMIC_SHARED;
+use crate::backend::gpu::codegen::{self, TranslationUnit};
 use crate::dispatch::Obtained;
 use crate::error::{Error, Result};
 use crate::kernel::DeviceKey;

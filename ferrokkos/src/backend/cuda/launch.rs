@@ -22,11 +22,11 @@ mod plan;
 mod submit;
 
 use super::backend::CudaShared;
-use super::codegen::{self, DevicePattern, TranslationUnit, UnitOptions};
 use super::instance::Cuda;
 use super::jit::{JitKey, Loaded, Wanted};
 use super::queue::Submission;
 use super::team::TeamShape;
+use crate::backend::gpu::codegen::{self, DevicePattern, TranslationUnit, UnitOptions};
 use std::collections::HashMap;
 use std::sync::Arc;
 

@@ -4,9 +4,9 @@
 
 use std::time::Instant;
 
-use super::codegen::{self, DevicePattern, UnitOptions};
 use super::instance::Cuda;
 use super::jit::{JitKey, Wanted};
+use crate::backend::gpu::codegen::{self, DevicePattern, UnitOptions};
 use crate::kernel::{DeviceKernel, ParamWriter, Slot};
 use crate::policy::{Iterate, RangePolicy};
 use crate::prelude::*;

@@ -7,7 +7,6 @@
 
 pub(crate) mod backend;
 pub(crate) mod builtin;
-mod codegen;
 mod collective;
 pub(crate) mod copy;
 pub(crate) mod driver;

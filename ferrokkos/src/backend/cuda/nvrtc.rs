@@ -22,7 +22,9 @@ use std::time::{Duration, Instant};
 
 use cudarc::nvrtc::sys;
 
-pub use super::codegen::{TranslationUnit, UnitOptions, for_unit, reduce_unit, scan_unit};
+pub use crate::backend::gpu::codegen::{
+    Target, TranslationUnit, UnitOptions, for_unit, reduce_unit, scan_unit,
+};
 use crate::error::{BackendError, Error, Result};
 
 /// The library's name in errors.
@@ -307,7 +309,7 @@ impl TranslationUnit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::cuda::codegen::header::DEVICE_HEADER;
+    use crate::backend::gpu::codegen::header::DEVICE_HEADER;
 
     /// The ten integer types and the two float types, by their device names.
     const INTS: [&str; 10] = [

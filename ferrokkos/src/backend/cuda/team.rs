@@ -13,6 +13,8 @@
 
 #[cfg(test)]
 mod codegen_tests;
+#[cfg(test)]
+mod collective_tests;
 mod scratch;
 #[cfg(test)]
 mod scratch_tests;

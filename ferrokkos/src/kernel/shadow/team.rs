@@ -1,6 +1,6 @@
 //! Team kernels in the typed shadow: the team member, the nested ranges and their patterns,
 //! `single`, barriers and broadcasts, written as C++ over the device header's `fk::Team` and its
-//! collectives (`backend/cuda/codegen/device/team.cuh`).
+//! collectives (`backend/gpu/codegen/device/team.cuh`).
 //!
 //! Mapping (the same for every GPU backend that has the header's team part): each thread of the
 //! block is lane `lane()` of team thread `rank()`. A nested range walks its iterations as a count

@@ -129,6 +129,6 @@ fn atomic_view_accesses_compile_to_device_atomics() -> Result<()> {
     ] {
         assert!(text.contains(op), "{op} missing:\n{text}");
     }
-    crate::common::check_cuda(&tu);
+    crate::common::check_device_code(&tu);
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! `atomic_store`, on every space, with the values plain Rust gives; and the C++ of every operation
 //! on every atomic type compiles with NVRTC.
 
-use crate::common::{check_cuda, view_from};
+use crate::common::{check_device_code, view_from};
 use crate::spaces::{SView, download, upload};
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
@@ -271,7 +271,7 @@ macro_rules! every_operation_compiles {
         let tu = k.cuda_source(Iterate::Right);
         let text = tu.generated();
         assert!(text.contains($expect), "{text}");
-        check_cuda(&tu);
+        check_device_code(&tu);
     }};
 }
 
@@ -309,6 +309,6 @@ fn fetch_operations_are_statements_of_their_own() -> Result<()> {
     assert!(text.contains("const i32 fk_old"), "{text}");
     assert!(text.contains("= fk::atomic_add(&h(0"), "{text}");
     assert!(text.contains("= fk::atomic_load(&h(0"), "{text}");
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! `self.v[i]`, nested `s.grid.u`, tuple fields `p.0`), as a Kokkos functor names its members.
 //! Each path is one capture: Views by reference, numbers by value.
 
-use crate::common::check_cuda;
+use crate::common::check_device_code;
 use crate::spaces::{SView, download, upload};
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
@@ -133,7 +133,7 @@ fn field_path_names_do_not_collide_and_repeat_once() -> Result<()> {
         entry.contains("fk::View<f64, 1, fk::LayoutRight> p_y"),
         "{entry}"
     );
-    check_cuda(&unit);
+    check_device_code(&unit);
     Ok(())
 }
 
@@ -347,6 +347,6 @@ fn thirty_five_captures_are_parameters_in_order() -> Result<()> {
         entry.find("fk::View<f64, 1, fk::LayoutRight> y").unwrap() < order[0],
         "{entry}"
     );
-    check_cuda(&unit);
+    check_device_code(&unit);
     Ok(())
 }

@@ -14,7 +14,7 @@
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
 
-use crate::common::{check_cuda, runtime, threads as exec, view_from};
+use crate::common::{check_device_code, runtime, threads as exec, view_from};
 
 #[test]
 fn casts_follow_rust() -> Result<()> {
@@ -56,7 +56,7 @@ fn casts_follow_rust() -> Result<()> {
         "{}",
         tu.generated()
     );
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }
 
@@ -125,7 +125,7 @@ macro_rules! casts_from {
                     "{v:?} as f64"
                 );
             }
-            check_cuda(&k.cuda_source(Iterate::Right));
+            check_device_code(&k.cuda_source(Iterate::Right));
             Ok(())
         }
     };
@@ -211,7 +211,7 @@ fn casts_from_bool() -> Result<()> {
         (a.to_vec()?, b.to_vec()?, c.to_vec()?),
         (vec![1, 2], vec![-1, 0], vec![0, 1])
     );
-    check_cuda(&k.cuda_source(Iterate::Right));
+    check_device_code(&k.cuda_source(Iterate::Right));
     Ok(())
 }
 
@@ -298,6 +298,6 @@ fn checked_conversions_compile_for_every_integer_pair() -> Result<()> {
         "{}",
         tu.generated()
     );
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }

@@ -147,7 +147,7 @@ fn complex_kernels_compile_with_nvrtc() -> Result<()> {
     let tu = k.cuda_source(Iterate::Right);
     let text = tu.generated();
     assert!(text.contains("const c64 b = c64(a.im, 2.0);"), "{text}");
-    crate::common::check_cuda(&tu);
+    crate::common::check_device_code(&tu);
     Ok(())
 }
 

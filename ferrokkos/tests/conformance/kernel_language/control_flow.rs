@@ -15,7 +15,7 @@
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
 
-use crate::common::{check_cuda, runtime, threads as exec, view_from};
+use crate::common::{check_device_code, runtime, threads as exec, view_from};
 
 #[test]
 fn if_else_as_statement_and_as_value() -> Result<()> {
@@ -63,7 +63,7 @@ fn if_else_as_statement_and_as_value() -> Result<()> {
     let g = tu.generated();
     assert!(g.contains("} else if (sign == 0) {"), "{g}");
     assert!(g.contains("v < 0 ? -1 : v == 0 ? 0 : 1"), "{g}");
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }
 
@@ -116,7 +116,7 @@ fn for_loops_over_ranges() -> Result<()> {
             assert_eq!(g[(i, r)], *w, "loop {r} at {i}");
         }
     }
-    check_cuda(&k.cuda_source(Iterate::Right));
+    check_device_code(&k.cuda_source(Iterate::Right));
     Ok(())
 }
 
@@ -173,7 +173,7 @@ fn while_loop_break_and_continue() -> Result<()> {
             "at {i}"
         );
     }
-    check_cuda(&k.cuda_source(Iterate::Right));
+    check_device_code(&k.cuda_source(Iterate::Right));
     Ok(())
 }
 
@@ -214,7 +214,7 @@ fn return_ends_an_iteration_and_blocks_have_values() -> Result<()> {
         "{g}"
     );
     assert!(g.contains("return;"), "{g}");
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }
 
@@ -233,7 +233,7 @@ fn tuple_lets_bind_values_before_names() -> Result<()> {
     parallel_for("tuple lets", RangePolicy::new(&exec(), 0, 4)?, &k)?;
     assert_eq!(y.get((3, 0))?, 13);
     assert_eq!(y.get((3, 1))?, 3);
-    check_cuda(&k.cuda_source(Iterate::Right));
+    check_device_code(&k.cuda_source(Iterate::Right));
     Ok(())
 }
 
@@ -305,13 +305,13 @@ fn shadowing_captures_and_conditions_with_statements() -> Result<()> {
         "{}",
         tu.generated()
     );
-    check_cuda(&tu);
+    check_device_code(&tu);
     // A kernel without captures.
     let empty = kernel!(|i| {
         let _t = i * 2;
     });
     parallel_for("empty", RangePolicy::new(&exec(), 0, 10)?, &empty)?;
-    check_cuda(&empty.cuda_source(Iterate::Right));
+    check_device_code(&empty.cuda_source(Iterate::Right));
     Ok(())
 }
 
@@ -454,6 +454,6 @@ fn labelled_loops_become_gotos_that_compile() -> Result<()> {
         text.contains("fk_continue_a: ;") && text.contains("fk_break_a: ;"),
         "{text}"
     );
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! inside a tuple of reducers); the generated C++ defines the reducer struct after the device
 //! functions it calls, once, and compiles with NVRTC.
 
-use crate::common::check_cuda;
+use crate::common::check_device_code;
 use crate::spaces::{SView, download, upload};
 use ferrokkos::prelude::*;
 use ferrokkos::{DeviceJoin, DeviceValue, Join, Result, kernel};
@@ -224,7 +224,7 @@ fn a_custom_device_reducer_is_defined_after_its_functions_and_compiles() -> Resu
     let reducer = text.find("struct FkJoin_").expect("reducer defined");
     assert!(ty < join && join < reducer, "{text}");
     assert_eq!(text.matches("struct FkJoin_").count(), 1, "{text}");
-    check_cuda(&tu);
+    check_device_code(&tu);
 
     let k2 = kernel!(|i, a: &mut Span, b: &mut Span| {
         *a = a.join(one(x[i]));
@@ -232,7 +232,7 @@ fn a_custom_device_reducer_is_defined_after_its_functions_and_compiles() -> Resu
     });
     let tu = k2.cuda_source::<(Join<Span>, Join<Span>)>(Iterate::Right);
     assert_eq!(tu.generated().matches("struct FkJoin_").count(), 1);
-    check_cuda(&tu);
+    check_device_code(&tu);
 
     let k3 = kernel!(|i, p: &mut Gaps, _last: bool| {
         *p = p.join(Gaps {
@@ -242,6 +242,6 @@ fn a_custom_device_reducer_is_defined_after_its_functions_and_compiles() -> Resu
             n: 1,
         })
     });
-    check_cuda(&k3.cuda_source::<Join<Gaps>>());
+    check_device_code(&k3.cuda_source::<Join<Gaps>>());
     Ok(())
 }

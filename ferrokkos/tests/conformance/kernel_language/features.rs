@@ -15,7 +15,7 @@
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, device, kernel};
 
-use crate::common::{check_cuda, runtime, threads as exec, view_from};
+use crate::common::{check_device_code, runtime, threads as exec, view_from};
 
 #[test]
 fn views_of_every_rank_and_layout() -> Result<()> {
@@ -65,7 +65,7 @@ fn views_of_every_rank_and_layout() -> Result<()> {
         "{}",
         tu.generated()
     );
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }
 
@@ -95,7 +95,7 @@ fn md_range_indices_destructure_as_tuples() -> Result<()> {
         k.cuda_source(Iterate::Left),
         k3.cuda_source(Iterate::Right),
     ] {
-        check_cuda(&tu);
+        check_device_code(&tu);
     }
     assert!(
         k.cuda_source(Iterate::Right)
@@ -165,7 +165,7 @@ fn device_functions_are_callable_and_defined_once() -> Result<()> {
         g.find("weight_fn(").unwrap() < g.find("weighted_fn(").unwrap(),
         "callee first: {g}"
     );
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }
 
@@ -247,7 +247,7 @@ fn device_functions_take_views_and_elements() -> Result<()> {
         c.contains("static __device__ void relax_fn(f64& cell"),
         "{c}"
     );
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }
 
@@ -307,7 +307,7 @@ fn generic_device_functions_are_defined_per_type() -> Result<()> {
     );
     assert_eq!(c.matches("static __device__ f64 lerp_fn").count(), 1, "{c}");
     assert_eq!(c.matches("static __device__ i64 lerp_fn").count(), 1, "{c}");
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }
 
@@ -323,7 +323,7 @@ fn reductions_with_one_and_several_accumulators() -> Result<()> {
     let k = kernel!(|i, acc| *acc += x[i] * x[i]);
     parallel_reduce("sumsq", p.clone(), &k, &mut sum)?;
     assert_eq!(sum, values.iter().map(|v| v * v).sum::<f64>());
-    check_cuda(&k.cuda_source::<Sum<f64>>(Iterate::Right));
+    check_device_code(&k.cuda_source::<Sum<f64>>(Iterate::Right));
 
     let k2 = kernel!(|i, lo, hi: &mut f64, count| {
         let v = x[i];
@@ -350,7 +350,7 @@ fn reductions_with_one_and_several_accumulators() -> Result<()> {
         "{}",
         tu.generated()
     );
-    check_cuda(&tu);
+    check_device_code(&tu);
 
     let k3 = kernel!(|i, best: &mut ValLocScalar<f64, usize>| {
         if x[i] < best.val {
@@ -364,7 +364,7 @@ fn reductions_with_one_and_several_accumulators() -> Result<()> {
         (m.val, m.loc),
         (want, values.iter().position(|v| *v == want).unwrap())
     );
-    check_cuda(&k3.cuda_source::<MinLoc<f64, usize>>(Iterate::Right));
+    check_device_code(&k3.cuda_source::<MinLoc<f64, usize>>(Iterate::Right));
     Ok(())
 }
 
@@ -385,7 +385,7 @@ fn md_range_reduction() -> Result<()> {
         Sum::new(),
     )?;
     assert_eq!(s, (0..6).sum::<i64>() * (0..9).sum::<i64>());
-    check_cuda(&k.cuda_source::<Sum<i64>>(Iterate::Left));
+    check_device_code(&k.cuda_source::<Sum<i64>>(Iterate::Left));
     Ok(())
 }
 
@@ -409,7 +409,7 @@ fn scans_exclusive_and_inclusive() -> Result<()> {
     assert_eq!(incl.to_vec()?, vec![3, 4, 8, 9, 14, 23, 25, 31]);
     let tu = k.cuda_source::<Sum<u32>>();
     assert!(tu.generated().contains("_prefix("), "{}", tu.generated());
-    check_cuda(&tu);
+    check_device_code(&tu);
     // A running maximum with an annotated flag.
     let m = View::<u32, 1>::new("m", [8])?;
     let k2 = kernel!(|i, run: &mut u32, last: bool| {
@@ -421,7 +421,7 @@ fn scans_exclusive_and_inclusive() -> Result<()> {
     let top =
         ferrokkos::parallel_scan_with("runmax", RangePolicy::new(&exec(), 0, 8)?, &k2, Max::new())?;
     assert_eq!((top, m.to_vec()?), (9, vec![3, 3, 4, 4, 5, 9, 9, 9]));
-    check_cuda(&k2.cuda_source::<Max<u32>>());
+    check_device_code(&k2.cuda_source::<Max<u32>>());
     Ok(())
 }
 
@@ -455,7 +455,7 @@ fn atomics_update_shared_elements() -> Result<()> {
         "{}",
         tu.generated()
     );
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }
 
@@ -502,8 +502,8 @@ fn captured_arrays_are_read_by_index() -> Result<()> {
         "{}",
         tu3.generated()
     );
-    check_cuda(&tu3);
-    check_cuda(&tu1);
+    check_device_code(&tu3);
+    check_device_code(&tu1);
     // An index past the end panics, naming the length.
     let w = [1.0f64, 2.0];
     let y = View::<f64, 1>::new("y", [3])?;
@@ -552,6 +552,6 @@ fn constants_are_used_by_value() -> Result<()> {
     let g = tu.generated();
     assert!(g.contains("scaled_fn(x(i)) + 1.5 + f64(-7)"), "{g}");
     assert!(g.contains("return v * 1.5;"), "{g}");
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }

@@ -82,6 +82,6 @@ fn local_arrays_are_fk_arrays_that_compile() -> Result<()> {
         "{text}"
     );
     assert!(text.contains("fk::Array<f32, 3> a;"), "{text}");
-    crate::common::check_cuda(&tu);
+    crate::common::check_device_code(&tu);
     Ok(())
 }

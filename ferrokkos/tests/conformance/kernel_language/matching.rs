@@ -116,7 +116,7 @@ fn match_becomes_an_if_chain_that_compiles() -> Result<()> {
     let text = tu.generated();
     assert!(text.contains("const i32 scrutinee = x(i);"), "{text}");
     assert!(text.contains("scrutinee == 40"), "{text}");
-    crate::common::check_cuda(&tu);
+    crate::common::check_device_code(&tu);
     Ok(())
 }
 
@@ -246,7 +246,7 @@ fn enums_compile_as_their_discriminants() -> Result<()> {
         "{text}"
     );
     assert!(text.contains("phases(i) = u8(1);"), "{text}");
-    crate::common::check_cuda(&tu);
+    crate::common::check_device_code(&tu);
     Ok(())
 }
 
@@ -290,6 +290,6 @@ fn enum_casts_compile() -> Result<()> {
         "{}",
         tu.generated()
     );
-    crate::common::check_cuda(&tu);
+    crate::common::check_device_code(&tu);
     Ok(())
 }

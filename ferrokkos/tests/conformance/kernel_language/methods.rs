@@ -14,7 +14,7 @@
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
 
-use crate::common::{check_cuda, threads as exec, view_from};
+use crate::common::{check_device_code, threads as exec, view_from};
 
 macro_rules! float_methods_on {
     ($name:ident, $t:ident) => {
@@ -121,7 +121,7 @@ macro_rules! float_methods_on {
                 }
                 assert_eq!((f[(i, 0)], f[(i, 1)]), (v.is_nan(), v.is_finite()));
             }
-            check_cuda(&k.cuda_source(Iterate::Right));
+            check_device_code(&k.cuda_source(Iterate::Right));
             Ok(())
         }
     };
@@ -172,7 +172,7 @@ macro_rules! int_methods_on {
                 }
                 assert_eq!((b[(i, 0)], b[(i, 1)]), (v.count_ones(), v.leading_zeros()));
             }
-            check_cuda(&k.cuda_source(Iterate::Right));
+            check_device_code(&k.cuda_source(Iterate::Right));
             Ok(())
         }
     };
@@ -201,6 +201,6 @@ fn signed_abs() -> Result<()> {
     let k = kernel!(|i| y[i] = x[i].abs());
     parallel_for("abs", RangePolicy::new(&exec(), 0, 4)?, &k)?;
     assert_eq!(y.to_vec()?, vec![5, 0, 7, i32::MAX]);
-    check_cuda(&k.cuda_source(Iterate::Right));
+    check_device_code(&k.cuda_source(Iterate::Right));
     Ok(())
 }

@@ -14,7 +14,7 @@
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
 
-use crate::common::{check_cuda, runtime, threads as exec, view_from};
+use crate::common::{check_device_code, runtime, threads as exec, view_from};
 
 #[test]
 fn let_assignment_and_compound_assignment() -> Result<()> {
@@ -67,7 +67,7 @@ fn let_assignment_and_compound_assignment() -> Result<()> {
         "{}",
         tu.generated()
     );
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }
 
@@ -134,7 +134,7 @@ macro_rules! operators_on {
                     );
                 }
             }
-            check_cuda(&k.cuda_source(Iterate::Right));
+            check_device_code(&k.cuda_source(Iterate::Right));
             Ok(())
         }
     };
@@ -238,7 +238,7 @@ macro_rules! float_operators_on {
                     tu.generated()
                 );
             }
-            check_cuda(&tu);
+            check_device_code(&tu);
             Ok(())
         }
     };
@@ -265,7 +265,7 @@ fn literals_take_the_type_rust_infers() -> Result<()> {
     assert!(g.contains("const f64 alone = 2.0;"), "{g}");
     assert!(g.contains("const f32 with_f32 = x(i) * 2.0f;"), "{g}");
     assert!(g.contains("const i32 n = 3;"), "{g}");
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }
 
@@ -285,6 +285,6 @@ fn bool_operators() -> Result<()> {
         let (a, b) = (v[i], v[(i + 1) % 4]);
         assert_eq!(y.get(i)?, (a & b) | (a ^ b) && !b || a == b);
     }
-    check_cuda(&k.cuda_source(Iterate::Right));
+    check_device_code(&k.cuda_source(Iterate::Right));
     Ok(())
 }

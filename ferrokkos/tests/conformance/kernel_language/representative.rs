@@ -6,7 +6,7 @@
 //!   (`FERROKKOS_UPDATE_SNAPSHOTS=1` rewrites them; review the diff);
 //! - NVRTC compiles each for sm_80 and sm_90.
 
-use crate::common::{Rng, check_cuda, random_view, runtime, threads as exec, unflatten};
+use crate::common::{Rng, check_device_code, random_view, runtime, threads as exec, unflatten};
 use ferrokkos::nvrtc::{TranslationUnit, UnitOptions};
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, device, kernel};
@@ -59,7 +59,7 @@ fn axpy() -> Result<()> {
         if seed == SEEDS[0] {
             let tu = k.cuda_source(Iterate::Right);
             snapshot("axpy", &tu);
-            check_cuda(&tu);
+            check_device_code(&tu);
         }
     }
     Ok(())
@@ -119,7 +119,7 @@ fn stencil_2d() -> Result<()> {
         if seed == SEEDS[0] {
             let tu = k.cuda_source(Iterate::Right);
             snapshot("stencil_2d", &tu);
-            check_cuda(&tu);
+            check_device_code(&tu);
         }
     }
     Ok(())
@@ -154,7 +154,7 @@ fn dot() -> Result<()> {
         if seed == SEEDS[0] {
             let tu = k.cuda_source::<Sum<f64>>(Iterate::Right);
             snapshot("dot", &tu);
-            check_cuda(&tu);
+            check_device_code(&tu);
             // As launches compile it: the last block joins the partial values.
             let fused = UnitOptions {
                 fused_join: true,
@@ -162,7 +162,7 @@ fn dot() -> Result<()> {
             };
             let tu = k.cuda_source_with::<Sum<f64>>(Iterate::Right, fused);
             snapshot("dot_fused", &tu);
-            check_cuda(&tu);
+            check_device_code(&tu);
         }
     }
     Ok(())
@@ -200,7 +200,7 @@ fn scan() -> Result<()> {
         if seed == SEEDS[0] {
             let tu = k.cuda_source::<Sum<u32>>();
             snapshot("scan", &tu);
-            check_cuda(&tu);
+            check_device_code(&tu);
         }
     }
     Ok(())
@@ -272,7 +272,7 @@ fn loops_branches_math() -> Result<()> {
         if seed == SEEDS[0] {
             let tu = k.cuda_source(Iterate::Right);
             snapshot("loops_branches_math", &tu);
-            check_cuda(&tu);
+            check_device_code(&tu);
         }
     }
     Ok(())

@@ -3,7 +3,7 @@
 //! View's element) on every space, with the values plain Rust gives; the translation unit defines
 //! them (field types first) with their layout checked, and NVRTC compiles it.
 
-use crate::common::{check_cuda, view_from};
+use crate::common::{check_device_code, view_from};
 use crate::spaces::{SView, download, upload};
 use ferrokkos::prelude::*;
 use ferrokkos::{DeviceValue, Result, kernel};
@@ -319,7 +319,7 @@ fn structs_are_defined_once_before_use_and_compile() -> Result<()> {
         text.contains("fk::View<const Particle, 1, fk::LayoutRight>"),
         "{text}"
     );
-    check_cuda(&tu);
+    check_device_code(&tu);
 
     // Device functions of structs: the struct is defined before the functions that name it.
     let dots = View::<f64, 1>::new("dots", [4])?;
@@ -329,7 +329,7 @@ fn structs_are_defined_once_before_use_and_compile() -> Result<()> {
     let def = text.find("struct Vec2 {").expect("Vec2 defined");
     let f = text.find("static __device__ Vec2 scale_fn(const Vec2 v, const f64 k)");
     assert!(f.is_some_and(|f| def < f), "{text}");
-    check_cuda(&tu);
+    check_device_code(&tu);
 
     // Methods: C++ functions named after the type, the receiver first.
     let k = kernel!(|i| dots[i] = parts[i].vel.scaled(2.0).dot(Vec2::new(1.0, 0.5)));
@@ -343,6 +343,6 @@ fn structs_are_defined_once_before_use_and_compile() -> Result<()> {
         text.contains("Vec2_dot_fn(Vec2_scaled_fn(parts(i).vel, 2.0), Vec2_new_fn(1.0, 0.5))"),
         "{text}"
     );
-    check_cuda(&tu);
+    check_device_code(&tu);
     Ok(())
 }

@@ -4,10 +4,10 @@
 //! a body asked for another pattern's entries.
 
 use super::test_kernels::{count, sweep};
-use crate::backend::cuda::codegen::{
+use crate::backend::cuda::nvrtc::{compile_cubin, require_or_skip};
+use crate::backend::gpu::codegen::{
     DevicePattern, TranslationUnit, UnitOptions, batch_program, translation_unit,
 };
-use crate::backend::cuda::nvrtc::{compile_cubin, require_or_skip};
 use crate::dispatch::{TeamForFunctor, TeamReduceFunctor};
 use crate::error::Error;
 use crate::kernel::{BodyKind, KernelBody};
@@ -39,12 +39,20 @@ fn count_body(r: &ReducerCxx) -> KernelBody {
         .device_body(&r.emit)
 }
 
-/// Compiles `unit` with NVRTC for sm_90 (when NVRTC is there).
+/// Compiles `unit` with NVRTC for sm_90, and its HIP translation with hiprtc for gfx90a (each when
+/// its compiler is there).
 fn compiles(unit: &TranslationUnit) {
     if require_or_skip() {
         let cubin = compile_cubin(&unit.source, &unit.program_name(), 90)
             .unwrap_or_else(|e| panic!("{e}\n{}", unit.generated()));
         assert!(cubin.image.starts_with(b"\x7fELF"));
+    }
+    #[cfg(feature = "hip")]
+    if crate::hiprtc::require_or_skip() {
+        let object = unit
+            .compile_hip("gfx90a")
+            .unwrap_or_else(|e| panic!("{e}\n{}", unit.to_hip().generated()));
+        assert!(object.image.starts_with(b"\x7fELF"));
     }
 }
 

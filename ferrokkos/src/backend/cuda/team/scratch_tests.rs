@@ -8,11 +8,11 @@
 //! its values after the scratch leave the scratch alone.
 
 use super::{ScratchLayout, TeamShape, league_writer};
-use crate::backend::cuda::codegen::{TranslationUnit, UnitOptions};
 use crate::backend::cuda::driver::{
     DeviceBuffer, Module, Stream, copy, device_info, launch, test_context,
 };
 use crate::backend::cuda::nvrtc::{compile_cubin, require_or_skip};
+use crate::backend::gpu::codegen::{TranslationUnit, UnitOptions};
 use crate::dispatch::{TeamMember, single};
 use crate::kernel::ParamWriter;
 use crate::policy::{PerTeam, ScratchRequest};

@@ -52,6 +52,13 @@ struct fmin_op {
   __device__ __forceinline__ f32 operator()(f32 a, f32 b) const { return ::fminf(a, b); }
   __device__ __forceinline__ f64 operator()(f64 a, f64 b) const { return ::fmin(a, b); }
 };
+// For targets without a signed 64-bit atomicMin / atomicMax (FK_ATOMIC_MINMAX_I64 is 0).
+struct imin_op {
+  __device__ __forceinline__ i64 operator()(i64 a, i64 b) const { return b < a ? b : a; }
+};
+struct imax_op {
+  __device__ __forceinline__ i64 operator()(i64 a, i64 b) const { return b > a ? b : a; }
+};
 struct fmax_op {
   __device__ __forceinline__ f32 operator()(f32 a, f32 b) const { return ::fmaxf(a, b); }
   __device__ __forceinline__ f64 operator()(f64 a, f64 b) const { return ::fmax(a, b); }
@@ -78,7 +85,11 @@ __device__ __forceinline__ f64 atomic_sub(f64* p, f64 v) { return ::atomicAdd(p,
 /// `*p = min(*p, v)`.
 __device__ __forceinline__ i32 atomic_min(i32* p, i32 v) { return ::atomicMin(p, v); }
 __device__ __forceinline__ u32 atomic_min(u32* p, u32 v) { return ::atomicMin(p, v); }
+#if FK_ATOMIC_MINMAX_I64
 __device__ __forceinline__ i64 atomic_min(i64* p, i64 v) { return ::atomicMin(p, v); }
+#else
+__device__ __forceinline__ i64 atomic_min(i64* p, i64 v) { return detail::atomic_update(p, v, detail::imin_op()); }
+#endif
 __device__ __forceinline__ u64 atomic_min(u64* p, u64 v) { return ::atomicMin(p, v); }
 __device__ __forceinline__ f32 atomic_min(f32* p, f32 v) { return detail::atomic_update(p, v, detail::fmin_op()); }
 __device__ __forceinline__ f64 atomic_min(f64* p, f64 v) { return detail::atomic_update(p, v, detail::fmin_op()); }
@@ -86,7 +97,11 @@ __device__ __forceinline__ f64 atomic_min(f64* p, f64 v) { return detail::atomic
 /// `*p = max(*p, v)`.
 __device__ __forceinline__ i32 atomic_max(i32* p, i32 v) { return ::atomicMax(p, v); }
 __device__ __forceinline__ u32 atomic_max(u32* p, u32 v) { return ::atomicMax(p, v); }
+#if FK_ATOMIC_MINMAX_I64
 __device__ __forceinline__ i64 atomic_max(i64* p, i64 v) { return ::atomicMax(p, v); }
+#else
+__device__ __forceinline__ i64 atomic_max(i64* p, i64 v) { return detail::atomic_update(p, v, detail::imax_op()); }
+#endif
 __device__ __forceinline__ u64 atomic_max(u64* p, u64 v) { return ::atomicMax(p, v); }
 __device__ __forceinline__ f32 atomic_max(f32* p, f32 v) { return detail::atomic_update(p, v, detail::fmax_op()); }
 __device__ __forceinline__ f64 atomic_max(f64* p, f64 v) { return detail::atomic_update(p, v, detail::fmax_op()); }

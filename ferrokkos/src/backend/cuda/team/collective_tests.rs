@@ -5,10 +5,10 @@
 
 use std::sync::Arc;
 
-use super::header::{DEVICE_HEADER, HeaderParts, device_header};
 use crate::backend::cuda::driver::{
     Context, DeviceBuffer, Module, Stream, copy, device_info, launch, test_context,
 };
+use crate::backend::gpu::codegen::header::{DEVICE_HEADER, HeaderParts, Target, device_header};
 use crate::nvrtc::{compile_cubin, require_or_skip};
 
 /// The kernel: thread (rank r, lane k) of league rank l computes each collective; f64 results go
@@ -90,7 +90,7 @@ fn source() -> String {
         team: true,
         ..HeaderParts::default()
     };
-    format!("{}\n{KERNEL}", device_header(parts))
+    format!("{}\n{KERNEL}", device_header(parts, Target::Cuda))
 }
 
 /// An affine map `x -> a x + b` over wrapping `u64`.
@@ -120,7 +120,7 @@ fn the_team_collectives_compile() {
     let cubin = compile_cubin(&source(), "team_collectives.cu", 90).expect("compiles");
     assert!(cubin.image.starts_with(b"\x7fELF"));
     // The team part is optional, and in the full header.
-    assert!(!device_header(HeaderParts::default()).contains("struct Team"));
+    assert!(!device_header(HeaderParts::default(), Target::Cuda).contains("struct Team"));
     assert!(DEVICE_HEADER.contains("struct Team"));
     assert!(HeaderParts::used_by("fk::Team t;").team);
 }

@@ -6,7 +6,7 @@ namespace fk {
 // ---------------------------------------------------------------------------------------------------
 // A league rank runs as one block. Its block is one-dimensional: thread threadIdx.x is vector lane
 // threadIdx.x % vector_length of team thread threadIdx.x / vector_length, with vector_length a power
-// of two up to 32, so that a thread's lanes are consecutive lanes of one warp. The collectives
+// of two up to the warp (FK_WARP), so that a thread's lanes are consecutive lanes of one warp. The collectives
 // below are called by every thread of the block at the same point (they contain __syncthreads()
 // or warp shuffles over the lanes that exist), except the vector ones (vector_reduce,
 // vector_exclusive_scan, vector_broadcast), which only the lanes of the calling thread must reach
@@ -83,11 +83,12 @@ __device__ __forceinline__ View<T, R, LayoutRight> scratch_view(unsigned char* b
 
 namespace detail {
 
-/// Shared memory for one value per warp (at most 32), as raw storage (value types need not be
+/// Shared memory for one value per warp (at most 32: a block has at most 1024 threads and a warp
+/// at least 32 lanes), as raw storage (value types need not be
 /// trivially constructible).
 template <class T>
 __device__ __forceinline__ T* warp_slots() {
-  __shared__ alignas(T) unsigned char raw[32 * sizeof(T)];
+  alignas(T) __shared__ unsigned char raw[32 * sizeof(T)];
   return reinterpret_cast<T*>(raw);
 }
 
@@ -97,20 +98,16 @@ template <class Red>
 __device__ __forceinline__ typename Red::value_type block_allreduce(typename Red::value_type v,
                                                                     unsigned first) {
   typedef typename Red::value_type T;
-  const unsigned lane = threadIdx.x & 31u;
-  const unsigned warp = threadIdx.x >> 5;
-  const unsigned warps = (blockDim.x + 31u) >> 5;
-  const unsigned lanes = warp_lanes();
-  const unsigned mask = lane_mask(lanes);
-  if (first > 1u) v = shfl_idx(v, lane & ~(first - 1u), mask, 32u);
+  const auto [lane, warp, warps, lanes, mask] = this_warp();
+  if (first > 1u) v = shfl_idx(v, lane & ~(first - 1u), mask, FK_WARP);
   // A tree to lane 0 (a warp may be partial, so a butterfly would miss lanes): lanes that are
   // multiples of 2d hold the join of [lane, lane + d) and join [lane + d, lane + 2d).
-  for (unsigned d = first; d < 32u; d *= 2u) {
+  for (unsigned d = first; d < FK_WARP; d *= 2u) {
     const T higher = shfl_down(v, d, mask);
     if (lane + d < lanes) Red::join(v, higher);
   }
   if (warps == 1u) {
-    v = shfl_idx(v, 0u, mask, 32u);
+    v = shfl_idx(v, 0u, mask, FK_WARP);
   } else {  // uniform over the block
     T* slots = warp_slots<T>();
     if (lane == 0u) slots[warp] = v;
@@ -127,10 +124,10 @@ __device__ __forceinline__ typename Red::value_type block_allreduce(typename Red
 /// Vector collectives shuffle over it only: the team threads of one warp may be in different
 /// control flow (another trip count of a TeamThreadRange) while a vector collective needs only the
 /// thread's own lanes.
-__device__ __forceinline__ unsigned vector_mask(const Team& t) {
+__device__ __forceinline__ lanemask vector_mask(const Team& t) {
   const unsigned width = t.vector_length;
-  const unsigned group = width >= 32u ? 0xffffffffu : ((1u << width) - 1u);
-  const unsigned first = (threadIdx.x & 31u) & ~(width - 1u);
+  const lanemask group = width >= FK_WARP ? ~(lanemask)0 : (((lanemask)1 << width) - 1u);
+  const unsigned first = (threadIdx.x & (FK_WARP - 1u)) & ~(width - 1u);
   return (group << first) & lane_mask(warp_lanes());
 }
 
@@ -142,7 +139,7 @@ template <class Red>
 __device__ __forceinline__ typename Red::value_type vector_reduce(const Team& t,
                                                                   typename Red::value_type v) {
   typedef typename Red::value_type T;
-  const unsigned mask = detail::vector_mask(t);
+  const detail::lanemask mask = detail::vector_mask(t);
   for (unsigned d = 1; d < t.vector_length; d *= 2u) {
     const T other = detail::shfl_xor(v, d, mask);
     if (t.lane() & d) {
@@ -179,7 +176,7 @@ template <class Red>
 __device__ __forceinline__ typename Red::value_type vector_exclusive_scan(
     const Team& t, typename Red::value_type v, typename Red::value_type& total) {
   typedef typename Red::value_type T;
-  const unsigned mask = detail::vector_mask(t);
+  const detail::lanemask mask = detail::vector_mask(t);
   const unsigned width = t.vector_length;
   T inclusive = v;
   for (unsigned d = 1; d < width; d *= 2u) {
@@ -201,23 +198,19 @@ template <class Red>
 __device__ __forceinline__ typename Red::value_type team_thread_exclusive_scan(
     const Team& t, typename Red::value_type v, typename Red::value_type& total) {
   typedef typename Red::value_type T;
-  const unsigned lane = threadIdx.x & 31u;
-  const unsigned warp = threadIdx.x >> 5;
-  const unsigned warps = (blockDim.x + 31u) >> 5;
-  const unsigned lanes = detail::warp_lanes();
-  const unsigned mask = detail::lane_mask(lanes);
+  const auto [lane, warp, warps, lanes, mask] = detail::this_warp();
   const unsigned width = t.vector_length;
   // Every lane takes its thread's lane-0 value; then inclusive over the warp's ranks (distances
   // are multiples of the vector length).
-  T inclusive = detail::shfl_idx(v, lane & ~(width - 1u), mask, 32u);
-  for (unsigned d = width; d < 32u; d *= 2u) {
-    T lower = detail::shfl_up(inclusive, d, mask, 32u);
+  T inclusive = detail::shfl_idx(v, lane & ~(width - 1u), mask, FK_WARP);
+  for (unsigned d = width; d < FK_WARP; d *= 2u) {
+    T lower = detail::shfl_up(inclusive, d, mask, FK_WARP);
     if (lane >= d) {
       Red::join(lower, inclusive);
       inclusive = lower;
     }
   }
-  T below = detail::shfl_up(inclusive, width, mask, 32u);
+  T below = detail::shfl_up(inclusive, width, mask, FK_WARP);
   T exclusive = lane >= width ? below : Red::identity();
   T* slots = detail::warp_slots<T>();
   // The warp's last rank holds the warp's total.
@@ -236,7 +229,7 @@ __device__ __forceinline__ typename Red::value_type team_thread_exclusive_scan(
 /// `v` as team thread `source` (its lane 0) has it, in every thread (Kokkos' team_broadcast).
 template <class T>
 __device__ __forceinline__ T team_broadcast(const Team& t, const T& v, u32 source) {
-  __shared__ alignas(T) unsigned char raw[sizeof(T)];
+  alignas(T) __shared__ unsigned char raw[sizeof(T)];
   T* slot = reinterpret_cast<T*>(raw);
   if (threadIdx.x == source * t.vector_length) *slot = v;
   __syncthreads();

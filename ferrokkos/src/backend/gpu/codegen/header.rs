@@ -1,13 +1,46 @@
 //! The ferrokkos device header: what every generated translation unit starts with.
 
-/// The device header (`device/*.cuh`, joined in this order): Rust-named typedefs, the fault record
-/// and type traits (`types.cuh`); the `fk::View` descriptor per layout, Rust semantics for casts and
+/// The language a unit's text is compiled as: the target prelude of its device header
+/// (`device/target_cuda.cuh`, `device/target_hip.h`) and its program's file name. The entries and
+/// the rest of the header are the same text for both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// CUDA C++ for NVRTC (NVIDIA GPUs).
+    #[default]
+    Cuda,
+    /// HIP C++ for hiprtc (AMD GPUs).
+    Hip,
+}
+
+impl Target {
+    /// The target prelude: the warp's width (`FK_WARP`), lane masks and one-word shuffles.
+    fn prelude(self) -> &'static str {
+        match self {
+            Target::Cuda => include_str!("device/target_cuda.cuh"),
+            Target::Hip => include_str!("device/target_hip.h"),
+        }
+    }
+
+    /// The extension of a program's file name: `cu` or `hip`.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Target::Cuda => "cu",
+            Target::Hip => "hip",
+        }
+    }
+}
+
+/// The CUDA device header with every part (`device/*`, joined in this order): Rust-named typedefs,
+/// the fault record and type traits (`types.cuh`); the target prelude (`target_cuda.cuh`: the warp,
+/// lane masks, shuffles); the `fk::View` descriptor per layout, Rust semantics for casts and
 /// shifts (`views.cuh`); the float and integer methods (`math.cuh`); complex numbers
 /// (`complex.cuh`); atomics (`atomics.cuh`);
 /// reducers (`reducers.cuh`); block-level reduction and scan (`block.cuh`); team collectives
 /// (`team.cuh`); then the end of the include guard that `types.cuh` opens.
 pub const DEVICE_HEADER: &str = concat!(
     include_str!("device/types.cuh"),
+    "\n",
+    include_str!("device/target_cuda.cuh"),
     "\n",
     include_str!("device/views.cuh"),
     "\n",
@@ -69,10 +102,12 @@ impl HeaderParts {
     }
 }
 
-/// The device header with the optional `parts` (in [`DEVICE_HEADER`]'s order).
-pub(crate) fn device_header(parts: HeaderParts) -> String {
+/// The device header of `target` with the optional `parts` (in [`DEVICE_HEADER`]'s order).
+pub(crate) fn device_header(parts: HeaderParts, target: Target) -> String {
     let mut out = String::with_capacity(DEVICE_HEADER.len());
     out.push_str(include_str!("device/types.cuh"));
+    out.push('\n');
+    out.push_str(target.prelude());
     out.push('\n');
     out.push_str(include_str!("device/views.cuh"));
     out.push('\n');
@@ -109,8 +144,8 @@ mod tests {
             atomics: true,
             team: true,
         };
-        assert_eq!(device_header(all), DEVICE_HEADER);
-        let none = device_header(HeaderParts::default());
+        assert_eq!(device_header(all, Target::Cuda), DEVICE_HEADER);
+        let none = device_header(HeaderParts::default(), Target::Cuda);
         assert!(!none.contains("typedef fk::complex<f64> c64;"));
         assert!(!none.contains("atomic_add("));
         assert!(none.len() < DEVICE_HEADER.len());

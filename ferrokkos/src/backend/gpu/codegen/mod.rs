@@ -6,7 +6,7 @@
 //! and nothing outside the CUDA backend knows thread, block or grid indices. A second GPU backend
 //! is a sibling folder with its own header and entries over the same bodies.
 //!
-//! - `header.rs` + `device/*.cuh`: the device header (types, Views, math, atomics and reducers,
+//! - `header.rs` + `device/*`: the device header (types, the target prelude, Views, math, atomics and reducers,
 //!   block-level reduction and scan);
 //! - `unit.rs`: [`TranslationUnit`], [`UnitOptions`] and the entries of each pattern;
 //! - `batch.rs`: several units as one program (ahead-of-time compilation in batches);
@@ -17,11 +17,11 @@ mod batch;
 pub(crate) mod header;
 mod source;
 mod team_entry;
-#[cfg(test)]
-mod team_tests;
 mod unit;
 
+#[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use batch::batch_program;
+pub use header::Target;
 pub use source::{for_unit, reduce_unit, scan_unit};
 pub use unit::{TranslationUnit, UnitOptions};
 
@@ -150,6 +150,68 @@ mod tests {
     use super::*;
     use crate::reducer::{Reducer, Sum};
     use crate::seal::Token;
+
+    /// Each `#line N "<program>"` directive of `unit` says that the line after it is line N.
+    fn assert_lines_point_into_the_unit(unit: &TranslationUnit) -> usize {
+        let program = format!("\"{}\"", unit.program_name());
+        let mut seen = 0;
+        for (k, line) in unit.source.lines().enumerate() {
+            if let Some(rest) = line.strip_prefix("#line ")
+                && let Some((n, file)) = rest.split_once(' ')
+                && file == program
+            {
+                assert_eq!(n.parse::<usize>().unwrap(), k + 2, "line {}: {line}", k + 1);
+                seen += 1;
+            }
+        }
+        seen
+    }
+
+    /// The HIP unit is the CUDA one with HIP's header: the same generated entries, and the
+    /// directives back into the unit still point at their own lines (the headers differ in length).
+    #[test]
+    fn a_unit_for_hip_keeps_its_entries_and_its_line_directives() {
+        let a = 2.0f64;
+        let sum = Sum::<f64>::device_cxx(Token::new()).unwrap();
+        let reduce = crate::kernel!(|i, acc: &mut f64| {
+            if i % 2 == 0 {
+                return;
+            }
+            *acc += a * i as f64
+        });
+        let body = reduce.body();
+        let pattern = DevicePattern::Reduce {
+            iterate: Iterate::Right,
+            reducer: &sum,
+        };
+        let cuda = translation_unit(&body, &pattern, UnitOptions::default()).unwrap();
+        assert_eq!(cuda.target(), Target::Cuda);
+        let hip = cuda.for_target(Target::Hip);
+        assert_eq!(
+            (hip.target(), hip.entry.as_str()),
+            (Target::Hip, cuda.entry.as_str())
+        );
+        assert_eq!(hip.program_name(), format!("{}.hip", cuda.entry));
+        assert!(hip.source.contains("__AMDGCN_WAVEFRONT_SIZE"));
+        assert!(!hip.source.contains("__shfl_down_sync"));
+        assert!(cuda.source.contains("__shfl_down_sync"));
+        let directives = assert_lines_point_into_the_unit(&cuda);
+        assert!(directives >= 1, "{}", cuda.generated());
+        assert_eq!(assert_lines_point_into_the_unit(&hip), directives);
+        // Apart from the program's name in those directives, the generated parts are one text.
+        let renamed = hip.generated().replace(".hip\"", ".cu\"");
+        let strip = |text: &str| -> Vec<String> {
+            text.lines()
+                .map(|l| match l.strip_prefix("#line ") {
+                    Some(rest) if rest.ends_with(".cu\"") => "#line".to_string(),
+                    _ => l.to_string(),
+                })
+                .collect()
+        };
+        assert_eq!(strip(&renamed), strip(cuda.generated()));
+        // And back: the same unit.
+        assert_eq!(hip.for_target(Target::Cuda).source, cuda.source);
+    }
 
     /// A launch gets the entries of the body's own pattern; a reduce body asked for `parallel_for`
     /// entries is an internal error naming the kernel, not a panic.

@@ -7,7 +7,8 @@ namespace fk {
 // Block-level reduce and exclusive scan for the entry kernels: one 1-D block of blockDim.x <= 1024
 // threads, every thread calls. Joins keep thread order (the lower-indexed side is always dst), so the
 // result depends only on blockDim.x, never on timing. Values go through warp shuffles (any trivially
-// copyable value_type, moved in 32-bit words) and one shared-memory slot per warp.
+// copyable value_type, moved in 32-bit words) and one shared-memory slot per warp. The warp is the
+// target's (FK_WARP: 32 on NVIDIA GPUs, 64 or 32 on AMD ones, from the target prelude).
 // ---------------------------------------------------------------------------------------------------
 
 namespace detail {
@@ -28,42 +29,56 @@ __device__ __forceinline__ T shfl_words(const T& v, Shuffle shuffle) {
   return w.value;
 }
 
-// __shfl_down_sync / __shfl_up_sync / __shfl_xor_sync / __shfl_sync for any trivially copyable T
-// (`width`: the shuffle's segment, a power of two up to 32).
+// Shuffles of any trivially copyable T over the lanes in `mask` (`width`: the shuffle's segment, a
+// power of two up to the warp), through the target prelude's one-word shuffles (`shfl_*_word`).
 template <class T>
-__device__ __forceinline__ T shfl_down(const T& v, unsigned delta, unsigned mask) {
-  return shfl_words(v, [&](u32 x) { return __shfl_down_sync(mask, x, delta); });
+__device__ __forceinline__ T shfl_down(const T& v, unsigned delta, lanemask mask,
+                                       unsigned width = FK_WARP) {
+  return shfl_words(v, [&](u32 x) { return shfl_down_word(mask, x, delta, width); });
 }
 template <class T>
-__device__ __forceinline__ T shfl_up(const T& v, unsigned delta, unsigned mask, unsigned width = 32u) {
-  return shfl_words(v, [&](u32 x) { return __shfl_up_sync(mask, x, delta, width); });
+__device__ __forceinline__ T shfl_up(const T& v, unsigned delta, lanemask mask,
+                                     unsigned width = FK_WARP) {
+  return shfl_words(v, [&](u32 x) { return shfl_up_word(mask, x, delta, width); });
 }
 template <class T>
-__device__ __forceinline__ T shfl_xor(const T& v, unsigned delta, unsigned mask) {
-  return shfl_words(v, [&](u32 x) { return __shfl_xor_sync(mask, x, delta); });
+__device__ __forceinline__ T shfl_xor(const T& v, unsigned delta, lanemask mask,
+                                      unsigned width = FK_WARP) {
+  return shfl_words(v, [&](u32 x) { return shfl_xor_word(mask, x, delta, width); });
 }
 template <class T>
-__device__ __forceinline__ T shfl_idx(const T& v, unsigned src, unsigned mask, unsigned width) {
-  return shfl_words(v, [&](u32 x) { return __shfl_sync(mask, x, src, width); });
+__device__ __forceinline__ T shfl_idx(const T& v, unsigned src, lanemask mask, unsigned width) {
+  return shfl_words(v, [&](u32 x) { return shfl_idx_word(mask, x, src, width); });
 }
 
 // How many threads this thread's warp has in the block (the last warp may be partial), and the
 // shuffle mask of those lanes.
 __device__ __forceinline__ unsigned warp_lanes() {
-  const unsigned n = blockDim.x - (threadIdx.x & ~31u);
-  return n >= 32u ? 32u : n;
+  const unsigned n = blockDim.x - (threadIdx.x & ~(FK_WARP - 1u));
+  return n >= FK_WARP ? FK_WARP : n;
 }
-__device__ __forceinline__ unsigned lane_mask(unsigned lanes) {
-  return lanes >= 32u ? 0xffffffffu : ((1u << lanes) - 1u);
+__device__ __forceinline__ lanemask lane_mask(unsigned lanes) {
+  return lanes >= FK_WARP ? ~(lanemask)0 : (((lanemask)1 << lanes) - 1u);
+}
+
+// Where this thread is: its lane, its warp, the block's warps, its warp's lanes and their mask.
+struct warp_place {
+  unsigned lane, warp, warps, lanes;
+  lanemask mask;
+};
+__device__ __forceinline__ warp_place this_warp() {
+  const unsigned lanes = warp_lanes();
+  return warp_place{threadIdx.x & (FK_WARP - 1u), threadIdx.x >> FK_WARP_SHIFT,
+                    (blockDim.x + FK_WARP - 1u) >> FK_WARP_SHIFT, lanes, lane_mask(lanes)};
 }
 
 // After it, lane 0 holds the in-order join of the values of lanes [0, valid). `mask` holds every lane
 // of the warp that exists (all must call); valid <= their number.
 template <class Red>
-__device__ __forceinline__ void warp_reduce(typename Red::value_type& v, unsigned lane, unsigned mask,
+__device__ __forceinline__ void warp_reduce(typename Red::value_type& v, unsigned lane, lanemask mask,
                                             unsigned valid) {
 #pragma unroll
-  for (unsigned d = 1; d < 32u; d *= 2) {
+  for (unsigned d = 1; d < FK_WARP; d *= 2) {
     // Lanes that are multiples of 2d hold the join of [lane, lane + d) and join [lane + d, lane + 2d).
     const typename Red::value_type higher = shfl_down(v, d, mask);
     if (lane + d < valid) Red::join(v, higher);
@@ -74,9 +89,9 @@ __device__ __forceinline__ void warp_reduce(typename Red::value_type& v, unsigne
 // holds every lane of the warp that exists (all must call).
 template <class Red>
 __device__ __forceinline__ void warp_inclusive_scan(typename Red::value_type& v, unsigned lane,
-                                                    unsigned mask) {
+                                                    lanemask mask) {
 #pragma unroll
-  for (unsigned d = 1; d < 32u; d *= 2) {
+  for (unsigned d = 1; d < FK_WARP; d *= 2) {
     // Lane i holds [i - d + 1, i] and gets [i - 2d + 1, i - d] from lane i - d.
     typename Red::value_type lower = shfl_up(v, d, mask);
     if (lane >= d) {
@@ -95,11 +110,7 @@ __device__ __forceinline__ void warp_inclusive_scan(typename Red::value_type& v,
 template <class Red>
 __device__ __forceinline__ void block_reduce(typename Red::value_type& v,
                                              typename Red::value_type* smem) {
-  const unsigned lane = threadIdx.x & 31u;
-  const unsigned warp = threadIdx.x >> 5;
-  const unsigned warps = (blockDim.x + 31u) >> 5;
-  const unsigned lanes = detail::warp_lanes();
-  const unsigned mask = detail::lane_mask(lanes);
+  const auto [lane, warp, warps, lanes, mask] = detail::this_warp();
   detail::warp_reduce<Red>(v, lane, mask, lanes);
   if (warps > 1u) {  // uniform over the block
     if (lane == 0u) smem[warp] = v;
@@ -120,11 +131,7 @@ template <class Red>
 __device__ __forceinline__ typename Red::value_type block_exclusive_scan(
     typename Red::value_type v, typename Red::value_type* smem, typename Red::value_type& total) {
   typedef typename Red::value_type T;
-  const unsigned lane = threadIdx.x & 31u;
-  const unsigned warp = threadIdx.x >> 5;
-  const unsigned warps = (blockDim.x + 31u) >> 5;
-  const unsigned lanes = detail::warp_lanes();
-  const unsigned mask = detail::lane_mask(lanes);
+  const auto [lane, warp, warps, lanes, mask] = detail::this_warp();
 
   // Inclusive scan in the warp; a lane's exclusive value is its lower neighbour's inclusive one.
   T inclusive = v;

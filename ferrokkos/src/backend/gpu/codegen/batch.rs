@@ -24,7 +24,9 @@ pub(crate) fn batch_program(units: &[&TranslationUnit]) -> BatchProgram {
     let parts = units
         .iter()
         .fold(HeaderParts::default(), |p, u| p.union(u.parts));
-    let header = device_header(parts);
+    // The units of a batch are of one target (a backend batches its own).
+    let target = units[0].target();
+    let header = device_header(parts, target);
     let mut source = String::with_capacity(header.len() + generated + 64);
     source.push_str("#define FK_BATCHED 1\n");
     source.push_str(&header);
@@ -44,7 +46,12 @@ pub(crate) fn batch_program(units: &[&TranslationUnit]) -> BatchProgram {
         source.push_str(&format!("}} // namespace fk_b{k}\n"));
         entries.push(entry);
     }
-    let program = format!("{}_batch{}.cu", units[0].entry, units.len());
+    let program = format!(
+        "{}_batch{}.{}",
+        units[0].entry,
+        units.len(),
+        target.extension()
+    );
     BatchProgram {
         source,
         program,
@@ -52,7 +59,7 @@ pub(crate) fn batch_program(units: &[&TranslationUnit]) -> BatchProgram {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "cuda"))]
 mod tests {
     use super::*;
     use crate::View;
