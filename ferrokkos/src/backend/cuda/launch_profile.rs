@@ -24,18 +24,7 @@ fn per_call(m: usize, mut f: impl FnMut()) -> f64 {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn launch_steps() {
-    // Meant to run alone (see the module documentation): in the whole library's test process an
-    // earlier test may have finalized the runtime, which cannot start again in that process.
-    let _rt = match crate::initialize(InitSettings::new()) {
-        Ok(rt) => rt,
-        Err(crate::Error::InitializeAfterFinalize) => {
-            eprintln!(
-                "launch_steps: the runtime was finalized earlier in this process; run it alone"
-            );
-            return;
-        }
-        Err(e) => panic!("{e}"),
-    };
+    crate::backend::test_runtime();
     let exec = Cuda::default_instance().unwrap();
     let a = View::<f64, 1, LayoutRight, CudaSpace>::new("a", [1]).unwrap();
     let values = [1.0f64; 200];

@@ -78,7 +78,7 @@ mod tests {
     /// renamed and stores its slot first, and which NVRTC compiles.
     #[test]
     fn units_compile_together_with_renamed_entries_and_slots() -> crate::Result<()> {
-        let _rt = crate::initialize(crate::InitSettings::new())?;
+        crate::backend::test_runtime();
         let x = View::<f64, 1>::new("x", [8])?;
         let y = View::<f64, 1>::new("y", [8])?;
         let fill = crate::kernel!(|i| y[i] = twice(x[i]));
