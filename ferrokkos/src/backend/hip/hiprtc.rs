@@ -244,7 +244,8 @@ fn c_string(text: &str, what: &str) -> Result<CString> {
 /// [`Error::InvalidArgument`] when `target` is not an AMD GPU architecture's name, or the source
 /// or name holds a NUL byte; [`Error::Unsupported`] for a target this hiprtc is known to crash on
 /// (gfx94x before ROCm 6); [`BackendError::Hiprtc`] (with the log) when the program does not
-/// compile.
+/// compile; [`Error::Internal`] when the code object hiprtc returns is not an AMD GPU ELF object
+/// for `target`'s processor.
 pub fn compile_code_object(source: &str, program_name: &str, target: &str) -> Result<CodeObject> {
     let gfx = GfxTarget::parse(target)?;
     let api = loaded()?;
@@ -298,6 +299,7 @@ pub fn compile_code_object(source: &str, program_name: &str, target: &str) -> Re
         return Err(fail("hiprtcGetCode", status, log));
     }
     drop(program);
+    codegen::check_code_object(&image, gfx.processor())?;
     Ok(CodeObject {
         target: target.to_string(),
         image,

@@ -3,7 +3,8 @@
 //! ([`TranslationUnit::for_target`](crate::backend::gpu::codegen::TranslationUnit::for_target) with
 //! `Target::Hip`: `device/target_hip.h` gives the wavefront's width from the compiler, 64-lane
 //! masks and AMD's mask-free shuffles). What is HIP's own is here: the names of AMD GPU
-//! architectures and hiprtc's options for them.
+//! architectures, hiprtc's options for them, and the check that a code object is for the
+//! processor asked (`elf.rs`).
 //!
 //! The languages are close enough that the entries need no other change: `__global__`,
 //! `threadIdx`/`blockIdx`/`blockDim`/`gridDim`, `extern __shared__` dynamic shared memory,
@@ -11,6 +12,10 @@
 //! are HIP's too. Block reductions and team collectives are written against `FK_WARP`, so a
 //! 64-lane wavefront reduces in one fewer shuffle stage and a block of 1024 threads has 16
 //! wavefronts.
+
+mod elf;
+
+pub(crate) use elf::check_code_object;
 
 use crate::error::{Error, Result};
 
@@ -63,6 +68,11 @@ impl GfxTarget {
     /// The whole name, features included.
     pub(crate) fn name(&self) -> &str {
         &self.full
+    }
+
+    /// The processor, without features: `gfx90a`.
+    pub(crate) fn processor(&self) -> &str {
+        &self.processor
     }
 
     /// An [`Error::Unsupported`] for a target that hiprtc of `version` (major, minor) is known

@@ -29,6 +29,11 @@ fn a_small_kernel_compiles_for_each_target() {
             object.compile_time
         );
     }
+    // Each code object names its own processor: a gfx90a object is not a gfx908 one.
+    let mi250 = compile_code_object(source, "fill.hip", "gfx90a").unwrap();
+    assert!(codegen::check_code_object(&mi250.image, "gfx90a").is_ok());
+    let e = codegen::check_code_object(&mi250.image, "gfx908").unwrap_err();
+    assert!(e.to_string().contains("not gfx908's 0x30"), "{e}");
     let (major, minor) = version().unwrap();
     assert!(major >= 5, "hiprtc {major}.{minor}");
 }
