@@ -52,6 +52,7 @@ pub fn info(settings: InitSettings) -> ferrokkos::Result<()> {
             unavailable_reason(e)
         ),
     }
+    println!("  {}", hip_line());
     println!(
         "  Default execution space: {}",
         SpaceChoice::Best.resolve().name()
@@ -85,6 +86,20 @@ pub fn info(settings: InitSettings) -> ferrokkos::Result<()> {
     );
     drop(cuda);
     runtime.finalize()
+}
+
+/// What this build does for AMD GPUs: it compiles every kernel's HIP source with hiprtc where
+/// hiprtc is found; the HIP runtime is not built yet (docs/hip.md).
+fn hip_line() -> String {
+    match ferrokkos::hiprtc::version() {
+        Ok((major, minor)) => format!(
+            "HIP: compile only (hiprtc {major}.{minor} compiles kernels for AMD GPUs such as \
+             gfx90a; no HIP execution space yet)"
+        ),
+        Err(_) => "HIP: compile only, and hiprtc was not found (on Debian: apt-get install \
+                   libamdhip64-5 libhiprtc-builtins5); no HIP execution space yet"
+            .to_string(),
+    }
 }
 
 /// Why Cuda is unavailable: the reason of [`Error::Unavailable`], else the whole message.

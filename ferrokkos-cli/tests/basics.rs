@@ -158,6 +158,25 @@ fn info_says_in_one_line_why_cuda_is_missing_and_how_to_fix_it() {
 }
 
 #[test]
+fn info_says_what_the_build_does_for_amd_gpus() {
+    let out = ferrokkos(&["info"]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let line = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("HIP: compile only"))
+        .unwrap_or_else(|| panic!("no HIP line: {stdout}"));
+    if std::env::var("FERROKKOS_REQUIRE_HIPRTC").is_ok_and(|v| v.trim() == "1") {
+        assert!(
+            line.contains("(hiprtc ") && line.contains("gfx90a"),
+            "{line}"
+        );
+    } else {
+        assert!(line.contains("hiprtc"), "{line}");
+    }
+}
+
+#[test]
 fn more_threads_than_the_machine_has_warns_on_stderr_unless_disabled() {
     let hardware = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = format!("--kokkos-num-threads={}", hardware + 1);

@@ -58,6 +58,9 @@ struct Api {
     code_size: unsafe extern "C" fn(Program, *mut usize) -> Status,
     code: unsafe extern "C" fn(Program, *mut c_char) -> Status,
     destroy: unsafe extern "C" fn(*mut Program) -> Status,
+    /// `hipRuntimeGetVersion`, where the library has it (libamdhip64 does; ROCm 6's libhiprtc
+    /// does not): ROCm 5.2's `hiprtcVersion` answers 9.0, not its release.
+    runtime_version: Option<unsafe extern "C" fn(*mut c_int) -> Status>,
 }
 
 /// Serializes every call into hiprtc (see the module documentation).
@@ -108,6 +111,10 @@ fn load(name: &str) -> std::result::Result<Api, String> {
         code_size: function!(b"hiprtcGetCodeSize"),
         code: function!(b"hiprtcGetCode"),
         destroy: function!(b"hiprtcDestroyProgram"),
+        // SAFETY: `hipRuntimeGetVersion(int*)` as `hip_runtime_api.h` declares it.
+        runtime_version: unsafe { library.get(b"hipRuntimeGetVersion") }
+            .ok()
+            .map(|f| *f),
         _library: library,
     })
 }
@@ -128,11 +135,22 @@ pub fn is_available() -> bool {
     api().is_ok()
 }
 
-/// hiprtc's version, `(major, minor)`: `(5, 2)` for ROCm 5.2.
+/// The ROCm release of the loaded hiprtc, `(major, minor)`: `(5, 2)` for ROCm 5.2. From
+/// `hipRuntimeGetVersion` (`major * 10^7 + minor * 10^5 + patch`) where the library has it, else
+/// from `hiprtcVersion` (ROCm 6's `libhiprtc`); ROCm 5's `hiprtcVersion` answers 9.0 whatever
+/// the release, so it is not asked there.
 pub fn version() -> Result<(i32, i32)> {
     let api = loaded()?;
-    let (mut major, mut minor): (c_int, c_int) = (0, 0);
     let _calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(runtime_version) = api.runtime_version {
+        let mut n: c_int = 0;
+        // SAFETY: the library is loaded; the pointer is valid for a write.
+        let status = unsafe { runtime_version(&mut n) };
+        if status == 0 && n > 0 {
+            return Ok((n / 10_000_000, n / 100_000 % 100));
+        }
+    }
+    let (mut major, mut minor): (c_int, c_int) = (0, 0);
     // SAFETY: the library is loaded; both pointers are valid for writes.
     let status = unsafe { (api.version)(&mut major, &mut minor) };
     if status != 0 {
