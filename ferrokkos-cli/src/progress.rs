@@ -110,7 +110,8 @@ impl Drop for Progress {
 /// While it lives (where progress is [`shown`]), a spinner on its own line whenever the library
 /// compiles GPU kernels (NVRTC, on a first run or after the disk cache was cleared): a program that
 /// is silent for seconds before its first result says why. The spinner runs on a thread of its own
-/// that reads `ferrokkos::profiling::compile_events`; dropping this stops and joins it.
+/// that reads `ferrokkos::profiling::compile_events`, waking every 25 ms to see whether it should
+/// stop; dropping this stops and joins it (so a command ends at most 25 ms later than without).
 pub struct CompileWatch(Option<(Arc<AtomicBool>, JoinHandle<()>)>);
 
 impl CompileWatch {
@@ -127,7 +128,7 @@ impl CompileWatch {
             .spawn(move || {
                 let mut state = Compiling::default();
                 while !stopped.load(Ordering::Relaxed) {
-                    match events.recv_timeout(Duration::from_millis(100)) {
+                    match events.recv_timeout(Duration::from_millis(25)) {
                         Ok(event) => state.see(&event),
                         Err(RecvTimeoutError::Timeout) => {}
                         Err(RecvTimeoutError::Disconnected) => break,
