@@ -424,6 +424,25 @@ pub enum BackendError {
         what: String,
     },
 
+    /// A HIP runtime call failed. `name` is the runtime's own error name (`hipErrorOutOfMemory`);
+    /// `what` says what ferrokkos was doing; `hint`, for errors with a known fix, what to check.
+    #[error(
+        "{what}: {call} failed with {name} (error {code}){}",
+        if hint.is_empty() { String::new() } else { format!(": {hint}") }
+    )]
+    Hip {
+        /// The runtime function that failed, e.g. `hipMalloc`.
+        call: &'static str,
+        /// The runtime's error name, e.g. `hipErrorNoDevice`.
+        name: String,
+        /// The numeric `hipError_t`.
+        code: i32,
+        /// What was being done: `allocating View "x" in HipSpace`.
+        what: String,
+        /// What to check for this error (empty when there is no known fix).
+        hint: &'static str,
+    },
+
     /// A CUDA driver call failed. `name` is the driver's own error name
     /// (`CUDA_ERROR_ILLEGAL_ADDRESS`); `what` says what ferrokkos was doing (the kernel or View label
     /// and the space).

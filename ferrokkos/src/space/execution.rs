@@ -7,16 +7,36 @@ use super::memory::MemorySpace;
 use crate::error::Result;
 use crate::tools::Site;
 
-/// Kokkos Tools' device-type codes (the top byte of a device ID).
+/// Kokkos Tools' device-type codes (the top byte of a device ID), with Kokkos' numbers: a tool
+/// that decodes device IDs reads ferrokkos' as it reads Kokkos'. Kokkos has more backends than
+/// ferrokkos, so more variants may come.
+///
+/// ```
+/// use ferrokkos::DeviceType;
+/// assert_eq!(DeviceType::Hip as u32, 3);
+/// assert!(DeviceType::Cuda.is_gpu() && !DeviceType::Threads.is_gpu());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u32)]
+#[non_exhaustive]
 pub enum DeviceType {
     /// The Serial backend.
     Serial = 0,
     /// The CUDA backend.
     Cuda = 2,
+    /// The HIP backend (AMD GPUs). Its execution space waits for hardware (`docs/hip.md`); the
+    /// code is reserved so that its device IDs and trace lanes are settled.
+    Hip = 3,
     /// The Threads backend.
     Threads = 6,
+}
+
+impl DeviceType {
+    /// Whether the backend runs on a GPU (its work runs away from the host thread that submits
+    /// it): CUDA and HIP.
+    pub const fn is_gpu(self) -> bool {
+        matches!(self, DeviceType::Cuda | DeviceType::Hip)
+    }
 }
 
 /// Kokkos Tools' device ID: `type << 24 | device << 17 | instance`.
@@ -25,6 +45,7 @@ pub enum DeviceType {
 /// use ferrokkos::{DeviceType, device_id};
 /// assert_eq!(device_id(DeviceType::Threads, 0, 1), 0x0600_0001);
 /// assert_eq!(device_id(DeviceType::Cuda, 1, 3), (2 << 24) | (1 << 17) | 3);
+/// assert_eq!(device_id(DeviceType::Hip, 0, 2), 0x0300_0002);
 /// ```
 pub const fn device_id(kind: DeviceType, device: u32, instance: u32) -> u32 {
     ((kind as u32) << 24) | ((device & 0x7f) << 17) | (instance & 0x1_ffff)
@@ -105,7 +126,7 @@ pub(crate) fn tool_site<S: ExecutionSpace>(space: &S) -> impl FnOnce() -> Site +
         space: S::NAME,
         device_id: space.device_id(),
         instance: space.instance_id(),
-        host: S::DEVICE_TYPE != DeviceType::Cuda,
+        host: !S::DEVICE_TYPE.is_gpu(),
     }
 }
 

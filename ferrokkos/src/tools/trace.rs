@@ -153,14 +153,7 @@ impl Trace {
         if let Some(&tid) = data.instances.get(&device_id) {
             return tid;
         }
-        // Instance lanes sort after the thread lanes: Serial, Threads, then Cuda instances.
-        let rank = match device_id >> 24 {
-            0 => 0u64,
-            6 => 1,
-            _ => 2,
-        };
-        let sort = 1_000_000 + rank * 100_000 + u64::from(device_id & 0x00ff_ffff);
-        let tid = data.new_lane(&name(), sort);
+        let tid = data.new_lane(&name(), instance_sort_index(device_id));
         data.instances.insert(device_id, tid);
         tid
     }
@@ -405,9 +398,47 @@ impl TraceData {
     }
 }
 
+/// Where the lane of the instance with device ID `device_id` sorts: after the thread lanes (which
+/// sort by their first event, from 0), Serial, Threads, then Cuda, then HIP instances, then any
+/// other type; within a type by device, then instance (a second device's Cuda lanes once
+/// sorted after HIP's: 100 000 per type was less than a device's step of `1 << 17`).
+/// The type codes are `DeviceType`'s (Kokkos Tools' numbers), which this layer below `space`
+/// cannot name.
+fn instance_sort_index(device_id: u32) -> u64 {
+    let rank = match device_id >> 24 {
+        0 => 0u64, // Serial
+        6 => 1,    // Threads
+        2 => 2,    // Cuda
+        3 => 3,    // HIP
+        _ => 4,
+    };
+    // The low 24 bits (device and instance) stay below the next type's lanes.
+    1_000_000 + (rank << 24) + u64::from(device_id & 0x00ff_ffff)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn instance_lanes_sort_serial_threads_cuda_then_hip() {
+        use crate::space::{DeviceType, device_id};
+        let order = [
+            device_id(DeviceType::Serial, 0, 0),
+            device_id(DeviceType::Threads, 0, 1),
+            device_id(DeviceType::Cuda, 0, 1),
+            device_id(DeviceType::Cuda, 0, 2),
+            device_id(DeviceType::Cuda, 1, 1),
+            device_id(DeviceType::Hip, 0, 1),
+            7 << 24,
+        ];
+        let sorted: Vec<u64> = order.iter().map(|&d| instance_sort_index(d)).collect();
+        assert!(sorted.windows(2).all(|w| w[0] < w[1]), "{sorted:?}");
+        assert_eq!(
+            instance_sort_index(device_id(DeviceType::Hip, 0, 2)),
+            1_000_000 + (3 << 24) + 2
+        );
+    }
 
     #[test]
     fn strings_are_escaped_for_json() {

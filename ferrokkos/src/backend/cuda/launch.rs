@@ -11,22 +11,25 @@
 //! A league of teams (`super::team`) launches the same way, with its team kernel's entries, blocks
 //! of the team's size and the league as its launch parameters.
 //!
-//! The parts, one per file: `grid.rs` sizes the grid, `plan.rs` plans the launch (the entry it
+//! The parts, one per file: `backend/gpu/launch/grid.rs` sizes the grid (for CUDA and HIP alike),
+//! `tuning.rs` reads the grid's tuning overrides, `plan.rs` plans the launch (the entry it
 //! needs, then grid, block, shared memory and scratch layout; both pure), `params.rs` packs the
 //! parameters, `submit.rs` enqueues on the instance's stream. [`launch`] looks the entry up
 //! between the plan's two steps and ties them together.
 
-mod grid;
 mod params;
 mod plan;
 mod submit;
+mod tuning;
 
 use super::backend::CudaShared;
 use super::instance::Cuda;
 use super::jit::{JitKey, Loaded, Wanted};
 use super::queue::Submission;
 use super::team::TeamShape;
+use crate::backend::gpu::arch::GpuArch;
 use crate::backend::gpu::codegen::{self, DevicePattern, TranslationUnit, UnitOptions};
+use crate::backend::gpu::launch::grid;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -142,7 +145,7 @@ pub(super) fn launch<'q>(
         };
         // A range parallel_for runs smaller blocks than the occupancy calculator's (`grid::for_block`),
         // and its wave is that block's.
-        let for_block = grid::for_block(loaded.block);
+        let for_block = grid::for_block(GpuArch::CUDA, loaded.block, tuning::for_block());
         let (block, full_grid) = match (space.team, input.pattern) {
             (None, plan::Pattern::For) if for_block < loaded.block => {
                 let block = for_block;
@@ -154,7 +157,7 @@ pub(super) fn launch<'q>(
             }
             _ => (loaded.block, full_grid),
         };
-        let plan = Plan::new(&input, entry, block, full_grid, grid::max_waves());
+        let plan = Plan::new(&input, entry, block, full_grid, tuning::max_waves());
         let planned = Planned {
             what,
             dk,

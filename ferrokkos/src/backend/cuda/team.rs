@@ -1,12 +1,12 @@
 //! `TeamPolicy` on [`Cuda`]: the [`LaunchTeam`] entry points, built on [`super::launch`].
 //!
-//! Mapping (see `team/shape.rs` and `codegen/team_entry.rs`): each team is one block of
+//! Mapping (see `backend/gpu/team/shape.rs` and `codegen/team_entry.rs`): each team is one block of
 //! `team_size * vector_length` threads, a thread's vector lanes being consecutive lanes of one
 //! warp (vector lengths up to 32); league ranks go to blocks, grid-stride beyond the grid, which
 //! is sized from the kernel's occupancy at the team's block size as a range's is. `AUTO` gives
 //! vector length 1 and the recommended team size ([`shape::RECOMMENDED_THREADS`]). A launch
 //! checks the team against its compiled function's limit of threads per block (and its scratch
-//! against the function's shared memory) before it plans. Scratch memory (`team/scratch.rs`):
+//! against the function's shared memory) before it plans. Scratch memory (`gpu/team/scratch.rs`):
 //! level 0 in the block's dynamic shared memory (the function opted in above 48 KiB), level 1 in a
 //! device buffer of the instance, a slice per block; the entry's `fk::Team` points at the team's
 //! and the thread's parts (`codegen/device/team.cuh`).
@@ -15,10 +15,8 @@
 mod codegen_tests;
 #[cfg(test)]
 mod collective_tests;
-mod scratch;
 #[cfg(test)]
 mod scratch_tests;
-mod shape;
 #[cfg(test)]
 mod test_kernels;
 
@@ -27,6 +25,10 @@ use std::any::type_name;
 use super::instance::Cuda;
 use super::launch::{self, Kind, Space};
 use super::patterns::{describe, device, reduce_with, reducer_cxx};
+use crate::backend::gpu::arch::GpuArch;
+pub(crate) use crate::backend::gpu::team::scratch::ScratchLayout;
+pub(crate) use crate::backend::gpu::team::shape::TeamShape;
+use crate::backend::gpu::team::shape::{self, BlockLimits, TeamAsk, resolve};
 use crate::dispatch::{LaunchTeam, TeamForFunctor, TeamLimits, TeamReduceFunctor};
 use crate::error::Result;
 use crate::kernel::{BodyKind, DeviceKernel, ParamWriter};
@@ -35,9 +37,10 @@ use crate::reducer::{ReduceTarget, Reducer};
 use crate::seal::Token;
 use crate::space::tool_site;
 use crate::tools::{Pattern, profiled};
-pub(crate) use scratch::{DEFAULT_DYNAMIC_SHARED, ScratchLayout};
-pub(crate) use shape::TeamShape;
-use shape::{BlockLimits, TeamAsk, resolve};
+
+/// The dynamic shared memory a launch may use without opting in (48 KiB): above it, the function's
+/// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` must allow it.
+pub(crate) const DEFAULT_DYNAMIC_SHARED: usize = 48 << 10;
 
 /// The block limits on `cuda`'s device for a kernel whose block may have `max_threads` threads
 /// and `static_shared` bytes of static shared memory, and whose reduction value has `value_size`
@@ -50,6 +53,7 @@ fn block_limits(
 ) -> BlockLimits {
     let info = &cuda.shared().info;
     BlockLimits {
+        arch: GpuArch::CUDA,
         max_threads: max_threads.min(info.max_threads_per_block),
         shared_per_block: info.shared_memory_per_block,
         shared_optin: info.shared_memory_per_block_optin,
@@ -194,7 +198,7 @@ impl LaunchTeam for Cuda {
         let what = || "TeamPolicy limits on Cuda".to_string();
         let cuda = policy.space();
         cuda.shared().check_alive(what)?;
-        let v = shape::vector_length(&TeamAsk::of(policy), &what)?;
+        let v = shape::vector_length(GpuArch::CUDA, &TeamAsk::of(policy), &what)?;
         let mut max_threads = cuda.shared().info.max_threads_per_block;
         let mut static_shared = 0;
         if let Some(dk) = kernel

@@ -4,5 +4,17 @@
 //! masks) sit in one small target prelude per language (`codegen/device/target_*.h`), chosen by
 //! [`codegen::Target`]. Each backend compiles the text with its own run-time compiler (NVRTC in
 //! `backend/cuda`, hiprtc in `backend/hip`).
+//!
+//! Launch planning is shared too, as pure functions of the programming model's lanes and limits
+//! ([`arch::GpuArch`]: warps of 32 or wavefronts of 64, HIP's 32-bit thread count per launch):
+//! grids and blocks ([`launch`]) and leagues of teams with their scratch ([`team`]).
 
+pub(crate) mod arch;
 pub(crate) mod codegen;
+pub(crate) mod disk_cache;
+// Without the CUDA backend nothing launches yet: the HIP runtime that will (docs/hip.md) waits
+// for hardware, and the planning is unit-tested meanwhile.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) mod launch;
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) mod team;

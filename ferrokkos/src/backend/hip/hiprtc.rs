@@ -15,6 +15,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::codegen::{self, GfxTarget};
+use super::library;
 pub use crate::backend::gpu::codegen::{
     Target, TranslationUnit, UnitOptions, for_unit, reduce_unit, scan_unit,
 };
@@ -71,52 +72,37 @@ static CALLS: Mutex<()> = Mutex::new(());
 fn api() -> &'static std::result::Result<Api, String> {
     static API: OnceLock<std::result::Result<Api, String>> = OnceLock::new();
     API.get_or_init(|| {
-        let mut why = Vec::new();
-        for name in LIBRARIES {
-            match load(name) {
-                Ok(api) => return Ok(api),
-                Err(e) => why.push(format!("{name}: {e}")),
-            }
-        }
-        Err(format!(
-            "none of {LIBRARIES:?} loaded with hiprtc's functions ({}); install ROCm's hiprtc (on \
-             Debian or Ubuntu: `apt-get install libamdhip64-5 libhiprtc-builtins5`) or put its \
-             library directory on LD_LIBRARY_PATH",
-            why.join("; ")
-        ))
+        library::first_of(
+            &LIBRARIES,
+            "hiprtc's functions",
+            "install ROCm's hiprtc (on Debian or Ubuntu: `apt-get install libamdhip64-5 \
+             libhiprtc-builtins5`) or put its library directory on LD_LIBRARY_PATH",
+            load,
+        )
     })
 }
 
 /// Loads `name` and looks up every function of [`Api`].
 fn load(name: &str) -> std::result::Result<Api, String> {
-    // SAFETY: loading runs the library's initializers; a HIP library's have no preconditions
-    // (the same trust as loading libnvrtc or libcuda, which the CUDA backend does).
-    let library = unsafe { libloading::Library::new(name) }.map_err(|e| e.to_string())?;
-    /// One function, by its C name, as the pointer type the field declares.
-    macro_rules! function {
-        ($name:literal) => {{
-            // SAFETY: the symbol's type is hiprtc's C signature of that function, as `hiprtc.h`
-            // declares it (every argument and result is a pointer, `int` or `size_t`).
-            let symbol = unsafe { library.get($name) }
-                .map_err(|_| format!("does not export {}", stringify!($name)))?;
-            *symbol
-        }};
+    let lib = library::open(name)?;
+    // SAFETY: each field's type is hiprtc's C signature of its function, as `hiprtc.h` declares
+    // it (every argument and result is a pointer, `int` or `size_t`), and `runtime_version`'s is
+    // `hipRuntimeGetVersion(int*)` as `hip_runtime_api.h` declares it; the library is kept with
+    // the pointers, for the process.
+    unsafe {
+        Ok(Api {
+            version: library::function(&lib, b"hiprtcVersion")?,
+            create: library::function(&lib, b"hiprtcCreateProgram")?,
+            compile: library::function(&lib, b"hiprtcCompileProgram")?,
+            log_size: library::function(&lib, b"hiprtcGetProgramLogSize")?,
+            log: library::function(&lib, b"hiprtcGetProgramLog")?,
+            code_size: library::function(&lib, b"hiprtcGetCodeSize")?,
+            code: library::function(&lib, b"hiprtcGetCode")?,
+            destroy: library::function(&lib, b"hiprtcDestroyProgram")?,
+            runtime_version: library::function(&lib, b"hipRuntimeGetVersion").ok(),
+            _library: lib,
+        })
     }
-    Ok(Api {
-        version: function!(b"hiprtcVersion"),
-        create: function!(b"hiprtcCreateProgram"),
-        compile: function!(b"hiprtcCompileProgram"),
-        log_size: function!(b"hiprtcGetProgramLogSize"),
-        log: function!(b"hiprtcGetProgramLog"),
-        code_size: function!(b"hiprtcGetCodeSize"),
-        code: function!(b"hiprtcGetCode"),
-        destroy: function!(b"hiprtcDestroyProgram"),
-        // SAFETY: `hipRuntimeGetVersion(int*)` as `hip_runtime_api.h` declares it.
-        runtime_version: unsafe { library.get(b"hipRuntimeGetVersion") }
-            .ok()
-            .map(|f| *f),
-        _library: library,
-    })
 }
 
 /// The loaded library, or [`BackendError::LibraryMissing`].

@@ -1,35 +1,13 @@
 //! Tests of `jit_cache.rs`.
 
 use super::*;
+use crate::backend::gpu::disk_cache::test_support::{TempDir, entries};
+use crate::backend::gpu::disk_cache::{CACHE_DIR_VAR, fnv1a_64, mix_hash};
 use crate::error::{BackendError, Error};
 use crate::nvrtc::require_or_skip;
 use std::collections::HashMap;
+use std::fs;
 use std::time::Instant;
-
-/// A directory under the system's temporary directory, unique to this process and `tag`,
-/// removed (with its contents) when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    /// A fresh (not yet created) directory path for `tag`.
-    fn new(tag: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!(
-            "ferrokkos-jit-cache-test-{tag}-{}-{nanos}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
 
 /// A small kernel; `value` makes variants with different sources.
 fn kernel_source(value: u32) -> String {
@@ -41,27 +19,6 @@ fn kernel_source(value: u32) -> String {
     )
 }
 
-/// The `.fkc` files under `dir`, recursively, and whether any temporary file was left behind.
-fn entries(dir: &Path) -> (Vec<PathBuf>, bool) {
-    let mut found = Vec::new();
-    let mut tmp_left = false;
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(read) = fs::read_dir(&d) else { continue };
-        for entry in read.flatten() {
-            let p = entry.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == EXTENSION) {
-                found.push(p);
-            } else if p.to_string_lossy().contains(".tmp.") {
-                tmp_left = true;
-            }
-        }
-    }
-    (found, tmp_left)
-}
-
 /// `from_vars` over a fixed map of variables.
 fn cache_for(vars: &[(&str, &str)]) -> DiskCache {
     let map: HashMap<String, OsString> = vars
@@ -69,38 +26,6 @@ fn cache_for(vars: &[(&str, &str)]) -> DiskCache {
         .map(|(k, v)| (k.to_string(), OsString::from(v)))
         .collect();
     DiskCache::from_vars(|name| map.get(name).cloned())
-}
-
-#[test]
-fn the_directory_follows_the_environment() {
-    let all = [
-        (CACHE_DIR_VAR, "/c/fk"),
-        ("XDG_CACHE_HOME", "/x"),
-        ("HOME", "/h"),
-    ];
-    assert_eq!(cache_for(&all).dir(), Some(Path::new("/c/fk")));
-    assert_eq!(cache_for(&all[1..]).dir(), Some(Path::new("/x/ferrokkos")));
-    assert_eq!(
-        cache_for(&all[2..]).dir(),
-        Some(Path::new("/h/.cache/ferrokkos"))
-    );
-    assert_eq!(cache_for(&[]).dir(), None);
-    // Empty variables count as unset; a relative XDG_CACHE_HOME is ignored.
-    assert_eq!(
-        cache_for(&[(CACHE_DIR_VAR, ""), ("XDG_CACHE_HOME", ""), ("HOME", "/h")]).dir(),
-        Some(Path::new("/h/.cache/ferrokkos"))
-    );
-    assert_eq!(
-        cache_for(&[("XDG_CACHE_HOME", "rel"), ("HOME", "/h")]).dir(),
-        Some(Path::new("/h/.cache/ferrokkos"))
-    );
-    // `off` and `0` turn the disk cache off, whatever else is set.
-    for off in ["off", "0"] {
-        assert_eq!(
-            cache_for(&[(CACHE_DIR_VAR, off), all[1], all[2]]).dir(),
-            None
-        );
-    }
 }
 
 #[test]
@@ -118,50 +43,6 @@ fn the_key_separates_every_input() {
         assert_ne!(mix_hash(&base), mix_hash(&other));
     }
     assert!(base.ends_with(b"\nsrc"));
-}
-
-#[test]
-fn the_hashes_match_known_values() {
-    // FNV-1a 64 reference values (from the FNV specification's test vectors).
-    assert_eq!(fnv1a_64(b""), 0xcbf2_9ce4_8422_2325);
-    assert_eq!(fnv1a_64(b"a"), 0xaf63_dc4c_8601_ec8c);
-    assert_eq!(fnv1a_64(b"foobar"), 0x8594_4171_f739_67e8);
-    // The second hash differs on inputs that differ only in zero padding or length.
-    assert_ne!(mix_hash(b""), mix_hash(b"\0"));
-    assert_ne!(mix_hash(b"abc"), mix_hash(b"abc\0"));
-    assert_ne!(mix_hash(b"abcdefgh"), mix_hash(b"abcdefgi"));
-}
-
-#[test]
-fn entries_decode_only_with_their_exact_key() {
-    let image = b"\x7fELF and the rest of a cubin".to_vec();
-    let key = cache_key("source", "p.cu", 90, "v13.0");
-    let bytes = encode_entry(&key, &image);
-    assert_eq!(decode_entry(&bytes, &key), Some(&image[..]));
-    // Another key (as after a hash collision) is a miss.
-    let other = cache_key("sourcf", "p.cu", 90, "v13.0");
-    assert_eq!(decode_entry(&bytes, &other), None);
-    // Every truncation is a miss, and so are trailing bytes and a wrong magic.
-    for len in 0..bytes.len() {
-        assert_eq!(
-            decode_entry(&bytes[..len], &key),
-            None,
-            "truncated to {len}"
-        );
-    }
-    let mut longer = bytes.clone();
-    longer.push(0);
-    assert_eq!(decode_entry(&longer, &key), None);
-    let mut magic = bytes.clone();
-    magic[7] = b'2';
-    assert_eq!(decode_entry(&magic, &key), None);
-    // A huge length field is a miss, not an allocation.
-    let mut huge = bytes.clone();
-    let at = MAGIC.len() + 8 + key.len();
-    huge[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
-    assert_eq!(decode_entry(&huge, &key), None);
-    // A non-ELF image is a miss.
-    assert_eq!(decode_entry(&encode_entry(&key, b"junk"), &key), None);
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! shared memory and scratch layout. Pure: computed from the iteration space, the captures' size
 //! and the device's limits, and unit-tested below.
 
-use super::grid::{GridInput, grid_size, team_grid};
+use crate::backend::gpu::arch::GpuArch;
+use crate::backend::gpu::launch::grid::{GridInput, grid_size, team_grid};
 use crate::policy::Iterate;
 
 /// The pattern of a launch, with the size of a reduction's or scan's value.
@@ -171,7 +172,14 @@ impl Plan {
         let for_pattern = matches!(input.pattern, Pattern::For);
         let (grid, block) = match input.team {
             Some(t) => {
-                let grid = team_grid(t.league, for_pattern, full_grid, max_waves);
+                let grid = team_grid(
+                    GpuArch::CUDA,
+                    t.block,
+                    t.league,
+                    for_pattern,
+                    full_grid,
+                    max_waves,
+                );
                 let grid = match t.level1 {
                     true => grid.min(u64::from(full_grid).max(1)),
                     false => grid,
@@ -179,6 +187,7 @@ impl Plan {
                 (grid, t.block)
             }
             None => grid_size(GridInput {
+                arch: GpuArch::CUDA,
                 count: input.count,
                 for_pattern,
                 block,

@@ -17,6 +17,7 @@ mod elf;
 
 pub(crate) use elf::check_code_object;
 
+use crate::backend::gpu::arch::GpuArch;
 use crate::error::{Error, Result};
 
 /// An AMD GPU architecture as hiprtc names it: `gfx` and its processor number (`gfx90a`,
@@ -73,6 +74,28 @@ impl GfxTarget {
     /// The processor, without features: `gfx90a`.
     pub(crate) fn processor(&self) -> &str {
         &self.processor
+    }
+
+    /// The lanes of a wavefront the compiler gives kernels for this processor by default: 64 on
+    /// GCN and CDNA GPUs (`gfx9xx`: MI50, MI100, MI250X, MI300), 32 on RDNA ones (`gfx10xx`
+    /// and later), whose HIP kernels run in wave32 mode. The device header's `FK_WARP` is the
+    /// compiler's own `__AMDGCN_WAVEFRONT_SIZE`, which agrees.
+    #[cfg_attr(not(test), allow(dead_code))] // the HIP runtime's launches will use it
+    pub(crate) fn wave_size(&self) -> u32 {
+        // GCN and CDNA processors have three digits (gfx803, gfx906, gfx90a, gfx942); RDNA ones
+        // four (gfx1030, gfx1100).
+        if self.processor.len() == "gfx".len() + 3 {
+            64
+        } else {
+            32
+        }
+    }
+
+    /// The programming model's lanes and launch limits on this processor (see
+    /// [`GpuArch::hip`]).
+    #[cfg_attr(not(test), allow(dead_code))] // the HIP runtime's launches will use it
+    pub(crate) fn arch(&self) -> GpuArch {
+        GpuArch::hip(self.wave_size())
     }
 
     /// An [`Error::Unsupported`] for a target that hiprtc of `version` (major, minor) is known
@@ -142,6 +165,21 @@ mod tests {
                 e.contains(&format!("{name:?}")) && e.contains(why),
                 "{name}: {e}"
             );
+        }
+    }
+
+    #[test]
+    fn cdna_wavefronts_have_64_lanes_and_rdna_ones_32() {
+        for (name, wave) in [
+            ("gfx908", 64),
+            ("gfx90a:xnack+", 64),
+            ("gfx942", 64),
+            ("gfx1030", 32),
+            ("gfx1100", 32),
+        ] {
+            let target = GfxTarget::parse(name).unwrap();
+            assert_eq!(target.wave_size(), wave, "{name}");
+            assert_eq!(target.arch(), GpuArch::hip(wave), "{name}");
         }
     }
 

@@ -1,20 +1,19 @@
-//! The shape of a league of teams on Cuda, from its [`TeamPolicy`] and the limits of the device
-//! and the kernel (pure: unit-tested below).
+//! The shape of a league of teams on a GPU, from its [`TeamPolicy`] and the limits of the device
+//! and the kernel (pure: unit-tested in `shape_tests.rs`).
 //!
 //! A team is one block of `team_size * vector_length` threads (one-dimensional); thread
 //! `threadIdx.x` is lane `threadIdx.x % vector_length` of team thread `threadIdx.x / vector_length`,
-//! so a thread's lanes are consecutive lanes of one warp and the vector length is at most 32.
+//! so a thread's lanes are consecutive lanes of one SIMD group and the vector length is at most
+//! the group's width ([`GpuArch::wave`]: 32 on CUDA, 64 on AMD CDNA GPUs).
 
 use super::scratch::ScratchLayout;
+use crate::backend::gpu::arch::GpuArch;
 use crate::dispatch::TeamLimits;
 use crate::error::{Error, Result};
 use crate::policy::{ScratchRequest, TeamPolicy, TeamSize};
 use crate::space::ExecutionSpace;
 
-/// The largest vector length on Cuda: a thread's lanes are lanes of one warp.
-pub(crate) const VECTOR_LENGTH_MAX: u32 = 32;
-
-/// The threads per block that `AUTO` aims at: 256 (eight warps; `AUTO` gives
+/// The threads per block that `AUTO` aims at: 256 (eight warps, four CDNA wavefronts; `AUTO` gives
 /// `min(team_size_max, max(1, 256 / vector_length))` team threads). Blocks of 256 keep several
 /// blocks resident per multiprocessor (latency hiding, and a block waiting at a team barrier
 /// leaves others to run), give a team enough threads to split its nested ranges, and are the usual
@@ -30,7 +29,7 @@ pub(crate) struct TeamShape {
     pub(crate) league: u64,
     /// The threads of a team.
     pub(crate) team_size: u32,
-    /// The vector lanes of a thread (a power of two up to [`VECTOR_LENGTH_MAX`]).
+    /// The vector lanes of a thread (at most [`GpuArch::wave`]; Kokkos asks a power of two).
     pub(crate) vector_length: u32,
     /// Where its scratch memory lies (see `scratch.rs`).
     pub(crate) scratch: ScratchLayout,
@@ -67,14 +66,16 @@ impl TeamAsk {
 /// What a team's block may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct BlockLimits {
+    /// The programming model: its name in messages and its SIMD group, the vector length's bound.
+    pub(crate) arch: GpuArch,
     /// The most threads a block of the kernel may have: the compiled function's limit (its
     /// registers), or the device's when no function is at hand.
     pub(crate) max_threads: u32,
     /// The dynamic shared memory a block may use without opting in, in bytes: a reduction keeps
-    /// one value per thread there.
+    /// one value per thread there. (On AMD GPUs there is no opt-in: this is the LDS of a block.)
     pub(crate) shared_per_block: usize,
     /// The shared memory a block may use at most (with the kernel's opt-in), in bytes: the bound
-    /// of level-0 scratch.
+    /// of level-0 scratch. (On AMD GPUs, the LDS of a block: 64 KiB on MI250X and MI300.)
     pub(crate) shared_optin: usize,
     /// The static shared memory of the kernel's function (0 when no function is at hand), which
     /// the opt-in bound includes.
@@ -83,18 +84,25 @@ pub(crate) struct BlockLimits {
     pub(crate) value_size: usize,
 }
 
-/// The vector length `ask` gets on Cuda: `AUTO` gives 1; above [`VECTOR_LENGTH_MAX`] is an error
-/// naming the length and the limit (`what` describes the launch or query).
-pub(crate) fn vector_length(ask: &TeamAsk, what: &dyn Fn() -> String) -> Result<u32> {
+/// The vector length `ask` gets on `arch`: `AUTO` gives 1; above the SIMD group's width is an
+/// error naming the length and the limit (`what` describes the launch or query).
+pub(crate) fn vector_length(
+    arch: GpuArch,
+    ask: &TeamAsk,
+    what: &dyn Fn() -> String,
+) -> Result<u32> {
     match ask.vector_length {
         TeamSize::Auto => Ok(1),
-        TeamSize::Fixed(v) if v <= VECTOR_LENGTH_MAX as usize => Ok(v as u32),
+        TeamSize::Fixed(v) if v <= arch.wave as usize => Ok(v as u32),
         TeamSize::Fixed(v) => Err(Error::Policy {
             policy: "TeamPolicy".into(),
             reason: format!(
-                "{}: a vector length of {v} on Cuda, whose limit is {VECTOR_LENGTH_MAX} (a \
-                 thread's vector lanes are lanes of one warp)",
-                what()
+                "{}: a vector length of {v} on {}, whose limit is {} (a thread's vector lanes are \
+                 lanes of one {})",
+                what(),
+                arch.name,
+                arch.wave,
+                arch.group
             ),
         }),
     }
@@ -102,7 +110,7 @@ pub(crate) fn vector_length(ask: &TeamAsk, what: &dyn Fn() -> String) -> Result<
 
 /// The limits of a team with `vector_length` lanes per thread under `b`: the team threads that
 /// fit the block's threads (and, for a reduction, its shared memory at one value per thread), the
-/// team size `AUTO` gives (see [`RECOMMENDED_THREADS`]), the warp as the vector length's limit,
+/// team size `AUTO` gives (see [`RECOMMENDED_THREADS`]), the SIMD group as the vector length's limit,
 /// level-0 scratch up to the block's opt-in shared memory less the kernel's static shared memory
 /// (a reduction's values per thread come on top: see [`resolve`]), and level 1 without a bound of
 /// its own (the device's memory is the bound, checked when the launch allocates it).
@@ -117,7 +125,7 @@ pub(crate) fn limits(vector_length: u32, b: &BlockLimits) -> TeamLimits {
     TeamLimits {
         team_size_max,
         team_size_recommended: recommended.min(team_size_max),
-        vector_length_max: VECTOR_LENGTH_MAX as usize,
+        vector_length_max: b.arch.wave as usize,
         scratch_max: [b.shared_optin.saturating_sub(b.static_shared), usize::MAX],
     }
 }
@@ -132,7 +140,7 @@ pub(crate) fn resolve(
     b: &BlockLimits,
     what: &dyn Fn() -> String,
 ) -> Result<TeamShape> {
-    let v = vector_length(ask, what)?;
+    let v = vector_length(b.arch, ask, what)?;
     let lim = limits(v, b);
     let team_size = match ask.team_size {
         TeamSize::Auto => lim.team_size_recommended,
@@ -151,10 +159,11 @@ pub(crate) fn resolve(
             policy: "TeamPolicy".into(),
             reason: format!(
                 "{}: a team of {team_size} threads with vector length {v} is {} threads per block \
-                 on Cuda; the kernel's block has at most {} threads{shared}, so team_size_max is \
+                 on {}; the kernel's block has at most {} threads{shared}, so team_size_max is \
                  {} at this vector length",
                 what(),
                 team_size.saturating_mul(v as usize),
+                b.arch.name,
                 b.max_threads,
                 lim.team_size_max
             ),
@@ -186,12 +195,13 @@ pub(crate) fn resolve(
             policy: "TeamPolicy".into(),
             reason: format!(
                 "{}: level-0 scratch of {} bytes per team ({} per team + {} per thread x \
-                 {team_size} threads, each rounded up to 8){needs} on Cuda, where a block has at \
+                 {team_size} threads, each rounded up to 8){needs} on {}, where a block has at \
                  most {} bytes of shared memory{own}",
                 what(),
                 scratch.level_bytes(0).unwrap_or(u64::MAX),
                 request.per_team,
                 request.per_thread,
+                b.arch.name,
                 b.shared_optin
             ),
         });
@@ -203,6 +213,3 @@ pub(crate) fn resolve(
         scratch,
     })
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,10 +1,16 @@
-//! Tests of `shape.rs` on an H100-like device: 1024 threads per block, 48 KiB of shared memory per
-//! block (227 KiB opted in).
+//! Tests of `shape.rs` on an H100-like device (1024 threads per block, 48 KiB of shared memory per
+//! block, 227 KiB opted in) and on an MI250X-like one (wavefronts of 64, 1024 threads per block,
+//! 64 KiB of LDS per block).
 
-use super::*;
+use super::scratch::ScratchLayout;
+use super::shape::*;
+use crate::backend::gpu::arch::GpuArch;
+use crate::error::Error;
+use crate::policy::{ScratchRequest, TeamSize};
 
 fn limits_of(max_threads: u32, value_size: usize) -> BlockLimits {
     BlockLimits {
+        arch: GpuArch::CUDA,
         max_threads,
         shared_per_block: 48 << 10,
         shared_optin: 227 << 10,
@@ -14,6 +20,7 @@ fn limits_of(max_threads: u32, value_size: usize) -> BlockLimits {
 }
 
 const H100: BlockLimits = BlockLimits {
+    arch: GpuArch::CUDA,
     max_threads: 1024,
     shared_per_block: 48 << 10,
     shared_optin: 227 << 10,
@@ -205,4 +212,94 @@ fn scratch_within_the_limits_is_laid_out_for_the_team() {
     };
     let e = resolve(&huge, &H100, &what).unwrap_err().to_string();
     assert!(e.contains("level-1 scratch of 0 bytes per team"), "{e}");
+}
+
+/// One GCD of an MI250X (gfx90a): wavefronts of 64, blocks of up to 1024 threads, 64 KiB of LDS
+/// per block with no opt-in.
+const MI250X: BlockLimits = BlockLimits {
+    arch: GpuArch::hip(64),
+    max_threads: 1024,
+    shared_per_block: 64 << 10,
+    shared_optin: 64 << 10,
+    static_shared: 0,
+    value_size: 0,
+};
+
+fn what_hip() -> String {
+    "parallel_for \"t\" on HIP".into()
+}
+
+#[test]
+fn on_a_cdna_gpu_a_thread_may_have_a_whole_wavefront_of_vector_lanes() {
+    let l = limits(64, &MI250X);
+    assert_eq!(
+        (
+            l.team_size_max,
+            l.team_size_recommended,
+            l.vector_length_max
+        ),
+        (16, 4, 64)
+    );
+    assert_eq!(l.scratch_max, [64 << 10, usize::MAX]);
+    let shape = resolve(
+        &ask(5, TeamSize::Auto, TeamSize::Fixed(64)),
+        &MI250X,
+        &what_hip,
+    )
+    .unwrap();
+    assert_eq!(
+        (shape.team_size, shape.vector_length, shape.block()),
+        (4, 64, 256)
+    );
+    // Beyond the wavefront: the error names HIP, the limit and the wavefront.
+    let e = resolve(
+        &ask(5, TeamSize::Auto, TeamSize::Fixed(128)),
+        &MI250X,
+        &what_hip,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("a vector length of 128 on HIP, whose limit is 64")
+            && e.contains("lanes of one wavefront"),
+        "{e}"
+    );
+    // RDNA's wavefronts of 32 bound it as a warp does.
+    let rdna = BlockLimits {
+        arch: GpuArch::hip(32),
+        ..MI250X
+    };
+    assert!(
+        resolve(
+            &ask(1, TeamSize::Auto, TeamSize::Fixed(64)),
+            &rdna,
+            &what_hip
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn on_a_cdna_gpu_level_0_scratch_and_a_reductions_values_share_64_kib_of_lds() {
+    let mut ask_scratch = ask(1, TeamSize::Fixed(256), TeamSize::Fixed(1));
+    ask_scratch.scratch[0] = ScratchRequest {
+        per_team: 63 << 10,
+        per_thread: 0,
+    };
+    assert!(resolve(&ask_scratch, &MI250X, &what_hip).is_ok());
+    // 256 doubles after 63 KiB: 1 KiB over the 64 KiB.
+    let reduce = BlockLimits {
+        value_size: 8,
+        ..MI250X
+    };
+    let e = resolve(&ask_scratch, &reduce, &what_hip)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("the reduction's 2048 bytes after it")
+            && e.contains("on HIP, where a block has at most 65536 bytes of shared memory"),
+        "{e}"
+    );
+    // A reduction's values alone: 64 KiB holds 8192 doubles, more than a block's threads.
+    assert_eq!(limits(1, &reduce).team_size_max, 1024);
 }

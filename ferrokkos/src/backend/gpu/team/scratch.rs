@@ -1,4 +1,4 @@
-//! The layout of a league's scratch memory on Cuda (pure: unit-tested below).
+//! The layout of a league's scratch memory on a GPU (pure: unit-tested below).
 //!
 //! Each request is rounded up to 8 bytes, as on the host (`dispatch/team/scratch.rs`), so a
 //! kernel's scratch Views fit alike on every space. A team thread's part is shared by its vector
@@ -25,10 +25,6 @@ pub(crate) const SHARED_ALIGN: u64 = 16;
 
 /// The alignment of each block's slice of level-1 scratch.
 pub(crate) const GLOBAL_ALIGN: u64 = 128;
-
-/// The dynamic shared memory a launch may use without opting in (48 KiB): above it, the function's
-/// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` must allow it.
-pub(crate) const DEFAULT_DYNAMIC_SHARED: usize = 48 << 10;
 
 /// Where a league's scratch lies, per level (index 0 and 1), in bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,7 +56,7 @@ impl ScratchLayout {
                 policy: "TeamPolicy".into(),
                 reason: format!(
                     "{}: level-{level} scratch of {} bytes per team + {} per thread x {team_size} \
-                     threads on Cuda is larger than any memory",
+                     threads is larger than any memory",
                     what(),
                     r.per_team,
                     r.per_thread
@@ -81,7 +77,7 @@ impl ScratchLayout {
             .ok_or_else(|| Error::Policy {
                 policy: "TeamPolicy".into(),
                 reason: format!(
-                    "{}: level-1 scratch per block on Cuda is larger than any memory",
+                    "{}: level-1 scratch per block is larger than any memory",
                     what()
                 ),
             })?;
@@ -120,8 +116,7 @@ impl ScratchLayout {
             .ok_or_else(|| Error::Policy {
                 policy: "TeamPolicy".into(),
                 reason: format!(
-                    "{}: level-1 scratch of {grid} blocks x {} bytes on Cuda is larger than any \
-                     memory",
+                    "{}: level-1 scratch of {grid} blocks x {} bytes is larger than any memory",
                     what(),
                     self.block_stride
                 ),
