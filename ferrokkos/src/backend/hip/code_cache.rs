@@ -6,8 +6,8 @@
 //! ([`crate::backend::gpu::disk_cache`]: `$FERROKKOS_CACHE_DIR`, XDG or HOME; `off` or `0` turn it
 //! off). What is HIP's is here: the key, the magic `FKHIPCO1`, the entries' directory (the target,
 //! `gfx90a`; `gfx90a:xnack+` is `gfx90a_xnack+`), and the check that a stored image is an AMD GPU
-//! code object for the target's processor ([`codegen::check_code_object`]), so that a damaged or
-//! misplaced entry is a miss and is compiled over.
+//! code object for the target's processor and feature modes ([`codegen::check_for_target`]), so
+//! that a damaged or misplaced entry is a miss and is compiled over.
 //!
 //! The HIP runtime, which will load these code objects, waits for hardware (docs/hip.md).
 
@@ -110,7 +110,7 @@ impl CodeCache {
         let entry = self
             .store
             .entry(gfx.name(), cache_key(source, program, &gfx, hiprtc));
-        let for_target = |image: &[u8]| codegen::check_code_object(image, gfx.processor()).is_ok();
+        let for_target = |image: &[u8]| codegen::check_for_target(image, &gfx).is_ok();
         if let Some(image) = entry.as_ref().and_then(|e| e.read(for_target)) {
             return Ok(CachedCodeObject {
                 image,

@@ -303,7 +303,7 @@ pub fn compile_code_object(source: &str, program_name: &str, target: &str) -> Re
         return Err(fail("hiprtcGetCode", status, log));
     }
     drop(program);
-    codegen::check_code_object(&image, gfx.processor())?;
+    codegen::check_for_target(&image, &gfx)?;
     Ok(CodeObject {
         target: target.to_string(),
         image,

@@ -15,7 +15,9 @@
 
 mod elf;
 
+#[cfg(test)]
 pub(crate) use elf::check_code_object;
+pub(crate) use elf::check_for_target;
 
 use crate::backend::gpu::arch::GpuArch;
 use crate::error::{Error, Result};
@@ -69,6 +71,20 @@ impl GfxTarget {
     /// The whole name, features included.
     pub(crate) fn name(&self) -> &str {
         &self.full
+    }
+
+    /// The setting of target feature `name` (`xnack`, `sramecc`) the name asks for: `Some(true)`
+    /// for `name+`, `Some(false)` for `name-`, `None` when it does not say (the compiler then
+    /// builds code that runs in either mode, where the processor has the feature).
+    pub(crate) fn feature(&self, name: &str) -> Option<bool> {
+        self.full
+            .split(':')
+            .skip(1)
+            .find_map(|f| match f.strip_prefix(name) {
+                Some("+") => Some(true),
+                Some("-") => Some(false),
+                _ => None,
+            })
     }
 
     /// The processor, without features: `gfx90a`.
@@ -166,6 +182,17 @@ mod tests {
                 "{name}: {e}"
             );
         }
+    }
+
+    #[test]
+    fn features_are_on_off_or_unsaid() {
+        let t = GfxTarget::parse("gfx90a:sramecc-:xnack+").unwrap();
+        assert_eq!(
+            (t.feature("xnack"), t.feature("sramecc")),
+            (Some(true), Some(false))
+        );
+        let t = GfxTarget::parse("gfx90a").unwrap();
+        assert_eq!((t.feature("xnack"), t.feature("sramecc")), (None, None));
     }
 
     #[test]
