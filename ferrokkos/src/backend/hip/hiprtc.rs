@@ -107,12 +107,7 @@ fn load(name: &str) -> std::result::Result<Api, String> {
 
 /// The loaded library, or [`BackendError::LibraryMissing`].
 fn loaded() -> Result<&'static Api> {
-    api().as_ref().map_err(|hint| {
-        Error::Backend(BackendError::LibraryMissing {
-            library: LIBRARY,
-            hint: hint.clone(),
-        })
-    })
+    library::loaded(api(), LIBRARY)
 }
 
 /// Whether hiprtc can be used: a library of [`LIBRARIES`] loads with every function this module

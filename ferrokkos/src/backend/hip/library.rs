@@ -5,6 +5,8 @@
 
 use libloading::Library;
 
+use crate::error::{BackendError, Error, Result};
+
 /// The first of `names` for which `load` succeeds, or why none did: each name with its failure,
 /// then `fix` (what to install). `what` says what the library had to export (`hiprtc's
 /// functions`).
@@ -12,8 +14,8 @@ pub(super) fn first_of<T>(
     names: &[&str],
     what: &str,
     fix: &str,
-    load: impl Fn(&str) -> Result<T, String>,
-) -> Result<T, String> {
+    load: impl Fn(&str) -> std::result::Result<T, String>,
+) -> std::result::Result<T, String> {
     let mut why = Vec::new();
     for name in names {
         match load(name) {
@@ -27,9 +29,23 @@ pub(super) fn first_of<T>(
     ))
 }
 
+/// The library `api` holds (the answer of [`first_of`], kept for the process), or
+/// [`BackendError::LibraryMissing`] naming `library` with why none loaded.
+pub(super) fn loaded<T>(
+    api: &'static std::result::Result<T, String>,
+    library: &'static str,
+) -> Result<&'static T> {
+    api.as_ref().map_err(|hint| {
+        Error::Backend(BackendError::LibraryMissing {
+            library,
+            hint: hint.clone(),
+        })
+    })
+}
+
 /// Opens `name` through the dynamic loader's search (`LD_LIBRARY_PATH`, the runpath, the system
 /// directories, where ROCm's installer registers `/opt/rocm/lib`), or an absolute path.
-pub(super) fn open(name: &str) -> Result<Library, String> {
+pub(super) fn open(name: &str) -> std::result::Result<Library, String> {
     // SAFETY: loading runs the library's initializers; ROCm's libraries (libamdhip64, libhiprtc)
     // have no preconditions on them (the same trust as loading libcuda or libnvrtc).
     unsafe { Library::new(name) }.map_err(|e| match std::error::Error::source(&e) {
@@ -46,7 +62,10 @@ pub(super) fn open(name: &str) -> Result<Library, String> {
 ///
 /// `F` must be the `unsafe extern "C" fn` type of the symbol's C declaration, and the pointer must
 /// not be called after `library` is dropped.
-pub(super) unsafe fn function<F: Copy>(library: &Library, symbol: &[u8]) -> Result<F, String> {
+pub(super) unsafe fn function<F: Copy>(
+    library: &Library,
+    symbol: &[u8],
+) -> std::result::Result<F, String> {
     // SAFETY: the caller promises that `F` is the symbol's type.
     unsafe { library.get::<F>(symbol) }
         .map(|f| *f)

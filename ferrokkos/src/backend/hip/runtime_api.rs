@@ -72,12 +72,7 @@ fn load(name: &str) -> std::result::Result<Api, String> {
 
 /// The loaded library, or [`BackendError::LibraryMissing`].
 fn loaded() -> Result<&'static Api> {
-    api().as_ref().map_err(|hint| {
-        Error::Backend(BackendError::LibraryMissing {
-            library: LIBRARY,
-            hint: hint.clone(),
-        })
-    })
+    library::loaded(api(), LIBRARY)
 }
 
 /// The names of the errors the runtime will meet most, by number (ROCm 5 and 6 agree on these;

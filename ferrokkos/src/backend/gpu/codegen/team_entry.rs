@@ -9,7 +9,7 @@
 //! the thread's, over all its league ranks; the blocks then join as a range reduction's do
 //! (`unit.rs`).
 //!
-//! Scratch (layout: `backend/cuda/team/scratch.rs`): the entry takes the team and thread parts of
+//! Scratch (layout: `backend/gpu/team/scratch.rs`): the entry takes the team and thread parts of
 //! levels 0 and 1, where the pattern's dynamic shared memory starts after level 0, the stride of
 //! level 1's block slices and the level-1 buffer; the `fk::Team` points at its parts once (a block
 //! uses the same ones for every league rank it runs), and with any scratch the block waits at a
