@@ -60,6 +60,7 @@ pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
         .unwrap_or_default();
     let k = quote!(::ferrokkos::__private);
     let this = syn::Ident::new("__fk_this", Span::mixed_site());
+    let self_ty = &item.self_ty;
     let mut shadows = Vec::new();
     let mut markers = Vec::new();
     for it in &item.items {
@@ -111,10 +112,16 @@ pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
                 quote!(#(#k::Expr<#types>,)*),
             ),
         };
+        let key = method_key(&name.to_string());
         markers.push(quote! {
             #[doc(hidden)]
             #[allow(non_camel_case_types)]
             enum #marker {}
+
+            // SAFETY: `__fk_<name>` and `__fkt_<name>` of this type are the shadows generated here
+            // from the body of the method or associated function `<name>` (whose name hashes to
+            // the key).
+            unsafe impl #k::DeviceMethod<#key> for #self_ty {}
         });
         // The checked shadow takes arguments of any types the parameters `Takes` (a mismatch is
         // reported at the argument in the user's terms) and hands them to the unchecked one,
@@ -150,12 +157,12 @@ pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
             }
         });
     }
-    let self_ty = &item.self_ty;
     // `DeviceJoin`'s device forms also implement its hidden supertrait, for the reducer (generic
     // over the type); kernels call the inherent ones, which need no import.
     let join_forms = item.trait_.is_some().then(|| {
         quote! {
-            impl #k::JoinForms for #self_ty {
+            // SAFETY: the forms are the shadows generated below from `identity` and `join`.
+            unsafe impl #k::JoinForms for #self_ty {
                 fn __fk_identity() -> #k::Expr<Self> {
                     Self::__fk_identity()
                 }
@@ -176,4 +183,15 @@ pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
             #(#shadows)*
         }
     })
+}
+
+/// The key of a `#[device] impl` function's name (64-bit FNV-1a): the `NAME` of the
+/// `DeviceMethod<NAME>` proof that the block implements and a kernel's call requires.
+pub fn method_key(name: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
 }

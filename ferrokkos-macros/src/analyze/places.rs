@@ -46,8 +46,23 @@ impl Walker {
             Pat::Paren(p) => self.arm_pattern(&p.pat),
             Pat::Ident(i) if i.by_ref.is_none() && i.mutability.is_none() => {
                 let name = i.ident.to_string();
-                if name.starts_with(|c: char| c.is_ascii_uppercase()) && i.subpat.is_none() {
-                    // A constant pattern (Rust reads an UPPER_CASE name in scope as one).
+                let upper = name.starts_with(|c: char| c.is_ascii_uppercase());
+                if upper && i.subpat.is_none() && self.is_local(&name) {
+                    // Rust reads a name in a pattern as a constant only when it resolves to a
+                    // constant item; a local or parameter of that name is shadowed by a new binding.
+                    self.err(
+                        i.ident.span(),
+                        format!(
+                            "`{name}` in this pattern binds a new variable to the matched value (a \
+                             pattern names a constant only when `{name}` is a `const` item, and \
+                             here it is a local or parameter of the kernel); compare with a guard \
+                             instead: `k if k == {name} => ...`"
+                        ),
+                    );
+                } else if upper && i.subpat.is_none() {
+                    // A constant pattern, if `N` resolves to a constant item: the shadow writes its
+                    // value through `const { N }`, which rustc refuses for anything else (a local
+                    // would make this arm a binding in the host closure).
                     self.use_name(&name, i.ident.span());
                 } else {
                     if let Some((_, sub)) = &i.subpat {

@@ -120,6 +120,21 @@ pub fn body(b: &Block, open_params: &[String]) -> TokenStream {
     r
 }
 
+/// A name or path the kernel uses as a constant, as the shadow writes its value: `const { N }`.
+/// rustc accepts it only if `N` is a constant (a `const` item, a const generic, an associated
+/// constant) and refuses a local variable or parameter ("attempt to use a non-constant value in a
+/// constant"), so what the macro takes for a constant by its UPPER_CASE name is one, with one value
+/// per instantiation of the kernel: the race rules' launch constants and the generated code (keyed
+/// by the kernel's types) depend on no run-time value.
+pub fn as_constant(path: &TokenStream) -> TokenStream {
+    let span = path
+        .clone()
+        .into_iter()
+        .next()
+        .map_or_else(Span::call_site, |t| t.span());
+    quote_spanned!(span=> const { #path })
+}
+
 fn is_constant(name: &str) -> bool {
     CONSTANTS.with(|c| c.borrow().contains(name))
 }
@@ -429,12 +444,16 @@ fn pattern_cond(p: &Pat, value: &syn::Ident) -> TokenStream {
                 .starts_with(|c: char| c.is_ascii_uppercase()) =>
             {
                 let c = &i.ident;
+                let c = as_constant(&quote!(#c));
                 quote!(#s::eq(#value, #s::lit(#c)))
             }
             None => quote!(#s::lit(true)),
         },
         Pat::Path(p) if is_variant(&p.path) => quote!(#s::eq(#value, #s::variant(#p))),
-        Pat::Path(p) => quote!(#s::eq(#value, #s::lit(#p))),
+        Pat::Path(p) => {
+            let c = as_constant(&quote!(#p));
+            quote!(#s::eq(#value, #s::lit(#c)))
+        }
         // `_`, and what the analysis rejected.
         _ => quote!(#s::lit(true)),
     }
@@ -581,7 +600,10 @@ pub fn expr(e: &Expr) -> TokenStream {
         Expr::Path(p) => match ident_of(e) {
             Some(name) if !is_constant(&name) => quote!(#p),
             None if is_variant(&p.path) => quote_spanned!(span=> #s::variant(#p)),
-            _ => quote_spanned!(span=> #s::lit(#p)),
+            _ => {
+                let c = as_constant(&quote!(#p));
+                quote_spanned!(span=> #s::lit(#c))
+            }
         },
         Expr::Binary(b) => {
             let f = format_ident!("{}", binary_fn(&b.op), span = b.op.span());
@@ -666,7 +688,20 @@ pub fn expr(e: &Expr) -> TokenStream {
                     format_ident!("__fkt_{}", method, span = method.span())
                 };
                 let args = m.args.iter().map(expr);
-                return quote_spanned!(span=> #s::receiver(#recv).#shadow_method(#(#args),*));
+                // Through the proof that `#[device]` generated that shadow (`DeviceMethod`).
+                let key = crate::device_impl::method_key(&name);
+                let r = Ident::new("__fk_recv", Span::mixed_site());
+                // The receiver's value under a name with the method's span, so that a missing
+                // proof is reported at the method's name.
+                let v = Ident::new(
+                    "__fk_receiver",
+                    method.span().resolved_at(Span::mixed_site()),
+                );
+                let call = quote_spanned!(method.span()=> #s::device_method::<_, _, #key>);
+                return quote_spanned!(span=> {
+                    let #v = #recv;
+                    #call(#v, |#r| #r.#shadow_method(#(#args),*))
+                });
             }
             let args: Vec<TokenStream> = if crate::subset::atomic_arity(&name).is_some() {
                 let mut args = m.args.iter();
@@ -698,11 +733,23 @@ pub fn expr(e: &Expr) -> TokenStream {
                 } else {
                     "__fkt_"
                 };
+                let mut ty = p.path.clone();
+                ty.segments.pop();
+                let ty_segments = ty.segments.pairs().map(|p| p.into_value());
+                let ty = quote!(#(#ty_segments)::*);
+                let ty = match p.path.leading_colon {
+                    Some(_) => quote!(::#ty),
+                    None => ty,
+                };
+                let mut key = 0;
                 if let Some(last) = path.segments.last_mut() {
+                    key = crate::device_impl::method_key(&last.ident.to_string());
                     last.ident = format_ident!("{prefix}{}", last.ident, span = last.ident.span());
                 }
                 let args = c.args.iter().map(expr);
-                return quote_spanned!(span=> #path(#(#args),*));
+                // Through the proof that `#[device]` generated that shadow (`DeviceMethod`).
+                let check = quote_spanned!(span=> #s::device_assoc::<#ty, #key>);
+                return quote_spanned!(span=> { #check(); #path(#(#args),*) });
             }
             if crate::analyze::is_constructor(&p.path) {
                 let members = (0..c.args.len()).map(syn::Index::from);

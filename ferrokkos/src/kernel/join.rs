@@ -65,13 +65,19 @@ pub trait DeviceJoin: DeviceValue + JoinForms {
 
 /// The device forms of a [`DeviceJoin`] implementation, which `#[device] impl DeviceJoin for T`
 /// generates (macro support: not API).
+///
+/// # Safety
+/// The forms must be the typed shadows `#[device]` generated from the bodies of
+/// [`DeviceJoin::identity`] and [`DeviceJoin::join`]: a reduction's device code is compiled once
+/// per kernel and reducer type, so it may depend only on types, never on values a hand-written form
+/// could read.
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`{Self}` implements `DeviceJoin` without `#[ferrokkos::device]`",
     note = "write `#[ferrokkos::device] impl DeviceJoin for {Self} {{ ... }}`: the attribute adds \
             the forms of `identity` and `join` that kernels on the GPU run"
 )]
-pub trait JoinForms: Sized {
+pub unsafe trait JoinForms: Sized {
     /// The typed shadow of [`DeviceJoin::identity`].
     fn __fk_identity() -> Expr<Self>;
     /// The typed shadow of [`DeviceJoin::join`] (the receiver's expression comes through
