@@ -461,6 +461,7 @@ pub enum BackendError {
 
 /// What a kernel on the GPU indexed out of bounds ([`Error::DeviceOutOfBounds`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DeviceTarget {
     /// A View's elements.
     View,
@@ -468,6 +469,9 @@ pub enum DeviceTarget {
     CapturedArray,
     /// A View's dimensions (`x.extent(r)` with `r` at least the rank).
     Dimension,
+    /// The threads of a team: `team.team_broadcast(v, source)` with `source` at least the team
+    /// size (the extent); every thread got the value's zero.
+    TeamRank,
 }
 
 impl fmt::Display for DeviceTarget {
@@ -476,6 +480,7 @@ impl fmt::Display for DeviceTarget {
             DeviceTarget::View => "a View",
             DeviceTarget::CapturedArray => "a captured array",
             DeviceTarget::Dimension => "the dimensions of a View (extent)",
+            DeviceTarget::TeamRank => "the threads of a team (the source of team_broadcast)",
         })
     }
 }

@@ -69,17 +69,29 @@ impl Walker {
                         for e in &t.elems {
                             self.expr(e);
                         }
+                        // Each immutable name is the value paired with it, for the team rules:
+                        // resolved before any name of the pattern is bound (`let (a, b) = (i, a)`
+                        // pairs `b` with the outer `a`).
+                        let facts: Vec<_> =
+                            t.elems.iter().map(|e| self.team_let_facts(e)).collect();
                         for p in &p.elems {
                             self.pattern(p);
+                        }
+                        for (p, f) in p.elems.iter().zip(facts) {
+                            if let Some(name) = plain_immutable(p) {
+                                self.team_let_apply(&name, f);
+                            }
                         }
                         return;
                     }
                     self.expr(&init.expr);
                 }
+                // An immutable local of a team body: the race rules may see through it (its value
+                // resolved before the name is bound: `let x = x + 1` is the outer `x`).
+                let facts = l.init.as_ref().map(|init| self.team_let_facts(&init.expr));
                 self.pattern(&l.pat);
-                // An immutable local of a team body: the race rules may see through it.
-                if let (Some(init), Some(name)) = (&l.init, plain_immutable(&l.pat)) {
-                    self.team_let(&name, &init.expr);
+                if let (Some(facts), Some(name)) = (facts, plain_immutable(&l.pat)) {
+                    self.team_let_apply(&name, facts);
                 }
             }
             Stmt::Expr(e, _) => self.expr(e),

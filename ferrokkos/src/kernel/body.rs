@@ -65,6 +65,10 @@ pub struct KernelBody {
     /// Definitions a custom reducer made in the body's emission (after its device functions, which
     /// they call), each once.
     pub reducer_code: Vec<String>,
+    /// A cycle of `#[device]` function calls in the body (`f -> g -> f`), which device code
+    /// refuses: a GPU thread's stack is small and fixed, and a deep recursion would fault and end
+    /// the context.
+    pub recursion: Option<String>,
 }
 
 impl KernelBody {
@@ -109,6 +113,7 @@ impl KernelBody {
         });
         let (caps, index, params, types, reducer_code) = emitted.value;
         KernelBody {
+            recursion: emitted.recursion,
             info: *info,
             kind,
             lines: emitted.body,

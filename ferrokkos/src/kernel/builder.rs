@@ -80,6 +80,11 @@ struct State {
     type_names: HashMap<std::any::TypeId, String>,
     /// The receivers of `#[device]` method calls being evaluated (node ids), innermost last.
     receivers: Vec<u32>,
+    /// The device functions being defined (key, Rust name), outermost first: a call of one of
+    /// them is recursion.
+    defining: Vec<((std::any::TypeId, std::any::TypeId), String)>,
+    /// The first recursion found: the cycle of Rust names (`f -> g -> f`).
+    recursion: Option<String>,
 }
 
 thread_local! {
@@ -96,6 +101,10 @@ pub(crate) struct Emitted<R> {
     pub types: Vec<String>,
     /// What the shadow returned.
     pub value: R,
+    /// A cycle of device function calls (`f -> g -> f`), if the body has one: GPUs run such code
+    /// on a small fixed stack, where a deep recursion faults and ends the context, so device code
+    /// refuses it.
+    pub recursion: Option<String>,
 }
 
 /// Runs `f` (a shadow) with a fresh emission state whose function parameters are `reserved` names, and
@@ -132,6 +141,7 @@ pub(crate) fn emit<R>(reserved: &[&str], f: impl FnOnce() -> R) -> Emitted<R> {
         functions: state.functions,
         types: state.types,
         value,
+        recursion: state.recursion,
     }
 }
 
@@ -497,9 +507,21 @@ pub(crate) fn device_function(
     reserved: &[&str],
     define: impl FnOnce(&str) -> String,
 ) -> String {
-    if let Some(cxx) = with(|s| s.device_names.get(&key).cloned()) {
+    if let Some(cxx) = with(|s| {
+        let cxx = s.device_names.get(&key).cloned()?;
+        // Called while its own definition is being emitted: a cycle in the call graph.
+        if let Some(at) = s.defining.iter().position(|(k, _)| *k == key)
+            && s.recursion.is_none()
+        {
+            let mut cycle: Vec<&str> = s.defining[at..].iter().map(|(_, n)| n.as_str()).collect();
+            cycle.push(name);
+            s.recursion = Some(cycle.join(" -> "));
+        }
+        Some(cxx)
+    }) {
         return cxx;
     }
+    let rust_name = name.to_string();
     let name = identifier(name);
     let cxx = with(|s| {
         let mut candidate = format!("{name}_fn");
@@ -517,10 +539,12 @@ pub(crate) fn device_function(
             depth: 1,
             ..Function::default()
         });
+        s.defining.push((key, rust_name));
         candidate
     });
     let signature = define(&cxx);
     with(|s| {
+        s.defining.pop();
         let f = s.stack.pop().expect("device function context");
         let mut text = format!("{signature} {{\n");
         text.push_str(&render(&f.lines, 0));

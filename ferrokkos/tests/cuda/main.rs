@@ -14,6 +14,7 @@
 mod common;
 
 mod bounds;
+mod device_rules;
 mod fault;
 mod graphs;
 mod instances;

@@ -78,6 +78,20 @@ impl Walker {
                 for a in &m.args {
                     self.expr(a);
                 }
+                if let Some(source) = m.args.iter().nth(1)
+                    && !self.team_uniform(source)
+                {
+                    self.err_spanned(
+                        &source.to_token_stream(),
+                        format!(
+                            "the source of `team_broadcast` must be the same team rank on every \
+                             thread of the team ({UNIFORM}); `{}` may differ between threads, which \
+                             would then take the value from different threads and write the \
+                             broadcast's shared slot at once",
+                            crate::analyze::pretty(source)
+                        ),
+                    );
+                }
                 self.team_collective(m.span(), "`team_broadcast`");
             }
             "team_scratch" | "thread_scratch" => self.err(
@@ -201,6 +215,28 @@ impl Walker {
         if let (Some(b), Some(e)) = (begin, end) {
             self.expr(b);
             self.expr(e);
+        }
+        // A range spread over the team's threads gives index `begin + k` to thread `k % threads`:
+        // each index belongs to one thread only if every thread has the same bounds.
+        if kind.covers_threads() {
+            let bounds: Vec<&Expr> = match (begin, end, ctor.args.iter().nth(1).map(strip)) {
+                (Some(b), Some(e), _) => vec![b, e],
+                (_, _, Some(Expr::Array(a))) => a.elems.iter().collect(),
+                _ => vec![],
+            };
+            for b in bounds {
+                if !self.team_uniform(b) {
+                    self.err_spanned(
+                        &b.to_token_stream(),
+                        format!(
+                            "the bounds of `{kind_name}` must be the same on every thread of the \
+                             team ({UNIFORM}); `{}` may differ between threads, so an index could \
+                             belong to two threads (or none)",
+                            crate::analyze::pretty(b)
+                        ),
+                    );
+                }
+            }
         }
         let what = format!("`{kind_name}`");
         self.nesting(m.span(), &what, kind == RangeKind::ThreadVector);
@@ -401,8 +437,22 @@ impl Walker {
     }
 }
 
+/// What every thread of a team computes alike, for the messages that require it.
+const UNIFORM: &str = "literals, constants, captured values, the league rank and size, the team \
+                       size, reads of Views the kernel does not write at such indices, and \
+                       immutable locals of those";
+
+/// Whether `c` is `single(PerTeam(team), ..)`.
+pub(super) fn is_single_per_team(c: &syn::ExprCall, team: &str) -> bool {
+    matches!(&*c.func, Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "single"))
+        && matches!(c.args.first().map(strip), Some(Expr::Call(s))
+            if s.args.len() == 1
+                && ident_of(&s.args[0]).as_deref() == Some(team)
+                && matches!(&*s.func, Expr::Path(p) if p.path.is_ident("PerTeam")))
+}
+
 /// `X::new(team, b, e)`: the type name and the call.
-fn range_constructor(e: &Expr) -> Option<(String, &syn::ExprCall)> {
+pub(super) fn range_constructor(e: &Expr) -> Option<(String, &syn::ExprCall)> {
     let Expr::Call(c) = strip(e) else { return None };
     let Expr::Path(p) = &*c.func else { return None };
     let segs: Vec<&syn::PathSegment> = p.path.segments.iter().collect();

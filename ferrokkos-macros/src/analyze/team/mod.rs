@@ -102,6 +102,13 @@ struct Local {
     scratch: bool,
 }
 
+/// What a team body's `let` tells of its local (see [`Walker::team_let_facts`]).
+pub struct LetFacts {
+    value: Option<Expr>,
+    witness: Vec<(syn::Ident, syn::Ident)>,
+    uniform: bool,
+}
+
 /// The team kernel's state in the walk.
 pub struct TeamCtx {
     /// The team member parameter.
@@ -387,18 +394,32 @@ impl Walker {
         }
     }
 
-    /// After `let name = init;` (an immutable local): what the rules may know of it.
-    pub(super) fn team_let(&mut self, name: &str, init: &Expr) {
+    /// What the rules may know of a local initialized with `init` (resolved where `init` is, so
+    /// before the `let` binds its names): see [`Walker::team_let_apply`].
+    pub(super) fn team_let_facts(&self, init: &Expr) -> Option<LetFacts> {
         let uniform = self.team_uniform(init);
-        let Some(t) = &mut self.team else { return };
+        let t = self.team.as_ref()?;
         let (value, witness) = t.resolve(init);
         let at_team = t.at_team_level() && !t.varying();
+        Some(LetFacts {
+            value,
+            witness,
+            uniform: uniform && at_team,
+        })
+    }
+
+    /// After `let name = init;` (an immutable local) with `facts` from
+    /// [`Walker::team_let_facts`]: what the rules may know of it.
+    pub(super) fn team_let_apply(&mut self, name: &str, facts: Option<LetFacts>) {
+        let (Some(t), Some(f)) = (&mut self.team, facts) else {
+            return;
+        };
         if let Some((_, _, l)) = t.locals.iter_mut().rev().find(|(n, _, _)| n == name)
             && !l.mutable
         {
-            l.value = value;
-            l.witness = witness;
-            l.uniform = uniform && at_team;
+            l.value = f.value;
+            l.witness = f.witness;
+            l.uniform = f.uniform;
         }
     }
 
@@ -420,8 +441,31 @@ impl Walker {
             Expr::Index(ix) => self.team_uniform(&ix.expr) && self.team_uniform(&ix.index),
             Expr::Tuple(tp) => tp.elems.iter().all(|e| self.team_uniform(e)),
             Expr::MethodCall(m) if ident_of(&m.receiver).as_deref() == Some(t.name.as_str()) => {
-                ["league_rank", "league_size", "team_size", "vector_length"]
-                    .contains(&m.method.to_string().as_str())
+                // A broadcast's result is the source thread's value on every thread.
+                [
+                    "league_rank",
+                    "league_size",
+                    "team_size",
+                    "vector_length",
+                    "team_broadcast",
+                ]
+                .contains(&m.method.to_string().as_str())
+            }
+            // The result of a reduction or scan over the team's threads is the same on every
+            // thread (a vector range's is per thread).
+            Expr::MethodCall(m)
+                if ["parallel_reduce", "parallel_scan"]
+                    .contains(&m.method.to_string().as_str()) =>
+            {
+                constructs::range_constructor(&m.receiver)
+                    .and_then(|(kind, _)| RangeKind::of(&kind))
+                    .is_some_and(RangeKind::covers_threads)
+            }
+            // `single(PerTeam(team), ..)` gives its closure's value to every thread.
+            Expr::Call(c) if constructs::is_single_per_team(c, &t.name) => true,
+            // An atomic's result depends on what other threads did before it.
+            Expr::MethodCall(m) if crate::subset::atomic_arity(&m.method.to_string()).is_some() => {
+                false
             }
             Expr::MethodCall(m) => {
                 self.team_uniform(&m.receiver) && m.args.iter().all(|a| self.team_uniform(a))

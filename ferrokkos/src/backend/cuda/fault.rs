@@ -171,6 +171,7 @@ impl Faults {
         let target = match kind {
             1 => DeviceTarget::CapturedArray,
             3 => DeviceTarget::Dimension,
+            4 => DeviceTarget::TeamRank,
             _ => DeviceTarget::View,
         };
         Err(Error::DeviceOutOfBounds {

@@ -98,8 +98,19 @@ impl<'a> TeamMember<'a> {
 
     /// `value` as the thread of team rank `source` has it, on every thread of the team (Kokkos'
     /// `team_broadcast`). On the host spaces a team is one thread: `value` itself.
+    ///
+    /// # Panics
+    /// If `source` is not a team rank (at least [`TeamMember::team_size`]), as an index out of
+    /// bounds panics: there is no such thread to take the value from. (On a GPU the kernel records
+    /// a fault instead, which the next wait for the device returns as
+    /// [`crate::Error::DeviceOutOfBounds`].)
     pub fn team_broadcast<T: Clone>(&self, value: T, source: usize) -> T {
-        let _ = source;
+        let size = self.team_size();
+        assert!(
+            source < size,
+            "team_broadcast from team rank {source}, but the team has {size} thread{}",
+            if size == 1 { "" } else { "s" }
+        );
         value
     }
 }

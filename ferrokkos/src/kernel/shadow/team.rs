@@ -80,7 +80,7 @@ impl TeamShadow {
     pub fn team_broadcast<T: DeviceValue>(self, value: Expr<T>, source: Expr<usize>) -> Expr<T> {
         let t = builder::fresh_temp("fk_bcast");
         builder::line(format!(
-            "const {} {t} = fk::team_broadcast({}, {}, (u32)({}));",
+            "const {} {t} = fk::team_broadcast({}, {}, (u64)({}));",
             T::cxx_name(),
             self.text(),
             value.text(),

@@ -18,5 +18,6 @@ mod local_arrays;
 mod matching;
 mod methods;
 mod operators;
+mod recursion;
 mod representative;
 mod user_types;

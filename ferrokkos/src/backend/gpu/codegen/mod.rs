@@ -136,13 +136,34 @@ impl DevicePattern<'_> {
     }
 }
 
-/// The translation unit of `body` for `pattern`, in the entry variant `options`.
+/// The translation unit of `body` for `pattern`, in the entry variant `options`. A body whose
+/// `#[device]` functions call each other in a cycle is refused (a GPU thread's stack is small and
+/// fixed: a deep recursion would fault and end the context), before anything is compiled or run.
 pub(crate) fn translation_unit(
     body: &KernelBody,
     pattern: &DevicePattern<'_>,
     options: UnitOptions,
 ) -> Result<TranslationUnit> {
+    if let Some(cycle) = &body.recursion {
+        return Err(Error::Unsupported {
+            what: format!(
+                "the kernel at {}:{}:{}",
+                body.info.file, body.info.line, body.info.column
+            ),
+            reason: recursion_reason(cycle),
+        });
+    }
     Ok(unit::generate(body, entries(body, pattern)?, options))
+}
+
+/// Why a body with the call cycle `cycle` (`f -> g -> f`) does not run on a GPU.
+pub(crate) fn recursion_reason(cycle: &str) -> String {
+    format!(
+        "its #[device] functions call each other in a cycle ({cycle}); a GPU thread runs on a \
+         small stack of fixed size, where recursion would overflow and end the context, so device \
+         code cannot recurse (write the recursion as a loop, with an explicit stack in a local \
+         array if it needs one)"
+    )
 }
 
 #[cfg(test)]

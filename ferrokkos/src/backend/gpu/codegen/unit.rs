@@ -332,6 +332,13 @@ pub(crate) fn generate(
         info.line,
         info.column
     ));
+    // A unit of a recursive body never compiles (launches refuse it before: `translation_unit`).
+    if let Some(cycle) = &body.recursion {
+        t.push(&format!(
+            "#error \"{}\"",
+            escape_text(&super::recursion_reason(cycle))
+        ));
+    }
     let (definitions, value) = match &pattern {
         Pattern::For { .. } | Pattern::TeamFor => (String::new(), String::new()),
         Pattern::Reduce {

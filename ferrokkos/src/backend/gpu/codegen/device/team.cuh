@@ -227,11 +227,22 @@ __device__ __forceinline__ typename Red::value_type team_thread_exclusive_scan(
 }
 
 /// `v` as team thread `source` (its lane 0) has it, in every thread (Kokkos' team_broadcast).
+/// `source` is the same in every thread (`kernel!` requires it). A source outside the team (where
+/// Rust panics) is recorded as a fault, as an index out of bounds is, and gives `T()` everywhere:
+/// every thread takes that branch together, so the barriers below stay uniform.
 template <class T>
-__device__ __forceinline__ T team_broadcast(const Team& t, const T& v, u32 source) {
+__device__ __forceinline__ T team_broadcast(const Team& t, const T& v, u64 source) {
+  if (source >= (u64)t.team_size) {
+    if (threadIdx.x == 0) {
+      const usize index[1] = {(usize)source};
+      const usize extent[1] = {(usize)t.team_size};
+      detail::out_of_bounds<1>(4u, index, extent);
+    }
+    return T();
+  }
   alignas(T) __shared__ unsigned char raw[sizeof(T)];
   T* slot = reinterpret_cast<T*>(raw);
-  if (threadIdx.x == source * t.vector_length) *slot = v;
+  if (threadIdx.x == (u32)source * t.vector_length) *slot = v;
   __syncthreads();
   const T r = *slot;
   __syncthreads();

@@ -49,7 +49,8 @@ struct FkFault {
   unsigned int state;           // 0: empty, 1: being written, 2: written
   unsigned int rank;            // the rank of the View (1 for a captured array)
   unsigned int kind;            // 0: a View, 1: a captured array, 2: integer division by zero or
-                                // MIN / -1, 3: the extent of a dimension the View does not have
+                                // MIN / -1, 3: the extent of a dimension the View does not have,
+                                // 4: a team_broadcast from a thread outside the team
   unsigned int reserved;
   unsigned long long count;     // out-of-bounds accesses so far
   unsigned long long unit;      // the module's unit number (`fk_fault_unit`)
