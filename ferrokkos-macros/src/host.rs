@@ -225,8 +225,21 @@ impl VisitMut for Host<'_, '_> {
                 // A constructor, complex-number or associated function: values only.
                 visit_mut::visit_expr_mut(self, e)
             }
-            // A team kernel's `single(PerTeam(team), || ..)`: the runtime's function, as written.
-            Expr::Call(c) if is_single(c) => visit_mut::visit_expr_mut(self, e),
+            // A team kernel's `single(PerTeam(team), || ..)`: the runtime's function and scope,
+            // by their absolute paths (a `single` or `PerTeam` of the caller's would run the
+            // closure in ways the race rules did not see).
+            Expr::Call(c) if is_single(c) => {
+                let Expr::Call(c) = e else { unreachable!() };
+                pin_single(c);
+                visit_mut::visit_expr_mut(self, e)
+            }
+            // A team kernel's nested range, `TeamThreadRange::new(team, b, e).parallel_for(..)`:
+            // the runtime's range by its absolute path (a type of the caller's named so could call
+            // the closure twice for one index, or from several threads at once).
+            Expr::MethodCall(m) => {
+                pin_nested_range(m);
+                visit_mut::visit_expr_mut(self, e)
+            }
             Expr::Call(c) => {
                 // `&mut y[i]` (an element of a captured View): the element is read into a local
                 // before the call, passed as `&mut`, and written back after it (C++ passes the
@@ -285,6 +298,68 @@ impl VisitMut for Host<'_, '_> {
             }
             _ => visit_mut::visit_expr_mut(self, e),
         }
+    }
+}
+
+/// The nested ranges of team kernels (see `analyze/team/constructs.rs`).
+const NESTED_RANGES: &[&str] = &[
+    "TeamThreadRange",
+    "ThreadVectorRange",
+    "TeamVectorRange",
+    "TeamThreadMDRange",
+];
+
+/// If `m` is a nested range's pattern (`X::new(team, ..).parallel_for(..)`, also `parallel_reduce`
+/// and `parallel_scan`), makes `X` the runtime's (`::ferrokkos::X`).
+fn pin_nested_range(m: &mut syn::ExprMethodCall) {
+    if !["parallel_for", "parallel_reduce", "parallel_scan"]
+        .contains(&m.method.to_string().as_str())
+    {
+        return;
+    }
+    let Expr::Call(c) = strip_mut(&mut m.receiver) else {
+        return;
+    };
+    let Expr::Path(p) = &mut *c.func else {
+        return;
+    };
+    let segs: Vec<&syn::PathSegment> = p.path.segments.iter().collect();
+    let [.., ty, f] = segs.as_slice() else {
+        return;
+    };
+    let name = ty.ident.to_string();
+    if f.ident != "new" || !NESTED_RANGES.contains(&name.as_str()) {
+        return;
+    }
+    let (ty, f) = (ty.ident.clone(), f.ident.clone());
+    p.qself = None;
+    p.path = parse_quote!(::ferrokkos::#ty::#f);
+}
+
+/// Makes `single(PerTeam(team), ..)`'s function and scope the runtime's (`::ferrokkos::single`,
+/// `::ferrokkos::PerTeam`), keeping their spans.
+fn pin_single(c: &mut syn::ExprCall) {
+    if let Expr::Path(p) = &mut *c.func
+        && let Some(last) = p.path.segments.last()
+    {
+        let f = last.ident.clone();
+        p.path = parse_quote!(::ferrokkos::#f);
+    }
+    if let Some(Expr::Call(s)) = c.args.first_mut().map(strip_mut)
+        && let Expr::Path(p) = &mut *s.func
+        && let Some(last) = p.path.segments.last()
+    {
+        let scope = last.ident.clone();
+        p.path = parse_quote!(::ferrokkos::#scope);
+    }
+}
+
+/// `e` without parentheses, mutably.
+fn strip_mut(e: &mut Expr) -> &mut Expr {
+    match e {
+        Expr::Paren(p) => strip_mut(&mut p.expr),
+        Expr::Group(g) => strip_mut(&mut g.expr),
+        _ => e,
     }
 }
 
