@@ -14,6 +14,7 @@ use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, parse_quote};
 
@@ -225,20 +226,21 @@ impl VisitMut for Host<'_, '_> {
                 // A constructor, complex-number or associated function: values only.
                 visit_mut::visit_expr_mut(self, e)
             }
-            // A team kernel's `single(PerTeam(team), || ..)`: the runtime's function and scope,
-            // by their absolute paths (a `single` or `PerTeam` of the caller's would run the
-            // closure in ways the race rules did not see).
+            // A team kernel's `single(PerTeam(team), || ..)`: as written, with the checks that
+            // make it what the race rules took it for (see `check_single`).
             Expr::Call(c) if is_single(c) => {
-                let Expr::Call(c) = e else { unreachable!() };
-                pin_single(c);
-                visit_mut::visit_expr_mut(self, e)
+                visit_mut::visit_expr_mut(self, e);
+                if let Expr::Call(c) = e {
+                    check_single(c);
+                }
             }
             // A team kernel's nested range, `TeamThreadRange::new(team, b, e).parallel_for(..)`:
-            // the runtime's range by its absolute path (a type of the caller's named so could call
-            // the closure twice for one index, or from several threads at once).
-            Expr::MethodCall(m) => {
-                pin_nested_range(m);
-                visit_mut::visit_expr_mut(self, e)
+            // as written, checked to be the runtime's range of that kind (`check_nested_range`).
+            Expr::MethodCall(_) => {
+                visit_mut::visit_expr_mut(self, e);
+                if let Expr::MethodCall(m) = e {
+                    check_nested_range(m);
+                }
             }
             Expr::Call(c) => {
                 // `&mut y[i]` (an element of a captured View): the element is read into a local
@@ -301,7 +303,8 @@ impl VisitMut for Host<'_, '_> {
     }
 }
 
-/// The nested ranges of team kernels (see `analyze/team/constructs.rs`).
+/// The nested ranges of team kernels (see `analyze/team/constructs.rs`), by their kind numbers in
+/// `ferrokkos::__private::NestedRangeKind`.
 const NESTED_RANGES: &[&str] = &[
     "TeamThreadRange",
     "ThreadVectorRange",
@@ -310,17 +313,18 @@ const NESTED_RANGES: &[&str] = &[
 ];
 
 /// If `m` is a nested range's pattern (`X::new(team, ..).parallel_for(..)`, also `parallel_reduce`
-/// and `parallel_scan`), makes `X` the runtime's (`::ferrokkos::X`).
-fn pin_nested_range(m: &mut syn::ExprMethodCall) {
+/// and `parallel_scan`), passes the range through `nested_range::<KIND, _>`, which compiles only if
+/// `X` is the runtime's range of the kind its name says.
+fn check_nested_range(m: &mut syn::ExprMethodCall) {
     if !["parallel_for", "parallel_reduce", "parallel_scan"]
         .contains(&m.method.to_string().as_str())
     {
         return;
     }
-    let Expr::Call(c) = strip_mut(&mut m.receiver) else {
+    let Expr::Call(c) = strip(&m.receiver) else {
         return;
     };
-    let Expr::Path(p) = &mut *c.func else {
+    let Expr::Path(p) = &*c.func else {
         return;
     };
     let segs: Vec<&syn::PathSegment> = p.path.segments.iter().collect();
@@ -328,29 +332,44 @@ fn pin_nested_range(m: &mut syn::ExprMethodCall) {
         return;
     };
     let name = ty.ident.to_string();
-    if f.ident != "new" || !NESTED_RANGES.contains(&name.as_str()) {
+    let Some(kind) = NESTED_RANGES.iter().position(|n| *n == name) else {
+        return;
+    };
+    if f.ident != "new" {
         return;
     }
-    let (ty, f) = (ty.ident.clone(), f.ident.clone());
-    p.qself = None;
-    p.path = parse_quote!(::ferrokkos::#ty::#f);
+    let kind = kind as u8;
+    let span = ty.ident.span();
+    let range = &m.receiver;
+    let check = quote_spanned!(span=> ::ferrokkos::__private::nested_range::<#kind, _>);
+    *m.receiver = parse_quote!(#check(#range));
 }
 
-/// Makes `single(PerTeam(team), ..)`'s function and scope the runtime's (`::ferrokkos::single`,
-/// `::ferrokkos::PerTeam`), keeping their spans.
-fn pin_single(c: &mut syn::ExprCall) {
-    if let Expr::Path(p) = &mut *c.func
-        && let Some(last) = p.path.segments.last()
-    {
-        let f = last.ident.clone();
-        p.path = parse_quote!(::ferrokkos::#f);
+/// `single(PerTeam(team), || body)`: its scope through `single_scope::<PER_TEAM, _>`, which
+/// compiles only for the runtime's scope its name says, and its closure owning a `NotSync`, so
+/// that whatever `single` resolves to cannot run it on several threads at once (nor twice).
+fn check_single(c: &mut syn::ExprCall) {
+    let k = quote!(::ferrokkos::__private);
+    if let Some(scope) = c.args.first_mut() {
+        let per_team = matches!(strip(scope), Expr::Call(s)
+            if matches!(&*s.func, Expr::Path(p) if p.path.is_ident("PerTeam")));
+        let span = scope.span();
+        let check = quote_spanned!(span=> #k::single_scope::<#per_team, _>);
+        *scope = parse_quote!(#check(#scope));
     }
-    if let Some(Expr::Call(s)) = c.args.first_mut().map(strip_mut)
-        && let Expr::Path(p) = &mut *s.func
-        && let Some(last) = p.path.segments.last()
-    {
-        let scope = last.ident.clone();
-        p.path = parse_quote!(::ferrokkos::#scope);
+    if let Some(Expr::Closure(f)) = c.args.iter_mut().nth(1).map(strip_mut) {
+        // Taken by value (the closure owns it: `single` takes an `FnOnce`).
+        let (held, kept) = (private("__fk_not_sync"), private("_fk_kept"));
+        let body = &f.body;
+        *f.body = parse_quote!({
+            let #kept = #held;
+            #body
+        });
+        let closure = f.clone();
+        *c.args.iter_mut().nth(1).expect("checked") = parse_quote!({
+            let #held = #k::NotSync::new();
+            #closure
+        });
     }
 }
 

@@ -220,6 +220,9 @@ pub mod prelude {
 pub mod __private {
     pub use crate::dispatch::team::kernel::{host_team_for, host_team_reduce};
     pub use crate::dispatch::team::kernel_scratch::{KernelScratch, kernel_scratch};
+    pub use crate::dispatch::team::names::{
+        NestedRangeKind, NotSync, SingleScopeKind, nested_range, single_scope,
+    };
     pub use crate::kernel::array::{ArrayExpr, HostArray};
     pub use crate::kernel::bounds::InBounds;
     pub use crate::kernel::capture::AtomicMemory;

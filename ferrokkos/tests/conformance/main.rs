@@ -43,7 +43,6 @@ mod scans;
 mod subviews;
 mod team;
 mod team_kernels;
-mod team_names;
 mod team_uniform;
 mod unmanaged;
 mod view_access;

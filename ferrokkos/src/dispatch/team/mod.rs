@@ -8,6 +8,7 @@ mod functor;
 pub(crate) mod kernel;
 pub(crate) mod kernel_scratch;
 mod member;
+pub(crate) mod names;
 mod nested;
 mod patterns;
 mod scratch;
