@@ -1,7 +1,8 @@
 // Open traits whose trusted methods take ferrokkos's token: a user's type may implement the trait
-// (a reducer of its own, a place for a result), but overriding a trusted method is refused, and the
-// message names the token's type, `SealedMethod`, that no other crate can name or make.
-use ferrokkos::{Reducer, ResultPlace, Result};
+// (a reducer of its own, a target or a place for a result, a policy), but overriding a trusted
+// method is refused, and the message names the token's type, `SealedMethod`, that no other crate
+// can name or make.
+use ferrokkos::{ParallelFor, ReduceTarget, Reducer, Result, ResultPlace};
 
 struct MyMax;
 
@@ -26,6 +27,34 @@ impl ResultPlace<f64> for Slot {
     }
     fn device_place(&self, _: ()) -> Option<u64> {
         Some(0)
+    }
+}
+
+struct Into;
+
+impl ReduceTarget for Into {
+    type Reducer = MyMax;
+    type Output = ();
+    type Sink = ();
+    fn split(self) -> (MyMax, ()) {
+        (MyMax, ())
+    }
+    fn deliver((): (), _: f64) -> Result<()> {
+        Ok(())
+    }
+    fn device_place(_: &(), _: u64) -> Option<(u64, ())> {
+        Some((0, ()))
+    }
+}
+
+struct MyPolicy;
+
+impl<K> ParallelFor<K> for MyPolicy {
+    fn launch_for(self, _: &str, _: K) -> Result<()> {
+        Ok(())
+    }
+    fn prepare_for(&self, _: &str, _: &K) -> Result<Option<String>> {
+        Ok(None)
     }
 }
 
