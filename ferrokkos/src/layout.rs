@@ -16,6 +16,13 @@
 use std::fmt::Debug;
 
 mod sealed {
+    /// The seal of [`super::Layout`].
+    #[diagnostic::on_unimplemented(
+        message = "`Layout` is sealed: a View's layout is LayoutRight, LayoutLeft or LayoutStride",
+        label = "`{Self}` cannot be a View's layout",
+        note = "a View's accessors rely on its layout's mapping; for other strides, make a \
+                LayoutStride View (`View::with_slice_strided`, a subview)"
+    )]
     pub trait Sealed {}
     impl Sealed for super::LayoutRight {}
     impl Sealed for super::LayoutLeft {}

@@ -9,18 +9,24 @@
 //! [`ForKernel`] (or its siblings) and is launched wrapped in [`Functor`]:
 //! `parallel_for("x", policy, Functor(my_struct))`.
 //!
-//! The traits are implemented only here (their `with_body` takes a type no other crate can name):
-//! the body of a `kernel!` writes its Views through accessors whose soundness rests on the launch
-//! running each index once, which only this crate's drivers guarantee. A body handed to other code
-//! could be run on any index, any number of times, from many threads.
+//! The traits are sealed: the body of a `kernel!` writes its Views through accessors whose
+//! soundness rests on the launch running each index once, which only this crate's drivers
+//! guarantee. A body handed to other code could be run on any index, any number of times, from many
+//! threads. What a launch uses of a functor (its body, the overlap check, the device translation)
+//! lives in a hidden seal supertrait (`seal::SealedForFunctor` and its siblings), whose methods take
+//! the crate's `Token`: another crate's implementation is refused with the seal's message, which
+//! says what to implement instead, and a method it writes is "not a member" of the public trait.
 
 use super::kernel::{ForKernel, ReduceKernel, ScanKernel};
 use super::reach::{HostOnly, Reach};
 use crate::error::Result;
-use crate::kernel::DeviceKernel;
 use crate::seal::Token;
 
 /// Something [`crate::parallel_for`] can run: a closure, a `kernel!` kernel, or a functor struct.
+///
+/// Sealed: a functor struct of your own implements [`ForKernel`] and is launched as
+/// [`Functor`]`(my_struct)` (host spaces), or writes its kernel as a `#[ferrokkos::functor]`
+/// method (every space).
 #[diagnostic::on_unimplemented(
     message = "this kernel cannot run over an index of type `{A}`",
     label = "the policy iterates over `{A}`",
@@ -29,79 +35,16 @@ use crate::seal::Token;
             the policy's index type, or make the policy with the kernel's (`RangePolicy::<_, i64>`)",
     note = "a plain closure names its parameter's type (`|i: usize|`) and runs on host spaces only"
 )]
-pub trait ForFunctor<A> {
-    /// The per-iteration body a launch runs.
-    type Body: ForKernel<A>;
-    /// Prepares the body (checking and borrowing captures; `what` names the launch for errors), runs
-    /// `run` with it, and releases what it took. Only this crate's drivers call it; `run` applies
-    /// each index of the launch once.
-    #[doc(hidden)]
-    fn with_body<R>(
-        &self,
-        what: &dyn Fn() -> String,
-        run: impl FnOnce(&Self::Body) -> R,
-        _: Token,
-    ) -> Result<R>;
-
-    /// As `with_body`, for a host launch over the iteration box `ranges` (an index type of `bits`
-    /// bits): a `kernel!`'s body may then be proven in bounds over it (`Body::in_bounds`).
-    #[doc(hidden)]
-    fn with_body_over<R>(
-        &self,
-        what: &dyn Fn() -> String,
-        ranges: &[(i128, i128)],
-        bits: u32,
-        run: impl FnOnce(&Self::Body) -> R,
-        t: Token,
-    ) -> Result<R> {
-        let _ = (ranges, bits);
-        self.with_body(what, run, t)
-    }
-
+pub trait ForFunctor<A>: seal::SealedForFunctor<A> {
     /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`](super::Everywhere)
     /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
     type Reach: Reach;
-
-    /// Checks, before a launch over the iteration box `ranges` (an index type of `bits` bits),
-    /// that the accesses the kernel's race rules left to the launch are disjoint (`kernel!`s with
-    /// such accesses; see `Error::KernelOverlap`). Sealed like `device_kernel`.
-    #[doc(hidden)]
-    fn check_overlaps(
-        &self,
-        ranges: &[(i128, i128)],
-        bits: u32,
-        what: &dyn Fn() -> String,
-        _: Token,
-    ) -> Result<()> {
-        let _ = (ranges, bits, what);
-        Ok(())
-    }
-
-    /// The device translation (`Some` for `kernel!`s). Sealed: only this crate can call it or
-    /// provide it (its parameter's type cannot be named elsewhere), since a launch trusts the
-    /// translation to match the kernel's captures and pattern.
-    #[doc(hidden)]
-    fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
-        None
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<A, F: Fn(A) + Sync> ForFunctor<A> for F {
-    type Body = F;
-    type Reach = HostOnly;
-    #[inline]
-    fn with_body<R>(
-        &self,
-        _: &dyn Fn() -> String,
-        run: impl FnOnce(&F) -> R,
-        _: Token,
-    ) -> Result<R> {
-        Ok(run(self))
-    }
 }
 
 /// Something [`crate::parallel_reduce`] can run: a closure, a `kernel!` kernel, or a functor struct.
+///
+/// Sealed: a functor struct of your own implements [`ReduceKernel`] and is launched as
+/// [`Functor`]`(my_struct)`, or writes its kernel as a `#[ferrokkos::functor]` method.
 #[diagnostic::on_unimplemented(
     message = "this kernel cannot reduce into `{V}` over an index of type `{A}`",
     label = "the policy iterates over `{A}` and the reducer's value is `{V}`",
@@ -109,137 +52,224 @@ impl<A, F: Fn(A) + Sync> ForFunctor<A> for F {
             MDRangePolicy unless annotated; its accumulator's type (`acc: &mut f64`) must be the \
             reducer's value type"
 )]
-pub trait ReduceFunctor<A, V> {
-    /// The per-iteration body a launch runs.
-    type Body: ReduceKernel<A, V>;
-    /// As [`ForFunctor::with_body`].
-    #[doc(hidden)]
-    fn with_body<R>(
-        &self,
-        what: &dyn Fn() -> String,
-        run: impl FnOnce(&Self::Body) -> R,
-        _: Token,
-    ) -> Result<R>;
-
-    /// As `with_body`, for a host launch over the iteration box `ranges` (an index type of `bits`
-    /// bits): a `kernel!`'s body may then be proven in bounds over it (`Body::in_bounds`).
-    #[doc(hidden)]
-    fn with_body_over<R>(
-        &self,
-        what: &dyn Fn() -> String,
-        ranges: &[(i128, i128)],
-        bits: u32,
-        run: impl FnOnce(&Self::Body) -> R,
-        t: Token,
-    ) -> Result<R> {
-        let _ = (ranges, bits);
-        self.with_body(what, run, t)
-    }
-
+pub trait ReduceFunctor<A, V>: seal::SealedReduceFunctor<A, V> {
     /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`](super::Everywhere)
     /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
     type Reach: Reach;
-
-    /// Checks, before a launch over the iteration box `ranges` (an index type of `bits` bits),
-    /// that the accesses the kernel's race rules left to the launch are disjoint (`kernel!`s with
-    /// such accesses; see `Error::KernelOverlap`). Sealed like `device_kernel`.
-    #[doc(hidden)]
-    fn check_overlaps(
-        &self,
-        ranges: &[(i128, i128)],
-        bits: u32,
-        what: &dyn Fn() -> String,
-        _: Token,
-    ) -> Result<()> {
-        let _ = (ranges, bits, what);
-        Ok(())
-    }
-
-    /// The device translation (`Some` for `kernel!`s). Sealed: only this crate can call it or
-    /// provide it (its parameter's type cannot be named elsewhere), since a launch trusts the
-    /// translation to match the kernel's captures and pattern.
-    #[doc(hidden)]
-    fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
-        None
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<A, V, F: Fn(A, &mut V) + Sync> ReduceFunctor<A, V> for F {
-    type Body = F;
-    type Reach = HostOnly;
-    #[inline]
-    fn with_body<R>(
-        &self,
-        _: &dyn Fn() -> String,
-        run: impl FnOnce(&F) -> R,
-        _: Token,
-    ) -> Result<R> {
-        Ok(run(self))
-    }
 }
 
 /// Something [`crate::parallel_scan`] can run: a closure, a `kernel!` kernel, or a functor struct.
+///
+/// Sealed: a functor struct of your own implements [`ScanKernel`] and is launched as
+/// [`Functor`]`(my_struct)`, or writes its kernel as a `#[ferrokkos::functor]` method.
 #[diagnostic::on_unimplemented(
     message = "this scan kernel cannot run over an index of type `{A}` with values `{V}`",
     label = "the policy iterates over `{A}` and the scan's value is `{V}`",
     note = "a `kernel!`'s index is `usize` for a RangePolicy unless annotated; its partial value's \
             type (`partial: &mut u64`) must be the scan's value type"
 )]
-pub trait ScanFunctor<A, V> {
-    /// The per-iteration body a launch runs.
-    type Body: ScanKernel<A, V>;
-    /// As [`ForFunctor::with_body`].
-    #[doc(hidden)]
-    fn with_body<R>(
-        &self,
-        what: &dyn Fn() -> String,
-        run: impl FnOnce(&Self::Body) -> R,
-        _: Token,
-    ) -> Result<R>;
-
+pub trait ScanFunctor<A, V>: seal::SealedScanFunctor<A, V> {
     /// Where the functor can run: [`HostOnly`] for closures and functor structs, [`Everywhere`](super::Everywhere)
     /// for `kernel!`s. A launch on a GPU space of a host-only functor does not compile.
     type Reach: Reach;
+}
 
-    /// Checks, before a launch over the iteration box `ranges` (an index type of `bits` bits),
-    /// that the accesses the kernel's race rules left to the launch are disjoint (`kernel!`s with
-    /// such accesses; see `Error::KernelOverlap`). Sealed like `device_kernel`.
-    #[doc(hidden)]
-    fn check_overlaps(
-        &self,
-        ranges: &[(i128, i128)],
-        bits: u32,
-        what: &dyn Fn() -> String,
-        _: Token,
-    ) -> Result<()> {
-        let _ = (ranges, bits, what);
-        Ok(())
+/// The seals of the functor traits, holding what a launch uses of a functor. A private module: no
+/// other crate can name these traits, so none can implement the functor traits or lend a launch
+/// a body.
+pub(crate) mod seal {
+    use super::super::kernel::{ForKernel, ReduceKernel, ScanKernel};
+    use crate::error::Result;
+    use crate::kernel::DeviceKernel;
+    use crate::seal::Token;
+
+    /// What a launch uses of a [`super::ForFunctor`]: its body, the overlap check and the device
+    /// translation.
+    #[diagnostic::on_unimplemented(
+        message = "`ForFunctor` is sealed: only closures, `kernel!`s and `Functor(..)` are functors",
+        label = "`{Self}` cannot implement `ForFunctor`",
+        note = "a launch runs a functor's body once per index, which the accessors of a `kernel!` \
+                rely on, so only ferrokkos lends bodies to launches",
+        note = "for a functor struct of your own, implement `ForKernel<{A}>` and launch \
+                `Functor(my_struct)` (host spaces), or write its kernel as a method marked \
+                `#[ferrokkos::functor]` (every space)"
+    )]
+    pub trait SealedForFunctor<A> {
+        /// The per-iteration body a launch runs.
+        type Body: ForKernel<A>;
+
+        /// Prepares the body (checking and borrowing captures; `what` names the launch for
+        /// errors), runs `run` with it, and releases what it took. Only this crate's drivers call
+        /// it; `run` applies each index of the launch once.
+        fn with_body<R>(
+            &self,
+            what: &dyn Fn() -> String,
+            run: impl FnOnce(&Self::Body) -> R,
+            _: Token,
+        ) -> Result<R>;
+
+        /// As `with_body`, for a host launch over the iteration box `ranges` (an index type of
+        /// `bits` bits): a `kernel!`'s body may then be proven in bounds over it
+        /// (`Body::in_bounds`).
+        fn with_body_over<R>(
+            &self,
+            what: &dyn Fn() -> String,
+            ranges: &[(i128, i128)],
+            bits: u32,
+            run: impl FnOnce(&Self::Body) -> R,
+            t: Token,
+        ) -> Result<R> {
+            let _ = (ranges, bits);
+            self.with_body(what, run, t)
+        }
+
+        /// Checks, before a launch over the iteration box `ranges` (an index type of `bits` bits),
+        /// that the accesses the kernel's race rules left to the launch are disjoint (`kernel!`s
+        /// with such accesses; see `Error::KernelOverlap`).
+        fn check_overlaps(
+            &self,
+            ranges: &[(i128, i128)],
+            bits: u32,
+            what: &dyn Fn() -> String,
+            _: Token,
+        ) -> Result<()> {
+            let _ = (ranges, bits, what);
+            Ok(())
+        }
+
+        /// The device translation (`Some` for `kernel!`s), which a launch trusts to match the
+        /// kernel's captures and pattern.
+        fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
+            None
+        }
     }
 
-    /// The device translation (`Some` for `kernel!`s). Sealed: only this crate can call it or
-    /// provide it (its parameter's type cannot be named elsewhere), since a launch trusts the
-    /// translation to match the kernel's captures and pattern.
-    #[doc(hidden)]
-    fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
-        None
+    /// What a launch uses of a [`super::ReduceFunctor`] (as [`SealedForFunctor`]).
+    #[diagnostic::on_unimplemented(
+        message = "`ReduceFunctor` is sealed: only closures, `kernel!`s and `Functor(..)` are \
+                   functors",
+        label = "`{Self}` cannot implement `ReduceFunctor`",
+        note = "a launch runs a functor's body once per index, which the accessors of a `kernel!` \
+                rely on, so only ferrokkos lends bodies to launches",
+        note = "for a functor struct of your own, implement `ReduceKernel<{A}, {V}>` and launch \
+                `Functor(my_struct)` (host spaces), or write its kernel as a method marked \
+                `#[ferrokkos::functor]` (every space)"
+    )]
+    pub trait SealedReduceFunctor<A, V> {
+        /// The per-iteration body a launch runs.
+        type Body: ReduceKernel<A, V>;
+
+        /// As [`SealedForFunctor::with_body`].
+        fn with_body<R>(
+            &self,
+            what: &dyn Fn() -> String,
+            run: impl FnOnce(&Self::Body) -> R,
+            _: Token,
+        ) -> Result<R>;
+
+        /// As [`SealedForFunctor::with_body_over`].
+        fn with_body_over<R>(
+            &self,
+            what: &dyn Fn() -> String,
+            ranges: &[(i128, i128)],
+            bits: u32,
+            run: impl FnOnce(&Self::Body) -> R,
+            t: Token,
+        ) -> Result<R> {
+            let _ = (ranges, bits);
+            self.with_body(what, run, t)
+        }
+
+        /// As [`SealedForFunctor::check_overlaps`].
+        fn check_overlaps(
+            &self,
+            ranges: &[(i128, i128)],
+            bits: u32,
+            what: &dyn Fn() -> String,
+            _: Token,
+        ) -> Result<()> {
+            let _ = (ranges, bits, what);
+            Ok(())
+        }
+
+        /// As [`SealedForFunctor::device_kernel`].
+        fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
+            None
+        }
+    }
+
+    /// What a launch uses of a [`super::ScanFunctor`] (as [`SealedForFunctor`]).
+    #[diagnostic::on_unimplemented(
+        message = "`ScanFunctor` is sealed: only closures, `kernel!`s and `Functor(..)` are \
+                   functors",
+        label = "`{Self}` cannot implement `ScanFunctor`",
+        note = "a launch runs a functor's body once per index, which the accessors of a `kernel!` \
+                rely on, so only ferrokkos lends bodies to launches",
+        note = "for a functor struct of your own, implement `ScanKernel<{A}, {V}>` and launch \
+                `Functor(my_struct)` (host spaces), or write its kernel as a method marked \
+                `#[ferrokkos::functor]` (every space)"
+    )]
+    pub trait SealedScanFunctor<A, V> {
+        /// The per-iteration body a launch runs.
+        type Body: ScanKernel<A, V>;
+
+        /// As [`SealedForFunctor::with_body`].
+        fn with_body<R>(
+            &self,
+            what: &dyn Fn() -> String,
+            run: impl FnOnce(&Self::Body) -> R,
+            _: Token,
+        ) -> Result<R>;
+
+        /// As [`SealedForFunctor::check_overlaps`].
+        fn check_overlaps(
+            &self,
+            ranges: &[(i128, i128)],
+            bits: u32,
+            what: &dyn Fn() -> String,
+            _: Token,
+        ) -> Result<()> {
+            let _ = (ranges, bits, what);
+            Ok(())
+        }
+
+        /// As [`SealedForFunctor::device_kernel`].
+        fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
+            None
+        }
     }
 }
 
-#[diagnostic::do_not_recommend]
-impl<A, V, F: Fn(A, &mut V, bool) + Sync> ScanFunctor<A, V> for F {
-    type Body = F;
-    type Reach = HostOnly;
-    #[inline]
-    fn with_body<R>(
-        &self,
-        _: &dyn Fn() -> String,
-        run: impl FnOnce(&F) -> R,
-        _: Token,
-    ) -> Result<R> {
-        Ok(run(self))
-    }
+/// A closure or a functor struct lends itself as the body: the seal's implementation (with the
+/// body `$b` of `self`) and the functor trait's.
+macro_rules! lend_self {
+    (impl[$($g:tt)*] $functor:ident<$($p:ty),+> / $seal:ident for $t:ty, Body = $body:ty, $s:tt => $b:expr) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($g)*> seal::$seal<$($p),+> for $t {
+            type Body = $body;
+            #[inline]
+            fn with_body<R>(
+                &$s,
+                _: &dyn Fn() -> String,
+                run: impl FnOnce(&$body) -> R,
+                _: Token,
+            ) -> Result<R> {
+                Ok(run($b))
+            }
+        }
+
+        #[diagnostic::do_not_recommend]
+        impl<$($g)*> $functor<$($p),+> for $t {
+            type Reach = HostOnly;
+        }
+    };
 }
+
+lend_self!(impl[A, F: Fn(A) + Sync] ForFunctor<A> / SealedForFunctor for F, Body = F, self => self);
+lend_self!(impl[A, V, F: Fn(A, &mut V) + Sync] ReduceFunctor<A, V> / SealedReduceFunctor for F,
+    Body = F, self => self);
+lend_self!(impl[A, V, F: Fn(A, &mut V, bool) + Sync] ScanFunctor<A, V> / SealedScanFunctor for F,
+    Body = F, self => self);
 
 /// A functor struct of your own, launched by [`crate::parallel_for`], [`crate::parallel_reduce`] or
 /// [`crate::parallel_scan`] on the host spaces: `T` implements [`ForKernel`], [`ReduceKernel`] or
@@ -265,47 +295,9 @@ impl<A, V, F: Fn(A, &mut V, bool) + Sync> ScanFunctor<A, V> for F {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Functor<T>(pub T);
 
-#[diagnostic::do_not_recommend]
-impl<A, T: ForKernel<A>> ForFunctor<A> for Functor<T> {
-    type Body = T;
-    type Reach = HostOnly;
-    #[inline]
-    fn with_body<R>(
-        &self,
-        _: &dyn Fn() -> String,
-        run: impl FnOnce(&T) -> R,
-        _: Token,
-    ) -> Result<R> {
-        Ok(run(&self.0))
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<A, V, T: ReduceKernel<A, V>> ReduceFunctor<A, V> for Functor<T> {
-    type Body = T;
-    type Reach = HostOnly;
-    #[inline]
-    fn with_body<R>(
-        &self,
-        _: &dyn Fn() -> String,
-        run: impl FnOnce(&T) -> R,
-        _: Token,
-    ) -> Result<R> {
-        Ok(run(&self.0))
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<A, V, T: ScanKernel<A, V>> ScanFunctor<A, V> for Functor<T> {
-    type Body = T;
-    type Reach = HostOnly;
-    #[inline]
-    fn with_body<R>(
-        &self,
-        _: &dyn Fn() -> String,
-        run: impl FnOnce(&T) -> R,
-        _: Token,
-    ) -> Result<R> {
-        Ok(run(&self.0))
-    }
-}
+lend_self!(impl[A, T: ForKernel<A>] ForFunctor<A> / SealedForFunctor for Functor<T>, Body = T,
+    self => &self.0);
+lend_self!(impl[A, V, T: ReduceKernel<A, V>] ReduceFunctor<A, V> / SealedReduceFunctor for Functor<T>,
+    Body = T, self => &self.0);
+lend_self!(impl[A, V, T: ScanKernel<A, V>] ScanFunctor<A, V> / SealedScanFunctor for Functor<T>,
+    Body = T, self => &self.0);

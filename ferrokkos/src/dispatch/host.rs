@@ -1,12 +1,12 @@
 //! [`HostExecutionSpace`]: the execution spaces whose work runs on host threads (Serial, Threads).
 
 use crate::error::Result;
-use crate::seal::Sealed;
+use crate::seal::SealedHostExecutionSpace;
 use crate::space::{ExecutionSpace, HostKind};
 
 /// An execution space that runs kernels on host threads: [`crate::Serial`] and [`crate::Threads`].
 /// Host spaces accept plain closures as kernels. Sealed: the host backend implements it.
-pub trait HostExecutionSpace: ExecutionSpace<Kind = HostKind> + Sealed {
+pub trait HostExecutionSpace: ExecutionSpace<Kind = HostKind> + SealedHostExecutionSpace {
     /// Whether a reduction's contributions go into its accumulator one at a time, in index order,
     /// so that on one participant the result is the plain serial loop's, bit for bit (Serial).
     /// Otherwise (Threads) a participant may regroup its contributions, never reorder them (see

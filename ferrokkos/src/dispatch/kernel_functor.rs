@@ -1,7 +1,7 @@
 //! The functor traits for [`Kernel`] (what `kernel!` produces): a kernel runs everywhere, its host
 //! body borrows the captures for the launch, and its device translation is the kernel itself.
 
-use super::functor::{ForFunctor, ReduceFunctor, ScanFunctor};
+use super::functor::{ForFunctor, ReduceFunctor, ScanFunctor, seal};
 use super::kernel::{ForKernel, ReduceKernel, ScanKernel};
 use super::reach::Everywhere;
 use crate::error::Result;
@@ -12,18 +12,18 @@ use crate::kernel::{
     DeviceKernel, Expr, ForKind, HostBody, Kernel, ReduceKind, ScanKind, ShadowIndex,
 };
 
-/// The functor trait of one pattern for a kernel and for a reference to it: the launch builds the
-/// host body with [`Kernel::run_host`]. `host` lists the host closure's arguments after the
+/// The functor trait of one pattern, and its seal (what the launch uses), for a kernel and for a
+/// reference to it: the launch builds the host body with [`Kernel::run_host`]. `host` lists the host closure's arguments after the
 /// captures; `over` adds `with_body_over` (patterns whose host bodies have a proven form, see
 /// `kernel/bounds.rs`).
 macro_rules! functors {
-    ($trait:ident<$($p:ident),+>, $kind:ident, host ($($arg:ty),+), ($($sh:ty),+) $(, $over:ident)?) => {
-        functors!(@one $trait<$($p),+>, Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+), ($($sh),+) $(, $over)?);
-        functors!(@one $trait<$($p),+>, &Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+), ($($sh),+) $(, $over)?);
+    ($trait:ident<$($p:ident),+> / $seal:ident, $kind:ident, host ($($arg:ty),+), ($($sh:ty),+) $(, $over:ident)?) => {
+        functors!(@one $trait<$($p),+> / $seal, Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+), ($($sh),+) $(, $over)?);
+        functors!(@one $trait<$($p),+> / $seal, &Kernel<$kind<$($p),+>, C, H, S>, ($($arg),+), ($($sh),+) $(, $over)?);
     };
-    (@one $trait:ident<$($p:ident),+>, $t:ty, ($($arg:ty),+), ($($sh:ty),+) $(, $over:ident)?) => {
+    (@one $trait:ident<$($p:ident),+> / $seal:ident, $t:ty, ($($arg:ty),+), ($($sh:ty),+) $(, $over:ident)?) => {
         #[diagnostic::do_not_recommend]
-        impl<$($p,)+ C, H, S> $trait<$($p),+> for $t
+        impl<$($p,)+ C, H, S> seal::$seal<$($p),+> for $t
         where
             $($p: 'static,)+
             A: ShadowIndex,
@@ -41,7 +41,6 @@ macro_rules! functors {
                 self.run_host(what, None, run)
             }
             $(functors!(@$over);)?
-            type Reach = Everywhere;
             fn check_overlaps(
                 &self,
                 ranges: &[(i128, i128)],
@@ -54,6 +53,18 @@ macro_rules! functors {
             fn device_kernel(&self, _: crate::seal::Token) -> Option<&dyn DeviceKernel> {
                 Some(self)
             }
+        }
+
+        #[diagnostic::do_not_recommend]
+        impl<$($p,)+ C, H, S> $trait<$($p),+> for $t
+        where
+            $($p: 'static,)+
+            A: ShadowIndex,
+            C: Captures + 'static,
+            H: for<'b> Fn(&'b C::Host<'b>, $($arg),+) + Copy + Sync + 'static,
+            S: Fn(C::Shadow, $($sh),+) + Sync + 'static,
+        {
+            type Reach = Everywhere;
         }
     };
     (@over) => {
@@ -70,9 +81,9 @@ macro_rules! functors {
     };
 }
 
-functors!(ForFunctor<A>, ForKind, host(A, bool), (A::Exprs), over);
-functors!(ReduceFunctor<A, V>, ReduceKind, host (A, &mut V, bool), (A::Exprs, Expr<Mut<V>>), over);
-functors!(ScanFunctor<A, V>, ScanKind, host (A, &mut V, bool), (A::Exprs, Expr<Mut<V>>, Expr<bool>));
+functors!(ForFunctor<A> / SealedForFunctor, ForKind, host(A, bool), (A::Exprs), over);
+functors!(ReduceFunctor<A, V> / SealedReduceFunctor, ReduceKind, host (A, &mut V, bool), (A::Exprs, Expr<Mut<V>>), over);
+functors!(ScanFunctor<A, V> / SealedScanFunctor, ScanKind, host (A, &mut V, bool), (A::Exprs, Expr<Mut<V>>, Expr<bool>));
 
 // The host body of a kernel is the kernel the host drivers run: each iteration gets the captures
 // lent for that call only.

@@ -11,12 +11,12 @@ use super::team::{TeamForFunctor, TeamReduceFunctor};
 use crate::error::Result;
 use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy, TeamPolicy};
 use crate::reducer::{ReduceTarget, Reducer};
-use crate::seal::Sealed;
+use crate::seal::{SealedLaunchMDRange, SealedLaunchRange, SealedLaunchTeam};
 use crate::space::ExecutionSpace;
 
 /// An execution space that runs the patterns over a [`RangePolicy`]. Sealed: the backends
 /// implement it.
-pub trait LaunchRange: ExecutionSpace + Sealed {
+pub trait LaunchRange: ExecutionSpace + SealedLaunchRange {
     /// Runs a `parallel_for` over a range (see [`crate::parallel_for`]).
     #[doc(hidden)]
     fn launch_range_for<I: IndexType, K: ForFunctor<I>>(
@@ -65,7 +65,7 @@ pub trait LaunchRange: ExecutionSpace + Sealed {
 
 /// An execution space that runs the patterns over an [`MDRangePolicy`]. Sealed: the backends
 /// implement it.
-pub trait LaunchMDRange: ExecutionSpace + Sealed {
+pub trait LaunchMDRange: ExecutionSpace + SealedLaunchMDRange {
     /// Runs a `parallel_for` over a multidimensional range.
     #[doc(hidden)]
     fn launch_md_for<const R: usize, I, K>(
@@ -123,7 +123,7 @@ pub struct TeamLimits {
 
 /// An execution space that runs the patterns over a [`TeamPolicy`]. Sealed: the backends
 /// implement it.
-pub trait LaunchTeam: ExecutionSpace + Sealed {
+pub trait LaunchTeam: ExecutionSpace + SealedLaunchTeam {
     /// The limits of a team of `policy` on this instance (for the kernel whose device translation
     /// is `kernel`, where the space compiles one).
     #[doc(hidden)]

@@ -33,6 +33,10 @@ use crate::seal::Token;
 
 /// A policy that can run the kernel `K` with [`parallel_for`]. Implemented by [`crate::RangePolicy`]
 /// and [`crate::MDRangePolicy`] on the host spaces for every [`ForKernel`] of their index type.
+///
+/// The compilation a launch asks for ahead of time (the hidden `prepare_for`, and its siblings of
+/// [`ParallelReduce`] and [`ParallelScan`]) is ferrokkos's own: the method takes a token of type
+/// `SealedMethod` that only ferrokkos can make, so no other crate calls or overrides it.
 pub trait ParallelFor<K> {
     /// Runs the kernel; see [`parallel_for`].
     #[doc(hidden)]

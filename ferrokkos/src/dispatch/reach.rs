@@ -5,6 +5,13 @@
 use crate::space::{HostKind, SpaceKind};
 
 mod sealed {
+    /// The seal of [`super::Reach`].
+    #[diagnostic::on_unimplemented(
+        message = "`Reach` is sealed: a functor's reach is `HostOnly` or `Everywhere`",
+        label = "`{Self}` cannot be a functor's reach",
+        note = "only `kernel!`s, which carry a device translation, reach `Everywhere`; closures \
+                and functor structs are `HostOnly`"
+    )]
     pub trait Sealed {}
     impl Sealed for super::HostOnly {}
     impl Sealed for super::Everywhere {}

@@ -5,7 +5,7 @@
 
 use crate::error::Result;
 use crate::policy::{IndexTuple, IndexType, MDRangePolicy, RangePolicy, TeamPolicy};
-use crate::seal::{Sealed, Token};
+use crate::seal::{Sealed, SealedGraphPolicy, SealedGraphSpace, Token};
 use crate::space::ExecutionSpace;
 
 /// What one node launches on the instance it is given (its policies re-aimed at that instance).
@@ -34,7 +34,7 @@ pub trait GraphExecutable<S>: Send + Sync {
 
 /// An execution space that runs [`crate::Graph`]s (sealed): Serial and Threads run the nodes in
 /// order, Cuda through a CUDA graph.
-pub trait GraphSpace: ExecutionSpace + Sealed {
+pub trait GraphSpace: ExecutionSpace + SealedGraphSpace {
     /// Instantiates a graph of `nodes` (in a topological order) for this instance.
     #[doc(hidden)]
     fn instantiate_graph(
@@ -47,7 +47,9 @@ pub trait GraphSpace: ExecutionSpace + Sealed {
 
 /// A policy a graph node can run with (sealed): the node's launch re-aims it at the instance the
 /// graph runs on (on Cuda, a private recording instance).
-pub trait GraphPolicy<S: ExecutionSpace>: Clone + Send + Sync + 'static + Sealed {
+pub trait GraphPolicy<S: ExecutionSpace>:
+    Clone + Send + Sync + 'static + SealedGraphPolicy
+{
     /// The same policy on `exec`.
     #[doc(hidden)]
     fn on_instance(&self, exec: &S, _: Token) -> Self;

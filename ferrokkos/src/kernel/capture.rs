@@ -14,7 +14,7 @@ use super::params::ParamWriter;
 use super::ty::DeviceType;
 use super::value::DeviceValue;
 use super::view_expr::ViewExpr;
-use crate::seal::{Sealed, SealedCaptures, SealedKernelValue};
+use crate::seal::{Sealed, SealedCapture, SealedCaptures, SealedKernelValue, SealedKernelWrite};
 use crate::space::MemorySpace;
 use crate::view::atomic::HostAtomic;
 use crate::view::kernel_access::{AccessMode, AtomicAccess, ReadAccess, ViewAccess, WriteAccess};
@@ -39,7 +39,7 @@ impl Borrowed {
     message = "`{Self}` cannot be captured this way by a kernel",
     note = "kernels write and update atomically only Views of numbers"
 )]
-pub trait Capture: Sealed + Send + Sync {
+pub trait Capture: SealedCapture + Send + Sync {
     /// What the host body sees (a copy of the value, or an accessor borrowed from the kernel).
     type Host<'a>: Copy + Sync
     where
@@ -254,6 +254,12 @@ where
 
 mod atomic_seal {
     /// The seal of [`super::AtomicMemory`].
+    #[diagnostic::on_unimplemented(
+        message = "`AtomicMemory` is sealed: only an `AtomicView` is written atomically",
+        label = "`{Self}` cannot be written other than one to one",
+        note = "a kernel writes a View other than one to one only if every access of it is \
+                atomic; capture `view.atomic()` (an `AtomicView`) instead"
+    )]
     pub trait Sealed {}
 }
 
@@ -321,7 +327,7 @@ where
     message = "the kernel writes `{Self}`, but only Views can be written by a kernel",
     note = "captured numbers are read-only copies; declare a local (`let mut t = a;`) or write a View"
 )]
-pub trait KernelWritable: Sealed {}
+pub trait KernelWritable: SealedKernelWrite {}
 
 impl<T: DeviceValue, const R: usize, L: Layout, M: MemorySpace> KernelWritable
     for View<T, R, L, M>
@@ -335,7 +341,7 @@ impl<T: DeviceValue, const R: usize, L: Layout, M: MemorySpace> KernelWritable
                usize, f32 or f64 can be",
     note = "`atomic_add`, `atomic_min` and `atomic_max` act on an element of a captured View"
 )]
-pub trait KernelAtomic: Sealed {}
+pub trait KernelAtomic: SealedKernelWrite {}
 
 impl<T: DeviceType + HostAtomic, const R: usize, L: Layout, M: MemorySpace> KernelAtomic
     for View<T, R, L, M>

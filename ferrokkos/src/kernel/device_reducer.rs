@@ -85,6 +85,13 @@ pub trait NestedReducer: DeviceReducer + nested_seal::Sealed {
 
 mod nested_seal {
     /// Implemented by the nested reducers only (a private module: no other crate can name it).
+    #[diagnostic::on_unimplemented(
+        message = "`NestedReducer` is sealed: a nested reduction in a device kernel uses a \
+                   built-in reducer of one number",
+        label = "`{Self}` cannot reduce a nested range in device code",
+        note = "its C++ names go into the generated code; use Sum, Prod, Min, Max, BAnd, BOr, LAnd \
+                or LOr"
+    )]
     pub trait Sealed {}
 }
 

@@ -8,6 +8,12 @@ use crate::policy::IndexType;
 /// `MDRangePolicy`), with its shadow form: an `Expr` per coordinate.
 ///
 /// Sealed: its C++ names are written into the generated code.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a kernel's index",
+    label = "not a kernel index type",
+    note = "a kernel's index is `usize`, `u64`, `u32`, `isize`, `i64` or `i32` over a RangePolicy, \
+            and a tuple of 2 to 6 of one of these over an MDRangePolicy"
+)]
 pub trait ShadowIndex: crate::seal::SealedIndex {
     /// The shadow's index: `Expr<I>` or a tuple of them.
     type Exprs;

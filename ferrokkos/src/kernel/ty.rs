@@ -6,7 +6,7 @@
 ///
 /// Sealed: the generated device code is written from these names and literals.
 pub trait DeviceType:
-    crate::seal::Sealed
+    crate::seal::SealedDeviceType
     + super::value::DeviceValue
     + crate::plain::PlainBytes
     + Send

@@ -39,18 +39,25 @@ fn atomic_call<T>(f: &str, place: &str, args: &[Expr<T>]) -> String {
 }
 
 /// Shadow methods `$name(index, v)` (a statement) and `$fetch(index, v)` (the previous value) that
-/// call the header's `$f`.
+/// call the header's `$f`. The bound is on each method, so that another element type gets the
+/// bound's message (as the host accessor's methods, `view/atomic.rs`).
 macro_rules! shadow_atomics {
     ($bound:ident: $($name:ident, $fetch:ident => $f:literal;)*) => {
-        impl<T: DeviceType + $bound, const R: usize, L> ViewExpr<T, R, L> {
+        impl<T: DeviceType, const R: usize, L> ViewExpr<T, R, L> {
             $(
                 #[doc = concat!("`h.", stringify!($name), "(index, v)`.")]
-                pub fn $name(self, index: impl DeviceIndex<R>, v: Expr<T>) {
+                pub fn $name(self, index: impl DeviceIndex<R>, v: Expr<T>)
+                where
+                    T: $bound,
+                {
                     self.atomic_stmt($f, index, &[v])
                 }
 
                 #[doc = concat!("`h.", stringify!($fetch), "(index, v)`: the previous value.")]
-                pub fn $fetch(self, index: impl DeviceIndex<R>, v: Expr<T>) -> Expr<T> {
+                pub fn $fetch(self, index: impl DeviceIndex<R>, v: Expr<T>) -> Expr<T>
+                where
+                    T: $bound,
+                {
                     self.atomic_value($f, index, &[v])
                 }
             )*

@@ -24,6 +24,15 @@ impl<T, const R: usize, L> Copy for ViewExpr<T, R, L> {}
 
 /// An index of a rank-`R` View in the shadow: an integer expression (rank 1) or a tuple of them
 /// (sealed: its coordinates are written into the generated code).
+#[diagnostic::on_unimplemented(
+    message = "this is not an index of a rank-{R} View in a kernel",
+    label = "not an index of a rank-{R} View",
+    note = "a kernel indexes a rank-1 View with one integer of any integer type (`x[i]`) and a \
+            View of rank 2 to 8 with a tuple of as many integers (`a[(i, j)]`, `a[(i, j, k)]`)",
+    note = "an index is computed by the kernel's own code: a name that resolves to a variable \
+            outside it (as when a `macro_rules!` macro supplies the closure's parameter and its \
+            caller the body) is not an index here"
+)]
 pub trait DeviceIndex<const R: usize>: crate::seal::SealedDeviceIndex {
     /// The C++ text of each coordinate.
     fn coordinates(self) -> Vec<String>;

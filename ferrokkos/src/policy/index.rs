@@ -3,6 +3,14 @@
 use std::fmt::{Debug, Display};
 
 mod sealed {
+    /// The seal of [`super::IndexType`]: a policy counts its iterations in these types.
+    #[diagnostic::on_unimplemented(
+        message = "`IndexType` is sealed: a policy iterates over `usize`, `u64`, `u32`, `isize`, \
+                   `i64` or `i32` only",
+        label = "`{Self}` cannot be a policy's index type",
+        note = "launches count a policy's iterations in these types; make the policy with one of \
+                them (`RangePolicy::<_, i64>`) and convert inside the kernel with `as`"
+    )]
     pub trait Sealed {}
 }
 
@@ -11,6 +19,12 @@ mod sealed {
 ///
 /// Internally a policy counts iterations from its lower bound in `u64`, so any range whose length fits
 /// in 64 bits works, whatever the index type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a policy's index type",
+    label = "not a policy index type",
+    note = "policies iterate over `usize`, `u64`, `u32`, `isize`, `i64` or `i32` \
+            (`RangePolicy::<_, i64>`); convert inside the kernel with `as`"
+)]
 pub trait IndexType:
     sealed::Sealed + crate::plain::PlainBytes + Send + Sync + PartialOrd + Debug + Display
 {

@@ -35,6 +35,10 @@ pub use target::{ByValue, DevicePlace, ReduceInto, ReduceTarget, ResultPlace};
 /// - a reducer aimed at a place: `Max::new().into_result(&mut m)` or `.into_result(&view)` (Kokkos'
 ///   `Max<double>(result)`).
 ///
+/// A reducer of your own runs on host spaces. Its device form (the hidden `device_cxx` and
+/// `device_decode`) is ferrokkos's own: those methods take a token of type `SealedMethod` that only
+/// ferrokkos can make, so no other crate calls or overrides them; on the GPU, use the built-in
+/// reducers, tuples of them, or [`crate::Join`] over a [`crate::DeviceJoin`] type.
 pub trait Reducer: Sync {
     /// The type of partial and final results (the kernel's accumulator type).
     type Value: Clone + Send + Sync;

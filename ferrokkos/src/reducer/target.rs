@@ -12,6 +12,10 @@ use crate::view::{Element, Layout, View};
 
 /// What `parallel_reduce` reduces into: a reducer (the result is returned), a `&mut` number or a
 /// rank-0 View (summed into it), or a [`ReduceInto`]. See [`Reducer`].
+///
+/// Where a GPU may write the result itself (the hidden `device_place`) is ferrokkos's to say: the
+/// method takes a token of type `SealedMethod` that only ferrokkos can make, so no other crate calls
+/// or overrides it.
 pub trait ReduceTarget {
     /// The reducer that combines the contributions.
     type Reducer: Reducer;
@@ -137,6 +141,10 @@ where
 
 /// A place a reduction result can be stored: a `&mut V`, or a rank-0 View of `V` in a
 /// host-accessible space.
+///
+/// A place of your own receives the result on the host (`store`); only ferrokkos's places are
+/// written by the GPU directly (the hidden `device_place` takes a token of type `SealedMethod` that
+/// only ferrokkos can make, so no other crate calls or overrides it).
 pub trait ResultPlace<V> {
     /// Whether the place can be written now (checked before the launch). `Ok` by default.
     fn check(&self) -> Result<()> {

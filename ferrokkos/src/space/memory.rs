@@ -5,7 +5,7 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::error::Result;
-use crate::seal::{Sealed, Token};
+use crate::seal::{SealedMemorySpace, Token};
 
 /// Whether a new allocation is zero-filled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -37,8 +37,10 @@ pub struct MemoryStats {
 ///
 /// Sealed: implemented by [`crate::HostSpace`], [`crate::CudaSpace`], [`crate::CudaHostPinnedSpace`]
 /// and [`crate::CudaUVMSpace`] only, because Views trust a space's allocation (its size) and its
-/// claims about who can reach it.
-pub trait MemorySpace: Sealed + Copy + Default + Debug + Send + Sync + 'static {
+/// claims about who can reach it. Its hidden methods (allocation, copies, reach) take a token of
+/// type `SealedMethod` that only ferrokkos can make, so no other crate calls them. Memory of your
+/// own goes in an unmanaged View ([`crate::View::with_slice`], [`crate::View::from_raw_parts`]).
+pub trait MemorySpace: SealedMemorySpace + Copy + Default + Debug + Send + Sync + 'static {
     /// The space's name as Kokkos spells it (`"HostSpace"`).
     const NAME: &'static str;
 

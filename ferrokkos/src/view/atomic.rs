@@ -47,7 +47,13 @@ const _: () = {
 /// Every function has the same contract. # Safety: `p` is valid and aligned for the type, and
 /// every access to `*p` concurrent with the call is atomic.
 #[allow(clippy::missing_safety_doc)] // one contract for all, above
-pub trait HostAtomic: Element + crate::seal::Sealed {
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no atomic operations",
+    label = "atomics act on i32, u32, i64, u64, isize, usize, f32 and f64",
+    note = "`HostAtomic` is sealed: kernels rely on these operations being atomic, so only ferrokkos \
+            implements it, for these types; make the View's element one of them"
+)]
+pub trait HostAtomic: Element + crate::seal::SealedHostAtomic {
     /// `*p += v` (wrapping for integers); returns the previous value.
     unsafe fn fetch_add(p: *mut Self, v: Self) -> Self;
     /// `*p -= v` (wrapping for integers); returns the previous value.
@@ -70,6 +76,11 @@ pub trait HostAtomic: Element + crate::seal::Sealed {
 ///
 /// Every function has [`HostAtomic`]'s contract.
 #[allow(clippy::missing_safety_doc)] // HostAtomic's contract
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no atomic bitwise operations (`atomic_and`, `atomic_or`, `atomic_xor`)",
+    label = "bitwise atomics act on i32, u32, i64, u64, isize and usize",
+    note = "`HostAtomicBits` is sealed: only ferrokkos implements it, for the integer atomic types"
+)]
 pub trait HostAtomicBits: HostAtomic {
     /// `*p &= v`; returns the previous value.
     unsafe fn fetch_and(p: *mut Self, v: Self) -> Self;
@@ -81,6 +92,8 @@ pub trait HostAtomicBits: HostAtomic {
 
 macro_rules! int_atomic {
     ($($t:ty => $a:ty),*) => {$(
+        impl crate::seal::SealedHostAtomic for $t {}
+
         impl HostAtomic for $t {
             unsafe fn fetch_add(p: *mut Self, v: Self) -> Self {
                 // SAFETY (here and below): by the caller's contract `p` is valid, aligned and only
@@ -142,6 +155,8 @@ int_atomic!(i32 => AtomicI32, u32 => AtomicU32, i64 => AtomicI64, u64 => AtomicU
 
 macro_rules! float_atomic {
     ($($t:ident => $a:ty),*) => {$(
+        impl crate::seal::SealedHostAtomic for $t {}
+
         impl HostAtomic for $t {
             unsafe fn fetch_add(p: *mut Self, v: Self) -> Self {
                 // SAFETY (here and below): by the caller's contract `p` is valid, aligned and only
@@ -238,15 +253,21 @@ float_atomic!(f32 => AtomicU32, f64 => AtomicU64);
 bits_of!(f32, f64);
 
 /// Methods of [`AtomicAccess`] that apply one [`HostAtomic`] (or [`HostAtomicBits`]) function to
-/// the element at an index: `$name` discards the previous value, `$fetch` returns it.
+/// the element at an index: `$name` discards the previous value, `$fetch` returns it. The bound is
+/// on each method, not on the `impl`, so that a View of another element type gets the bound's
+/// message ("`f64` has no atomic bitwise operations") rather than "its trait bounds were not
+/// satisfied".
 macro_rules! atomic_methods {
     ($bound:ident: $($op:ident: $name:ident, $fetch:ident, $what:literal;)*) => {
-        impl<T: $bound, const R: usize, L: Layout> AtomicAccess<'_, T, R, L> {
+        impl<T: Element, const R: usize, L: Layout> AtomicAccess<'_, T, R, L> {
             $(
                 #[doc = concat!("`h.", stringify!($name), "(index, v)`: ", $what, " atomically.")]
                 #[inline(always)]
                 #[track_caller]
-                pub fn $name(&self, index: impl KernelIndex<R>, v: T) {
+                pub fn $name(&self, index: impl KernelIndex<R>, v: T)
+                where
+                    T: $bound,
+                {
                     self.$fetch(index, v);
                 }
 
@@ -254,7 +275,10 @@ macro_rules! atomic_methods {
                     " atomically; returns the element's previous value.")]
                 #[inline(always)]
                 #[track_caller]
-                pub fn $fetch(&self, index: impl KernelIndex<R>, v: T) -> T {
+                pub fn $fetch(&self, index: impl KernelIndex<R>, v: T) -> T
+                where
+                    T: $bound,
+                {
                     let p = self.raw.element(index.to_index());
                     // SAFETY: in bounds and aligned; by the race rules every access to this View
                     // in the kernel is atomic, and the launch holds the allocation's exclusive

@@ -19,12 +19,26 @@ use crate::seal::SealedKernelIndex;
 
 /// An index a kernel may use on a rank-`R` View: any integer (rank 1) or a tuple of integers (ranks 2
 /// to 8). A negative coordinate is out of bounds. (Sealed, like the accessors it indexes.)
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an index of a rank-{R} View in a kernel",
+    label = "not an index of a rank-{R} View",
+    note = "a kernel indexes a rank-1 View with one integer of any integer type (`x[i]`) and a \
+            View of rank 2 to 8 with a tuple of as many integers (`a[(i, j)]`, `a[(i, j, k)]`)",
+    note = "a rank-0 View is not indexed in a kernel: read its value before the launch and capture \
+            it (`let s0 = s.get(())?;`), or make it the target of a `parallel_reduce`"
+)]
 pub trait KernelIndex<const R: usize>: SealedKernelIndex + Copy {
     /// The index as `usize` coordinates (negative ones wrap to huge values, hence out of bounds).
     fn to_index(self) -> [usize; R];
 }
 
 /// The integer types a kernel may index with (sealed).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an integer: each coordinate of a View's index in a kernel is one",
+    label = "not an integer coordinate",
+    note = "a coordinate is an `i8` to `i64`, `isize`, `u8` to `u64` or `usize` (a negative one is \
+            out of bounds); convert with `as`"
+)]
 pub trait IndexInt: SealedKernelIndex + Copy {
     /// The value as a coordinate (negative values wrap, so they are out of bounds).
     fn coordinate(self) -> usize;

@@ -153,8 +153,21 @@ use typelevel::{Idx, Kind, Nat, Origin, Rng, SubLayout, Z};
 mod sealed {
     /// The seal of [`super::SubviewArg`]: a subview trusts its selections to lie inside the
     /// extents (it offsets pointers by them).
+    #[diagnostic::on_unimplemented(
+        message = "`SubviewArg` is sealed: a subview's argument is an index or a range of `usize`",
+        label = "`{Self}` cannot select in a dimension of a subview",
+        note = "a subview trusts its arguments to select inside the extents; pass `i`, `a..b`, \
+                `a..=b`, `a..`, `..b`, `..=b`, `..`, `All` or a pair `(a, b)`"
+    )]
     pub trait Sealed {}
     /// The seal of [`super::SubviewArgs`] (one argument, or tuples of them).
+    #[diagnostic::on_unimplemented(
+        message = "`SubviewArgs` is sealed: a subview of a rank-{R} View takes {R} arguments",
+        label = "`{Self}` cannot be the arguments of a subview of a rank-{R} View",
+        note = "pass one `SubviewArg` per dimension, as a tuple (`(i, .., 2..5)`), or a single one \
+                for a rank-1 View; each is an index or a range of `usize` (`i`, `a..b`, `..`, \
+                `All`, ..)"
+    )]
     pub trait SealedArgs<const R: usize> {}
 }
 

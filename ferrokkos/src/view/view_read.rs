@@ -5,7 +5,7 @@ use super::element::Element;
 use super::guard::HostRef;
 use super::kernel_access::{KernelIndex, ReadAccess};
 use crate::layout::Layout;
-use crate::seal::Sealed;
+use crate::seal::{Sealed, SealedViewRead};
 use crate::space::HostAccessible;
 
 /// Read access to the elements of a rank-`R` View of `T`, whatever its layout and space: the host
@@ -40,7 +40,7 @@ use crate::space::HostAccessible;
     note = "kernels pass a captured View that they only read (`f(&u, i)`); host code passes a guard \
             (`f(&u.host()?, i)`)"
 )]
-pub trait ViewRead<T, const R: usize>: Sealed {
+pub trait ViewRead<T, const R: usize>: SealedViewRead {
     /// `u[index]`: the element at `index`; panics, naming the View, if it is out of bounds.
     #[track_caller]
     fn at(&self, index: impl KernelIndex<R>) -> T;

@@ -3,8 +3,10 @@
 //! such a body ([`TeamForFunctor`], [`TeamReduceFunctor`]), as `functor.rs` does for ranges.
 //!
 //! Closures `|team: &TeamMember| ..` and functor structs in [`Functor`] implement them, on the host
-//! spaces. As for ranges, the functor traits are implemented only here (their `with_body` takes a
-//! type no other crate can name).
+//! spaces. As for ranges, the functor traits are sealed: what a launch uses of a functor lives in a
+//! hidden seal supertrait (`seal::SealedTeamForFunctor`, `seal::SealedTeamReduceFunctor`) whose methods
+//! take the crate's `Token`. The device translation stays a `Token`-taking method of the public
+//! traits, so that code holding an `impl TeamForFunctor` reaches it without naming the seal.
 
 use super::member::TeamMember;
 use crate::dispatch::functor::Functor;
@@ -43,122 +45,161 @@ impl<V, F: Fn(&TeamMember<'_>, &mut V) + Sync> TeamReduceKernel<V> for F {
 
 /// Something [`crate::parallel_for`] can run over a [`crate::TeamPolicy`]: a closure
 /// `|team: &TeamMember| ..` or a functor struct.
+///
+/// Sealed: a functor struct of your own implements [`TeamForKernel`] and is launched as
+/// [`Functor`]`(my_struct)`. The member, and the scratch Views carved from it, are lent for one
+/// call: a kernel cannot keep them.
 #[diagnostic::on_unimplemented(
-    message = "this kernel cannot run over a TeamPolicy",
-    label = "a team kernel takes the team member",
+    message = "this kernel cannot run over a TeamPolicy: it must take `&TeamMember` and keep \
+               nothing it borrows from the member",
+    label = "a team kernel takes the team member for one call",
+    note = "a scratch View (`team.team_scratch(..)`, `team.thread_scratch(..)`) lives only inside \
+            the team body: it cannot be stored, returned or moved out of the call, because the \
+            launch reuses its memory for the next team; copy its values into a View or a local",
     note = "a closure over a TeamPolicy takes `&TeamMember` (`|team: &TeamMember| ..`) and runs on \
             host spaces only"
 )]
-pub trait TeamForFunctor {
-    /// The per-member body a launch runs.
-    type Body: TeamForKernel;
+pub trait TeamForFunctor: seal::SealedTeamForFunctor {
     /// Where the functor can run (see `ForFunctor::Reach`).
     type Reach: Reach;
-    /// As `ForFunctor::with_body`: only this crate's drivers call it.
-    #[doc(hidden)]
-    fn with_body<R>(
-        &self,
-        what: &dyn Fn() -> String,
-        run: impl FnOnce(&Self::Body) -> R,
-        _: Token,
-    ) -> Result<R>;
-    /// The device translation, for device spaces (see `ForFunctor::device_kernel`): only
-    /// `kernel!`s have one.
+    /// The device translation, for device spaces (see `ForFunctor`): only `kernel!`s have one.
+    /// Sealed: only this crate can name its parameter's type, so only this crate calls or
+    /// overrides it.
     #[doc(hidden)]
     fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
         None
-    }
-    /// Checks what the kernel needs of a launch's league and scratch requests (see
-    /// `Kernel::check_team`); every launch calls it first.
-    #[doc(hidden)]
-    fn check_team(
-        &self,
-        league_size: usize,
-        scratch: [crate::policy::ScratchRequest; 2],
-        what: &dyn Fn() -> String,
-        _: Token,
-    ) -> Result<()> {
-        let _ = (league_size, scratch, what);
-        Ok(())
     }
 }
 
 /// Something [`crate::parallel_reduce`] can run over a [`crate::TeamPolicy`] into a `V`.
+///
+/// Sealed: a functor struct of your own implements [`TeamReduceKernel`] and is launched as
+/// [`Functor`]`(my_struct)`.
 #[diagnostic::on_unimplemented(
-    message = "this kernel cannot reduce into `{V}` over a TeamPolicy",
-    label = "a team reduction takes the team member and the accumulator",
-    note = "a closure takes `&TeamMember` and `&mut V` (`|team: &TeamMember, acc: &mut f64| ..`)"
+    message = "this kernel cannot reduce into `{V}` over a TeamPolicy: it must take `&TeamMember` \
+               and the accumulator, and keep nothing it borrows from the member",
+    label = "a team reduction takes the team member and the accumulator for one call",
+    note = "a closure takes `&TeamMember` and `&mut V` (`|team: &TeamMember, acc: &mut f64| ..`)",
+    note = "a scratch View (`team.team_scratch(..)`, `team.thread_scratch(..)`) lives only inside \
+            the team body: it cannot be stored, returned or moved out of the call, because the \
+            launch reuses its memory for the next team"
 )]
-pub trait TeamReduceFunctor<V> {
-    /// The per-member body a launch runs.
-    type Body: TeamReduceKernel<V>;
+pub trait TeamReduceFunctor<V>: seal::SealedTeamReduceFunctor<V> {
     /// Where the functor can run.
     type Reach: Reach;
-    /// As `ForFunctor::with_body`.
-    #[doc(hidden)]
-    fn with_body<R>(
-        &self,
-        what: &dyn Fn() -> String,
-        run: impl FnOnce(&Self::Body) -> R,
-        _: Token,
-    ) -> Result<R>;
-    /// The device translation, for device spaces (see `ForFunctor::device_kernel`): only
-    /// `kernel!`s have one.
+    /// The device translation, for device spaces (see [`TeamForFunctor::device_kernel`]).
     #[doc(hidden)]
     fn device_kernel(&self, _: Token) -> Option<&dyn DeviceKernel> {
         None
     }
-    /// Checks what the kernel needs of a launch's league and scratch requests (see
-    /// `Kernel::check_team`); every launch calls it first.
-    #[doc(hidden)]
-    fn check_team(
-        &self,
-        league_size: usize,
-        scratch: [crate::policy::ScratchRequest; 2],
-        what: &dyn Fn() -> String,
-        _: Token,
-    ) -> Result<()> {
-        let _ = (league_size, scratch, what);
-        Ok(())
+}
+
+/// The seals of the team functor traits, holding what a launch uses of a functor besides its device
+/// translation. A private module: no other crate can name these traits.
+pub(crate) mod seal {
+    use super::{TeamForKernel, TeamReduceKernel};
+    use crate::error::Result;
+    use crate::seal::Token;
+
+    /// What a launch uses of a [`super::TeamForFunctor`]: its body and the check of its league and
+    /// scratch requests.
+    #[diagnostic::on_unimplemented(
+        message = "`TeamForFunctor` is sealed: only closures, team `kernel!`s and `Functor(..)` are \
+                   team functors",
+        label = "`{Self}` cannot implement `TeamForFunctor`",
+        note = "a launch runs a functor's body once per team member, which the accessors of a \
+                `kernel!` rely on, so only ferrokkos lends bodies to launches",
+        note = "for a functor struct of your own, implement `TeamForKernel` and launch \
+                `Functor(my_struct)` (host spaces)"
+    )]
+    pub trait SealedTeamForFunctor {
+        /// The per-member body a launch runs.
+        type Body: TeamForKernel;
+        /// As `ForFunctor`'s `with_body`: only this crate's drivers call it.
+        fn with_body<R>(
+            &self,
+            what: &dyn Fn() -> String,
+            run: impl FnOnce(&Self::Body) -> R,
+            _: Token,
+        ) -> Result<R>;
+        /// Checks what the kernel needs of a launch's league and scratch requests (see
+        /// `Kernel::check_team`); every launch calls it first.
+        fn check_team(
+            &self,
+            league_size: usize,
+            scratch: [crate::policy::ScratchRequest; 2],
+            what: &dyn Fn() -> String,
+            _: Token,
+        ) -> Result<()> {
+            let _ = (league_size, scratch, what);
+            Ok(())
+        }
+    }
+
+    /// What a launch uses of a [`super::TeamReduceFunctor`] (as [`SealedTeamForFunctor`]).
+    #[diagnostic::on_unimplemented(
+        message = "`TeamReduceFunctor` is sealed: only closures, team `kernel!`s and `Functor(..)` \
+                   are team functors",
+        label = "`{Self}` cannot implement `TeamReduceFunctor`",
+        note = "a launch runs a functor's body once per team member, which the accessors of a \
+                `kernel!` rely on, so only ferrokkos lends bodies to launches",
+        note = "for a functor struct of your own, implement `TeamReduceKernel<{V}>` and launch \
+                `Functor(my_struct)` (host spaces)"
+    )]
+    pub trait SealedTeamReduceFunctor<V> {
+        /// The per-member body a launch runs.
+        type Body: TeamReduceKernel<V>;
+        /// As [`SealedTeamForFunctor::with_body`].
+        fn with_body<R>(
+            &self,
+            what: &dyn Fn() -> String,
+            run: impl FnOnce(&Self::Body) -> R,
+            _: Token,
+        ) -> Result<R>;
+        /// As [`SealedTeamForFunctor::check_team`].
+        fn check_team(
+            &self,
+            league_size: usize,
+            scratch: [crate::policy::ScratchRequest; 2],
+            what: &dyn Fn() -> String,
+            _: Token,
+        ) -> Result<()> {
+            let _ = (league_size, scratch, what);
+            Ok(())
+        }
     }
 }
 
-/// A closure or a functor struct lends itself as the body.
+/// A closure or a functor struct lends itself as the body: the seal's implementation (with the
+/// body `$b` of `self`) and the functor trait's.
 macro_rules! lend_self {
-    ($s:tt => $($t:tt)*) => {
-        type Reach = HostOnly;
-        #[inline]
-        fn with_body<R>(
-            &$s,
-            _: &dyn Fn() -> String,
-            run: impl FnOnce(&Self::Body) -> R,
-            _: Token,
-        ) -> Result<R> {
-            Ok(run($($t)*))
+    (impl[$($g:tt)*] $functor:ident$(<$v:ty>)? / $seal:ident for $t:ty, Body = $body:ty, $s:tt => $b:expr) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($g)*> seal::$seal$(<$v>)? for $t {
+            type Body = $body;
+            #[inline]
+            fn with_body<R>(
+                &$s,
+                _: &dyn Fn() -> String,
+                run: impl FnOnce(&$body) -> R,
+                _: Token,
+            ) -> Result<R> {
+                Ok(run($b))
+            }
+        }
+
+        #[diagnostic::do_not_recommend]
+        impl<$($g)*> $functor$(<$v>)? for $t {
+            type Reach = HostOnly;
         }
     };
 }
 
-#[diagnostic::do_not_recommend]
-impl<F: Fn(&TeamMember<'_>) + Sync> TeamForFunctor for F {
-    type Body = F;
-    lend_self!(self => self);
-}
-
-#[diagnostic::do_not_recommend]
-impl<V, F: Fn(&TeamMember<'_>, &mut V) + Sync> TeamReduceFunctor<V> for F {
-    type Body = F;
-    lend_self!(self => self);
-}
-
-#[diagnostic::do_not_recommend]
-impl<T: TeamForKernel> TeamForFunctor for Functor<T> {
-    type Body = T;
-    lend_self!(self => &self.0);
-}
-
-#[diagnostic::do_not_recommend]
-impl<V, T: TeamReduceKernel<V>> TeamReduceFunctor<V> for Functor<T> {
-    type Body = T;
-    lend_self!(self => &self.0);
-}
+lend_self!(impl[F: Fn(&TeamMember<'_>) + Sync] TeamForFunctor / SealedTeamForFunctor for F, Body = F,
+    self => self);
+lend_self!(impl[V, F: Fn(&TeamMember<'_>, &mut V) + Sync] TeamReduceFunctor<V> / SealedTeamReduceFunctor
+    for F, Body = F, self => self);
+lend_self!(impl[T: TeamForKernel] TeamForFunctor / SealedTeamForFunctor for Functor<T>, Body = T,
+    self => &self.0);
+lend_self!(impl[V, T: TeamReduceKernel<V>] TeamReduceFunctor<V> / SealedTeamReduceFunctor
+    for Functor<T>, Body = T, self => &self.0);

@@ -2,7 +2,7 @@
 //! type lives here, above the kernel layer), the functor traits for [`Kernel`]s of the team kinds,
 //! and their host body as the team kernel the host drivers run.
 
-use super::functor::{TeamForFunctor, TeamForKernel, TeamReduceFunctor, TeamReduceKernel};
+use super::functor::{TeamForFunctor, TeamForKernel, TeamReduceFunctor, TeamReduceKernel, seal};
 use super::member::TeamMember;
 use crate::dispatch::reach::Everywhere;
 use crate::error::Result;
@@ -29,20 +29,19 @@ where
 
 /// The team functor traits for a team kernel and a reference to it.
 macro_rules! team_functors {
-    ($trait:ident $(<$v:ident>)?, $kind:ty, ($($arg:ty),*), ($($sh:ty),*)) => {
-        team_functors!(@one $trait $(<$v>)?, Kernel<$kind, C, H, S>, ($($arg),*), ($($sh),*));
-        team_functors!(@one $trait $(<$v>)?, &Kernel<$kind, C, H, S>, ($($arg),*), ($($sh),*));
+    ($trait:ident $(<$v:ident>)? / $seal:ident, $kind:ty, ($($arg:ty),*), ($($sh:ty),*)) => {
+        team_functors!(@one $trait $(<$v>)? / $seal, Kernel<$kind, C, H, S>, ($($arg),*), ($($sh),*));
+        team_functors!(@one $trait $(<$v>)? / $seal, &Kernel<$kind, C, H, S>, ($($arg),*), ($($sh),*));
     };
-    (@one $trait:ident $(<$v:ident>)?, $t:ty, ($($arg:ty),*), ($($sh:ty),*)) => {
+    (@one $trait:ident $(<$v:ident>)? / $seal:ident, $t:ty, ($($arg:ty),*), ($($sh:ty),*)) => {
         #[diagnostic::do_not_recommend]
-        impl<$($v: 'static,)? C, H, S> $trait $(<$v>)? for $t
+        impl<$($v: 'static,)? C, H, S> seal::$seal $(<$v>)? for $t
         where
             C: Captures + 'static,
             H: for<'b, 't, 'a> Fn(&'b C::Host<'b>, &'t TeamMember<'a> $(, $arg)*) + Copy + Sync + 'static,
             S: Fn(C::Shadow, TeamShadow $(, $sh)*) + Sync + 'static,
         {
             type Body = HostBody<C, H>;
-            type Reach = Everywhere;
             fn with_body<R>(
                 &self,
                 what: &dyn Fn() -> String,
@@ -50,9 +49,6 @@ macro_rules! team_functors {
                 _: crate::seal::Token,
             ) -> Result<R> {
                 self.run_host(what, None, run)
-            }
-            fn device_kernel(&self, _: crate::seal::Token) -> Option<&dyn DeviceKernel> {
-                Some(self)
             }
             fn check_team(
                 &self,
@@ -64,12 +60,25 @@ macro_rules! team_functors {
                 Kernel::check_team(self, league_size, scratch, what)
             }
         }
+
+        #[diagnostic::do_not_recommend]
+        impl<$($v: 'static,)? C, H, S> $trait $(<$v>)? for $t
+        where
+            C: Captures + 'static,
+            H: for<'b, 't, 'a> Fn(&'b C::Host<'b>, &'t TeamMember<'a> $(, $arg)*) + Copy + Sync + 'static,
+            S: Fn(C::Shadow, TeamShadow $(, $sh)*) + Sync + 'static,
+        {
+            type Reach = Everywhere;
+            fn device_kernel(&self, _: crate::seal::Token) -> Option<&dyn DeviceKernel> {
+                Some(self)
+            }
+        }
     };
 }
 
-team_functors!(TeamForFunctor, TeamForKind, (), ());
+team_functors!(TeamForFunctor / SealedTeamForFunctor, TeamForKind, (), ());
 team_functors!(
-    TeamReduceFunctor<V>,
+    TeamReduceFunctor<V> / SealedTeamReduceFunctor,
     TeamReduceKind<V>,
     (&mut V),
     (Expr<Mut<V>>)

@@ -169,7 +169,7 @@ where
 /// Who runs the closure of [`single`]: one thread of the team (`PerTeam(team)`) or each thread
 /// once, not each of its vector lanes (`PerThread(team)`). Sealed: the backends give each scope its
 /// meaning (on Cuda, which threads run the closure and receive its value).
-pub trait SingleScope<'a>: crate::seal::Sealed {
+pub trait SingleScope<'a>: crate::seal::SealedSingleScope {
     /// The team.
     fn team(&self) -> &TeamMember<'a>;
 }

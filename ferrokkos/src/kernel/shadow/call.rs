@@ -68,6 +68,13 @@ pub trait FnParam: SealedParam + Copy {
 }
 
 /// The seal of [`FnParam`].
+#[diagnostic::on_unimplemented(
+    message = "`FnParam` is sealed: a `#[device]` function's parameter is a device value, a \
+               `&mut` element or a `&View` it reads",
+    label = "`{Self}` cannot be a parameter of a `#[device]` function",
+    note = "its C++ declaration is written into the generated code; `#[device]` makes the \
+            parameters of the functions it marks"
+)]
 pub trait SealedParam {}
 
 impl<T: DeviceValue> SealedParam for Expr<T> {}
@@ -132,6 +139,13 @@ pub trait DeviceParams: SealedParams + Sized {
 }
 
 /// The seal of [`DeviceParams`].
+#[diagnostic::on_unimplemented(
+    message = "`DeviceParams` is sealed: a `#[device]` function's parameters are a tuple of \
+               `FnParam`s",
+    label = "`{Self}` cannot be the parameters of a `#[device]` function",
+    note = "their C++ declarations are written into the generated code; `#[device]` makes the \
+            parameters of the functions it marks"
+)]
 pub trait SealedParams {}
 
 macro_rules! device_params {

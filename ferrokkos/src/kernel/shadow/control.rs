@@ -137,6 +137,12 @@ fn block<R>(body: impl FnOnce() -> R) -> R {
 }
 
 /// Integer types (loop counters, indices).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an integer: a kernel indexes and counts with integers",
+    label = "expected an integer",
+    note = "View indices, loop counters and their ranges in a kernel are `i8` to `i64`, `isize`, \
+            `u8` to `u64` or `usize`; convert with `as`"
+)]
 pub trait DeviceInt: DeviceType {}
 
 macro_rules! device_int {

@@ -423,10 +423,23 @@ pub fn single_thread<T: SingleValue>(team: TeamShadow, f: impl FnOnce() -> T) ->
 
 /// The element types of scratch Views in team kernels: primitive numbers, every bit pattern of
 /// which is a value (scratch memory holds what earlier work left there). Sealed.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the element of a scratch View",
+    label = "not a primitive number",
+    note = "scratch memory holds what earlier work left there, so a scratch View holds only types \
+            every bit pattern of which is a value: f32, f64, i8 to i64, isize, u8 to u64, usize \
+            (a flag can be a `u8`)"
+)]
 pub trait ScratchValue: DeviceType + crate::view::Element + Copy + scratch_seal::Sealed {}
 
 mod scratch_seal {
     /// Implemented by the scratch value types only.
+    #[diagnostic::on_unimplemented(
+        message = "`ScratchValue` is sealed: a scratch View holds primitive numbers only",
+        label = "`{Self}` cannot be the element of a scratch View",
+        note = "scratch memory holds what earlier work left there, so its elements are types every \
+                bit pattern of which is a value: f32, f64, i8 to i64, isize, u8 to u64, usize"
+    )]
     pub trait Sealed {}
 }
 
