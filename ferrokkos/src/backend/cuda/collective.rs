@@ -28,6 +28,11 @@ use crate::space::{Allocation, ExecutionSpace, MemorySpace};
 use crate::view::{Element, Layout, View};
 
 mod sealed {
+    #[diagnostic::on_unimplemented(
+        message = "`NcclType` is sealed: NCCL moves and reduces `i32`, `u32`, `i64`, `u64`, `f32` \
+                   and `f64`, not `{Self}`",
+        note = "copy the values into a View of one of those types first"
+    )]
     pub trait Sealed {}
 }
 
