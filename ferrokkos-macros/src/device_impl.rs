@@ -185,13 +185,12 @@ pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
     })
 }
 
-/// The key of a `#[device] impl` function's name (64-bit FNV-1a): the `NAME` of the
-/// `DeviceMethod<NAME>` proof that the block implements and a kernel's call requires.
-pub fn method_key(name: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in name.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+/// The name of a `#[device] impl` function as a type (`dot`: `Ch<'d', Ch<'o', Ch<'t', ()>>>`): the
+/// `NAME` of the `DeviceMethod<NAME>` proof that the block implements and a kernel's call requires.
+/// Exact (two names give one type only if they are one name), unlike a hash.
+pub fn method_key(name: &str) -> TokenStream {
+    let k = quote!(::ferrokkos::__private);
+    name.chars()
+        .rev()
+        .fold(quote!(()), |rest, c| quote!(#k::Ch<#c, #rest>))
 }

@@ -741,7 +741,7 @@ pub fn expr(e: &Expr) -> TokenStream {
                     Some(_) => quote!(::#ty),
                     None => ty,
                 };
-                let mut key = 0;
+                let mut key = quote!(());
                 if let Some(last) = path.segments.last_mut() {
                     key = crate::device_impl::method_key(&last.ident.to_string());
                     last.ident = format_ident!("{prefix}{}", last.ident, span = last.ident.span());

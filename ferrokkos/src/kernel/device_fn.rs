@@ -20,17 +20,22 @@ pub unsafe trait DeviceFunction {}
 #[inline(always)]
 pub fn device_function<F: DeviceFunction + ?Sized>() {}
 
+/// One character of a `#[device] impl` function's name, as a type: a name is the list
+/// `Ch<'d', Ch<'o', Ch<'t', ()>>>` (`dot`), the `NAME` of its [`DeviceMethod`] proof. Two names
+/// are one type exactly when they are one name.
+pub struct Ch<const C: char, Rest>(std::marker::PhantomData<Rest>);
+
 /// Implemented by `#[ferrokkos::device] impl T { ... }`, and only by it, for each method and
-/// associated function of the block: `NAME` is the function's name as a 64-bit FNV-1a hash (the
-/// macro computes it). A kernel's typed shadow reaches a device method `v.dot(w)` through the
-/// hidden shadow `__fk_dot` of the receiver's type, found by its name; this proof, checked first,
-/// makes that shadow the one `#[device]` generated (an inherent function of the same name written
-/// by hand would be a second definition, and a trait's loses to the inherent one), so the device
-/// code of a kernel is the translation of the bodies it calls, which depends only on their types.
+/// associated function of the block: `NAME` is the function's name as a type ([`Ch`]). A kernel's
+/// typed shadow reaches a device method `v.dot(w)` through the hidden shadow `__fk_dot` of the
+/// receiver's type, found by its name; this proof, checked first, makes that shadow the one
+/// `#[device]` generated (an inherent function of the same name written by hand would be a second
+/// definition, and a trait's loses to the inherent one), so the device code of a kernel is the
+/// translation of the bodies it calls, which depends only on their types.
 ///
 /// # Safety
 /// `T::__fk_<name>` and `T::__fkt_<name>` must be the typed shadows `#[device]` generated from the
-/// body of `T::<name>` (whose name hashes to `NAME`).
+/// body of `T::<name>` (the name `NAME` spells).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no `#[ferrokkos::device]` method or associated function of the name \
                called here",
@@ -39,12 +44,12 @@ pub fn device_function<F: DeviceFunction + ?Sized>() {}
             (and of `#[ferrokkos::device] impl DeviceJoin for T`), besides the built-in methods of \
             numbers and Views"
 )]
-pub unsafe trait DeviceMethod<const NAME: u64> {}
+pub unsafe trait DeviceMethod<NAME> {}
 
-/// A call of the `#[device]` method hashed to `NAME` on `receiver`: notes the receiver's expression
+/// A call of the `#[device]` method named `NAME` on `receiver`: notes the receiver's expression
 /// for the method's shadow ([`crate::__private::shadow::receiver`]) and runs `call`, which calls the
 /// shadow on a value of the receiver's type.
-pub fn device_method<T, R, const NAME: u64>(
+pub fn device_method<T, R, NAME>(
     receiver: crate::kernel::expr::Expr<T>,
     call: impl FnOnce(T) -> R,
 ) -> R
@@ -54,7 +59,7 @@ where
     call(crate::kernel::shadow::receiver(receiver))
 }
 
-/// Compiles only when `T` has the `#[device]` associated function hashed to `NAME` (a kernel's
-/// shadow calls this before `T::__fk_<name>(..)`).
+/// Compiles only when `T` has the `#[device]` associated function named `NAME` (a kernel's shadow
+/// calls this before `T::__fk_<name>(..)`).
 #[inline(always)]
-pub fn device_assoc<T: DeviceMethod<NAME> + ?Sized, const NAME: u64>() {}
+pub fn device_assoc<T: DeviceMethod<NAME> + ?Sized, NAME>() {}

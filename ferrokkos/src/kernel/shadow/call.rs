@@ -269,20 +269,27 @@ pub fn field<P: Place, F: DeviceValue>(
 /// The value of a struct literal `S { a: x, b: y }`: a fresh C++ local assigned field by field, in
 /// the order written (so the values' side effects keep Rust's order). `check` (never called) is the
 /// literal over the field values, so rustc checks the struct's fields and infers their types.
-pub fn construct<S: DeviceValue>(check: impl FnOnce() -> S, fields: &[(&str, String)]) -> Expr<S> {
+pub fn construct<S: DeviceValue>(
+    check: impl FnOnce() -> S,
+    fields: &[(&str, FieldValue)],
+) -> Expr<S> {
     let _ = check;
     let ty = S::cxx_name();
     let t = builder::fresh_temp("fk_value");
     builder::line(format!("{ty} {t} = {{}};"));
     for (name, value) in fields {
-        builder::line(format!("{t}.{} = {value};", member_name(name)));
+        builder::line(format!("{t}.{} = {};", member_name(name), value.0));
     }
     Expr::name(&t)
 }
 
-/// The C++ text of a field value of a struct literal.
-pub fn field_value<T>(e: Expr<T>) -> String {
-    e.text()
+/// A field value of a struct literal, for [`construct`]: made only from a typed shadow value (no
+/// public function takes C++ text).
+pub struct FieldValue(String);
+
+/// The field value `e` of a struct literal.
+pub fn field_value<T>(e: Expr<T>) -> FieldValue {
+    FieldValue(e.text())
 }
 
 /// The value `e` stands for, in the type check of a struct literal (never called: the check is a
