@@ -262,8 +262,8 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             .map_or_else(Span::call_site, |(_, _, s)| *s);
         let value = match fields.iter().find(|f| f.name == *name) {
             Some(f) => {
-                let path = &f.path;
-                quote_spanned!(span=> &#path)
+                let local = field_local(&f.name);
+                quote_spanned!(span=> #local)
             }
             None => {
                 let ident = syn::Ident::new(name, span);
@@ -312,8 +312,8 @@ fn generate(
             };
             match fields.iter().find(|f| f.name == *name) {
                 Some(f) => {
-                    let path = &f.path;
-                    quote_spanned!(*span=> #k::capture::#ctor(&#path, #name))
+                    let local = field_local(&f.name);
+                    quote_spanned!(*span=> #k::capture::#ctor(#local, #name))
                 }
                 None => quote_spanned!(*span=> #k::capture::#ctor(&#ident, #name)),
             }
@@ -593,7 +593,15 @@ fn generate(
         });
         quote!(.with_league_blocks(::std::vec![#(#values),*]))
     };
+    // Each field path is evaluated once, here: the captures, the launch's overlap and bounds checks,
+    // the scratch sizes and the league blocks all read the place it gave (a `Deref` on the way
+    // could give another place each time; the checks must be about the captured value).
+    let field_locals = fields.iter().map(|f| {
+        let (local, path) = (field_local(&f.name), &f.path);
+        quote!(let #local = &#path;)
+    });
     quote!({
+        #(#field_locals)*
         #checks
         let #caps_var = #caps_value;
         #witness
@@ -621,6 +629,12 @@ fn generate(
     })
 }
 
+/// The expansion's local holding a reference to field capture `name`'s place (its path evaluated
+/// once).
+fn field_local(name: &str) -> syn::Ident {
+    syn::Ident::new(&format!("__fk_field_{name}"), Span::mixed_site())
+}
+
 /// The expression of the capture or constant `name` as the kernel's surroundings see it (a field
 /// capture's path, else the name with the span of its use).
 fn capture_value(
@@ -629,8 +643,8 @@ fn capture_value(
     fields: &[fields::FieldCapture],
 ) -> TokenStream {
     if let Some(f) = fields.iter().find(|f| f.name == name) {
-        let path = &f.path;
-        return quote!(#path);
+        let local = field_local(&f.name);
+        return quote!((*#local));
     }
     let span = analysis
         .captures
@@ -642,7 +656,7 @@ fn capture_value(
 }
 
 /// `e` (launch constants) as the kernel's surroundings see it: each capture by
-/// [`capture_value`] (a field capture's path), constants as written.
+/// [`capture_value`] (a field capture's place, its path evaluated once), constants as written.
 fn with_captures(
     e: &Expr,
     analysis: &analyze::Analysis,

@@ -357,3 +357,53 @@ fn forged_bounds_entries_only_narrow_the_proof() {
         "index [4] is out of bounds for View \"x forged\" with extents [4]"
     );
 }
+
+/// Parameters reached through a `Deref` that gives another place on every call.
+struct Params {
+    offset: usize,
+}
+
+/// Gives `first` on the first call and `later` on every other.
+struct Flip {
+    calls: std::cell::Cell<u32>,
+    first: Params,
+    later: Params,
+}
+
+impl std::ops::Deref for Flip {
+    type Target = Params;
+    fn deref(&self) -> &Params {
+        let k = self.calls.get();
+        self.calls.set(k + 1);
+        if k == 0 { &self.first } else { &self.later }
+    }
+}
+
+/// A field path (`p.offset`) is evaluated once: the kernel's capture, the launch's bounds proof and
+/// its overlap check all use the value it gave, even when a `Deref` on the way gives another
+/// place on each call (here 2^26, then 0: a proof made with 0 would have let the unchecked body
+/// write 2^26 elements past `y`).
+#[test]
+fn a_field_path_is_evaluated_once_for_the_capture_and_the_proof() {
+    common::runtime();
+    let exec = Serial::default_instance().unwrap();
+    let y = View::<f64, 1>::new("y", [4]).unwrap();
+    let p = Flip {
+        calls: std::cell::Cell::new(0),
+        first: Params { offset: 1 << 26 },
+        later: Params { offset: 0 },
+    };
+    let message = panic_message(|| {
+        parallel_for(
+            "flip",
+            RangePolicy::new(&exec, 0, 4)?,
+            kernel!(|i| y[i + p.offset] = 1.0),
+        )
+    });
+    assert!(
+        message.contains("index [67108864] is out of bounds for View \"y\" with extents [4]"),
+        "{message}"
+    );
+    assert_eq!(p.calls.get(), 1);
+    assert_eq!(y.to_vec().unwrap(), vec![0.0; 4]);
+}
