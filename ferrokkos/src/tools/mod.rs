@@ -16,6 +16,7 @@ mod compile_events;
 mod ffi;
 mod hooks;
 mod library;
+mod symbol_kind;
 pub mod profiling;
 pub(crate) mod trace;
 
