@@ -485,7 +485,10 @@ fn data_symbol_tool() {
         kernel!(|i| y[i] = 2 * i as u32),
     )
     .unwrap();
-    assert_eq!(y.to_vec().unwrap(), (0..8).map(|i| 2 * i).collect::<Vec<u32>>());
+    assert_eq!(
+        y.to_vec().unwrap(),
+        (0..8).map(|i| 2 * i).collect::<Vec<u32>>()
+    );
     rt.finalize().unwrap();
 }
 

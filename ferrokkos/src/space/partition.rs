@@ -138,7 +138,10 @@ mod tests {
     #[test]
     fn huge_weights_do_not_overflow_their_sum() {
         assert_eq!(split_concurrency(8, &[f64::MAX; 2]).unwrap(), [4, 4]);
-        assert_eq!(split_concurrency(4, &[f64::MAX, f64::MAX / 3.0]).unwrap(), [3, 1]);
+        assert_eq!(
+            split_concurrency(4, &[f64::MAX, f64::MAX / 3.0]).unwrap(),
+            [3, 1]
+        );
     }
 
     #[test]

@@ -16,8 +16,8 @@ mod compile_events;
 mod ffi;
 mod hooks;
 mod library;
-mod symbol_kind;
 pub mod profiling;
+mod symbol_kind;
 pub(crate) mod trace;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -120,7 +120,9 @@ mod tests {
         let tls = AtAddress::Symbol(SymbolType(6)).check_callable("kokkosp_y");
         assert!(tls.unwrap_err().contains("thread-local data (STT_TLS)"));
         let unknown = AtAddress::Unknown.check_callable("kokkosp_z").unwrap_err();
-        assert!(unknown.contains("kokkosp_z does not resolve to the start of an exported function"));
+        assert!(
+            unknown.contains("kokkosp_z does not resolve to the start of an exported function")
+        );
         assert!(
             AtAddress::Symbol(SymbolType::GNU_IFUNC)
                 .check_callable("kokkosp_w")
