@@ -284,6 +284,7 @@ struct Held<'a> {
 impl<'a> Held<'a> {
     /// Takes `workers`, waiting for their holders, unless `give_up` says so (asked with the time
     /// waited, while some are held).
+    #[inline]
     fn new(
         shared: &'a Shared,
         workers: Range<usize>,

@@ -66,11 +66,37 @@ impl Reservations {
     /// [`Reservations::acquire`], except that while some of the workers are held, `give_up(waited)`
     /// is asked (when the wait begins, then about every millisecond); once it says so, the workers
     /// taken so far are given back and `false` is returned.
+    #[inline]
     pub(super) fn acquire_unless(
         &self,
         range: Range<usize>,
         give_up: &dyn Fn(Duration) -> bool,
     ) -> bool {
+        // The common case: a range within one word, all free: one compare-exchange.
+        let (index, lo) = (range.start / BITS, range.start % BITS);
+        if range.end - index * BITS <= BITS && lo < range.end - index * BITS {
+            let word = &self.words[index];
+            let wanted = mask(lo, range.end - index * BITS);
+            let current = word.load(Ordering::Relaxed);
+            if current & wanted == 0
+                && word
+                    .compare_exchange(
+                        current,
+                        current | wanted,
+                        Ordering::Acquire,
+                        Ordering::Relaxed,
+                    )
+                    .is_ok()
+            {
+                return true;
+            }
+        }
+        self.acquire_slow(range, give_up)
+    }
+
+    /// [`Reservations::acquire_unless`] past its first try.
+    #[inline(never)]
+    fn acquire_slow(&self, range: Range<usize>, give_up: &dyn Fn(Duration) -> bool) -> bool {
         let mut spins = 0u32;
         // When the wait began, and when `give_up` was last asked.
         let mut waiting: Option<(Instant, Option<Instant>)> = None;
