@@ -1,8 +1,9 @@
 //! Threads that a host kernel starts (`std::thread::scope` in a kernel body, which joins them before
-//! the body returns) are treated as part of that kernel: a fence of the running instance returns, a
-//! launch on it (or on an instance that needs its workers) runs inline, `ferrokkos::fence` does not
-//! wait for it, and dropping the `Runtime` finalizes once the kernel's launch has returned. Before,
-//! each of these waited for the kernel, which waited for the thread: a deadlock.
+//! the body returns) are treated as part of that kernel, after a grace of 100 ms (once per thread
+//! and kernel): a fence of the running instance returns, a launch on it (or on an instance that
+//! needs its workers) runs inline, `ferrokkos::fence` does not wait for it, and dropping the
+//! `Runtime` finalizes once the kernel's launch has returned. Before, each of these waited for the
+//! kernel, which waited for the thread: a deadlock.
 //!
 //! Each scenario runs in a child process (`initialize` is once per process; finalize ends it) with a
 //! time limit, so that a deadlock fails the test instead of hanging the suite. Kernels run over two
