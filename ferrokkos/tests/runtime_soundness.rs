@@ -1,9 +1,10 @@
 //! Run-time soundness: what safe code cannot turn into a hang or into invalid values.
 //!
 //! - `View::with_slice` never hangs: a guard the lending thread still holds when the lend ends (a
-//!   guard of a clone kept or forgotten) aborts the process with a message naming the View, since
-//!   returning would let it alias the caller's memory; a guard held briefly by another thread is
-//!   waited for.
+//!   guard of a clone kept or forgotten), or one taken on a thread that has exited without dropping
+//!   it, aborts the process with a message naming the View, since returning would let it alias the
+//!   caller's memory; a guard held briefly by another thread, or moved from an exited thread to a
+//!   live one that drops it, is waited for.
 //! - Dropping (or finalizing) the `Runtime` inside a kernel does not deadlock: finalize happens once
 //!   the outermost launch has returned.
 //! - A View of `bool` or `char` allocated without initializing holds valid values (zeros).
@@ -20,9 +21,21 @@ use ferrokkos::{Error, kernel, view_alloc};
 /// The variable that selects the scenario a child runs.
 const SCENARIO: &str = "FERROKKOS_SCENARIO";
 
+/// Whether this process runs under valgrind (which preloads its own libraries into the program).
+fn under_valgrind() -> bool {
+    std::env::var("LD_PRELOAD").is_ok_and(|p| p.contains("vgpreload"))
+}
+
 /// Runs `scenario` in a child process; its exit status and its output (stdout and stderr). Fails if
 /// the child runs longer than 120 s (a hang; valgrind makes a child slow).
 fn child(scenario: &str) -> (std::process::ExitStatus, String) {
+    child_within(scenario, Duration::from_secs(120))
+}
+
+/// [`child`] with a time limit of `limit` (ten times that under valgrind), after which the child is
+/// killed and the test fails.
+fn child_within(scenario: &str, limit: Duration) -> (std::process::ExitStatus, String) {
+    let limit = if under_valgrind() { limit * 10 } else { limit };
     use std::io::Read;
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args([
@@ -51,9 +64,11 @@ fn child(scenario: &str) -> (std::process::ExitStatus, String) {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        if start.elapsed() > Duration::from_secs(120) {
+        if start.elapsed() > limit {
             child.kill().unwrap();
-            panic!("scenario {scenario} hung (killed after 120 s)");
+            let _ = child.wait();
+            let text = format!("{}{}", out.join().unwrap(), err.join().unwrap());
+            panic!("scenario {scenario} hung (killed after {limit:?}):\n{text}");
         }
         std::thread::sleep(Duration::from_millis(20));
     };
@@ -83,6 +98,8 @@ fn scenario_entry() {
     match scenario.as_str() {
         "slice-forgotten-guard" => slice_forgotten_guard(),
         "slice-kept-guard" => slice_kept_guard(),
+        "slice-guard-of-exited-thread" => slice_guard_of_exited_thread(),
+        "slice-guard-moved-from-exited-thread" => slice_guard_moved_from_exited_thread(),
         "finalize-in-threads-kernel" => finalize_in_kernel(true),
         "finalize-in-serial-kernel" => finalize_in_kernel(false),
         other => panic!("unknown scenario {other}"),
@@ -113,6 +130,51 @@ fn slice_kept_guard() {
     })
     .unwrap();
     println!("with_slice returned with a live guard: {}", guard[0]);
+}
+
+/// A thread the closure starts takes a guard of a clone, forgets it and exits.
+fn slice_guard_of_exited_thread() {
+    let _rt = ferrokkos::initialize(InitSettings::new()).unwrap();
+    let mut data = vec![1.0f64; 8];
+    View::<f64, 1>::with_slice("lent by an exited thread", &mut data, [8], |v| {
+        let clone = v.clone();
+        std::thread::spawn(move || {
+            std::mem::forget(clone.host_mut().unwrap());
+        })
+        .join()
+        .unwrap();
+        eprintln!("the thread that forgot its guard has exited");
+    })
+    .unwrap();
+    println!("with_slice returned while a guard of an exited thread was forgotten");
+}
+
+/// A thread the closure starts takes a guard, hands it to a live thread that drops it 200 ms later,
+/// and exits before that. (The clone the guard borrows lives outside the lend, so that nothing
+/// leaks under valgrind.)
+fn slice_guard_moved_from_exited_thread() {
+    let _rt = ferrokkos::initialize(InitSettings::new()).unwrap();
+    let mut data = vec![4u32; 8];
+    let holder = std::sync::OnceLock::new();
+    std::thread::scope(|s| {
+        let (send, receive) = std::sync::mpsc::channel();
+        let keeper = s.spawn(move || {
+            let mut guard: ferrokkos::HostMut<'_, u32, 1, LayoutRight, HostSpace> =
+                receive.recv().unwrap();
+            std::thread::sleep(Duration::from_millis(200));
+            guard[3] = 9;
+        });
+        View::<u32, 1>::with_slice("moved guard", &mut data, [8], |v| {
+            let clone: &View<u32, 1> = holder.get_or_init(|| v.clone());
+            std::thread::scope(|t| {
+                t.spawn(|| send.send(clone.host_mut().unwrap()).unwrap());
+            });
+        })
+        .unwrap();
+        keeper.join().unwrap();
+    });
+    assert_eq!(data, [4, 4, 4, 9, 4, 4, 4, 4]);
+    println!("with_slice returned once the moved guard was dropped");
 }
 
 /// Drops the runtime from inside a kernel (on Threads, possibly on a pool worker).
@@ -166,6 +228,47 @@ fn with_slice_aborts_rather_than_return_a_live_guard() {
     let (status, text) = child("slice-kept-guard");
     assert!(aborted(status), "{status}: {text}");
     assert!(!text.contains("with_slice returned"), "{text}");
+}
+
+#[test]
+fn with_slice_aborts_soon_on_a_guard_forgotten_by_a_thread_that_exited() {
+    let start = Instant::now();
+    let (status, text) = child_within("slice-guard-of-exited-thread", Duration::from_secs(20));
+    assert!(aborted(status), "{status}: {text}");
+    assert!(
+        text.contains("the thread that forgot its guard has exited"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "View \"lent by an exited thread\" lent by View::with_slice still has a guard taken \
+             on a thread that has exited and was never dropped"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("with_slice returned"), "{text}");
+    // About a second of grace, not the 10 s of a waiting message.
+    assert!(!text.contains("has waited"), "{text}");
+    if !under_valgrind() {
+        assert!(
+            start.elapsed() < Duration::from_secs(8),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn with_slice_waits_for_a_guard_moved_from_an_exited_thread_to_a_live_one() {
+    let (status, text) = child_within(
+        "slice-guard-moved-from-exited-thread",
+        Duration::from_secs(20),
+    );
+    assert!(status.success(), "{status}: {text}");
+    assert!(
+        text.contains("with_slice returned once the moved guard was dropped"),
+        "{text}"
+    );
 }
 
 #[test]

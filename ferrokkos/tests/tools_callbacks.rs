@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::child::{is_child, run_child};
-use common::tools::{Record, Variant, build_recorder, lines, read_records};
+use common::tools::{Record, Variant, build_c_library, build_recorder, lines, read_records};
 use ferrokkos::prelude::*;
 use ferrokkos::profiling::{self, ProfilingSection, ScopedRegion};
 use ferrokkos::{Serial, Threads, kernel};
@@ -443,6 +443,73 @@ fn an_optional_tool_that_does_not_load_is_a_warning_and_the_run_goes_on() {
             "ferrokkos: warning: the Kokkos Tools library \"/nonexistent/libkp_missing.so\" \
              could not be loaded"
         ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("going on without it"), "{stderr}");
+}
+
+/// A "tool" whose `kokkosp_begin_parallel_for` is an `int`, not a function (with a real
+/// `kokkosp_init_library` next to it).
+const DATA_SYMBOL_TOOL: &str = "\
+int kokkosp_begin_parallel_for = 5;
+void kokkosp_init_library(int seq, unsigned long long version, unsigned int count, void *info) {
+    (void)seq; (void)version; (void)count; (void)info;
+}
+";
+
+fn data_symbol_tool() {
+    let lib = std::env::var("FK_DATA_SYMBOL_TOOL").unwrap();
+    // By default the tool fails initialize, naming the library, the symbol and what it is.
+    let e = ferrokkos::initialize(InitSettings::new().tools_libs(lib.as_str())).unwrap_err();
+    assert!(matches!(e, ferrokkos::Error::ToolLibrary { .. }), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "the Kokkos Tools library {lib:?} could not be loaded: the symbol \
+             kokkosp_begin_parallel_for is a data object (STT_OBJECT), not a function; a Kokkos \
+             Tools callback must be a function"
+        )
+    );
+    // Optional tools: a warning, and the program runs (and launches) without the tool.
+    let rt = ferrokkos::initialize(
+        InitSettings::new()
+            .tools_libs(lib.as_str())
+            .tools_optional(true),
+    )
+    .unwrap();
+    assert!(!profiling::profile_library_loaded());
+    let y = View::<u32, 1>::new("y", [8]).unwrap();
+    parallel_for(
+        "after a refused tool",
+        RangePolicy::new(&Serial::default_instance().unwrap(), 0, 8).unwrap(),
+        kernel!(|i| y[i] = 2 * i as u32),
+    )
+    .unwrap();
+    assert_eq!(
+        y.to_vec().unwrap(),
+        (0..8).map(|i| 2 * i).collect::<Vec<u32>>()
+    );
+    rt.finalize().unwrap();
+}
+
+#[test]
+fn a_tool_whose_callback_name_is_a_data_symbol_fails_initialize_instead_of_crashing() {
+    if is_child() {
+        data_symbol_tool();
+        return;
+    }
+    let lib = build_c_library("libfk_data_symbol_tool.so", DATA_SYMBOL_TOOL);
+    let out = run_child(
+        "a_tool_whose_callback_name_is_a_data_symbol_fails_initialize_instead_of_crashing",
+        &[("FK_DATA_SYMBOL_TOOL", lib.to_str().unwrap())],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "ferrokkos: warning: the Kokkos Tools library {:?} could not be loaded: the symbol \
+             kokkosp_begin_parallel_for is a data object (STT_OBJECT)",
+            lib.to_str().unwrap()
+        )),
         "{stderr}"
     );
     assert!(stderr.contains("going on without it"), "{stderr}");

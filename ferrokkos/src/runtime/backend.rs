@@ -18,6 +18,13 @@ pub(crate) trait Backend: Any + Send + Sync {
     /// order.
     fn shutdown(&self);
 
+    /// Whether the calling thread counts as started by work running on one of the backend's
+    /// instances, which may be waiting for it (a host kernel that starts threads and joins them):
+    /// finalize from such a thread is deferred as finalize inside a kernel is.
+    fn started_by_running_work(&self) -> bool {
+        false
+    }
+
     /// What the backend declares to tools at initialize (`kokkosp_declare_metadata`).
     fn metadata(&self) -> Vec<(&'static str, String)> {
         Vec::new()

@@ -14,6 +14,7 @@
 mod backend;
 mod bulk;
 pub(crate) mod context;
+pub(crate) mod started;
 
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -73,6 +74,7 @@ fn lifecycle() -> MutexGuard<'static, Lifecycle> {
 /// The running state, or the error that says why there is none. `what` describes the attempted
 /// operation for the message (e.g. `allocating View "x" in HostSpace`).
 pub(crate) fn state(what: impl FnOnce() -> String) -> Result<Arc<State>> {
+    started::register();
     match &*lifecycle() {
         Lifecycle::Running(state) => Ok(Arc::clone(state)),
         Lifecycle::Uninitialized => Err(Error::NotInitialized { what: what() }),
@@ -86,6 +88,7 @@ pub(crate) fn state(what: impl FnOnce() -> String) -> Result<Arc<State>> {
 /// after finalize is [`Error::InitializeAfterFinalize`] (as in Kokkos).
 ///
 pub(crate) fn initialize(settings: InitSettings, starts: &[Start]) -> Result<Runtime> {
+    started::register();
     let mut guard = lifecycle();
     match &*guard {
         Lifecycle::Running(_) => return Err(Error::AlreadyInitialized),
@@ -184,7 +187,9 @@ impl Runtime {
     /// Called (or the guard dropped) from inside a host kernel, where stopping the backends would
     /// wait for the kernel itself, finalize is deferred: it returns `Ok(())` at once and the runtime
     /// finalizes when the outermost launch running on the calling thread has returned (its errors are
-    /// then printed to stderr, as `Drop` does).
+    /// then printed to stderr, as `Drop` does). The same holds on a thread that a running host
+    /// kernel started (e.g. with `std::thread::scope`; see [`crate::ExecutionSpace::fence`] for how
+    /// such a thread is told): finalize happens once that kernel's launch has returned.
     pub fn finalize(mut self) -> Result<()> {
         self.done = true;
         finalize_now()
@@ -231,8 +236,9 @@ fn finish_deferred() {
 }
 
 fn finalize_now() -> Result<()> {
-    // Inside a kernel, shutting the backends down would wait for that kernel: finalize afterwards.
-    if context::in_kernel() {
+    // Inside a kernel, or on a thread a running kernel started, shutting the backends down would
+    // wait for that kernel: finalize afterwards.
+    if context::in_kernel() || started_by_running_work() {
         DEFERRED.store(true, Ordering::Release);
         return Ok(());
     }
@@ -276,6 +282,16 @@ fn finalize_now() -> Result<()> {
             first: panics.swap_remove(0),
         }),
     }
+}
+
+/// Whether the calling thread counts as started by work running on a backend (which may wait for it).
+fn started_by_running_work() -> bool {
+    state(String::new).is_ok_and(|state| {
+        state
+            .backends
+            .iter()
+            .any(|(backend, _)| backend.started_by_running_work())
+    })
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {

@@ -8,14 +8,18 @@
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
+use super::lend::{Holders, Outstanding};
 use super::{Pending, RawMemory};
 use crate::error::{BorrowKind, Error, Result};
 
 const EXCLUSIVE: isize = -1;
 const EXPIRED: isize = isize::MIN;
+
+/// How long the end of a lend waits for a borrow that no live thread that took it can give back (a
+/// guard moved to another thread may be about to be dropped there) before it aborts.
+const ORPHAN_GRACE: Duration = Duration::from_secs(1);
 
 /// Where an allocation's memory comes from.
 enum Memory {
@@ -36,11 +40,10 @@ pub(crate) struct Allocation {
     /// one queue completes in order): two instances may read an allocation at once, and each of
     /// their kernels must be waited for before the memory is written by the host or freed.
     pending: Mutex<Vec<Pending>>,
-    /// For memory lent by `View::with_slice`: the borrows each thread took minus those it gave
-    /// back (a guard may be dropped on another thread than the one that took it), so that the end
-    /// of the lend can tell a borrow this thread still holds (which waiting cannot end) from one
-    /// another thread is about to give back. `None` for every other allocation.
-    lent: Option<Mutex<Vec<(ThreadId, isize)>>>,
+    /// For memory lent by `View::with_slice`: which threads hold borrows and whether they have
+    /// exited (`lend.rs`), so that the end of the lend can tell a borrow that will be given back
+    /// from one that never will. `None` for every other allocation.
+    lent: Option<Arc<Holders>>,
     /// For unmanaged memory: whether kernels on the GPU can reach it, as the driver says (`None`:
     /// as the View's space declares).
     device_reachable: Option<bool>,
@@ -98,7 +101,7 @@ impl Allocation {
             borrow: AtomicIsize::new(0),
             has_pending: AtomicBool::new(false),
             pending: Mutex::new(Vec::new()),
-            lent: lent.then(|| Mutex::new(Vec::new())),
+            lent: lent.then(Holders::new),
             device_reachable,
         }
     }
@@ -114,16 +117,10 @@ impl Allocation {
     #[inline(never)]
     fn note_holder(&self, delta: isize) {
         let Some(lent) = &self.lent else { return };
-        let me = std::thread::current().id();
-        let mut holders = lent.lock().unwrap_or_else(|e| e.into_inner());
-        match holders.iter().position(|(t, _)| *t == me) {
-            Some(k) => {
-                holders[k].1 += delta;
-                if holders[k].1 == 0 {
-                    holders.swap_remove(k);
-                }
-            }
-            None => holders.push((me, delta)),
+        if delta > 0 {
+            lent.taken();
+        } else {
+            lent.given_back();
         }
     }
 
@@ -132,12 +129,11 @@ impl Allocation {
         self.lent.is_some()
     }
 
-    /// For lent memory: whether this thread took more borrows than it gave back.
-    fn held_here(&self) -> bool {
-        let Some(lent) = &self.lent else { return false };
-        let me = std::thread::current().id();
-        let holders = lent.lock().unwrap_or_else(|e| e.into_inner());
-        holders.iter().any(|(t, n)| *t == me && *n > 0)
+    /// For lent memory: who holds the borrows that are out.
+    fn outstanding(&self) -> Outstanding {
+        self.lent
+            .as_ref()
+            .map_or(Outstanding::None, |lent| lent.outstanding())
     }
 
     pub(crate) fn label(&self) -> &str {
@@ -289,11 +285,13 @@ impl Allocation {
     /// every later borrow fail with [`Error::Expired`], then waits for the device work that used the
     /// memory.
     ///
-    /// A borrow that the calling thread still holds (a guard of a clone of the View that was kept,
-    /// leaked or forgotten with `mem::forget`) can never be given back while this thread waits, and
-    /// returning would let that guard alias memory the caller owns again: the process is aborted
-    /// with a message naming the View instead (a hang would be the only other sound outcome).
-    /// Borrows held by other threads are waited for, with a message every 10 seconds.
+    /// Borrows held by live threads are waited for, with a message every 10 seconds. A borrow that
+    /// no waiting can end makes the process abort with a message naming the View (returning would
+    /// let the guard alias memory the caller owns again; a hang would be the only other sound
+    /// outcome): one the calling thread itself took (a guard of a clone of the View kept, leaked or
+    /// forgotten with `mem::forget`), or one taken only by threads that have exited (a guard
+    /// forgotten or leaked there). Either may also be a guard moved to another thread, which may
+    /// be about to drop it: the abort comes after [`ORPHAN_GRACE`] without the borrow coming back.
     pub(crate) fn expire(&self) {
         // New borrows are refused first, then the device work stamped on the allocation is waited
         // for: the other order would let a launch on another thread start between the two, and its
@@ -301,20 +299,30 @@ impl Allocation {
         let start = Instant::now();
         let mut warned = Duration::ZERO;
         let mut spins = 0u32;
+        // Since when the borrows out have been ones that no waiting can end, and whose.
+        let mut orphaned: Option<(Instant, Outstanding)> = None;
         while self
             .borrow
             .compare_exchange_weak(0, EXPIRED, Ordering::AcqRel, Ordering::Relaxed)
             .is_err()
         {
-            if self.borrow.load(Ordering::Acquire) != 0 && self.held_here() {
-                eprintln!(
-                    "ferrokkos: View \"{}\" lent by View::with_slice still has a guard of this \
-                     thread when the lend ends (a guard of a clone of the View was kept, leaked or \
-                     forgotten); returning would let that guard alias memory the caller owns again, \
-                     so the process aborts",
-                    self.label
-                );
-                std::process::abort();
+            let outstanding = if self.borrow.load(Ordering::Acquire) != 0 {
+                self.outstanding()
+            } else {
+                Outstanding::None
+            };
+            match (outstanding, orphaned) {
+                (Outstanding::Here | Outstanding::OnlyExited, Some((since, whose)))
+                    if whose == outstanding =>
+                {
+                    if since.elapsed() >= ORPHAN_GRACE {
+                        self.abort_orphaned(outstanding);
+                    }
+                }
+                (Outstanding::Here | Outstanding::OnlyExited, _) => {
+                    orphaned = Some((Instant::now(), outstanding));
+                }
+                _ => orphaned = None,
             }
             spins += 1;
             if spins < 100 {
@@ -333,10 +341,36 @@ impl Allocation {
                 );
             }
         }
+        if let Some(lent) = &self.lent {
+            lent.retire();
+        }
         // No launch can stamp the allocation any more; wait for every kernel and copy that did.
         if let Err(e) = self.wait_pending() {
             eprintln!("ferrokkos: {e}");
         }
+    }
+
+    /// Reports a borrow of lent memory that no waiting can end, and aborts.
+    #[cold]
+    fn abort_orphaned(&self, whose: Outstanding) -> ! {
+        if whose == Outstanding::Here {
+            eprintln!(
+                "ferrokkos: View \"{}\" lent by View::with_slice still has a guard of this \
+                 thread when the lend ends (a guard of a clone of the View was kept, leaked or \
+                 forgotten); returning would let that guard alias memory the caller owns again, \
+                 so the process aborts",
+                self.label
+            );
+        } else {
+            eprintln!(
+                "ferrokkos: View \"{}\" lent by View::with_slice still has a guard taken on a \
+                 thread that has exited and was never dropped (it was forgotten, leaked, or is \
+                 still held elsewhere); the lend cannot return memory a guard might still reach, \
+                 so the process aborts",
+                self.label
+            );
+        }
+        std::process::abort();
     }
 
     fn conflict(&self, requested: BorrowKind, state: isize) -> Error {

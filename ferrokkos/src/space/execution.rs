@@ -90,6 +90,19 @@ pub trait ExecutionSpace: Clone + Debug + Send + Sync + 'static {
     }
 
     /// Waits until all work submitted to this instance has completed. `label` names the fence for tools.
+    ///
+    /// On a host space, a fence (or a launch, or finalize) from inside a kernel running on the
+    /// instance would wait for itself: there it returns at once (a launch runs inline, finalize is
+    /// deferred until the kernel's launch has returned). The same holds on a thread that the
+    /// running kernel started (`std::thread::scope` in a kernel body, which joins its threads): a
+    /// thread that would wait for a running host kernel, and that started after the kernel's launch
+    /// began (told by std's thread numbers, allocated in spawn order: numbered above every thread
+    /// that had used ferrokkos when the launch began), waits 100 ms (once per kernel), then is
+    /// treated as part of that kernel (on Threads its launches run every participant on the calling
+    /// thread, with the result the workers would give). A thread that unrelated code started while
+    /// the kernel runs, or that first uses ferrokkos then, is treated the same way if the kernel
+    /// outlasts those 100 ms; all it loses is the ordering with that one kernel (its Views stay
+    /// borrow-checked: a View the kernel uses gives it a borrow error, never a race).
     fn fence(&self, label: &str) -> Result<()>;
 
     /// The maximum number of threads (or lanes) that work on this instance runs on at once.
@@ -131,7 +144,8 @@ pub(crate) fn tool_site<S: ExecutionSpace>(space: &S) -> impl FnOnce() -> Site +
 }
 
 /// Fences the default instance of every backend of this process (Kokkos' global `fence`). `label`
-/// names the fence for tools.
+/// names the fence for tools. Called from inside a host kernel, or from a thread that a running host
+/// kernel started, it does not wait for that kernel (see [`ExecutionSpace::fence`]).
 pub fn fence(label: &str) -> Result<()> {
     crate::runtime::fence_all(label)
 }

@@ -6,6 +6,7 @@ mod copy;
 mod execution;
 pub(crate) mod host_space;
 mod kind;
+mod lend;
 mod memory;
 mod partition;
 mod pending;

@@ -7,8 +7,8 @@ use crate::error::{Error, Result};
 /// `partition_space(exec, 1, 1, ...)`).
 ///
 /// On Threads the instances get disjoint sets of the pool's workers (the thread that dispatches to an
-/// instance always takes part in its work); on Serial they are new Serial instances. `n == 0` gives no
-/// instances.
+/// instance always takes part in its work); on Serial they are new Serial instances. `n == 0` is an
+/// [`Error::InvalidArgument`]: Kokkos requires at least one partition.
 ///
 /// ```
 /// use ferrokkos::{ExecutionSpace, InitSettings, Threads, partition_space};
@@ -22,7 +22,10 @@ pub fn partition_space<E: ExecutionSpace>(exec: &E, n: usize) -> Result<Vec<E>> 
 }
 
 /// Splits `exec` into `weights.len()` instances whose shares of its resources are proportional to the
-/// weights. Every weight must be finite and positive.
+/// weights.
+///
+/// Errors ([`Error::InvalidArgument`]): no weights (Kokkos requires at least one partition), or a
+/// weight that is not finite and positive (negative, zero, NaN or infinite), naming it.
 pub fn partition_space_with_weights<E: ExecutionSpace>(
     exec: &E,
     weights: &[f64],
@@ -32,7 +35,16 @@ pub fn partition_space_with_weights<E: ExecutionSpace>(
 
 /// Shares `total` units among `weights`: each share is at least 1 (when `weights.len() <= total`, the
 /// shares sum to `total`; otherwise every share is 1), the rest is distributed by largest remainder.
+///
+/// Every space's `partition` checks its weights here: no weights, or a weight that is not finite and
+/// positive, is an [`Error::InvalidArgument`] saying which.
 pub(crate) fn split_concurrency(total: usize, weights: &[f64]) -> Result<Vec<usize>> {
+    if weights.is_empty() {
+        return Err(Error::InvalidArgument {
+            operation: "partition_space",
+            reason: "no partitions were requested (no weights); at least one is required".into(),
+        });
+    }
     if let Some((i, w)) = weights
         .iter()
         .enumerate()
@@ -44,16 +56,17 @@ pub(crate) fn split_concurrency(total: usize, weights: &[f64]) -> Result<Vec<usi
         });
     }
     let n = weights.len();
-    if n == 0 {
-        return Ok(Vec::new());
-    }
     if n >= total {
         return Ok(vec![1; n]);
     }
     // Proportional shares, at least 1 each; then fix the sum one unit at a time, where the rounding
-    // error is largest.
-    let sum: f64 = weights.iter().sum();
-    let exact: Vec<f64> = weights.iter().map(|w| total as f64 * w / sum).collect();
+    // error is largest. The weights are scaled by the largest first, so their sum cannot overflow.
+    let largest = weights.iter().fold(0.0f64, |m, &w| m.max(w));
+    let sum: f64 = weights.iter().map(|w| w / largest).sum();
+    let exact: Vec<f64> = weights
+        .iter()
+        .map(|w| total as f64 * (w / largest) / sum)
+        .collect();
     let mut shares: Vec<usize> = exact.iter().map(|x| (x.floor() as usize).max(1)).collect();
     let error = |shares: &[usize], i: usize| exact[i] - shares[i] as f64;
     let mut assigned: usize = shares.iter().sum();
@@ -108,7 +121,27 @@ mod tests {
     #[test]
     fn more_parts_than_units_gives_one_each() {
         assert_eq!(split_concurrency(2, &[1.0; 5]).unwrap(), [1; 5]);
-        assert_eq!(split_concurrency(3, &[]).unwrap(), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn no_weights_is_an_error() {
+        for total in [1, 3] {
+            let e = split_concurrency(total, &[]).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "partition_space: no partitions were requested (no weights); at least one is \
+                 required"
+            );
+        }
+    }
+
+    #[test]
+    fn huge_weights_do_not_overflow_their_sum() {
+        assert_eq!(split_concurrency(8, &[f64::MAX; 2]).unwrap(), [4, 4]);
+        assert_eq!(
+            split_concurrency(4, &[f64::MAX, f64::MAX / 3.0]).unwrap(),
+            [3, 1]
+        );
     }
 
     #[test]
@@ -118,7 +151,15 @@ mod tests {
             e.to_string(),
             "partition_space: weight 1 is -2; every weight must be finite and positive"
         );
-        assert!(split_concurrency(4, &[f64::NAN]).is_err());
-        assert!(split_concurrency(4, &[0.0]).is_err());
+        for (weights, named) in [
+            (&[f64::NAN][..], "weight 0 is NaN"),
+            (&[1.0, f64::INFINITY], "weight 1 is inf"),
+            (&[f64::NEG_INFINITY], "weight 0 is -inf"),
+            (&[0.0, 0.0], "weight 0 is 0"),
+            (&[2.0, -0.0], "weight 1 is -0"),
+        ] {
+            let e = split_concurrency(4, weights).unwrap_err().to_string();
+            assert!(e.contains(named), "{weights:?}: {e}");
+        }
     }
 }

@@ -2,7 +2,9 @@
 //!
 //! Each callback is looked up once, at load. A symbol the library does not export disables that
 //! callback only (old tools lack e.g. `kokkosp_end_parallel_scan` or the fence callbacks), as in
-//! Kokkos. The callers in this file are the only places that call into the tool.
+//! Kokkos; a symbol that is not a function (a data object of that name) fails the load
+//! (`symbol_kind.rs`), since calling it would crash the process. The callers in this file are the
+//! only places that call into the tool.
 
 use std::ffi::{CString, c_char};
 
@@ -76,8 +78,9 @@ pub(crate) fn c_string(text: &str) -> CString {
 
 impl ToolLibrary {
     /// Loads the library at `path` (with `RTLD_NOW | RTLD_GLOBAL`, as Kokkos does) and looks up its
-    /// callbacks. A file that cannot be loaded, or a library that exports no `kokkosp_` function,
-    /// is an [`Error::ToolLibrary`].
+    /// callbacks. A file that cannot be loaded, a `kokkosp_*` symbol that is not a function (naming
+    /// the symbol and its type), or a library that exports no `kokkosp_` function, is an
+    /// [`Error::ToolLibrary`].
     pub(crate) fn load(path: &str) -> Result<ToolLibrary> {
         let fail = |reason: String| Error::ToolLibrary {
             path: path.to_string(),
@@ -92,7 +95,7 @@ impl ToolLibrary {
         let library = unsafe { libloading::os::unix::Library::open(Some(path), flags) }
             .map_err(|e| fail(with_sources(&e)))?;
         let library = libloading::Library::from(library);
-        let callbacks = lookup(&library);
+        let callbacks = lookup(&library).map_err(fail)?;
         if !callbacks.any() {
             return Err(fail(
                 "the library exports no kokkosp_* function: it is not a Kokkos Tools library"
@@ -421,42 +424,53 @@ impl Callbacks {
     }
 }
 
-/// Looks up every callback `library` exports.
-fn lookup(library: &libloading::Library) -> Callbacks {
-    /// The symbol `name`, as a function pointer of type `T`.
-    fn get<T: Copy>(library: &libloading::Library, name: &str) -> Option<T> {
+/// Looks up every callback `library` exports; a symbol of a callback's name that is not a function
+/// is an error saying which symbol and what it is.
+fn lookup(library: &libloading::Library) -> std::result::Result<Callbacks, String> {
+    /// The symbol `name`, as a function pointer of type `T`, once the loader's tables say it is a
+    /// function.
+    fn get<T: Copy>(
+        library: &libloading::Library,
+        name: &str,
+    ) -> std::result::Result<Option<T>, String> {
         let symbol = format!("{name}\0");
+        // SAFETY: the symbol's address is read as a plain pointer, never dereferenced or called.
+        let Ok(addr) = (unsafe { library.get::<*const std::ffi::c_void>(symbol.as_bytes()) })
+        else {
+            return Ok(None);
+        };
+        super::symbol_kind::at_address(*addr).check_callable(name)?;
         // SAFETY: each call below names a `kokkosp_*` symbol with the function type Kokkos'
-        // C interface gives it; the pointer is copied out and used only while the library stays
-        // loaded (the `ToolLibrary` owns it).
-        unsafe { library.get::<T>(symbol.as_bytes()).ok().map(|s| *s) }
+        // C interface gives it, and the symbol was just checked to be a function; the pointer is
+        // copied out and used only while the library stays loaded (the `ToolLibrary` owns it).
+        Ok(unsafe { library.get::<T>(symbol.as_bytes()).ok().map(|s| *s) })
     }
     let l = library;
-    Callbacks {
-        init: get(l, "kokkosp_init_library"),
-        finalize: get(l, "kokkosp_finalize_library"),
-        parse_args: get(l, "kokkosp_parse_args"),
-        begin_for: get(l, "kokkosp_begin_parallel_for"),
-        end_for: get(l, "kokkosp_end_parallel_for"),
-        begin_reduce: get(l, "kokkosp_begin_parallel_reduce"),
-        end_reduce: get(l, "kokkosp_end_parallel_reduce"),
-        begin_scan: get(l, "kokkosp_begin_parallel_scan"),
-        end_scan: get(l, "kokkosp_end_parallel_scan"),
-        begin_fence: get(l, "kokkosp_begin_fence"),
-        end_fence: get(l, "kokkosp_end_fence"),
-        push_region: get(l, "kokkosp_push_profile_region"),
-        pop_region: get(l, "kokkosp_pop_profile_region"),
-        allocate: get(l, "kokkosp_allocate_data"),
-        deallocate: get(l, "kokkosp_deallocate_data"),
-        begin_deep_copy: get(l, "kokkosp_begin_deep_copy"),
-        end_deep_copy: get(l, "kokkosp_end_deep_copy"),
-        create_section: get(l, "kokkosp_create_profile_section"),
-        start_section: get(l, "kokkosp_start_profile_section"),
-        stop_section: get(l, "kokkosp_stop_profile_section"),
-        destroy_section: get(l, "kokkosp_destroy_profile_section"),
-        profile_event: get(l, "kokkosp_profile_event"),
-        declare_metadata: get(l, "kokkosp_declare_metadata"),
-        request_settings: get(l, "kokkosp_request_tool_settings"),
-        provide_interface: get(l, "kokkosp_provide_tool_programming_interface"),
-    }
+    Ok(Callbacks {
+        init: get(l, "kokkosp_init_library")?,
+        finalize: get(l, "kokkosp_finalize_library")?,
+        parse_args: get(l, "kokkosp_parse_args")?,
+        begin_for: get(l, "kokkosp_begin_parallel_for")?,
+        end_for: get(l, "kokkosp_end_parallel_for")?,
+        begin_reduce: get(l, "kokkosp_begin_parallel_reduce")?,
+        end_reduce: get(l, "kokkosp_end_parallel_reduce")?,
+        begin_scan: get(l, "kokkosp_begin_parallel_scan")?,
+        end_scan: get(l, "kokkosp_end_parallel_scan")?,
+        begin_fence: get(l, "kokkosp_begin_fence")?,
+        end_fence: get(l, "kokkosp_end_fence")?,
+        push_region: get(l, "kokkosp_push_profile_region")?,
+        pop_region: get(l, "kokkosp_pop_profile_region")?,
+        allocate: get(l, "kokkosp_allocate_data")?,
+        deallocate: get(l, "kokkosp_deallocate_data")?,
+        begin_deep_copy: get(l, "kokkosp_begin_deep_copy")?,
+        end_deep_copy: get(l, "kokkosp_end_deep_copy")?,
+        create_section: get(l, "kokkosp_create_profile_section")?,
+        start_section: get(l, "kokkosp_start_profile_section")?,
+        stop_section: get(l, "kokkosp_stop_profile_section")?,
+        destroy_section: get(l, "kokkosp_destroy_profile_section")?,
+        profile_event: get(l, "kokkosp_profile_event")?,
+        declare_metadata: get(l, "kokkosp_declare_metadata")?,
+        request_settings: get(l, "kokkosp_request_tool_settings")?,
+        provide_interface: get(l, "kokkosp_provide_tool_programming_interface")?,
+    })
 }

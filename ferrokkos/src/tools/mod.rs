@@ -17,6 +17,7 @@ mod ffi;
 mod hooks;
 mod library;
 pub mod profiling;
+mod symbol_kind;
 pub(crate) mod trace;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -5,8 +5,9 @@
 //! borrow's lifetime. The safe form therefore lends the View to a closure and, when the closure returns,
 //! *expires* the allocation record: it waits until no host guard is held on it, then every later
 //! access through any surviving clone fails with [`Error::Expired`] instead of touching the memory.
-//! The record counts the guards each thread holds, so a guard the lending thread itself still holds
-//! (which no wait can end) aborts the process rather than hanging it.
+//! The record counts the guards each thread holds and sees threads exit, so a guard that no wait can
+//! end (held by the lending thread itself, or taken only on threads that have exited) aborts the
+//! process rather than hanging it.
 
 use std::ptr::NonNull;
 use std::sync::Arc;
@@ -28,10 +29,12 @@ impl<T: Element, const R: usize, L: RegularLayout, M: MemorySpace> View<T, R, L,
     ///
     /// When `f` returns, this call waits until no host guard of the View is held (another thread may
     /// still hold one through a clone); afterwards every clone refuses access with
-    /// [`Error::Expired`]. A guard that the calling thread still holds then (taken on a clone of the
-    /// View and kept, leaked or forgotten with `mem::forget`) could never be given back while this
-    /// call waits, and returning would let it alias `data`: the process aborts with a message naming
-    /// the View instead of hanging.
+    /// [`Error::Expired`]. A guard that no wait can bring back (one the calling thread still holds,
+    /// taken on a clone of the View and kept, leaked or forgotten with `mem::forget`; or one taken
+    /// on a thread that has since exited without dropping it) would alias `data` if this call
+    /// returned: after about a second (a guard moved to a live thread may be dropped there) the
+    /// process aborts with a message naming the View instead of hanging. Guards held by live
+    /// threads are waited for.
     ///
     /// ```
     /// use ferrokkos::{InitSettings, View, deep_copy};

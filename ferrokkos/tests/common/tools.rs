@@ -105,7 +105,6 @@ fn modified(path: &Path) -> Option<SystemTime> {
 pub fn build_recorder(variant: Variant) -> PathBuf {
     // Threads of one process build one at a time (the others then find the library fresh).
     static BUILDING: Mutex<()> = Mutex::new(());
-    static SEQ: AtomicUsize = AtomicUsize::new(0);
     let _guard = BUILDING.lock().unwrap_or_else(PoisonError::into_inner);
 
     // Test binaries copied to another machine (the GPU machine, which has no source tree) find
@@ -114,8 +113,7 @@ pub fn build_recorder(variant: Variant) -> PathBuf {
         return Path::new(&dir).join(variant.file_name());
     }
     let src = recorder_source();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let out = dir.join(variant.file_name());
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join(variant.file_name());
     let inputs = [
         src.clone(),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/common/tools.rs"),
@@ -127,6 +125,22 @@ pub fn build_recorder(variant: Variant) -> PathBuf {
         return out;
     }
 
+    let defines: &[&str] = if variant == Variant::Old {
+        &["-DFK_RECORDER_OLD_TOOL"]
+    } else {
+        &[]
+    };
+    compile_shared(&src, &out, defines);
+    out
+}
+
+/// Compiles the C file `src` into the shared library `out` with the system C compiler (warnings are
+/// errors), `extra` added to the command line. The library is written to a file of its own, then
+/// renamed to `out` (atomically, for concurrent builders). Panics with the compiler's output if the
+/// build fails.
+fn compile_shared(src: &Path, out: &Path, extra: &[&str]) {
+    static SEQ: AtomicUsize = AtomicUsize::new(0);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
     let cc_dir = dir.join("fk_recorder_cc");
     std::fs::create_dir_all(&cc_dir)
         .unwrap_or_else(|e| panic!("creating {}: {e}", cc_dir.display()));
@@ -145,22 +159,19 @@ pub fn build_recorder(variant: Variant) -> PathBuf {
         .std("c99")
         .pic(true)
         .try_get_compiler()
-        .unwrap_or_else(|e| panic!("no C compiler for the recorder tool ({triple}): {e}"));
-
+        .unwrap_or_else(|e| panic!("no C compiler for a test tool ({triple}): {e}"));
+    let file_name = out.file_name().unwrap().to_string_lossy();
     let tmp = dir.join(format!(
-        ".{}.{}.{}.tmp",
-        variant.file_name(),
+        ".{file_name}.{}.{}.tmp",
         std::process::id(),
         SEQ.fetch_add(1, Ordering::Relaxed)
     ));
     let mut cmd = compiler.to_command();
-    if variant == Variant::Old {
-        cmd.arg("-DFK_RECORDER_OLD_TOOL");
-    }
-    cmd.arg("-shared")
+    cmd.args(extra)
+        .arg("-shared")
         .arg("-o")
         .arg(&tmp)
-        .arg(&src)
+        .arg(src)
         .arg("-lpthread");
     let output = cmd
         .output()
@@ -168,16 +179,33 @@ pub fn build_recorder(variant: Variant) -> PathBuf {
     if !output.status.success() {
         let _ = std::fs::remove_file(&tmp);
         panic!(
-            "building the recorder tool failed ({}):\n{cmd:?}\n{}{}",
+            "building the test tool {file_name} failed ({}):\n{cmd:?}\n{}{}",
             output.status,
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         );
     }
-    std::fs::rename(&tmp, &out).unwrap_or_else(|e| {
+    std::fs::rename(&tmp, out).unwrap_or_else(|e| {
         let _ = std::fs::remove_file(&tmp);
         panic!("renaming {} to {}: {e}", tmp.display(), out.display())
     });
+}
+
+/// Builds a shared library named `file_name` (under Cargo's `CARGO_TARGET_TMPDIR`) from the C
+/// source text `source`, and returns its path. Each call builds afresh (into a file of its own,
+/// renamed over the library).
+pub fn build_c_library(file_name: &str, source: &str) -> PathBuf {
+    static SEQ: AtomicUsize = AtomicUsize::new(0);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let src = dir.join(format!(
+        "{file_name}.{}.{}.c",
+        std::process::id(),
+        SEQ.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&src, source).unwrap_or_else(|e| panic!("writing {}: {e}", src.display()));
+    let out = dir.join(file_name);
+    compile_shared(&src, &out, &[]);
+    let _ = std::fs::remove_file(&src);
     out
 }
 

@@ -33,6 +33,7 @@ mod kernel_launch;
 mod large_copies;
 mod md_range;
 mod mirrors;
+mod partitions;
 mod prepare;
 mod proven_bounds;
 mod range;

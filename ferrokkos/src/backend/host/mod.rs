@@ -4,6 +4,7 @@
 mod bulk;
 mod graph;
 pub(crate) mod isa;
+mod launch_lock;
 mod md_range;
 mod nontemporal;
 mod point;
@@ -34,12 +35,14 @@ use crate::settings::InitSettings;
 use crate::space::{DeviceType, ExecutionSpace, device_id};
 use crate::tools::FenceScope;
 
-/// What every host instance shares: whether the backend still runs, and the instance counters.
+/// What every host instance shares: whether the backend still runs, the instance counters, and the
+/// list of instances (for the rule on threads that a running kernel started: `launch_lock.rs`).
 #[derive(Debug)]
 pub(crate) struct HostShared {
     alive: AtomicBool,
     serial_ids: AtomicU32,
     threads_ids: AtomicU32,
+    instances: launch_lock::Instances,
 }
 
 impl HostShared {
@@ -69,6 +72,7 @@ impl HostBackend {
             alive: AtomicBool::new(true),
             serial_ids: AtomicU32::new(0),
             threads_ids: AtomicU32::new(0),
+            instances: launch_lock::Instances::default(),
         });
         isa::allow(settings.uses_wide_vectors());
         let hardware = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -121,6 +125,21 @@ impl Backend for HostBackend {
         let _ = self.fence_all("ferrokkos::finalize");
         self.shared.alive.store(false, Ordering::Release);
         self.pool.shutdown();
+    }
+
+    /// Whether the calling thread is treated as part of a kernel running on a host instance
+    /// (`launch_lock.rs`): finalize from it would wait for that kernel. A candidate waits up to the
+    /// grace for such kernels to end first.
+    fn started_by_running_work(&self) -> bool {
+        let me = crate::runtime::started::register();
+        let start = std::time::Instant::now();
+        while self.shared.instances.any_owner_for(me) {
+            if start.elapsed() >= launch_lock::ADOPTION_GRACE {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        false
     }
 
     fn metadata(&self) -> Vec<(&'static str, String)> {

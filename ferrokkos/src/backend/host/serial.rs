@@ -1,7 +1,8 @@
 //! [`Serial`]: runs work on the calling thread, one iteration after the other.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use super::launch_lock::{LaunchLock, Listed};
 use super::{HostShared, HostSpace};
 use crate::error::Result;
 use crate::runtime;
@@ -27,18 +28,31 @@ struct SerialInstance {
     id: u32,
     shared: Arc<HostShared>,
     /// Held while work runs, so that a fence from another thread waits for it.
-    launch: Mutex<()>,
+    launch: LaunchLock,
+}
+
+impl Listed for SerialInstance {
+    fn launch_lock(&self) -> &LaunchLock {
+        &self.launch
+    }
+
+    fn workers(&self) -> std::ops::Range<usize> {
+        0..0
+    }
 }
 
 impl Serial {
     /// Waits until the work other threads run on this instance has finished (the fence, without
-    /// the tools' callbacks).
+    /// the tools' callbacks). Inside a kernel, or on a thread that the kernel running on this
+    /// instance started (`launch_lock.rs`), it returns at once: the work running is the caller's
+    /// own.
     pub(crate) fn wait_idle(&self, label: &str) -> Result<()> {
         self.inner
             .shared
             .check_alive(|| format!("fence \"{label}\" on Serial"))?;
         if !context::in_kernel() {
-            drop(self.inner.launch.lock().unwrap_or_else(|e| e.into_inner()));
+            let launch = &self.inner.launch;
+            launch.wait_idle(|me| launch.owner_for(me));
         }
         Ok(())
     }
@@ -49,17 +63,20 @@ impl Serial {
             .serial_ids
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             + 1;
-        Serial {
-            inner: Arc::new(SerialInstance {
-                id,
-                shared: Arc::clone(shared),
-                launch: Mutex::new(()),
-            }),
-        }
+        let inner = Arc::new(SerialInstance {
+            id,
+            shared: Arc::clone(shared),
+            launch: LaunchLock::default(),
+        });
+        let listed: Arc<dyn Listed> = inner.clone();
+        shared.instances.add(Arc::downgrade(&listed));
+        Serial { inner }
     }
 
-    /// Runs `f` as this instance's next piece of work. From inside a host kernel it runs at once.
-    /// `what` describes the work for the error returned after finalize.
+    /// Runs `f` as this instance's next piece of work. From inside a host kernel, or from a thread
+    /// that the kernel running on this instance started (`launch_lock.rs`), it runs at once,
+    /// inline, as a nested dispatch does. `what` describes the work for the error returned after
+    /// finalize.
     pub(crate) fn execute<R>(
         &self,
         what: impl FnOnce() -> String,
@@ -69,7 +86,10 @@ impl Serial {
         if context::in_kernel() {
             return Ok(f());
         }
-        let _launch = self.inner.launch.lock().unwrap_or_else(|e| e.into_inner());
+        let launch = &self.inner.launch;
+        // `None`: the caller belongs to the running kernel; it runs `f` inline, as that kernel's
+        // own thread would.
+        let _launch = launch.enter(|me| launch.owner_for(me));
         let _scope = KernelScope::enter();
         Ok(f())
     }

@@ -1,13 +1,16 @@
 //! [`Threads`]: runs work on the crate's own pool of persistent threads.
 
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::time::Duration;
 
-use super::pool::{Part, Shared as PoolShared};
+use super::launch_lock::{self, LaunchLock, Listed, Owner};
+use super::pool::{Busy, Part, Shared as PoolShared};
 use super::{HostShared, HostSpace};
 use crate::error::{Error, Result};
 use crate::runtime;
 use crate::runtime::context;
+use crate::runtime::started;
 use crate::space::{DeviceType, ExecutionSpace};
 
 /// The Threads execution space: work is split among the calling thread and a set of pool workers.
@@ -38,20 +41,64 @@ struct ThreadsInstance {
     /// The pool workers this instance uses besides the dispatching thread.
     workers: Range<usize>,
     /// Held while work runs, so that work on one instance runs in order and a fence waits for it.
-    launch: Mutex<()>,
+    launch: LaunchLock,
+}
+
+impl Listed for ThreadsInstance {
+    fn launch_lock(&self) -> &LaunchLock {
+        &self.launch
+    }
+
+    fn workers(&self) -> Range<usize> {
+        self.workers.clone()
+    }
 }
 
 impl Threads {
     /// Waits until the work other threads run on this instance has finished (the fence, without
-    /// the tools' callbacks).
+    /// the tools' callbacks). Inside a kernel, or on a thread that a kernel this fence would wait
+    /// for started (`launch_lock.rs`), it returns at once: that work is the caller's own.
     pub(crate) fn wait_idle(&self, label: &str) -> Result<()> {
         self.inner
             .shared
             .check_alive(|| format!("fence \"{label}\" on Threads"))?;
         if !context::in_kernel() {
-            drop(self.inner.launch.lock().unwrap_or_else(|e| e.into_inner()));
+            self.inner.launch.wait_idle(|me| self.owner_of_wait(me));
         }
         Ok(())
+    }
+
+    /// The running launch that thread `me`, about to wait for this instance, is a candidate of
+    /// (`launch_lock.rs`): one on this instance, or one holding (or waiting for) workers that this
+    /// instance's launches need.
+    fn owner_of_wait(&self, me: u64) -> Option<Owner> {
+        let inner = &self.inner;
+        inner
+            .shared
+            .instances
+            .owner_of_wait(me, &inner.launch, &inner.workers)
+    }
+
+    /// For the pool, while the workers this instance needs are held: whether the calling thread,
+    /// having waited `waited`, is treated as part of the launch holding them (it then runs its
+    /// work alone).
+    fn adopted_by_holder(&self, waited: Duration) -> bool {
+        launch_lock::adopted(self.owner_of_wait(started::register()), waited)
+    }
+
+    /// What the pool does when the workers are held: for a launch that took the launch lock
+    /// (`launched`), wait unless the caller belongs to their holder; for one that found the lock
+    /// held by a launch the caller belongs to, run alone.
+    fn busy<'a>(
+        &self,
+        launched: bool,
+        adopted_by_holder: &'a dyn Fn(Duration) -> bool,
+    ) -> Busy<'a> {
+        if launched {
+            Busy::WaitUnless(adopted_by_holder)
+        } else {
+            Busy::RunAlone
+        }
     }
 
     /// A new instance over `workers`, with the next instance number.
@@ -64,21 +111,24 @@ impl Threads {
             .threads_ids
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             + 1;
-        Threads {
-            inner: Arc::new(ThreadsInstance {
-                id,
-                shared: Arc::clone(shared),
-                pool: Arc::clone(pool),
-                workers,
-                launch: Mutex::new(()),
-            }),
-        }
+        let inner = Arc::new(ThreadsInstance {
+            id,
+            shared: Arc::clone(shared),
+            pool: Arc::clone(pool),
+            workers,
+            launch: LaunchLock::default(),
+        });
+        let listed: Arc<dyn Listed> = inner.clone();
+        shared.instances.add(Arc::downgrade(&listed));
+        Threads { inner }
     }
 
     /// Runs `f` once per participant (`Part::index` in `0..Part::count`, at most `concurrency()`), the
     /// calling thread being participant 0, and returns when all are done. From inside a host kernel it
-    /// runs `f` once, inline, as the only participant. `what` describes the work for the error returned
-    /// after finalize.
+    /// runs `f` once, inline, as the only participant. From a thread that a kernel this launch would
+    /// wait for started (`launch_lock.rs`), every participant runs on the calling thread, in turn (the
+    /// pool's "alone", which gives what the workers would have). `what` describes the work for the
+    /// error returned after finalize.
     pub(crate) fn broadcast(
         &self,
         what: impl FnOnce() -> String,
@@ -89,12 +139,17 @@ impl Threads {
                 f(Part { index: 0, count: 1 });
                 return Ok(());
             }
-            let _launch = self.inner.launch.lock().unwrap_or_else(|e| e.into_inner());
-            self.inner.pool.broadcast(self.inner.workers.clone(), f)
+            let launch = self.inner.launch.enter(|me| self.owner_of_wait(me));
+            let adopted_by_holder = |waited| self.adopted_by_holder(waited);
+            let busy = self.busy(launch.is_some(), &adopted_by_holder);
+            self.inner
+                .pool
+                .broadcast_with(self.inner.workers.clone(), f, busy)
         })
     }
 
-    /// [`Threads::broadcast`] where each participant returns a partial result; the partial results
+    /// [`Threads::broadcast`] (inline or alone where it is) where each participant returns a
+    /// partial result; the partial results
     /// are joined with `join` along the pool's completion tree, in participant order (the grouping
     /// depends only on the number of participants, so the result does not depend on timing).
     /// `None` only if no participant returned (a panic, which is re-raised instead).
@@ -108,10 +163,12 @@ impl Threads {
             if context::in_kernel() {
                 return Ok(Some(part(Part { index: 0, count: 1 })));
             }
-            let _launch = self.inner.launch.lock().unwrap_or_else(|e| e.into_inner());
+            let launch = self.inner.launch.enter(|me| self.owner_of_wait(me));
+            let adopted_by_holder = |waited| self.adopted_by_holder(waited);
+            let busy = self.busy(launch.is_some(), &adopted_by_holder);
             self.inner
                 .pool
-                .broadcast_reduce(self.inner.workers.clone(), part, join)
+                .broadcast_reduce_with(self.inner.workers.clone(), part, join, busy)
         })
     }
 
@@ -216,6 +273,7 @@ mod tests {
             alive: AtomicBool::new(true),
             serial_ids: AtomicU32::new(0),
             threads_ids: AtomicU32::new(0),
+            instances: Default::default(),
         });
         (shared, Pool::start(threads, false).unwrap())
     }

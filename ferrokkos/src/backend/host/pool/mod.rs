@@ -36,8 +36,12 @@
 //! partition, which starts at worker 0) has its post in the bell's cache line.
 //!
 //! A broadcast made from inside a job (a nested parallel dispatch) runs inline on the calling thread
-//! with one participant, as Kokkos runs nested parallel regions on host backends. A panic in any
-//! participant is re-raised on the dispatcher once all participants have finished.
+//! with one participant, as Kokkos runs nested parallel regions on host backends. A broadcast whose
+//! caller belongs to a running job (a thread that job started, which it may be waiting for: the
+//! Threads space says which, `launch_lock.rs`) runs *alone*: every participant, in turn, on the
+//! calling thread, joined along the same completion tree, so that the result (a reduction's bits,
+//! a scan's chunks) is the one the workers would have given. A panic in any participant is
+//! re-raised on the dispatcher once all participants have finished.
 
 mod job;
 mod post;
@@ -257,6 +261,20 @@ impl Drop for Pool {
     }
 }
 
+/// What a dispatcher does when workers it needs are held by another dispatcher.
+#[derive(Clone, Copy)]
+pub(crate) enum Busy<'a> {
+    /// Waits for them.
+    #[cfg_attr(not(test), allow(dead_code))] // the Threads space always asks
+    Wait,
+    /// Waits, asking the function (when the wait begins, then about every millisecond, with the
+    /// time waited) whether the calling thread belongs to the job holding them (which may be
+    /// waiting for it): once it says so, runs alone (see the module's documentation).
+    WaitUnless(&'a dyn Fn(Duration) -> bool),
+    /// Runs alone at once: the caller is known to belong to a running job.
+    RunAlone,
+}
+
 /// Holds a range of workers; gives them back when dropped (also when unwinding).
 struct Held<'a> {
     shared: &'a Shared,
@@ -264,9 +282,19 @@ struct Held<'a> {
 }
 
 impl<'a> Held<'a> {
-    fn new(shared: &'a Shared, workers: Range<usize>) -> Self {
-        shared.reservations.acquire(workers.clone());
-        Held { shared, workers }
+    /// Takes `workers`, waiting for their holders, unless `give_up` says so (asked with the time
+    /// waited, while some are held).
+    #[inline]
+    fn new(
+        shared: &'a Shared,
+        workers: Range<usize>,
+        give_up: &dyn Fn(Duration) -> bool,
+    ) -> Option<Self> {
+        shared
+            .reservations
+            .acquire_unless(workers.clone(), give_up)
+            // Lazily: a `Held` dropped unused would give back workers that others hold.
+            .then(|| Held { shared, workers })
     }
 }
 
@@ -290,6 +318,33 @@ impl Drop for NoUnwind {
         );
         std::process::abort();
     }
+}
+
+/// Runs the `count` participants of a job on the calling thread, in the completion tree's order (a
+/// participant, then each child's subtree, each joined into it as it completes), so that joins group
+/// as they do when workers run the job. Nested dispatches from the participants run inline, as from
+/// a worker.
+fn run_alone(
+    count: usize,
+    f: &(dyn Fn(Part) + Sync),
+    join: Option<&(dyn Fn(usize, usize) + Sync)>,
+) {
+    fn subtree(
+        i: usize,
+        count: usize,
+        f: &(dyn Fn(Part) + Sync),
+        join: Option<&(dyn Fn(usize, usize) + Sync)>,
+    ) {
+        f(Part { index: i, count });
+        for c in tree::children(i, count) {
+            subtree(c, count, f, join);
+            if let Some(join) = join {
+                join(i, c);
+            }
+        }
+    }
+    let _scope = KernelScope::enter();
+    subtree(0, count, f, join);
 }
 
 impl Shared {
@@ -331,8 +386,19 @@ impl Shared {
     /// `workers.start + k - 1` (or on a thread that ran it in its place), and returns when all have
     /// finished. A panic in any participant is re-raised here after all have finished. Called from
     /// inside a job, it runs `f` inline as the only participant.
+    #[cfg(test)]
     pub(crate) fn broadcast(&self, workers: Range<usize>, f: &(dyn Fn(Part) + Sync)) -> Result<()> {
-        self.run(workers, f, None)
+        self.run(workers, f, None, Busy::Wait)
+    }
+
+    /// [`Shared::broadcast`], doing `busy` when some of the workers are held by another dispatcher.
+    pub(crate) fn broadcast_with(
+        &self,
+        workers: Range<usize>,
+        f: &(dyn Fn(Part) + Sync),
+        busy: Busy<'_>,
+    ) -> Result<()> {
+        self.run(workers, f, None, busy)
     }
 
     /// [`Shared::broadcast`], and `join(into, from)` folds participant `from`'s results into
@@ -342,12 +408,14 @@ impl Shared {
     /// on the thread that ran `f` for `into`, after `f` for `into` and after everything that ran for
     /// `from` (its `f` and the joins into it; a happens-before edge); nothing runs for `from` after
     /// that, and everything happens before this function returns. With one participant (inline or an
-    /// instance without workers) there is no join.
+    /// instance without workers) there is no join. `busy` says what to do when some of the workers
+    /// are held; running alone keeps every guarantee above but the threads.
     fn run(
         &self,
         workers: Range<usize>,
         f: &(dyn Fn(Part) + Sync),
         join: Option<&(dyn Fn(usize, usize) + Sync)>,
+        busy: Busy<'_>,
     ) -> Result<()> {
         let finalized = || Error::Finalized {
             what: "running work on a Threads instance".into(),
@@ -369,7 +437,17 @@ impl Shared {
             "workers {workers:?} of a pool of {}",
             self.slots.len()
         );
-        let held = Held::new(self, workers.clone());
+        let held = match busy {
+            Busy::Wait => Held::new(self, workers.clone(), &|_| false),
+            Busy::WaitUnless(started_by_holder) => {
+                Held::new(self, workers.clone(), started_by_holder)
+            }
+            Busy::RunAlone => None,
+        };
+        let Some(held) = held else {
+            run_alone(workers.len() + 1, f, join);
+            return Ok(());
+        };
         if !self.alive.load(Ordering::Acquire) {
             return Err(finalized());
         }

@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use crossbeam_utils::CachePadded;
 
-use super::{Part, Shared};
+use super::{Busy, Part, Shared};
 use crate::error::Result;
 
 /// One partial result per participant (`None`: not produced, because the participant panicked, or
@@ -42,14 +42,27 @@ impl<V> Partials<V> {
 }
 
 impl Shared {
-    /// Runs `part` once per participant (as [`Shared::broadcast`]) and returns their results joined
-    /// with `join(into, from)` in participant order: `None` only if no participant produced one
-    /// (which needs a panic, and that is re-raised instead).
+    /// [`Shared::broadcast_reduce_with`] for a dispatcher that waits for held workers.
+    #[cfg(test)]
     pub(crate) fn broadcast_reduce<V: Send>(
         &self,
         workers: Range<usize>,
         part: &(dyn Fn(Part) -> V + Sync),
         join: &(dyn Fn(&mut V, &V) + Sync),
+    ) -> Result<Option<V>> {
+        self.broadcast_reduce_with(workers, part, join, Busy::Wait)
+    }
+
+    /// Runs `part` once per participant (as [`Shared::broadcast_with`], doing `busy` when workers
+    /// are held) and returns their results joined with `join(into, from)` in participant order:
+    /// `None` only if no participant produced one (which needs a panic, and that is re-raised
+    /// instead).
+    pub(crate) fn broadcast_reduce_with<V: Send>(
+        &self,
+        workers: Range<usize>,
+        part: &(dyn Fn(Part) -> V + Sync),
+        join: &(dyn Fn(&mut V, &V) + Sync),
+        busy: Busy<'_>,
     ) -> Result<Option<V>> {
         let partials = Partials(
             (0..workers.len() + 1)
@@ -77,7 +90,7 @@ impl Shared {
                 (Some(_), None) => {}
             }
         };
-        self.run(workers, &produce, Some(&fold))?;
+        self.run(workers, &produce, Some(&fold), busy)?;
         let mut cells = partials.0;
         Ok(cells[0].value.get_mut().take())
     }

@@ -10,11 +10,15 @@
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use crossbeam_utils::CachePadded;
 
 /// Bits per word.
 const BITS: usize = 64;
+
+/// How often a waiting dispatcher asks whether to give up.
+const ASK_EVERY: Duration = Duration::from_millis(1);
 
 /// The mask of bits `lo..hi` (`lo < hi <= 64`).
 fn mask(lo: usize, hi: usize) -> u64 {
@@ -55,9 +59,53 @@ impl Reservations {
     /// Takes the workers `range`, waiting while other dispatchers hold some of them. Acquire: the
     /// work of the previous holder of each worker happens before what follows.
     pub(super) fn acquire(&self, range: Range<usize>) {
+        let taken = self.acquire_unless(range, &|_| false);
+        debug_assert!(taken);
+    }
+
+    /// [`Reservations::acquire`], except that while some of the workers are held, `give_up(waited)`
+    /// is asked (when the wait begins, then about every millisecond); once it says so, the workers
+    /// taken so far are given back and `false` is returned.
+    #[inline]
+    pub(super) fn acquire_unless(
+        &self,
+        range: Range<usize>,
+        give_up: &dyn Fn(Duration) -> bool,
+    ) -> bool {
+        // The common case: a range within one word, all free: one compare-exchange.
+        let (index, lo) = (range.start / BITS, range.start % BITS);
+        if range.end - index * BITS <= BITS && lo < range.end - index * BITS {
+            let word = &self.words[index];
+            let wanted = mask(lo, range.end - index * BITS);
+            let current = word.load(Ordering::Relaxed);
+            if current & wanted == 0
+                && word
+                    .compare_exchange(
+                        current,
+                        current | wanted,
+                        Ordering::Acquire,
+                        Ordering::Relaxed,
+                    )
+                    .is_ok()
+            {
+                return true;
+            }
+        }
+        self.acquire_slow(range, give_up)
+    }
+
+    /// [`Reservations::acquire_unless`] past its first try.
+    #[inline(never)]
+    fn acquire_slow(&self, range: Range<usize>, give_up: &dyn Fn(Duration) -> bool) -> bool {
         let mut spins = 0u32;
-        for_each_word(range, |word, wanted| {
-            let word = &self.words[word];
+        // When the wait began, and when `give_up` was last asked.
+        let mut waiting: Option<(Instant, Option<Instant>)> = None;
+        let mut next = range.start;
+        while next < range.end {
+            let (index, lo) = (next / BITS, next % BITS);
+            let hi = (range.end - index * BITS).min(BITS);
+            let word = &self.words[index];
+            let wanted = mask(lo, hi);
             let mut missing = wanted;
             while missing != 0 {
                 let current = word.load(Ordering::Relaxed);
@@ -66,6 +114,16 @@ impl Reservations {
                 let lowest = missing.trailing_zeros();
                 let free_run = ((!current & missing) >> lowest).trailing_ones();
                 if free_run == 0 {
+                    let now = Instant::now();
+                    let (since, asked) = waiting.get_or_insert((now, None));
+                    if asked.is_none_or(|t| now - t >= ASK_EVERY) {
+                        *asked = Some(now);
+                        if give_up(now - *since) {
+                            word.fetch_and(!(wanted & !missing), Ordering::Release);
+                            self.release(range.start..next);
+                            return false;
+                        }
+                    }
                     backoff(&mut spins);
                     continue;
                 }
@@ -83,7 +141,9 @@ impl Reservations {
                     spins = 0;
                 }
             }
-        });
+            next = index * BITS + hi;
+        }
+        true
     }
 
     /// Gives the workers `range` back. Release: pairs with [`Reservations::acquire`].
@@ -134,6 +194,46 @@ mod tests {
         r.acquire(0..10);
         r.release(10..129);
         r.release(0..10);
+        assert!(r.words.iter().all(|w| w.load(Ordering::Relaxed) == 0));
+    }
+
+    #[test]
+    fn giving_up_returns_the_workers_taken_so_far() {
+        let r = Reservations::new(130);
+        r.acquire(100..101);
+        let asked = std::cell::Cell::new(0);
+        let taken = r.acquire_unless(10..129, &|waited| {
+            assert_eq!(
+                waited,
+                std::time::Duration::ZERO,
+                "asked when the wait begins"
+            );
+            asked.set(asked.get() + 1);
+            true
+        });
+        assert!(!taken);
+        assert_eq!(asked.get(), 1);
+        assert_eq!(
+            r.words[0].load(Ordering::Relaxed),
+            0,
+            "bits 10..64 given back"
+        );
+        assert_eq!(
+            r.words[1].load(Ordering::Relaxed),
+            1 << (100 - 64),
+            "only the holder's bit"
+        );
+        assert_eq!(r.words[2].load(Ordering::Relaxed), 0);
+        // Not giving up: it waits for the holder.
+        let r = std::sync::Arc::new(r);
+        let holder = std::sync::Arc::clone(&r);
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            holder.release(100..101);
+        });
+        assert!(r.acquire_unless(10..129, &|_| false));
+        t.join().unwrap();
+        r.release(10..129);
         assert!(r.words.iter().all(|w| w.load(Ordering::Relaxed) == 0));
     }
 

@@ -432,3 +432,105 @@ fn shutdown_races_with_dispatchers() {
         assert!(pool.lock_handles().is_empty());
     }
 }
+
+/// A job run alone (its caller belongs to the job holding the workers) runs every participant on the
+/// calling thread and groups its joins as the workers do, so a reduction gives the same result.
+#[test]
+fn a_job_run_alone_runs_every_participant_here_and_joins_as_the_workers_do() {
+    let pool = Pool::start(7, false).unwrap();
+    // The partial results record the grouping: each join appends `(` the child's list `)`.
+    let part = |p: Part| vec![p.index as i64];
+    let join = |into: &mut Vec<i64>, from: &Vec<i64>| {
+        into.push(-1);
+        into.extend(from);
+        into.push(-2);
+    };
+    let by_workers = pool
+        .shared()
+        .broadcast_reduce(0..6, &part, &join)
+        .unwrap()
+        .unwrap();
+    let here = std::thread::current().id();
+    let seen = Mutex::new(Vec::new());
+    let alone = pool
+        .shared()
+        .broadcast_reduce_with(
+            0..6,
+            &|p| {
+                assert_eq!(std::thread::current().id(), here, "participant {}", p.index);
+                seen.lock().unwrap().push((p.index, p.count));
+                part(p)
+            },
+            &join,
+            Busy::RunAlone,
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(alone, by_workers);
+    let mut seen = seen.into_inner().unwrap();
+    seen.sort_unstable();
+    assert_eq!(seen, (0..7).map(|i| (i, 7)).collect::<Vec<_>>());
+}
+
+/// Workers held by another dispatcher: `WaitUnless` asks when the wait begins and runs alone when
+/// told to, and waits otherwise.
+#[test]
+fn a_dispatcher_that_belongs_to_the_holder_of_its_workers_runs_alone() {
+    let pool = Arc::new(Pool::start(3, false).unwrap());
+    let (holding, held) = std::sync::mpsc::channel();
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let holder = {
+        let pool = Arc::clone(&pool);
+        std::thread::spawn(move || {
+            let released = Mutex::new(released);
+            pool.shared()
+                .broadcast(0..2, &|p| {
+                    if p.index == 0 {
+                        holding.send(()).unwrap();
+                        released.lock().unwrap().recv().unwrap();
+                    }
+                })
+                .unwrap();
+        })
+    };
+    held.recv().unwrap();
+    let asked = AtomicUsize::new(0);
+    let ran = Mutex::new(Vec::new());
+    pool.shared()
+        .broadcast_with(
+            0..2,
+            &|p| ran.lock().unwrap().push((p.index, p.count)),
+            Busy::WaitUnless(&|waited| {
+                assert_eq!(waited, Duration::ZERO);
+                asked.fetch_add(1, Ordering::Relaxed);
+                true
+            }),
+        )
+        .unwrap();
+    assert_eq!(asked.into_inner(), 1);
+    assert_eq!(ran.into_inner().unwrap(), [(0, 3), (1, 3), (2, 3)]);
+    // Not told to: it waits until the holder is done.
+    let waited = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(30));
+            assert_eq!(
+                waited.load(Ordering::SeqCst),
+                0,
+                "did not wait for the holder"
+            );
+            release.send(()).unwrap();
+        });
+        pool.shared()
+            .broadcast_with(
+                0..2,
+                &|_| {
+                    waited.fetch_add(1, Ordering::SeqCst);
+                },
+                Busy::WaitUnless(&|_| false),
+            )
+            .unwrap();
+    });
+    assert_eq!(waited.into_inner(), 3);
+    holder.join().unwrap();
+}
