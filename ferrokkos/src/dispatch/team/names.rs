@@ -17,6 +17,13 @@ use crate::policy::{IndexType, PerTeam, PerThread};
 
 mod seal {
     /// Implemented for the runtime's nested ranges and `single` scopes only.
+    #[diagnostic::on_unimplemented(
+        message = "`NestedRangeKind` and `SingleScopeKind` are sealed: only ferrokkos' nested \
+                   ranges and `single` scopes are what a team kernel's names say",
+        label = "`{Self}` cannot stand for a team construct",
+        note = "a team `kernel!` reads `TeamThreadRange`, `TeamVectorRange`, `single(PerTeam(..))` \
+                ... by their names; the race rules rely on them being the runtime's"
+    )]
     pub trait Sealed {}
 }
 
