@@ -2,8 +2,12 @@
 //! `src/` names a module of a lower layer than the file's own, as the layer table in
 //! `docs/architecture.md` lists them. Test code (`#[cfg(test)]` and `#[cfg(all(test, ...))]`
 //! items) may use anything; paths inside macro bodies are not seen.
+//!
+//! And inside each backend folder, the files' imports form no circle: a file may use its
+//! descendants (a folder's `mod.rs` declares and re-exports them) and files it does not reach back
+//! from, so each folder reads bottom-up.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use syn::visit::Visit;
@@ -72,6 +76,8 @@ struct Imports<'a> {
     /// The crate's top-level modules (a `crate::Name` that is none of them names a root item).
     modules: &'a [String],
     found: Vec<(String, String)>,
+    /// The same paths, absolute (from the crate root).
+    absolute: Vec<Vec<String>>,
 }
 
 impl Imports<'_> {
@@ -109,6 +115,7 @@ impl Imports<'_> {
             _ => "lib".into(),
         };
         self.found.push((key, segments.join("::")));
+        self.absolute.push(absolute);
     }
 }
 
@@ -257,6 +264,7 @@ fn no_module_imports_from_a_layer_above_its_own() {
             here: path,
             modules: &modules,
             found: Vec::new(),
+            absolute: Vec::new(),
         };
         imports.visit_file(ast);
         for (target, written) in imports.found {
@@ -283,6 +291,158 @@ fn no_module_imports_from_a_layer_above_its_own() {
     );
 }
 
+/// The module paths (from the crate root) of `src`'s files, with their parsed text; files of
+/// modules declared `#[cfg(test)] mod x;` (and below them) are left out.
+fn parsed_files(src: &Path) -> Vec<(Vec<String>, PathBuf, syn::File)> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let parsed: Vec<(Vec<String>, PathBuf, syn::File)> = files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).expect("a source file");
+            let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            (module_of(f, src).1, f.clone(), ast)
+        })
+        .collect();
+    let mut test_only: Vec<Vec<String>> = Vec::new();
+    for (path, _, ast) in &parsed {
+        for item in &ast.items {
+            if let syn::Item::Mod(m) = item
+                && m.content.is_none()
+                && is_test_only(&m.attrs)
+            {
+                let mut p = path.clone();
+                p.push(m.ident.to_string());
+                test_only.push(p);
+            }
+        }
+    }
+    parsed
+        .into_iter()
+        .filter(|(path, _, _)| !test_only.iter().any(|t| path.starts_with(t)))
+        .collect()
+}
+
+/// The files (module paths) that take part in an import circle among `modules`, given each
+/// module's imports as absolute paths: a path names the longest module that prefixes it; a
+/// module's use of its own descendants is not an edge.
+fn circles(edges: &BTreeMap<Vec<String>, Vec<Vec<String>>>) -> Vec<Vec<String>> {
+    let modules: BTreeSet<&Vec<String>> = edges.keys().collect();
+    let target = |path: &Vec<String>| -> Option<Vec<String>> {
+        (1..=path.len())
+            .rev()
+            .map(|n| path[..n].to_vec())
+            .find(|p| modules.contains(p))
+    };
+    let mut graph: BTreeMap<&Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (from, paths) in edges {
+        let out = graph.entry(from).or_default();
+        for p in paths {
+            if let Some(to) = target(p)
+                && to != *from
+                && !to.starts_with(from)
+            {
+                out.insert(to);
+            }
+        }
+    }
+    // A module is in a circle when it reaches itself.
+    let reaches = |start: &Vec<String>| -> bool {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<Vec<String>> = graph[start].iter().cloned().collect();
+        while let Some(m) = stack.pop() {
+            if m == *start {
+                return true;
+            }
+            if seen.insert(m.clone())
+                && let Some(next) = graph.get(&m)
+            {
+                stack.extend(next.iter().cloned());
+            }
+        }
+        false
+    };
+    modules
+        .iter()
+        .filter(|m| reaches(m))
+        .map(|m| (*m).clone())
+        .collect()
+}
+
+/// `circles` with, for each module in one, the modules of the circles it imports.
+fn circles_described(edges: &BTreeMap<Vec<String>, Vec<Vec<String>>>) -> Vec<String> {
+    let found = circles(edges);
+    found
+        .iter()
+        .map(|m| {
+            let uses: BTreeSet<String> = edges[m]
+                .iter()
+                .filter_map(|p| {
+                    found
+                        .iter()
+                        .filter(|c| *c != m && p.starts_with(c) && !c.starts_with(m))
+                        .max_by_key(|c| c.len())
+                        .map(|c| c.join("::"))
+                })
+                .collect();
+            let uses: Vec<String> = uses.into_iter().collect();
+            format!("{} -> {}", m.join("::"), uses.join(", "))
+        })
+        .collect()
+}
+
+#[test]
+fn no_import_circle_inside_a_backend_folder() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let parsed = parsed_files(&src);
+    let modules: Vec<String> = parsed
+        .iter()
+        .filter_map(|(p, _, _)| p.first().cloned())
+        .collect();
+    let mut found = Vec::new();
+    for backend in ["host", "cuda", "hip", "gpu"] {
+        let folder = vec!["backend".to_string(), backend.to_string()];
+        let mut edges: BTreeMap<Vec<String>, Vec<Vec<String>>> = BTreeMap::new();
+        for (path, _, ast) in &parsed {
+            if !path.starts_with(&folder) {
+                continue;
+            }
+            let mut imports = Imports {
+                here: path.clone(),
+                modules: &modules,
+                found: Vec::new(),
+                absolute: Vec::new(),
+            };
+            imports.visit_file(ast);
+            let absolute = imports
+                .absolute
+                .into_iter()
+                .filter(|p| p.starts_with(&folder))
+                .collect();
+            edges.insert(path.clone(), absolute);
+        }
+        found.extend(circles_described(&edges));
+    }
+    assert!(
+        found.is_empty(),
+        "these backend files import each other in a circle:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_circle_finder_sees_circles_and_allows_descendants() {
+    let m = |s: &str| s.split("::").map(String::from).collect::<Vec<String>>();
+    let mut edges = BTreeMap::new();
+    edges.insert(m("b::a"), vec![m("b::a::x::Item"), m("b::c::Thing")]);
+    edges.insert(m("b::a::x"), vec![m("b::c::Other")]);
+    edges.insert(m("b::c"), vec![m("b::d::f")]);
+    edges.insert(m("b::d"), vec![m("b::a::x::Item")]);
+    assert_eq!(circles(&edges), vec![m("b::a::x"), m("b::c"), m("b::d")]);
+    edges.insert(m("b::d"), vec![m("b::a::Item")]);
+    assert_eq!(circles(&edges), vec![m("b::a"), m("b::c"), m("b::d")]);
+}
+
 #[test]
 fn the_checker_sees_use_trees_and_paths_and_resolves_super() {
     let modules = vec![
@@ -294,6 +454,7 @@ fn the_checker_sees_use_trees_and_paths_and_resolves_super() {
         here: vec!["space".into(), "memory".into()],
         modules: &modules,
         found: Vec::new(),
+        absolute: Vec::new(),
     };
     let file: syn::File = syn::parse_quote! {
         use crate::{view::{View, Layout as L}, backend::cuda::Cuda};

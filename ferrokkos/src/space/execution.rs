@@ -125,6 +125,13 @@ pub trait ExecutionSpace: Clone + Debug + Send + Sync + 'static {
         Self::MemorySpace::default()
     }
 
+    /// What a device copy on this instance is handed to carry it out (the backend's own instance
+    /// state; the instance itself for host spaces). Not for users: the token is the crate's.
+    #[doc(hidden)]
+    fn copy_instance(&self, _: crate::seal::Token) -> &dyn std::any::Any {
+        self
+    }
+
     /// Whether work on this space runs as Rust on host threads ([`super::HostKind`]) or as device
     /// code ([`super::DeviceKind`], where only `kernel!`s can run: launching a closure there does not
     /// compile).

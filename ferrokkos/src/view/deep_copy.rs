@@ -95,7 +95,7 @@ pub fn deep_copy_async<E: ExecutionSpace, D: DeepCopyDst<S>, S>(
     src: S,
 ) -> Result<()> {
     let exec = CopyExec {
-        instance: exec,
+        instance: exec.copy_instance(Token::new()),
         copies: exec.memory_space().device_copy(Token::new()),
     };
     dst.deep_copy_on(Some(exec), false, src)

@@ -1,5 +1,6 @@
 //! The Cuda backend's part of the runtime state: the device's context, what every instance shares
-//! (the compiled-kernel cache, the memory accounting) and the default instance.
+//! (the compiled-kernel cache, the memory accounting), the state of one instance
+//! ([`CudaInstance`], which the public [`super::Cuda`] handle holds) and the default instance.
 
 use std::any::Any;
 use std::sync::Arc;
@@ -7,14 +8,12 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Instant;
 
 use super::driver::{self, Context, DeviceInfo};
-use super::fault::Faults;
-use super::instance::Cuda;
 use super::jit::KernelCache;
-use super::trace::DeviceClock;
+use super::runtime::{DeviceClock, Faults, Queue};
 use crate::error::{Error, Result};
-use crate::runtime::Backend;
+use crate::runtime::{self, Backend};
 use crate::settings::InitSettings;
-use crate::space::MemoryRecord;
+use crate::space::{DeviceType, MemoryRecord, device_id};
 
 /// What every Cuda instance and memory space of the process shares.
 pub(crate) struct CudaShared {
@@ -50,10 +49,70 @@ impl CudaShared {
     }
 }
 
+/// One Cuda instance: its number, its queue (stream, work numbers, scratch memory) and the device
+/// state it shares. Dropping it waits for its work.
+pub(crate) struct CudaInstance {
+    id: u32,
+    shared: Arc<CudaShared>,
+    queue: Arc<Queue>,
+}
+
+impl CudaInstance {
+    /// A new instance with its own stream; a `recording` one records work into a graph instead of
+    /// running it (see `super::graph`).
+    pub(crate) fn create(shared: &Arc<CudaShared>, recording: bool) -> Result<Arc<CudaInstance>> {
+        let id = shared.next_id();
+        let device = device_id(DeviceType::Cuda, shared.info.ordinal as u32, id);
+        let queue = Queue::new(
+            &shared.ctx,
+            &shared.clock,
+            &shared.faults,
+            device,
+            recording,
+        )?;
+        Ok(Arc::new(CudaInstance {
+            id,
+            shared: Arc::clone(shared),
+            queue,
+        }))
+    }
+
+    /// The instance's number (Kokkos Tools' instance ID).
+    pub(crate) fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// What every instance of the device shares.
+    pub(crate) fn shared(&self) -> &Arc<CudaShared> {
+        &self.shared
+    }
+
+    /// The instance's queue.
+    pub(crate) fn queue(&self) -> &Arc<Queue> {
+        &self.queue
+    }
+}
+
+impl Drop for CudaInstance {
+    fn drop(&mut self) {
+        // The queue (and its stream) goes with the instance: wait for the work first (a recording
+        // queue runs none).
+        if self.queue.is_recording() {
+            return;
+        }
+        if let Err(e) = self
+            .queue
+            .fence(&|| format!("dropping Cuda instance {}", self.id))
+        {
+            eprintln!("ferrokkos: {e}");
+        }
+    }
+}
+
 /// The Cuda backend of a running ferrokkos.
 pub(crate) struct CudaBackend {
     pub(crate) shared: Arc<CudaShared>,
-    default: Cuda,
+    default: Arc<CudaInstance>,
 }
 
 impl CudaBackend {
@@ -90,13 +149,8 @@ impl CudaBackend {
             clock: Arc::default(),
             faults,
         });
-        let default = Cuda::create(&shared)?;
+        let default = CudaInstance::create(&shared, false)?;
         Ok(Some(CudaBackend { shared, default }))
-    }
-
-    /// The default instance.
-    pub(crate) fn default_instance(&self) -> &Cuda {
-        &self.default
     }
 }
 
@@ -116,9 +170,7 @@ impl Backend for CudaBackend {
 
     /// Starts the trace's GPU clock on the default instance's stream (`origin`: the trace's start).
     fn start_trace_clock(&self, origin: Instant) -> Result<()> {
-        self.shared
-            .clock
-            .start(self.default.queue().stream(), origin)
+        self.shared.clock.start(self.default.queue.stream(), origin)
     }
 
     /// Stops the trace's GPU clock (at finalize, before the streams go).
@@ -159,5 +211,29 @@ pub(crate) fn unavailable_reason() -> String {
             Ok(_) => "ferrokkos was initialized with the Cuda backend disabled".into(),
             Err(e) => e.to_string(),
         },
+    }
+}
+
+/// The running Cuda backend's shared state, or why there is none.
+pub(crate) fn backend_shared(what: impl Fn() -> String) -> Result<Arc<CudaShared>> {
+    let state = runtime::state(&what)?;
+    match state.backend::<CudaBackend>() {
+        Some(cuda) => Ok(Arc::clone(&cuda.shared)),
+        None => Err(Error::Unavailable {
+            space: "Cuda",
+            reason: format!("{}: {}", what(), unavailable_reason()),
+        }),
+    }
+}
+
+/// The running Cuda backend's default instance, or why there is none.
+pub(crate) fn default_instance() -> Result<Arc<CudaInstance>> {
+    let state = runtime::state(|| "getting the default Cuda instance".into())?;
+    match state.backend::<CudaBackend>() {
+        Some(cuda) => Ok(Arc::clone(&cuda.default)),
+        None => Err(Error::Unavailable {
+            space: "Cuda",
+            reason: unavailable_reason(),
+        }),
     }
 }

@@ -1,5 +1,5 @@
 //! The device rows of `deep_copy` (DESIGN.md decision 9; the table is in `view/deep_copy.rs`):
-//! copies and fills that involve memory the GPU reaches, carried out on a [`Cuda`] instance's
+//! copies and fills that involve memory the GPU reaches, carried out on a Cuda instance's
 //! stream.
 //!
 //! Where each side's memory really is comes from the driver's pointer attributes, not from the
@@ -9,12 +9,11 @@
 use std::any::Any;
 use std::sync::Arc;
 
+use super::backend::{CudaInstance, default_instance};
 use super::builtin::{self, Desc};
 use super::driver::{self, PointerKind, Stream, StreamBuffer};
-use super::instance::Cuda;
-use super::queue::Submission;
+use super::runtime::Submission;
 use crate::error::{Error, Result};
-use crate::space::ExecutionSpace;
 use crate::space::{Allocation, DeviceCopy, Elem, Side};
 
 /// Where `side`'s memory really is, from the driver's pointer attributes.
@@ -23,10 +22,10 @@ fn kind(side: &Side<'_>) -> Result<PointerKind> {
 }
 
 /// The instance a copy runs on: the given one or the default.
-fn instance(exec: Option<&Cuda>) -> Result<Cuda> {
+fn instance(exec: Option<&Arc<CudaInstance>>) -> Result<Arc<CudaInstance>> {
     match exec {
-        Some(e) => Ok(e.clone()),
-        None => Cuda::default_instance(),
+        Some(e) => Ok(Arc::clone(e)),
+        None => default_instance(),
     }
 }
 
@@ -86,7 +85,7 @@ impl<'a> Borrows<'a> {
 
 /// Refuses, in a graph (a recording instance), a copy or fill that the host would carry out or
 /// wait for: only work the GPU does alone can be recorded.
-fn recordable(cuda: &Cuda, ok: bool, what: &dyn Fn() -> String) -> Result<()> {
+fn recordable(cuda: &CudaInstance, ok: bool, what: &dyn Fn() -> String) -> Result<()> {
     if cuda.queue().is_recording() && !ok {
         return Err(Error::Unsupported {
             what: what(),
@@ -172,15 +171,15 @@ impl DeviceCopy for CudaCopies {
 
 /// The Cuda instance `exec` is, if it is one. An instance of another backend (a host space, whose
 /// work runs synchronously) gets the copy on the default instance, waited for.
-fn instance_of(exec: Option<&dyn Any>, blocking: bool) -> (Option<&Cuda>, bool) {
-    let cuda = exec.and_then(|e| e.downcast_ref::<Cuda>());
+fn instance_of(exec: Option<&dyn Any>, blocking: bool) -> (Option<&Arc<CudaInstance>>, bool) {
+    let cuda = exec.and_then(|e| e.downcast_ref::<Arc<CudaInstance>>());
     (cuda, blocking || (exec.is_some() && cuda.is_none()))
 }
 
 /// Copies `src` into `dst` (equal extents, not the same elements) on `exec` (or the default
 /// instance); waits for the copy when `blocking`.
 fn copy(
-    exec: Option<&Cuda>,
+    exec: Option<&Arc<CudaInstance>>,
     dst: &Side<'_>,
     src: &Side<'_>,
     elem: Elem,
@@ -325,7 +324,7 @@ fn copy(
 
 /// Fills every element of `dst` with the element whose bytes are `value`.
 fn fill(
-    exec: Option<&Cuda>,
+    exec: Option<&Arc<CudaInstance>>,
     dst: &Side<'_>,
     value: &[u8],
     elem: Elem,
@@ -425,7 +424,7 @@ fn grid_for(count: usize) -> (u32, u32) {
 
 /// Enqueues the built-in strided copy kernel.
 fn copy_kernel(
-    cuda: &Cuda,
+    cuda: &CudaInstance,
     sub: &mut Submission<'_>,
     dst: &Side<'_>,
     src: &Side<'_>,
@@ -512,7 +511,11 @@ fn compact_strides(extents: &[usize]) -> Vec<usize> {
 
 /// A temporary device buffer of `bytes` on `cuda`'s stream, for one copy (freed after it,
 /// stream-ordered, when dropped).
-fn temp<'s>(cuda: &'s Cuda, bytes: usize, what: &dyn Fn() -> String) -> Result<StreamBuffer<'s>> {
+fn temp<'s>(
+    cuda: &'s CudaInstance,
+    bytes: usize,
+    what: &dyn Fn() -> String,
+) -> Result<StreamBuffer<'s>> {
     let temp = StreamBuffer::new(cuda.queue().stream(), bytes.max(1), what)?;
     if temp.ptr() == 0 {
         return Err(Error::Allocation {

@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
-use super::backend::{CudaBackend, CudaShared, unavailable_reason};
-use super::queue::Queue;
+use super::backend::{CudaBackend, CudaInstance, CudaShared, backend_shared, default_instance};
+use super::runtime::Queue;
 use super::spaces::CudaSpace;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::runtime;
 use crate::space::{DeviceType, ExecutionSpace, device_id};
 
@@ -34,57 +34,21 @@ pub struct Cuda {
     inner: Arc<CudaInstance>,
 }
 
-struct CudaInstance {
-    id: u32,
-    shared: Arc<CudaShared>,
-    queue: Arc<Queue>,
-}
-
-impl Drop for CudaInstance {
-    fn drop(&mut self) {
-        // The queue (and its stream) goes with the instance: wait for the work first (a recording
-        // queue runs none).
-        if self.queue.is_recording() {
-            return;
-        }
-        if let Err(e) = self
-            .queue
-            .fence(&|| format!("dropping Cuda instance {}", self.id))
-        {
-            eprintln!("ferrokkos: {e}");
-        }
-    }
-}
-
 impl Cuda {
     /// A new instance with its own stream.
     pub(crate) fn create(shared: &Arc<CudaShared>) -> Result<Cuda> {
-        Cuda::with_queue(shared, false)
+        Ok(Cuda::from(CudaInstance::create(shared, false)?))
     }
 
     /// A new instance whose stream records work into a graph instead of running it (see
     /// `super::graph`); only the graph that makes it launches on it.
     pub(crate) fn create_recording(shared: &Arc<CudaShared>) -> Result<Cuda> {
-        Cuda::with_queue(shared, true)
+        Ok(Cuda::from(CudaInstance::create(shared, true)?))
     }
 
-    fn with_queue(shared: &Arc<CudaShared>, recording: bool) -> Result<Cuda> {
-        let id = shared.next_id();
-        let device = device_id(DeviceType::Cuda, shared.info.ordinal as u32, id);
-        let queue = Queue::new(
-            &shared.ctx,
-            &shared.clock,
-            &shared.faults,
-            device,
-            recording,
-        )?;
-        Ok(Cuda {
-            inner: Arc::new(CudaInstance {
-                id,
-                shared: Arc::clone(shared),
-                queue,
-            }),
-        })
+    /// The handle of an instance.
+    pub(crate) fn from(inner: Arc<CudaInstance>) -> Cuda {
+        Cuda { inner }
     }
 
     /// A new instance with its own stream, independent of the others (Kokkos'
@@ -148,11 +112,11 @@ impl Cuda {
     }
 
     pub(crate) fn shared(&self) -> &Arc<CudaShared> {
-        &self.inner.shared
+        self.inner.shared()
     }
 
     pub(crate) fn queue(&self) -> &Arc<Queue> {
-        &self.inner.queue
+        self.inner.queue()
     }
 }
 
@@ -191,23 +155,11 @@ pub struct CudaDevice {
     pub concurrent_managed_access: bool,
 }
 
-/// The running Cuda backend's shared state, or why there is none.
-pub(crate) fn backend_shared(what: impl Fn() -> String) -> Result<Arc<CudaShared>> {
-    let state = runtime::state(&what)?;
-    match state.backend::<CudaBackend>() {
-        Some(cuda) => Ok(Arc::clone(&cuda.shared)),
-        None => Err(Error::Unavailable {
-            space: "Cuda",
-            reason: format!("{}: {}", what(), unavailable_reason()),
-        }),
-    }
-}
-
 impl std::fmt::Debug for Cuda {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Cuda")
-            .field("instance", &self.inner.id)
-            .field("device", &self.inner.shared.info.ordinal)
+            .field("instance", &self.inner.id())
+            .field("device", &self.inner.shared().info.ordinal)
             .finish()
     }
 }
@@ -228,39 +180,37 @@ impl ExecutionSpace for Cuda {
     type Kind = crate::space::DeviceKind;
 
     fn default_instance() -> Result<Self> {
-        let state = runtime::state(|| "getting the default Cuda instance".into())?;
-        match state.backend::<CudaBackend>() {
-            Some(cuda) => Ok(cuda.default_instance().clone()),
-            None => Err(Error::Unavailable {
-                space: "Cuda",
-                reason: unavailable_reason(),
-            }),
-        }
+        default_instance().map(Cuda::from)
     }
 
     fn fence(&self, label: &str) -> Result<()> {
         let _tools = crate::tools::FenceScope::begin(label, self.device_id());
         self.inner
-            .queue
-            .fence(&|| format!("fence \"{label}\" on Cuda instance {}", self.inner.id))
+            .queue()
+            .fence(&|| format!("fence \"{label}\" on Cuda instance {}", self.inner.id()))
     }
 
     /// The most threads resident on the device at once (multiprocessors times threads per
     /// multiprocessor).
     fn concurrency(&self) -> usize {
-        let i = &self.inner.shared.info;
+        let i = &self.inner.shared().info;
         i.sm_count as usize * i.max_threads_per_sm as usize
     }
 
+    /// Copies get the instance's state (an `Arc<CudaInstance>`).
+    fn copy_instance(&self, _: crate::seal::Token) -> &dyn std::any::Any {
+        &self.inner
+    }
+
     fn instance_id(&self) -> u32 {
-        self.inner.id
+        self.inner.id()
     }
 
     fn device_id(&self) -> u32 {
         device_id(
             DeviceType::Cuda,
-            self.inner.shared.info.ordinal as u32,
-            self.inner.id,
+            self.inner.shared().info.ordinal as u32,
+            self.inner.id(),
         )
     }
 
@@ -268,12 +218,12 @@ impl ExecutionSpace for Cuda {
     /// device, so the weights only need to be valid (finite and positive).
     fn partition(&self, weights: &[f64]) -> Result<Vec<Self>> {
         self.inner
-            .shared
+            .shared()
             .check_alive(|| "partition_space on Cuda".into())?;
         crate::space::split_concurrency(1, weights)?;
         weights
             .iter()
-            .map(|_| Cuda::create(&self.inner.shared))
+            .map(|_| Cuda::create(self.inner.shared()))
             .collect()
     }
 }

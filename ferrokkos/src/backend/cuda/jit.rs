@@ -10,13 +10,16 @@ use std::time::{Duration, Instant};
 
 use super::builtin;
 use super::driver::{Context, DeviceInfo, Function, Module};
-use super::fault::Faults;
 use super::jit_cache::DiskCache;
-use super::team::DEFAULT_DYNAMIC_SHARED;
+use super::runtime::Faults;
 use crate::backend::gpu::codegen::{self, TranslationUnit};
 use crate::dispatch::Obtained;
 use crate::error::{Error, Result};
 use crate::kernel::DeviceKey;
+
+/// The dynamic shared memory a launch may use without opting in (48 KiB): above it, the function's
+/// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` must allow it.
+const DEFAULT_DYNAMIC_SHARED: usize = 48 << 10;
 
 /// What identifies one compiled entry: the kernel's code, the reducer (reductions and scans) and
 /// the entry variant (pattern, walk order, index width, captures by pointer).

@@ -25,11 +25,11 @@ mod tuning;
 use super::backend::CudaShared;
 use super::instance::Cuda;
 use super::jit::{JitKey, Loaded, Wanted};
-use super::queue::Submission;
-use super::team::TeamShape;
+use super::runtime::Submission;
 use crate::backend::gpu::arch::GpuArch;
 use crate::backend::gpu::codegen::{self, DevicePattern, TranslationUnit, UnitOptions};
 use crate::backend::gpu::launch::grid;
+use crate::backend::gpu::team::shape::TeamShape;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -448,4 +448,21 @@ pub(super) fn missing(what: &dyn Fn() -> String) -> Error {
         what: what(),
         reason: "the compiled kernel lacks its second entry".into(),
     }
+}
+
+/// Describes a launch for error messages.
+pub(crate) fn describe<'a>(pattern: &'a str, label: &'a str) -> impl Fn() -> String + 'a {
+    move || format!("{pattern} \"{label}\" on Cuda")
+}
+
+/// The device translation of a functor; functors without one never get here (their launch on
+/// Cuda does not compile), but the error is kept for safety.
+pub(crate) fn device<'a>(
+    kernel: Option<&'a dyn DeviceKernel>,
+    what: &dyn Fn() -> String,
+) -> Result<&'a dyn DeviceKernel> {
+    kernel.ok_or_else(|| Error::Unsupported {
+        what: what(),
+        reason: "the functor has no device translation; write the kernel with kernel!".into(),
+    })
 }

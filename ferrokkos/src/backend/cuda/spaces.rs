@@ -4,10 +4,9 @@
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use super::backend::CudaShared;
+use super::backend::{CudaShared, backend_shared};
 use super::copy::CudaCopies;
 use super::driver::{self, DeviceBuffer, ManagedBuffer, PinnedBuffer, PointerKind};
-use super::instance::backend_shared;
 use crate::error::{BackendError, Error, Result};
 use crate::seal::{Sealed, Token};
 use crate::space::DeviceCopy;

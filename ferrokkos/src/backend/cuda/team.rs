@@ -24,7 +24,8 @@ use std::any::type_name;
 
 use super::instance::Cuda;
 use super::launch::{self, Kind, Space};
-use super::patterns::{describe, device, reduce_with, reducer_cxx};
+use super::launch::{describe, device};
+use super::reduce::{reduce_with, reducer_cxx};
 use crate::backend::gpu::arch::GpuArch;
 pub(crate) use crate::backend::gpu::team::scratch::ScratchLayout;
 pub(crate) use crate::backend::gpu::team::shape::TeamShape;
@@ -37,10 +38,6 @@ use crate::reducer::{ReduceTarget, Reducer};
 use crate::seal::Token;
 use crate::space::tool_site;
 use crate::tools::{Pattern, profiled};
-
-/// The dynamic shared memory a launch may use without opting in (48 KiB): above it, the function's
-/// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` must allow it.
-pub(crate) const DEFAULT_DYNAMIC_SHARED: usize = 48 << 10;
 
 /// The block limits on `cuda`'s device for a kernel whose block may have `max_threads` threads
 /// and `static_shared` bytes of static shared memory, and whose reduction value has `value_size`

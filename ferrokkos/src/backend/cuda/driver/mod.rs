@@ -18,6 +18,7 @@ mod buffer;
 mod context;
 mod device;
 mod event;
+mod gpu;
 mod graph;
 pub(crate) mod live;
 mod memory;
@@ -40,6 +41,7 @@ pub(crate) use context::Context;
 pub(crate) use device::{DeviceInfo, device_info};
 #[allow(unused_imports)]
 pub(crate) use event::Event;
+pub(crate) use gpu::CudaDriver;
 pub(crate) use graph::{Executable, Graph, Node};
 #[allow(unused_imports)]
 pub(crate) use memory::{PointerKind, copy, copy_async, fill_async, fill_sync, pointer_kind};

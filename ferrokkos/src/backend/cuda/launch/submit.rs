@@ -7,7 +7,7 @@
 use super::super::driver::{self, Stream, StreamBuffer};
 use super::super::instance::Cuda;
 use super::super::jit::Loaded;
-use super::super::queue::Submission;
+use super::super::runtime::Submission;
 use super::params::{Buffers, Captures, Packed, Tail};
 use super::plan::{Plan, Work};
 use super::{Done, Space, missing};

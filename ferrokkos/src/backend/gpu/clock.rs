@@ -10,27 +10,34 @@
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::driver::{Event, Stream};
+use super::driver::{Driver, Event as _};
 use crate::error::Result;
 use crate::tools::trace::{DeviceSpan, PendingSpan};
 
 /// The trace clock of one device: the base event and its time on the trace clock.
-#[derive(Default)]
-pub(crate) struct DeviceClock {
-    base: Mutex<Option<Arc<Base>>>,
+pub(crate) struct DeviceClock<D: Driver> {
+    base: Mutex<Option<Arc<Base<D>>>>,
+}
+
+impl<D: Driver> Default for DeviceClock<D> {
+    fn default() -> Self {
+        DeviceClock {
+            base: Mutex::new(None),
+        }
+    }
 }
 
 /// The event all GPU times are measured from, and its host time.
-struct Base {
-    event: Event,
+struct Base<D: Driver> {
+    event: D::Event,
     /// Microseconds since the trace's origin when the event completed.
     at_us: f64,
 }
 
-impl DeviceClock {
+impl<D: Driver> DeviceClock<D> {
     /// Starts the clock: records the base event on `stream` and waits for it.
-    pub(crate) fn start(&self, stream: &Arc<Stream>, origin: Instant) -> Result<()> {
-        let event = Event::record(stream, true, || "starting the trace's GPU clock".into())?;
+    pub(crate) fn start(&self, stream: &Arc<D::Stream>, origin: Instant) -> Result<()> {
+        let event = D::Event::record(stream, true, || "starting the trace's GPU clock".into())?;
         event.synchronize(|| "starting the trace's GPU clock".into())?;
         let at_us = origin.elapsed().as_secs_f64() * 1e6;
         *self.lock() = Some(Arc::new(Base { event, at_us }));
@@ -42,7 +49,7 @@ impl DeviceClock {
         *self.lock() = None;
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Arc<Base>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Arc<Base<D>>>> {
         self.base.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -52,19 +59,19 @@ impl DeviceClock {
     #[inline(never)]
     pub(crate) fn begin(
         &self,
-        stream: &Arc<Stream>,
+        stream: &Arc<D::Stream>,
         device_id: u32,
         cat: &'static str,
         name: String,
         args: Vec<(&'static str, String)>,
-    ) -> Option<Timing> {
+    ) -> Option<Timing<D>> {
         let base = self.lock().clone()?;
         let tools = crate::tools::current()?;
         let trace = tools.trace()?;
         let tid = trace.instance_lane(device_id, || {
-            format!("Cuda instance {} (stream)", device_id & 0x1_ffff)
+            format!("{} instance {} (stream)", D::SPACE, device_id & 0x1_ffff)
         });
-        let start = Event::record(stream, true, String::new).ok()?;
+        let start = D::Event::record(stream, true, String::new).ok()?;
         Some(Timing {
             start,
             base,
@@ -77,19 +84,19 @@ impl DeviceClock {
 }
 
 /// Work being timed: its start event and what the trace will say of it.
-pub(crate) struct Timing {
-    start: Event,
-    base: Arc<Base>,
+pub(crate) struct Timing<D: Driver> {
+    start: D::Event,
+    base: Arc<Base<D>>,
     tid: u64,
     cat: &'static str,
     name: String,
     args: Vec<(&'static str, String)>,
 }
 
-impl Timing {
+impl<D: Driver> Timing<D> {
     /// Records the end event after the work on `stream` and hands the span to the trace.
-    pub(crate) fn end(self, stream: &Arc<Stream>) {
-        let Ok(end) = Event::record(stream, true, String::new) else {
+    pub(crate) fn end(self, stream: &Arc<D::Stream>) {
+        let Ok(end) = D::Event::record(stream, true, String::new) else {
             return;
         };
         let Some(tools) = crate::tools::current() else {
@@ -112,13 +119,13 @@ impl Timing {
 }
 
 /// A timed piece of GPU work.
-struct GpuSpan {
-    start: Event,
-    end: Event,
-    base: Arc<Base>,
+struct GpuSpan<D: Driver> {
+    start: D::Event,
+    end: D::Event,
+    base: Arc<Base<D>>,
 }
 
-impl DeviceSpan for GpuSpan {
+impl<D: Driver> DeviceSpan for GpuSpan<D> {
     fn times(&self) -> Result<Option<(f64, f64)>> {
         if !self.end.is_complete()? {
             return Ok(None);

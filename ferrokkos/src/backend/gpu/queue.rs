@@ -1,6 +1,5 @@
-//! [`Queue`]: one instance's stream, the sequence numbers of the work submitted to it, and the
-//! instance's scratch memory (reduction partials, the pinned slot a result comes back through,
-//! teams' level-1 scratch).
+//! [`Queue`]: one GPU instance's stream, the sequence numbers of the work submitted to it, and the
+//! instance's [`Scratch`] memory.
 //!
 //! Work is submitted under the queue's lock, which numbers it; allocations the work uses are
 //! stamped with that number ([`Pending`]), so host access waits for exactly the work that uses an
@@ -12,159 +11,13 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
-use super::driver::{self, Context, DeviceBuffer, Event, PinnedBuffer, Stream};
+use super::clock::{DeviceClock, Timing};
+use super::driver::{Driver, Event as _, Stream as _};
 use super::fault::Faults;
-use super::trace::{DeviceClock, Timing};
+use super::scratch::Scratch;
 use crate::error::Result;
 use crate::space::Allocation;
 use crate::space::WorkQueue;
-
-/// Device and pinned host memory an instance reuses from launch to launch; only work on the
-/// instance's own stream uses it, so stream order makes reuse safe. The buffers free themselves
-/// (`driver::DeviceBuffer`, `driver::PinnedBuffer`): the device buffers in the stream's order on
-/// the instance's stream, which they hold, so the stream outlives them.
-pub(crate) struct Scratch {
-    /// Growable device scratch (reduction partials and result, scan totals and total).
-    device: Option<DeviceBuffer>,
-    /// Growable device memory for the level-1 scratch of team launches (a slice per block).
-    team: Option<DeviceBuffer>,
-    /// The zeroed `u32` counter of fused reductions (256 bytes).
-    counter: Option<DeviceBuffer>,
-    /// Growable pinned memory a result comes back through.
-    pinned: Option<PinnedBuffer>,
-    /// The instance's stream: the only stream whose work uses the device buffers.
-    stream: Arc<Stream>,
-    /// A recording queue's scratch: every request gets memory of its own, kept as long as the
-    /// queue (a graph's nodes may run at once, and each replay uses the addresses recorded).
-    recording: bool,
-    /// The memory handed out while recording.
-    kept: Vec<DeviceBuffer>,
-}
-
-impl Scratch {
-    /// Scratch memory for the work of `stream` (allocated on first use).
-    fn new(stream: &Arc<Stream>) -> Scratch {
-        Scratch {
-            stream: Arc::clone(stream),
-            device: None,
-            team: None,
-            counter: None,
-            pinned: None,
-            recording: false,
-            kept: Vec::new(),
-        }
-    }
-
-    /// `bytes` of device memory of its own for a recording queue (not stream-ordered: the
-    /// recording stream is capturing), zeroed when `zeroed`; kept with the scratch.
-    fn kept(&mut self, bytes: usize, zeroed: bool) -> Result<u64> {
-        let what = || format!("allocating {bytes} bytes of scratch memory for a Cuda graph");
-        let buffer = DeviceBuffer::new(self.stream.context(), bytes, what)?;
-        if zeroed {
-            // SAFETY: `buffer` is new, `bytes` long, and used by nothing else yet.
-            unsafe { driver::fill_sync(self.stream.context(), buffer.ptr(), 0, bytes, what)? };
-        }
-        let ptr = buffer.ptr();
-        self.kept.push(buffer);
-        Ok(ptr)
-    }
-
-    /// At least `bytes` of device scratch memory (grown stream-ordered on the instance's stream:
-    /// the old buffer is freed after the work enqueued so far, which may still use it).
-    pub(crate) fn device(&mut self, bytes: usize) -> Result<u64> {
-        if self.recording {
-            return self.kept(bytes.max(1), false);
-        }
-        let len = self.device.as_ref().map_or(0, DeviceBuffer::len);
-        if bytes > len {
-            let grown = bytes.next_power_of_two().max(4096);
-            if let Some(old) = self.device.take() {
-                // Only work on this stream uses it (the buffer's invariant): freed after that work.
-                old.free()?;
-            }
-            self.device = Some(DeviceBuffer::on_stream(&self.stream, grown, || {
-                "allocating the scratch memory of a Cuda instance".into()
-            })?);
-        }
-        Ok(self.device.as_ref().map_or(0, DeviceBuffer::ptr))
-    }
-
-    /// At least `bytes` of device memory for a team launch's level-1 scratch (0 bytes: the null
-    /// address), grown like [`Scratch::device`] to a multiple of 1 MiB. A failed allocation is an
-    /// error naming level 1 and the bytes.
-    pub(crate) fn team(&mut self, bytes: usize) -> Result<u64> {
-        if bytes == 0 {
-            return Ok(0);
-        }
-        if self.recording {
-            return self.kept(bytes, false);
-        }
-        let len = self.team.as_ref().map_or(0, DeviceBuffer::len);
-        if bytes > len {
-            let grown = bytes.checked_next_multiple_of(1 << 20).unwrap_or(bytes);
-            if let Some(old) = self.team.take() {
-                // Only work on this stream uses it (the buffer's invariant): freed after that work.
-                old.free()?;
-            }
-            self.team = Some(DeviceBuffer::on_stream(&self.stream, grown, || {
-                format!(
-                    "allocating {grown} bytes for {bytes} bytes of level-1 team scratch on a Cuda \
-                     instance"
-                )
-            })?);
-        }
-        Ok(self.team.as_ref().map_or(0, DeviceBuffer::ptr))
-    }
-
-    /// The zeroed `u32` counter of fused reductions (each reduction leaves it at zero again).
-    pub(crate) fn counter(&mut self) -> Result<u64> {
-        if self.recording {
-            return self.kept(256, true);
-        }
-        if let Some(c) = &self.counter {
-            return Ok(c.ptr());
-        }
-        let c = DeviceBuffer::on_stream(&self.stream, 256, || {
-            "allocating the reduction counter of a Cuda instance".into()
-        })?;
-        // SAFETY: `c` has 256 bytes, stream-ordered before every use on this stream.
-        if let Err(e) = unsafe { driver::fill_async(c.ptr(), &[0], 256, &self.stream, String::new) }
-        {
-            // Freed in stream order; the fill's error is the one to report.
-            let _ = c.free();
-            return Err(e);
-        }
-        let ptr = c.ptr();
-        self.counter = Some(c);
-        Ok(ptr)
-    }
-
-    /// At least `bytes` of pinned host memory. Call only when no work on the stream uses the old
-    /// buffer any more (after a synchronization), since growing frees it at once.
-    pub(crate) fn pinned(&mut self, bytes: usize) -> Result<*mut u8> {
-        if self.recording {
-            return Err(crate::error::Error::Internal {
-                what: "recording a Cuda graph".into(),
-                reason: "pinned scratch was asked for while recording".into(),
-            });
-        }
-        let len = self.pinned.as_ref().map_or(0, PinnedBuffer::len);
-        if bytes > len {
-            let grown = bytes.next_power_of_two().max(256);
-            if let Some(old) = self.pinned.take() {
-                // The caller guarantees that no device work still uses the old buffer.
-                old.free()?;
-            }
-            self.pinned = Some(PinnedBuffer::new(self.stream.context(), grown, || {
-                "allocating the pinned result buffer of a Cuda instance".into()
-            })?);
-        }
-        Ok(self
-            .pinned
-            .as_ref()
-            .map_or(std::ptr::null_mut(), PinnedBuffer::ptr))
-    }
-}
 
 /// How many recording queues capture now, in the process (a launch checks [`RECORDING_HERE`]
 /// only when some do).
@@ -176,13 +29,13 @@ thread_local! {
 }
 
 /// What the queue's lock protects.
-pub(crate) struct Locked {
+pub(crate) struct Locked<D: Driver> {
     /// The number of the last work submitted.
     submitted: u64,
     /// What the last work submitted was (`parallel_for "axpy"`), for errors that surface later.
     last: String,
     /// The instance's scratch memory.
-    pub(crate) scratch: Scratch,
+    pub(crate) scratch: Scratch<D>,
     /// A recording queue: the allocations its work uses (with whether it writes them), one entry
     /// per use, and the number of submissions recorded.
     recorded: Vec<(Arc<Allocation>, bool)>,
@@ -191,24 +44,24 @@ pub(crate) struct Locked {
     /// number, oldest first: the host waits for such work alone, not for the work queued after
     /// it (a kernel the copy should overlap). At most [`MARKS`] are kept; a wait for older work
     /// fences.
-    marks: VecDeque<(u64, Arc<Event>)>,
+    marks: VecDeque<(u64, Arc<D::Event>)>,
 }
 
 /// The most marks a queue keeps.
 const MARKS: usize = 16;
 
 /// An instance's stream and its bookkeeping.
-pub(crate) struct Queue {
-    stream: Arc<Stream>,
+pub(crate) struct Queue<D: Driver> {
+    stream: Arc<D::Stream>,
     /// The GPU clock of the trace, shared by the device's instances.
-    clock: Arc<DeviceClock>,
+    clock: Arc<DeviceClock<D>>,
     /// The device's fault record, read after every wait.
-    faults: Arc<Faults>,
+    faults: Arc<Faults<D>>,
     /// The instance's Kokkos Tools device ID (its lane in the trace).
     device_id: u32,
     /// The number of the last work known to have completed.
     completed: AtomicU64,
-    locked: Mutex<Locked>,
+    locked: Mutex<Locked<D>>,
     /// The queue as the weak handle allocations are stamped with.
     me: Weak<dyn WorkQueue>,
     /// Whether this is a graph's recording queue (`super::graph`): its stream is capturing, so work
@@ -221,27 +74,26 @@ pub(crate) struct Queue {
 }
 
 /// A submission in progress: the locked queue, through which work is enqueued.
-pub(crate) struct Submission<'a> {
-    queue: &'a Queue,
-    locked: MutexGuard<'a, Locked>,
+pub(crate) struct Submission<'a, D: Driver> {
+    queue: &'a Queue<D>,
+    locked: MutexGuard<'a, Locked<D>>,
     /// The work's timing for the trace, while one is written.
-    timing: Option<Timing>,
+    timing: Option<Timing<D>>,
 }
 
-impl Queue {
+impl<D: Driver> Queue<D> {
     /// A queue with a new non-blocking stream on `ctx`.
     pub(crate) fn new(
-        ctx: &Arc<Context>,
-        clock: &Arc<DeviceClock>,
-        faults: &Arc<Faults>,
+        ctx: &Arc<D::Context>,
+        clock: &Arc<DeviceClock<D>>,
+        faults: &Arc<Faults<D>>,
         device_id: u32,
         recording: bool,
-    ) -> Result<Arc<Queue>> {
-        let stream = Arc::new(Stream::new(ctx, || {
-            "creating a Cuda instance's stream".into()
+    ) -> Result<Arc<Queue<D>>> {
+        let stream = Arc::new(D::Stream::new(ctx, || {
+            format!("creating a {} instance's stream", D::SPACE)
         })?);
-        let mut scratch = Scratch::new(&stream);
-        scratch.recording = recording;
+        let scratch = Scratch::new(&stream, recording);
         Ok(Arc::new_cyclic(|me| Queue {
             stream,
             clock: Arc::clone(clock),
@@ -281,7 +133,7 @@ impl Queue {
 
     /// Locks the queue to enqueue work; an error on a recording queue whose graph is not
     /// capturing (its handle was kept past the recording), which must run nothing.
-    pub(crate) fn begin_work(&self, what: &dyn Fn() -> String) -> Result<Submission<'_>> {
+    pub(crate) fn begin_work(&self, what: &dyn Fn() -> String) -> Result<Submission<'_, D>> {
         if self.recording && !self.capturing.load(Ordering::Acquire) {
             return Err(crate::error::Error::Unsupported {
                 what: what(),
@@ -314,12 +166,12 @@ impl Queue {
     }
 
     /// The stream.
-    pub(crate) fn stream(&self) -> &Arc<Stream> {
+    pub(crate) fn stream(&self) -> &Arc<D::Stream> {
         &self.stream
     }
 
     /// Locks the queue to enqueue work.
-    pub(crate) fn begin(&self) -> Submission<'_> {
+    pub(crate) fn begin(&self) -> Submission<'_, D> {
         Submission {
             queue: self,
             locked: self.locked.lock().unwrap_or_else(|e| e.into_inner()),
@@ -362,14 +214,14 @@ impl Queue {
     }
 }
 
-impl Submission<'_> {
+impl<D: Driver> Submission<'_, D> {
     /// The stream to enqueue on.
-    pub(crate) fn stream(&self) -> &Stream {
+    pub(crate) fn stream(&self) -> &D::Stream {
         &self.queue.stream
     }
 
     /// The scratch memory.
-    pub(crate) fn scratch(&mut self) -> &mut Scratch {
+    pub(crate) fn scratch(&mut self) -> &mut Scratch<D> {
         &mut self.locked.scratch
     }
 
@@ -390,10 +242,10 @@ impl Submission<'_> {
             let Some(queue) = pending.queue.upgrade() else {
                 continue;
             };
-            match queue.as_any().downcast_ref::<Queue>() {
+            match queue.as_any().downcast_ref::<Queue<D>>() {
                 Some(other) if std::ptr::eq(other, self.queue) => {}
                 Some(other) => {
-                    let event = Event::record(&other.stream, false, what)?;
+                    let event = D::Event::record(&other.stream, false, what)?;
                     self.queue.stream.wait_event(&event, what)?;
                 }
                 None => pending.wait(what)?,
@@ -458,7 +310,7 @@ impl Submission<'_> {
         let mut sub = self;
         // Recorded under the queue's lock, before any later work: the event completes with this
         // work and all before it.
-        let event = Event::record(&stream, false, what)?;
+        let event = D::Event::record(&stream, false, what)?;
         let seq = {
             let marks_seq = sub.locked.submitted + 1;
             if sub.locked.marks.len() == MARKS {
@@ -515,7 +367,7 @@ impl Submission<'_> {
     }
 }
 
-impl WorkQueue for Queue {
+impl<D: Driver> WorkQueue for Queue<D> {
     fn wait_for(&self, seq: u64, what: &dyn Fn() -> String) -> Result<()> {
         if self.completed(seq) {
             return Ok(());
@@ -552,13 +404,13 @@ impl WorkQueue for Queue {
     }
 }
 
-impl Drop for Queue {
+impl<D: Driver> Drop for Queue<D> {
     fn drop(&mut self) {
         // Waits for the instance's work and reports its errors. Then the fields drop: the scratch
         // buffers free themselves in the stream's order (the free of the pinned buffer does not
         // wait, hence this synchronize first), and the stream, which the buffers hold, is
         // destroyed after the last of them (its own drop synchronizes again).
-        let what = || "dropping a Cuda instance".to_string();
+        let what = || format!("dropping a {} instance", D::SPACE);
         if let Err(e) = self
             .stream
             .synchronize(what)

@@ -13,7 +13,7 @@
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::driver::{self, Context, Module, PinnedBuffer};
+use super::driver::{Driver, Module as _, PinnedBuffer as _};
 use crate::error::{DeviceTarget, Error, Result};
 
 /// The record, as `FkFault` in the device header lays it out.
@@ -33,14 +33,14 @@ struct Record {
 const WRITTEN: u32 = 2;
 
 /// The fault record of one context and the kernels whose modules point at it.
-pub(crate) struct Faults {
-    ctx: Arc<Context>,
+pub(crate) struct Faults<D: Driver> {
+    ctx: Arc<D::Context>,
     /// The record's pinned memory (non-null, page-aligned, `size_of::<Record>()` bytes), freed
     /// when this is dropped: the backend drops this after its shutdown fence, so no device work
     /// uses the record any more (the buffer's invariant). The host accesses the record only
     /// with atomic and volatile accesses (the details under `seen`'s lock); the device writes it
     /// with atomics.
-    memory: PinnedBuffer,
+    memory: D::PinnedBuffer,
     /// The faults already reported (the record's count only grows), and the kernels by unit
     /// number (1-based).
     seen: Mutex<Seen>,
@@ -51,17 +51,16 @@ struct Seen {
     units: Vec<String>,
 }
 
-impl Faults {
+impl<D: Driver> Faults<D> {
     /// A zeroed record in pinned memory of `ctx`.
-    pub(crate) fn new(ctx: &Arc<Context>) -> Result<Faults> {
+    pub(crate) fn new(ctx: &Arc<D::Context>) -> Result<Faults<D>> {
         let size = std::mem::size_of::<Record>();
-        let memory = PinnedBuffer::new(ctx, size, || {
-            "allocating the fault record of the Cuda device".into()
-        })?;
+        let what = || format!("allocating the fault record of the {} device", D::SPACE);
+        let memory = D::PinnedBuffer::new(ctx, size, what)?;
         let ptr = memory.ptr();
         if ptr.is_null() {
             return Err(Error::Unsupported {
-                what: "allocating the fault record of the Cuda device".into(),
+                what: what(),
                 reason: "the driver returned a null pointer".into(),
             });
         }
@@ -86,7 +85,7 @@ impl Faults {
     /// Points a freshly loaded module (before any launch of it) at the record, with the kernel's
     /// description for errors. A module without the globals (no bounds-checked access) is left
     /// as it is.
-    pub(crate) fn attach(&self, module: &Module, kernel: impl FnOnce() -> String) -> Result<()> {
+    pub(crate) fn attach(&self, module: &D::Module, kernel: impl FnOnce() -> String) -> Result<()> {
         self.attach_all(module, || vec![kernel()])
     }
 
@@ -95,7 +94,7 @@ impl Faults {
     /// its slot).
     pub(crate) fn attach_all(
         &self,
-        module: &Module,
+        module: &D::Module,
         kernels: impl FnOnce() -> Vec<String>,
     ) -> Result<()> {
         let what = || "attaching a kernel to the fault record".to_string();
@@ -115,7 +114,7 @@ impl Faults {
             // SAFETY: `at` is an 8-byte `__device__` variable of the module, which no launch uses
             // yet (the module was just loaded); the source is a local `u64`, read during the call.
             unsafe {
-                driver::copy(at, (&raw const value) as u64, 8, &self.ctx, what)?;
+                D::copy_sync(&self.ctx, at, (&raw const value) as u64, 8, what)?;
             }
         }
         Ok(())

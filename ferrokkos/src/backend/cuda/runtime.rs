@@ -1,0 +1,14 @@
+//! The GPU runtime's parts written once over the driver traits (`backend/gpu`), instantiated for
+//! the CUDA driver.
+
+use super::driver::CudaDriver;
+use crate::backend::gpu;
+
+/// An instance's stream and its bookkeeping.
+pub(crate) type Queue = gpu::queue::Queue<CudaDriver>;
+/// A submission in progress on a [`Queue`].
+pub(crate) type Submission<'a> = gpu::queue::Submission<'a, CudaDriver>;
+/// The device's fault record.
+pub(crate) type Faults = gpu::fault::Faults<CudaDriver>;
+/// The trace's GPU clock.
+pub(crate) type DeviceClock = gpu::clock::DeviceClock<CudaDriver>;

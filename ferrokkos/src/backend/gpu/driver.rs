@@ -1,0 +1,158 @@
+//! The driver trait family: what the GPU runtime ([`super::queue`], [`super::fault`],
+//! [`super::clock`]) needs from a GPU's driver API, and nothing else. A backend implements
+//! [`Driver`] on a marker type and these traits on its handle types (CUDA's in
+//! `backend/cuda/driver/gpu.rs`); the runtime is written once over them, monomorphized per driver
+//! (no dynamic dispatch on the launch path).
+//!
+//! Invariants every implementation keeps (the runtime's soundness rests on them):
+//! - a [`Stream`] runs its work in submission order, and holds its context;
+//! - an [`Event`] holds the stream it was recorded on (it cannot outlive it) and completes when all
+//!   work enqueued on that stream before it has completed;
+//! - a buffer owns its memory and frees it once (in `free` or on drop); a [`DeviceBuffer`] made
+//!   for a stream is freed in that stream's order, after the work enqueued before the free;
+//! - errors name the driver call and carry `what` (the operation, its label and space).
+
+use std::ffi::CStr;
+use std::sync::Arc;
+
+use crate::error::Result;
+
+/// A GPU driver API (CUDA's, HIP's): its handle types and its synchronous memory operations.
+pub(crate) trait Driver: Sized + Send + Sync + 'static {
+    /// The execution space's name in messages ("Cuda").
+    const SPACE: &'static str;
+    /// A device's context (what streams, memory and modules belong to).
+    type Context: Send + Sync;
+    /// An in-order queue of device work.
+    type Stream: Stream<Self>;
+    /// A point in a stream's work that the host or another stream can wait for.
+    type Event: Event<Self>;
+    /// Owned device memory.
+    type DeviceBuffer: DeviceBuffer<Self>;
+    /// Owned pinned host memory, also addressable by the device.
+    type PinnedBuffer: PinnedBuffer<Self>;
+    /// A loaded program of kernels and device globals.
+    type Module: Module;
+
+    /// Sets `bytes` bytes at `dst` to `value` and waits until that is done. For new allocations.
+    ///
+    /// # Safety
+    ///
+    /// `dst` is device, managed or pinned memory of `ctx` valid for `bytes` bytes of writes, which
+    /// nothing else accesses during the call.
+    unsafe fn fill_sync(
+        ctx: &Self::Context,
+        dst: u64,
+        value: u8,
+        bytes: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<()>;
+
+    /// Copies `bytes` from `src` to `dst` (any direction) and waits until the copy is complete.
+    /// Work on the driver's streams that touches either range must have completed.
+    ///
+    /// # Safety
+    ///
+    /// `src` and `dst` are valid for `bytes` bytes (reads and writes), do not overlap, and nothing
+    /// else writes either (or reads `dst`) during the call.
+    unsafe fn copy_sync(
+        ctx: &Self::Context,
+        dst: u64,
+        src: u64,
+        bytes: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<()>;
+}
+
+/// An in-order, non-blocking stream of device work.
+pub(crate) trait Stream<D: Driver>: Send + Sync + Sized {
+    /// A new stream on `ctx`.
+    fn new(ctx: &Arc<D::Context>, what: impl FnOnce() -> String) -> Result<Self>;
+
+    /// The stream's context.
+    fn context(&self) -> &Arc<D::Context>;
+
+    /// Waits for all work enqueued so far; the first asynchronous error of that work, if any.
+    fn synchronize(&self, what: impl FnOnce() -> String) -> Result<()>;
+
+    /// Makes work enqueued later wait until `event` (of any stream) has completed; does not block
+    /// the host.
+    fn wait_event(&self, event: &D::Event, what: impl FnOnce() -> String) -> Result<()>;
+
+    /// Enqueues a fill of `count` elements at `dst` with `pattern` (1, 2 or 4 bytes, `dst` aligned
+    /// to it; other patterns are `Error::InvalidArgument`).
+    ///
+    /// # Safety
+    ///
+    /// `dst` is memory the device can write, valid for `count * pattern.len()` bytes until the
+    /// fill has completed, and nothing else accesses it meanwhile.
+    unsafe fn fill_async(
+        &self,
+        dst: u64,
+        pattern: &[u8],
+        count: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<()>;
+}
+
+/// A recorded point in a stream's work.
+pub(crate) trait Event<D: Driver>: Send + Sync + Sized {
+    /// Records an event on `stream` after the work enqueued so far; `timing` events can be timed
+    /// ([`Event::elapsed_ms_since`]), others are cheaper.
+    fn record(stream: &Arc<D::Stream>, timing: bool, what: impl FnOnce() -> String)
+    -> Result<Self>;
+
+    /// Waits until the event has completed; the first asynchronous error before it, if any.
+    fn synchronize(&self, what: impl FnOnce() -> String) -> Result<()>;
+
+    /// Whether the event has completed, without waiting.
+    fn is_complete(&self) -> Result<bool>;
+
+    /// Milliseconds from `earlier` to this event (both recorded with timing, both complete).
+    fn elapsed_ms_since(&self, earlier: &Self, what: impl FnOnce() -> String) -> Result<f32>;
+}
+
+/// Owned device memory.
+pub(crate) trait DeviceBuffer<D: Driver>: Send + Sync + Sized {
+    /// `bytes` of device memory usable by any stream at once (0 bytes: the null address).
+    fn new(ctx: &Arc<D::Context>, bytes: usize, what: impl FnOnce() -> String) -> Result<Self>;
+
+    /// `bytes` of device memory for the work of `stream`, freed in the stream's order.
+    fn on_stream(
+        stream: &Arc<D::Stream>,
+        bytes: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<Self>;
+
+    /// The device address of the first byte (0 when empty).
+    fn ptr(&self) -> u64;
+
+    /// The size in bytes.
+    fn len(&self) -> usize;
+
+    /// Frees the memory now (in the stream's order, for a stream's buffer), with the driver's
+    /// error; it is not freed again either way.
+    fn free(self) -> Result<()>;
+}
+
+/// Owned pinned host memory (with unified addressing, its address is also the device's).
+pub(crate) trait PinnedBuffer<D: Driver>: Send + Sync + Sized {
+    /// `bytes` of pinned host memory through `ctx`, not zeroed (0 bytes: a null pointer).
+    fn new(ctx: &Arc<D::Context>, bytes: usize, what: impl FnOnce() -> String) -> Result<Self>;
+
+    /// The first byte (null when empty).
+    fn ptr(&self) -> *mut u8;
+
+    /// The size in bytes.
+    fn len(&self) -> usize;
+
+    /// Frees the memory now, with the driver's error; it is not freed again either way. No device
+    /// work may still use it.
+    fn free(self) -> Result<()>;
+}
+
+/// A loaded program.
+pub(crate) trait Module: Send + Sync {
+    /// The device address and size of the global `name`, or `None` when the program has none.
+    fn global(&self, name: &CStr, what: impl FnOnce() -> String) -> Result<Option<(u64, usize)>>;
+}
