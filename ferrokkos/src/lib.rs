@@ -263,3 +263,6 @@ pub mod __private {
 #[doc = include_str!("../../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeExample;
+
+#[cfg(doctest)]
+mod readme_doctest;
