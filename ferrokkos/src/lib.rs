@@ -65,6 +65,8 @@ mod settings;
 mod space;
 mod tools;
 mod view;
+#[cfg(doctest)]
+mod guide;
 
 #[cfg(feature = "cuda")]
 pub use backend::cuda::nvrtc;
