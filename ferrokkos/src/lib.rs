@@ -65,6 +65,7 @@ mod settings;
 mod space;
 mod tools;
 mod view;
+
 #[cfg(doctest)]
 mod guide;
 
