@@ -66,6 +66,9 @@ mod space;
 mod tools;
 mod view;
 
+#[cfg(doctest)]
+mod guide;
+
 #[cfg(feature = "cuda")]
 pub use backend::cuda::nvrtc;
 #[cfg(feature = "cuda")]
