@@ -266,6 +266,3 @@ pub mod __private {
 #[doc = include_str!("../../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeExample;
-
-#[cfg(doctest)]
-mod readme_doctest;

@@ -3,7 +3,7 @@
 //! Instantiation compiles the graph's kernels ahead (one [`crate::Prepare`], whose batches
 //! compile in parallel), then runs each node's launch closure on a private *recording* instance
 //! (`Cuda::create_recording`) whose stream captures (`cuStreamBeginCapture`, relaxed mode). A
-//! recording queue (`queue.rs`) orders after nothing and stamps nothing: it notes the allocations
+//! recording queue (`backend/gpu/queue.rs`) orders after nothing and stamps nothing: it notes the allocations
 //! each use touches, hands out scratch memory of its own that the graph keeps (reduction
 //! partials and counters, teams' level-1 scratch, by-pointer captures), and refuses work the host
 //! would wait for. Each node's capture becomes one child-graph node of the CUDA graph, after the

@@ -12,7 +12,7 @@
 //!   slice's size rounded up to [`GLOBAL_ALIGN`], so blocks share no cache line. The buffer holds
 //!   `grid * block_stride` bytes; a league with level-1 scratch runs one wave of blocks at most
 //!   (`launch/plan.rs`), the blocks that can run at once, as Kokkos bounds its level-1 scratch by
-//!   the teams that run at once. The instance grows the buffer (`queue.rs`) and keeps it.
+//!   the teams that run at once. The instance grows the buffer (`backend/gpu/scratch.rs`) and keeps it.
 //!
 //! A block's slices serve every league rank it runs (grid-stride), one after the other: the entry
 //! waits at a barrier between league ranks when the launch has scratch (`codegen/team_entry.rs`).

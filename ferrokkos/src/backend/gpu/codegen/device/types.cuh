@@ -44,7 +44,7 @@ static_assert(sizeof(f32) == 4 && sizeof(f64) == 8 && sizeof(void*) == 8 && size
 // would end the context.
 // ---------------------------------------------------------------------------------------------------
 
-/// The fault record (in pinned host memory; layout shared with `backend/cuda/fault.rs`).
+/// The fault record (in pinned host memory; layout shared with `backend/gpu/fault.rs`).
 struct FkFault {
   unsigned int state;           // 0: empty, 1: being written, 2: written
   unsigned int rank;            // the rank of the View (1 for a captured array)
