@@ -8,7 +8,7 @@ use super::runtime::Queue;
 use super::spaces::CudaSpace;
 use crate::error::Result;
 use crate::runtime;
-use crate::space::{DeviceType, ExecutionSpace, device_id};
+use crate::space::{DeviceType, ExecutionSpace};
 
 /// The CUDA execution space (Kokkos' `Kokkos::Cuda`): kernels written with [`crate::kernel!`] run
 /// on the GPU, asynchronously to the host, in submission order per instance.
@@ -207,11 +207,7 @@ impl ExecutionSpace for Cuda {
     }
 
     fn device_id(&self) -> u32 {
-        device_id(
-            DeviceType::Cuda,
-            self.inner.shared().info.ordinal as u32,
-            self.inner.id(),
-        )
+        self.inner.device_id()
     }
 
     /// New instances, one per weight, each with its own stream. CUDA streams do not divide the

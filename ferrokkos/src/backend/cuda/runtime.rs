@@ -10,5 +10,3 @@ pub(crate) type Queue = gpu::queue::Queue<CudaDriver>;
 pub(crate) type Submission<'a> = gpu::queue::Submission<'a, CudaDriver>;
 /// The device's fault record.
 pub(crate) type Faults = gpu::fault::Faults<CudaDriver>;
-/// The trace's GPU clock.
-pub(crate) type DeviceClock = gpu::clock::DeviceClock<CudaDriver>;

@@ -16,13 +16,22 @@ use std::ffi::CStr;
 use std::sync::Arc;
 
 use crate::error::Result;
+use crate::space::DeviceType;
 
 /// A GPU driver API (CUDA's, HIP's): its handle types and its synchronous memory operations.
 pub(crate) trait Driver: Sized + Send + Sync + 'static {
     /// The execution space's name in messages ("Cuda").
     const SPACE: &'static str;
+    /// The execution space's device type for tools (its device IDs' top bits).
+    const DEVICE_TYPE: DeviceType;
+    /// The key of the device's name in the metadata tools get ("Cuda device").
+    const DEVICE_METADATA: &'static str;
     /// A device's context (what streams, memory and modules belong to).
-    type Context: Send + Sync;
+    type Context: Context;
+    /// What the runtime reads about a device.
+    type DeviceInfo: DeviceInfo;
+    /// The device's compiled kernels, loaded in its context.
+    type Kernels: Kernels;
     /// An in-order queue of device work.
     type Stream: Stream<Self>;
     /// A point in a stream's work that the host or another stream can wait for.
@@ -62,6 +71,27 @@ pub(crate) trait Driver: Sized + Send + Sync + 'static {
         bytes: usize,
         what: impl FnOnce() -> String,
     ) -> Result<()>;
+}
+
+/// A device's context.
+pub(crate) trait Context: Send + Sync {
+    /// Waits for all work on the device (every stream); the first asynchronous error, if any.
+    fn synchronize(&self, what: impl FnOnce() -> String) -> Result<()>;
+}
+
+/// What the runtime reads about a device.
+pub(crate) trait DeviceInfo: Send + Sync {
+    /// The device's number among the visible ones.
+    fn ordinal(&self) -> usize;
+
+    /// The device's name.
+    fn name(&self) -> &str;
+}
+
+/// The in-memory cache of a device's compiled kernels.
+pub(crate) trait Kernels: Send + Sync {
+    /// Unloads every kernel (at finalize, after the last fence).
+    fn clear(&self);
 }
 
 /// An in-order, non-blocking stream of device work.

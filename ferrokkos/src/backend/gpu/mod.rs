@@ -13,13 +13,19 @@ pub(crate) mod arch;
 // The runtime over the driver traits is built where a driver is: CUDA's (HIP's runtime is
 // designed in docs/hip.md and not written yet).
 #[cfg(feature = "cuda")]
+pub(crate) mod backend;
+#[cfg(feature = "cuda")]
 pub(crate) mod clock;
 pub(crate) mod codegen;
+#[cfg(feature = "cuda")]
+pub(crate) mod device;
 pub(crate) mod disk_cache;
 #[cfg(feature = "cuda")]
 pub(crate) mod driver;
 #[cfg(feature = "cuda")]
 pub(crate) mod fault;
+#[cfg(feature = "cuda")]
+pub(crate) mod instance;
 // Without the CUDA backend nothing launches yet: the HIP runtime that will (docs/hip.md) waits
 // for hardware, and the planning is unit-tested meanwhile.
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]

@@ -4,16 +4,22 @@
 use std::ffi::CStr;
 use std::sync::Arc;
 
-use super::{Context, DeviceBuffer, Event, Module, PinnedBuffer, Stream, memory};
+use super::{Context, DeviceBuffer, DeviceInfo, Event, Module, PinnedBuffer, Stream, memory};
+use crate::backend::cuda::jit::KernelCache;
 use crate::backend::gpu::driver as gpu;
 use crate::error::Result;
+use crate::space::DeviceType;
 
 /// The CUDA driver API (libcuda through cudarc).
 pub(crate) struct CudaDriver;
 
 impl gpu::Driver for CudaDriver {
     const SPACE: &'static str = "Cuda";
+    const DEVICE_TYPE: DeviceType = DeviceType::Cuda;
+    const DEVICE_METADATA: &'static str = "Cuda device";
     type Context = Context;
+    type DeviceInfo = DeviceInfo;
+    type Kernels = KernelCache;
     type Stream = Stream;
     type Event = Event;
     type DeviceBuffer = DeviceBuffer;
@@ -40,6 +46,28 @@ impl gpu::Driver for CudaDriver {
     ) -> Result<()> {
         // SAFETY: the trait's contract is `memory::copy`'s.
         unsafe { memory::copy(dst, src, bytes, ctx, what) }
+    }
+}
+
+impl gpu::Context for Context {
+    fn synchronize(&self, what: impl FnOnce() -> String) -> Result<()> {
+        Context::synchronize(self, what)
+    }
+}
+
+impl gpu::DeviceInfo for DeviceInfo {
+    fn ordinal(&self) -> usize {
+        self.ordinal
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl gpu::Kernels for KernelCache {
+    fn clear(&self) {
+        KernelCache::clear(self);
     }
 }
 
