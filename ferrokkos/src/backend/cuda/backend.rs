@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use super::driver::{self, Context, CudaDriver};
-use super::jit::KernelCache;
 use crate::backend::gpu;
 use crate::error::{Error, Result};
 use crate::runtime::{self, Backend};
@@ -37,9 +36,7 @@ fn start_cuda(settings: &InitSettings) -> Result<Option<CudaBackend>> {
     let ordinal = settings.select_device(driver::device_count()?)?;
     let info = driver::device_info(ordinal)?;
     let ctx = Context::retain(ordinal)?;
-    let shared = CudaShared::new(ctx, info, driver::driver_version()?, |faults| {
-        KernelCache::new(Arc::clone(faults))
-    })?;
+    let shared = CudaShared::new(ctx, info, driver::driver_version()?)?;
     Ok(Some(CudaBackend::new(shared)?))
 }
 

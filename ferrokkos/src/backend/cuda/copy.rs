@@ -379,10 +379,12 @@ fn fill(
         unsafe { driver::fill_async(dst.ptr as u64, value, count, stream, what)? };
     } else if elem.size <= builtin::MAX_FILL_BYTES {
         let shared = cuda.shared();
-        let f =
-            shared
-                .kernels
-                .builtin(&shared.ctx, &shared.info, builtin::fill_entry(elem.align))?;
+        let f = shared.kernels.builtin(
+            &shared.ctx,
+            &shared.info,
+            builtin::fill_entry(elem.align),
+            builtin::entry_source,
+        )?;
         let words = (elem.size / builtin::word_bytes(elem.align)) as u32;
         // A contiguous View is one block of `count` elements from element 0 (its lowest address),
         // whatever its layout: the kernel's contiguous path fills it in memory order.
@@ -432,9 +434,12 @@ fn copy_kernel(
     what: &dyn Fn() -> String,
 ) -> Result<()> {
     let shared = cuda.shared();
-    let f = shared
-        .kernels
-        .builtin(&shared.ctx, &shared.info, builtin::copy_entry(elem.align))?;
+    let f = shared.kernels.builtin(
+        &shared.ctx,
+        &shared.info,
+        builtin::copy_entry(elem.align),
+        builtin::entry_source,
+    )?;
     let words = (elem.size / builtin::word_bytes(elem.align)) as u32;
     let d = Desc::new(dst.ptr as u64, dst.extents, dst.strides)?;
     let s = Desc::new(src.ptr as u64, src.extents, src.strides)?;

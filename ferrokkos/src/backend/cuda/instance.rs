@@ -4,8 +4,10 @@
 use std::sync::Arc;
 
 use super::backend::{CudaBackend, CudaInstance, CudaShared, backend_shared, default_instance};
+use super::driver::CudaDriver;
 use super::runtime::Queue;
 use super::spaces::CudaSpace;
+use crate::backend::gpu::space::GpuSpace;
 use crate::error::Result;
 use crate::runtime;
 use crate::space::{DeviceType, ExecutionSpace};
@@ -221,5 +223,13 @@ impl ExecutionSpace for Cuda {
             .iter()
             .map(|_| Cuda::create(self.inner.shared()))
             .collect()
+    }
+}
+
+impl GpuSpace for Cuda {
+    type Driver = CudaDriver;
+
+    fn gpu_instance(&self) -> &CudaInstance {
+        &self.inner
     }
 }

@@ -16,8 +16,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use super::driver::{CudaDriver, DeviceInfo};
 use super::nvrtc;
 use crate::backend::gpu::disk_cache::{self, Store, library_identity};
+use crate::backend::gpu::driver as gpu;
 use crate::error::Result;
 
 /// The compile options of [`nvrtc::compile_cubin`] as they enter the key, behind a format version.
@@ -173,6 +175,27 @@ fn nvrtc_identity() -> String {
             format!("version {major}.{minor}")
         },
     )
+}
+
+impl gpu::Compiler<CudaDriver> for DiskCache {
+    fn from_env() -> Self {
+        DiskCache::from_env()
+    }
+
+    fn has(&self, source: &str, program: &str, info: &DeviceInfo) -> bool {
+        DiskCache::has(self, source, program, info.arch())
+    }
+
+    fn compile_cached(
+        &self,
+        source: &str,
+        program: &str,
+        info: &DeviceInfo,
+        threads: u32,
+    ) -> Result<(Vec<u8>, bool)> {
+        let cubin = DiskCache::compile_cached(self, source, program, info.arch(), threads)?;
+        Ok((cubin.image, cubin.from_disk))
+    }
 }
 
 #[cfg(test)]

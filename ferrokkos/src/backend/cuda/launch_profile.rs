@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use super::instance::Cuda;
-use super::jit::{JitKey, Wanted};
 use crate::backend::gpu::codegen::{self, DevicePattern, UnitOptions};
+use crate::backend::gpu::kernels::{JitKey, Wanted};
 use crate::kernel::{DeviceKernel, ParamWriter, Slot};
 use crate::policy::{Iterate, RangePolicy};
 use crate::prelude::*;

@@ -12,24 +12,21 @@ pub(crate) mod copy;
 pub(crate) mod driver;
 mod graph;
 mod instance;
-mod jit;
 pub(crate) mod jit_cache;
-mod launch;
 #[cfg(test)]
 mod launch_profile;
 mod nccl;
 pub mod nvrtc;
-mod patterns;
-mod reduce;
+mod policies;
 mod runtime;
 mod spaces;
 mod team;
 
+pub use crate::backend::gpu::kernels::JitStats;
 pub(crate) use backend::start;
 pub use collective::{NcclComm, NcclId, NcclOp, NcclTransfer, NcclType};
 pub use driver::live::CudaHandles;
 pub use instance::{Cuda, CudaDevice};
-pub use jit::JitStats;
 pub use spaces::{
     CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, SharedHostPinnedSpace, SharedSpace,
 };

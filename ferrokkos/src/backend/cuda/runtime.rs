@@ -8,5 +8,3 @@ use crate::backend::gpu;
 pub(crate) type Queue = gpu::queue::Queue<CudaDriver>;
 /// A submission in progress on a [`Queue`].
 pub(crate) type Submission<'a> = gpu::queue::Submission<'a, CudaDriver>;
-/// The device's fault record.
-pub(crate) type Faults = gpu::fault::Faults<CudaDriver>;

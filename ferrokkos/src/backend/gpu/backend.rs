@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::device::Device;
-use super::driver::{Context as _, DeviceInfo as _, Driver, Kernels as _};
+use super::driver::{Context as _, DeviceInfo as _, Driver};
 use super::instance::Instance;
 use crate::error::Result;
 use crate::runtime::Backend;

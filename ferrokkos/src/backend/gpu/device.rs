@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use super::clock::DeviceClock;
 use super::driver::Driver;
 use super::fault::Faults;
+use super::kernels::KernelCache;
 use crate::error::{Error, Result};
 use crate::space::MemoryRecord;
 
@@ -19,7 +20,7 @@ pub(crate) struct Device<D: Driver> {
     pub(crate) info: D::DeviceInfo,
     /// The driver's version, `(major, minor)`.
     pub(crate) driver_version: (i32, i32),
-    pub(crate) kernels: D::Kernels,
+    pub(crate) kernels: KernelCache<D>,
     /// Accounting of the device's memory spaces: device, pinned host and managed memory.
     pub(crate) device_memory: Arc<MemoryRecord>,
     pub(crate) pinned_memory: Arc<MemoryRecord>,
@@ -31,13 +32,11 @@ pub(crate) struct Device<D: Driver> {
 }
 
 impl<D: Driver> Device<D> {
-    /// The state of the device of `ctx`; `kernels` makes its kernel cache, which reports faults
-    /// into the device's record.
+    /// The state of the device of `ctx`.
     pub(crate) fn new(
         ctx: Arc<D::Context>,
         info: D::DeviceInfo,
         driver_version: (i32, i32),
-        kernels: impl FnOnce(&Arc<Faults<D>>) -> D::Kernels,
     ) -> Result<Arc<Device<D>>> {
         let faults = Arc::new(Faults::new(&ctx)?);
         Ok(Arc::new(Device {
@@ -46,7 +45,7 @@ impl<D: Driver> Device<D> {
             ctx,
             info,
             driver_version,
-            kernels: kernels(&faults),
+            kernels: KernelCache::new(Arc::clone(&faults)),
             device_memory: Arc::default(),
             pinned_memory: Arc::default(),
             managed_memory: Arc::default(),

@@ -15,6 +15,7 @@
 use std::ffi::CStr;
 use std::sync::Arc;
 
+use super::arch::GpuArch;
 use crate::error::Result;
 use crate::space::DeviceType;
 
@@ -30,8 +31,6 @@ pub(crate) trait Driver: Sized + Send + Sync + 'static {
     type Context: Context;
     /// What the runtime reads about a device.
     type DeviceInfo: DeviceInfo;
-    /// The device's compiled kernels, loaded in its context.
-    type Kernels: Kernels;
     /// An in-order queue of device work.
     type Stream: Stream<Self>;
     /// A point in a stream's work that the host or another stream can wait for.
@@ -41,7 +40,35 @@ pub(crate) trait Driver: Sized + Send + Sync + 'static {
     /// Owned pinned host memory, also addressable by the device.
     type PinnedBuffer: PinnedBuffer<Self>;
     /// A loaded program of kernels and device globals.
-    type Module: Module;
+    type Module: Module<Self>;
+    /// A kernel of a loaded program.
+    type Function: Function;
+    /// The run-time compiler, with its cache of compiled programs on disk.
+    type Compiler: Compiler<Self>;
+
+    /// The most parameters one launch passes.
+    const MAX_PARAMS: usize;
+    /// The dynamic shared memory a block may use without opting in (above it,
+    /// [`Function::set_max_dynamic_shared`] must allow it).
+    const DEFAULT_DYNAMIC_SHARED: usize;
+
+    /// Enqueues `f` on `stream` with `grid` blocks of `block` threads and `shared_bytes` of
+    /// dynamic shared memory; `pointers` holds one pointer per kernel parameter, to its value
+    /// (read during the call).
+    ///
+    /// # Safety
+    ///
+    /// The parameters match the kernel's signature, and everything they point to on the device
+    /// stays valid until the kernel has completed (the launcher's borrows and stamps).
+    unsafe fn launch(
+        f: &Self::Function,
+        grid: u32,
+        block: u32,
+        shared_bytes: u32,
+        stream: &Self::Stream,
+        pointers: &mut [*mut std::ffi::c_void],
+        what: impl FnOnce() -> String,
+    ) -> Result<()>;
 
     /// Sets `bytes` bytes at `dst` to `value` and waits until that is done. For new allocations.
     ///
@@ -86,12 +113,24 @@ pub(crate) trait DeviceInfo: Send + Sync {
 
     /// The device's name.
     fn name(&self) -> &str;
-}
 
-/// The in-memory cache of a device's compiled kernels.
-pub(crate) trait Kernels: Send + Sync {
-    /// Unloads every kernel (at finalize, after the last fence).
-    fn clear(&self);
+    /// The number of multiprocessors (compute units).
+    fn sm_count(&self) -> u32;
+
+    /// The most bytes of parameters one launch passes.
+    fn max_param_bytes(&self) -> usize;
+
+    /// The lanes and limits launch planning needs.
+    fn gpu_arch(&self) -> GpuArch;
+
+    /// The most threads a block may have.
+    fn max_threads_per_block(&self) -> u32;
+
+    /// Shared memory a block may use without opting in, in bytes.
+    fn shared_memory_per_block(&self) -> usize;
+
+    /// Shared memory a block may use once its kernel opts in, in bytes.
+    fn shared_memory_per_block_optin(&self) -> usize;
 }
 
 /// An in-order, non-blocking stream of device work.
@@ -104,6 +143,21 @@ pub(crate) trait Stream<D: Driver>: Send + Sync + Sized {
 
     /// Waits for all work enqueued so far; the first asynchronous error of that work, if any.
     fn synchronize(&self, what: impl FnOnce() -> String) -> Result<()>;
+
+    /// Enqueues a copy of `bytes` from `src` to `dst` (any direction; from pageable host memory
+    /// the source is read before the call returns).
+    ///
+    /// # Safety
+    ///
+    /// `src` and `dst` are valid for `bytes` bytes until the copy has completed, do not overlap,
+    /// and nothing else writes either (or reads `dst`) meanwhile.
+    unsafe fn copy_async(
+        &self,
+        dst: u64,
+        src: u64,
+        bytes: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<()>;
 
     /// Makes work enqueued later wait until `event` (of any stream) has completed; does not block
     /// the host.
@@ -182,7 +236,68 @@ pub(crate) trait PinnedBuffer<D: Driver>: Send + Sync + Sized {
 }
 
 /// A loaded program.
-pub(crate) trait Module: Send + Sync {
+pub(crate) trait Module<D: Driver>: Send + Sync + Sized {
+    /// Loads the compiled `image` into `ctx`.
+    fn load(
+        ctx: &Arc<D::Context>,
+        image: &[u8],
+        what: impl FnOnce() -> String,
+    ) -> Result<Arc<Self>>;
+
+    /// The kernel `name` (its `extern "C"` name).
+    fn function(self: &Arc<Self>, name: &str, what: impl FnOnce() -> String)
+    -> Result<D::Function>;
+
     /// The device address and size of the global `name`, or `None` when the program has none.
     fn global(&self, name: &CStr, what: impl FnOnce() -> String) -> Result<Option<(u64, usize)>>;
+}
+
+/// A kernel of a loaded program (it keeps its program loaded).
+pub(crate) trait Function: Clone + Send + Sync {
+    /// A block size that maximizes occupancy with `shared_per_thread` bytes of dynamic shared
+    /// memory per thread, and the smallest grid that fills the device with it: `(grid, block)`.
+    fn suggested_block_size(
+        &self,
+        shared_per_thread: usize,
+        sm_count: u32,
+        what: impl FnOnce() -> String,
+    ) -> Result<(u32, u32)>;
+
+    /// How many blocks of `block` threads with `shared_bytes` of dynamic shared memory are
+    /// resident on one multiprocessor (0: such a block does not fit).
+    fn max_active_blocks_per_sm(
+        &self,
+        block: u32,
+        shared_bytes: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<u32>;
+
+    /// Allows launches with up to `bytes` of dynamic shared memory per block.
+    fn set_max_dynamic_shared(&self, bytes: usize, what: impl FnOnce() -> String) -> Result<()>;
+
+    /// The most threads a block of this kernel may have (its registers bound it).
+    fn max_threads_per_block(&self, what: impl FnOnce() -> String) -> Result<u32>;
+
+    /// The kernel's static shared memory, in bytes.
+    fn static_shared_bytes(&self, what: impl FnOnce() -> String) -> Result<usize>;
+}
+
+/// The run-time compiler of a device's programs, with its cache on disk.
+pub(crate) trait Compiler<D: Driver>: Send + Sync {
+    /// The compiler with the disk cache the environment configures.
+    fn from_env() -> Self;
+
+    /// Whether the disk cache has the program (a cheap look for the file).
+    fn has(&self, source: &str, program: &str, info: &D::DeviceInfo) -> bool;
+
+    /// The compiled image of `source` for the device of `info`, named `program` in messages,
+    /// compiled on up to `threads` threads or read from the disk cache, and whether it came from
+    /// the disk.
+    fn compile_cached(
+        &self,
+        source: &str,
+        program: &str,
+        info: &D::DeviceInfo,
+        threads: u32,
+    ) -> Result<(Vec<u8>, bool)>;
 }

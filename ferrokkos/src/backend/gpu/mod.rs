@@ -7,7 +7,7 @@
 //!
 //! Launch planning is shared too, as pure functions of the programming model's lanes and limits
 //! ([`arch::GpuArch`]: warps of 32 or wavefronts of 64, HIP's 32-bit thread count per launch):
-//! grids and blocks ([`launch`]) and leagues of teams with their scratch ([`team`]).
+//! grids and blocks ([`grid`]) and leagues of teams with their scratch ([`team`]).
 
 pub(crate) mod arch;
 // The runtime over the driver traits is built where a driver is: CUDA's (HIP's runtime is
@@ -24,15 +24,25 @@ pub(crate) mod disk_cache;
 pub(crate) mod driver;
 #[cfg(feature = "cuda")]
 pub(crate) mod fault;
+// Pure planning, unit-tested; without the CUDA backend nothing launches yet (the HIP runtime that
+// will is designed in docs/hip.md).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) mod grid;
 #[cfg(feature = "cuda")]
 pub(crate) mod instance;
-// Without the CUDA backend nothing launches yet: the HIP runtime that will (docs/hip.md) waits
-// for hardware, and the planning is unit-tested meanwhile.
-#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+#[cfg(feature = "cuda")]
+pub(crate) mod kernels;
+#[cfg(feature = "cuda")]
 pub(crate) mod launch;
+#[cfg(feature = "cuda")]
+pub(crate) mod patterns;
 #[cfg(feature = "cuda")]
 pub(crate) mod queue;
 #[cfg(feature = "cuda")]
+pub(crate) mod reduce;
+#[cfg(feature = "cuda")]
 pub(crate) mod scratch;
+#[cfg(feature = "cuda")]
+pub(crate) mod space;
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) mod team;

@@ -4,8 +4,12 @@
 use std::ffi::CStr;
 use std::sync::Arc;
 
-use super::{Context, DeviceBuffer, DeviceInfo, Event, Module, PinnedBuffer, Stream, memory};
-use crate::backend::cuda::jit::KernelCache;
+use super::{
+    Context, DeviceBuffer, DeviceInfo, Event, Function, MAX_PARAMS, Module, PinnedBuffer, Stream,
+    memory,
+};
+use crate::backend::cuda::jit_cache::DiskCache;
+use crate::backend::gpu::arch::GpuArch;
 use crate::backend::gpu::driver as gpu;
 use crate::error::Result;
 use crate::space::DeviceType;
@@ -19,12 +23,29 @@ impl gpu::Driver for CudaDriver {
     const DEVICE_METADATA: &'static str = "Cuda device";
     type Context = Context;
     type DeviceInfo = DeviceInfo;
-    type Kernels = KernelCache;
     type Stream = Stream;
     type Event = Event;
     type DeviceBuffer = DeviceBuffer;
     type PinnedBuffer = PinnedBuffer;
     type Module = Module;
+    type Function = Function;
+    type Compiler = DiskCache;
+
+    const MAX_PARAMS: usize = MAX_PARAMS;
+    const DEFAULT_DYNAMIC_SHARED: usize = 48 << 10;
+
+    unsafe fn launch(
+        f: &Function,
+        grid: u32,
+        block: u32,
+        shared_bytes: u32,
+        stream: &Stream,
+        pointers: &mut [*mut std::ffi::c_void],
+        what: impl FnOnce() -> String,
+    ) -> Result<()> {
+        // SAFETY: the trait's contract is `launch_with_pointers`'.
+        unsafe { super::launch_with_pointers(f, grid, block, shared_bytes, stream, pointers, what) }
+    }
 
     unsafe fn fill_sync(
         ctx: &Context,
@@ -63,11 +84,29 @@ impl gpu::DeviceInfo for DeviceInfo {
     fn name(&self) -> &str {
         &self.name
     }
-}
 
-impl gpu::Kernels for KernelCache {
-    fn clear(&self) {
-        KernelCache::clear(self);
+    fn sm_count(&self) -> u32 {
+        self.sm_count
+    }
+
+    fn max_param_bytes(&self) -> usize {
+        self.max_param_bytes
+    }
+
+    fn gpu_arch(&self) -> GpuArch {
+        GpuArch::CUDA
+    }
+
+    fn max_threads_per_block(&self) -> u32 {
+        self.max_threads_per_block
+    }
+
+    fn shared_memory_per_block(&self) -> usize {
+        self.shared_memory_per_block
+    }
+
+    fn shared_memory_per_block_optin(&self) -> usize {
+        self.shared_memory_per_block_optin
     }
 }
 
@@ -82,6 +121,17 @@ impl gpu::Stream<CudaDriver> for Stream {
 
     fn synchronize(&self, what: impl FnOnce() -> String) -> Result<()> {
         Stream::synchronize(self, what)
+    }
+
+    unsafe fn copy_async(
+        &self,
+        dst: u64,
+        src: u64,
+        bytes: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<()> {
+        // SAFETY: the trait's contract is `memory::copy_async`'s.
+        unsafe { memory::copy_async(dst, src, bytes, self, what) }
     }
 
     fn wait_event(&self, event: &Event, what: impl FnOnce() -> String) -> Result<()> {
@@ -162,8 +212,48 @@ impl gpu::PinnedBuffer<CudaDriver> for PinnedBuffer {
     }
 }
 
-impl gpu::Module for Module {
+impl gpu::Module<CudaDriver> for Module {
+    fn load(ctx: &Arc<Context>, image: &[u8], what: impl FnOnce() -> String) -> Result<Arc<Self>> {
+        Module::load(ctx, image, what)
+    }
+
+    fn function(self: &Arc<Self>, name: &str, what: impl FnOnce() -> String) -> Result<Function> {
+        Module::function(self, name, what)
+    }
+
     fn global(&self, name: &CStr, what: impl FnOnce() -> String) -> Result<Option<(u64, usize)>> {
         Module::global(self, name, what)
+    }
+}
+
+impl gpu::Function for Function {
+    fn suggested_block_size(
+        &self,
+        shared_per_thread: usize,
+        sm_count: u32,
+        what: impl FnOnce() -> String,
+    ) -> Result<(u32, u32)> {
+        Function::suggested_block_size(self, shared_per_thread, sm_count, what)
+    }
+
+    fn max_active_blocks_per_sm(
+        &self,
+        block: u32,
+        shared_bytes: usize,
+        what: impl FnOnce() -> String,
+    ) -> Result<u32> {
+        Function::max_active_blocks_per_sm(self, block, shared_bytes, what)
+    }
+
+    fn set_max_dynamic_shared(&self, bytes: usize, what: impl FnOnce() -> String) -> Result<()> {
+        Function::set_max_dynamic_shared(self, bytes, what)
+    }
+
+    fn max_threads_per_block(&self, what: impl FnOnce() -> String) -> Result<u32> {
+        Function::max_threads_per_block(self, what)
+    }
+
+    fn static_shared_bytes(&self, what: impl FnOnce() -> String) -> Result<usize> {
+        Function::static_shared_bytes(self, what)
     }
 }

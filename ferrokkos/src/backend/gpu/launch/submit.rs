@@ -4,10 +4,10 @@
 //! `_prefix` launch between its two passes), stamps the allocations, and copies back a value the
 //! host waits for.
 
-use super::super::driver::{self, Stream, StreamBuffer};
-use super::super::instance::Cuda;
-use super::super::jit::Loaded;
-use super::super::runtime::Submission;
+use super::super::driver::{DeviceBuffer as _, Driver, Stream as _};
+use super::super::instance::Instance;
+use super::super::kernels::Loaded;
+use super::super::queue::Submission;
 use super::params::{Buffers, Captures, Packed, Tail};
 use super::plan::{Plan, Work};
 use super::{Done, Space, missing};
@@ -16,29 +16,33 @@ use crate::kernel::{DeviceKernel, Slot};
 use crate::reducer::DevicePlace;
 use crate::view::kernel_access::LaunchBorrows;
 
+/// The most kernel parameters any driver takes (CUDA's and HIP's limit), the size of the array of
+/// their pointers.
+const POINTERS: usize = 64;
+
 /// Launches `f` with the parameters `p` (in its bytes or external).
 ///
 /// # Safety
-/// As for [`driver::launch_with_pointers`]; every external slot points at a value that lives until
-/// the call returns.
-unsafe fn fire(
-    f: &driver::Function,
+/// As for [`Driver::launch`]; every external slot points at a value that lives until the call
+/// returns.
+unsafe fn fire<D: Driver>(
+    f: &D::Function,
     grid: u32,
     block: u32,
     shared_bytes: u32,
-    stream: &Stream,
+    stream: &D::Stream,
     p: Packed<'_>,
     what: &dyn Fn() -> String,
 ) -> Result<()> {
     let (params, slots) = (p.params, p.slots);
-    let mut pointers = [std::ptr::null_mut::<std::ffi::c_void>(); driver::MAX_PARAMS];
-    if slots.len() > pointers.len() {
+    let mut pointers = [std::ptr::null_mut::<std::ffi::c_void>(); POINTERS];
+    if slots.len() > D::MAX_PARAMS.min(POINTERS) {
         return Err(Error::Unsupported {
             what: what(),
             reason: format!(
                 "the kernel has {} parameters; at most {} are supported",
                 slots.len(),
-                driver::MAX_PARAMS
+                D::MAX_PARAMS.min(POINTERS)
             ),
         });
     }
@@ -51,7 +55,7 @@ unsafe fn fire(
     // SAFETY: one pointer per parameter of the kernel, each to its value (in `params` or where the
     // caller's value lives), valid during the call; the rest is the caller's contract.
     unsafe {
-        driver::launch_with_pointers(
+        D::launch(
             f,
             grid,
             block,
@@ -64,7 +68,7 @@ unsafe fn fire(
 }
 
 /// A planned launch, ready to be submitted.
-pub(super) struct Planned<'l> {
+pub(super) struct Planned<'l, D: Driver> {
     /// Describes the launch for errors.
     pub(super) what: &'l dyn Fn() -> String,
     pub(super) dk: &'l dyn DeviceKernel,
@@ -74,19 +78,19 @@ pub(super) struct Planned<'l> {
     /// The captured Views' allocations, borrowed for the launch.
     pub(super) borrows: &'l LaunchBorrows<'l>,
     /// The compiled entries.
-    pub(super) loaded: &'l Loaded,
+    pub(super) loaded: &'l Loaded<D>,
     pub(super) plan: Plan,
 }
 
-/// Submits `l` on `cuda`'s queue, packing its parameters in `buffers`.
-pub(super) fn submit<'q>(
-    cuda: &'q Cuda,
-    l: &Planned<'_>,
+/// Submits `l` on `inst`'s queue, packing its parameters in `buffers`.
+pub(super) fn submit<'q, D: Driver>(
+    inst: &'q Instance<D>,
+    l: &Planned<'_, D>,
     buffers: &mut Buffers,
-) -> Result<Done<'q>> {
+) -> Result<Done<'q, D>> {
     let what = l.what;
-    let stream: &Stream = cuda.queue().stream();
-    if cuda.queue().is_recording() && l.dest.is_none() && !matches!(l.plan.work, Work::For) {
+    let stream = inst.queue().stream();
+    if inst.queue().is_recording() && l.dest.is_none() && !matches!(l.plan.work, Work::For) {
         return Err(Error::Unsupported {
             what: what(),
             reason: "in a graph, a reduction writes its result into a rank-0 View the GPU \
@@ -95,7 +99,7 @@ pub(super) fn submit<'q>(
                 .into(),
         });
     }
-    let mut sub = cuda.queue().begin_work(what)?;
+    let mut sub = inst.queue().begin_work(what)?;
     for (a, writes) in l.borrows.held().chain(l.dest.map(|d| (d.alloc, true))) {
         sub.order_after(a, writes, what)?;
     }
@@ -107,11 +111,11 @@ pub(super) fn submit<'q>(
             "" => pattern.to_string(),
             label => label.to_string(),
         },
-        || vec![("pattern", pattern.to_string()), ("space", "Cuda".into())],
+        || vec![("pattern", pattern.to_string()), ("space", D::SPACE.into())],
     );
     // Captures too large for the parameters travel in device memory that the launches below
     // read; it frees itself after them (stream-ordered), also when an enqueue fails.
-    let caps_dev = if l.plan.entry.by_pointer && cuda.queue().is_recording() {
+    let caps_dev: Option<Caps<D>> = if l.plan.entry.by_pointer && inst.queue().is_recording() {
         // A graph keeps the captures in memory of its own, written once now: every replay reads
         // them (the recording stream is capturing, so the copy is not stream-ordered).
         let caps = buffers.captures_alone(l.dk);
@@ -119,22 +123,22 @@ pub(super) fn submit<'q>(
         // SAFETY: `ptr` is new memory of `caps.len()` bytes that nothing else uses; the source is
         // this thread's buffer, read before the call returns.
         unsafe {
-            driver::copy(
+            D::copy_sync(
+                stream.context(),
                 ptr,
                 caps.as_ptr() as u64,
                 caps.len(),
-                stream.context(),
                 what,
             )?
         };
         Some(Caps::Kept(ptr))
     } else if l.plan.entry.by_pointer {
         let caps = buffers.captures_alone(l.dk);
-        let dev = StreamBuffer::new(stream, caps.len(), what)?;
+        let dev = D::DeviceBuffer::on_stream(stream, caps.len(), what)?;
         // SAFETY: `dev` has `caps.len()` bytes, stream-ordered before the launch below; the
         // source is this thread's buffer, which a copy from pageable memory reads before
         // the call returns.
-        unsafe { driver::copy_async(dev.ptr(), caps.as_ptr() as u64, caps.len(), stream, what)? };
+        unsafe { stream.copy_async(dev.ptr(), caps.as_ptr() as u64, caps.len(), what)? };
         Some(Caps::Stream(dev))
     } else {
         None
@@ -184,8 +188,7 @@ pub(super) fn submit<'q>(
             };
             // SAFETY: `pinned` has room for `size` bytes; nothing else uses it while the
             // submission holds the queue's lock.
-            let copied =
-                unsafe { driver::copy_async(pinned as u64, device_value, size, stream, what) };
+            let copied = unsafe { stream.copy_async(pinned as u64, device_value, size, what) };
             if let Err(e) = copied {
                 sub.finish(stamp_all());
                 return Err(e);
@@ -196,10 +199,10 @@ pub(super) fn submit<'q>(
     }
 }
 
-/// Where by-pointer captures are: a stream-ordered buffer freed after the launch, or a graph's
-/// kept scratch.
-enum Caps<'s> {
-    Stream(StreamBuffer<'s>),
+/// Where by-pointer captures are: a stream-ordered buffer freed after the launch (in the stream's
+/// order, when it drops), or a graph's kept scratch.
+enum Caps<D: Driver> {
+    Stream(D::DeviceBuffer),
     Kept(u64),
 }
 
@@ -214,10 +217,10 @@ enum Value {
 
 /// Enqueues the launches of `l`'s pattern on `stream`; returns where the value of a reduction or
 /// scan is.
-fn enqueue(
-    l: &Planned<'_>,
-    sub: &mut Submission<'_>,
-    stream: &Stream,
+fn enqueue<D: Driver>(
+    l: &Planned<'_, D>,
+    sub: &mut Submission<'_, D>,
+    stream: &D::Stream,
     buffers: &mut Buffers,
     captures: Captures<'_>,
 ) -> Result<Option<Value>> {
@@ -240,7 +243,7 @@ fn enqueue(
             // allocation waits for its stamped work before it is freed) and host access waits. A
             // league's level-1 scratch has `grid` slices of its stride, and only this stream's
             // work uses the instance's buffer (freed in its order when it grows).
-            unsafe { fire(main, grid, block, shared_bytes, stream, p, what)? };
+            unsafe { fire::<D>(main, grid, block, shared_bytes, stream, p, what)? };
             Ok(None)
         }
         Work::Reduce { .. } => {
@@ -266,7 +269,7 @@ fn enqueue(
             // counter is zero, and `result` has room for the value: the caller's place, or the
             // pinned scratch, which the device addresses at its host address and which nothing
             // else uses until this launch has been waited for (the submission holds the queue).
-            unsafe { fire(main, grid, block, shared_bytes, stream, p, what)? };
+            unsafe { fire::<D>(main, grid, block, shared_bytes, stream, p, what)? };
             Ok(Some(value))
         }
         Work::Scan {
@@ -283,13 +286,13 @@ fn enqueue(
                 };
                 let p = buffers.main(l.space.write, team_scratch, tail, captures);
                 // SAFETY: as for `parallel_for`; `base` has room for `grid` totals.
-                unsafe { fire(main, grid, block, shared_bytes, stream, p, what)? };
+                unsafe { fire::<D>(main, grid, block, shared_bytes, stream, p, what)? };
                 if !final_pass {
                     let p = buffers.prefix(grid, base, total);
                     let prefix = l.loaded.extra.as_ref().ok_or_else(|| missing(what))?;
                     // SAFETY: `_prefix(u32 n, V* totals, V* total)` with `base` holding `n`
                     // totals and `total` room for one value.
-                    unsafe { fire(prefix, 1, 1, 0, stream, p, what)? };
+                    unsafe { fire::<D>(prefix, 1, 1, 0, stream, p, what)? };
                 }
             }
             Ok(Some(Value::Device(total)))

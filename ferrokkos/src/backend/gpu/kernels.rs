@@ -1,25 +1,20 @@
 //! Compiled kernels in memory: each (kernel, capture types, reducer, entry variant) is compiled by
-//! NVRTC for the device once per process, or loaded from the on-disk cache
-//! ([`super::jit_cache`]), and kept loaded until finalize (DESIGN.md decision 6).
+//! the driver's run-time compiler for the device once per process, or loaded from its on-disk
+//! cache ([`Driver::Compiler`]), and kept loaded until finalize (DESIGN.md decision 6).
 
+use std::any::Any;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-use super::builtin;
-use super::driver::{Context, DeviceInfo, Function, Module};
-use super::jit_cache::DiskCache;
-use super::runtime::Faults;
-use crate::backend::gpu::codegen::{self, TranslationUnit};
+use super::codegen::{self, TranslationUnit};
+use super::driver::{Compiler as _, DeviceInfo as _, Driver, Function as _, Module as _};
+use super::fault::Faults;
 use crate::dispatch::Obtained;
 use crate::error::{Error, Result};
 use crate::kernel::DeviceKey;
-
-/// The dynamic shared memory a launch may use without opting in (48 KiB): above it, the function's
-/// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` must allow it.
-const DEFAULT_DYNAMIC_SHARED: usize = 48 << 10;
 
 /// What identifies one compiled entry: the kernel's code, the reducer (reductions and scans) and
 /// the entry variant (pattern, walk order, index width, captures by pointer).
@@ -47,10 +42,13 @@ impl JitKey {
 
 thread_local! {
     /// The last kernel this thread looked up (most launches repeat the previous one): weak, so that
-    /// finalize still unloads it.
-    static LAST: std::cell::RefCell<Option<(JitKey, std::sync::Weak<Loaded>)>> =
+    /// finalize still unloads it. A `Loaded` of the driver that looked it up.
+    static LAST: std::cell::RefCell<Option<(JitKey, LastLoaded)>> =
         const { std::cell::RefCell::new(None) };
 }
+
+/// The weak handle of the last kernel a thread looked up (of whichever driver).
+type LastLoaded = std::sync::Weak<dyn Any + Send + Sync>;
 
 impl Hash for JitKey {
     // Hashes the capture types by their `TypeId` (a launch hashes its key, and the names are long)
@@ -103,11 +101,11 @@ pub(crate) struct Wanted {
 }
 
 /// A loaded entry, with its launch configuration.
-pub(crate) struct Loaded {
+pub(crate) struct Loaded<D: Driver> {
     /// The main entry.
-    pub(crate) main: Function,
+    pub(crate) main: D::Function,
     /// The second entry of a reduction (`_join`) or scan (`_prefix`).
-    pub(crate) extra: Option<Function>,
+    pub(crate) extra: Option<D::Function>,
     /// The block size the occupancy calculator suggests for `main`.
     pub(crate) block: u32,
     /// The grid that fills the device at that block size (resident blocks times multiprocessors).
@@ -122,7 +120,7 @@ pub(crate) struct Loaded {
     raising: Mutex<()>,
 }
 
-impl Loaded {
+impl<D: Driver> Loaded<D> {
     /// How many blocks of `block` threads (a team's), each with `shared_bytes` of dynamic shared
     /// memory, are resident on one multiprocessor: an error naming both when none fits. The answer
     /// is kept for the last block size and memory asked (launches of one kernel mostly repeat
@@ -163,14 +161,15 @@ impl Loaded {
     }
 
     /// Allows launches of `main` with `bytes` of dynamic shared memory per block: above the
-    /// default 48 KiB, sets the function's `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` to
-    /// `bytes` unless it allows that much already (so once per function and size, never lowered).
+    /// driver's default, raises the function's limit to `bytes` unless it allows that much already
+    /// (so once per function and size, never lowered).
     pub(crate) fn allow_dynamic_shared(
         &self,
         bytes: usize,
         what: &dyn Fn() -> String,
     ) -> Result<()> {
-        if bytes <= DEFAULT_DYNAMIC_SHARED || bytes <= self.dynamic_allowed.load(Ordering::Acquire)
+        if bytes <= D::DEFAULT_DYNAMIC_SHARED
+            || bytes <= self.dynamic_allowed.load(Ordering::Acquire)
         {
             return Ok(());
         }
@@ -185,46 +184,47 @@ impl Loaded {
 }
 
 /// How a process's kernels were obtained (see [`crate::Cuda::jit_stats`]): each time is from a
-/// first launch's request to loaded code (generating the C++, compiling or reading the CUBIN,
+/// first launch's request to loaded code (generating the C++, compiling or reading the binary,
 /// loading the module).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct JitStats {
-    /// Kernels compiled by NVRTC in this process.
+    /// Kernels compiled by the run-time compiler (NVRTC on Cuda) in this process.
     pub compiled: u64,
-    /// Kernels loaded from the on-disk cache (no NVRTC).
+    /// Kernels loaded from the on-disk cache (not compiled).
     pub from_disk: u64,
-    /// The first kernel NVRTC compiled in this process (it also loads NVRTC).
+    /// The first kernel compiled in this process (it also loads the compiler).
     pub first_compile: Duration,
-    /// The slowest kernel that NVRTC compiled.
+    /// The slowest kernel compiled.
     pub slowest_compile: Duration,
     /// The slowest kernel loaded from the disk cache.
     pub slowest_from_disk: Duration,
 }
 
 /// The process's loaded kernels.
-pub(crate) struct KernelCache {
-    map: RwLock<HashMap<JitKey, Arc<Loaded>, BuildHasherDefault<KeyHasher>>>,
-    builtin: Mutex<HashMap<&'static str, Function>>,
+pub(crate) struct KernelCache<D: Driver> {
+    map: RwLock<HashMap<JitKey, Arc<Loaded<D>>, BuildHasherDefault<KeyHasher>>>,
+    builtin: Mutex<HashMap<&'static str, D::Function>>,
     /// The keys that [`KernelCache::prepare_batch`] jobs are compiling now.
     preparing: Mutex<HashSet<JitKey, BuildHasherDefault<KeyHasher>>>,
-    disk: DiskCache,
+    disk: D::Compiler,
     compiled: AtomicU64,
     from_disk: AtomicU64,
     first_compile_ns: AtomicU64,
     slowest_compile_ns: AtomicU64,
     slowest_disk_ns: AtomicU64,
     /// The fault record that every loaded kernel reports out-of-bounds accesses to.
-    faults: Arc<Faults>,
+    faults: Arc<Faults<D>>,
 }
 
-impl KernelCache {
-    pub(crate) fn new(faults: Arc<Faults>) -> KernelCache {
+impl<D: Driver> KernelCache<D> {
+    /// An empty cache whose kernels report faults to `faults`.
+    pub(crate) fn new(faults: Arc<Faults<D>>) -> KernelCache<D> {
         KernelCache {
             faults,
             map: RwLock::default(),
             builtin: Mutex::default(),
             preparing: Mutex::default(),
-            disk: DiskCache::from_env(),
+            disk: D::Compiler::from_env(),
             compiled: AtomicU64::new(0),
             from_disk: AtomicU64::new(0),
             first_compile_ns: AtomicU64::new(0),
@@ -236,14 +236,14 @@ impl KernelCache {
     /// The loaded entry `wanted`, compiling or loading `unit()` on the first request.
     pub(crate) fn get(
         &self,
-        ctx: &Arc<Context>,
-        info: &DeviceInfo,
+        ctx: &Arc<D::Context>,
+        info: &D::DeviceInfo,
         wanted: Wanted,
         unit: impl FnOnce() -> Result<TranslationUnit>,
-    ) -> Result<Arc<Loaded>> {
+    ) -> Result<Arc<Loaded<D>>> {
         let key = wanted.key;
         let last = LAST.with(|l| match &*l.borrow() {
-            Some((k, loaded)) if k.same(&key) => loaded.upgrade(),
+            Some((k, loaded)) if k.same(&key) => loaded.upgrade()?.downcast::<Loaded<D>>().ok(),
             _ => None,
         });
         if let Some(hit) = last {
@@ -256,7 +256,9 @@ impl KernelCache {
             .get(&key)
             .map(Arc::clone);
         if let Some(hit) = found {
-            LAST.with(|l| *l.borrow_mut() = Some((key, Arc::downgrade(&hit))));
+            let weak: LastLoaded =
+                Arc::downgrade(&(Arc::clone(&hit) as Arc<dyn Any + Send + Sync>));
+            LAST.with(|l| *l.borrow_mut() = Some((key, weak)));
             return Ok(hit);
         }
         let unit = unit()?;
@@ -272,8 +274,8 @@ impl KernelCache {
     /// compiles on up to `threads` threads (NVRTC's split compilation); units alone on one.
     pub(crate) fn prepare_batch(
         &self,
-        ctx: &Arc<Context>,
-        info: &DeviceInfo,
+        ctx: &Arc<D::Context>,
+        info: &D::DeviceInfo,
         items: &[(Wanted, TranslationUnit)],
         threads: u32,
     ) -> Vec<Result<Obtained>> {
@@ -298,10 +300,7 @@ impl KernelCache {
         let mut together = Vec::new();
         for &k in &claimed {
             let (_, unit) = &items[k];
-            let on_disk = || {
-                self.disk
-                    .has(&unit.source, &unit.program_name(), info.arch())
-            };
+            let on_disk = || self.disk.has(&unit.source, &unit.program_name(), info);
             if claimed.len() == 1 || on_disk() {
                 results[k] = Some(alone(k));
             } else {
@@ -339,8 +338,8 @@ impl KernelCache {
     /// compiles on up to `threads` threads.
     fn load_batch(
         &self,
-        ctx: &Arc<Context>,
-        info: &DeviceInfo,
+        ctx: &Arc<D::Context>,
+        info: &D::DeviceInfo,
         items: &[(Wanted, TranslationUnit)],
         which: &[usize],
         threads: u32,
@@ -379,11 +378,11 @@ impl KernelCache {
     /// the CUBIN came from the disk cache.
     fn load_entry(
         &self,
-        ctx: &Arc<Context>,
-        info: &DeviceInfo,
+        ctx: &Arc<D::Context>,
+        info: &D::DeviceInfo,
         wanted: Wanted,
         unit: &TranslationUnit,
-    ) -> Result<(Arc<Loaded>, bool)> {
+    ) -> Result<(Arc<Loaded<D>>, bool)> {
         let start = Instant::now();
         let (module, from_disk) = self.load(ctx, info, &unit.source, &unit.program_name(), 1)?;
         self.faults
@@ -400,11 +399,11 @@ impl KernelCache {
     /// The loaded entry `wanted` of `module`, whose main entry is named `entry`.
     fn entry_of(
         &self,
-        module: &Arc<Module>,
-        info: &DeviceInfo,
+        module: &Arc<D::Module>,
+        info: &D::DeviceInfo,
         wanted: Wanted,
         entry: &str,
-    ) -> Result<Arc<Loaded>> {
+    ) -> Result<Arc<Loaded<D>>> {
         let what = || format!("loading kernel {entry}");
         let main = module.function(entry, what)?;
         let extra = match wanted.extra {
@@ -412,31 +411,33 @@ impl KernelCache {
             None => None,
         };
         let (full_grid, block) =
-            main.suggested_block_size(wanted.shared_per_thread, info.sm_count, what)?;
+            main.suggested_block_size(wanted.shared_per_thread, info.sm_count(), what)?;
         Ok(Arc::new(Loaded {
             main,
             extra,
             block: block.max(32),
-            full_grid: full_grid.max(info.sm_count),
+            full_grid: full_grid.max(info.sm_count()),
             team_wave: AtomicU64::new(0),
             dynamic_allowed: AtomicUsize::new(0),
             raising: Mutex::new(()),
         }))
     }
 
-    /// The built-in copy or fill kernel `entry` (each is its own program, compiled on first use).
+    /// The built-in copy or fill kernel `entry` whose program is `source()` (each is its own
+    /// program, compiled on first use).
     pub(crate) fn builtin(
         &self,
-        ctx: &Arc<Context>,
-        info: &DeviceInfo,
+        ctx: &Arc<D::Context>,
+        info: &D::DeviceInfo,
         entry: &'static str,
-    ) -> Result<Function> {
+        source: impl FnOnce(&str) -> Option<String>,
+    ) -> Result<D::Function> {
         let mut loaded = self.builtin.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(f) = loaded.get(entry) {
             return Ok(f.clone());
         }
         let start = Instant::now();
-        let source = builtin::entry_source(entry).ok_or_else(|| Error::InvalidArgument {
+        let source = source(entry).ok_or_else(|| Error::InvalidArgument {
             operation: "deep_copy",
             reason: format!("{entry} is not a built-in kernel"),
         })?;
@@ -451,28 +452,26 @@ impl KernelCache {
     /// whether it came from disk.
     fn load(
         &self,
-        ctx: &Arc<Context>,
-        info: &DeviceInfo,
+        ctx: &Arc<D::Context>,
+        info: &D::DeviceInfo,
         source: &str,
         program: &str,
         threads: u32,
-    ) -> Result<(Arc<Module>, bool)> {
+    ) -> Result<(Arc<D::Module>, bool)> {
         let start = crate::tools::trace_start();
-        let cubin = self
-            .disk
-            .compile_cached(source, program, info.arch(), threads)?;
-        if cubin.from_disk {
+        let (image, from_disk) = self.disk.compile_cached(source, program, info, threads)?;
+        if from_disk {
             self.from_disk.fetch_add(1, Ordering::Relaxed);
         } else {
             self.compiled.fetch_add(1, Ordering::Relaxed);
         }
-        let module = Module::load(ctx, &cubin.image, || {
-            format!("loading the CUBIN of {program}")
+        let module = D::Module::load(ctx, &image, || {
+            format!("loading the compiled program {program}")
         })?;
         // In the trace: from the request to loaded code, on the launching thread's lane.
-        let how = if cubin.from_disk { "load" } else { "compile" };
+        let how = if from_disk { "load" } else { "compile" };
         crate::tools::host_span("jit", &format!("{how} {program}"), start);
-        Ok((module, cubin.from_disk))
+        Ok((module, from_disk))
     }
 
     fn note_time(&self, t: Duration, from_disk: bool) {

@@ -4,7 +4,7 @@
 //! and the device's limits, and unit-tested below.
 
 use crate::backend::gpu::arch::GpuArch;
-use crate::backend::gpu::launch::grid::{GridInput, grid_size, team_grid};
+use crate::backend::gpu::grid::{GridInput, grid_size, team_grid};
 use crate::policy::Iterate;
 
 /// The pattern of a launch, with the size of a reduction's or scan's value.

@@ -1,8 +1,9 @@
-//! Reductions on Cuda, shared by the Range, MDRange and Team patterns: the reducer's device form,
+//! Reductions on a GPU, shared by the Range, MDRange and Team patterns: the reducer's device form,
 //! the launch of a reduction whose value comes back to the host or stays in a device place, and
 //! the read of a value from the pinned scratch.
 
-use super::instance::Cuda;
+use super::driver::Driver;
+use super::instance::Instance;
 use super::launch::{Done, Kind, Space, launch, missing};
 use crate::error::{Error, Result};
 use crate::kernel::DeviceKernel;
@@ -27,8 +28,8 @@ pub(crate) fn no_device_form(what: &dyn Fn() -> String, reducer: &str) -> Error 
 }
 
 /// Reads the value a waited launch left in the pinned scratch.
-pub(crate) fn read_value<R: Reducer>(
-    done: Done<'_>,
+pub(crate) fn read_value<R: Reducer, D: Driver>(
+    done: Done<'_, D>,
     size: usize,
     what: &dyn Fn() -> String,
 ) -> Result<R::Value> {
@@ -48,8 +49,8 @@ pub(crate) fn read_value<R: Reducer>(
 
 /// Runs a reduction (over a range, or a league of teams when `space.team` says so) whose value
 /// comes back to the host or goes to a device place, and delivers it.
-pub(crate) fn reduce_with<T: ReduceTarget>(
-    cuda: &Cuda,
+pub(crate) fn reduce_with<T: ReduceTarget, D: Driver>(
+    inst: &Instance<D>,
     what: &dyn Fn() -> String,
     dk: &dyn DeviceKernel,
     target: T,
@@ -76,7 +77,7 @@ pub(crate) fn reduce_with<T: ReduceTarget>(
         }
         // The result stays on the device: the join writes it into the View, asynchronously.
         launch(
-            cuda,
+            inst,
             what,
             dk,
             kind,
@@ -90,7 +91,7 @@ pub(crate) fn reduce_with<T: ReduceTarget>(
         reducer.init()
     } else {
         let done = launch(
-            cuda,
+            inst,
             what,
             dk,
             kind,
@@ -98,7 +99,7 @@ pub(crate) fn reduce_with<T: ReduceTarget>(
             space,
             None,
         )?;
-        read_value::<T::Reducer>(done, cxx.size, what)?
+        read_value::<T::Reducer, _>(done, cxx.size, what)?
     };
     reducer.finalize(&mut value);
     T::deliver(sink, value)

@@ -1,12 +1,14 @@
-//! The entry points of the patterns on [`Cuda`]: `parallel_for`, `parallel_reduce` and
-//! `parallel_scan` over Range and MDRange policies, built on [`super::launch`] (TeamPolicy's are in
-//! `team.rs`).
+//! The patterns on a GPU space: `parallel_for`, `parallel_reduce` and `parallel_scan` over Range
+//! and MDRange policies, built on [`super::launch`] (TeamPolicy's are in `team/launch.rs`). A
+//! backend's `LaunchRange` and `LaunchMDRange` call them.
 
 use std::any::type_name;
 
-use super::instance::Cuda;
+use super::driver::Driver;
+use super::instance::Instance;
 use super::launch::{self, Kind, Space, describe, device, launch};
 use super::reduce::{no_device_form, read_value, reduce_with, reducer_cxx};
+use super::space::GpuSpace;
 
 use crate::dispatch::{ForFunctor, Job, ReduceFunctor, Request, RequestPattern, ScanFunctor};
 use crate::error::Result;
@@ -45,8 +47,8 @@ fn untiled<'a>(
 }
 
 /// `parallel_for` over a range.
-pub(crate) fn range_for<I: IndexType, K: ForFunctor<I>>(
-    policy: RangePolicy<Cuda, I>,
+pub(crate) fn range_for<S: GpuSpace, I: IndexType, K: ForFunctor<I>>(
+    policy: RangePolicy<S, I>,
     label: &str,
     kernel: K,
 ) -> Result<()> {
@@ -56,7 +58,7 @@ pub(crate) fn range_for<I: IndexType, K: ForFunctor<I>>(
         label,
         type_name::<K>(),
         || {
-            let what = describe("parallel_for", label);
+            let what = describe(S::NAME, "parallel_for", label);
             let dk = device(kernel.device_kernel(Token::new()), &what)?;
             let (begin, count) = (policy.begin(), policy.len());
             if count == 0 {
@@ -64,14 +66,23 @@ pub(crate) fn range_for<I: IndexType, K: ForFunctor<I>>(
             }
             let write = range_writer(begin, count);
             let space = untiled(count, Iterate::Right, count, &write, label);
-            launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
+            launch(
+                policy.space().gpu_instance(),
+                &what,
+                dk,
+                Kind::For,
+                "",
+                space,
+                None,
+            )
+            .map(drop)
         },
     )
 }
 
 /// `parallel_reduce` over a range.
-pub(crate) fn range_reduce<I, K, T>(
-    policy: RangePolicy<Cuda, I>,
+pub(crate) fn range_reduce<S: GpuSpace, I, K, T>(
+    policy: RangePolicy<S, I>,
     label: &str,
     kernel: K,
     target: T,
@@ -87,19 +98,19 @@ where
         label,
         type_name::<K>(),
         || {
-            let what = describe("parallel_reduce", label);
+            let what = describe(S::NAME, "parallel_reduce", label);
             let dk = device(kernel.device_kernel(Token::new()), &what)?;
             let (begin, count) = (policy.begin(), policy.len());
             let write = range_writer(begin, count);
             let space = untiled(count, Iterate::Right, count, &write, label);
-            reduce_with(policy.space(), &what, dk, target, space)
+            reduce_with(policy.space().gpu_instance(), &what, dk, target, space)
         },
     )
 }
 
 /// `parallel_scan` over a range; returns the total.
-pub(crate) fn range_scan<I, K, Rd>(
-    policy: RangePolicy<Cuda, I>,
+pub(crate) fn range_scan<S: GpuSpace, I, K, Rd>(
+    policy: RangePolicy<S, I>,
     label: &str,
     kernel: K,
     reducer: Rd,
@@ -115,7 +126,7 @@ where
         label,
         type_name::<K>(),
         || {
-            let what = describe("parallel_scan", label);
+            let what = describe(S::NAME, "parallel_scan", label);
             let dk = device(kernel.device_kernel(Token::new()), &what)?;
             let cxx = reducer_cxx::<Rd>(&what)?;
             let (begin, count) = (policy.begin(), policy.len());
@@ -125,7 +136,7 @@ where
                 let write = range_writer(begin, count);
                 let space = untiled(count, Iterate::Right, count, &write, label);
                 let done = launch(
-                    policy.space(),
+                    policy.space().gpu_instance(),
                     &what,
                     dk,
                     Kind::Scan(&cxx),
@@ -133,7 +144,7 @@ where
                     space,
                     None,
                 )?;
-                read_value::<Rd>(done, cxx.size, &what)?
+                read_value::<Rd, _>(done, cxx.size, &what)?
             };
             reducer.finalize(&mut total);
             Ok(total)
@@ -159,12 +170,13 @@ fn md_writer<const R: usize, I: IndexType>(
     }
 }
 
-/// The most points a tile may have to become one block (CUDA's limit of threads per block).
+/// The most points a tile may have to become one block (the most threads a block may have on
+/// CUDA and HIP).
 const MAX_TILE_POINTS: u64 = 1024;
 
 /// The policy's tile sizes, if set and at most [`MAX_TILE_POINTS`] points per tile (larger tiles
 /// run untiled).
-fn md_tiles<const R: usize, I>(policy: &MDRangePolicy<Cuda, R, I>) -> Option<[u64; R]>
+fn md_tiles<S: GpuSpace, const R: usize, I>(policy: &MDRangePolicy<S, R, I>) -> Option<[u64; R]>
 where
     I: IndexType,
     [I; R]: IndexTuple<I>,
@@ -177,8 +189,8 @@ where
 }
 
 /// The iteration space of a multidimensional `parallel_for` with the tiles `tiles`.
-fn md_for_space<'a, const R: usize, I>(
-    policy: &MDRangePolicy<Cuda, R, I>,
+fn md_for_space<'a, S: GpuSpace, const R: usize, I>(
+    policy: &MDRangePolicy<S, R, I>,
     tiles: Option<[u64; R]>,
     write: &'a dyn Fn(&mut ParamWriter<'_>),
     label: &'a str,
@@ -208,8 +220,8 @@ where
 }
 
 /// The iteration space of a multidimensional reduction.
-fn md_reduce_space<'a, const R: usize, I>(
-    policy: &MDRangePolicy<Cuda, R, I>,
+fn md_reduce_space<'a, S: GpuSpace, const R: usize, I>(
+    policy: &MDRangePolicy<S, R, I>,
     write: &'a dyn Fn(&mut ParamWriter<'_>),
     label: &'a str,
 ) -> Space<'a>
@@ -226,8 +238,8 @@ where
 /// dimension of the walk order first (Kokkos' mapping); without, the points are numbered in the
 /// walk order and handed out grid-stride (consecutive threads take consecutive points of the
 /// fastest dimension), which needs no tuning.
-pub(crate) fn md_for<const R: usize, I, K>(
-    policy: MDRangePolicy<Cuda, R, I>,
+pub(crate) fn md_for<S: GpuSpace, const R: usize, I, K>(
+    policy: MDRangePolicy<S, R, I>,
     label: &str,
     kernel: K,
 ) -> Result<()>
@@ -242,7 +254,7 @@ where
         label,
         type_name::<K>(),
         || {
-            let what = describe("parallel_for", label);
+            let what = describe(S::NAME, "parallel_for", label);
             let dk = device(kernel.device_kernel(Token::new()), &what)?;
             let count = policy.len();
             if count == 0 {
@@ -259,14 +271,23 @@ where
                 }
             };
             let space = md_for_space(&policy, tiles, &write, label);
-            launch(policy.space(), &what, dk, Kind::For, "", space, None).map(drop)
+            launch(
+                policy.space().gpu_instance(),
+                &what,
+                dk,
+                Kind::For,
+                "",
+                space,
+                None,
+            )
+            .map(drop)
         },
     )
 }
 
 /// `parallel_reduce` over a multidimensional range.
-pub(crate) fn md_reduce<const R: usize, I, K, T>(
-    policy: MDRangePolicy<Cuda, R, I>,
+pub(crate) fn md_reduce<S: GpuSpace, const R: usize, I, K, T>(
+    policy: MDRangePolicy<S, R, I>,
     label: &str,
     kernel: K,
     target: T,
@@ -283,117 +304,52 @@ where
         label,
         type_name::<K>(),
         || {
-            let what = describe("parallel_reduce", label);
+            let what = describe(S::NAME, "parallel_reduce", label);
             let dk = device(kernel.device_kernel(Token::new()), &what)?;
             let write = md_writer(policy.lower(), policy.len(), policy.extents());
             let space = md_reduce_space(&policy, &write, label);
-            reduce_with(policy.space(), &what, dk, target, space)
+            reduce_with(policy.space().gpu_instance(), &what, dk, target, space)
         },
     )
 }
 
-impl crate::seal::Sealed for Cuda {}
-
-impl crate::dispatch::LaunchRange for Cuda {
-    fn launch_range_for<I: crate::policy::IndexType, K: crate::dispatch::ForFunctor<I>>(
-        policy: RangePolicy<Self, I>,
-        label: &str,
-        kernel: K,
-    ) -> Result<()> {
-        range_for(policy, label, kernel)
-    }
-
-    fn launch_range_reduce<I, K, T>(
-        policy: RangePolicy<Self, I>,
-        label: &str,
-        kernel: K,
-        target: T,
-    ) -> Result<T::Output>
-    where
-        I: crate::policy::IndexType,
-        T: crate::reducer::ReduceTarget,
-        K: crate::dispatch::ReduceFunctor<I, <T::Reducer as crate::reducer::Reducer>::Value>,
-    {
-        range_reduce(policy, label, kernel, target)
-    }
-
-    fn launch_range_scan<I, K, Rd>(
-        policy: RangePolicy<Self, I>,
-        label: &str,
-        kernel: K,
-        reducer: Rd,
-    ) -> Result<Rd::Value>
-    where
-        I: crate::policy::IndexType,
-        Rd: crate::reducer::Reducer,
-        K: crate::dispatch::ScanFunctor<I, Rd::Value>,
-    {
-        range_scan(policy, label, kernel, reducer)
-    }
-
-    fn prepare_range<I: IndexType>(
-        policy: &RangePolicy<Self, I>,
-        request: Request<'_>,
-    ) -> Result<Option<Job>> {
-        let count = policy.len();
-        let space = untiled(count, Iterate::Right, count, &|_| {}, request.label);
-        prepare(policy.space(), &request, count, &space)
-    }
+/// The job that compiles, ahead of time, what a launch of `request` over `policy` needs (see
+/// [`crate::Prepare`]).
+pub(crate) fn prepare_range<S: GpuSpace, I: IndexType>(
+    policy: &RangePolicy<S, I>,
+    request: Request<'_>,
+) -> Result<Option<Job>> {
+    let count = policy.len();
+    let space = untiled(count, Iterate::Right, count, &|_| {}, request.label);
+    prepare(policy.space().gpu_instance(), &request, count, &space)
 }
 
-impl crate::dispatch::LaunchMDRange for Cuda {
-    fn launch_md_for<const R: usize, I, K>(
-        policy: MDRangePolicy<Self, R, I>,
-        label: &str,
-        kernel: K,
-    ) -> Result<()>
-    where
-        I: crate::policy::IndexType,
-        [I; R]: crate::policy::IndexTuple<I>,
-        K: crate::dispatch::ForFunctor<<[I; R] as crate::policy::IndexTuple<I>>::Tuple>,
-    {
-        md_for(policy, label, kernel)
-    }
-
-    fn launch_md_reduce<const R: usize, I, K, T>(
-        policy: MDRangePolicy<Self, R, I>,
-        label: &str,
-        kernel: K,
-        target: T,
-    ) -> Result<T::Output>
-    where
-        I: crate::policy::IndexType,
-        [I; R]: crate::policy::IndexTuple<I>,
-        T: crate::reducer::ReduceTarget,
-        K: crate::dispatch::ReduceFunctor<
-                <[I; R] as crate::policy::IndexTuple<I>>::Tuple,
-                <T::Reducer as crate::reducer::Reducer>::Value,
-            >,
-    {
-        md_reduce(policy, label, kernel, target)
-    }
-
-    fn prepare_md<const R: usize, I>(
-        policy: &MDRangePolicy<Self, R, I>,
-        request: Request<'_>,
-    ) -> Result<Option<Job>>
-    where
-        I: IndexType,
-        [I; R]: IndexTuple<I>,
-    {
-        let label = request.label;
-        let space = match request.pattern {
-            RequestPattern::For => md_for_space(policy, md_tiles(policy), &|_| {}, label),
-            _ => md_reduce_space(policy, &|_| {}, label),
-        };
-        prepare(policy.space(), &request, policy.len(), &space)
-    }
+/// As [`prepare_range`], over a multidimensional range.
+pub(crate) fn prepare_md<S: GpuSpace, const R: usize, I>(
+    policy: &MDRangePolicy<S, R, I>,
+    request: Request<'_>,
+) -> Result<Option<Job>>
+where
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+{
+    let label = request.label;
+    let space = match request.pattern {
+        RequestPattern::For => md_for_space(policy, md_tiles(policy), &|_| {}, label),
+        _ => md_reduce_space(policy, &|_| {}, label),
+    };
+    prepare(
+        policy.space().gpu_instance(),
+        &request,
+        policy.len(),
+        &space,
+    )
 }
 
 /// The job that compiles what a launch of `request` over `space` (of `count` iterations) needs,
 /// or `None` where the launch would compile nothing (no iterations).
-fn prepare(
-    cuda: &Cuda,
+fn prepare<D: Driver>(
+    inst: &Instance<D>,
     request: &Request<'_>,
     count: u64,
     space: &Space<'_>,
@@ -403,20 +359,20 @@ fn prepare(
         RequestPattern::Reduce(_) => "parallel_reduce",
         RequestPattern::Scan(_) => "parallel_scan",
     };
-    let what = describe(name, request.label);
+    let what = describe(D::SPACE, name, request.label);
     let dk = device(request.kernel, &what)?;
     if count == 0 {
         return Ok(None);
     }
     let job = match request.pattern {
-        RequestPattern::For => launch::prepare(cuda, &what, dk, Kind::For, "", space)?,
+        RequestPattern::For => launch::prepare(inst, &what, dk, Kind::For, "", space)?,
         RequestPattern::Reduce(r) | RequestPattern::Scan(r) => {
             let cxx = (r.cxx)(Token::new()).ok_or_else(|| no_device_form(&what, r.name))?;
             let kind = match request.pattern {
                 RequestPattern::Scan(_) => Kind::Scan(&cxx),
                 _ => Kind::Reduce(&cxx),
             };
-            launch::prepare(cuda, &what, dk, kind, r.name, space)?
+            launch::prepare(inst, &what, dk, kind, r.name, space)?
         }
     };
     Ok(Some(job))
