@@ -1,8 +1,8 @@
 //! Values and operators in a body: paths (locals, captures, constants, enum variants), binary and
 //! compound operators, dereferences, casts and struct literals.
 
-use syn::spanned::Spanned;
 use syn::UnOp;
+use syn::spanned::Spanned;
 
 use super::{
     RefParam, Walker, ident_of, is_compound, path_ident, pretty, ref_param_misuse, unsupported,
