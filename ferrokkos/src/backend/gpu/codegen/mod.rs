@@ -15,9 +15,12 @@
 
 mod batch;
 pub(crate) mod header;
+mod reduce_entry;
+mod scan_entry;
 mod source;
 mod team_entry;
 mod unit;
+mod walk;
 
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use batch::batch_program;
