@@ -1,5 +1,10 @@
 //! The checks on a kernel body: the supported subset, the captured variables (free identifiers) and
 //! the race rules (DESIGN.md decision 4).
+//!
+//! The walk dispatches on each expression's kind to the check of that construct, in this module's
+//! files: `values.rs` (paths, operators, struct literals), `places.rs` (fields, indexing, assignment
+//! targets), `methods.rs`, `calls.rs`, `control.rs` (branches, loops, jumps, `match`),
+//! `statements.rs`, and `team/` (team kernels' constructs and rules).
 
 use std::collections::HashSet;
 

@@ -1,5 +1,9 @@
 //! The typed shadow: a kernel body rewritten so that every operation is a builder call of
 //! `ferrokkos::kernel::shadow` (DESIGN.md decision 3). Runs only on bodies the analysis accepted.
+//!
+//! [`expr`] dispatches on each expression's kind to its shadow, in this module's files:
+//! `operators.rs`, `calls.rs`, `control.rs` (branches, loops, `match`), `statements.rs`, and
+//! `team.rs` (team kernels' constructs).
 
 use std::collections::HashSet;
 
