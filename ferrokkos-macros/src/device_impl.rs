@@ -30,36 +30,8 @@ impl VisitMut for RenameSelf {
 }
 
 pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
-    // The one trait whose methods kernels call: its hidden shadows are trait items, filled in here.
-    if let Some((_, path, _)) = &item.trait_
-        && path.segments.last().is_none_or(|s| s.ident != "DeviceJoin")
-    {
-        return Err(syn::Error::new(
-            path.span(),
-            "#[device] goes on an inherent `impl` block (`impl Vec2 { ... }`) or on \
-             `impl DeviceJoin for T`, not on other trait impls",
-        ));
-    }
-    if !item.generics.params.is_empty() {
-        return Err(syn::Error::new(
-            item.generics.span(),
-            "#[device] goes on an `impl` block without generics",
-        ));
-    }
-    let syn::Type::Path(self_path) = &*item.self_ty else {
-        return Err(syn::Error::new(
-            item.self_ty.span(),
-            "#[device] goes on the `impl` block of a named type (a `DeviceValue` struct or enum)",
-        ));
-    };
-    let type_name = self_path
-        .path
-        .segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default();
+    let type_name = checked_type_name(&item)?;
     let k = quote!(::ferrokkos::__private);
-    let this = syn::Ident::new("__fk_this", Span::mixed_site());
     let self_ty = &item.self_ty;
     let mut shadows = Vec::new();
     let mut markers = Vec::new();
@@ -67,95 +39,9 @@ pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
         let syn::ImplItem::Fn(f) = it else {
             continue;
         };
-        let Signature {
-            names,
-            types,
-            ret,
-            receiver,
-            ..
-        } = signature(&f.sig, true)?;
-        let name = &f.sig.ident;
-        let vis = &f.vis;
-        let mut block = f.block.clone();
-        let mut all_names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-        if receiver.is_some() {
-            RenameSelf(this.clone()).visit_block_mut(&mut block);
-            all_names.insert(0, this.to_string());
-        }
-        let body = checked_body(&block, &all_names, &[], ret.is_some())?;
-        let checks = type_checks(&types, ret.as_deref());
-        let marker = format_ident!("__fk_method_{}_{}", type_name, name);
-        let shadow_name = format_ident!("__fk_{}", name, span = name.span());
-        // `__fkt_`: never `__fk_` followed by another method's name.
-        let typed_name = format_ident!("__fkt_{}", name, span = name.span());
-        let cxx_name = format!("{type_name}_{name}");
-        let mut param_names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-        let ret_shadow = match &ret {
-            Some(t) => quote!(#k::Expr<#t>),
-            None => quote!(()),
-        };
-        let (recv, take, args, arg_types) = match &receiver {
-            Some(r) => {
-                param_names.insert(0, "self".to_string());
-                let amp = &r.reference.as_ref().map(|(a, _)| quote!(#a));
-                (
-                    quote!(#amp self,),
-                    quote!(let #this: #k::Expr<Self> = #k::shadow::pop_receiver::<Self>();),
-                    quote!(#this, #(#names,)*),
-                    quote!(#k::Expr<Self>, #(#k::Expr<#types>,)*),
-                )
-            }
-            None => (
-                quote!(),
-                quote!(),
-                quote!(#(#names,)*),
-                quote!(#(#k::Expr<#types>,)*),
-            ),
-        };
-        let key = method_key(&name.to_string());
-        markers.push(quote! {
-            #[doc(hidden)]
-            #[allow(non_camel_case_types)]
-            enum #marker {}
-
-            // SAFETY: `__fk_<name>` and `__fkt_<name>` of this type are the shadows generated here
-            // from the body of the method or associated function `<name>` (whose name hashes to
-            // the key).
-            unsafe impl #k::DeviceMethod<#key> for #self_ty {}
-        });
-        // The checked shadow takes arguments of any types the parameters `Takes` (a mismatch is
-        // reported at the argument in the user's terms) and hands them to the unchecked one,
-        // which a kernel calls when an argument's type may be open (see `#[device]` functions).
-        let arg_params: Vec<syn::Ident> = (0..names.len())
-            .map(|i| format_ident!("__FkA{}", i))
-            .collect();
-        let self_arg = receiver.as_ref().map(|_| quote!(self,));
-        shadows.push(quote! {
-            /// The typed shadow of the `#[device]` method of the same name (generated), for
-            /// arguments whose types are known.
-            #[doc(hidden)]
-            #[allow(non_snake_case, unused, clippy::all)]
-            #vis fn #shadow_name<#(#arg_params),*>(#recv #(#names: #k::Expr<#arg_params>),*) -> #ret_shadow
-            where #(#types: #k::shadow::Takes<#arg_params>,)*
-            {
-                Self::#typed_name(#self_arg #(<#types as #k::shadow::Takes<#arg_params>>::take(#names)),*)
-            }
-
-            /// The typed shadow of the `#[device]` method of the same name (generated).
-            #[doc(hidden)]
-            #[allow(non_snake_case, unused, clippy::all)]
-            #vis fn #typed_name(#recv #(#names: #k::Expr<#types>),*) -> #ret_shadow {
-                #(#checks)*
-                #take
-                #k::shadow::device_call(
-                    ::core::any::TypeId::of::<#marker>(),
-                    #cxx_name,
-                    [#(#param_names),*],
-                    (#args),
-                    |(#args): (#arg_types)| #body,
-                )
-            }
-        });
+        let (marker, shadow) = function_shadows(f, &type_name, self_ty)?;
+        markers.push(marker);
+        shadows.push(shadow);
     }
     // `DeviceJoin`'s device forms also implement its hidden supertrait, for the reducer (generic
     // over the type); kernels call the inherent ones, which need no import.
@@ -183,6 +69,183 @@ pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
             #(#shadows)*
         }
     })
+}
+
+/// The name of the type of an `impl` block `#[device]` may go on: inherent or of `DeviceJoin`,
+/// without generics, of a named type.
+fn checked_type_name(item: &syn::ItemImpl) -> syn::Result<String> {
+    // The one trait whose methods kernels call: its hidden shadows are trait items, filled in here.
+    if let Some((_, path, _)) = &item.trait_
+        && path.segments.last().is_none_or(|s| s.ident != "DeviceJoin")
+    {
+        return Err(syn::Error::new(
+            path.span(),
+            "#[device] goes on an inherent `impl` block (`impl Vec2 { ... }`) or on \
+             `impl DeviceJoin for T`, not on other trait impls",
+        ));
+    }
+    if !item.generics.params.is_empty() {
+        return Err(syn::Error::new(
+            item.generics.span(),
+            "#[device] goes on an `impl` block without generics",
+        ));
+    }
+    let syn::Type::Path(self_path) = &*item.self_ty else {
+        return Err(syn::Error::new(
+            item.self_ty.span(),
+            "#[device] goes on the `impl` block of a named type (a `DeviceValue` struct or enum)",
+        ));
+    };
+    Ok(self_path
+        .path
+        .segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default())
+}
+
+/// One function of the block: its marker type with the `DeviceMethod` proof, and its two shadows.
+fn function_shadows(
+    f: &syn::ImplItemFn,
+    type_name: &str,
+    self_ty: &syn::Type,
+) -> syn::Result<(TokenStream, TokenStream)> {
+    let k = quote!(::ferrokkos::__private);
+    let this = syn::Ident::new("__fk_this", Span::mixed_site());
+    let Signature {
+        names,
+        types,
+        ret,
+        receiver,
+        ..
+    } = signature(&f.sig, true)?;
+    let name = &f.sig.ident;
+    let mut block = f.block.clone();
+    let mut all_names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    if receiver.is_some() {
+        RenameSelf(this.clone()).visit_block_mut(&mut block);
+        all_names.insert(0, this.to_string());
+    }
+    let body = checked_body(&block, &all_names, &[], ret.is_some())?;
+    let marker = format_ident!("__fk_method_{}_{}", type_name, name);
+    let key = method_key(&name.to_string());
+    let marker_tokens = quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        enum #marker {}
+
+        // SAFETY: `__fk_<name>` and `__fkt_<name>` of this type are the shadows generated here
+        // from the body of the method or associated function `<name>` (whose name hashes to
+        // the key).
+        unsafe impl #k::DeviceMethod<#key> for #self_ty {}
+    };
+    let shadow = Shadows {
+        f,
+        names: &names,
+        types: &types,
+        ret: ret.as_deref(),
+        receiver: receiver.as_ref(),
+        this: &this,
+        marker: &marker,
+        cxx_name: format!("{type_name}_{name}"),
+        body: &body,
+    }
+    .tokens();
+    Ok((marker_tokens, shadow))
+}
+
+/// What the two shadows of one function are made of.
+struct Shadows<'a> {
+    f: &'a syn::ImplItemFn,
+    names: &'a [syn::Ident],
+    types: &'a [syn::Type],
+    ret: Option<&'a syn::Type>,
+    receiver: Option<&'a syn::Receiver>,
+    /// The shadow's receiver parameter (`self` renamed).
+    this: &'a syn::Ident,
+    marker: &'a syn::Ident,
+    /// The C++ function's name (`T_dot`).
+    cxx_name: String,
+    body: &'a TokenStream,
+}
+
+impl Shadows<'_> {
+    /// The checked shadow `__fk_<name>`, which takes arguments of any types the parameters `Takes`
+    /// (a mismatch is reported at the argument in the user's terms) and hands them to the
+    /// unchecked one `__fkt_<name>`, which a kernel calls when an argument's type may be open (see
+    /// `#[device]` functions).
+    fn tokens(&self) -> TokenStream {
+        let k = quote!(::ferrokkos::__private);
+        let Self {
+            f,
+            names,
+            types,
+            this,
+            marker,
+            cxx_name,
+            body,
+            ..
+        } = self;
+        let name = &f.sig.ident;
+        let vis = &f.vis;
+        let checks = type_checks(types, self.ret);
+        let shadow_name = format_ident!("__fk_{}", name, span = name.span());
+        // `__fkt_`: never `__fk_` followed by another method's name.
+        let typed_name = format_ident!("__fkt_{}", name, span = name.span());
+        let mut param_names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        let ret_shadow = match &self.ret {
+            Some(t) => quote!(#k::Expr<#t>),
+            None => quote!(()),
+        };
+        let (recv, take, args, arg_types) = match &self.receiver {
+            Some(r) => {
+                param_names.insert(0, "self".to_string());
+                let amp = &r.reference.as_ref().map(|(a, _)| quote!(#a));
+                (
+                    quote!(#amp self,),
+                    quote!(let #this: #k::Expr<Self> = #k::shadow::pop_receiver::<Self>();),
+                    quote!(#this, #(#names,)*),
+                    quote!(#k::Expr<Self>, #(#k::Expr<#types>,)*),
+                )
+            }
+            None => (
+                quote!(),
+                quote!(),
+                quote!(#(#names,)*),
+                quote!(#(#k::Expr<#types>,)*),
+            ),
+        };
+        let arg_params: Vec<syn::Ident> = (0..names.len())
+            .map(|i| format_ident!("__FkA{}", i))
+            .collect();
+        let self_arg = self.receiver.map(|_| quote!(self,));
+        quote! {
+            /// The typed shadow of the `#[device]` method of the same name (generated), for
+            /// arguments whose types are known.
+            #[doc(hidden)]
+            #[allow(non_snake_case, unused, clippy::all)]
+            #vis fn #shadow_name<#(#arg_params),*>(#recv #(#names: #k::Expr<#arg_params>),*) -> #ret_shadow
+            where #(#types: #k::shadow::Takes<#arg_params>,)*
+            {
+                Self::#typed_name(#self_arg #(<#types as #k::shadow::Takes<#arg_params>>::take(#names)),*)
+            }
+
+            /// The typed shadow of the `#[device]` method of the same name (generated).
+            #[doc(hidden)]
+            #[allow(non_snake_case, unused, clippy::all)]
+            #vis fn #typed_name(#recv #(#names: #k::Expr<#types>),*) -> #ret_shadow {
+                #(#checks)*
+                #take
+                #k::shadow::device_call(
+                    ::core::any::TypeId::of::<#marker>(),
+                    #cxx_name,
+                    [#(#param_names),*],
+                    (#args),
+                    |(#args): (#arg_types)| #body,
+                )
+            }
+        }
+    }
 }
 
 /// The name of a `#[device] impl` function as a type (`dot`: `Ch<'d', Ch<'o', Ch<'t', ()>>>`): the

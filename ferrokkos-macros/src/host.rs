@@ -131,31 +131,8 @@ impl VisitMut for Host<'_, '_> {
             Expr::Assign(a)
                 if matches!(strip(&a.left), Expr::Index(_)) && self.captured_element(&a.left) =>
             {
-                let Expr::Index(mut ix) = strip(&a.left).clone() else {
-                    unreachable!()
-                };
-                let unchecked = self.written(&ix.expr) && self.unchecked(&ix.expr, &ix.index);
-                let (_, put_m) = Self::methods(unchecked);
-                self.visit_expr_mut(&mut ix.index);
-                self.visit_expr_mut(&mut a.right);
-                let (base, idx, value) = (&ix.expr, &ix.index, &a.right);
-                if self.written(base) {
-                    let (i, v) = (private("__fk_index"), private("__fk_value"));
-                    let put = self.proven(quote!(#base.#put_m(#i, #v)));
-                    // The author's expressions are evaluated outside the expansion's `unsafe`.
-                    *e = parse_quote!({
-                        let #v = #value;
-                        let #i = #idx;
-                        #put
-                    });
-                } else {
-                    // Not a written View (the analysis allows indexed writes only to Views): the
-                    // accessor then has no `put`, and rustc reports the type.
-                    *e = parse_quote!(#base.put(#idx, #value));
-                }
+                self.element_write(e)
             }
-            // `y[i] op= v`, `y[i].x = v`, `y[i].a.b op= v`: the element is read, updated as a local
-            // and written back (the iteration owns it, so this is the same as updating it in place).
             Expr::Assign(_) | Expr::Binary(_)
                 if element_update(e).is_some()
                     && match &*e {
@@ -164,52 +141,10 @@ impl VisitMut for Host<'_, '_> {
                         _ => false,
                     } =>
             {
-                let (left, op, mut value) = match e {
-                    Expr::Assign(a) => (&*a.left, quote!(=), (*a.right).clone()),
-                    Expr::Binary(b) => {
-                        let op = &b.op;
-                        (&*b.left, quote!(#op), (*b.right).clone())
-                    }
-                    _ => unreachable!(),
-                };
-                let (mut ix, path) = element_update_parts(left).expect("checked above");
-                let unchecked = self.written(&ix.expr) && self.unchecked(&ix.expr, &ix.index);
-                let (at_m, put_m) = Self::methods(unchecked);
-                self.visit_expr_mut(&mut ix.index);
-                self.visit_expr_mut(&mut value);
-                let (base, idx) = (&ix.expr, &ix.index);
-                let (i, v, el) = (
-                    private("__fk_index"),
-                    private("__fk_value"),
-                    private("__fk_element"),
-                );
-                let at = self.proven(quote!(#base.#at_m(#i)));
-                let put = self.proven(quote!(#base.#put_m(#i, #el)));
-                // Rust evaluates the assigned value first (for compound assignments of primitives
-                // too), then the place.
-                *e = parse_quote!({
-                    let #v = #value;
-                    let #i = #idx;
-                    let mut #el = #at;
-                    #el #(.#path)* #op #v;
-                    #put
-                });
+                self.element_update(e)
             }
             Expr::Index(ix) if self.captured_element(&Expr::Index(ix.clone())) => {
-                let unchecked = self.unchecked(&ix.expr, &ix.index);
-                let (at_m, _) = Self::methods(unchecked);
-                self.visit_expr_mut(&mut ix.index);
-                let (base, idx) = (&ix.expr, &ix.index);
-                if self.written(base) || unchecked {
-                    let i = private("__fk_index");
-                    let at = self.proven(quote!(#base.#at_m(#i)));
-                    *e = parse_quote!({
-                        let #i = #idx;
-                        #at
-                    });
-                } else {
-                    *e = parse_quote!(#base.at(#idx));
-                }
+                self.element_read(e)
             }
             Expr::Unsafe(u) => {
                 // The author's block, with the author's `unsafe` and braces (so that the
@@ -242,63 +177,151 @@ impl VisitMut for Host<'_, '_> {
                     check_nested_range(m);
                 }
             }
-            Expr::Call(c) => {
-                // `&mut y[i]` (an element of a captured View): the element is read into a local
-                // before the call, passed as `&mut`, and written back after it (C++ passes the
-                // element itself by reference; nothing else in the call reaches `y`, so the two
-                // agree). `&u` (a captured View): its accessor, which the body holds by reference.
-                let mut before = Vec::new();
-                let mut after = Vec::new();
-                for (k, a) in c.args.iter_mut().enumerate() {
-                    let Expr::Reference(r) = strip(a) else {
-                        self.visit_expr_mut(a);
-                        continue;
-                    };
-                    if r.mutability.is_none() {
-                        if let Some(view) = ident_of(&r.expr)
-                            && self.roles.contains_key(&view)
-                        {
-                            *a = (*r.expr).clone();
-                        } else {
-                            self.visit_expr_mut(a);
-                        }
-                        continue;
-                    }
-                    if !self.captured_element(&r.expr) {
-                        self.visit_expr_mut(a);
-                        continue;
-                    }
-                    let (mut ix, path) = element_update_parts(&r.expr).expect("checked above");
-                    let unchecked = self.written(&ix.expr) && self.unchecked(&ix.expr, &ix.index);
-                    let (at_m, put_m) = Self::methods(unchecked);
-                    self.visit_expr_mut(&mut ix.index);
-                    let (base, idx) = (&ix.expr, &ix.index);
-                    let (i, el) = (
-                        private(&format!("__fk_index{k}")),
-                        private(&format!("__fk_element{k}")),
-                    );
-                    let at = self.proven(quote!(#base.#at_m(#i)));
-                    let put = self.proven(quote!(#base.#put_m(#i, #el)));
-                    before.push(quote!(let #i = #idx; let mut #el = #at;));
-                    after.push(quote!(#put;));
-                    *a = parse_quote!(&mut #el #(.#path)*);
-                }
-                // `f(a, b)` -> the `#[device]` marker's host form, after a check that the marker
-                // is one (`DeviceFunction` is an `unsafe trait` that only `#[device]` implements).
-                if let Expr::Path(p) = &*c.func {
-                    let marker = crate::device::marker_path(&p.path);
-                    let args = &c.args;
-                    let result = private("__fk_result");
-                    *e = parse_quote!({
-                        ::ferrokkos::__private::device_function::<#marker>();
-                        #(#before)*
-                        let #result = #marker::host(#args);
-                        #(#after)*
-                        #result
-                    });
-                }
-            }
+            Expr::Call(_) => self.device_call(e),
             _ => visit_mut::visit_expr_mut(self, e),
+        }
+    }
+}
+
+impl Host<'_, '_> {
+    /// `y[i] = v` for a captured View `y`: its `put` (unchecked where the launch proved the access).
+    fn element_write(&mut self, e: &mut Expr) {
+        let Expr::Assign(a) = e else { unreachable!() };
+        let Expr::Index(mut ix) = strip(&a.left).clone() else {
+            unreachable!()
+        };
+        let unchecked = self.written(&ix.expr) && self.unchecked(&ix.expr, &ix.index);
+        let (_, put_m) = Self::methods(unchecked);
+        self.visit_expr_mut(&mut ix.index);
+        self.visit_expr_mut(&mut a.right);
+        let (base, idx, value) = (&ix.expr, &ix.index, &a.right);
+        if self.written(base) {
+            let (i, v) = (private("__fk_index"), private("__fk_value"));
+            let put = self.proven(quote!(#base.#put_m(#i, #v)));
+            // The author's expressions are evaluated outside the expansion's `unsafe`.
+            *e = parse_quote!({
+                let #v = #value;
+                let #i = #idx;
+                #put
+            });
+        } else {
+            // Not a written View (the analysis allows indexed writes only to Views): the
+            // accessor then has no `put`, and rustc reports the type.
+            *e = parse_quote!(#base.put(#idx, #value));
+        }
+    }
+
+    /// `y[i] op= v`, `y[i].x = v`, `y[i].a.b op= v`: the element is read, updated as a local and
+    /// written back (the iteration owns it, so this is the same as updating it in place).
+    fn element_update(&mut self, e: &mut Expr) {
+        let (left, op, mut value) = match e {
+            Expr::Assign(a) => (&*a.left, quote!(=), (*a.right).clone()),
+            Expr::Binary(b) => {
+                let op = &b.op;
+                (&*b.left, quote!(#op), (*b.right).clone())
+            }
+            _ => unreachable!(),
+        };
+        let (mut ix, path) = element_update_parts(left).expect("checked above");
+        let unchecked = self.written(&ix.expr) && self.unchecked(&ix.expr, &ix.index);
+        let (at_m, put_m) = Self::methods(unchecked);
+        self.visit_expr_mut(&mut ix.index);
+        self.visit_expr_mut(&mut value);
+        let (base, idx) = (&ix.expr, &ix.index);
+        let (i, v, el) = (
+            private("__fk_index"),
+            private("__fk_value"),
+            private("__fk_element"),
+        );
+        let at = self.proven(quote!(#base.#at_m(#i)));
+        let put = self.proven(quote!(#base.#put_m(#i, #el)));
+        // Rust evaluates the assigned value first (for compound assignments of primitives
+        // too), then the place.
+        *e = parse_quote!({
+            let #v = #value;
+            let #i = #idx;
+            let mut #el = #at;
+            #el #(.#path)* #op #v;
+            #put
+        });
+    }
+
+    /// `y[i]` read, for a captured View `y`: its `at` (unchecked where the launch proved the access).
+    fn element_read(&mut self, e: &mut Expr) {
+        let Expr::Index(ix) = e else { unreachable!() };
+        let unchecked = self.unchecked(&ix.expr, &ix.index);
+        let (at_m, _) = Self::methods(unchecked);
+        self.visit_expr_mut(&mut ix.index);
+        let (base, idx) = (&ix.expr, &ix.index);
+        if self.written(base) || unchecked {
+            let i = private("__fk_index");
+            let at = self.proven(quote!(#base.#at_m(#i)));
+            *e = parse_quote!({
+                let #i = #idx;
+                #at
+            });
+        } else {
+            *e = parse_quote!(#base.at(#idx));
+        }
+    }
+
+    /// A call of a `#[device]` function: through its marker's host form, with `&mut y[i]` (an
+    /// element of a captured View) read into a local before the call and written back after it.
+    fn device_call(&mut self, e: &mut Expr) {
+        let Expr::Call(c) = e else { unreachable!() };
+        // `&mut y[i]` (an element of a captured View): the element is read into a local
+        // before the call, passed as `&mut`, and written back after it (C++ passes the
+        // element itself by reference; nothing else in the call reaches `y`, so the two
+        // agree). `&u` (a captured View): its accessor, which the body holds by reference.
+        let mut before = Vec::new();
+        let mut after = Vec::new();
+        for (k, a) in c.args.iter_mut().enumerate() {
+            let Expr::Reference(r) = strip(a) else {
+                self.visit_expr_mut(a);
+                continue;
+            };
+            if r.mutability.is_none() {
+                if let Some(view) = ident_of(&r.expr)
+                    && self.roles.contains_key(&view)
+                {
+                    *a = (*r.expr).clone();
+                } else {
+                    self.visit_expr_mut(a);
+                }
+                continue;
+            }
+            if !self.captured_element(&r.expr) {
+                self.visit_expr_mut(a);
+                continue;
+            }
+            let (mut ix, path) = element_update_parts(&r.expr).expect("checked above");
+            let unchecked = self.written(&ix.expr) && self.unchecked(&ix.expr, &ix.index);
+            let (at_m, put_m) = Self::methods(unchecked);
+            self.visit_expr_mut(&mut ix.index);
+            let (base, idx) = (&ix.expr, &ix.index);
+            let (i, el) = (
+                private(&format!("__fk_index{k}")),
+                private(&format!("__fk_element{k}")),
+            );
+            let at = self.proven(quote!(#base.#at_m(#i)));
+            let put = self.proven(quote!(#base.#put_m(#i, #el)));
+            before.push(quote!(let #i = #idx; let mut #el = #at;));
+            after.push(quote!(#put;));
+            *a = parse_quote!(&mut #el #(.#path)*);
+        }
+        // `f(a, b)` -> the `#[device]` marker's host form, after a check that the marker
+        // is one (`DeviceFunction` is an `unsafe trait` that only `#[device]` implements).
+        if let Expr::Path(p) = &*c.func {
+            let marker = crate::device::marker_path(&p.path);
+            let args = &c.args;
+            let result = private("__fk_result");
+            *e = parse_quote!({
+                ::ferrokkos::__private::device_function::<#marker>();
+                #(#before)*
+                let #result = #marker::host(#args);
+                #(#after)*
+                #result
+            });
         }
     }
 }

@@ -5,6 +5,8 @@
 //! Use them through the `ferrokkos` crate (`ferrokkos::kernel!`, `#[ferrokkos::device]`), which
 //! documents them with examples.
 
+#![warn(clippy::too_many_lines)]
+
 mod affine;
 mod analyze;
 mod atomic_view;

@@ -159,7 +159,7 @@ impl Written<'_> {
     /// their images apart over its iterations or refuses to run.
     /// A write that is not one to one does not settle the View's fate here: the View may be an
     /// `AtomicView`, whose accesses are all atomic; `atomic_only` receives the error it is for a
-    /// plain View (see `kernel.rs`).
+    /// plain View (see `kernel/`).
     fn check(&self, accesses: &[&Access], found: &mut Findings) {
         let Findings {
             owners,

@@ -42,26 +42,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             format!("`{name}` has no fields; a `DeviceValue` holds at least one value"),
         ));
     }
-    let members: Vec<(String, &syn::Type)> = match fields {
-        Fields::Named(f) => f
-            .named
-            .iter()
-            .map(|f| {
-                let ident = f.ident.as_ref().expect("a named field");
-                (
-                    ident.to_string().trim_start_matches("r#").to_string(),
-                    &f.ty,
-                )
-            })
-            .collect(),
-        Fields::Unnamed(f) => f
-            .unnamed
-            .iter()
-            .enumerate()
-            .map(|(k, f)| (k.to_string(), &f.ty))
-            .collect(),
-        Fields::Unit => unreachable!("checked: not empty"),
-    };
+    let members = members(fields);
 
     let dv = quote!(::ferrokkos::DeviceValue);
     let field_checks = members
@@ -129,6 +110,31 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     })
 }
 
+/// A struct's fields: their names as the C++ struct has them (`x`, or `0` for a tuple struct's
+/// first) and their types.
+fn members(fields: &Fields) -> Vec<(String, &syn::Type)> {
+    match fields {
+        Fields::Named(f) => f
+            .named
+            .iter()
+            .map(|f| {
+                let ident = f.ident.as_ref().expect("a named field");
+                (
+                    ident.to_string().trim_start_matches("r#").to_string(),
+                    &f.ty,
+                )
+            })
+            .collect(),
+        Fields::Unnamed(f) => f
+            .unnamed
+            .iter()
+            .enumerate()
+            .map(|(k, f)| (k.to_string(), &f.ty))
+            .collect(),
+        Fields::Unit => unreachable!("checked: not empty"),
+    }
+}
+
 /// The integer `#[repr]`s a device enum may have.
 const ENUM_REPRS: &[&str] = &["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"];
 
@@ -136,48 +142,8 @@ const ENUM_REPRS: &[&str] = &["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u6
 /// discriminant is 0 (Views start zero-filled): on the device it is its discriminant.
 fn expand_enum(item: &DeriveInput, e: &syn::DataEnum) -> syn::Result<TokenStream> {
     let name = &item.ident;
-    let mut repr = None;
-    for attr in item.attrs.iter().filter(|a| a.path().is_ident("repr")) {
-        attr.parse_nested_meta(|meta| {
-            match meta.path.get_ident().map(|i| i.to_string()) {
-                Some(r) if ENUM_REPRS.contains(&r.as_str()) => {
-                    repr = meta.path.get_ident().cloned()
-                }
-                _ => {
-                    return Err(meta.error(
-                        "a `DeviceValue` enum has an integer `#[repr]` only (`#[repr(i32)]`, \
-                         `#[repr(u8)]`, ...): the device holds its discriminant",
-                    ));
-                }
-            }
-            Ok(())
-        })?;
-    }
-    let Some(repr) = repr else {
-        return Err(syn::Error::new(
-            name.span(),
-            format!(
-                "`{name}` needs an integer `#[repr]` (`#[repr(i32)]`, `#[repr(u8)]`, ...) to derive \
-                 `DeviceValue`: the device holds its discriminant, of that type"
-            ),
-        ));
-    };
-    if e.variants.is_empty() {
-        return Err(syn::Error::new(
-            name.span(),
-            format!("`{name}` has no variants; a `DeviceValue` enum has at least one"),
-        ));
-    }
-    if let Some(v) = e
-        .variants
-        .iter()
-        .find(|v| !matches!(v.fields, Fields::Unit))
-    {
-        return Err(syn::Error::new(
-            v.fields.span(),
-            "a `DeviceValue` enum is fieldless: its variants carry no data",
-        ));
-    }
+    let repr = enum_repr(item)?;
+    check_variants(name, e)?;
     let variants: Vec<&syn::Ident> = e.variants.iter().map(|v| &v.ident).collect();
     let zero = LitStr::new(
         &format!(
@@ -268,4 +234,57 @@ fn check_repr(item: &DeriveInput) -> syn::Result<()> {
             ),
         ))
     }
+}
+
+/// A device enum's integer `#[repr]`.
+fn enum_repr(item: &DeriveInput) -> syn::Result<syn::Ident> {
+    let name = &item.ident;
+    let mut repr = None;
+    for attr in item.attrs.iter().filter(|a| a.path().is_ident("repr")) {
+        attr.parse_nested_meta(|meta| {
+            match meta.path.get_ident().map(|i| i.to_string()) {
+                Some(r) if ENUM_REPRS.contains(&r.as_str()) => {
+                    repr = meta.path.get_ident().cloned()
+                }
+                _ => {
+                    return Err(meta.error(
+                        "a `DeviceValue` enum has an integer `#[repr]` only (`#[repr(i32)]`, \
+                         `#[repr(u8)]`, ...): the device holds its discriminant",
+                    ));
+                }
+            }
+            Ok(())
+        })?;
+    }
+    let Some(repr) = repr else {
+        return Err(syn::Error::new(
+            name.span(),
+            format!(
+                "`{name}` needs an integer `#[repr]` (`#[repr(i32)]`, `#[repr(u8)]`, ...) to derive \
+                 `DeviceValue`: the device holds its discriminant, of that type"
+            ),
+        ));
+    };
+    Ok(repr)
+}
+
+/// A device enum has variants, and they carry no data.
+fn check_variants(name: &syn::Ident, e: &syn::DataEnum) -> syn::Result<()> {
+    if e.variants.is_empty() {
+        return Err(syn::Error::new(
+            name.span(),
+            format!("`{name}` has no variants; a `DeviceValue` enum has at least one"),
+        ));
+    }
+    if let Some(v) = e
+        .variants
+        .iter()
+        .find(|v| !matches!(v.fields, Fields::Unit))
+    {
+        return Err(syn::Error::new(
+            v.fields.span(),
+            "a `DeviceValue` enum is fieldless: its variants carry no data",
+        ));
+    }
+    Ok(())
 }

@@ -1,16 +1,44 @@
 //! The arguments of calls of `#[device]` functions in a kernel or device function body: values,
 //! Views passed whole (`f(&u, i)`), elements passed by `&mut` (`f(&mut y[i])`), and a device
-//! function's own reference parameters passed on.
+//! function's own reference parameters passed on; and which paths a kernel may call.
 
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::Expr;
 use syn::spanned::Spanned;
 
-use super::{Mode, RefParam, Walker, ident_of, strip};
+use super::{Mode, RefParam, Walker, ident_of, pretty, strip};
 use crate::race::AccessKind;
+use crate::subset::SUMMARY;
 
 impl Walker {
+    /// A call: of a `#[device]` function, a constructor, a complex-number function or an
+    /// associated function.
+    pub(super) fn call(&mut self, c: &syn::ExprCall) {
+        match &*c.func {
+            Expr::Path(p) if p.qself.is_none() && complex_function(&p.path).is_some() => {}
+            Expr::Path(p) if p.qself.is_none() && is_associated_call(&p.path) => {}
+            Expr::Path(p) if is_function_path(&p.path) && p.qself.is_none() => {}
+            other => self.err_spanned(
+                &other.to_token_stream(),
+                format!(
+                    "`{}` cannot be called in a kernel: kernels call `#[ferrokkos::device]` \
+                     functions by name (`helper(x)`, `module::helper(x)`); {SUMMARY}",
+                    pretty(other)
+                ),
+            ),
+        }
+        // References (`&u`, `&mut y[i]`) go to `#[device]` functions only; a constructor,
+        // complex function or associated function takes values.
+        if matches!(&*c.func, Expr::Path(p) if p.qself.is_none() && is_device_call(&p.path)) {
+            self.call_args(&c.args);
+        } else {
+            for a in &c.args {
+                self.expr(a);
+            }
+        }
+    }
+
     /// The arguments of a call of a `#[device]` function: values; a captured View it reads
     /// (`&u`); an element or local it may change (`&mut y[i]`, `&mut t`); or a reference
     /// parameter of the calling device function, passed on (`u`, `cell`).
@@ -136,4 +164,72 @@ pub fn each_ident(e: &Expr, f: &mut dyn FnMut(&syn::Ident)) {
         }
     }
     syn::visit::Visit::visit_expr(&mut Idents(f), e);
+}
+
+/// The shadow function of num-complex's associated functions (`Complex::new(re, im)`,
+/// `Complex64::from_polar(r, theta)`), which kernels may call.
+pub fn complex_function(path: &syn::Path) -> Option<&'static str> {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let [.., ty, f] = segs.as_slice() else {
+        return None;
+    };
+    if !["Complex", "Complex32", "Complex64"].contains(&ty.as_str())
+        || path.segments.iter().any(|s| !s.arguments.is_none())
+    {
+        return None;
+    }
+    match f.as_str() {
+        "new" => Some("complex_new"),
+        "from_polar" => Some("complex_from_polar"),
+        _ => None,
+    }
+}
+
+/// Whether a call of `path` calls an associated function of a type (`Vec2::new(x, y)`,
+/// `Self::zero()`): a CamelCase segment before a snake_case name. Kernels reach the shadow of a
+/// `#[device] impl` block's function of that name.
+pub fn is_associated_call(path: &syn::Path) -> bool {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    path.segments.iter().all(|s| s.arguments.is_none())
+        && matches!(segs.as_slice(), [.., ty, f]
+            if ty.starts_with(|c: char| c.is_ascii_uppercase())
+                && f.starts_with(|c: char| c.is_ascii_lowercase() || c == '_'))
+}
+
+/// Whether a call of `path` constructs a tuple struct (`Tag(a, b)`): its last segment is a type's
+/// name (CamelCase). The typed shadow checks it as `Tag { 0: a, 1: b }`, which only a tuple struct
+/// accepts, so a function with such a name is a compile error, never a call.
+pub fn is_constructor(path: &syn::Path) -> bool {
+    path.segments.last().is_some_and(|s| {
+        s.arguments.is_none()
+            && s.ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase())
+    })
+}
+
+/// Whether a call of `path` calls a `#[device]` function (a function path that is not a
+/// constructor, a complex-number function or an associated function).
+pub fn is_device_call(path: &syn::Path) -> bool {
+    is_function_path(path)
+        && !is_constructor(path)
+        && complex_function(path).is_none()
+        && !is_associated_call(path)
+}
+
+/// Whether `path` can name a `#[ferrokkos::device]` function: no generic arguments, no type
+/// segment (`Vec::new`), nothing from `std` / `core` / `alloc`.
+pub fn is_function_path(path: &syn::Path) -> bool {
+    let segs: Vec<_> = path.segments.iter().collect();
+    let Some(first) = segs.first() else {
+        return false;
+    };
+    let root = first.ident.to_string();
+    segs.iter().all(|s| s.arguments.is_none())
+        && !["std", "core", "alloc"].contains(&root.as_str())
+        && segs[..segs.len() - 1].iter().all(|s| {
+            !s.ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase())
+        })
 }

@@ -1,22 +1,31 @@
 //! The checks on a kernel body: the supported subset, the captured variables (free identifiers) and
 //! the race rules (DESIGN.md decision 4).
+//!
+//! The walk dispatches on each expression's kind to the check of that construct, in this module's
+//! files: `values.rs` (paths, operators, struct literals), `places.rs` (fields, indexing, assignment
+//! targets), `methods.rs`, `calls.rs`, `control.rs` (branches, loops, jumps, `match`),
+//! `statements.rs`, and `team/` (team kernels' constructs and rules).
 
 use std::collections::HashSet;
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::spanned::Spanned;
-use syn::{BinOp, Block, Expr, Lit, Pat, UnOp};
+use syn::{BinOp, Block, Expr, Lit, Pat};
 
 use crate::race::{self, Access, AccessKind, Role};
-use crate::subset::{self, SUMMARY};
+use crate::subset::SUMMARY;
 
 mod calls;
+mod control;
+mod methods;
 mod places;
 mod statements;
 mod team;
+mod values;
 pub use calls::mentions_any;
 use calls::ref_param_misuse;
+pub use calls::{complex_function, is_associated_call, is_constructor, is_device_call};
 pub use team::{LEAGUE, TeamAccess, TeamCtx};
 
 /// What is being analysed: a kernel (free identifiers are captures) or a `#[device]` function
@@ -146,85 +155,98 @@ fn analyze_with(
         errors: Vec::new(),
     };
     w.expr(body);
-    // A View or array is reached only through its accesses: used as a value it could be handed to
-    // code the race rules do not see.
-    let mut reported = HashSet::new();
-    for (name, span) in std::mem::take(&mut w.value_uses) {
-        if w.views.contains(&name) && reported.insert(name.clone()) {
-            w.errors.push(syn::Error::new(
-                span,
-                format!(
-                    "`{name}` is a captured View (or array) here used as a value; a kernel reaches \
-                     a View only by indexing it (`{name}[i]`), with `{name}.extent(r)` or with an \
-                     atomic (`{name}.atomic_add(k, v)`), so it cannot pass it to a function, call \
-                     other methods on it or copy it"
-                ),
-            ));
-        }
-    }
-    // Launch constants in index maps: captured values (not Views) that the body never binds (so
-    // the name means the same value when the kernel is made), and named constants.
-    let bound = bound_names(body);
-    let captured: HashSet<String> = w.captures.iter().map(|(n, _)| n.clone()).collect();
-    let constant = |name: &str| {
-        w.constants.contains(name)
-            || (captured.contains(name) && !w.views.contains(name) && !bound.contains(name))
-    };
-    // Loops a barrier separates distinguish no concurrent agents (known only after the walk).
-    if let Some(t) = &w.team {
-        for (_, a) in &mut w.accesses {
-            if let Some(ta) = &mut a.team {
-                t.settle(ta);
+    w.check_value_uses();
+    w.finish(body)
+}
+
+impl Walker {
+    /// A View or array is reached only through its accesses: used as a value it could be handed to
+    /// code the race rules do not see.
+    fn check_value_uses(&mut self) {
+        let mut reported = HashSet::new();
+        for (name, span) in std::mem::take(&mut self.value_uses) {
+            if self.views.contains(&name) && reported.insert(name.clone()) {
+                self.errors.push(syn::Error::new(
+                    span,
+                    format!(
+                        "`{name}` is a captured View (or array) here used as a value; a kernel reaches \
+                         a View only by indexing it (`{name}[i]`), with `{name}.extent(r)` or with an \
+                         atomic (`{name}.atomic_add(k, v)`), so it cannot pass it to a function, call \
+                         other methods on it or copy it"
+                    ),
+                ));
             }
         }
     }
-    let scratch = match w.team.take() {
-        Some(t) => team::team_scratch_rules(
-            t,
+
+    /// The analysis of the walked `body`: its launch constants, the team rules that need the whole
+    /// body, and the race rules.
+    fn finish(self, body: &Expr) -> Analysis {
+        let mut w = self;
+        // Launch constants in index maps: captured values (not Views) that the body never binds (so
+        // the name means the same value when the kernel is made), and named constants.
+        let bound = bound_names(body);
+        let captured: HashSet<String> = w.captures.iter().map(|(n, _)| n.clone()).collect();
+        let constant = |name: &str| {
+            w.constants.contains(name)
+                || (captured.contains(name) && !w.views.contains(name) && !bound.contains(name))
+        };
+        // Loops a barrier separates distinguish no concurrent agents (known only after the walk).
+        if let Some(t) = &w.team {
+            for (_, a) in &mut w.accesses {
+                if let Some(ta) = &mut a.team {
+                    t.settle(ta);
+                }
+            }
+        }
+        let scratch = match w.team.take() {
+            Some(t) => team::team_scratch_rules(
+                t,
+                &constant,
+                &w.captures,
+                &mut w.errors,
+                &mut w.team_witness_extra,
+            ),
+            None => Vec::new(),
+        };
+        let launch_constants: HashSet<String> = w
+            .constants
+            .iter()
+            .chain(
+                &w.captures
+                    .iter()
+                    .map(|(n, _)| n.clone())
+                    .collect::<Vec<_>>(),
+            )
+            .filter(|n| constant(n))
+            .cloned()
+            .collect();
+        let (captures, found) = race::roles(
+            std::mem::take(&mut w.captures),
+            std::mem::take(&mut w.accesses),
+            &w.index_params,
             &constant,
-            &w.captures,
             &mut w.errors,
-            &mut w.team_witness_extra,
-        ),
-        None => Vec::new(),
-    };
-    let launch_constants: HashSet<String> = w
-        .constants
-        .iter()
-        .chain(
-            &w.captures
-                .iter()
-                .map(|(n, _)| n.clone())
-                .collect::<Vec<_>>(),
-        )
-        .filter(|n| constant(n))
-        .cloned()
-        .collect();
-    let (captures, found) = race::roles(
-        std::mem::take(&mut w.captures),
-        std::mem::take(&mut w.accesses),
-        &w.index_params,
-        &constant,
-        &mut w.errors,
-    );
-    Analysis {
-        captures,
-        is_unsafe: w.is_unsafe,
-        dereferenced: w.dereferenced,
-        views: w.views,
-        constants: w.constants,
-        launch_constants,
-        owner_idents: found.owners,
-        overlaps: found.overlaps,
-        atomic_only: found.atomic_only,
-        league_blocks: found.league_blocks,
-        team_witness: found
-            .team_witness
-            .into_iter()
-            .chain(w.team_witness_extra)
-            .collect(),
-        scratch,
-        errors: w.errors,
+        );
+        Analysis {
+            captures,
+            is_unsafe: w.is_unsafe,
+            dereferenced: w.dereferenced,
+            views: w.views,
+            constants: w.constants,
+            launch_constants,
+            owner_idents: found.owners,
+            overlaps: found.overlaps,
+            atomic_only: found.atomic_only,
+            league_blocks: found.league_blocks,
+            team_witness: found
+                .team_witness
+                .into_iter()
+                .chain(w.team_witness_extra)
+                .collect(),
+            scratch,
+            errors: w.errors,
+        }
     }
 }
 
@@ -245,13 +267,20 @@ fn bound_names(body: &Expr) -> HashSet<String> {
 /// The single identifier of a path expression, if it is one.
 pub fn ident_of(e: &Expr) -> Option<String> {
     match e {
-        Expr::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
-            let seg = &p.path.segments[0];
-            seg.arguments.is_none().then(|| seg.ident.to_string())
-        }
+        Expr::Path(p) => path_ident(p),
         Expr::Paren(p) => ident_of(&p.expr),
         Expr::Group(g) => ident_of(&g.expr),
         _ => None,
+    }
+}
+
+/// The single identifier of a path, if it is one.
+fn path_ident(p: &syn::ExprPath) -> Option<String> {
+    if p.qself.is_none() && p.path.segments.len() == 1 {
+        let seg = &p.path.segments[0];
+        seg.arguments.is_none().then(|| seg.ident.to_string())
+    } else {
+        None
     }
 }
 
@@ -343,6 +372,8 @@ impl Walker {
         self.team_prune();
     }
 
+    /// An expression: dispatches to the check of its kind (one method per construct, in this module's
+    /// files), after the team constructs (`team.team_for(...)`, see `team/`).
     fn expr(&mut self, e: &Expr) {
         if self.team_construct(e) {
             return;
@@ -352,87 +383,13 @@ impl Walker {
                 Lit::Int(_) | Lit::Float(_) | Lit::Bool(_) => {}
                 other => self.errors.push(unsupported(other, "this literal")),
             },
-            Expr::Path(p) => {
-                if let Some(name) = ident_of(e) {
-                    if self.team_value_use(&name, p.span()) {
-                        return;
-                    }
-                    if self.team.as_ref().is_some_and(|t| t.is_scratch(&name)) {
-                        self.err(
-                            p.span(),
-                            format!(
-                                "`{name}` is a scratch View here used as a value; a kernel reaches \
-                                 it only by indexing it (`{name}[i]`) or with `{name}.extent(r)`"
-                            ),
-                        );
-                        return;
-                    }
-                    if let Some(kind) = self.ref_params.get(&name) {
-                        self.err(p.span(), ref_param_misuse(&name, *kind));
-                        return;
-                    }
-                    self.use_name(&name, p.span());
-                    if !self.is_local(&name) && !self.constants.contains(&name) {
-                        self.value_uses.push((name, p.span()));
-                    }
-                } else {
-                    let segs: Vec<String> = p
-                        .path
-                        .segments
-                        .iter()
-                        .map(|s| s.ident.to_string())
-                        .collect();
-                    let plain = p.path.segments.iter().all(|s| s.arguments.is_none());
-                    if p.qself.is_some()
-                        || !plain
-                        || !(subset::is_numeric_constant(&segs)
-                            || subset::is_constant_path(&segs)
-                            || subset::is_variant_path(&segs))
-                    {
-                        self.err(
-                            p.span(),
-                            format!(
-                                "the path `{}` is not supported in a kernel; paths name constants \
-                                 (`std::f64::consts::PI`, `i32::MAX`, `consts::CONDUCTIVITY`, \
-                                 `Grid::N`), written as UPPER_CASE names, and variants of \
-                                 `DeviceValue` enums (`Species::Ion`)",
-                                pretty(p)
-                            ),
-                        );
-                    }
-                }
-            }
-            Expr::Binary(b) => {
-                if is_compound(&b.op) {
-                    self.place(&b.left);
-                } else {
-                    self.expr(&b.left);
-                }
-                self.expr(&b.right);
-            }
+            Expr::Path(p) => self.path_expr(p),
+            Expr::Binary(b) => self.binary(b),
             Expr::Assign(a) => {
                 self.place(&a.left);
                 self.expr(&a.right);
             }
-            Expr::Unary(u) => {
-                if let UnOp::Deref(_) = u.op {
-                    if ident_of(&u.expr)
-                        .is_some_and(|n| self.ref_params.get(&n) == Some(&RefParam::Mut))
-                    {
-                        return; // `*cell`: the element a `&mut` parameter refers to
-                    }
-                    match ident_of(&u.expr) {
-                        Some(n) if self.params.contains(&n) && !self.index_params.contains(&n) => {
-                            self.dereferenced.insert(n);
-                        }
-                        _ => self.err(
-                            u.span(),
-                            "only the accumulator parameters (`*acc`) may be dereferenced in a kernel",
-                        ),
-                    }
-                }
-                self.expr(&u.expr);
-            }
+            Expr::Unary(u) => self.unary(u),
             Expr::Cast(c) => {
                 self.expr(&c.expr);
                 self.check_type(&c.ty);
@@ -442,264 +399,32 @@ impl Walker {
             Expr::Index(ix) => {
                 self.index(&ix.expr, &ix.index, AccessKind::Read, e.to_token_stream())
             }
-            Expr::MethodCall(m) => {
-                let name = m.method.to_string();
-                if m.turbofish.is_some() {
-                    self.errors.push(unsupported(m, "a turbofish"));
-                }
-                // Other names are methods of `#[device] impl` blocks: rustc finds them (or reports
-                // that the type has no such device method) in the typed shadow.
-                if let Some(view) = ident_of(&m.receiver)
-                    && self.team.as_ref().is_some_and(|t| t.is_scratch(&view))
-                {
-                    if name == "extent" {
-                        for a in &m.args {
-                            self.expr(a);
-                        }
-                    } else {
-                        self.err(
-                            m.span(),
-                            format!(
-                                "`{view}` is a scratch View: a kernel indexes it or asks its \
-                                 `extent`, but cannot call `{name}` on it (no atomics on scratch)"
-                            ),
-                        );
-                    }
-                    return;
-                }
-                let arity = subset::atomic_arity(&name);
-                if let Some(arity) = arity {
-                    if let Some(view) = ident_of(&m.receiver)
-                        && self.ref_params.contains_key(&view)
-                    {
-                        self.err(
-                            m.span(),
-                            format!(
-                                "a device function only reads the Views it takes, so it cannot \
-                                 `{name}` on `{view}`; make the atomic update in the kernel"
-                            ),
-                        );
-                        return;
-                    }
-                    match (ident_of(&m.receiver), m.args.first()) {
-                        (Some(view), Some(index)) if m.args.len() == arity => {
-                            self.view_access(
-                                &view,
-                                index,
-                                AccessKind::Atomic,
-                                m.to_token_stream(),
-                                m.receiver.span(),
-                            );
-                            self.index_expr(index);
-                            for a in m.args.iter().skip(1) {
-                                self.expr(a);
-                            }
-                        }
-                        _ => {
-                            let form = match arity {
-                                1 => format!("h.{name}(k)"),
-                                3 => format!("h.{name}(k, expected, desired)"),
-                                _ => format!("h.{name}(k, v)"),
-                            };
-                            let what = match arity {
-                                1 => " and an index",
-                                3 => ", an index, the expected value and the new value",
-                                _ => ", an index and a value",
-                            };
-                            self.err(
-                                m.span(),
-                                format!("`{name}` takes a captured View{what}: `{form}`"),
-                            )
-                        }
-                    }
-                    return;
-                }
-                if name == "extent"
-                    && let Some(view) = ident_of(&m.receiver)
-                    && self.ref_params.get(&view) == Some(&RefParam::View)
-                {
-                    // A View parameter's extent.
-                } else if name == "extent"
-                    && let Some(view) = ident_of(&m.receiver)
-                    && !self.is_local(&view)
-                {
-                    self.views.insert(view.clone());
-                    self.constants.remove(&view);
-                    self.use_name(&view, m.receiver.span());
-                } else {
-                    self.expr(&m.receiver);
-                }
-                for a in &m.args {
-                    self.expr(a);
-                }
-            }
-            Expr::Call(c) => {
-                match &*c.func {
-                    Expr::Path(p) if p.qself.is_none() && complex_function(&p.path).is_some() => {}
-                    Expr::Path(p) if p.qself.is_none() && is_associated_call(&p.path) => {}
-                    Expr::Path(p) if is_function_path(&p.path) && p.qself.is_none() => {}
-                    other => self.err_spanned(
-                        &other.to_token_stream(),
-                        format!(
-                            "`{}` cannot be called in a kernel: kernels call `#[ferrokkos::device]` \
-                             functions by name (`helper(x)`, `module::helper(x)`); {SUMMARY}",
-                            pretty(other)
-                        ),
-                    ),
-                }
-                // References (`&u`, `&mut y[i]`) go to `#[device]` functions only; a constructor,
-                // complex function or associated function takes values.
-                if matches!(&*c.func, Expr::Path(p) if p.qself.is_none() && is_device_call(&p.path))
-                {
-                    self.call_args(&c.args);
-                } else {
-                    for a in &c.args {
-                        self.expr(a);
-                    }
-                }
-            }
-            Expr::If(i) => {
-                if let Expr::Let(l) = &*i.cond {
-                    self.errors.push(unsupported(l, "`if let`"));
-                } else {
-                    self.expr(&i.cond);
-                }
-                self.team_control(Some(&i.cond), |w| {
-                    w.block(&i.then_branch);
-                    if let Some((_, e)) = &i.else_branch {
-                        w.expr(e);
-                    }
-                });
-            }
+            Expr::MethodCall(m) => self.method_call(m),
+            Expr::Call(c) => self.call(c),
+            Expr::If(i) => self.if_expr(i),
             Expr::Block(b) => {
                 if let Some(l) = &b.label {
                     self.errors.push(unsupported(l, "a labeled block"));
                 }
                 self.block(&b.block)
             }
-            Expr::Unsafe(u) => {
-                self.is_unsafe = true;
-                self.unsafe_depth += 1;
-                self.block(&u.block);
-                self.unsafe_depth -= 1;
-            }
-            Expr::ForLoop(f) => {
-                match crate::shadow::range_parts(&f.expr) {
-                    Ok(parts) => {
-                        self.expr(parts.start);
-                        self.expr(parts.end);
-                        if let Some(s) = parts.step {
-                            self.expr(s);
-                        }
-                    }
-                    Err(e) => self.errors.push(e),
-                }
-                self.scopes.push(HashSet::new());
-                let mut var = None;
-                match &*f.pat {
-                    Pat::Ident(i)
-                        if i.by_ref.is_none() && i.subpat.is_none() && i.mutability.is_none() =>
-                    {
-                        var = Some(i.ident.to_string());
-                        self.bind(i.ident.to_string(), i.ident.span())
-                    }
-                    Pat::Wild(_) => {}
-                    other => self
-                        .errors
-                        .push(unsupported(other, "this loop pattern (only `k` or `_`)")),
-                }
-                // The loop's bounds decide whether every thread runs its iterations.
-                let bounds: Expr = match crate::shadow::range_parts(&f.expr) {
-                    Ok(p) => {
-                        let (a, b) = (p.start, p.end);
-                        match p.step {
-                            Some(st) => syn::parse_quote!((#a, #b, #st)),
-                            None => syn::parse_quote!((#a, #b)),
-                        }
-                    }
-                    Err(_) => (*f.expr).clone(),
-                };
-                self.team_control(Some(&bounds), |w| {
-                    w.team_loop(var.as_deref(), f.span(), |w| w.block(&f.body))
-                });
-                self.scopes.pop();
-                self.team_prune();
-            }
-            Expr::While(w) => {
-                if let Expr::Let(l) = &*w.cond {
-                    self.errors.push(unsupported(l, "`while let`"));
-                } else {
-                    self.expr(&w.cond);
-                }
-                self.team_control(Some(&w.cond), |v| {
-                    v.team_loop(None, w.span(), |v| v.block(&w.body))
-                });
-            }
+            Expr::Unsafe(u) => self.unsafe_block(u),
+            Expr::ForLoop(f) => self.for_loop(f),
+            Expr::While(w) => self.while_loop(w),
             Expr::Loop(l) => {
                 self.team_loop(None, l.span(), |w| w.block(&l.body));
             }
-            Expr::Break(b) => {
-                if b.expr.is_some() {
-                    self.errors.push(unsupported(b, "`break` with a value"));
-                }
-                self.team_jump();
-            }
+            Expr::Break(b) => self.break_expr(b),
             Expr::Continue(_) => self.team_jump(),
-            Expr::Return(r) => {
-                if self.team_return(r.span()) {
-                    return;
-                }
-                if let Some(v) = &r.expr {
-                    if self.mode == Mode::Kernel {
-                        self.errors
-                            .push(unsupported(r, "returning a value from a kernel"));
-                    }
-                    self.expr(v);
-                }
-            }
+            Expr::Return(r) => self.return_expr(r),
             Expr::Field(f) => self.field(f),
-            Expr::Struct(st) => {
-                if let Some(q) = &st.qself {
-                    self.errors
-                        .push(unsupported(&q.ty, "a qualified struct path"));
-                }
-                if let Some(rest) = &st.rest {
-                    self.errors.push(unsupported(
-                        rest,
-                        "struct update syntax (`..base`: name every field)",
-                    ));
-                }
-                for f in &st.fields {
-                    self.expr(&f.expr);
-                }
-            }
+            Expr::Struct(st) => self.struct_literal(st),
             Expr::Tuple(t) => self.errors.push(unsupported(
                 t,
                 "a tuple (tuples appear only as View indices: `a[(i, j)]`)",
             )),
             Expr::Closure(c) => self.errors.push(unsupported(c, "a closure")),
-            Expr::Match(m) => {
-                self.expr(&m.expr);
-                // The arms' choice: the scrutinee and the guards.
-                let guards = m
-                    .arms
-                    .iter()
-                    .filter_map(|a| a.guard.as_ref().map(|(_, g)| &**g));
-                let scrutinee = &m.expr;
-                let choice: Expr = syn::parse_quote!((#scrutinee, #(#guards,)*));
-                self.team_control(Some(&choice), |w| {
-                    for arm in &m.arms {
-                        w.scopes.push(HashSet::new());
-                        w.arm_pattern(&arm.pat);
-                        if let Some((_, g)) = &arm.guard {
-                            w.expr(g);
-                        }
-                        w.expr(&arm.body);
-                        w.scopes.pop();
-                        w.team_prune();
-                    }
-                });
-            }
+            Expr::Match(m) => self.match_expr(m),
             Expr::Macro(m) => self.errors.push(unsupported(m, "a macro call")),
             Expr::Reference(r) => self.errors.push(unsupported(r, "taking a reference")),
             Expr::Range(r) => self
@@ -773,72 +498,4 @@ pub fn pretty(t: &impl ToTokens) -> String {
         s = s.replace(from, to);
     }
     s
-}
-
-/// Whether `path` can name a `#[ferrokkos::device]` function: no generic arguments, no type
-/// segment (`Vec::new`), nothing from `std` / `core` / `alloc`.
-/// The shadow function of num-complex's associated functions (`Complex::new(re, im)`,
-/// `Complex64::from_polar(r, theta)`), which kernels may call.
-pub fn complex_function(path: &syn::Path) -> Option<&'static str> {
-    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    let [.., ty, f] = segs.as_slice() else {
-        return None;
-    };
-    if !["Complex", "Complex32", "Complex64"].contains(&ty.as_str())
-        || path.segments.iter().any(|s| !s.arguments.is_none())
-    {
-        return None;
-    }
-    match f.as_str() {
-        "new" => Some("complex_new"),
-        "from_polar" => Some("complex_from_polar"),
-        _ => None,
-    }
-}
-
-/// Whether a call of `path` calls an associated function of a type (`Vec2::new(x, y)`,
-/// `Self::zero()`): a CamelCase segment before a snake_case name. Kernels reach the shadow of a
-/// `#[device] impl` block's function of that name.
-pub fn is_associated_call(path: &syn::Path) -> bool {
-    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    path.segments.iter().all(|s| s.arguments.is_none())
-        && matches!(segs.as_slice(), [.., ty, f]
-            if ty.starts_with(|c: char| c.is_ascii_uppercase())
-                && f.starts_with(|c: char| c.is_ascii_lowercase() || c == '_'))
-}
-
-/// Whether a call of `path` constructs a tuple struct (`Tag(a, b)`): its last segment is a type's
-/// name (CamelCase). The typed shadow checks it as `Tag { 0: a, 1: b }`, which only a tuple struct
-/// accepts, so a function with such a name is a compile error, never a call.
-pub fn is_constructor(path: &syn::Path) -> bool {
-    path.segments.last().is_some_and(|s| {
-        s.arguments.is_none()
-            && s.ident
-                .to_string()
-                .starts_with(|c: char| c.is_ascii_uppercase())
-    })
-}
-
-/// Whether a call of `path` calls a `#[device]` function (a function path that is not a
-/// constructor, a complex-number function or an associated function).
-pub fn is_device_call(path: &syn::Path) -> bool {
-    is_function_path(path)
-        && !is_constructor(path)
-        && complex_function(path).is_none()
-        && !is_associated_call(path)
-}
-
-fn is_function_path(path: &syn::Path) -> bool {
-    let segs: Vec<_> = path.segments.iter().collect();
-    let Some(first) = segs.first() else {
-        return false;
-    };
-    let root = first.ident.to_string();
-    segs.iter().all(|s| s.arguments.is_none())
-        && !["std", "core", "alloc"].contains(&root.as_str())
-        && segs[..segs.len() - 1].iter().all(|s| {
-            !s.ident
-                .to_string()
-                .starts_with(|c: char| c.is_ascii_uppercase())
-        })
 }

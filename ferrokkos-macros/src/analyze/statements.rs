@@ -8,6 +8,8 @@ use super::{Walker, array_local_name, pretty, strip, unsupported};
 use crate::subset;
 
 impl Walker {
+    /// A statement: a `let` (of a scratch View, a local array, a tuple of names or a local) or an
+    /// expression.
     pub(super) fn stmt(&mut self, s: &Stmt) {
         match s {
             Stmt::Local(l) => {
@@ -21,67 +23,18 @@ impl Walker {
                     if let Some((_, e)) = &init.diverge {
                         self.errors.push(unsupported(e, "`let ... else`"));
                     }
-                    // `let (a, b) = (x, y);`: a tuple of names bound to a tuple of values.
                     // `let w = [a, b, c];`, `let mut w = [0.0; N];`: a local array.
                     if let Some(name) = array_local_name(&l.pat)
                         && matches!(strip(&init.expr), Expr::Array(_) | Expr::Repeat(_))
                     {
-                        match strip(&init.expr) {
-                            Expr::Array(a) => {
-                                if a.elems.is_empty() {
-                                    self.errors.push(unsupported(a, "an empty array"));
-                                }
-                                for e in &a.elems {
-                                    self.expr(e);
-                                }
-                            }
-                            Expr::Repeat(r) => {
-                                self.expr(&r.expr);
-                                let len_ok = match strip(&r.len) {
-                                    Expr::Lit(_) => true,
-                                    Expr::Path(p) => p.path.segments.last().is_some_and(|s| {
-                                        s.ident
-                                            .to_string()
-                                            .starts_with(|c: char| c.is_ascii_uppercase())
-                                    }),
-                                    _ => false,
-                                };
-                                if !len_ok {
-                                    self.errors.push(unsupported(
-                                        &r.len,
-                                        "an array length that is not a literal or a constant",
-                                    ));
-                                }
-                            }
-                            _ => unreachable!("matched above"),
-                        }
+                        self.array_value(&init.expr);
                         self.bind(name.to_string(), name.span());
                         self.arrays.insert(name.to_string());
                         return;
                     }
+                    // `let (a, b) = (x, y);`: a tuple of names bound to a tuple of values.
                     if let (Pat::Tuple(p), Expr::Tuple(t)) = (&l.pat, strip(&init.expr)) {
-                        if p.elems.len() != t.elems.len() {
-                            self.errors.push(unsupported(
-                                &l.pat,
-                                "a tuple pattern whose length differs from its value's",
-                            ));
-                        }
-                        for e in &t.elems {
-                            self.expr(e);
-                        }
-                        // Each immutable name is the value paired with it, for the team rules:
-                        // resolved before any name of the pattern is bound (`let (a, b) = (i, a)`
-                        // pairs `b` with the outer `a`).
-                        let facts: Vec<_> =
-                            t.elems.iter().map(|e| self.team_let_facts(e)).collect();
-                        for p in &p.elems {
-                            self.pattern(p);
-                        }
-                        for (p, f) in p.elems.iter().zip(facts) {
-                            if let Some(name) = plain_immutable(p) {
-                                self.team_let_apply(&name, f);
-                            }
-                        }
+                        self.tuple_local(l, p, t);
                         return;
                     }
                     self.expr(&init.expr);
@@ -97,6 +50,65 @@ impl Walker {
             Stmt::Expr(e, _) => self.expr(e),
             Stmt::Item(i) => self.errors.push(unsupported(i, "an item")),
             Stmt::Macro(m) => self.errors.push(unsupported(m, "a macro call")),
+        }
+    }
+
+    /// A local array's value: its elements (`[a, b, c]`, not empty), or its repeated element and a
+    /// length that is a literal or a constant (`[0.0; N]`).
+    fn array_value(&mut self, init: &Expr) {
+        match strip(init) {
+            Expr::Array(a) => {
+                if a.elems.is_empty() {
+                    self.errors.push(unsupported(a, "an empty array"));
+                }
+                for e in &a.elems {
+                    self.expr(e);
+                }
+            }
+            Expr::Repeat(r) => {
+                self.expr(&r.expr);
+                let len_ok = match strip(&r.len) {
+                    Expr::Lit(_) => true,
+                    Expr::Path(p) => p.path.segments.last().is_some_and(|s| {
+                        s.ident
+                            .to_string()
+                            .starts_with(|c: char| c.is_ascii_uppercase())
+                    }),
+                    _ => false,
+                };
+                if !len_ok {
+                    self.errors.push(unsupported(
+                        &r.len,
+                        "an array length that is not a literal or a constant",
+                    ));
+                }
+            }
+            _ => unreachable!("matched above"),
+        }
+    }
+
+    /// `let (a, b) = (x, y);`: a tuple of names bound to a tuple of values.
+    fn tuple_local(&mut self, l: &syn::Local, p: &syn::PatTuple, t: &syn::ExprTuple) {
+        if p.elems.len() != t.elems.len() {
+            self.errors.push(unsupported(
+                &l.pat,
+                "a tuple pattern whose length differs from its value's",
+            ));
+        }
+        for e in &t.elems {
+            self.expr(e);
+        }
+        // Each immutable name is the value paired with it, for the team rules:
+        // resolved before any name of the pattern is bound (`let (a, b) = (i, a)`
+        // pairs `b` with the outer `a`).
+        let facts: Vec<_> = t.elems.iter().map(|e| self.team_let_facts(e)).collect();
+        for p in &p.elems {
+            self.pattern(p);
+        }
+        for (p, f) in p.elems.iter().zip(facts) {
+            if let Some(name) = plain_immutable(p) {
+                self.team_let_apply(&name, f);
+            }
         }
     }
 

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, Pat};
@@ -36,7 +36,6 @@ pub fn construct(e: &Expr) -> Option<TokenStream> {
     if TEAM.with(|t| t.borrow().is_none()) {
         return None;
     }
-    let s = s();
     let span = e.span();
     match e {
         Expr::MethodCall(m) if is_team(&m.receiver) => {
@@ -44,113 +43,131 @@ pub fn construct(e: &Expr) -> Option<TokenStream> {
             let args = m.args.iter().map(expr);
             Some(quote_spanned!(span=> #recv.#method(#(#args),*)))
         }
-        Expr::MethodCall(m) => {
-            let pattern = m.method.to_string();
-            let f = match pattern.as_str() {
-                "parallel_for" => "range_for",
-                "parallel_reduce" => "range_reduce",
-                "parallel_scan" => "range_scan",
-                _ => return None,
-            };
-            let Expr::Call(c) = strip(&m.receiver) else {
-                return None;
-            };
-            let Expr::Path(p) = &*c.func else { return None };
-            let segs: Vec<String> = p
-                .path
-                .segments
-                .iter()
-                .map(|s| s.ident.to_string())
-                .collect();
-            let kind = match segs.as_slice() {
-                [.., ty, new] if new == "new" => match ty.as_str() {
-                    "TeamThreadRange" => quote!(TeamThread),
-                    "ThreadVectorRange" => quote!(ThreadVector),
-                    "TeamVectorRange" => quote!(TeamVector),
-                    "TeamThreadMDRange" => quote!(TeamThread),
-                    _ => return None,
-                },
-                _ => return None,
-            };
-            let Expr::Closure(closure) = strip(m.args.first()?) else {
-                return None;
-            };
-            if segs
-                .iter()
-                .rev()
-                .nth(1)
-                .is_some_and(|t| t == "TeamThreadMDRange")
-            {
-                return md_range(m, c, closure);
-            }
-            let team = &c.args[0];
-            let (begin, end) = (expr(&c.args[1]), expr(&c.args[2]));
-            let name = closure
-                .inputs
-                .first()
-                .and_then(param_ident)
-                .map_or_else(|| "i".to_string(), |i| i.to_string());
-            let params = closure.inputs.iter().enumerate().map(|(k, p)| {
-                let ident = param_ident(p)
-                    .cloned()
-                    .unwrap_or_else(|| format_ident!("_"));
-                match (k, p) {
-                    (1, Pat::Type(t)) => match &*t.ty {
-                        syn::Type::Reference(r) => {
-                            let inner = &r.elem;
-                            quote!(#ident: ::ferrokkos::__private::Expr<#s::Mut<#inner>>)
-                        }
-                        other => quote!(#ident: ::ferrokkos::__private::Expr<#other>),
-                    },
-                    (_, Pat::Type(t)) => {
-                        let ty = &t.ty;
-                        quote!(#ident: ::ferrokkos::__private::Expr<#ty>)
-                    }
-                    _ => quote!(#ident),
-                }
-            });
-            let body = match &*closure.body {
-                Expr::Block(b) => block(&b.block),
-                other => {
-                    let e = expr(other);
-                    quote!({ #s::stmt(#e); })
-                }
-            };
-            let f = format_ident!("{f}");
-            let reducer = m.args.iter().nth(1).map(|r| quote!(, #r));
-            Some(
-                quote_spanned!(span=> #s::team::#f(#s::team::RangeKind::#kind, #team, #name,
-                #begin, #end, |#(#params),*| #body #reducer)),
-            )
-        }
-        Expr::Call(c) => {
-            let Expr::Path(p) = &*c.func else { return None };
-            if p.path.segments.last().is_none_or(|s| s.ident != "single") || c.args.len() != 2 {
-                return None;
-            }
-            let Expr::Call(scope) = strip(&c.args[0]) else {
-                return None;
-            };
-            let Expr::Path(sp) = &*scope.func else {
-                return None;
-            };
-            let f = if sp.path.is_ident("PerTeam") {
-                quote!(single_team)
-            } else {
-                quote!(single_thread)
-            };
-            let team = &scope.args[0];
-            let Expr::Closure(closure) = strip(&c.args[1]) else {
-                return None;
-            };
-            let body = match &*closure.body {
-                Expr::Block(b) => block(&b.block),
-                other => expr(other),
-            };
-            Some(quote_spanned!(span=> #s::team::#f(#team, || #body)))
-        }
+        Expr::MethodCall(m) => nested_range(m, span),
+        Expr::Call(c) => single(c, span),
         _ => None,
     }
+}
+
+/// A nested range's pattern (`TeamThreadRange::new(team, b, e).parallel_for(|i| ..)`, also
+/// `parallel_reduce` and `parallel_scan`, and a `TeamThreadMDRange`'s).
+fn nested_range(m: &syn::ExprMethodCall, span: Span) -> Option<TokenStream> {
+    let s = s();
+    let pattern = m.method.to_string();
+    let f = match pattern.as_str() {
+        "parallel_for" => "range_for",
+        "parallel_reduce" => "range_reduce",
+        "parallel_scan" => "range_scan",
+        _ => return None,
+    };
+    let Expr::Call(c) = strip(&m.receiver) else {
+        return None;
+    };
+    let Expr::Path(p) = &*c.func else { return None };
+    let segs: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let kind = match segs.as_slice() {
+        [.., ty, new] if new == "new" => match ty.as_str() {
+            "TeamThreadRange" => quote!(TeamThread),
+            "ThreadVectorRange" => quote!(ThreadVector),
+            "TeamVectorRange" => quote!(TeamVector),
+            "TeamThreadMDRange" => quote!(TeamThread),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let Expr::Closure(closure) = strip(m.args.first()?) else {
+        return None;
+    };
+    if segs
+        .iter()
+        .rev()
+        .nth(1)
+        .is_some_and(|t| t == "TeamThreadMDRange")
+    {
+        return md_range(m, c, closure);
+    }
+    let team = &c.args[0];
+    let (begin, end) = (expr(&c.args[1]), expr(&c.args[2]));
+    let name = closure
+        .inputs
+        .first()
+        .and_then(param_ident)
+        .map_or_else(|| "i".to_string(), |i| i.to_string());
+    let params = closure
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(k, p)| range_param(k, p));
+    let body = match &*closure.body {
+        Expr::Block(b) => block(&b.block),
+        other => {
+            let e = expr(other);
+            quote!({ #s::stmt(#e); })
+        }
+    };
+    let f = format_ident!("{f}");
+    let reducer = m.args.iter().nth(1).map(|r| quote!(, #r));
+    Some(
+        quote_spanned!(span=> #s::team::#f(#s::team::RangeKind::#kind, #team, #name,
+        #begin, #end, |#(#params),*| #body #reducer)),
+    )
+}
+
+/// Parameter `k` of a nested range's closure, with its annotated type as a shadow type (the
+/// accumulator's or partial value's `&mut T` as `Mut<T>`).
+fn range_param(k: usize, p: &Pat) -> TokenStream {
+    let s = s();
+    let ident = param_ident(p)
+        .cloned()
+        .unwrap_or_else(|| format_ident!("_"));
+    match (k, p) {
+        (1, Pat::Type(t)) => match &*t.ty {
+            syn::Type::Reference(r) => {
+                let inner = &r.elem;
+                quote!(#ident: ::ferrokkos::__private::Expr<#s::Mut<#inner>>)
+            }
+            other => quote!(#ident: ::ferrokkos::__private::Expr<#other>),
+        },
+        (_, Pat::Type(t)) => {
+            let ty = &t.ty;
+            quote!(#ident: ::ferrokkos::__private::Expr<#ty>)
+        }
+        _ => quote!(#ident),
+    }
+}
+
+/// `single(PerTeam(team), || ..)` or `single(PerThread(team), || ..)`.
+fn single(c: &syn::ExprCall, span: Span) -> Option<TokenStream> {
+    let s = s();
+    let Expr::Path(p) = &*c.func else { return None };
+    if p.path.segments.last().is_none_or(|s| s.ident != "single") || c.args.len() != 2 {
+        return None;
+    }
+    let Expr::Call(scope) = strip(&c.args[0]) else {
+        return None;
+    };
+    let Expr::Path(sp) = &*scope.func else {
+        return None;
+    };
+    let f = if sp.path.is_ident("PerTeam") {
+        quote!(single_team)
+    } else {
+        quote!(single_thread)
+    };
+    let team = &scope.args[0];
+    let Expr::Closure(closure) = strip(&c.args[1]) else {
+        return None;
+    };
+    let body = match &*closure.body {
+        Expr::Block(b) => block(&b.block),
+        other => expr(other),
+    };
+    Some(quote_spanned!(span=> #s::team::#f(#team, || #body)))
 }
 
 /// A team body's scratch View declaration (`let tile = team.team_scratch(0).view::<f64, 2>([n,

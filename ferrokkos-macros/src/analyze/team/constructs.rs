@@ -172,6 +172,8 @@ impl Walker {
         }
     }
 
+    /// A nested range's pattern: `X::new(team, ..).parallel_for(..)` (or `parallel_reduce`,
+    /// `parallel_scan`).
     fn nested_range(&mut self, m: &syn::ExprMethodCall) {
         let (kind_name, ctor) = range_constructor(&m.receiver).expect("checked by the caller");
         let md = kind_name == "TeamThreadMDRange";
@@ -187,30 +189,8 @@ impl Walker {
             return;
         };
         let pattern = m.method.to_string();
-        let team = self
-            .team
-            .as_ref()
-            .map(|t| t.name.clone())
-            .unwrap_or_default();
-        let team_first = ctor.args.first().and_then(ident_of).as_deref() == Some(team.as_str());
-        // The bounds: `begin, end`, or a TeamThreadMDRange's extents `[e0, e1(, e2)]`.
-        let (begin, end, rank) = match (md, ctor.args.len(), ctor.args.iter().nth(1).map(strip)) {
-            (false, 3, _) if team_first => (Some(&ctor.args[1]), Some(&ctor.args[2]), 1),
-            (true, 2, Some(Expr::Array(a))) if team_first && (2..=3).contains(&a.elems.len()) => {
-                for e in &a.elems {
-                    self.expr(e);
-                }
-                (None, None, a.elems.len())
-            }
-            _ => {
-                let form = if md {
-                    format!("`TeamThreadMDRange::new({team}, [e0, e1])` (rank 2 or 3)")
-                } else {
-                    format!("`{kind_name}::new({team}, begin, end)`")
-                };
-                self.err(ctor.span(), format!("a nested range is {form}"));
-                return;
-            }
+        let Some((begin, end, rank)) = self.range_bounds(ctor, &kind_name, md) else {
+            return;
         };
         if let (Some(b), Some(e)) = (begin, end) {
             self.expr(b);
@@ -219,69 +199,13 @@ impl Walker {
         // A range spread over the team's threads gives index `begin + k` to thread `k % threads`:
         // each index belongs to one thread only if every thread has the same bounds.
         if kind.covers_threads() {
-            let bounds: Vec<&Expr> = match (begin, end, ctor.args.iter().nth(1).map(strip)) {
-                (Some(b), Some(e), _) => vec![b, e],
-                (_, _, Some(Expr::Array(a))) => a.elems.iter().collect(),
-                _ => vec![],
-            };
-            for b in bounds {
-                if !self.team_uniform(b) {
-                    self.err_spanned(
-                        &b.to_token_stream(),
-                        format!(
-                            "the bounds of `{kind_name}` must be the same on every thread of the \
-                             team ({UNIFORM}); `{}` may differ between threads, so an index could \
-                             belong to two threads (or none)",
-                            crate::analyze::pretty(b)
-                        ),
-                    );
-                }
-            }
+            self.uniform_bounds(ctor, begin, end, &kind_name);
         }
         let what = format!("`{kind_name}`");
         self.nesting(m.span(), &what, kind == RangeKind::ThreadVector);
-        let params = match pattern.as_str() {
-            "parallel_for" => 1,
-            "parallel_reduce" => 2,
-            _ => 3,
-        };
-        if md && params == 3 {
-            self.err(
-                m.span(),
-                "a `TeamThreadMDRange` has `parallel_for` and `parallel_reduce`",
-            );
-            return;
-        }
-        let wanted_args = if params == 1 { 1 } else { 2 };
-        if m.args.len() != wanted_args {
-            let form = match params {
-                1 => "`.parallel_for(|i| ..)`",
-                2 => "`.parallel_reduce(|i, acc| .., Sum::new())`",
-                _ => "`.parallel_scan(|i, partial, is_final| .., Sum::new())`",
-            };
-            self.err(m.span(), format!("a nested {pattern} is {form}"));
-            return;
-        }
-        if params > 1 {
-            if kind != RangeKind::ThreadVector {
-                self.team_collective(m.span(), &format!("a {pattern} over {what}"));
-            }
-            reducer_arg(self, &m.args[1]);
-        }
-        let Expr::Closure(closure) = strip(&m.args[0]) else {
-            self.err(
-                m.args[0].span(),
-                format!("a nested {pattern} takes a closure written in place"),
-            );
+        let Some(closure) = self.range_closure(m, &pattern, md, kind, &what) else {
             return;
         };
-        if closure.inputs.len() != params {
-            self.err(
-                closure.span(),
-                format!("this closure takes {params} parameter(s) for a nested {pattern}"),
-            );
-            return;
-        }
         let zero_to = match (begin.is_some_and(literal_zero), end.and_then(ident_of)) {
             (true, Some(c)) if !self.is_local(&c) => Some(c),
             _ => None,
@@ -308,6 +232,125 @@ impl Walker {
                 scope,
             }
         });
+    }
+
+    /// A nested range's bounds: `begin, end` (rank 1), or a TeamThreadMDRange's extents
+    /// `[e0, e1(, e2)]` (walked here; no `begin` and `end`). `None` after an error.
+    fn range_bounds<'e>(
+        &mut self,
+        ctor: &'e syn::ExprCall,
+        kind_name: &str,
+        md: bool,
+    ) -> Option<(Option<&'e Expr>, Option<&'e Expr>, usize)> {
+        let team = self
+            .team
+            .as_ref()
+            .map(|t| t.name.clone())
+            .unwrap_or_default();
+        let team_first = ctor.args.first().and_then(ident_of).as_deref() == Some(team.as_str());
+        match (md, ctor.args.len(), ctor.args.iter().nth(1).map(strip)) {
+            (false, 3, _) if team_first => Some((Some(&ctor.args[1]), Some(&ctor.args[2]), 1)),
+            (true, 2, Some(Expr::Array(a))) if team_first && (2..=3).contains(&a.elems.len()) => {
+                for e in &a.elems {
+                    self.expr(e);
+                }
+                Some((None, None, a.elems.len()))
+            }
+            _ => {
+                let form = if md {
+                    format!("`TeamThreadMDRange::new({team}, [e0, e1])` (rank 2 or 3)")
+                } else {
+                    format!("`{kind_name}::new({team}, begin, end)`")
+                };
+                self.err(ctor.span(), format!("a nested range is {form}"));
+                None
+            }
+        }
+    }
+
+    /// Checks that the bounds of a range spread over the team's threads are the same on every
+    /// thread.
+    fn uniform_bounds(
+        &mut self,
+        ctor: &syn::ExprCall,
+        begin: Option<&Expr>,
+        end: Option<&Expr>,
+        kind_name: &str,
+    ) {
+        let bounds: Vec<&Expr> = match (begin, end, ctor.args.iter().nth(1).map(strip)) {
+            (Some(b), Some(e), _) => vec![b, e],
+            (_, _, Some(Expr::Array(a))) => a.elems.iter().collect(),
+            _ => vec![],
+        };
+        for b in bounds {
+            if !self.team_uniform(b) {
+                self.err_spanned(
+                    &b.to_token_stream(),
+                    format!(
+                        "the bounds of `{kind_name}` must be the same on every thread of the \
+                         team ({UNIFORM}); `{}` may differ between threads, so an index could \
+                         belong to two threads (or none)",
+                        crate::analyze::pretty(b)
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The closure of a nested range's `pattern` (`parallel_for`, `parallel_reduce`,
+    /// `parallel_scan`), after the checks of the pattern's arguments (and the reducer's). `None`
+    /// after an error.
+    fn range_closure<'e>(
+        &mut self,
+        m: &'e syn::ExprMethodCall,
+        pattern: &str,
+        md: bool,
+        kind: RangeKind,
+        what: &str,
+    ) -> Option<&'e syn::ExprClosure> {
+        let params = match pattern {
+            "parallel_for" => 1,
+            "parallel_reduce" => 2,
+            _ => 3,
+        };
+        if md && params == 3 {
+            self.err(
+                m.span(),
+                "a `TeamThreadMDRange` has `parallel_for` and `parallel_reduce`",
+            );
+            return None;
+        }
+        let wanted_args = if params == 1 { 1 } else { 2 };
+        if m.args.len() != wanted_args {
+            let form = match params {
+                1 => "`.parallel_for(|i| ..)`",
+                2 => "`.parallel_reduce(|i, acc| .., Sum::new())`",
+                _ => "`.parallel_scan(|i, partial, is_final| .., Sum::new())`",
+            };
+            self.err(m.span(), format!("a nested {pattern} is {form}"));
+            return None;
+        }
+        if params > 1 {
+            if kind != RangeKind::ThreadVector {
+                self.team_collective(m.span(), &format!("a {pattern} over {what}"));
+            }
+            reducer_arg(self, &m.args[1]);
+        }
+        let Expr::Closure(closure) = strip(&m.args[0]) else {
+            self.err(
+                m.args[0].span(),
+                format!("a nested {pattern} takes a closure written in place"),
+            );
+            return None;
+        };
+        if closure.inputs.len() != params {
+            self.err(
+                closure.span(),
+                format!("this closure takes {params} parameter(s) for a nested {pattern}"),
+            );
+            return None;
+        }
+        Some(closure)
     }
 
     fn single(&mut self, c: &syn::ExprCall) {

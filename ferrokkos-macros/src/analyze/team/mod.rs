@@ -151,7 +151,7 @@ pub struct TeamAccess {
     /// tell apart (harmless only when a barrier separates them, see [`TeamCtx::separated`]).
     pub unnamed_loops: Vec<String>,
     /// Each identifier of the index the rules resolved to a local, with that local's binding:
-    /// the expansion checks that each use resolves to that binding (see `kernel.rs`), as a
+    /// the expansion checks that each use resolves to that binding (see `kernel/generate.rs`), as a
     /// `macro_rules!` macro's hygiene could make a name resolve elsewhere.
     pub witness: Vec<(syn::Ident, syn::Ident)>,
 }

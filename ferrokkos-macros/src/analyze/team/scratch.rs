@@ -50,37 +50,8 @@ impl Walker {
             "a scratch View is declared as `let tile = {team}.{part_name}(0).view::<f64, 2>([n, n]);` \
              (level 0 or 1, a number type, the rank, and one launch constant per dimension)"
         );
-        let level = match part.args.first().map(strip) {
-            Some(Expr::Lit(l)) if part.args.len() == 1 => match &l.lit {
-                syn::Lit::Int(i) if i.base10_digits() == "0" => Some(0),
-                syn::Lit::Int(i) if i.base10_digits() == "1" => Some(1),
-                _ => None,
-            },
-            _ => None,
-        };
-        let generics = view
-            .turbofish
-            .as_ref()
-            .map(|g| g.args.iter().collect::<Vec<_>>());
-        let (ty, rank) = match generics.as_deref() {
-            Some(
-                [
-                    syn::GenericArgument::Type(ty),
-                    syn::GenericArgument::Const(Expr::Lit(r)),
-                ],
-            ) => (Some(ty.clone()), lit_usize(&r.lit)),
-            Some(
-                [
-                    syn::GenericArgument::Type(ty),
-                    syn::GenericArgument::Type(syn::Type::Path(r)),
-                ],
-            ) => {
-                // `2` parses as a const argument; a path would be a named constant.
-                let _ = r;
-                (Some(ty.clone()), None)
-            }
-            _ => (None, None),
-        };
+        let level = scratch_level(part);
+        let (ty, rank) = scratch_type(view);
         let extents = match view.args.first().map(strip) {
             Some(Expr::Array(a)) if view.args.len() == 1 => {
                 Some(a.elems.iter().cloned().collect::<Vec<_>>())
@@ -120,24 +91,29 @@ impl Walker {
             self.expr(e);
         }
         self.bind(name.to_string(), name.span());
+        self.record_scratch(ScratchDecl {
+            name: name.to_string(),
+            level,
+            per_thread: part_name == "thread_scratch",
+            ty,
+            extents,
+        });
+        true
+    }
+
+    /// Records the declared scratch View `decl` (its name is bound).
+    fn record_scratch(&mut self, decl: ScratchDecl) {
         if let Some(t) = &mut self.team {
             if let Some((_, _, l)) = t
                 .locals
                 .iter_mut()
                 .rev()
-                .find(|(n, _, _)| *n == name.to_string().as_str())
+                .find(|(n, _, _)| *n == decl.name.as_str())
             {
                 l.scratch = true;
             }
-            t.scratch.push(ScratchDecl {
-                name: name.to_string(),
-                level,
-                per_thread: part_name == "thread_scratch",
-                ty,
-                extents,
-            });
+            t.scratch.push(decl);
         }
-        true
     }
 
     /// An access of the scratch View `view` (`tile[(i, j)]`, read or written).
@@ -245,4 +221,43 @@ pub fn team_scratch_rules(
         errors.extend(found.atomic_only.into_iter().map(|(_, e)| e));
     }
     t.scratch
+}
+
+/// The level of `team.team_scratch(level)`: the literal `0` or `1`.
+fn scratch_level(part: &syn::ExprMethodCall) -> Option<usize> {
+    match part.args.first().map(strip) {
+        Some(Expr::Lit(l)) if part.args.len() == 1 => match &l.lit {
+            syn::Lit::Int(i) if i.base10_digits() == "0" => Some(0),
+            syn::Lit::Int(i) if i.base10_digits() == "1" => Some(1),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The element type and rank of `.view::<T, R>(..)` (`R` a literal).
+fn scratch_type(view: &syn::ExprMethodCall) -> (Option<syn::Type>, Option<usize>) {
+    let generics = view
+        .turbofish
+        .as_ref()
+        .map(|g| g.args.iter().collect::<Vec<_>>());
+    match generics.as_deref() {
+        Some(
+            [
+                syn::GenericArgument::Type(ty),
+                syn::GenericArgument::Const(Expr::Lit(r)),
+            ],
+        ) => (Some(ty.clone()), lit_usize(&r.lit)),
+        Some(
+            [
+                syn::GenericArgument::Type(ty),
+                syn::GenericArgument::Type(syn::Type::Path(r)),
+            ],
+        ) => {
+            // `2` parses as a const argument; a path would be a named constant.
+            let _ = r;
+            (Some(ty.clone()), None)
+        }
+        _ => (None, None),
+    }
 }

@@ -8,16 +8,21 @@
 //!
 //! - `header.rs` + `device/*`: the device header (types, the target prelude, Views, math, atomics and reducers,
 //!   block-level reduction and scan);
-//! - `unit.rs`: [`TranslationUnit`], [`UnitOptions`] and the entries of each pattern;
+//! - `unit.rs`: [`TranslationUnit`], [`UnitOptions`] and the steps that write the entries of each
+//!   pattern; `walk.rs`: how an entry walks its iterations (grid-stride, digit walk, tiles);
+//!   `reduce_entry.rs`, `scan_entry.rs`, `team_entry.rs`: the code of reduce, scan and team entries;
 //! - `batch.rs`: several units as one program (ahead-of-time compilation in batches);
 //! - `source.rs`: the public ways to see a kernel's unit ([`crate::kernel::Kernel::cuda_source`],
 //!   [`crate::nvrtc::for_unit`], ...).
 
 mod batch;
 pub(crate) mod header;
+mod reduce_entry;
+mod scan_entry;
 mod source;
 mod team_entry;
 mod unit;
+mod walk;
 
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use batch::batch_program;

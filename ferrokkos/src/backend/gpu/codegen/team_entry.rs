@@ -7,7 +7,7 @@
 //! a league larger than the grid runs in turns), and every thread of the block runs the same ones,
 //! so that the team's collectives are reached by all of its threads. A reduction's accumulator is
 //! the thread's, over all its league ranks; the blocks then join as a range reduction's do
-//! (`unit.rs`).
+//! (`reduce_entry.rs`).
 //!
 //! Scratch (layout: `backend/gpu/team/scratch.rs`): the entry takes the team and thread parts of
 //! levels 0 and 1, where the pattern's dynamic shared memory starts after level 0, the stride of
