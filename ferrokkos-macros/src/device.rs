@@ -69,10 +69,10 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         }
         HostViews(&views).visit_block_mut(&mut f.block);
     }
-    // Generic over number types: each type parameter is also a `DeviceType` (the shadow computes
+    // Generic over number types: each type parameter is also a `DeviceScalar` (the shadow computes
     // with it), on the function as on its host and shadow forms.
     // (Beside the author's bounds: in the `where` clause if that bounds the parameter, else inline.)
-    let bound: syn::TypeParamBound = syn::parse_quote!(::ferrokkos::kernel::DeviceType);
+    let bound: syn::TypeParamBound = syn::parse_quote!(::ferrokkos::kernel::DeviceScalar);
     let generics = &mut f.sig.generics;
     let params: Vec<syn::Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
     for name in params {

@@ -132,15 +132,15 @@ named_seals! {
     )]
     SealedKernelWrite;
 
-    /// The seal of [`crate::kernel::DeviceType`].
+    /// The seal of [`crate::kernel::DeviceScalar`].
     #[diagnostic::on_unimplemented(
-        message = "`DeviceType` is sealed: only ferrokkos implements it, for numbers, `bool` and \
+        message = "`DeviceScalar` is sealed: only ferrokkos implements it, for numbers, `bool` and \
                    complex numbers",
         label = "`{Self}` cannot name a C++ type in device code",
         note = "its C++ name is written into the generated code; a type of your own becomes a \
                 device value with `#[derive(DeviceValue)]` on a `#[repr(C)]` struct"
     )]
-    SealedDeviceType;
+    SealedDeviceScalar;
 
     /// The seal of [`crate::SingleScope`].
     #[diagnostic::on_unimplemented(

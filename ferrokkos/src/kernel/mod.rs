@@ -18,7 +18,7 @@
 //!   [`Expr`] values. rustc type-checks it like the host closure, so every literal and local gets the
 //!   same type (an unsuffixed `2.0` next to an `f32` is `float`, alone it is `double`). Running it once
 //!   writes the body as typed statements ([`KernelBody`]); with the CUDA backend,
-//!   `Kernel::cuda_source` wraps that into a translation
+//!   `codegen::TranslationUnit::for_kernel` (and its siblings) wrap that into a translation
 //!   unit (the device header, the `#[device]` functions called, the entry points) that NVRTC compiles.
 //!
 //! ```
@@ -40,7 +40,7 @@
 //!
 //! // The same kernel in CUDA C++ (compiled by NVRTC when the CUDA backend launches it).
 //! let k = kernel!(|i| y[i] = a * x[i] + 1.0);
-//! let unit = k.cuda_source(Iterate::Right);
+//! let unit = ferrokkos::codegen::TranslationUnit::for_kernel(&k, Iterate::Right);
 //! assert!(unit.generated().contains("y(i) = a * x(i) + 1.0f;"));
 //! # Ok::<(), ferrokkos::Error>(())
 //! ```
@@ -209,8 +209,7 @@ pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
 pub use device_reducer::{DeviceReducer, NestedReducer};
 pub use kernel::{ForKind, Kernel, KernelInfo, ReduceKind, ScanKind, TeamForKind, TeamReduceKind};
 pub use shadow::team::ScratchValue;
-pub use ty::{DeviceType, Kind};
-pub use value::{DeviceEnum, DeviceEq, DeviceValue};
+pub use ty::{DeviceScalar, Kind};
 
 // For the rest of the crate. The macro support (`crate::__private`: what `kernel!` and `#[device]`
 // expand to) re-exports from the defining modules.

@@ -69,7 +69,7 @@ macro_rules! primitive_values {
         // representation (checked there by `static_assert`s).
         unsafe impl DeviceValue for $t {
             fn cxx_name() -> String {
-                <$t as super::ty::DeviceType>::CXX.to_string()
+                <$t as super::ty::DeviceScalar>::CXX.to_string()
             }
         }
     )*};
@@ -81,7 +81,7 @@ primitive_values!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize f32 f64 bool);
 /// enums that derive [`DeviceValue`] (compared by discriminant).
 pub trait DeviceEq: DeviceValue {}
 
-impl<T: super::ty::DeviceType> DeviceEq for T {}
+impl<T: super::ty::DeviceScalar> DeviceEq for T {}
 
 /// A fieldless enum that derives [`DeviceValue`]: on the device it is its discriminant, an integer
 /// of its `#[repr]` type.
@@ -96,7 +96,7 @@ pub unsafe trait DeviceEnum: DeviceEq {
 }
 
 /// `v` as a C++ literal of its type (for the discriminants of derived enums).
-pub fn int_literal<T: super::ty::DeviceType>(v: T) -> String {
+pub fn int_literal<T: super::ty::DeviceScalar>(v: T) -> String {
     v.literal()
 }
 

@@ -10,8 +10,8 @@
 //!   block-level reduction and scan);
 //! - `unit.rs`: [`TranslationUnit`], [`UnitOptions`] and the entries of each pattern;
 //! - `batch.rs`: several units as one program (ahead-of-time compilation in batches);
-//! - `source.rs`: the public ways to see a kernel's unit ([`crate::kernel::Kernel::cuda_source`],
-//!   [`crate::nvrtc::for_unit`], ...).
+//! - `source.rs`: the public ways to see a kernel's unit (the constructors of [`TranslationUnit`]:
+//!   [`TranslationUnit::for_kernel`], [`TranslationUnit::reduce_kernel`], ...).
 
 mod batch;
 pub(crate) mod header;
@@ -22,7 +22,6 @@ mod unit;
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use batch::batch_program;
 pub use header::Target;
-pub use source::{for_unit, reduce_unit, scan_unit};
 pub use unit::{TranslationUnit, UnitOptions};
 
 use crate::error::{Error, Result};
