@@ -57,7 +57,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         .iter()
         .zip(&kinds)
         .map(|(t, kind)| match kind {
-            ParamKind::View { elem, rank } => quote!(&impl ::ferrokkos::ViewRead<#elem, #rank>),
+            ParamKind::View { elem, rank } => {
+                quote!(&impl ::ferrokkos::traits::ViewRead<#elem, #rank>)
+            }
             _ => quote!(#t),
         })
         .collect();
@@ -193,7 +195,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             /// The function's typed shadow, for arguments whose types are known: each must be
             /// its parameter's (reported at the argument otherwise); see `shadow_typed`.
             #vis fn shadow<
-                #(#type_params,)* #(#arg_params,)* #(#layouts: ::ferrokkos::Layout + 'static),*
+                #(#type_params,)* #(#arg_params,)* #(#layouts: ::ferrokkos::traits::Layout + 'static),*
             >(
                 #(#names: #outer_types),*
             ) -> #ret_shadow #checked_where {
@@ -202,7 +204,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
 
             /// The function's typed shadow: defines its C++ translation once per translation unit
             /// (and combination of its Views' layouts) and emits the call.
-            #vis fn shadow_typed<#(#type_params,)* #(#layouts: ::ferrokkos::Layout + 'static),*>(
+            #vis fn shadow_typed<#(#type_params,)* #(#layouts: ::ferrokkos::traits::Layout + 'static),*>(
                 #(#names: #shadow_types),*
             ) -> #ret_shadow #where_clause {
                 #(#checks)*
@@ -443,7 +445,7 @@ pub fn type_checks(types: &[syn::Type], ret: Option<&syn::Type>) -> Vec<TokenStr
 }
 
 /// The host form of a device function's body: the View parameters' `u[i]` and `u.extent(r)` read
-/// through [`ViewRead`](::ferrokkos::ViewRead).
+/// through [`ViewRead`](::ferrokkos::traits::ViewRead).
 struct HostViews<'a>(&'a [String]);
 
 impl VisitMut for HostViews<'_> {
@@ -452,14 +454,14 @@ impl VisitMut for HostViews<'_> {
         match e {
             syn::Expr::Index(ix) if ident_of(&ix.expr).is_some_and(|n| self.0.contains(&n)) => {
                 let (base, index) = (&ix.expr, &ix.index);
-                *e = syn::parse_quote!(::ferrokkos::ViewRead::at(#base, #index));
+                *e = syn::parse_quote!(::ferrokkos::traits::ViewRead::at(#base, #index));
             }
             syn::Expr::MethodCall(m)
                 if m.method == "extent"
                     && ident_of(&m.receiver).is_some_and(|n| self.0.contains(&n)) =>
             {
                 let (base, args) = (&m.receiver, &m.args);
-                *e = syn::parse_quote!(::ferrokkos::ViewRead::extent(#base, #args));
+                *e = syn::parse_quote!(::ferrokkos::traits::ViewRead::extent(#base, #args));
             }
             _ => {}
         }

@@ -163,8 +163,8 @@ pub use ferrokkos_macros::device;
 /// # Ok::<(), ferrokkos::Error>(())
 /// ```
 pub use ferrokkos_macros::functor;
-pub use kernel::value::DeviceValue;
 pub use kernel::join::{DeviceJoin, Join};
+pub use kernel::value::DeviceValue;
 /// num-complex's complex number, a device type in kernels (`Complex<f32>`, `Complex<f64>`).
 pub use num_complex::Complex;
 pub use policy::{
@@ -189,7 +189,6 @@ pub use view::{
     create_mirror_view_and_copy, create_mirror_view_in, deep_copy, deep_copy_async, realloc,
     realloc_without_initializing, resize, subview, view_alloc,
 };
-
 
 /// The traits of the seams between the parts of ferrokkos (execution spaces, memory spaces,
 /// policies, patterns, reducers, Views, graphs), and the types their methods and bounds name.
@@ -249,11 +248,10 @@ pub mod prelude {
     pub use crate::traits::Launch;
     pub use crate::{
         ALL, BAnd, BOr, ByValue, Custom, ExecutionSpace, HostSpace, InitSettings, Iterate, LAnd,
-        LOr, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc,
-        MemorySpace, Min, MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prepare, Prod,
-        RangePolicy, Reducer, Schedule, Serial, Sum, Threads, ValLocScalar, View,
-        create_mirror_view, deep_copy, parallel_for, parallel_reduce, parallel_scan,
-        partition_space, subview, view_alloc,
+        LOr, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, MemorySpace, Min,
+        MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prepare, Prod, RangePolicy,
+        Reducer, Schedule, Serial, Sum, Threads, ValLocScalar, View, create_mirror_view, deep_copy,
+        parallel_for, parallel_reduce, parallel_scan, partition_space, subview, view_alloc,
     };
     pub use crate::{
         AUTO, PerTeam, PerThread, TeamMember, TeamPolicy, TeamThreadMDRange, TeamThreadRange,

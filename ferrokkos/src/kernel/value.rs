@@ -49,7 +49,7 @@ use super::builder;
 ///
 /// # Safety
 /// Implement it only through the derive. An implementation promises that the type is
-/// [`crate::Element`] and that [`DeviceValue::cxx_name`] defines a C++ type with exactly its size,
+/// [`crate::traits::Element`] and that [`DeviceValue::cxx_name`] defines a C++ type with exactly its size,
 /// alignment and layout, where every field's C++ value has the Rust field's bytes.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a device value",

@@ -405,7 +405,10 @@ compound_bitwise! {
 }
 
 /// `place <<= e;` (masked shift).
-pub fn shl_assign<A: DeviceScalar + ops::ShlAssign<B>, B: DeviceScalar>(place: Expr<A>, e: Expr<B>) {
+pub fn shl_assign<A: DeviceScalar + ops::ShlAssign<B>, B: DeviceScalar>(
+    place: Expr<A>,
+    e: Expr<B>,
+) {
     builder::line(format!(
         "{p} = fk::shl({p}, {});",
         e.text(),
@@ -414,7 +417,10 @@ pub fn shl_assign<A: DeviceScalar + ops::ShlAssign<B>, B: DeviceScalar>(place: E
 }
 
 /// `place >>= e;` (masked shift).
-pub fn shr_assign<A: DeviceScalar + ops::ShrAssign<B>, B: DeviceScalar>(place: Expr<A>, e: Expr<B>) {
+pub fn shr_assign<A: DeviceScalar + ops::ShrAssign<B>, B: DeviceScalar>(
+    place: Expr<A>,
+    e: Expr<B>,
+) {
     builder::line(format!(
         "{p} = fk::shr({p}, {});",
         e.text(),
