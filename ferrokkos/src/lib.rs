@@ -190,25 +190,50 @@ pub use view::{
     realloc_without_initializing, resize, subview, view_alloc,
 };
 
-/// The traits of the seams between the parts of ferrokkos (execution spaces, memory spaces,
-/// policies, patterns, reducers, Views, graphs), and the types their methods and bounds name.
-///
-/// Programs that launch kernels on concrete spaces need none of these by name: `parallel_for`,
-/// `View::new` and the reducers take care of them. A program names them
-/// - in code generic over the execution space: `fn run<E: Launch>(exec: &E)` runs every pattern on
-///   any space ([`Launch`]), [`HostExecutionSpace`] on the host spaces only, [`GraphSpace`] builds
-///   graphs; a kernel returned from a function is an `impl ForFunctor<usize, Reach = Everywhere>`
-///   ([`ForFunctor`], [`Reach`], [`Everywhere`]);
-/// - in code generic over View elements and layouts: `T: Element`, `L: Layout`,
-///   `L: RegularLayout`, `impl ViewRead<T, R>`;
-/// - in bounds on what a pattern accepts: [`ParallelFor`], [`ParallelReduce`], [`ParallelScan`]
-///   (a policy that runs a kernel), [`ReduceTarget`] (what a reduction writes into), [`IndexType`];
-/// - to write a functor struct of its own: [`ForKernel`], [`ReduceKernel`], [`ScanKernel`],
-///   [`TeamForKernel`], [`TeamReduceKernel`] (launched as [`Functor`](crate::Functor)`(s)`).
-///
-/// Most of these traits are sealed: only ferrokkos implements them, because the launches rely on
-/// what the implementations promise.
 pub mod traits {
+    //! The traits of the seams between the parts of ferrokkos (execution spaces, memory spaces,
+    //! policies, patterns, reducers, Views, graphs), and the types their methods and bounds name.
+    //!
+    //! Programs that launch kernels on concrete spaces need none of these by name:
+    //! `parallel_for`, `View::new` and the reducers take care of them. A program names them
+    //! - in code generic over the execution space: `fn run<E: Launch>(exec: &E)` runs every
+    //!   pattern on any space ([`Launch`]), [`HostExecutionSpace`] on the host spaces only,
+    //!   [`GraphSpace`] builds graphs; a kernel returned from a function is an
+    //!   `impl ForFunctor<usize, Reach = Everywhere>` ([`ForFunctor`], [`Reach`], [`Everywhere`]);
+    //! - in code generic over View elements and layouts: `T: Element`, `L: Layout`,
+    //!   `L: RegularLayout`, `impl ViewRead<T, R>`;
+    //! - in bounds on what a pattern accepts: [`ParallelFor`], [`ParallelReduce`],
+    //!   [`ParallelScan`] (a policy that runs a kernel), [`ReduceTarget`] (what a reduction writes
+    //!   into), [`IndexType`];
+    //! - to write a functor struct of its own: [`ForKernel`], [`ReduceKernel`], [`ScanKernel`],
+    //!   [`TeamForKernel`], [`TeamReduceKernel`] (launched as [`Functor`](crate::Functor)`(s)`).
+    //!
+    //! Most of these traits are sealed: only ferrokkos implements them, because the launches rely
+    //! on what the implementations promise.
+    //!
+    //! ```
+    //! use ferrokkos::prelude::*;
+    //! use ferrokkos::traits::{Element, Layout};
+    //!
+    //! /// Counts on any execution space.
+    //! fn count<E: Launch>(exec: &E, n: usize) -> ferrokkos::Result<u64> {
+    //!     let ones = kernel!(|_i, acc: &mut u64| *acc += 1);
+    //!     parallel_reduce("count", RangePolicy::new(exec, 0, n)?, ones, Sum::new())
+    //! }
+    //!
+    //! /// The last element of a rank-1 View of any element type and layout.
+    //! fn last<T: Element, L: Layout>(v: &View<T, 1, L>) -> ferrokkos::Result<T> {
+    //!     v.get(v.extent(0) - 1)
+    //! }
+    //!
+    //! let _rt = ferrokkos::initialize(InitSettings::new())?;
+    //! assert_eq!(count(&Threads::default_instance()?, 1000)?, 1000);
+    //! let v = View::<u32, 1, LayoutLeft>::new("v", [4])?;
+    //! v.set(3, 7)?;
+    //! assert_eq!(last(&v)?, 7);
+    //! # Ok::<(), ferrokkos::Error>(())
+    //! ```
+
     pub use crate::dispatch::{
         Everywhere, ForFunctor, ForKernel, HostExecutionSpace, HostOnly, Launch, LaunchMDRange,
         LaunchRange, LaunchTeam, ParallelFor, ParallelReduce, ParallelScan, Reach, ReachesSpace,
@@ -225,21 +250,23 @@ pub mod traits {
     };
 }
 
-/// The generated GPU code of kernels: a kernel's translation unit ([`TranslationUnit`], made by its
-/// constructors such as [`TranslationUnit::for_kernel`]), the entry variants ([`UnitOptions`]) and
-/// the GPU language it is written for ([`Target`]). The launches make and compile these units
-/// themselves; a program looks at them to read or test the C++ its kernels become, or compiles
-/// them ahead of time (`nvrtc`, `hiprtc`).
 #[cfg(any(feature = "cuda", feature = "hip"))]
 pub mod codegen {
+    //! The generated GPU code of kernels: a kernel's translation unit ([`TranslationUnit`], made
+    //! by its constructors such as [`TranslationUnit::for_kernel`]), the entry variants
+    //! ([`UnitOptions`]) and the GPU language it is written for ([`Target`]). The launches make and
+    //! compile these units themselves; a program looks at them to read or test the C++ its kernels
+    //! become, or compiles them ahead of time (`nvrtc`, `hiprtc`).
+
     pub use crate::backend::gpu::codegen::{Target, TranslationUnit, UnitOptions};
 }
 
-/// NCCL, NVIDIA's collective communication library, over [`Cuda`] instances: a communicator
-/// ([`NcclComm`]) of one rank per GPU (in one process, or across processes from an [`NcclId`]),
-/// and its operations on Views in stream order.
 #[cfg(feature = "cuda")]
 pub mod nccl {
+    //! NCCL, NVIDIA's collective communication library, over [`Cuda`](crate::Cuda) instances: a
+    //! communicator ([`NcclComm`]) of one rank per GPU (in one process, or across processes from
+    //! an [`NcclId`]), and its operations on Views in stream order.
+
     pub use crate::backend::cuda::{NcclComm, NcclId, NcclOp, NcclTransfer, NcclType};
 }
 
