@@ -2,7 +2,8 @@
 //! they say of it: whether it is a
 //! GPU, its description for a header, the names of ferrokkos' lines, and counts with their noun.
 
-use ferrokkos::{Cuda, DeviceType, InitSettings, Launch, SpaceChoice, SpaceTask};
+use ferrokkos::traits::Launch;
+use ferrokkos::{Cuda, DeviceType, InitSettings, SpaceChoice, SpaceTask};
 
 use crate::Failure;
 

@@ -126,7 +126,9 @@ fn host_form(
         .iter()
         .zip(kinds)
         .map(|(t, kind)| match kind {
-            ParamKind::View { elem, rank } => quote!(&impl ::ferrokkos::ViewRead<#elem, #rank>),
+            ParamKind::View { elem, rank } => {
+                quote!(&impl ::ferrokkos::traits::ViewRead<#elem, #rank>)
+            }
             _ => quote!(#t),
         })
         .collect();
@@ -141,11 +143,11 @@ fn host_form(
     Ok(host_types)
 }
 
-/// Generic over number types: each type parameter is also a `DeviceType` (the shadow computes
+/// Generic over number types: each type parameter is also a `DeviceScalar` (the shadow computes
 /// with it), on the function as on its host and shadow forms. (Beside the author's bounds: in the
 /// `where` clause if that bounds the parameter, else inline.)
 fn bound_type_params(generics: &mut syn::Generics) {
-    let bound: syn::TypeParamBound = syn::parse_quote!(::ferrokkos::kernel::DeviceType);
+    let bound: syn::TypeParamBound = syn::parse_quote!(::ferrokkos::kernel::DeviceScalar);
     let params: Vec<syn::Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
     for name in params {
         let in_where = generics.where_clause.as_mut().and_then(|w| {
@@ -299,7 +301,7 @@ impl ShadowFns<'_> {
             /// The function's typed shadow, for arguments whose types are known: each must be
             /// its parameter's (reported at the argument otherwise); see `shadow_typed`.
             #vis fn shadow<
-                #(#type_params,)* #(#arg_params,)* #(#layouts: ::ferrokkos::Layout + 'static),*
+                #(#type_params,)* #(#arg_params,)* #(#layouts: ::ferrokkos::traits::Layout + 'static),*
             >(
                 #(#names: #outer_types),*
             ) -> #ret_shadow #checked_where {
@@ -308,7 +310,7 @@ impl ShadowFns<'_> {
 
             /// The function's typed shadow: defines its C++ translation once per translation unit
             /// (and combination of its Views' layouts) and emits the call.
-            #vis fn shadow_typed<#(#type_params,)* #(#layouts: ::ferrokkos::Layout + 'static),*>(
+            #vis fn shadow_typed<#(#type_params,)* #(#layouts: ::ferrokkos::traits::Layout + 'static),*>(
                 #(#names: #shadow_types),*
             ) -> #ret_shadow #where_clause {
                 #(#checks)*
@@ -571,7 +573,7 @@ pub fn type_checks(types: &[syn::Type], ret: Option<&syn::Type>) -> Vec<TokenStr
 }
 
 /// The host form of a device function's body: the View parameters' `u[i]` and `u.extent(r)` read
-/// through [`ViewRead`](::ferrokkos::ViewRead).
+/// through [`ViewRead`](::ferrokkos::traits::ViewRead).
 struct HostViews<'a>(&'a [String]);
 
 impl VisitMut for HostViews<'_> {
@@ -580,14 +582,14 @@ impl VisitMut for HostViews<'_> {
         match e {
             syn::Expr::Index(ix) if ident_of(&ix.expr).is_some_and(|n| self.0.contains(&n)) => {
                 let (base, index) = (&ix.expr, &ix.index);
-                *e = syn::parse_quote!(::ferrokkos::ViewRead::at(#base, #index));
+                *e = syn::parse_quote!(::ferrokkos::traits::ViewRead::at(#base, #index));
             }
             syn::Expr::MethodCall(m)
                 if m.method == "extent"
                     && ident_of(&m.receiver).is_some_and(|n| self.0.contains(&n)) =>
             {
                 let (base, args) = (&m.receiver, &m.args);
-                *e = syn::parse_quote!(::ferrokkos::ViewRead::extent(#base, #args));
+                *e = syn::parse_quote!(::ferrokkos::traits::ViewRead::extent(#base, #args));
             }
             _ => {}
         }

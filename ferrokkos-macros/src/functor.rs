@@ -88,7 +88,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
 
 /// The functor trait of the pattern that the parameters after the index say.
 fn pattern_trait(index: &Type, rest: &[&syn::PatType]) -> syn::Result<TokenStream> {
-    let k = quote!(::ferrokkos);
+    let k = quote!(::ferrokkos::traits);
     let reach = quote!(Reach = #k::Everywhere);
     let is_bool =
         |t: &Type| matches!(t, Type::Path(p) if p.qself.is_none() && p.path.is_ident("bool"));

@@ -61,7 +61,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     );
     let any_bits = members
         .iter()
-        .map(|(_, ty)| quote!(<#ty as ::ferrokkos::Element>::ANY_BIT_PATTERN));
+        .map(|(_, ty)| quote!(<#ty as ::ferrokkos::traits::Element>::ANY_BIT_PATTERN));
     let cxx = LitStr::new(&name.to_string(), name.span());
     let defs = members.iter().map(|(text, ty)| {
         quote!(::ferrokkos::__private::FieldDef {
@@ -85,7 +85,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         // padding between or after the fields (the assertion above): the struct is all-zero valid,
         // all its bytes are initialized, and it is valid for every bit pattern exactly when all its
         // fields are.
-        unsafe impl ::ferrokkos::Element for #name {
+        unsafe impl ::ferrokkos::traits::Element for #name {
             const ANY_BIT_PATTERN: bool = true #(&& #any_bits)*;
         }
 
@@ -165,7 +165,7 @@ fn expand_enum(item: &DeriveInput, e: &syn::DataEnum) -> syn::Result<TokenStream
         // SAFETY: a fieldless enum with an integer `#[repr]` is that integer: no padding, all bytes
         // initialized; all-zero is a variant (the assertion above); not every bit pattern is a
         // variant, so Views of it are always zero-filled.
-        unsafe impl ::ferrokkos::Element for #name {
+        unsafe impl ::ferrokkos::traits::Element for #name {
             const ANY_BIT_PATTERN: bool = false;
         }
 

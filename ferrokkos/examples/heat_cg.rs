@@ -19,9 +19,8 @@
 use std::time::Instant;
 
 use ferrokkos::prelude::*;
-use ferrokkos::{
-    ParallelFor, ParallelReduce, Prepare, ReduceTarget, Result, parallel_reduce as reduce,
-};
+use ferrokkos::traits::{ParallelFor, ParallelReduce, ReduceTarget};
+use ferrokkos::{Prepare, Result, parallel_reduce as reduce};
 
 /// Interior cells in x (periodic) and y (walls).
 const NX: usize = 96;

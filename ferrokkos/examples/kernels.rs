@@ -6,6 +6,7 @@
 //! cargo run --release -p ferrokkos --example kernels
 //! ```
 
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 
 /// The explicit heat-equation update of one point (a device function: callable from kernels).
@@ -103,7 +104,7 @@ fn main() -> ferrokkos::Result<()> {
 
     // The same step kernel for the GPU: a CUDA C++ translation unit (checked with NVRTC when the
     // library is installed).
-    let unit = step.cuda_source(Iterate::Right);
+    let unit = TranslationUnit::for_kernel(&step, Iterate::Right);
     println!("\n{}", unit.generated());
     if ferrokkos::nvrtc::is_available() {
         let cubin = unit.compile_cubin(90)?;

@@ -80,7 +80,10 @@ fn main() -> ferrokkos::Result<()> {
             move |i: usize| w.set(i, w.get(i) + col[i]),
         )?;
         // Generating the device code allocates and frees its own state.
-        let unit = kernel!(|i| out[i] = col_view_len(i)).cuda_source(Iterate::Right);
+        let unit = ferrokkos::codegen::TranslationUnit::for_kernel(
+            &kernel!(|i| out[i] = col_view_len(i)),
+            Iterate::Right,
+        );
         assert!(unit.generated().contains("col_view_len_fn"));
         assert_eq!((total, md, out.get(99)?), (4950, 60, 5.0));
     }

@@ -32,8 +32,9 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use ferrokkos::Result;
 use ferrokkos::prelude::*;
-use ferrokkos::{ParallelReduce, ReduceFunctor, Result};
+use ferrokkos::traits::{ParallelReduce, ReduceFunctor};
 
 /// A field with its halo.
 type Field<S> = View<f64, 2, LayoutRight, <S as ExecutionSpace>::MemorySpace>;

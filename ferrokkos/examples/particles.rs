@@ -142,7 +142,7 @@ fn simulate<S: Launch>(exec: &S, start: &[Particle], steps: usize) -> Result<Out
 }
 
 /// The elements of `v` (any memory space), through a host mirror.
-fn download<T: ferrokkos::Element, M: MemorySpace>(
+fn download<T: ferrokkos::traits::Element, M: MemorySpace>(
     v: &View<T, 1, LayoutRight, M>,
 ) -> Result<Vec<T>> {
     let mirror = create_mirror_view(v)?;

@@ -79,7 +79,7 @@ fn transform<S: Launch>(exec: &S, input: &[Complex<f64>]) -> Result<Spectrum> {
 }
 
 /// The elements of `v` (any memory space), through a host mirror.
-fn download<T: ferrokkos::Element, M: MemorySpace>(
+fn download<T: ferrokkos::traits::Element, M: MemorySpace>(
     v: &View<T, 1, LayoutRight, M>,
 ) -> Result<Vec<T>> {
     let mirror = create_mirror_view(v)?;

@@ -9,7 +9,8 @@
 //! [`MDRangePolicy`], reducers, fences, [`partition_space`], Kokkos Tools ([`profiling`]).
 //!
 //! - [`kernel!`] writes a kernel once for every space; its View writes are checked for races at
-//!   compile time (see [`kernel`](mod@kernel)). Code generic over the space names [`Launch`].
+//!   compile time (see [`kernel`](mod@kernel)). Code generic over the space names
+//!   [`Launch`](traits::Launch) (the seams' traits are in [`traits`]).
 //! - Safe code cannot race or touch freed memory: Views are borrow-checked on the host, and device
 //!   work on them is waited for before the host reads or frees them.
 //! - Errors are values ([`Error`]) that name what was wrong (label, space, sizes, bounds).
@@ -74,26 +75,23 @@ pub use backend::cuda::nvrtc;
 #[cfg(feature = "cuda")]
 pub use backend::cuda::{
     Cuda, CudaDevice, CudaHandles, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, JitStats,
-    NcclComm, NcclId, NcclOp, NcclTransfer, NcclType, SharedHostPinnedSpace, SharedSpace,
+    SharedHostPinnedSpace, SharedSpace,
 };
 #[cfg(feature = "hip")]
 pub use backend::hip::hiprtc;
 pub use backend::host::{DefaultHostExecutionSpace, Serial, Threads, host_vector_instructions};
 pub use choice::{SpaceChoice, SpaceTask, run_on};
 pub use dispatch::{
-    Everywhere, ForFunctor, ForKernel, Functor, HostExecutionSpace, HostOnly, Launch,
-    LaunchMDRange, LaunchRange, LaunchTeam, ParallelFor, ParallelReduce, ParallelScan, Prepare,
-    PrepareReport, Reach, ReachesSpace, ReduceFunctor, ReduceKernel, ScanFunctor, ScanKernel,
-    ScratchArena, ScratchView, SingleScope, TeamForFunctor, TeamForKernel, TeamLimits, TeamMember,
-    TeamReduceFunctor, TeamReduceKernel, TeamThreadMDRange, TeamThreadRange, TeamVectorRange,
-    ThreadVectorRange, parallel_for, parallel_reduce, parallel_scan, parallel_scan_with, single,
+    Functor, Prepare, PrepareReport, ScratchView, TeamMember, TeamThreadMDRange, TeamThreadRange,
+    TeamVectorRange, ThreadVectorRange, parallel_for, parallel_reduce, parallel_scan,
+    parallel_scan_with, single,
 };
 pub use error::{BackendError, BorrowKind, DeviceTarget, Error, Result};
 /// A single-source kernel: `kernel!(|i| y[i] = a * x[i] + y[i])` runs on the host spaces as Rust and
 /// becomes CUDA C++ for the GPU. Its language, parameters and race rules are described in the
 /// [`kernel`](mod@kernel) module.
 pub use ferrokkos_macros::kernel;
-pub use graph::{Graph, GraphNode, GraphPolicy, GraphSpace, create_graph, when_all};
+pub use graph::{Graph, GraphNode, create_graph, when_all};
 
 pub use backend::initialize;
 /// Derives [`DeviceValue`] for a `#[repr(C)]` struct of device values (see the trait), so it can be
@@ -103,11 +101,11 @@ pub use ferrokkos_macros::DeviceValue;
 /// adds its typed shadow, which defines it once in each translation unit that calls it. Its
 /// parameters and result are device values (numbers, `bool`, [`Complex`], `#[derive(DeviceValue)]`
 /// types); a parameter may also be a View it reads (`u: &View<T, R>`, any layout and space: kernels
-/// pass `&u`, host code a guard; see [`ViewRead`]) or an element it may change (`cell: &mut T`:
+/// pass `&u`, host code a guard; see [`ViewRead`](traits::ViewRead)) or an element it may change (`cell: &mut T`:
 /// kernels pass `&mut y[i]` under the race rules, or `&mut local`). It may be generic over number
 /// types (`fn lerp<T: Add<Output = T> + ...>(a: T, b: T, t: T) -> T`: one C++ function per type it
-/// is called with; each type parameter is also bounded by [`kernel::DeviceType`]). Its body uses the kernel
-/// language (see [`kernel`](mod@kernel)); it cannot capture variables. On an `impl` block of a
+/// is called with; each type parameter is also bounded by [`kernel::DeviceScalar`]). Its body uses
+/// the kernel language (see [`kernel`](mod@kernel)); it cannot capture variables. On an `impl` block of a
 /// `DeviceValue` type it makes the methods callable from kernels.
 ///
 /// ```
@@ -131,8 +129,9 @@ pub use ferrokkos_macros::device;
 /// its members the data), for every space, the GPU included.
 ///
 /// On `fn name(&self, index: I, ...) { body }` in an `impl` block, the macro makes `name(&self)`
-/// return the [`kernel!`] of `body` (an `impl` [`ForFunctor`], [`ReduceFunctor`] or
-/// [`ScanFunctor`], as the parameters after the index say, just as in `kernel!`). The struct's
+/// return the [`kernel!`] of `body` (an `impl` [`ForFunctor`](traits::ForFunctor),
+/// [`ReduceFunctor`](traits::ReduceFunctor) or
+/// [`ScanFunctor`](traits::ScanFunctor), as the parameters after the index say, just as in `kernel!`). The struct's
 /// members that the body names (`self.u[(i, j)]`, `self.alpha`) are the kernel's captures, under
 /// the same race rules. Launch it with `parallel_for(label, policy, s.name())`.
 ///
@@ -167,44 +166,122 @@ pub use ferrokkos_macros::device;
 /// # Ok::<(), ferrokkos::Error>(())
 /// ```
 pub use ferrokkos_macros::functor;
-pub use kernel::DeviceValue;
 pub use kernel::join::{DeviceJoin, Join};
+pub use kernel::value::DeviceValue;
 /// num-complex's complex number, a device type in kernels (`Complex<f32>`, `Complex<f64>`).
 pub use num_complex::Complex;
 pub use policy::{
-    AUTO, Auto, IndexTuple, IndexType, Iterate, MAX_VECTOR_LENGTH, MDRangePolicy, PerTeam,
-    PerThread, RangePolicy, Schedule, ScratchRequest, TeamPolicy, TeamSize,
+    AUTO, Auto, Iterate, MAX_VECTOR_LENGTH, MDRangePolicy, PerTeam, PerThread, RangePolicy,
+    Schedule, ScratchRequest, TeamPolicy, TeamSize,
 };
 pub use reducer::{
-    BAnd, BOr, Bitwise, ByValue, Custom, DevicePlace, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax,
-    MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prod, ReduceInto, ReduceTarget, Reducer,
-    ReductionScalar, ResultPlace, Sum, ValLocScalar,
+    BAnd, BOr, ByValue, Custom, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxLoc,
+    MinMaxLocScalar, MinMaxScalar, Prod, ReduceInto, Reducer, Sum, ValLocScalar,
 };
 pub use runtime::{Runtime, is_finalized, is_initialized, push_finalize_hook, settings};
 pub use settings::InitSettings;
 pub use space::host_space::{HOST_ALIGNMENT, HostSpace};
 pub use space::{
-    DeviceKind, DeviceType, ExecutionSpace, HostAccessible, HostKind, Init, MemorySpace,
-    MemoryStats, SpaceKind, device_id, fence, partition_space, partition_space_with_weights,
+    DeviceType, ExecutionSpace, MemorySpace, MemoryStats, device_id, fence, partition_space,
+    partition_space_with_weights,
 };
 pub use tools::profiling;
 pub use view::{
-    ALL, All, AtomicView, DeepCopyDst, Element, HostMut, HostRef, Layout, LayoutLeft, LayoutRight,
-    LayoutStride, MAX_RANK, ParallelMut, RegularLayout, Subview, SubviewArg, SubviewArgs, View,
-    ViewAlloc, ViewIndex, ViewRead, create_mirror, create_mirror_in, create_mirror_view,
+    ALL, AtomicView, HostMut, HostRef, LayoutLeft, LayoutRight, LayoutStride, MAX_RANK,
+    ParallelMut, Subview, View, ViewAlloc, create_mirror, create_mirror_in, create_mirror_view,
     create_mirror_view_and_copy, create_mirror_view_in, deep_copy, deep_copy_async, realloc,
     realloc_without_initializing, resize, subview, view_alloc,
 };
 
+pub mod traits {
+    //! The traits of the seams between the parts of ferrokkos (execution spaces, memory spaces,
+    //! policies, patterns, reducers, Views, graphs), and the types their methods and bounds name.
+    //!
+    //! Programs that launch kernels on concrete spaces need none of these by name:
+    //! `parallel_for`, `View::new` and the reducers take care of them. A program names them
+    //! - in code generic over the execution space: `fn run<E: Launch>(exec: &E)` runs every
+    //!   pattern on any space ([`Launch`]), [`HostExecutionSpace`] on the host spaces only,
+    //!   [`GraphSpace`] builds graphs; a kernel returned from a function is an
+    //!   `impl ForFunctor<usize, Reach = Everywhere>` ([`ForFunctor`], [`Reach`], [`Everywhere`]);
+    //! - in code generic over View elements and layouts: `T: Element`, `L: Layout`,
+    //!   `L: RegularLayout`, `impl ViewRead<T, R>`;
+    //! - in bounds on what a pattern accepts: [`ParallelFor`], [`ParallelReduce`],
+    //!   [`ParallelScan`] (a policy that runs a kernel), [`ReduceTarget`] (what a reduction writes
+    //!   into), [`IndexType`];
+    //! - to write a functor struct of its own: [`ForKernel`], [`ReduceKernel`], [`ScanKernel`],
+    //!   [`TeamForKernel`], [`TeamReduceKernel`] (launched as [`Functor`](crate::Functor)`(s)`).
+    //!
+    //! Most of these traits are sealed: only ferrokkos implements them, because the launches rely
+    //! on what the implementations promise.
+    //!
+    //! ```
+    //! use ferrokkos::prelude::*;
+    //! use ferrokkos::traits::{Element, Layout};
+    //!
+    //! /// Counts on any execution space.
+    //! fn count<E: Launch>(exec: &E, n: usize) -> ferrokkos::Result<u64> {
+    //!     let ones = kernel!(|_i, acc: &mut u64| *acc += 1);
+    //!     parallel_reduce("count", RangePolicy::new(exec, 0, n)?, ones, Sum::new())
+    //! }
+    //!
+    //! /// The last element of a rank-1 View of any element type and layout.
+    //! fn last<T: Element, L: Layout>(v: &View<T, 1, L>) -> ferrokkos::Result<T> {
+    //!     v.get(v.extent(0) - 1)
+    //! }
+    //!
+    //! let _rt = ferrokkos::initialize(InitSettings::new())?;
+    //! assert_eq!(count(&Threads::default_instance()?, 1000)?, 1000);
+    //! let v = View::<u32, 1, LayoutLeft>::new("v", [4])?;
+    //! v.set(3, 7)?;
+    //! assert_eq!(last(&v)?, 7);
+    //! # Ok::<(), ferrokkos::Error>(())
+    //! ```
+
+    pub use crate::dispatch::{
+        Everywhere, ForFunctor, ForKernel, HostExecutionSpace, HostOnly, Launch, LaunchMDRange,
+        LaunchRange, LaunchTeam, ParallelFor, ParallelReduce, ParallelScan, Reach, ReachesSpace,
+        ReduceFunctor, ReduceKernel, ScanFunctor, ScanKernel, ScratchArena, SingleScope,
+        TeamForFunctor, TeamForKernel, TeamLimits, TeamReduceFunctor, TeamReduceKernel,
+    };
+    pub use crate::graph::{GraphPolicy, GraphSpace};
+    pub use crate::policy::{IndexTuple, IndexType};
+    pub use crate::reducer::{Bitwise, DevicePlace, ReduceTarget, ReductionScalar, ResultPlace};
+    pub use crate::space::{DeviceKind, HostAccessible, HostKind, Init, SpaceKind};
+    pub use crate::view::{
+        All, DeepCopyDst, Element, Layout, RegularLayout, SubviewArg, SubviewArgs, ViewIndex,
+        ViewRead,
+    };
+}
+
+#[cfg(any(feature = "cuda", feature = "hip"))]
+pub mod codegen {
+    //! The generated GPU code of kernels: a kernel's translation unit ([`TranslationUnit`], made
+    //! by its constructors such as [`TranslationUnit::for_kernel`]), the entry variants
+    //! ([`UnitOptions`]) and the GPU language it is written for ([`Target`]). The launches make and
+    //! compile these units themselves; a program looks at them to read or test the C++ its kernels
+    //! become, or compiles them ahead of time (`nvrtc`, `hiprtc`).
+
+    pub use crate::backend::gpu::codegen::{Target, TranslationUnit, UnitOptions};
+}
+
+#[cfg(feature = "cuda")]
+pub mod nccl {
+    //! NCCL, NVIDIA's collective communication library, over [`Cuda`](crate::Cuda) instances: a
+    //! communicator ([`NcclComm`]) of one rank per GPU (in one process, or across processes from
+    //! an [`NcclId`]), and its operations on Views in stream order.
+
+    pub use crate::backend::cuda::{NcclComm, NcclId, NcclOp, NcclTransfer, NcclType};
+}
+
 /// The names most programs need: `use ferrokkos::prelude::*;`.
 pub mod prelude {
+    pub use crate::traits::Launch;
     pub use crate::{
         ALL, BAnd, BOr, ByValue, Custom, ExecutionSpace, HostSpace, InitSettings, Iterate, LAnd,
-        LOr, Launch, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc,
-        MemorySpace, Min, MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prepare, Prod,
-        RangePolicy, Reducer, Schedule, Serial, Sum, Threads, ValLocScalar, View,
-        create_mirror_view, deep_copy, parallel_for, parallel_reduce, parallel_scan,
-        partition_space, subview, view_alloc,
+        LOr, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, MemorySpace, Min,
+        MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prepare, Prod, RangePolicy,
+        Reducer, Schedule, Serial, Sum, Threads, ValLocScalar, View, create_mirror_view, deep_copy,
+        parallel_for, parallel_reduce, parallel_scan, partition_space, subview, view_alloc,
     };
     pub use crate::{
         AUTO, PerTeam, PerThread, TeamMember, TeamPolicy, TeamThreadMDRange, TeamThreadRange,

@@ -51,7 +51,7 @@ named_seals! {
     )]
     SealedMemorySpace;
 
-    /// The seal of [`crate::HostExecutionSpace`].
+    /// The seal of [`crate::traits::HostExecutionSpace`].
     #[diagnostic::on_unimplemented(
         message = "`HostExecutionSpace` is sealed: only ferrokkos implements it, for Serial and \
                    Threads",
@@ -62,7 +62,7 @@ named_seals! {
     )]
     SealedHostExecutionSpace: SealedLaunchRange, SealedLaunchMDRange, SealedLaunchTeam;
 
-    /// The seal of [`crate::LaunchRange`].
+    /// The seal of [`crate::traits::LaunchRange`].
     #[diagnostic::on_unimplemented(
         message = "`LaunchRange` is sealed: only ferrokkos's backends launch kernels",
         label = "`{Self}` cannot launch kernels",
@@ -72,7 +72,7 @@ named_seals! {
     )]
     SealedLaunchRange;
 
-    /// The seal of [`crate::LaunchMDRange`].
+    /// The seal of [`crate::traits::LaunchMDRange`].
     #[diagnostic::on_unimplemented(
         message = "`LaunchMDRange` is sealed: only ferrokkos's backends launch kernels",
         label = "`{Self}` cannot launch kernels",
@@ -82,7 +82,7 @@ named_seals! {
     )]
     SealedLaunchMDRange;
 
-    /// The seal of [`crate::LaunchTeam`].
+    /// The seal of [`crate::traits::LaunchTeam`].
     #[diagnostic::on_unimplemented(
         message = "`LaunchTeam` is sealed: only ferrokkos's backends launch kernels",
         label = "`{Self}` cannot launch kernels",
@@ -92,7 +92,7 @@ named_seals! {
     )]
     SealedLaunchTeam;
 
-    /// The seal of [`crate::GraphSpace`].
+    /// The seal of [`crate::traits::GraphSpace`].
     #[diagnostic::on_unimplemented(
         message = "`GraphSpace` is sealed: only ferrokkos implements it, for its own execution \
                    spaces",
@@ -102,7 +102,7 @@ named_seals! {
     )]
     SealedGraphSpace;
 
-    /// The seal of [`crate::GraphPolicy`].
+    /// The seal of [`crate::traits::GraphPolicy`].
     #[diagnostic::on_unimplemented(
         message = "`GraphPolicy` is sealed: only ferrokkos implements it, for its own policies",
         label = "`{Self}` cannot be a graph node's policy",
@@ -132,17 +132,17 @@ named_seals! {
     )]
     SealedKernelWrite;
 
-    /// The seal of [`crate::kernel::DeviceType`].
+    /// The seal of [`crate::kernel::DeviceScalar`].
     #[diagnostic::on_unimplemented(
-        message = "`DeviceType` is sealed: only ferrokkos implements it, for numbers, `bool` and \
+        message = "`DeviceScalar` is sealed: only ferrokkos implements it, for numbers, `bool` and \
                    complex numbers",
         label = "`{Self}` cannot name a C++ type in device code",
         note = "its C++ name is written into the generated code; a type of your own becomes a \
                 device value with `#[derive(DeviceValue)]` on a `#[repr(C)]` struct"
     )]
-    SealedDeviceType;
+    SealedDeviceScalar;
 
-    /// The seal of [`crate::SingleScope`].
+    /// The seal of [`crate::traits::SingleScope`].
     #[diagnostic::on_unimplemented(
         message = "`SingleScope` is sealed: `single` runs for `PerTeam(team)` or `PerThread(team)` \
                    only",
@@ -153,7 +153,7 @@ named_seals! {
     )]
     SealedSingleScope;
 
-    /// The seal of [`crate::ViewRead`].
+    /// The seal of [`crate::traits::ViewRead`].
     #[diagnostic::on_unimplemented(
         message = "`ViewRead` is sealed: only a kernel's captured Views and host guards implement \
                    it",

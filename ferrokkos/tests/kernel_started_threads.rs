@@ -17,7 +17,8 @@ use std::time::Duration;
 
 use common::child::{is_child, run_child_within};
 use ferrokkos::prelude::*;
-use ferrokkos::{HostExecutionSpace, Runtime, kernel, partition_space};
+use ferrokkos::traits::HostExecutionSpace;
+use ferrokkos::{Runtime, kernel, partition_space};
 
 /// How long a scenario may take before it counts as a deadlock.
 const LIMIT: Duration = Duration::from_secs(20);

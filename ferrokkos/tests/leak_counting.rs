@@ -7,6 +7,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::{
     ALL, ExecutionSpace, InitSettings, LayoutLeft, MDRangePolicy, RangePolicy, Schedule, Serial,
     Sum, Threads, View, create_mirror, deep_copy, parallel_for, parallel_reduce, parallel_scan,
@@ -86,7 +87,7 @@ fn work() -> ferrokkos::Result<()> {
     let out = View::<f64, 1>::new("out", [64])?;
     let k = ferrokkos::kernel!(|i| out[i] = column[i] * 2.0);
     parallel_for("leak check kernel", RangePolicy::new(&threads, 0, 64)?, &k)?;
-    let unit = k.cuda_source(ferrokkos::Iterate::Right);
+    let unit = TranslationUnit::for_kernel(&k, ferrokkos::Iterate::Right);
     assert!(unit.generated().contains("out(i) = column(i) * 2.0;"));
     drop((k, unit, out));
     serial.fence("leak check")?;

@@ -4,7 +4,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use ferrokkos::{GraphSpace, Launch, SpaceChoice, SpaceTask, run_on};
+use ferrokkos::traits::{GraphSpace, Launch};
+use ferrokkos::{SpaceChoice, SpaceTask, run_on};
 
 use crate::comms::local::LocalComms;
 use crate::comms::{Comms, Solo};

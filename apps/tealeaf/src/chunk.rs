@@ -22,7 +22,7 @@ use crate::launch::Launcher;
 use crate::profile::{Phase, Profile, Timer};
 use crate::settings::Settings;
 use crate::solvers::cg_graph::{CgGraphs, CgMode, cg_mode};
-use ferrokkos::NcclComm;
+use ferrokkos::nccl::NcclComm;
 
 /// A field of the chunk: `(y, x)` cells, halo included, in the execution space's memory.
 pub type Field<S> = View<f64, 2, LayoutRight, <S as ExecutionSpace>::MemorySpace>;

@@ -14,10 +14,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use ferrokkos::nccl::{NcclComm, NcclOp, NcclTransfer};
 use ferrokkos::prelude::*;
-use ferrokkos::{
-    MemorySpace, NcclComm, NcclOp, NcclTransfer, create_mirror_view_in, deep_copy_async,
-};
+use ferrokkos::{MemorySpace, create_mirror_view_in, deep_copy_async};
 
 use crate::Space;
 use crate::TeaError;

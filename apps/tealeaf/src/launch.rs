@@ -11,10 +11,8 @@
 
 use std::cell::{Cell, RefCell};
 
-use ferrokkos::{
-    GraphNode, GraphPolicy, ParallelFor, ParallelReduce, Prepare, PrepareReport, ReduceTarget, Sum,
-    parallel_for, parallel_reduce,
-};
+use ferrokkos::traits::{GraphPolicy, ParallelFor, ParallelReduce, ReduceTarget};
+use ferrokkos::{GraphNode, Prepare, PrepareReport, Sum, parallel_for, parallel_reduce};
 
 use crate::Space;
 

@@ -23,8 +23,8 @@ pub mod summary;
 
 pub use error::{Result, TeaError};
 
-/// The execution spaces TeaLeaf runs on: they launch every pattern ([`ferrokkos::Launch`]) and
-/// run graphs ([`ferrokkos::GraphSpace`]). Every ferrokkos space is one.
-pub trait Space: ferrokkos::Launch + ferrokkos::GraphSpace {}
+/// The execution spaces TeaLeaf runs on: they launch every pattern ([`ferrokkos::traits::Launch`]) and
+/// run graphs ([`ferrokkos::traits::GraphSpace`]). Every ferrokkos space is one.
+pub trait Space: ferrokkos::traits::Launch + ferrokkos::traits::GraphSpace {}
 
-impl<S: ferrokkos::Launch + ferrokkos::GraphSpace> Space for S {}
+impl<S: ferrokkos::traits::Launch + ferrokkos::traits::GraphSpace> Space for S {}

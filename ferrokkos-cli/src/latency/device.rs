@@ -6,9 +6,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use ferrokkos::traits::Launch;
 use ferrokkos::{
-    Cuda, ExecutionSpace, Launch, LayoutRight, RangePolicy, View, create_mirror_view, deep_copy,
-    kernel, parallel_for, parallel_reduce,
+    Cuda, ExecutionSpace, LayoutRight, RangePolicy, View, create_mirror_view, deep_copy, kernel,
+    parallel_for, parallel_reduce,
 };
 
 use super::measure::{Check, Implementation, K, Kinds, SETTLE, measure, medians, values};

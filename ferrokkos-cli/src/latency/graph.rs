@@ -12,9 +12,8 @@
 //! Each is measured with Kokkos' three figures ([`measure`]), [`ROUNDS`] times (alternating with
 //! the raw CUDA peer on Cuda), and the results are checked after each round.
 
-use ferrokkos::{
-    Graph, GraphPolicy, GraphSpace, Launch, RangePolicy, View, create_graph, deep_copy, kernel,
-};
+use ferrokkos::traits::{GraphPolicy, GraphSpace, Launch};
+use ferrokkos::{Graph, RangePolicy, View, create_graph, deep_copy, kernel};
 
 use super::device::ROUNDS;
 use super::graph_report::GraphTable;

@@ -6,9 +6,10 @@
 //! all write the grid (kept in order: a graph's race check works per allocation). The ghost layer
 //! grows by the opposite edge at each update, so every update shows in the result.
 
+use ferrokkos::traits::{GraphPolicy, GraphSpace, Launch, ParallelFor};
 use ferrokkos::{
-    ExecutionSpace, GraphNode, GraphPolicy, GraphSpace, Launch, LayoutRight, ParallelFor,
-    RangePolicy, View, deep_copy, kernel, parallel_for, when_all,
+    ExecutionSpace, GraphNode, LayoutRight, RangePolicy, View, deep_copy, kernel, parallel_for,
+    when_all,
 };
 
 use crate::Failure;

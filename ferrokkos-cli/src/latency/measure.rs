@@ -4,9 +4,9 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use ferrokkos::traits::HostExecutionSpace;
 use ferrokkos::{
-    HostExecutionSpace, HostSpace, LayoutRight, ParallelMut, RangePolicy, View, parallel_for,
-    parallel_reduce,
+    HostSpace, LayoutRight, ParallelMut, RangePolicy, View, parallel_for, parallel_reduce,
 };
 
 use crate::Failure;

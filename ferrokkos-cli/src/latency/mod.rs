@@ -29,10 +29,8 @@ mod peer;
 mod raw;
 mod report;
 
-use ferrokkos::{
-    Cuda, ExecutionSpace, GraphSpace, HostExecutionSpace, InitSettings, Launch, Serial,
-    SpaceChoice, Threads,
-};
+use ferrokkos::traits::{GraphSpace, HostExecutionSpace, Launch};
+use ferrokkos::{Cuda, ExecutionSpace, InitSettings, Serial, SpaceChoice, Threads};
 
 use crate::Failure;
 use config::Config;

@@ -1,10 +1,11 @@
 //! y = A x written once with ferrokkos: a `kernel!` over a `RangePolicy` of the rows, one row per
 //! iteration, on any execution space (Serial, Threads or Cuda, chosen at run time).
 
-use ferrokkos::Everywhere;
+use ferrokkos::Result;
 use ferrokkos::kernel::DeviceFor;
 use ferrokkos::prelude::*;
-use ferrokkos::{ForFunctor, Result};
+use ferrokkos::traits::Everywhere;
+use ferrokkos::traits::ForFunctor;
 
 use super::Implementation;
 use super::matrix::Csr;
@@ -77,7 +78,7 @@ impl<S: Launch> Implementation for FerrokkosRange<S> {
 mod tests {
     use super::*;
     use crate::in_child::{test_name, with_runtime};
-    use ferrokkos::nvrtc::for_unit;
+    use ferrokkos::codegen::TranslationUnit;
 
     #[test]
     fn the_kernel_matches_the_reference_on_serial_and_threads() {
@@ -108,7 +109,8 @@ mod tests {
             let a = Csr::laplacian_3d(2).unwrap();
             let x = a.input().unwrap();
             let s = FerrokkosRange::new(Serial::default_instance().unwrap(), &a, &x).unwrap();
-            let unit = for_unit(&s.kernel(), Iterate::Right, Default::default());
+            let unit =
+                TranslationUnit::for_kernel_with(&s.kernel(), Iterate::Right, Default::default());
             assert!(
                 unit.generated().contains("y(i) = sum;"),
                 "{}",

@@ -7,8 +7,9 @@
 //! per row and one row per team thread (256 rows per team; 1.25x cuSPARSE), ahead of 2 lanes
 //! (1.13x), 4 (0.9x) and 8 (0.65x), where a warp has fewer rows in flight.
 
+use ferrokkos::Result;
 use ferrokkos::prelude::*;
-use ferrokkos::{LaunchTeam, Result};
+use ferrokkos::traits::LaunchTeam;
 
 use super::Implementation;
 use super::ferrokkos_range::on_device;

@@ -25,9 +25,10 @@ mod views;
 use std::sync::Arc;
 use std::time::Instant;
 
+use ferrokkos::traits::Launch;
 #[cfg(feature = "peers")]
 use ferrokkos::{ExecutionSpace, Threads};
-use ferrokkos::{InitSettings, Launch, SpaceChoice, SpaceTask};
+use ferrokkos::{InitSettings, SpaceChoice, SpaceTask};
 
 use crate::Failure;
 use crate::cli::{SpaceArg, integer, space_choice};

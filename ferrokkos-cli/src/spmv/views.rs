@@ -2,7 +2,8 @@
 //! Serial and Threads, device memory for Cuda), filled from the host matrix.
 
 use ferrokkos::prelude::*;
-use ferrokkos::{DeviceType, Element, Result};
+use ferrokkos::traits::Element;
+use ferrokkos::{DeviceType, Result};
 
 use super::matrix::Csr;
 

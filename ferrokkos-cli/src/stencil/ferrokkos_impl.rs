@@ -2,9 +2,10 @@
 //! `MDRangePolicy` per operation, written once and run on any execution space (Serial, Threads or
 //! Cuda, chosen at run time).
 
+use ferrokkos::Result;
 use ferrokkos::kernel::{DeviceFor, DeviceReduce};
 use ferrokkos::prelude::*;
-use ferrokkos::{Everywhere, ForFunctor, ReduceFunctor, Result};
+use ferrokkos::traits::{Everywhere, ForFunctor, ReduceFunctor};
 
 use super::Implementation;
 use super::cg::{Dot, Update, Vectors};
@@ -240,7 +241,7 @@ impl<S: Launch> Implementation for FerrokkosStencil<S> {
 mod tests {
     use super::*;
     use crate::in_child::{test_name, with_runtime};
-    use ferrokkos::nvrtc::{for_unit, reduce_unit};
+    use ferrokkos::codegen::TranslationUnit;
 
     type Stencil = FerrokkosStencil<Serial>;
 
@@ -256,13 +257,33 @@ mod tests {
             let Vectors { x, r, p, ap } = &s.cg;
             let o = || Default::default();
             let units = [
-                for_unit(&Stencil::init_kernel(u, v), Iterate::Right, o()),
-                for_unit(&Stencil::sweep_kernel(u, v), Iterate::Right, o()),
-                for_unit(&Stencil::reset_kernel(&s.cg, s.grid), Iterate::Right, o()),
-                for_unit(&Stencil::apply_kernel(p, ap), Iterate::Right, o()),
-                reduce_unit(&Stencil::dot_kernel(p, ap), Iterate::Right, o()),
-                for_unit(&Stencil::axpy_kernel(x, p, 0.5), Iterate::Right, o()),
-                for_unit(&Stencil::direction_kernel(p, r, 0.5), Iterate::Right, o()),
+                TranslationUnit::for_kernel_with(&Stencil::init_kernel(u, v), Iterate::Right, o()),
+                TranslationUnit::for_kernel_with(&Stencil::sweep_kernel(u, v), Iterate::Right, o()),
+                TranslationUnit::for_kernel_with(
+                    &Stencil::reset_kernel(&s.cg, s.grid),
+                    Iterate::Right,
+                    o(),
+                ),
+                TranslationUnit::for_kernel_with(
+                    &Stencil::apply_kernel(p, ap),
+                    Iterate::Right,
+                    o(),
+                ),
+                TranslationUnit::reduce_kernel_with(
+                    &Stencil::dot_kernel(p, ap),
+                    Iterate::Right,
+                    o(),
+                ),
+                TranslationUnit::for_kernel_with(
+                    &Stencil::axpy_kernel(x, p, 0.5),
+                    Iterate::Right,
+                    o(),
+                ),
+                TranslationUnit::for_kernel_with(
+                    &Stencil::direction_kernel(p, r, 0.5),
+                    Iterate::Right,
+                    o(),
+                ),
             ];
             assert!(
                 units[3].generated().contains("ap(i, j) = 4.0 * p(i, j)"),

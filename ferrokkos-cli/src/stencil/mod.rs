@@ -25,7 +25,8 @@ mod validate;
 
 use std::time::Instant;
 
-use ferrokkos::{InitSettings, Launch, SpaceChoice, SpaceTask};
+use ferrokkos::traits::Launch;
+use ferrokkos::{InitSettings, SpaceChoice, SpaceTask};
 
 use crate::Failure;
 use crate::cli::{SpaceArg, integer, space_choice};

@@ -2,10 +2,11 @@
 //! once and run on any execution space (Serial, Threads or Cuda, chosen at run time); DeepCopy and
 //! Fill call the library's `deep_copy` on the same Views.
 
-use ferrokkos::Everywhere;
+use ferrokkos::Result;
 use ferrokkos::kernel::{DeviceFor, DeviceReduce};
 use ferrokkos::prelude::*;
-use ferrokkos::{ForFunctor, ReduceFunctor, Result};
+use ferrokkos::traits::Everywhere;
+use ferrokkos::traits::{ForFunctor, ReduceFunctor};
 
 use super::float::StreamFloat;
 use super::kernel::{FILL, Kernel, SCALAR, START_A, START_B, START_C};
@@ -211,7 +212,7 @@ impl<S: Launch, T: StreamFloat> Implementation<T> for FerrokkosStream<S, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ferrokkos::nvrtc::{for_unit, reduce_unit};
+    use ferrokkos::codegen::TranslationUnit;
 
     /// The benchmark's kernels have device translations that NVRTC compiles (for the GPU machine's
     /// sm_90 and for sm_80), in both precisions.
@@ -219,12 +220,36 @@ mod tests {
         let stream =
             FerrokkosStream::<Serial, T>::new(Serial::default_instance().unwrap(), 8).unwrap();
         let units = [
-            for_unit(&stream.copy_kernel(), Iterate::Right, Default::default()),
-            for_unit(&stream.mul_kernel(), Iterate::Right, Default::default()),
-            for_unit(&stream.add_kernel(), Iterate::Right, Default::default()),
-            for_unit(&stream.triad_kernel(), Iterate::Right, Default::default()),
-            for_unit(&stream.nstream_kernel(), Iterate::Right, Default::default()),
-            reduce_unit(&stream.dot_kernel(), Iterate::Right, Default::default()),
+            TranslationUnit::for_kernel_with(
+                &stream.copy_kernel(),
+                Iterate::Right,
+                Default::default(),
+            ),
+            TranslationUnit::for_kernel_with(
+                &stream.mul_kernel(),
+                Iterate::Right,
+                Default::default(),
+            ),
+            TranslationUnit::for_kernel_with(
+                &stream.add_kernel(),
+                Iterate::Right,
+                Default::default(),
+            ),
+            TranslationUnit::for_kernel_with(
+                &stream.triad_kernel(),
+                Iterate::Right,
+                Default::default(),
+            ),
+            TranslationUnit::for_kernel_with(
+                &stream.nstream_kernel(),
+                Iterate::Right,
+                Default::default(),
+            ),
+            TranslationUnit::reduce_kernel_with(
+                &stream.dot_kernel(),
+                Iterate::Right,
+                Default::default(),
+            ),
         ];
         assert!(units[3].generated().contains("a(i) = b(i) + s * c(i);"));
         if !ferrokkos::nvrtc::require_or_skip() {

@@ -3,13 +3,13 @@
 use std::fmt::{Debug, Display};
 use std::ops::{Add, AddAssign, Mul};
 
-use ferrokkos::Element;
-use ferrokkos::ReductionScalar;
+use ferrokkos::traits::Element;
+use ferrokkos::traits::ReductionScalar;
 
 /// A floating-point type BabelStream runs with.
 pub trait StreamFloat:
     Element
-    + ferrokkos::kernel::DeviceType
+    + ferrokkos::kernel::DeviceScalar
     + ReductionScalar
     + Add<Output = Self>
     + Mul<Output = Self>

@@ -29,7 +29,8 @@ use std::time::Instant;
 
 #[cfg(feature = "peers")]
 use ferrokkos::ExecutionSpace;
-use ferrokkos::{InitSettings, Launch, SpaceChoice, SpaceTask};
+use ferrokkos::traits::Launch;
+use ferrokkos::{InitSettings, SpaceChoice, SpaceTask};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 

@@ -49,7 +49,7 @@ pub struct KernelBody {
     pub kind: BodyKind,
     /// The body's lines (indented relative to the body).
     pub(crate) lines: Vec<Line>,
-    /// Definitions of the user types it names (derived [`super::DeviceValue`] structs), field
+    /// Definitions of the user types it names (derived [`DeviceValue`](crate::DeviceValue) structs), field
     /// types before the structs that hold them.
     pub types: Vec<String>,
     /// Definitions of the `#[device]` functions it calls, callees before callers.

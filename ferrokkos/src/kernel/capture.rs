@@ -11,7 +11,7 @@
 
 use super::expr::Expr;
 use super::params::ParamWriter;
-use super::ty::DeviceType;
+use super::ty::DeviceScalar;
 use super::value::DeviceValue;
 use super::view_expr::ViewExpr;
 use crate::seal::{Sealed, SealedCapture, SealedCaptures, SealedKernelValue, SealedKernelWrite};
@@ -343,7 +343,7 @@ impl<T: DeviceValue, const R: usize, L: Layout, M: MemorySpace> KernelWritable
 )]
 pub trait KernelAtomic: SealedKernelWrite {}
 
-impl<T: DeviceType + HostAtomic, const R: usize, L: Layout, M: MemorySpace> KernelAtomic
+impl<T: DeviceScalar + HostAtomic, const R: usize, L: Layout, M: MemorySpace> KernelAtomic
     for View<T, R, L, M>
 {
 }
@@ -435,14 +435,14 @@ where
     }
 }
 
-impl<T: DeviceType + HostAtomic, const R: usize, L: Layout, M: MemorySpace> Sealed
+impl<T: DeviceScalar + HostAtomic, const R: usize, L: Layout, M: MemorySpace> Sealed
     for Atomic<View<T, R, L, M>>
 {
 }
 
 impl<T, const R: usize, L, M> Capture for Atomic<View<T, R, L, M>>
 where
-    T: DeviceType + HostAtomic,
+    T: DeviceScalar + HostAtomic,
     L: Layout,
     M: MemorySpace,
 {

@@ -8,13 +8,13 @@ use num_complex::Complex;
 use super::builder::prec;
 use super::capture::IntoCapture;
 use super::expr::{Expr, call};
-use super::ty::{DeviceType, Kind};
+use super::ty::{DeviceScalar, Kind};
 
 macro_rules! complex_types {
     ($($t:ident => $cxx:literal),*) => {$(
         impl crate::seal::Sealed for Complex<$t> {}
 
-        impl DeviceType for Complex<$t> {
+        impl DeviceScalar for Complex<$t> {
             const CXX: &'static str = $cxx;
             const KIND: Kind = Kind::Complex;
             fn literal(self) -> String {
@@ -51,7 +51,7 @@ macro_rules! complex_types {
 complex_types!(f32 => "c32", f64 => "c64");
 
 /// The float types of complex numbers (sealed).
-pub trait ComplexPart: DeviceType {}
+pub trait ComplexPart: DeviceScalar {}
 
 impl ComplexPart for f32 {}
 impl ComplexPart for f64 {}
@@ -59,7 +59,7 @@ impl ComplexPart for f64 {}
 /// The methods of num-complex's `Complex` that kernels may call.
 impl<T: ComplexPart> Expr<Complex<T>>
 where
-    Complex<T>: DeviceType,
+    Complex<T>: DeviceScalar,
 {
     /// `z.conj()`.
     pub fn conj(self) -> Self {
@@ -102,16 +102,16 @@ where
 /// `Complex::new(re, im)`.
 pub fn complex_new<T: ComplexPart>(re: Expr<T>, im: Expr<T>) -> Expr<Complex<T>>
 where
-    Complex<T>: DeviceType,
+    Complex<T>: DeviceScalar,
 {
-    let ty = <Complex<T> as DeviceType>::CXX;
+    let ty = <Complex<T> as DeviceScalar>::CXX;
     Expr::new(format!("{ty}({}, {})", re.text(), im.text()), prec::PRIMARY)
 }
 
 /// `Complex::from_polar(r, theta)`.
 pub fn complex_from_polar<T: ComplexPart>(r: Expr<T>, theta: Expr<T>) -> Expr<Complex<T>>
 where
-    Complex<T>: DeviceType,
+    Complex<T>: DeviceScalar,
 {
     call("fk::from_polar", &[r.text(), theta.text()])
 }

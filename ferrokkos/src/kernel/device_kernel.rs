@@ -77,7 +77,7 @@ impl<K: 'static, C: Captures + 'static, H: 'static, S: 'static> DeviceLaunch
 }
 
 /// A kernel with a device translation, as a trait object: what the functor traits hand to a device
-/// launch ([`crate::ForFunctor::device_kernel`]). Implemented by every `kernel!`.
+/// launch ([`crate::traits::ForFunctor::device_kernel`]). Implemented by every `kernel!`.
 pub trait DeviceKernel: DeviceLaunch + Sync {
     /// The kernel's body in backend-neutral form, for a backend's code generator; `emit` are the
     /// reducer's definitions made in the same emission ([`crate::reducer::ReducerCxx::emit`]).

@@ -3,7 +3,7 @@
 //! ([`crate::Reducer`]'s sealed `device_cxx` / `device_decode`); this marker says, in types, which
 //! reducers have one.
 
-use super::ty::DeviceType;
+use super::ty::DeviceScalar;
 use crate::policy::IndexType;
 use crate::reducer::{
     BAnd, BOr, Bitwise, LAnd, LOr, Max, MaxLoc, Min, MinLoc, MinMax, MinMaxLoc, Prod, Reducer,
@@ -20,9 +20,9 @@ pub trait DeviceReducer: Reducer + crate::seal::SealedReducer {}
 
 macro_rules! scalar_reducer {
     ($($r:ident: $bound:ident),*) => {$(
-        impl<T: $bound + DeviceType> crate::seal::SealedReducer for $r<T> {}
+        impl<T: $bound + DeviceScalar> crate::seal::SealedReducer for $r<T> {}
 
-        impl<T: $bound + DeviceType> DeviceReducer for $r<T> {}
+        impl<T: $bound + DeviceScalar> DeviceReducer for $r<T> {}
     )*};
 }
 
@@ -41,20 +41,20 @@ logical_reducer!(LAnd, LOr);
 
 macro_rules! loc_reducer {
     ($($r:ident),*) => {$(
-        impl<T: ReductionScalar + DeviceType, I: IndexType + DeviceType> crate::seal::SealedReducer
+        impl<T: ReductionScalar + DeviceScalar, I: IndexType + DeviceScalar> crate::seal::SealedReducer
             for $r<T, I>
         {
         }
 
-        impl<T: ReductionScalar + DeviceType, I: IndexType + DeviceType> DeviceReducer for $r<T, I> {}
+        impl<T: ReductionScalar + DeviceScalar, I: IndexType + DeviceScalar> DeviceReducer for $r<T, I> {}
     )*};
 }
 
 loc_reducer!(MinLoc, MaxLoc, MinMaxLoc);
 
-impl<T: ReductionScalar + DeviceType> crate::seal::SealedReducer for MinMax<T> {}
+impl<T: ReductionScalar + DeviceScalar> crate::seal::SealedReducer for MinMax<T> {}
 
-impl<T: ReductionScalar + DeviceType> DeviceReducer for MinMax<T> {}
+impl<T: ReductionScalar + DeviceScalar> DeviceReducer for MinMax<T> {}
 
 impl<V: super::join::DeviceJoin> crate::seal::SealedReducer for super::join::Join<V> {}
 
@@ -97,9 +97,9 @@ mod nested_seal {
 
 macro_rules! nested_reducer {
     ($($r:ident: $bound:ident),*) => {$(
-        impl<T: $bound + DeviceType> nested_seal::Sealed for $r<T> {}
+        impl<T: $bound + DeviceScalar> nested_seal::Sealed for $r<T> {}
 
-        impl<T: $bound + DeviceType> NestedReducer for $r<T> {
+        impl<T: $bound + DeviceScalar> NestedReducer for $r<T> {
             fn names() -> (String, String) {
                 scalar_names::<Self>()
             }

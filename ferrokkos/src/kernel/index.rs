@@ -1,7 +1,7 @@
 //! [`ShadowIndex`]: a kernel's iteration index as the typed shadow sees it.
 
 use super::expr::Expr;
-use super::ty::DeviceType;
+use super::ty::DeviceScalar;
 use crate::policy::IndexType;
 
 /// The index type of a kernel (`usize` for a `RangePolicy`, `(i64, i64)` for a rank-2
@@ -31,7 +31,7 @@ macro_rules! scalar_index {
 
         impl ShadowIndex for $t {
             type Exprs = Expr<$t>;
-            const CXX: &'static str = <$t as DeviceType>::CXX;
+            const CXX: &'static str = <$t as DeviceScalar>::CXX;
             const RANK: usize = 1;
             fn exprs(names: &[String]) -> Expr<$t> {
                 Expr::name(&names[0])
@@ -44,12 +44,12 @@ scalar_index!(usize, u64, u32, isize, i64, i32);
 
 macro_rules! tuple_index {
     ($r:literal: $($k:tt)+) => {
-        impl<I: IndexType + DeviceType> crate::seal::SealedIndex
+        impl<I: IndexType + DeviceScalar> crate::seal::SealedIndex
             for ($(tuple_index!(@ty $k I),)+)
         {
         }
 
-        impl<I: IndexType + DeviceType> ShadowIndex for ($(tuple_index!(@ty $k I),)+) {
+        impl<I: IndexType + DeviceScalar> ShadowIndex for ($(tuple_index!(@ty $k I),)+) {
             type Exprs = ($(tuple_index!(@ty $k Expr<I>),)+);
             const CXX: &'static str = I::CXX;
             const RANK: usize = $r;

@@ -6,7 +6,7 @@
 //! [`Kernel`] holding
 //! - the captures: the body's free identifiers and field paths rooted at them (`c.u[(i, j)]`,
 //!   `self.grid.k`, `p.0`: each path is one capture, as a Kokkos functor names its members),
-//!   copied (numbers, `bool`s, [`DeviceValue`] structs, arrays of them such as `[f64; 8]`, read by
+//!   copied (numbers, `bool`s, [`DeviceValue`](crate::DeviceValue) structs, arrays of them such as `[f64; 8]`, read by
 //!   index) or cloned (Views,
 //!   sharing their allocation), so a kernel owns what it uses and may be launched many times (any
 //!   number of captures; on the GPU those beyond the kernel parameter limit travel through device
@@ -18,7 +18,7 @@
 //!   [`Expr`] values. rustc type-checks it like the host closure, so every literal and local gets the
 //!   same type (an unsuffixed `2.0` next to an `f32` is `float`, alone it is `double`). Running it once
 //!   writes the body as typed statements ([`KernelBody`]); with the CUDA backend,
-//!   `Kernel::cuda_source` wraps that into a translation
+//!   `codegen::TranslationUnit::for_kernel` (and its siblings) wrap that into a translation
 //!   unit (the device header, the `#[device]` functions called, the entry points) that NVRTC compiles.
 //!
 //! ```
@@ -40,7 +40,7 @@
 //!
 //! // The same kernel in CUDA C++ (compiled by NVRTC when the CUDA backend launches it).
 //! let k = kernel!(|i| y[i] = a * x[i] + 1.0);
-//! let unit = k.cuda_source(Iterate::Right);
+//! let unit = ferrokkos::codegen::TranslationUnit::for_kernel(&k, Iterate::Right);
 //! assert!(unit.generated().contains("y(i) = a * x(i) + 1.0f;"));
 //! # Ok::<(), ferrokkos::Error>(())
 //! ```
@@ -67,11 +67,11 @@
 //! Kernels use a subset of Rust that has a meaning on every device: `let` / `let mut` (also
 //! `let (a, b) = (x, y);`; local arrays `let w = [a, b, c];`, `let mut acc = [0.0; N];`, typed
 //! `[T; N]`, indexed (bounds-checked as captured arrays), written and `len()`), assignment and
-//! compound assignment; values of [`DeviceValue`] structs (`#[repr(C)]` structs that derive it):
+//! compound assignment; values of [`DeviceValue`](crate::DeviceValue) structs (`#[repr(C)]` structs that derive it):
 //! as View elements, captures and locals, their fields read and written (`p[i].vel.x += a`,
 //! `q.x`, `t.0`), struct literals (`Vec2 { x: 1.0, y }`, `Tag(a, b)`), whole-value assignment;
 //! methods and associated functions of `#[device] impl` blocks (`v.dot(w)`, `Vec2::new(x, y)`,
-//! `Self::new` inside them; receivers `self` or `&self`); fieldless enums that derive [`DeviceValue`] (`#[repr(u8)]` ...): variants (`Phase::Gas`), `==`,
+//! `Self::new` inside them; receivers `self` or `&self`); fieldless enums that derive [`DeviceValue`](crate::DeviceValue) (`#[repr(u8)]` ...): variants (`Phase::Gas`), `==`,
 //! `!=`, `match` on them, as View elements, fields and captures;
 //! complex numbers ([`crate::Complex`]`<f32>` / `<f64>`, num-complex's): `Complex::new(re, im)`,
 //! `Complex::from_polar(r, theta)`, `z.re` / `z.im`, `+ - * / %`, negation, `==`, compound
@@ -209,8 +209,7 @@ pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
 pub use device_reducer::{DeviceReducer, NestedReducer};
 pub use kernel::{ForKind, Kernel, KernelInfo, ReduceKind, ScanKind, TeamForKind, TeamReduceKind};
 pub use shadow::team::ScratchValue;
-pub use ty::{DeviceType, Kind};
-pub use value::{DeviceEnum, DeviceEq, DeviceValue};
+pub use ty::{DeviceScalar, Kind};
 
 // For the rest of the crate. The macro support (`crate::__private`: what `kernel!` and `#[device]`
 // expand to) re-exports from the defining modules.

@@ -1,12 +1,12 @@
-//! [`DeviceType`]: the Rust types a kernel can compute with, and their C++ spellings.
+//! [`DeviceScalar`]: the Rust types a kernel can compute with, and their C++ spellings.
 
 /// A type that kernels can use on the device: the primitive numbers and `bool`. Its C++ name is the
 /// Rust name, made a type by the device header (`typedef double f64;`), so generated code reads like
 /// the kernel it came from.
 ///
 /// Sealed: the generated device code is written from these names and literals.
-pub trait DeviceType:
-    crate::seal::SealedDeviceType
+pub trait DeviceScalar:
+    crate::seal::SealedDeviceScalar
     + super::value::DeviceValue
     + crate::plain::PlainBytes
     + Send
@@ -24,7 +24,7 @@ pub trait DeviceType:
     fn literal(self) -> String;
 }
 
-/// The kinds of [`DeviceType`].
+/// The kinds of [`DeviceScalar`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// `bool`.
@@ -41,7 +41,7 @@ pub enum Kind {
 
 impl crate::seal::Sealed for bool {}
 
-impl DeviceType for bool {
+impl DeviceScalar for bool {
     const CXX: &'static str = "bool";
     const PROMOTED: bool = true;
     const KIND: Kind = Kind::Bool;
@@ -54,7 +54,7 @@ macro_rules! signed {
     ($($t:ty => $suffix:literal, $promoted:literal;)*) => {$(
         impl crate::seal::Sealed for $t {}
 
-        impl DeviceType for $t {
+        impl DeviceScalar for $t {
             const CXX: &'static str = stringify!($t);
             const PROMOTED: bool = $promoted;
             const KIND: Kind = Kind::Signed;
@@ -83,7 +83,7 @@ macro_rules! unsigned {
     ($($t:ty => $suffix:literal, $promoted:literal;)*) => {$(
         impl crate::seal::Sealed for $t {}
 
-        impl DeviceType for $t {
+        impl DeviceScalar for $t {
             const CXX: &'static str = stringify!($t);
             const PROMOTED: bool = $promoted;
             const KIND: Kind = Kind::Unsigned;
@@ -110,7 +110,7 @@ macro_rules! float {
     ($($t:ident => $suffix:literal;)*) => {$(
         impl crate::seal::Sealed for $t {}
 
-        impl DeviceType for $t {
+        impl DeviceScalar for $t {
             const CXX: &'static str = stringify!($t);
             const KIND: Kind = Kind::Float;
             fn literal(self) -> String {
@@ -145,7 +145,7 @@ mod tests {
 
     #[test]
     fn reducers_name_device_types_as_the_kernel_language_does() {
-        fn agree<T: DeviceType>() {
+        fn agree<T: DeviceScalar>() {
             assert_eq!(crate::reducer::cxx_name::<T>(), Some(T::CXX));
         }
         agree::<i8>();

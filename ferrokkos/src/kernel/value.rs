@@ -49,7 +49,7 @@ use super::builder;
 ///
 /// # Safety
 /// Implement it only through the derive. An implementation promises that the type is
-/// [`crate::Element`] and that [`DeviceValue::cxx_name`] defines a C++ type with exactly its size,
+/// [`crate::traits::Element`] and that [`DeviceValue::cxx_name`] defines a C++ type with exactly its size,
 /// alignment and layout, where every field's C++ value has the Rust field's bytes.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a device value",
@@ -69,7 +69,7 @@ macro_rules! primitive_values {
         // representation (checked there by `static_assert`s).
         unsafe impl DeviceValue for $t {
             fn cxx_name() -> String {
-                <$t as super::ty::DeviceType>::CXX.to_string()
+                <$t as super::ty::DeviceScalar>::CXX.to_string()
             }
         }
     )*};
@@ -81,7 +81,7 @@ primitive_values!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize f32 f64 bool);
 /// enums that derive [`DeviceValue`] (compared by discriminant).
 pub trait DeviceEq: DeviceValue {}
 
-impl<T: super::ty::DeviceType> DeviceEq for T {}
+impl<T: super::ty::DeviceScalar> DeviceEq for T {}
 
 /// A fieldless enum that derives [`DeviceValue`]: on the device it is its discriminant, an integer
 /// of its `#[repr]` type.
@@ -96,7 +96,7 @@ pub unsafe trait DeviceEnum: DeviceEq {
 }
 
 /// `v` as a C++ literal of its type (for the discriminants of derived enums).
-pub fn int_literal<T: super::ty::DeviceType>(v: T) -> String {
+pub fn int_literal<T: super::ty::DeviceScalar>(v: T) -> String {
     v.literal()
 }
 

@@ -8,11 +8,11 @@
 
 use super::builder;
 use super::expr::Expr;
-use super::ty::DeviceType;
+use super::ty::DeviceScalar;
 use super::view_expr::{DeviceIndex, ViewExpr};
 use crate::view::atomic::{HostAtomic, HostAtomicBits};
 
-impl<T: DeviceType, const R: usize, L> ViewExpr<T, R, L> {
+impl<T: DeviceScalar, const R: usize, L> ViewExpr<T, R, L> {
     /// `f(&element, args...)` as a statement.
     fn atomic_stmt(self, f: &str, index: impl DeviceIndex<R>, args: &[Expr<T>]) {
         let call = atomic_call(f, &self.element(index), args);
@@ -43,7 +43,7 @@ fn atomic_call<T>(f: &str, place: &str, args: &[Expr<T>]) -> String {
 /// bound's message (as the host accessor's methods, `view/atomic.rs`).
 macro_rules! shadow_atomics {
     ($bound:ident: $($name:ident, $fetch:ident => $f:literal;)*) => {
-        impl<T: DeviceType, const R: usize, L> ViewExpr<T, R, L> {
+        impl<T: DeviceScalar, const R: usize, L> ViewExpr<T, R, L> {
             $(
                 #[doc = concat!("`h.", stringify!($name), "(index, v)`.")]
                 pub fn $name(self, index: impl DeviceIndex<R>, v: Expr<T>)
@@ -80,7 +80,7 @@ shadow_atomics! {
     atomic_xor, atomic_fetch_xor => "fk::atomic_xor";
 }
 
-impl<T: DeviceType + HostAtomic, const R: usize, L> ViewExpr<T, R, L> {
+impl<T: DeviceScalar + HostAtomic, const R: usize, L> ViewExpr<T, R, L> {
     /// `h.atomic_exchange(index, v)`: the previous value.
     pub fn atomic_exchange(self, index: impl DeviceIndex<R>, v: Expr<T>) -> Expr<T> {
         self.atomic_value("fk::atomic_exchange", index, &[v])

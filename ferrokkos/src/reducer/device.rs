@@ -24,7 +24,7 @@ pub struct ReducerCxx {
 }
 
 /// The device type name of `T` (`"f64"`), if `T` is a primitive number or `bool` (the
-/// `DeviceType::CXX` of that type; a test in `kernel/ty.rs` checks that they agree).
+/// `DeviceScalar::CXX` of that type; a test in `kernel/ty.rs` checks that they agree).
 pub(crate) fn cxx_name<T: 'static>() -> Option<&'static str> {
     macro_rules! find {
         ($($t:ty)*) => {$(

@@ -108,7 +108,7 @@ pub const HUGE_CHUNK: usize = 1 << 20;
 
 /// Every schedule / chunk-size configuration of `begin..end` on `exec` (static and dynamic; no chunk,
 /// 1, 7 and one larger than the range), each with a description for assertion messages.
-pub fn policy_configs<S: ferrokkos::HostExecutionSpace, I: ferrokkos::IndexType>(
+pub fn policy_configs<S: ferrokkos::traits::HostExecutionSpace, I: ferrokkos::traits::IndexType>(
     exec: &S,
     begin: I,
     end: I,
@@ -131,7 +131,7 @@ pub fn policy_configs<S: ferrokkos::HostExecutionSpace, I: ferrokkos::IndexType>
 /// with hiprtc for gfx90a (each skipped, with a message, when its compiler is missing, unless
 /// `FERROKKOS_REQUIRE_NVRTC=1` / `FERROKKOS_REQUIRE_HIPRTC=1`). Panics with the compiler's log and
 /// the generated code if it does not compile.
-pub fn check_device_code(tu: &ferrokkos::nvrtc::TranslationUnit) {
+pub fn check_device_code(tu: &ferrokkos::codegen::TranslationUnit) {
     if ferrokkos::nvrtc::require_or_skip() {
         for arch in [80, 90] {
             match tu.compile_cubin(arch) {
@@ -189,7 +189,7 @@ pub fn threads() -> ferrokkos::Threads {
 }
 
 /// A rank-1 View labelled `label` holding `data`.
-pub fn view_from<T: ferrokkos::Element>(
+pub fn view_from<T: ferrokkos::traits::Element>(
     label: &str,
     data: &[T],
 ) -> ferrokkos::Result<ferrokkos::View<T, 1>> {

@@ -1,7 +1,8 @@
 // What a launch uses of a functor (its body, the overlap check, the device translation) is not a
 // member of the public functor traits: a user's implementation that writes those methods is told
 // so, and that the trait is sealed, instead of a mismatch of parameter counts.
-use ferrokkos::{Everywhere, ForFunctor, Result};
+use ferrokkos::{Result};
+use ferrokkos::traits::{Everywhere, ForFunctor};
 
 struct Mine;
 

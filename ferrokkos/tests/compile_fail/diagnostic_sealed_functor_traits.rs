@@ -2,8 +2,8 @@
 // index once (what the accessors of a `kernel!` rely on). A struct of the user's that implements
 // them is refused with a message that names the trait and says what to implement instead
 // (`ForKernel` and `Functor(..)`, or `#[functor]`), not with the traits' hidden items.
-use ferrokkos::{Everywhere, HostOnly};
-use ferrokkos::{ForFunctor, ReduceFunctor, ScanFunctor, TeamForFunctor, TeamReduceFunctor};
+use ferrokkos::traits::{Everywhere, HostOnly};
+use ferrokkos::traits::{ForFunctor, ReduceFunctor, ScanFunctor, TeamForFunctor, TeamReduceFunctor};
 
 struct Mine;
 

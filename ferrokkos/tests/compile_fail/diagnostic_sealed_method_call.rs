@@ -2,7 +2,8 @@
 // description, a memory space's allocation and a functor's body), and the message names the
 // token's type, `SealedMethod`.
 use ferrokkos::prelude::*;
-use ferrokkos::{ForFunctor, ForKernel, Init, MemorySpace, Reducer};
+use ferrokkos::{MemorySpace, Reducer};
+use ferrokkos::traits::{ForFunctor, ForKernel, Init};
 
 fn run_body<K: ForFunctor<usize>>(k: &K) {
     let _ = k.with_body(&|| String::new(), |body| body.apply(0));

@@ -2,7 +2,8 @@
 // (a reducer of its own, a target or a place for a result, a policy), but overriding a trusted
 // method is refused, and the message names the token's type, `SealedMethod`, that no other crate
 // can name or make.
-use ferrokkos::{ParallelFor, ReduceTarget, Reducer, Result, ResultPlace};
+use ferrokkos::{Reducer, Result};
+use ferrokkos::traits::{ParallelFor, ReduceTarget, ResultPlace};
 
 struct MyMax;
 

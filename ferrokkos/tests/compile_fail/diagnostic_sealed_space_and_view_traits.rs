@@ -1,7 +1,7 @@
 // The traits that describe spaces and Views are sealed: a functor's reach, a space's kind, a View's
 // layout, a subview's arguments and a policy's index type. A type of the user's that implements
 // one is refused with a message that names the trait and what to use instead.
-use ferrokkos::{HostKind, IndexType, Layout, Reach, ReachesSpace, SpaceKind, SubviewArgs};
+use ferrokkos::traits::{HostKind, IndexType, Layout, Reach, ReachesSpace, SpaceKind, SubviewArgs};
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Mine;

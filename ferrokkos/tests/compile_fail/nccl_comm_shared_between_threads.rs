@@ -2,7 +2,8 @@
 // threads to queue operations on one communicator concurrently, so `NcclComm` is not `Sync`
 // (nor `Send`).
 use ferrokkos::prelude::*;
-use ferrokkos::{Cuda, NcclComm, NcclId};
+use ferrokkos::{Cuda};
+use ferrokkos::nccl::{NcclComm, NcclId};
 
 fn main() -> ferrokkos::Result<()> {
     let _rt = ferrokkos::initialize(InitSettings::new())?;

@@ -1,7 +1,8 @@
 // A transfer borrows its View: it cannot be kept past the View's drop (NCCL would move
 // freed memory).
 use ferrokkos::prelude::*;
-use ferrokkos::{CudaSpace, NcclTransfer};
+use ferrokkos::{CudaSpace};
+use ferrokkos::nccl::{NcclTransfer};
 
 fn main() -> ferrokkos::Result<()> {
     let _rt = ferrokkos::initialize(InitSettings::new())?;

@@ -1,6 +1,6 @@
 // `NcclType` is sealed: a user type cannot claim an NCCL data type (NCCL would reduce its bytes
 // as that type).
-use ferrokkos::NcclType;
+use ferrokkos::nccl::NcclType;
 
 #[derive(Clone, Copy, Default, Debug, PartialEq)]
 #[repr(C)]

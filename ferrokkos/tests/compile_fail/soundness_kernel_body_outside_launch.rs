@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 use ferrokkos::kernel;
 use ferrokkos::prelude::*;
-use ferrokkos::{ForFunctor, ForKernel};
+use ferrokkos::traits::{ForFunctor, ForKernel};
 
 fn main() -> ferrokkos::Result<()> {
     let y = View::<u64, 1>::new("y", [1])?;

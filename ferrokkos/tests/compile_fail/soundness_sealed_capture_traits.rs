@@ -1,9 +1,9 @@
 // Soundness (traits unsafe code trusts): the capture and device-type traits are sealed. A `Capture`
-// receives the launch's borrow proof and says which Views a launch borrows; a `DeviceType` names
+// receives the launch's borrow proof and says which Views a launch borrows; a `DeviceScalar` names
 // the C++ type written into device code; a `DeviceIndex` writes an index's C++ text.
 use ferrokkos::__private::capture::{Capture, IntoCapture};
 use ferrokkos::__private::DeviceIndex;
-use ferrokkos::kernel::{DeviceType, Kind};
+use ferrokkos::kernel::{DeviceScalar, Kind};
 
 #[derive(Clone, Copy)]
 struct Mine;
@@ -15,7 +15,7 @@ impl IntoCapture for Mine {
     }
 }
 
-impl DeviceType for Mine {
+impl DeviceScalar for Mine {
     const CXX: &'static str = "int; /* anything */ int";
     const KIND: Kind = Kind::Signed;
     fn literal(self) -> String {

@@ -1,7 +1,7 @@
 // Soundness (traits unsafe code trusts): a functor of the user's cannot give a launch a device
 // kernel (for example a real kernel of another index type, whose parameters the launch would then
 // write wrongly): `device_kernel` takes a type no other crate can name, so it cannot be overridden.
-use ferrokkos::{Everywhere, ForFunctor};
+use ferrokkos::traits::{Everywhere, ForFunctor};
 use ferrokkos::Result;
 
 struct Mine;

@@ -1,8 +1,9 @@
 // Soundness (graphs): a space's graph implementation records launches and replays them, and a
 // graph's race and lifetime guarantees rest on it; a graph policy re-aims a policy at the instance
 // a node runs on. Both traits are sealed: a type of the user's cannot implement them.
-use ferrokkos::HostKind;
-use ferrokkos::{DeviceType, ExecutionSpace, GraphPolicy, GraphSpace, HostSpace, LayoutRight};
+use ferrokkos::traits::HostKind;
+use ferrokkos::{DeviceType, ExecutionSpace, HostSpace, LayoutRight};
+use ferrokkos::traits::{GraphPolicy, GraphSpace};
 use ferrokkos::Result;
 
 #[derive(Debug, Clone)]

@@ -1,8 +1,9 @@
 // Soundness (traits the launch trusts): the host drivers run a kernel's body on the participants a
 // `HostExecutionSpace` hands out (and every such space gets the host launch seams), so it is
 // sealed: a space of the user's cannot run kernel bodies on threads of its choosing.
-use ferrokkos::HostKind;
-use ferrokkos::{DeviceType, ExecutionSpace, HostExecutionSpace, HostSpace, LayoutRight, Result};
+use ferrokkos::traits::HostKind;
+use ferrokkos::{DeviceType, ExecutionSpace, HostSpace, LayoutRight, Result};
+use ferrokkos::traits::{HostExecutionSpace};
 
 #[derive(Debug, Clone)]
 struct Mine;

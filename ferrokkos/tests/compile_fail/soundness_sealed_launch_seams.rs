@@ -1,10 +1,12 @@
 // Soundness (traits the launch trusts): a launch seam receives the kernel and runs it on the
 // space's threads, and a host execution space hands participants out to the host drivers, so both
 // are sealed. A space of the user's may implement `ExecutionSpace`, but cannot become launchable.
-use ferrokkos::{ForFunctor, LaunchRange, ReduceFunctor, ScanFunctor};
-use ferrokkos::{ReduceTarget, Reducer};
-use ferrokkos::HostKind;
-use ferrokkos::{DeviceType, ExecutionSpace, HostSpace, IndexType, LayoutRight};
+use ferrokkos::traits::{ForFunctor, LaunchRange, ReduceFunctor, ScanFunctor};
+use ferrokkos::{Reducer};
+use ferrokkos::traits::{ReduceTarget};
+use ferrokkos::traits::HostKind;
+use ferrokkos::{DeviceType, ExecutionSpace, HostSpace, LayoutRight};
+use ferrokkos::traits::{IndexType};
 use ferrokkos::{RangePolicy, Result};
 
 #[derive(Debug, Clone)]

@@ -1,6 +1,6 @@
 // Soundness (traits unsafe code trusts): a subview offsets its pointer by what its arguments
 // select, so `SubviewArg` is sealed.
-use ferrokkos::SubviewArg;
+use ferrokkos::traits::SubviewArg;
 
 struct Everything;
 

@@ -1,7 +1,7 @@
 // Soundness: `ViewRead` is what a `#[device]` function's `&View<T, R>` parameter reads through, and
 // kernels trust it to read only. It is sealed: a type of the user's cannot implement it (and so
 // cannot be handed to a device function in a View's place).
-use ferrokkos::ViewRead;
+use ferrokkos::traits::ViewRead;
 
 struct Forged;
 

@@ -1,6 +1,7 @@
 // Soundness: which threads run `single`'s closure is the backend's to say; `SingleScope` is sealed,
 // so a user type cannot pose as a scope.
-use ferrokkos::{SingleScope, TeamMember};
+use ferrokkos::{TeamMember};
+use ferrokkos::traits::{SingleScope};
 
 struct Everyone<'t, 'a>(&'t TeamMember<'a>);
 

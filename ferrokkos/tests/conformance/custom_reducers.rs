@@ -5,8 +5,8 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use ferrokkos::ByValue;
-use ferrokkos::HostExecutionSpace;
 use ferrokkos::prelude::*;
+use ferrokkos::traits::HostExecutionSpace;
 
 use crate::common;
 use crate::reduce_targets::{N, data, red, vl};

@@ -4,7 +4,8 @@
 //! borrow conflicts with guards.
 
 use ferrokkos::prelude::*;
-use ferrokkos::{BorrowKind, Error, Layout, Result};
+use ferrokkos::traits::Layout;
+use ferrokkos::{BorrowKind, Error, Result};
 
 use crate::common::{
     self, conflict, indices, padded_left_strides, padded_right_strides, right_strides, span,

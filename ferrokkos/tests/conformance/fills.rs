@@ -2,8 +2,9 @@
 //! contiguous and strided subviews; the elements outside a filled subview, and the holes of a
 //! strided View, keep their values.
 
+use ferrokkos::Result;
 use ferrokkos::prelude::*;
-use ferrokkos::{Element, Layout, Result};
+use ferrokkos::traits::{Element, Layout};
 
 use crate::common::{self, indices};
 use crate::deep_copy::fill_distinct;

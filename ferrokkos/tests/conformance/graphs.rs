@@ -5,7 +5,8 @@
 
 use crate::spaces::{SView, download, upload};
 use ferrokkos::prelude::*;
-use ferrokkos::{Error, GraphSpace, Result, kernel};
+use ferrokkos::traits::GraphSpace;
+use ferrokkos::{Error, Result, kernel};
 
 const N: usize = 1000;
 

@@ -6,8 +6,9 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use ferrokkos::BorrowKind;
 use ferrokkos::prelude::*;
-use ferrokkos::{BorrowKind, HostExecutionSpace};
+use ferrokkos::traits::HostExecutionSpace;
 
 use crate::common;
 use crate::range::{red, visit_each_once};

@@ -3,6 +3,7 @@
 //! kernel says `unsafe`), and refuses Views on which host guards are held.
 
 use crate::common::{self, check_device_code, runtime, threads as exec};
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{BorrowKind, Error, Result, kernel};
 
@@ -73,7 +74,7 @@ fn an_unsafe_kernel_may_alias() -> Result<()> {
         shown.contains("captures: [\"y\", \"x\"]") && shown.contains("is_unsafe: true"),
         "{shown}"
     );
-    check_device_code(&k.cuda_source(Iterate::Right));
+    check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));
     parallel_for("in place", RangePolicy::new(&exec(), 0, 8)?, &k)?;
     assert_eq!(x.to_vec()?, vec![6.0; 8]);
     Ok(())
@@ -98,7 +99,7 @@ fn unsafe_blocks_allow_other_indices() -> Result<()> {
         }
     });
     parallel_for("reverse", RangePolicy::new(&exec(), 0, n)?, &k)?;
-    check_device_code(&k.cuda_source(Iterate::Right));
+    check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));
     assert_eq!(
         dst.to_vec()?,
         (0..n as i32).rev().map(|v| v * 10).collect::<Vec<_>>()
@@ -112,7 +113,7 @@ fn a_launch_refuses_views_with_host_guards_and_releases_its_borrows() -> Result<
     let x = View::<f64, 1>::new("input", [4])?;
     let y = View::<f64, 1>::new("output", [4])?;
     let k = kernel!(|i| y[i] = x[i] * 2.0);
-    check_device_code(&k.cuda_source(Iterate::Right));
+    check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));
     {
         let _reading = y.host()?;
         let err = parallel_for("guarded", RangePolicy::new(&exec(), 0, 4)?, &k).unwrap_err();

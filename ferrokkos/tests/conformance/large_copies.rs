@@ -5,7 +5,8 @@
 //! instance and a partition of Threads.
 
 use ferrokkos::prelude::*;
-use ferrokkos::{Element, Result, Serial, Threads, deep_copy_async, partition_space};
+use ferrokkos::traits::Element;
+use ferrokkos::{Result, Serial, Threads, deep_copy_async, partition_space};
 
 use crate::common;
 

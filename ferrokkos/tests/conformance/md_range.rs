@@ -8,9 +8,10 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use ferrokkos::IndexTuple;
 use ferrokkos::prelude::*;
-use ferrokkos::{Error, HostExecutionSpace, Result, device};
+use ferrokkos::traits::HostExecutionSpace;
+use ferrokkos::traits::IndexTuple;
+use ferrokkos::{Error, Result, device};
 
 use crate::common::{self, indices};
 use crate::spaces::{SView, download, each_once};

@@ -4,8 +4,9 @@
 //! round-trip between a space and its mirrors.
 
 use ferrokkos::prelude::*;
+use ferrokkos::traits::Layout;
 use ferrokkos::{
-    HostSpace, Layout, Result, create_mirror, create_mirror_in, create_mirror_view_and_copy,
+    HostSpace, Result, create_mirror, create_mirror_in, create_mirror_view_and_copy,
     create_mirror_view_in,
 };
 

@@ -7,8 +7,9 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use ferrokkos::Result;
 use ferrokkos::prelude::*;
-use ferrokkos::{HostExecutionSpace, Result};
+use ferrokkos::traits::HostExecutionSpace;
 
 use crate::common;
 
@@ -23,7 +24,7 @@ fn panic_message(f: impl FnOnce() -> Result<()>) -> String {
 }
 
 /// Copies `values` into the contiguous View `v`.
-fn fill<T: ferrokkos::Element, const R: usize>(v: &View<T, R>, values: &[T]) -> Result<()> {
+fn fill<T: ferrokkos::traits::Element, const R: usize>(v: &View<T, R>, values: &[T]) -> Result<()> {
     let mut g = v.host_mut()?;
     g.as_mut_slice()
         .expect("contiguous")

@@ -8,9 +8,10 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
-use ferrokkos::ReduceTarget;
 use ferrokkos::prelude::*;
-use ferrokkos::{Error, HostExecutionSpace, IndexType, ReduceFunctor, Result};
+use ferrokkos::traits::ReduceTarget;
+use ferrokkos::traits::{HostExecutionSpace, IndexType, ReduceFunctor};
+use ferrokkos::{Error, Result};
 
 use crate::common;
 use crate::spaces::{SView, assert_sum_close, download, each_once, policies, upload};

@@ -3,9 +3,10 @@
 //! schedule), and a rank-0 View a host guard borrows (a borrow error). Known data and helpers shared
 //! with `custom_reducers`.
 
-use ferrokkos::ReduceTarget;
+use ferrokkos::BorrowKind;
 use ferrokkos::prelude::*;
-use ferrokkos::{BorrowKind, HostExecutionSpace, ReduceFunctor};
+use ferrokkos::traits::ReduceTarget;
+use ferrokkos::traits::{HostExecutionSpace, ReduceFunctor};
 
 use crate::common;
 

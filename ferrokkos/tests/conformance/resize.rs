@@ -2,7 +2,7 @@
 //! box keeps its values, new elements are zero, the label is kept, other handles stay on the old
 //! allocation; `realloc` discards the contents.
 
-use ferrokkos::RegularLayout;
+use ferrokkos::traits::RegularLayout;
 use ferrokkos::{
     LayoutLeft, LayoutRight, Result, View, deep_copy, realloc, realloc_without_initializing,
     resize, subview,

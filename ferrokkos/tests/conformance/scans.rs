@@ -8,7 +8,8 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use ferrokkos::prelude::*;
-use ferrokkos::{HostExecutionSpace, Result, parallel_scan_with};
+use ferrokkos::traits::HostExecutionSpace;
+use ferrokkos::{Result, parallel_scan_with};
 
 use crate::common;
 use crate::spaces::{SView, download, policies};

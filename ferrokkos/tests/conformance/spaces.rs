@@ -8,9 +8,10 @@
 //! - `differential!(inputs, run, reference)` (in `differential/mod.rs`): one test per space of a
 //!   differential case, compared as the space's line says.
 
-use ferrokkos::RegularLayout;
+use ferrokkos::Result;
 use ferrokkos::prelude::*;
-use ferrokkos::{Element, IndexType, Layout, Result};
+use ferrokkos::traits::RegularLayout;
+use ferrokkos::traits::{Element, IndexType, Layout};
 
 /// The execution spaces, one line each: the name of the space's test, the space's type, the
 /// attributes of its test (`#[ignore]` where the space needs hardware a machine may lack) and how a

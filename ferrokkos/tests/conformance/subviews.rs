@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 
 use crate::common::{self, indices, offset, right_strides, row_major};
-use ferrokkos::{ALL, Error, Layout, LayoutLeft, LayoutRight, LayoutStride, Result, View, subview};
+use ferrokkos::traits::Layout;
+use ferrokkos::{ALL, Error, LayoutLeft, LayoutRight, LayoutStride, Result, View, subview};
 
 /// Writes each parent element's row-major position into it.
 fn fill_linear<L: Layout, const R: usize>(v: &View<i64, R, L>) -> Result<()> {

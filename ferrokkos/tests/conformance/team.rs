@@ -6,7 +6,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use ferrokkos::prelude::*;
-use ferrokkos::{HostExecutionSpace, LaunchTeam, MaxLoc, Result, Schedule};
+use ferrokkos::traits::{HostExecutionSpace, LaunchTeam};
+use ferrokkos::{MaxLoc, Result, Schedule};
 
 use crate::common;
 

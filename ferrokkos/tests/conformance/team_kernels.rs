@@ -3,6 +3,7 @@
 //! and without a value, broadcasts and barriers, team reductions into a host value.
 
 use ferrokkos::Result;
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 
 use crate::spaces::{SView, download};
@@ -526,7 +527,7 @@ fn scratch_views_compile_with_nvrtc() -> Result<()> {
             y[(m, i)] = tile[(i, 0)] + own[i] as f64 + first[0] as f64 + tile.extent(1) as f64;
         });
     });
-    let unit = kernel.cuda_source();
+    let unit = TranslationUnit::team_kernel(&kernel);
     let text = unit.generated();
     assert!(
         text.contains("fk::scratch_view<f32, 1>(team.team_scratch[0], (u64)0, (usize)(3ULL))")
@@ -645,7 +646,7 @@ fn md_ranges_compile_with_nvrtc() -> Result<()> {
             single(PerThread(team), || y[(m, i, j, k)] = (i + j + k) as u64);
         });
     });
-    let unit = kernel.cuda_source();
+    let unit = TranslationUnit::team_kernel(&kernel);
     let text = unit.generated();
     assert!(
         text.contains("% j_extent") && text.contains("/ (j_extent * k_extent)"),

@@ -2,9 +2,10 @@
 //! memory, reference semantics of clones and subviews, allocation without initializing, layout
 //! conversions and allocation errors (Kokkos' TestViewAPI, TestViewMapping and TestViewBadAlloc).
 
-use ferrokkos::RegularLayout;
 use ferrokkos::prelude::*;
-use ferrokkos::{Error, HostSpace, Layout, Result, create_mirror};
+use ferrokkos::traits::Layout;
+use ferrokkos::traits::RegularLayout;
+use ferrokkos::{Error, HostSpace, Result, create_mirror};
 
 use crate::common::child::in_own_process;
 use crate::common::{

@@ -15,7 +15,7 @@ use crate::common::child::in_own_process;
 use crate::{Dev1, cuda};
 
 /// The device View's elements.
-fn host_copy<T: ferrokkos::Element + Default>(v: &Dev1<T>) -> Vec<T> {
+fn host_copy<T: ferrokkos::traits::Element + Default>(v: &Dev1<T>) -> Vec<T> {
     let m = create_mirror_view(v).unwrap();
     deep_copy(&m, v).unwrap();
     m.to_vec().unwrap()

@@ -8,7 +8,9 @@ use ferrokkos::{Cuda, CudaHostPinnedSpace, CudaSpace, Graph, LayoutRight, View, 
 
 use crate::{Dev1, cuda};
 
-fn read<T: ferrokkos::Element, const R: usize>(v: &View<T, R, LayoutRight, CudaSpace>) -> Vec<T> {
+fn read<T: ferrokkos::traits::Element, const R: usize>(
+    v: &View<T, R, LayoutRight, CudaSpace>,
+) -> Vec<T> {
     let m = create_mirror_view(v).unwrap();
     deep_copy(&m, v).unwrap();
     m.to_vec().unwrap()

@@ -42,8 +42,9 @@ fn cuda() -> Cuda {
 /// requests at both levels (the data path is tested with hand-written bodies in the library's
 /// `backend/cuda/team/scratch_tests.rs`).
 mod teams {
+    use ferrokkos::Error;
     use ferrokkos::prelude::*;
-    use ferrokkos::{Error, LaunchTeam};
+    use ferrokkos::traits::LaunchTeam;
 
     use crate::cuda;
 

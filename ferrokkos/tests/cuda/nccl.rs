@@ -2,13 +2,14 @@
 //! queued in order with the kernels around them, and the Views NCCL cannot move refused with
 //! errors that name them. (Two ranks on two GPUs are exercised by TeaLeaf under MPI.)
 
+use ferrokkos::nccl::{NcclComm, NcclId, NcclOp, NcclTransfer};
 use ferrokkos::prelude::*;
-use ferrokkos::{CudaHostPinnedSpace, CudaSpace, Error, NcclComm, NcclId, NcclOp, NcclTransfer};
+use ferrokkos::{CudaHostPinnedSpace, CudaSpace, Error};
 
 use crate::{Dev1, cuda};
 
 /// A device View's elements, copied to the host (after the work queued on it).
-fn on_host<T: ferrokkos::Element, const R: usize>(
+fn on_host<T: ferrokkos::traits::Element, const R: usize>(
     v: &View<T, R, LayoutRight, CudaSpace>,
 ) -> Vec<T> {
     let h = create_mirror_view(v).unwrap();

@@ -9,7 +9,7 @@ use ferrokkos::{Cuda, Error, deep_copy_async, view_alloc};
 use crate::{Dev1, cuda};
 
 /// The bytes of a host View's elements.
-fn bytes<T: ferrokkos::Element>(v: &View<T, 1>) -> Vec<u8> {
+fn bytes<T: ferrokkos::traits::Element>(v: &View<T, 1>) -> Vec<u8> {
     let n = v.size() * std::mem::size_of::<T>();
     let guard = v.host().unwrap();
     let first: &T = &guard[0];

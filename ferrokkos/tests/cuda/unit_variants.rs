@@ -3,7 +3,8 @@
 //! NVRTC compiles, for each pattern and for multidimensional indices.
 
 use crate::common::{self, check_device_code};
-use ferrokkos::nvrtc::UnitOptions;
+use ferrokkos::codegen::TranslationUnit;
+use ferrokkos::codegen::UnitOptions;
 use ferrokkos::prelude::*;
 
 /// All 32 combinations of the five options.
@@ -35,14 +36,16 @@ fn every_variant_of_every_pattern_compiles() {
         *part += s;
     });
     for o in variants() {
-        check_device_code(&axpy.cuda_source_with(Iterate::Right, o));
+        check_device_code(&TranslationUnit::for_kernel_with(&axpy, Iterate::Right, o));
         for order in [Iterate::Left, Iterate::Right] {
-            let unit = md.cuda_source_with(order, o);
+            let unit = TranslationUnit::for_kernel_with(&md, order, o);
             assert_eq!(unit.source.contains("fk_tile1"), o.tiled);
             check_device_code(&unit);
-            check_device_code(&md_sum.cuda_source_with::<Sum<f64>>(order, o));
+            check_device_code(&TranslationUnit::reduce_kernel_with::<Sum<f64>, _>(
+                &md_sum, order, o,
+            ));
         }
-        let unit = dot.cuda_source_with::<Sum<f64>>(Iterate::Right, o);
+        let unit = TranslationUnit::reduce_kernel_with::<Sum<f64>, _>(&dot, Iterate::Right, o);
         assert_eq!(unit.source.contains("fk_done"), o.fused_join);
         // A fused join needs no `_join` entry, so the unit has none (it would be compiled unused).
         assert_eq!(
@@ -65,7 +68,11 @@ fn every_variant_of_every_pattern_compiles() {
         );
         assert_eq!(unit.source.contains("for (u32 fk_k"), o.index32);
         check_device_code(&unit);
-        check_device_code(&dot.cuda_source_with::<Max<f64>>(Iterate::Right, o));
-        check_device_code(&scan.cuda_source_with::<Sum<f64>>(o));
+        check_device_code(&TranslationUnit::reduce_kernel_with::<Max<f64>, _>(
+            &dot,
+            Iterate::Right,
+            o,
+        ));
+        check_device_code(&TranslationUnit::scan_kernel_with::<Sum<f64>, _>(&scan, o));
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::common::{Rng, random_view, runtime, unflatten};
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
-use ferrokkos::nvrtc::TranslationUnit;
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
 
@@ -167,7 +167,7 @@ fn axpy_on_the_gpu_equals_the_host() -> Result<()> {
     let a = 0.75;
     let k = kernel!(|i| y[i] = a * x[i] + y[i]);
     let (dx, dy) = (g.slice_f64(&x), g.slice_f64(&y));
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let args = HashMap::from([
         ("fk_begin", Arg::Usize(0)),
         ("fk_count", Arg::U64(n as u64)),
@@ -204,7 +204,7 @@ fn dot_on_the_gpu_equals_the_host_up_to_rounding() -> Result<()> {
     );
     let k = kernel!(|i, acc| *acc += x[i] * y[i]);
     let (dx, dy) = (g.slice_f64(&x), g.slice_f64(&y));
-    let tu = k.cuda_source::<Sum<f64>>(Iterate::Right);
+    let tu = TranslationUnit::reduce_kernel::<Sum<f64>, _>(&k, Iterate::Right);
     let blocks = 300u32;
     let partials = g.stream.alloc_zeros::<f64>(blocks as usize).unwrap();
     let result = g.stream.alloc_zeros::<f64>(1).unwrap();
@@ -265,7 +265,7 @@ fn scan_on_the_gpu_equals_the_host() -> Result<()> {
         }
         *partial += counts[i];
     });
-    let tu = k.cuda_source::<Sum<u32>>();
+    let tu = TranslationUnit::scan_kernel::<Sum<u32>, _>(&k);
     let dc: CudaSlice<u32> = g.stream.clone_htod(&counts.to_vec()?).unwrap();
     let doff: CudaSlice<u32> = g.stream.alloc_zeros(n).unwrap();
     let blocks = 97u32;
@@ -335,7 +335,7 @@ fn md_range_stencil_on_the_gpu_equals_the_host() -> Result<()> {
         }
     };
     for iterate in [Iterate::Right, Iterate::Left] {
-        let tu = k.cuda_source(iterate);
+        let tu = TranslationUnit::for_kernel(&k, iterate);
         let args = HashMap::from([
             ("fk_lower0", Arg::I64(0)),
             ("fk_lower1", Arg::I64(0)),
@@ -382,7 +382,7 @@ fn a_captured_array_reaches_the_gpu() -> Result<()> {
         y[i] = w[0] * x[l] + w[1] * x[i] + w[2] * x[r];
     });
     let (dx, dy) = (g.slice_f64(&x), g.stream.alloc_zeros::<f64>(n).unwrap());
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     assert!(
         tu.generated().contains("const fk::Array<f64, 3> w"),
         "{}",

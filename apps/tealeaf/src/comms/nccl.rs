@@ -6,7 +6,8 @@
 //! sums are reduced on the device (`solvers/cg_graph.rs`), all queued on the chunk's instance:
 //! the host no longer waits between a kernel and the message or sum that follows it.
 
-use ferrokkos::{MemorySpace, NcclComm, NcclId};
+use ferrokkos::MemorySpace;
+use ferrokkos::nccl::{NcclComm, NcclId};
 
 use super::Comms;
 use crate::settings::{Nccl, Settings};

@@ -1,8 +1,8 @@
 //! The conjugate-gradient solver (TeaLeaf's `cg`), whose iterations also start Chebyshev and
 //! PPCG and record the step lengths their eigenvalue estimate needs.
 
-use ferrokkos::ReduceTarget;
 use ferrokkos::prelude::*;
+use ferrokkos::traits::ReduceTarget;
 
 use crate::Space;
 use crate::chunk::Chunk;

@@ -34,8 +34,9 @@
 
 use std::cell::RefCell;
 
+use ferrokkos::nccl::NcclOp;
 use ferrokkos::prelude::*;
-use ferrokkos::{Graph, MemorySpace, NcclOp, create_graph, create_mirror_view_in, deep_copy_async};
+use ferrokkos::{Graph, MemorySpace, create_graph, create_mirror_view_in, deep_copy_async};
 
 use crate::Space;
 use crate::chunk::{Chunk, Face, Field, Line};

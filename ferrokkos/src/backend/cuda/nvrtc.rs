@@ -1,5 +1,6 @@
 //! Run-time compilation of generated CUDA C++ to CUBIN with NVRTC, and the generated C++ itself
-//! ([`TranslationUnit`]: a kernel's unit, see [`for_unit`] and `Kernel::cuda_source`).
+//! ([`TranslationUnit`]: a kernel's unit, made by its constructors such as
+//! [`TranslationUnit::for_kernel`]).
 //!
 //! NVRTC is loaded dynamically (cudarc's `dynamic-loading`), on first use. cudarc asks the dynamic
 //! loader (`dlopen`: `LD_LIBRARY_PATH`, the runpath, the system directories) for these names, in
@@ -22,9 +23,7 @@ use std::time::{Duration, Instant};
 
 use cudarc::nvrtc::sys;
 
-pub use crate::backend::gpu::codegen::{
-    Target, TranslationUnit, UnitOptions, for_unit, reduce_unit, scan_unit,
-};
+use crate::backend::gpu::codegen::TranslationUnit;
 use crate::error::{BackendError, Error, Result};
 
 /// The library's name in errors.

@@ -16,9 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::codegen::{self, GfxTarget};
 use super::library;
-pub use crate::backend::gpu::codegen::{
-    Target, TranslationUnit, UnitOptions, for_unit, reduce_unit, scan_unit,
-};
+use crate::backend::gpu::codegen::{Target, TranslationUnit};
 use crate::error::{BackendError, Error, Result};
 
 /// The library's name in errors.

@@ -13,7 +13,7 @@
 
 use super::super::builder::{self, prec};
 use super::super::expr::{Expr, call, keep_type};
-use super::super::ty::{DeviceType, Kind};
+use super::super::ty::{DeviceScalar, Kind};
 use super::is_int;
 use num_complex::Complex;
 
@@ -24,7 +24,7 @@ operand_check! {
 /// `x`'s), and an operation on one type gives that type, as rustc's own arithmetic does.
 pub trait Operand<T>: crate::seal::SealedOperand<T> {
     /// The type of the operation's result.
-    type Output: DeviceType;
+    type Output: DeviceScalar;
 
     /// `e`, the right operand of an operator whose left operand is `left`.
     fn operand(left: &Expr<T>, e: Expr<Self>) -> Rhs<T, Self::Output>
@@ -37,7 +37,7 @@ pub trait Operand<T>: crate::seal::SealedOperand<T> {
 }
 }
 
-impl<T: DeviceType> Operand<T> for T {
+impl<T: DeviceScalar> Operand<T> for T {
     type Output = T;
 }
 
@@ -72,7 +72,7 @@ pub fn like<T>(_left: &Expr<T>, e: Expr<T>) -> Rhs<T, T> {
 
 /// `a op b`: an integer helper of the header for integers (Rust's release semantics where C++'s
 /// are undefined), C++'s operator otherwise (numbers of one type, and the complex operators).
-fn binary<L: DeviceType, O: DeviceType>(
+fn binary<L: DeviceScalar, O: DeviceScalar>(
     a: Expr<L>,
     b: Rhs<L, O>,
     op: &str,
@@ -90,7 +90,7 @@ fn binary<L: DeviceType, O: DeviceType>(
 macro_rules! arithmetic {
     ($($(#[$doc:meta])* $f:ident: $op:literal, $p:expr, $int:literal;)*) => {$(
         $(#[$doc])*
-        pub fn $f<L: DeviceType, O: DeviceType>(a: Expr<L>, b: Rhs<L, O>) -> Expr<O> {
+        pub fn $f<L: DeviceScalar, O: DeviceScalar>(a: Expr<L>, b: Rhs<L, O>) -> Expr<O> {
             binary(a, b, $op, $p, $int)
         }
     )*};
@@ -112,7 +112,7 @@ arithmetic! {
 /// header's `fk::rem` (integers: both truncate, so negative operands agree with Rust, and by zero
 /// or `MIN % -1` a fault and 0; complex numbers, also with a real operand on either side:
 /// num-complex's remainder).
-fn rem_fn<O: DeviceType>() -> &'static str {
+fn rem_fn<O: DeviceScalar>() -> &'static str {
     match (O::KIND, O::CXX) {
         (Kind::Float, "f32") => "fmodf",
         (Kind::Float, _) => "fmod",
@@ -121,14 +121,14 @@ fn rem_fn<O: DeviceType>() -> &'static str {
 }
 
 /// `a % b`.
-pub fn rem<L: DeviceType, O: DeviceType>(a: Expr<L>, b: Rhs<L, O>) -> Expr<O> {
+pub fn rem<L: DeviceScalar, O: DeviceScalar>(a: Expr<L>, b: Rhs<L, O>) -> Expr<O> {
     call(rem_fn::<O>(), &[a.text(), b.0.text()])
 }
 
 macro_rules! compound {
     ($($(#[$doc:meta])* $f:ident: $op:literal, $int:literal;)*) => {$(
         $(#[$doc])*
-        pub fn $f<L: DeviceType, O: DeviceType>(place: Expr<L>, e: Rhs<L, O>) {
+        pub fn $f<L: DeviceScalar, O: DeviceScalar>(place: Expr<L>, e: Rhs<L, O>) {
             let e = e.0;
             let p = place.text();
             if is_int::<L>() {
@@ -152,7 +152,7 @@ compound! {
 }
 
 /// `place %= e;`.
-pub fn rem_assign<L: DeviceType, O: DeviceType>(place: Expr<L>, e: Rhs<L, O>) {
+pub fn rem_assign<L: DeviceScalar, O: DeviceScalar>(place: Expr<L>, e: Rhs<L, O>) {
     let e = e.0;
     let p = place.text();
     builder::line(format!("{p} = {}({p}, {});", rem_fn::<L>(), e.text()));

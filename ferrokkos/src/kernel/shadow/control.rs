@@ -2,7 +2,7 @@
 
 use super::super::builder::{self, Line, prec};
 use super::super::expr::Expr;
-use super::super::ty::DeviceType;
+use super::super::ty::DeviceScalar;
 use super::super::value::DeviceValue;
 
 /// What an `if` / `else` produces: `()` for statements, an `Expr` for a value (sealed).
@@ -143,7 +143,7 @@ fn block<R>(body: impl FnOnce() -> R) -> R {
     note = "View indices, loop counters and their ranges in a kernel are `i8` to `i64`, `isize`, \
             `u8` to `u64` or `usize`; convert with `as`"
 )]
-pub trait DeviceInt: DeviceType {}
+pub trait DeviceInt: DeviceScalar {}
 
 macro_rules! device_int {
     ($($t:ident)*) => {$( impl DeviceInt for $t {} )*};

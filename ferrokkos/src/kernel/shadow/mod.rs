@@ -10,7 +10,7 @@ use std::ops;
 
 use super::builder::{self, prec};
 use super::expr::{Expr, call, keep_type};
-use super::ty::{DeviceType, Kind};
+use super::ty::{DeviceScalar, Kind};
 use super::value::{DeviceEnum, DeviceEq, DeviceValue};
 
 /// The trait item it is given (a check that an operand has the type `T`, its parameter), with the
@@ -53,7 +53,7 @@ pub use control::{
 pub use team::TeamShadow;
 
 /// A literal: `lit(2.0)` has the type rustc infers for `2.0` in the same place of the host closure.
-pub fn lit<T: DeviceType>(value: T) -> Expr<T> {
+pub fn lit<T: DeviceScalar>(value: T) -> Expr<T> {
     let text = value.literal();
     let p = if text.starts_with('-') {
         prec::UNARY
@@ -140,7 +140,7 @@ pub fn source(line: u32, file: &'static str) {
 
 /// Whether `T` is an integer type (its arithmetic goes through the header's helpers, which give
 /// Rust's release semantics where C++ has undefined behaviour).
-fn is_int<T: DeviceType>() -> bool {
+fn is_int<T: DeviceScalar>() -> bool {
     matches!(T::KIND, Kind::Signed | Kind::Unsigned)
 }
 
@@ -149,7 +149,7 @@ macro_rules! bitwise {
         $(#[$doc])*
         pub fn $f<T>(a: Expr<T>, b: Expr<T>) -> Expr<T>
         where
-            T: DeviceType + ops::$tr<T, Output = T>,
+            T: DeviceScalar + ops::$tr<T, Output = T>,
         {
             keep_type::<T>(format!("{} {} {}", a.operand($p), $op, b.operand($p - 1)), $p)
         }
@@ -168,9 +168,9 @@ bitwise! {
 /// `a << b`, masked by the bit width as Rust does in release builds.
 pub fn shl<A, B>(a: Expr<A>, b: Expr<B>) -> Expr<A::Output>
 where
-    A: DeviceType + ops::Shl<B>,
-    B: DeviceType,
-    A::Output: DeviceType,
+    A: DeviceScalar + ops::Shl<B>,
+    B: DeviceScalar,
+    A::Output: DeviceScalar,
 {
     call("fk::shl", &[a.text(), b.text()])
 }
@@ -178,9 +178,9 @@ where
 /// `a >> b` (arithmetic for signed types), masked by the bit width.
 pub fn shr<A, B>(a: Expr<A>, b: Expr<B>) -> Expr<A::Output>
 where
-    A: DeviceType + ops::Shr<B>,
-    B: DeviceType,
-    A::Output: DeviceType,
+    A: DeviceScalar + ops::Shr<B>,
+    B: DeviceScalar,
+    A::Output: DeviceScalar,
 {
     call("fk::shr", &[a.text(), b.text()])
 }
@@ -190,7 +190,7 @@ macro_rules! compare {
         $(#[$doc])*
         pub fn $f<T>(a: Expr<T>, b: Expr<T>) -> Expr<bool>
         where
-            T: DeviceType + $tr<T>,
+            T: DeviceScalar + $tr<T>,
         {
             Expr::new(format!("{} {} {}", a.operand($p), $op, b.operand($p - 1)), $p)
         }
@@ -265,7 +265,7 @@ fn lazy_logic(
 }
 
 /// `-a` (integers wrap: `-MIN` is MIN).
-pub fn neg<T: DeviceType + ops::Neg<Output = T>>(a: Expr<T>) -> Expr<T> {
+pub fn neg<T: DeviceScalar + ops::Neg<Output = T>>(a: Expr<T>) -> Expr<T> {
     if is_int::<T>() {
         call("fk::wrapping_neg", &[a.text()])
     } else {
@@ -274,7 +274,7 @@ pub fn neg<T: DeviceType + ops::Neg<Output = T>>(a: Expr<T>) -> Expr<T> {
 }
 
 /// `!a`: logical for `bool`, bitwise (`~`) for integers.
-pub fn not<T: DeviceType + ops::Not<Output = T>>(a: Expr<T>) -> Expr<T> {
+pub fn not<T: DeviceScalar + ops::Not<Output = T>>(a: Expr<T>) -> Expr<T> {
     if T::KIND == Kind::Bool {
         Expr::new(format!("!{}", a.operand(prec::UNARY)), prec::UNARY)
     } else {
@@ -284,8 +284,8 @@ pub fn not<T: DeviceType + ops::Not<Output = T>>(a: Expr<T>) -> Expr<T> {
 
 /// The pairs of types Rust's `as` converts between (numbers to numbers, `bool` to integers, and a
 /// derived fieldless enum to integers, which `#[derive(DeviceValue)]` implements). `To` is a
-/// [`DeviceType`] (sealed).
-pub trait AsCast<To: DeviceType> {
+/// [`DeviceScalar`] (sealed).
+pub trait AsCast<To: DeviceScalar> {
     /// How the conversion is written in C++.
     #[doc(hidden)]
     const HOW: CastKind;
@@ -320,7 +320,7 @@ const fn same_name(a: &str, b: &str) -> bool {
 }
 
 /// How a number of type `From` converts to `To`.
-const fn cast_kind<From: DeviceType, To: DeviceType>() -> CastKind {
+const fn cast_kind<From: DeviceScalar, To: DeviceScalar>() -> CastKind {
     if same_name(From::CXX, To::CXX) {
         CastKind::Same
     } else if matches!(From::KIND, Kind::Float) && !matches!(To::KIND, Kind::Float) {
@@ -353,7 +353,7 @@ bool_cast!(bool i8 i16 i32 i64 isize u8 u16 u32 u64 usize);
 
 /// `e as To`, with Rust's semantics: float-to-integer saturates (NaN gives 0), integer narrowing
 /// wraps, an enum gives its discriminant.
-pub fn cast<To: DeviceType, From: AsCast<To>>(e: Expr<From>) -> Expr<To> {
+pub fn cast<To: DeviceScalar, From: AsCast<To>>(e: Expr<From>) -> Expr<To> {
     match From::HOW {
         CastKind::Same => e.retype(),
         CastKind::Saturating => call(&format!("fk::cast<{}>", To::CXX), &[e.text()]),
@@ -388,7 +388,7 @@ macro_rules! compound_bitwise {
         $(#[$doc])*
         pub fn $f<T>(place: Expr<T>, e: Expr<T>)
         where
-            T: DeviceType + ops::$tr<T>,
+            T: DeviceScalar + ops::$tr<T>,
         {
             builder::line(format!("{} {} {};", place.text(), $op, e.text()));
         }
@@ -405,7 +405,10 @@ compound_bitwise! {
 }
 
 /// `place <<= e;` (masked shift).
-pub fn shl_assign<A: DeviceType + ops::ShlAssign<B>, B: DeviceType>(place: Expr<A>, e: Expr<B>) {
+pub fn shl_assign<A: DeviceScalar + ops::ShlAssign<B>, B: DeviceScalar>(
+    place: Expr<A>,
+    e: Expr<B>,
+) {
     builder::line(format!(
         "{p} = fk::shl({p}, {});",
         e.text(),
@@ -414,7 +417,10 @@ pub fn shl_assign<A: DeviceType + ops::ShlAssign<B>, B: DeviceType>(place: Expr<
 }
 
 /// `place >>= e;` (masked shift).
-pub fn shr_assign<A: DeviceType + ops::ShrAssign<B>, B: DeviceType>(place: Expr<A>, e: Expr<B>) {
+pub fn shr_assign<A: DeviceScalar + ops::ShrAssign<B>, B: DeviceScalar>(
+    place: Expr<A>,
+    e: Expr<B>,
+) {
     builder::line(format!(
         "{p} = fk::shr({p}, {});",
         e.text(),

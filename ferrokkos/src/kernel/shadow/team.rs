@@ -17,7 +17,7 @@
 use super::super::builder::{self, prec};
 use super::super::device_reducer::NestedReducer;
 use super::super::expr::Expr;
-use super::super::ty::DeviceType;
+use super::super::ty::DeviceScalar;
 use super::super::value::DeviceValue;
 use super::super::view_expr::ViewExpr;
 use super::Mut;
@@ -430,7 +430,7 @@ pub fn single_thread<T: SingleValue>(team: TeamShadow, f: impl FnOnce() -> T) ->
             every bit pattern of which is a value: f32, f64, i8 to i64, isize, u8 to u64, usize \
             (a flag can be a `u8`)"
 )]
-pub trait ScratchValue: DeviceType + crate::view::Element + Copy + scratch_seal::Sealed {}
+pub trait ScratchValue: DeviceScalar + crate::view::Element + Copy + scratch_seal::Sealed {}
 
 mod scratch_seal {
     /// Implemented by the scratch value types only.
@@ -491,7 +491,7 @@ pub fn scratch_view<T: ScratchValue, const R: usize>(
         .map(|e| format!("(usize)({})", e.text()))
         .collect();
     let var = builder::fresh_name(name);
-    let ty = <T as DeviceType>::CXX;
+    let ty = <T as DeviceScalar>::CXX;
     builder::line(format!(
         "const fk::View<{ty}, {R}, fk::LayoutRight> {var} = fk::scratch_view<{ty}, {R}>({base}, {at}, {});",
         dims.join(", ")

@@ -3,6 +3,7 @@
 //! an atomic load), on every space, against plain Rust; the View itself shows the results.
 
 use crate::spaces::{SView, download, upload};
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, functor};
 
@@ -118,7 +119,7 @@ fn atomic_view_accesses_compile_to_device_atomics() -> Result<()> {
         b[0] &= 6;
         b[1] = b[2] + 1;
     });
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
     for op in [
         "fk::atomic_add(",

@@ -5,6 +5,7 @@
 
 use crate::common::{check_device_code, view_from};
 use crate::spaces::{SView, download, upload};
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
 
@@ -268,7 +269,7 @@ macro_rules! every_operation_compiles {
         let one: $t = $one;
         let k = ($make)(h.clone(), out.clone(), one);
         parallel_for("every_atomic", RangePolicy::new(&Serial::default_instance()?, 0, 4)?, &k)?;
-        let tu = k.cuda_source(Iterate::Right);
+        let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
         let text = tu.generated();
         assert!(text.contains($expect), "{text}");
         check_device_code(&tu);
@@ -304,7 +305,7 @@ fn fetch_operations_are_statements_of_their_own() -> Result<()> {
     )?;
     // Serial order: (5*2+6, 6*2+7, 7*2+8).
     assert_eq!(out.to_vec()?, vec![16, 19, 22]);
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
     assert!(text.contains("const i32 fk_old"), "{text}");
     assert!(text.contains("= fk::atomic_add(&h(0"), "{text}");

@@ -4,6 +4,7 @@
 
 use crate::common::check_device_code;
 use crate::spaces::{SView, download, upload};
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
 
@@ -121,7 +122,7 @@ fn field_path_names_do_not_collide_and_repeat_once() -> Result<()> {
         &k,
     )?;
     assert_eq!(download(&p.y)?, vec![11.0, 22.0, 33.0]);
-    let unit = k.cuda_source(Iterate::Right);
+    let unit = TranslationUnit::for_kernel(&k, Iterate::Right);
     let entry = unit
         .generated()
         .lines()
@@ -327,7 +328,7 @@ fn thirty_five_captures_are_parameters_in_order() -> Result<()> {
         &k,
     )?;
     assert_eq!(download(&y)?, vec![34.0, 34.0]);
-    let unit = k.cuda_source(Iterate::Right);
+    let unit = TranslationUnit::for_kernel(&k, Iterate::Right);
     let entry = unit
         .generated()
         .lines()

@@ -11,6 +11,7 @@
     clippy::nonminimal_bool
 )]
 
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
 
@@ -50,7 +51,7 @@ fn casts_follow_rust() -> Result<()> {
         }
         assert_eq!(f.get(i)?.to_bits(), (v as f32).to_bits());
     }
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     assert!(
         tu.generated().contains("fk::cast<i32>(v)"),
         "{}",
@@ -125,7 +126,7 @@ macro_rules! casts_from {
                     "{v:?} as f64"
                 );
             }
-            check_device_code(&k.cuda_source(Iterate::Right));
+            check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));
             Ok(())
         }
     };
@@ -211,7 +212,7 @@ fn casts_from_bool() -> Result<()> {
         (a.to_vec()?, b.to_vec()?, c.to_vec()?),
         (vec![1, 2], vec![-1, 0], vec![0, 1])
     );
-    check_device_code(&k.cuda_source(Iterate::Right));
+    check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));
     Ok(())
 }
 
@@ -292,7 +293,7 @@ fn checked_conversions_compile_for_every_integer_pair() -> Result<()> {
     });
     parallel_for("pairs", RangePolicy::new(&exec(), 0, 4)?, &k)?;
     assert_eq!(out.to_vec()?, vec![1, 2, 3, 4]);
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     assert!(
         tu.generated().contains("fk::checked_cast<u16>("),
         "{}",

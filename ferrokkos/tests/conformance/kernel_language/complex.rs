@@ -4,6 +4,7 @@
 //! exact operations, within a few ulps for the transcendental ones).
 
 use crate::spaces::{SView, download, upload};
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Complex, Result, kernel};
 
@@ -144,7 +145,7 @@ fn complex_kernels_compile_with_nvrtc() -> Result<()> {
         w -= q * 3.0;
         out[i] = w.scale(a.norm() + a.arg() + a.re);
     });
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
     assert!(text.contains("const c64 b = c64(a.im, 2.0);"), "{text}");
     crate::common::check_device_code(&tu);

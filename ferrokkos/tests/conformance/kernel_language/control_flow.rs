@@ -12,6 +12,7 @@
     clippy::nonminimal_bool
 )]
 
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
 
@@ -59,7 +60,7 @@ fn if_else_as_statement_and_as_value() -> Result<()> {
         };
         assert_eq!(*g, want, "element {i}");
     }
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let g = tu.generated();
     assert!(g.contains("} else if (sign == 0) {"), "{g}");
     assert!(g.contains("v < 0 ? -1 : v == 0 ? 0 : 1"), "{g}");
@@ -116,7 +117,7 @@ fn for_loops_over_ranges() -> Result<()> {
             assert_eq!(g[(i, r)], *w, "loop {r} at {i}");
         }
     }
-    check_device_code(&k.cuda_source(Iterate::Right));
+    check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));
     Ok(())
 }
 
@@ -173,7 +174,7 @@ fn while_loop_break_and_continue() -> Result<()> {
             "at {i}"
         );
     }
-    check_device_code(&k.cuda_source(Iterate::Right));
+    check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));
     Ok(())
 }
 
@@ -207,7 +208,7 @@ fn return_ends_an_iteration_and_blocks_have_values() -> Result<()> {
         };
         assert_eq!(*g, want, "at {i}");
     }
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let g = tu.generated();
     assert!(
         g.contains("bool fk_cond = v > 0;") && g.contains("if (fk_cond) {"),
@@ -233,7 +234,7 @@ fn tuple_lets_bind_values_before_names() -> Result<()> {
     parallel_for("tuple lets", RangePolicy::new(&exec(), 0, 4)?, &k)?;
     assert_eq!(y.get((3, 0))?, 13);
     assert_eq!(y.get((3, 1))?, 3);
-    check_device_code(&k.cuda_source(Iterate::Right));
+    check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));
     Ok(())
 }
 
@@ -246,7 +247,7 @@ fn an_nvrtc_error_in_a_body_points_at_the_rust_line() -> Result<()> {
         let t = i as f64;
         y[i] = t * 2.0;
     });
-    let mut tu = k.cuda_source(Iterate::Right);
+    let mut tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     if !ferrokkos::nvrtc::require_or_skip() {
         return Ok(());
     }
@@ -293,7 +294,7 @@ fn shadowing_captures_and_conditions_with_statements() -> Result<()> {
         }
         assert_eq!(*g, steps * 100 + n, "at {i}");
     }
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     assert!(
         tu.generated()
             .contains("const i64 scale_1 = fk::wrapping_mul(scale, 2LL);"),
@@ -311,7 +312,7 @@ fn shadowing_captures_and_conditions_with_statements() -> Result<()> {
         let _t = i * 2;
     });
     parallel_for("empty", RangePolicy::new(&exec(), 0, 10)?, &empty)?;
-    check_device_code(&empty.cuda_source(Iterate::Right));
+    check_device_code(&TranslationUnit::for_kernel(&empty, Iterate::Right));
     Ok(())
 }
 
@@ -446,7 +447,7 @@ fn labelled_loops_become_gotos_that_compile() -> Result<()> {
     parallel_for("gotos", RangePolicy::new(&exec(), 0, 5)?, &k)?;
     assert_eq!(y.to_vec()?, (0..5).map(gotos).collect::<Vec<_>>());
     assert_ne!(gotos(0), gotos(4));
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
     assert!(text.contains("goto fk_continue_a;"), "{text}");
     assert!(text.contains("goto fk_break_a;"), "{text}");

@@ -5,6 +5,7 @@
 
 use crate::common::check_device_code;
 use crate::spaces::{SView, download, upload};
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{DeviceJoin, DeviceValue, Join, Result, kernel};
 
@@ -124,7 +125,7 @@ fn custom_device_reducers_match_a_sequential_fold<S: Launch>(exec: &S) -> Result
 #[test]
 fn host_spaces_join_custom_partials_in_index_order() -> Result<()> {
     crate::common::runtime();
-    fn check<S: ferrokkos::HostExecutionSpace + Launch>(exec: &S) -> Result<()> {
+    fn check<S: ferrokkos::traits::HostExecutionSpace + Launch>(exec: &S) -> Result<()> {
         for n in [0usize, 1, 7, 1000, 100_003] {
             let values = data(n);
             let x = upload::<S, f64>("x", &values)?;
@@ -215,7 +216,7 @@ fn a_custom_device_reducer_is_defined_after_its_functions_and_compiles() -> Resu
     crate::common::runtime();
     let x = View::<f64, 1>::new("x", [4])?;
     let k = kernel!(|i, acc: &mut Span| *acc = acc.join(one(x[i])));
-    let tu = k.cuda_source::<Join<Span>>(Iterate::Right);
+    let tu = TranslationUnit::reduce_kernel::<Join<Span>, _>(&k, Iterate::Right);
     let text = tu.generated();
     let ty = text.find("struct Span {").expect("Span defined");
     let join = text
@@ -230,7 +231,7 @@ fn a_custom_device_reducer_is_defined_after_its_functions_and_compiles() -> Resu
         *a = a.join(one(x[i]));
         *b = b.join(one(-x[i]));
     });
-    let tu = k2.cuda_source::<(Join<Span>, Join<Span>)>(Iterate::Right);
+    let tu = TranslationUnit::reduce_kernel::<(Join<Span>, Join<Span>), _>(&k2, Iterate::Right);
     assert_eq!(tu.generated().matches("struct FkJoin_").count(), 1);
     check_device_code(&tu);
 
@@ -242,6 +243,6 @@ fn a_custom_device_reducer_is_defined_after_its_functions_and_compiles() -> Resu
             n: 1,
         })
     });
-    check_device_code(&k3.cuda_source::<Join<Gaps>>());
+    check_device_code(&TranslationUnit::scan_kernel::<Join<Gaps>, _>(&k3));
     Ok(())
 }

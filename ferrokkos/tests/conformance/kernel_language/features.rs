@@ -12,6 +12,7 @@
     clippy::nonminimal_bool
 )]
 
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, device, kernel};
 
@@ -52,7 +53,7 @@ fn views_of_every_rank_and_layout() -> Result<()> {
     assert_eq!(v2.get((2, 1))?, 3.0);
     assert_eq!(v8.get((2, 0, 0, 0, 0, 1, 0, 1))?, 20.0 + 3.0 + 5.0);
     assert_eq!(parent.get((2, 1))?, 4.0 + 3.0);
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     assert!(
         tu.generated()
             .contains("fk::View<f64, 8, fk::LayoutRight> v8"),
@@ -91,14 +92,14 @@ fn md_range_indices_destructure_as_tuples() -> Result<()> {
     )?;
     assert_eq!(b.get((1, 2, 3))?, 123);
     for tu in [
-        k.cuda_source(Iterate::Right),
-        k.cuda_source(Iterate::Left),
-        k3.cuda_source(Iterate::Right),
+        TranslationUnit::for_kernel(&k, Iterate::Right),
+        TranslationUnit::for_kernel(&k, Iterate::Left),
+        TranslationUnit::for_kernel(&k3, Iterate::Right),
     ] {
         check_device_code(&tu);
     }
     assert!(
-        k.cuda_source(Iterate::Right)
+        TranslationUnit::for_kernel(&k, Iterate::Right)
             .generated()
             .contains("[&](const i64 i, const i64 j)")
     );
@@ -154,7 +155,7 @@ fn device_functions_are_callable_and_defined_once() -> Result<()> {
         assert_eq!(y.get(i)?, 0.25 * f(l) + 0.5 * f(i) + 0.25 * f(h));
         assert_eq!(r.get(i)?, (i as f64 * 1000.0).sqrt().floor() as u64);
     }
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let g = tu.generated();
     assert_eq!(
         g.matches("static __device__ f64 weight_fn(").count(),
@@ -225,7 +226,7 @@ fn device_functions_take_views_and_elements() -> Result<()> {
             assert_eq!(interior_laplacian(&g, i, j), l);
         }
     }
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let c = tu.generated();
     // One definition per layout of the View parameter, each reading through a const reference.
     assert_eq!(
@@ -290,7 +291,7 @@ fn generic_device_functions_are_defined_per_type() -> Result<()> {
         assert_eq!(g.get(i)?, want, "g[{i}]");
     }
     assert_eq!(lerp(0.5f32, 1.5, 0.5), 1.0);
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let c = tu.generated();
     // One definition per instantiation.
     assert_eq!(
@@ -323,7 +324,10 @@ fn reductions_with_one_and_several_accumulators() -> Result<()> {
     let k = kernel!(|i, acc| *acc += x[i] * x[i]);
     parallel_reduce("sumsq", p.clone(), &k, &mut sum)?;
     assert_eq!(sum, values.iter().map(|v| v * v).sum::<f64>());
-    check_device_code(&k.cuda_source::<Sum<f64>>(Iterate::Right));
+    check_device_code(&TranslationUnit::reduce_kernel::<Sum<f64>, _>(
+        &k,
+        Iterate::Right,
+    ));
 
     let k2 = kernel!(|i, lo, hi: &mut f64, count| {
         let v = x[i];
@@ -344,7 +348,8 @@ fn reductions_with_one_and_several_accumulators() -> Result<()> {
     assert_eq!(lo, values.iter().cloned().fold(f64::MAX, f64::min));
     assert_eq!(hi, values.iter().cloned().fold(f64::MIN, f64::max));
     assert_eq!(count, values.iter().filter(|v| **v > 0.0).count() as u32);
-    let tu = k2.cuda_source::<(Min<f64>, Max<f64>, Sum<u32>)>(Iterate::Right);
+    let tu =
+        TranslationUnit::reduce_kernel::<(Min<f64>, Max<f64>, Sum<u32>), _>(&k2, Iterate::Right);
     assert!(
         tu.generated().contains("struct FkTupleValue"),
         "{}",
@@ -364,7 +369,10 @@ fn reductions_with_one_and_several_accumulators() -> Result<()> {
         (m.val, m.loc),
         (want, values.iter().position(|v| *v == want).unwrap())
     );
-    check_device_code(&k3.cuda_source::<MinLoc<f64, usize>>(Iterate::Right));
+    check_device_code(&TranslationUnit::reduce_kernel::<MinLoc<f64, usize>, _>(
+        &k3,
+        Iterate::Right,
+    ));
     Ok(())
 }
 
@@ -385,7 +393,10 @@ fn md_range_reduction() -> Result<()> {
         Sum::new(),
     )?;
     assert_eq!(s, (0..6).sum::<i64>() * (0..9).sum::<i64>());
-    check_device_code(&k.cuda_source::<Sum<i64>>(Iterate::Left));
+    check_device_code(&TranslationUnit::reduce_kernel::<Sum<i64>, _>(
+        &k,
+        Iterate::Left,
+    ));
     Ok(())
 }
 
@@ -407,7 +418,7 @@ fn scans_exclusive_and_inclusive() -> Result<()> {
     assert_eq!(total, 31);
     assert_eq!(excl.to_vec()?, vec![0, 3, 4, 8, 9, 14, 23, 25]);
     assert_eq!(incl.to_vec()?, vec![3, 4, 8, 9, 14, 23, 25, 31]);
-    let tu = k.cuda_source::<Sum<u32>>();
+    let tu = TranslationUnit::scan_kernel::<Sum<u32>, _>(&k);
     assert!(tu.generated().contains("_prefix("), "{}", tu.generated());
     check_device_code(&tu);
     // A running maximum with an annotated flag.
@@ -421,7 +432,7 @@ fn scans_exclusive_and_inclusive() -> Result<()> {
     let top =
         ferrokkos::parallel_scan_with("runmax", RangePolicy::new(&exec(), 0, 8)?, &k2, Max::new())?;
     assert_eq!((top, m.to_vec()?), (9, vec![3, 3, 4, 4, 5, 9, 9, 9]));
-    check_device_code(&k2.cuda_source::<Max<u32>>());
+    check_device_code(&TranslationUnit::scan_kernel::<Max<u32>, _>(&k2));
     Ok(())
 }
 
@@ -448,7 +459,7 @@ fn atomics_update_shared_elements() -> Result<()> {
     assert_eq!(hist.to_vec()?, want);
     assert_eq!(lo.get(0)?, *values.iter().min().unwrap() as i64 - 50);
     assert_eq!(hi.get(0)?, *values.iter().max().unwrap() as f64 * 0.5);
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     assert!(
         tu.generated()
             .contains("fk::atomic_add(&hist(fk::rem(v, 10U)), 1U);"),
@@ -462,7 +473,7 @@ fn atomics_update_shared_elements() -> Result<()> {
 /// A weighted sum with weights from a captured array (generic length, as Kokkos functors carry).
 fn smooth<const N: usize>(
     weights: [f64; N],
-) -> Result<(Vec<f64>, ferrokkos::nvrtc::TranslationUnit)> {
+) -> Result<(Vec<f64>, ferrokkos::codegen::TranslationUnit)> {
     let n = 50;
     let x = view_from(
         "x",
@@ -477,7 +488,7 @@ fn smooth<const N: usize>(
         y[i] = s;
     });
     parallel_for("smooth", RangePolicy::new(&exec(), 0, n)?, &k)?;
-    Ok((y.to_vec()?, k.cuda_source(Iterate::Right)))
+    Ok((y.to_vec()?, TranslationUnit::for_kernel(&k, Iterate::Right)))
 }
 
 #[test]
@@ -548,7 +559,7 @@ fn constants_are_used_by_value() -> Result<()> {
             .map(|v| v as f64 * 1.5 + 1.5 - 7.0 + f64::EPSILON)
             .collect::<Vec<_>>()
     );
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let g = tu.generated();
     assert!(g.contains("scaled_fn(x(i)) + 1.5 + f64(-7)"), "{g}");
     assert!(g.contains("return v * 1.5;"), "{g}");

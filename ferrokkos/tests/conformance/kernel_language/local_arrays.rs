@@ -3,6 +3,7 @@
 //! loops over them, on every space with plain Rust's results; the C++ compiles with NVRTC.
 
 use crate::spaces::{SView, download, upload};
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
 
@@ -75,7 +76,7 @@ fn local_arrays_are_fk_arrays_that_compile() -> Result<()> {
         &k,
     )?;
     assert_eq!(y.to_vec()?, vec![1.75f32; 4]);
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
     assert!(
         text.contains("const fk::Array<f32, 2> w = {{0.5f, 0.25f}};"),

@@ -3,6 +3,7 @@
 //! (`consts::CONDUCTIVITY`), on every space with plain Rust's results; the C++ compiles with NVRTC.
 
 use crate::spaces::{SView, download, upload};
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
 
@@ -112,7 +113,7 @@ fn match_becomes_an_if_chain_that_compiles() -> Result<()> {
         &k,
     )?;
     assert_eq!(y.to_vec()?, vec![1, 0, 2]);
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
     assert!(text.contains("const i32 scrutinee = x(i);"), "{text}");
     assert!(text.contains("scrutinee == 40"), "{text}");
@@ -239,7 +240,7 @@ fn enums_compile_as_their_discriminants() -> Result<()> {
         &k,
     )?;
     assert_eq!(phases.to_vec()?, vec![Phase::Liquid; 3]);
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
     assert!(
         text.contains("fk::View<u8, 1, fk::LayoutRight> phases"),
@@ -284,7 +285,7 @@ fn enum_casts_compile() -> Result<()> {
     let phases = View::<Phase, 1>::new("phases", [3])?;
     let out = View::<i32, 1>::new("out", [3])?;
     let k = kernel!(|i| out[i] = phases[i] as i32 + Phase::Liquid as i32);
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     assert!(
         tu.generated().contains("i32(phases(i))"),
         "{}",

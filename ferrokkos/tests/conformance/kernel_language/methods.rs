@@ -11,6 +11,7 @@
     clippy::nonminimal_bool
 )]
 
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
 
@@ -121,7 +122,7 @@ macro_rules! float_methods_on {
                 }
                 assert_eq!((f[(i, 0)], f[(i, 1)]), (v.is_nan(), v.is_finite()));
             }
-            check_device_code(&k.cuda_source(Iterate::Right));
+            check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));
             Ok(())
         }
     };
@@ -172,7 +173,7 @@ macro_rules! int_methods_on {
                 }
                 assert_eq!((b[(i, 0)], b[(i, 1)]), (v.count_ones(), v.leading_zeros()));
             }
-            check_device_code(&k.cuda_source(Iterate::Right));
+            check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));
             Ok(())
         }
     };
@@ -201,6 +202,6 @@ fn signed_abs() -> Result<()> {
     let k = kernel!(|i| y[i] = x[i].abs());
     parallel_for("abs", RangePolicy::new(&exec(), 0, 4)?, &k)?;
     assert_eq!(y.to_vec()?, vec![5, 0, 7, i32::MAX]);
-    check_device_code(&k.cuda_source(Iterate::Right));
+    check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));
     Ok(())
 }

@@ -11,6 +11,7 @@
     clippy::nonminimal_bool
 )]
 
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, kernel};
 
@@ -56,7 +57,7 @@ fn let_assignment_and_compound_assignment() -> Result<()> {
         b ^= 0x11;
         assert_eq!(*g, b + 1, "element {i}");
     }
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     assert!(
         tu.generated().contains("i64 b = fk::wrapping_mul(a, 3LL);"),
         "{}",
@@ -134,7 +135,7 @@ macro_rules! operators_on {
                     );
                 }
             }
-            check_device_code(&k.cuda_source(Iterate::Right));
+            check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));
             Ok(())
         }
     };
@@ -223,7 +224,7 @@ macro_rules! float_operators_on {
                     assert_eq!(c[(i, r)], *w, "comparison {r} on {a}, {b}");
                 }
             }
-            let tu = k.cuda_source(Iterate::Right);
+            let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
             if stringify!($t) == "f32" {
                 // Unsuffixed literals next to an f32 are f32 in C++ too.
                 assert!(
@@ -260,7 +261,7 @@ fn literals_take_the_type_rust_infers() -> Result<()> {
     });
     parallel_for("literals", RangePolicy::new(&exec(), 0, 2)?, &k)?;
     assert_eq!(y.to_vec()?, vec![9.0, 13.0]);
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let g = tu.generated();
     assert!(g.contains("const f64 alone = 2.0;"), "{g}");
     assert!(g.contains("const f32 with_f32 = x(i) * 2.0f;"), "{g}");
@@ -285,6 +286,6 @@ fn bool_operators() -> Result<()> {
         let (a, b) = (v[i], v[(i + 1) % 4]);
         assert_eq!(y.get(i)?, (a & b) | (a ^ b) && !b || a == b);
     }
-    check_device_code(&k.cuda_source(Iterate::Right));
+    check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));
     Ok(())
 }

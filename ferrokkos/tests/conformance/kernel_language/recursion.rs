@@ -3,6 +3,7 @@
 //! deep recursion faults and ends the context): the generated unit does not compile, and a launch
 //! on the GPU is an `Err` naming the cycle before anything runs (`tests/cuda/`).
 
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, device, kernel};
 
@@ -58,7 +59,7 @@ fn device_code_refuses_a_cycle_of_device_function_calls() -> Result<()> {
     runtime();
     let out = View::<u64, 1>::new("out", [1])?;
     let direct = kernel!(|i| out[i] = twice_factorial(i as u64));
-    let tu = direct.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&direct, Iterate::Right);
     assert!(
         tu.generated().contains(
             "#error \"its #[device] functions call each other in a cycle (factorial -> factorial)"
@@ -68,7 +69,7 @@ fn device_code_refuses_a_cycle_of_device_function_calls() -> Result<()> {
     );
     let parity = View::<bool, 1>::new("parity", [1])?;
     let mutual = kernel!(|i| parity[i] = even(i as u32));
-    let tu = mutual.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&mutual, Iterate::Right);
     assert!(
         tu.generated().contains("(even -> odd -> even)"),
         "{}",

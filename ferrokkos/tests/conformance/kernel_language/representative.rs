@@ -7,7 +7,7 @@
 //! - NVRTC compiles each for sm_80 and sm_90.
 
 use crate::common::{Rng, check_device_code, random_view, runtime, threads as exec, unflatten};
-use ferrokkos::nvrtc::{TranslationUnit, UnitOptions};
+use ferrokkos::codegen::{TranslationUnit, UnitOptions};
 use ferrokkos::prelude::*;
 use ferrokkos::{Result, device, kernel};
 
@@ -57,7 +57,7 @@ fn axpy() -> Result<()> {
         let want: Vec<f64> = xs.iter().zip(&ys).map(|(x, y)| a * x + y).collect();
         assert_eq!(y.to_vec()?, want, "seed {seed}");
         if seed == SEEDS[0] {
-            let tu = k.cuda_source(Iterate::Right);
+            let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
             snapshot("axpy", &tu);
             check_device_code(&tu);
         }
@@ -117,7 +117,7 @@ fn stencil_2d() -> Result<()> {
             }
         }
         if seed == SEEDS[0] {
-            let tu = k.cuda_source(Iterate::Right);
+            let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
             snapshot("stencil_2d", &tu);
             check_device_code(&tu);
         }
@@ -152,7 +152,7 @@ fn dot() -> Result<()> {
         );
         assert_eq!(t.to_bits(), threads(())?.to_bits());
         if seed == SEEDS[0] {
-            let tu = k.cuda_source::<Sum<f64>>(Iterate::Right);
+            let tu = TranslationUnit::reduce_kernel::<Sum<f64>, _>(&k, Iterate::Right);
             snapshot("dot", &tu);
             check_device_code(&tu);
             // As launches compile it: the last block joins the partial values.
@@ -160,7 +160,7 @@ fn dot() -> Result<()> {
                 fused_join: true,
                 ..UnitOptions::default()
             };
-            let tu = k.cuda_source_with::<Sum<f64>>(Iterate::Right, fused);
+            let tu = TranslationUnit::reduce_kernel_with::<Sum<f64>, _>(&k, Iterate::Right, fused);
             snapshot("dot_fused", &tu);
             check_device_code(&tu);
         }
@@ -198,7 +198,7 @@ fn scan() -> Result<()> {
         }
         assert_eq!((offsets.to_vec()?, total), (want, run), "seed {seed}");
         if seed == SEEDS[0] {
-            let tu = k.cuda_source::<Sum<u32>>();
+            let tu = TranslationUnit::scan_kernel::<Sum<u32>, _>(&k);
             snapshot("scan", &tu);
             check_device_code(&tu);
         }
@@ -270,7 +270,7 @@ fn loops_branches_math() -> Result<()> {
             );
         }
         if seed == SEEDS[0] {
-            let tu = k.cuda_source(Iterate::Right);
+            let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
             snapshot("loops_branches_math", &tu);
             check_device_code(&tu);
         }

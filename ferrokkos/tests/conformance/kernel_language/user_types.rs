@@ -5,6 +5,7 @@
 
 use crate::common::{check_device_code, view_from};
 use crate::spaces::{SView, download, upload};
+use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
 use ferrokkos::{DeviceValue, Result, kernel};
 
@@ -301,7 +302,7 @@ fn structs_are_defined_once_before_use_and_compile() -> Result<()> {
     )?;
     let got = out.to_vec()?;
     assert_eq!(got[3], Vec2 { x: 1.5, y: 0.0 });
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
     let vec2 = text.find("struct Vec2 {").expect("Vec2 defined");
     let particle = text.find("struct Particle {").expect("Particle defined");
@@ -324,7 +325,7 @@ fn structs_are_defined_once_before_use_and_compile() -> Result<()> {
     // Device functions of structs: the struct is defined before the functions that name it.
     let dots = View::<f64, 1>::new("dots", [4])?;
     let k = kernel!(|i| dots[i] = dot(scale(parts[i].vel, 2.0), parts[i].pos));
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
     let def = text.find("struct Vec2 {").expect("Vec2 defined");
     let f = text.find("static __device__ Vec2 scale_fn(const Vec2 v, const f64 k)");
@@ -333,7 +334,7 @@ fn structs_are_defined_once_before_use_and_compile() -> Result<()> {
 
     // Methods: C++ functions named after the type, the receiver first.
     let k = kernel!(|i| dots[i] = parts[i].vel.scaled(2.0).dot(Vec2::new(1.0, 0.5)));
-    let tu = k.cuda_source(Iterate::Right);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
     assert!(
         text.contains("static __device__ f64 Vec2_dot_fn(const Vec2 self, const Vec2 o)"),

@@ -260,13 +260,16 @@ fn kernel_team_units_compile() {
         let d = single(PerThread(team), || c * 2.0);
         single(PerTeam(team), || *acc += d);
     });
-    let unit = total.cuda_source::<Sum<f64>>();
+    let unit = TranslationUnit::team_reduce_kernel::<Sum<f64>>(&total);
     assert!(unit.generated().contains("fk_body(fk_team, fk_acc);"));
     compiles(&unit);
-    let by_pointer = total.cuda_source_with::<Sum<f64>>(UnitOptions {
-        captures_by_pointer: true,
-        ..fused()
-    });
+    let by_pointer = TranslationUnit::team_reduce_kernel_with::<Sum<f64>>(
+        &total,
+        UnitOptions {
+            captures_by_pointer: true,
+            ..fused()
+        },
+    );
     assert!(by_pointer.generated().contains("struct FkCaptures"));
     compiles(&by_pointer);
 }

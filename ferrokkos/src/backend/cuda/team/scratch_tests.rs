@@ -87,7 +87,7 @@ fn for_unit() -> (String, String) {
     let k = crate::kernel!(|team: &TeamMember| {
         let _probe = out_addr + team.league_rank() as u64;
     });
-    let unit = k.cuda_source_with(fused());
+    let unit = TranslationUnit::team_kernel_with(&k, fused());
     let body = BODY.replace("RESULT", FOR_RESULT);
     (with_body(&unit, &body), unit.entry.clone())
 }
@@ -99,7 +99,7 @@ fn reduce_unit() -> (String, String) {
         let lr = team.league_rank() as u64;
         single(PerTeam(team), || *acc += out_addr + lr);
     });
-    let unit = k.cuda_source_with::<Sum<u64>>(fused());
+    let unit = TranslationUnit::team_reduce_kernel_with::<Sum<u64>>(&k, fused());
     let body = BODY.replace("RESULT", REDUCE_RESULT);
     (with_body(&unit, &body), unit.entry.clone())
 }

@@ -10,7 +10,7 @@ use crate::kernel::capture;
 use crate::kernel::kernel::{shadow_team_for, shadow_team_reduce};
 use crate::kernel::shadow::team::{RangeKind, range_for, range_reduce, single_team, single_thread};
 use crate::kernel::shadow::{self as sh, Rhs, TeamShadow};
-use crate::kernel::{DeviceType, Expr, Kernel, KernelInfo};
+use crate::kernel::{DeviceScalar, Expr, Kernel, KernelInfo};
 use crate::reducer::Sum;
 
 /// The info of a hand-made kernel of this file at `line` (its identity in the kernel cache).
@@ -27,7 +27,7 @@ fn info(line: u32, params: &'static [&'static str]) -> KernelInfo {
 }
 
 /// `e` as the right operand of an operator on its own type.
-fn rhs<T: DeviceType>(e: Expr<T>) -> Rhs<T, T> {
+fn rhs<T: DeviceScalar>(e: Expr<T>) -> Rhs<T, T> {
     sh::like(&e, e)
 }
 

@@ -90,9 +90,9 @@ mod tests {
             *partial += x[i];
         });
         let units = [
-            fill.cuda_source(Iterate::Right),
-            total.cuda_source::<Sum<f64>>(Iterate::Right),
-            offsets.cuda_source::<Sum<f64>>(),
+            TranslationUnit::for_kernel(&fill, Iterate::Right),
+            TranslationUnit::reduce_kernel::<Sum<f64>, _>(&total, Iterate::Right),
+            TranslationUnit::scan_kernel::<Sum<f64>, _>(&offsets),
         ];
         let batch = batch_program(&units.iter().collect::<Vec<_>>());
         let s = &batch.source;

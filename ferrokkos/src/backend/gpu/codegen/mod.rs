@@ -12,8 +12,8 @@
 //!   pattern; `walk.rs`: how an entry walks its iterations (grid-stride, digit walk, tiles);
 //!   `reduce_entry.rs`, `scan_entry.rs`, `team_entry.rs`: the code of reduce, scan and team entries;
 //! - `batch.rs`: several units as one program (ahead-of-time compilation in batches);
-//! - `source.rs`: the public ways to see a kernel's unit ([`crate::kernel::Kernel::cuda_source`],
-//!   [`crate::nvrtc::for_unit`], ...).
+//! - `source.rs`: the public ways to see a kernel's unit (the constructors of [`TranslationUnit`]:
+//!   [`TranslationUnit::for_kernel`], [`TranslationUnit::reduce_kernel`], ...).
 
 mod batch;
 pub(crate) mod header;
@@ -27,7 +27,6 @@ mod walk;
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use batch::batch_program;
 pub use header::Target;
-pub use source::{for_unit, reduce_unit, scan_unit};
 pub use unit::{TranslationUnit, UnitOptions};
 
 use crate::error::{Error, Result};

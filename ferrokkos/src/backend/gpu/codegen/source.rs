@@ -1,15 +1,10 @@
-//! The public ways to see a kernel's CUDA C++: [`Kernel::cuda_source`] on a `kernel!` value (team
-//! kernels included), and
-//! [`for_unit`] / [`reduce_unit`] / [`scan_unit`] on any kernel with a device translation (an
+//! The public ways to see a kernel's CUDA C++: the constructors of [`TranslationUnit`], one per
+//! pattern, on a `kernel!` value or on any kernel with a device translation (an
 //! `impl DeviceFor<usize>` returned from a function).
 
 use super::unit::{Pattern, TranslationUnit, UnitOptions, generate};
-use crate::kernel::capture::Captures;
-use crate::kernel::shadow::{Mut, TeamShadow};
-use crate::kernel::{
-    DeviceFor, DeviceReduce, DeviceReducer, DeviceScan, Expr, ForKind, Kernel, ReduceKind,
-    ScanKind, ShadowIndex, TeamForKind, TeamReduceKind,
-};
+use crate::dispatch::{TeamForFunctor, TeamReduceFunctor};
+use crate::kernel::{DeviceFor, DeviceKernel, DeviceReduce, DeviceReducer, DeviceScan};
 use crate::policy::Iterate;
 use crate::reducer::ReducerCxx;
 use crate::seal::Token;
@@ -28,131 +23,113 @@ fn description<R: DeviceReducer>() -> ReducerCxx {
     })
 }
 
-/// The CUDA translation unit of a `parallel_for` kernel over index `A` (any kernel with a device
-/// translation, also behind `impl DeviceFor<A>`); see [`Kernel::cuda_source`].
-pub fn for_unit<A>(
-    kernel: &impl DeviceFor<A>,
-    iterate: Iterate,
-    options: UnitOptions,
-) -> TranslationUnit {
-    generate(&kernel.device_body(&[]), Pattern::For { iterate }, options)
-}
-
-/// The CUDA translation unit of a `parallel_reduce` kernel with reducer `R`; see
-/// [`Kernel::cuda_source`].
-pub fn reduce_unit<A, R: DeviceReducer>(
-    kernel: &impl DeviceReduce<A, R>,
-    iterate: Iterate,
-    options: UnitOptions,
-) -> TranslationUnit {
-    let r = description::<R>();
-    generate(
-        &kernel.device_body(&r.emit),
-        Pattern::reduce(&r, iterate),
-        options,
-    )
-}
-
-/// The CUDA translation unit of a `parallel_scan` kernel with reducer `R`; see
-/// [`Kernel::cuda_source`].
-pub fn scan_unit<A, R: DeviceReducer>(
-    kernel: &impl DeviceScan<A, R>,
-    options: UnitOptions,
-) -> TranslationUnit {
-    let r = description::<R>();
-    generate(&kernel.device_body(&r.emit), Pattern::scan(&r), options)
-}
-
-impl<A: ShadowIndex, C: Captures, H, S: Fn(C::Shadow, A::Exprs)> Kernel<ForKind<A>, C, H, S> {
-    /// The CUDA C++ translation unit of this kernel as a `parallel_for`: the device header, the
-    /// device functions it calls and the entry `extern "C" __global__` function. A multidimensional
-    /// index walks in `iterate` order (consecutive threads take consecutive points along the
-    /// fastest dimension).
-    pub fn cuda_source(&self, iterate: Iterate) -> TranslationUnit {
-        self.cuda_source_with(iterate, UnitOptions::default())
+/// The translation units of kernels, one constructor per pattern (what a launch of the kernel on a
+/// GPU compiles). The kernel is a `kernel!` value or any kernel with a device translation, also
+/// behind `impl DeviceFor<A>` (or `DeviceReduce`, `DeviceScan`) returned from a function.
+///
+/// ```
+/// use ferrokkos::codegen::TranslationUnit;
+/// use ferrokkos::prelude::*;
+///
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// let (x, y) = (View::<f32, 1>::new("x", [8])?, View::<f32, 1>::new("y", [8])?);
+/// let a = 2.0f32;
+/// let axpy = kernel!(|i| y[i] = a * x[i] + y[i]);
+/// let unit = TranslationUnit::for_kernel(&axpy, Iterate::Right);
+/// assert!(unit.generated().contains("y(i) = a * x(i) + y(i);"));
+///
+/// let dot = kernel!(|i, acc| *acc += x[i] * y[i]);
+/// let unit = TranslationUnit::reduce_kernel::<Sum<f32>, _>(&dot, Iterate::Right);
+/// assert!(unit.generated().contains("_join"));
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
+impl TranslationUnit {
+    /// The unit of a `parallel_for` kernel over index `A`: the device header, the device functions
+    /// it calls and the entry `extern "C" __global__` function. A multidimensional index walks in
+    /// `iterate` order (consecutive threads take consecutive points along the fastest dimension).
+    pub fn for_kernel<A>(kernel: &impl DeviceFor<A>, iterate: Iterate) -> Self {
+        Self::for_kernel_with(kernel, iterate, UnitOptions::default())
     }
 
-    /// [`Kernel::cuda_source`] with the entry variant `options`.
-    pub fn cuda_source_with(&self, iterate: Iterate, options: UnitOptions) -> TranslationUnit {
-        generate(&self.body(), Pattern::For { iterate }, options)
-    }
-}
-
-impl<A: ShadowIndex, V, C: Captures, H, S> Kernel<ReduceKind<A, V>, C, H, S>
-where
-    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>),
-{
-    /// The CUDA C++ translation unit of this kernel as a `parallel_reduce` with reducer `R`: the
-    /// entry writes one partial value per block, and `<entry>_join` joins them (see
-    /// [`TranslationUnit`]).
-    pub fn cuda_source<R: DeviceReducer<Value = V>>(&self, iterate: Iterate) -> TranslationUnit {
-        self.cuda_source_with::<R>(iterate, UnitOptions::default())
-    }
-
-    /// [`Kernel::cuda_source`] with the entry variant `options`.
-    pub fn cuda_source_with<R: DeviceReducer<Value = V>>(
-        &self,
+    /// [`TranslationUnit::for_kernel`] with the entry variant `options`.
+    pub fn for_kernel_with<A>(
+        kernel: &impl DeviceFor<A>,
         iterate: Iterate,
         options: UnitOptions,
-    ) -> TranslationUnit {
+    ) -> Self {
+        generate(&kernel.device_body(&[]), Pattern::For { iterate }, options)
+    }
+
+    /// The unit of a `parallel_reduce` kernel over index `A` with reducer `R`
+    /// (`TranslationUnit::reduce_kernel::<Sum<f64>, _>(&k, Iterate::Right)`): the entry writes
+    /// one partial value per block, and `<entry>_join` joins them.
+    pub fn reduce_kernel<R: DeviceReducer, A>(
+        kernel: &impl DeviceReduce<A, R>,
+        iterate: Iterate,
+    ) -> Self {
+        Self::reduce_kernel_with(kernel, iterate, UnitOptions::default())
+    }
+
+    /// [`TranslationUnit::reduce_kernel`] with the entry variant `options`.
+    pub fn reduce_kernel_with<R: DeviceReducer, A>(
+        kernel: &impl DeviceReduce<A, R>,
+        iterate: Iterate,
+        options: UnitOptions,
+    ) -> Self {
         let r = description::<R>();
         generate(
-            &self.body_with(&r.emit),
+            &kernel.device_body(&r.emit),
             Pattern::reduce(&r, iterate),
             options,
         )
     }
-}
 
-impl<A: ShadowIndex, V, C: Captures, H, S> Kernel<ScanKind<A, V>, C, H, S>
-where
-    S: Fn(C::Shadow, A::Exprs, Expr<Mut<V>>, Expr<bool>),
-{
-    /// The CUDA C++ translation unit of this kernel as a `parallel_scan` with reducer `R` (`Sum`
-    /// for [`crate::parallel_scan`]); see [`TranslationUnit`] for its entries.
-    pub fn cuda_source<R: DeviceReducer<Value = V>>(&self) -> TranslationUnit {
-        self.cuda_source_with::<R>(UnitOptions::default())
+    /// The unit of a `parallel_scan` kernel over index `A` with reducer `R` (`Sum` for
+    /// [`crate::parallel_scan`]): `TranslationUnit::scan_kernel::<Sum<u64>, _>(&k)`.
+    pub fn scan_kernel<R: DeviceReducer, A>(kernel: &impl DeviceScan<A, R>) -> Self {
+        Self::scan_kernel_with(kernel, UnitOptions::default())
     }
 
-    /// [`Kernel::cuda_source`] with the entry variant `options`.
-    pub fn cuda_source_with<R: DeviceReducer<Value = V>>(
-        &self,
+    /// [`TranslationUnit::scan_kernel`] with the entry variant `options`.
+    pub fn scan_kernel_with<R: DeviceReducer, A>(
+        kernel: &impl DeviceScan<A, R>,
         options: UnitOptions,
-    ) -> TranslationUnit {
+    ) -> Self {
         let r = description::<R>();
-        generate(&self.body_with(&r.emit), Pattern::scan(&r), options)
-    }
-}
-
-impl<C: Captures, H, S: Fn(C::Shadow, TeamShadow)> Kernel<TeamForKind, C, H, S> {
-    /// The CUDA C++ translation unit of this team kernel as a `parallel_for` over a `TeamPolicy`
-    /// (see [`TranslationUnit`] for its entry).
-    pub fn cuda_source(&self) -> TranslationUnit {
-        self.cuda_source_with(UnitOptions::default())
+        generate(&kernel.device_body(&r.emit), Pattern::scan(&r), options)
     }
 
-    /// [`Kernel::cuda_source`] with the entry variant `options`.
-    pub fn cuda_source_with(&self, options: UnitOptions) -> TranslationUnit {
-        generate(&self.body(), Pattern::TeamFor, options)
-    }
-}
-
-impl<V, C: Captures, H, S> Kernel<TeamReduceKind<V>, C, H, S>
-where
-    S: Fn(C::Shadow, TeamShadow, Expr<Mut<V>>),
-{
-    /// The CUDA C++ translation unit of this team kernel as a `parallel_reduce` over a `TeamPolicy`
-    /// with reducer `R` (see [`TranslationUnit`] for its entries).
-    pub fn cuda_source<R: DeviceReducer<Value = V>>(&self) -> TranslationUnit {
-        self.cuda_source_with::<R>(UnitOptions::default())
+    /// The unit of a team `kernel!` as a `parallel_for` over a `TeamPolicy`.
+    pub fn team_kernel(kernel: &(impl TeamForFunctor + DeviceKernel)) -> Self {
+        Self::team_kernel_with(kernel, UnitOptions::default())
     }
 
-    /// [`Kernel::cuda_source`] with the entry variant `options`.
-    pub fn cuda_source_with<R: DeviceReducer<Value = V>>(
-        &self,
+    /// [`TranslationUnit::team_kernel`] with the entry variant `options`.
+    pub fn team_kernel_with(
+        kernel: &(impl TeamForFunctor + DeviceKernel),
         options: UnitOptions,
-    ) -> TranslationUnit {
+    ) -> Self {
+        generate(&kernel.device_body(&[]), Pattern::TeamFor, options)
+    }
+
+    /// The unit of a team `kernel!` as a `parallel_reduce` over a `TeamPolicy` with reducer `R`
+    /// (`TranslationUnit::team_reduce_kernel::<Sum<f64>>(&k)`).
+    pub fn team_reduce_kernel<R: DeviceReducer>(
+        kernel: &(impl TeamReduceFunctor<R::Value> + DeviceKernel),
+    ) -> Self {
+        Self::team_reduce_kernel_with::<R>(kernel, UnitOptions::default())
+    }
+
+    /// [`TranslationUnit::team_reduce_kernel`] with the entry variant `options`.
+    pub fn team_reduce_kernel_with<R: DeviceReducer>(
+        kernel: &(impl TeamReduceFunctor<R::Value> + DeviceKernel),
+        options: UnitOptions,
+    ) -> Self {
         let r = description::<R>();
-        generate(&self.body_with(&r.emit), Pattern::team_reduce(&r), options)
+        generate(
+            &kernel.device_body(&r.emit),
+            Pattern::team_reduce(&r),
+            options,
+        )
     }
 }
