@@ -56,7 +56,9 @@ macro_rules! host_execution_space {
             type Kind = crate::space::HostKind;
 
             fn default_instance() -> Result<Self> {
-                let what = || concat!("getting the default ", stringify!($space), " instance").to_string();
+                let what = || {
+                    concat!("getting the default ", stringify!($space), " instance").to_string()
+                };
                 let state = runtime::state(what)?;
                 Ok(state.started::<super::HostBackend>(what)?.$default().clone())
             }

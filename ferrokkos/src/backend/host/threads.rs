@@ -193,10 +193,10 @@ host_execution_space!(
             self.inner.workers.len() + 1
         }
 
-        /// Instances over disjoint sets of this instance's workers, sized by the weights. Each instance's
-        /// work runs on the thread that dispatches it plus its workers, so `n` instances share
-        /// `concurrency()` threads when dispatched from `n` threads. More parts than threads gives
-        /// instances of concurrency 1 (they run on their callers).
+        /// Instances over disjoint sets of this instance's workers, sized by the weights. Each
+        /// instance's work runs on the thread that dispatches it plus its workers, so `n` instances
+        /// share `concurrency()` threads when dispatched from `n` threads. More parts than threads
+        /// gives instances of concurrency 1 (they run on their callers).
         fn partition(&self, weights: &[f64]) -> Result<Vec<Self>> {
             self.inner
                 .shared
