@@ -42,9 +42,6 @@
 //! The architecture is described in `docs/architecture.md` of the repository.
 
 #![warn(missing_docs)]
-// Without a device backend, the seams that only device backends use (device copies, pending device
-// work, device reduction places, the trace's device spans) have no caller in the build.
-#![cfg_attr(not(feature = "cuda"), allow(dead_code))]
 
 // Lets `kernel!` (which names `::ferrokkos`) expand inside the crate's own unit tests.
 #[cfg(test)]

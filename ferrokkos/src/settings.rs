@@ -422,90 +422,95 @@ impl InitSettings {
                 Some((n, v)) => (n, Some(v.to_string())),
                 None => (flag, None),
             };
-            match name {
-                "kokkos-num-threads" | "kokkos-threads" => {
-                    let value = match inline {
-                        Some(v) => v,
-                        None => args.next().ok_or_else(|| Error::Setting {
-                            name: format!("--{name}"),
-                            value: String::new(),
-                            reason: "expects a value, e.g. --kokkos-num-threads=4".into(),
-                        })?,
-                    };
-                    self.num_threads = Some(parse_threads(&format!("--{name}"), &value)?);
-                }
-                "kokkos-device-id" => {
-                    let value = match inline {
-                        Some(v) => v,
-                        None => args.next().ok_or_else(|| Error::Setting {
-                            name: "--kokkos-device-id".into(),
-                            value: String::new(),
-                            reason: "expects a value, e.g. --kokkos-device-id=1".into(),
-                        })?,
-                    };
-                    self.device_id = Some(parse_device("--kokkos-device-id", &value)?);
-                }
-                "kokkos-map-device-id-by" => match inline.as_deref() {
-                    Some("mpi_rank") => self.map_device_by_rank = true,
-                    other => {
-                        return Err(Error::Setting {
-                            name: "--kokkos-map-device-id-by".into(),
-                            value: other.unwrap_or_default().to_string(),
-                            reason: "supported: --kokkos-map-device-id-by=mpi_rank".into(),
-                        });
-                    }
-                },
-                "kokkos-tools-libs"
-                | "kokkos-tools-library"
-                | "kokkos-tools-args"
-                | "ferrokkos-trace" => {
-                    let value = match inline {
-                        Some(v) => v,
-                        None => args.next().ok_or_else(|| Error::Setting {
-                            name: format!("--{name}"),
-                            value: String::new(),
-                            reason: format!("expects a value, e.g. --{name}=..."),
-                        })?,
-                    };
-                    match name {
-                        "kokkos-tools-args" => self.tools_args = Some(value),
-                        "ferrokkos-trace" => self.trace = Some(value.into()),
-                        _ => self.tools_libs = Some(value),
-                    }
-                }
-                "ferrokkos-tools-optional" => {
-                    self.tools_optional = match inline {
-                        Some(v) => parse_bool("--ferrokkos-tools-optional", &v)?,
-                        None => true,
-                    };
-                }
-                "kokkos-disable-warnings" => {
-                    self.disable_warnings = match inline {
-                        Some(v) => parse_bool("--kokkos-disable-warnings", &v)?,
-                        None => true,
-                    };
-                }
-                "ferrokkos-pin-threads" => {
-                    self.pin_threads = match inline {
-                        Some(v) => parse_bool("--ferrokkos-pin-threads", &v)?,
-                        None => true,
-                    };
-                }
-                _ if name.starts_with("kokkos-") => {
-                    return Err(Error::Setting {
-                        name: format!("--{name}"),
-                        value: inline.unwrap_or_default(),
-                        reason: "unknown or unsupported Kokkos option; supported: \
-                                 --kokkos-num-threads=N, --kokkos-device-id=N, \
-                                 --kokkos-map-device-id-by=mpi_rank, --kokkos-tools-libs=PATH, \
-                                 --kokkos-tools-args=ARGS, --kokkos-disable-warnings"
-                            .into(),
-                    });
-                }
-                _ => rest.push(arg),
+            if !self.apply_flag(name, inline, &mut args)? {
+                rest.push(arg);
             }
         }
         Ok(rest)
+    }
+
+    /// Applies the flag `--name` (with its `=value` in `inline`, or else its value taken from
+    /// `args` where it needs one). False for a flag that is not a Kokkos or ferrokkos option: it
+    /// stays among the program's arguments.
+    fn apply_flag(
+        &mut self,
+        name: &str,
+        inline: Option<String>,
+        args: &mut impl Iterator<Item = String>,
+    ) -> Result<bool> {
+        let flag = || format!("--{name}");
+        match name {
+            "kokkos-num-threads" | "kokkos-threads" => {
+                let value = flag_value(&flag(), inline, args, "--kokkos-num-threads=4")?;
+                self.num_threads = Some(parse_threads(&flag(), &value)?);
+            }
+            "kokkos-device-id" => {
+                let value = flag_value(&flag(), inline, args, "--kokkos-device-id=1")?;
+                self.device_id = Some(parse_device(&flag(), &value)?);
+            }
+            "kokkos-map-device-id-by" => match inline.as_deref() {
+                Some("mpi_rank") => self.map_device_by_rank = true,
+                other => {
+                    return Err(Error::Setting {
+                        name: flag(),
+                        value: other.unwrap_or_default().to_string(),
+                        reason: "supported: --kokkos-map-device-id-by=mpi_rank".into(),
+                    });
+                }
+            },
+            "kokkos-tools-libs"
+            | "kokkos-tools-library"
+            | "kokkos-tools-args"
+            | "ferrokkos-trace" => {
+                let value = flag_value(&flag(), inline, args, &format!("--{name}=..."))?;
+                match name {
+                    "kokkos-tools-args" => self.tools_args = Some(value),
+                    "ferrokkos-trace" => self.trace = Some(value.into()),
+                    _ => self.tools_libs = Some(value),
+                }
+            }
+            "ferrokkos-tools-optional" => self.tools_optional = flag_bool(&flag(), inline)?,
+            "kokkos-disable-warnings" => self.disable_warnings = flag_bool(&flag(), inline)?,
+            "ferrokkos-pin-threads" => self.pin_threads = flag_bool(&flag(), inline)?,
+            _ if name.starts_with("kokkos-") => {
+                return Err(Error::Setting {
+                    name: flag(),
+                    value: inline.unwrap_or_default(),
+                    reason: "unknown or unsupported Kokkos option; supported: \
+                             --kokkos-num-threads=N, --kokkos-device-id=N, \
+                             --kokkos-map-device-id-by=mpi_rank, --kokkos-tools-libs=PATH, \
+                             --kokkos-tools-args=ARGS, --kokkos-disable-warnings"
+                        .into(),
+                });
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// The value of the flag `flag`: the one after its `=`, or else the next argument.
+fn flag_value(
+    flag: &str,
+    inline: Option<String>,
+    args: &mut impl Iterator<Item = String>,
+    example: &str,
+) -> Result<String> {
+    match inline {
+        Some(value) => Ok(value),
+        None => args.next().ok_or_else(|| Error::Setting {
+            name: flag.to_string(),
+            value: String::new(),
+            reason: format!("expects a value, e.g. {example}"),
+        }),
+    }
+}
+
+/// The value of the switch `flag`: on when it has no `=value`.
+fn flag_bool(flag: &str, inline: Option<String>) -> Result<bool> {
+    match inline {
+        Some(value) => parse_bool(flag, &value),
+        None => Ok(true),
     }
 }
 

@@ -18,6 +18,8 @@ use crate::seal::Token;
 
 /// How a job obtained its compiled entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// Constructed by the Cuda backend's compilations (its `jit`) and by the tests; the host compiles nothing.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) enum Obtained {
     /// Compiled (NVRTC for Cuda).
     Compiled,
@@ -31,6 +33,8 @@ pub(crate) enum Obtained {
 /// The reducer of a reduction or scan to prepare: its type's name (part of the compiled entry's
 /// key) and its device description.
 #[derive(Clone, Copy)]
+// Read by the Cuda backend when it compiles a reduction or scan ahead of its launch.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) struct ReducerOf {
     pub(crate) name: &'static str,
     pub(crate) cxx: fn(Token) -> Option<ReducerCxx>,
@@ -47,6 +51,8 @@ impl ReducerOf {
 
 /// The pattern a kernel is prepared for.
 #[derive(Clone, Copy)]
+// The reducers are read by the Cuda backend, which compiles the pattern's entry.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) enum RequestPattern {
     For,
     Reduce(ReducerOf),
@@ -67,6 +73,8 @@ impl RequestPattern {
 
 /// One kernel to prepare, as a launch seam receives it. Public only because the seams' methods
 /// name it; no other crate can build one.
+// Read by the Cuda backend's `prepare_range` / `prepare_md`; host spaces compile nothing.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub struct Request<'a> {
     pub(crate) label: &'a str,
     /// The kernel's device translation (`None` for closures and host-only functors).
@@ -96,7 +104,8 @@ pub struct Job {
 }
 
 impl Job {
-    /// A job that does `work`.
+    /// A job that does `work` (the Cuda backend's compilations, and the tests' stand-ins).
+    #[cfg(any(feature = "cuda", test))]
     pub(crate) fn new(work: impl Work + 'static) -> Job {
         Job {
             work: Box::new(work),
@@ -112,7 +121,8 @@ pub(crate) trait Work: Send {
     /// Takes `other`'s kernels into this work if they compile together (the same device), and
     /// gives `other` back otherwise.
     fn absorb(&mut self, other: Box<dyn Work>) -> Option<Box<dyn Work>>;
-    /// The work as `Any` (for `absorb`).
+    /// The work as `Any` (for `absorb`; the Cuda backend's works recognize each other by it).
+    #[cfg(any(feature = "cuda", test))]
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
     /// This work's kernels in at most `threads` batches, each of at least about `per_batch`
     /// distinct kernels and about as much work as the others, with the positions of each batch's

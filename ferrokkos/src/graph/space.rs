@@ -15,6 +15,9 @@ pub(crate) type Launch<S> = dyn Fn(&S) -> Result<()> + Send + Sync;
 pub(crate) type PrepareFn = dyn Fn(&mut crate::dispatch::Prepare) -> Result<()> + Send + Sync;
 
 /// One node as a space sees it when it instantiates a graph.
+// The host spaces run the launches in order; the Cuda backend also reads the labels, dependencies
+// and preparations when it records a CUDA graph.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub struct NodeSpec<'a, S> {
     /// The node's label (for errors and tools).
     pub(crate) label: &'a str,

@@ -203,7 +203,8 @@ where
         self.len() == 0
     }
 
-    /// The tile sizes the user set, if any.
+    /// The tile sizes the user set, if any (the Cuda backend's launch blocks).
+    #[cfg(feature = "cuda")]
     pub(crate) fn explicit_tiles(&self) -> Option<[u64; R]> {
         self.tiles
     }

@@ -50,6 +50,8 @@ pub trait ReduceTarget {
 /// A place in memory the GPU reaches where a reduction's result can be written: the address, its
 /// size in bytes, and the allocation it belongs to (borrowed and stamped by the launch).
 #[doc(hidden)]
+// Read by the Cuda backend's reductions, which write their result there.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub struct DevicePlace<'a> {
     pub(crate) ptr: u64,
     pub(crate) size: usize,

@@ -221,7 +221,9 @@ impl Allocation {
     }
 
     /// Records work number `seq` of `queue` as the last on that queue that uses this allocation
-    /// (updating that queue's entry in place; entries of completed work are dropped).
+    /// (updating that queue's entry in place; entries of completed work are dropped). Called by
+    /// the Cuda backend's asynchronous launches and copies.
+    #[cfg(feature = "cuda")]
     pub(crate) fn stamp_from(
         &self,
         queue: &std::sync::Weak<dyn crate::space::WorkQueue>,
@@ -246,7 +248,8 @@ impl Allocation {
 
     /// The asynchronous work recorded on this allocation on queues other than `queue` that may still
     /// be running (work on `queue` itself is ordered by the queue). Empty (no allocation) in the
-    /// common case.
+    /// common case. Called by the Cuda backend, which orders its stream after that work.
+    #[cfg(feature = "cuda")]
     pub(crate) fn pending_elsewhere(
         &self,
         queue: &std::sync::Weak<dyn crate::space::WorkQueue>,

@@ -11,6 +11,8 @@ use crate::error::Result;
 
 /// One side of a copy or fill: where element 0 is, the shape (strides in elements) and the
 /// allocation whose borrows and pending work apply.
+// Read by the Cuda backend's copies and fills (the only `DeviceCopy` of the build).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub struct Side<'a> {
     pub(crate) alloc: Option<&'a Arc<Allocation>>,
     pub(crate) ptr: *mut u8,
@@ -20,12 +22,17 @@ pub struct Side<'a> {
 
 /// The element type's size and alignment.
 #[derive(Clone, Copy, Debug)]
+// Read by the Cuda backend's copies and fills (the only `DeviceCopy` of the build).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub struct Elem {
     pub(crate) size: usize,
     pub(crate) align: usize,
 }
 
+// The shape queries the Cuda backend's copies and fills make.
+#[cfg(feature = "cuda")]
 impl Side<'_> {
+    /// The number of elements.
     pub(crate) fn count(&self) -> usize {
         self.extents.iter().product()
     }

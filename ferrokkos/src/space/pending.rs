@@ -2,6 +2,7 @@
 //! stamps the allocations it uses with its queue (a CUDA stream) and sequence number, and host access
 //! to the elements waits for that work first.
 
+#[cfg(feature = "cuda")]
 use std::any::Any;
 use std::sync::Weak;
 
@@ -16,7 +17,9 @@ pub(crate) trait WorkQueue: Send + Sync {
     /// Whether the work numbered `seq` has completed (without waiting).
     fn completed(&self, seq: u64) -> bool;
 
-    /// The queue as `Any`, so that its backend can recognize its own queues.
+    /// The queue as `Any`, so that its backend can recognize its own queues (the Cuda backend's
+    /// streams).
+    #[cfg(feature = "cuda")]
     fn as_any(&self) -> &dyn Any;
 }
 

@@ -83,6 +83,8 @@ pub fn compile_events() -> Receiver<CompileEvent> {
 }
 
 /// Sends `event` to every receiver alive, and forgets the dropped ones.
+// Compilations happen in the GPU backends (NVRTC, hiprtc) only; the tests drive them by hand.
+#[cfg_attr(not(any(feature = "cuda", feature = "hip")), allow(dead_code))]
 fn send(event: CompileEvent) {
     let mut watchers = WATCHERS.lock().unwrap_or_else(|e| e.into_inner());
     watchers.retain(|w| w.send(event.clone()).is_ok());
@@ -94,6 +96,8 @@ fn send(event: CompileEvent) {
 /// One compilation from [`compiling`] to [`Compiling::finish`] (or its drop, which reports a
 /// failure).
 #[must_use = "the compilation ends when this is finished or dropped"]
+// Started by the GPU backends' compilations (NVRTC, hiprtc) only; the tests start some by hand.
+#[cfg_attr(not(any(feature = "cuda", feature = "hip")), allow(dead_code))]
 pub(crate) struct Compiling {
     /// The program and target, while watched (else nothing is sent).
     watched: Option<(String, String)>,
@@ -101,6 +105,8 @@ pub(crate) struct Compiling {
 }
 
 /// Reports that the compiler starts on `program` for `target`; the result reports its end.
+// Called by the GPU backends' compilations (NVRTC, hiprtc) only, and by the tests.
+#[cfg_attr(not(any(feature = "cuda", feature = "hip")), allow(dead_code))]
 pub(crate) fn compiling(program: &str, target: &str) -> Compiling {
     let watched = WATCHED.load(Ordering::Relaxed).then(|| {
         let (program, target) = (program.to_string(), target.to_string());
@@ -117,6 +123,8 @@ pub(crate) fn compiling(program: &str, target: &str) -> Compiling {
     }
 }
 
+// Called by the GPU backends' compilations (NVRTC, hiprtc) only, and by the tests.
+#[cfg_attr(not(any(feature = "cuda", feature = "hip")), allow(dead_code))]
 impl Compiling {
     /// Reports the end of the compilation: finished when `ok`, else failed.
     pub(crate) fn finish(mut self, ok: bool) {

@@ -288,6 +288,8 @@ impl Drop for DeepCopyScope {
 }
 
 /// The trace clock now, when a trace is written: the start of host work that [`host_span`] records.
+/// Called by the Cuda backend around its compilations.
+#[cfg(feature = "cuda")]
 #[inline]
 pub(crate) fn trace_start() -> Option<f64> {
     if !super::active() {
@@ -297,7 +299,9 @@ pub(crate) fn trace_start() -> Option<f64> {
 }
 
 /// Records host work that began at `start` (from [`trace_start`]) and ends now, as a span of
-/// category `cat` on the calling thread's lane (e.g. a kernel's compilation, `jit`).
+/// category `cat` on the calling thread's lane (e.g. a kernel's compilation, `jit`): the Cuda
+/// backend's compilations.
+#[cfg(feature = "cuda")]
 pub(crate) fn host_span(cat: &str, name: &str, start: Option<f64>) {
     if let Some(start) = start
         && let Some(tools) = current()

@@ -244,7 +244,8 @@ impl Trace {
         ));
     }
 
-    /// Records device work whose timing comes later.
+    /// Records device work whose timing comes later (the Cuda backend's kernels and copies).
+    #[cfg(feature = "cuda")]
     pub(crate) fn pending(&self, span: PendingSpan) {
         self.lock().pending.push(span);
     }

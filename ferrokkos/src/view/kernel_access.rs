@@ -327,7 +327,8 @@ pub(crate) enum Reach {
     /// waited for.
     Host,
     /// On the GPU: every View must be device-accessible; the launch orders itself after device work
-    /// on its stream instead of waiting.
+    /// on its stream instead of waiting. Launches of the Cuda backend.
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
     Device,
 }
 
@@ -421,7 +422,9 @@ impl<'a> LaunchBorrows<'a> {
         Ok(borrows)
     }
 
-    /// The borrowed allocations (one entry per allocation).
+    /// The borrowed allocations (one entry per allocation), which the Cuda backend stamps with its
+    /// launch.
+    #[cfg(feature = "cuda")]
     pub(crate) fn allocations(&self) -> impl Iterator<Item = &'a Allocation> + '_ {
         self.held
             .as_slice()
@@ -429,7 +432,9 @@ impl<'a> LaunchBorrows<'a> {
             .map(|(a, _)| -> &'a Allocation { a })
     }
 
-    /// The borrowed allocations with whether each is borrowed exclusively (written).
+    /// The borrowed allocations with whether each is borrowed exclusively (written): what
+    /// the Cuda backend's launches stamp and order themselves after.
+    #[cfg(feature = "cuda")]
     pub(crate) fn held(&self) -> impl Iterator<Item = (&'a Arc<Allocation>, bool)> + '_ {
         self.held.as_slice().iter().copied()
     }

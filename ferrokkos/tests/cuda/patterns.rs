@@ -64,95 +64,125 @@ fn axpy_on_device_memory_matches_the_host() {
     }
 }
 
-#[test]
-#[ignore = "needs a CUDA GPU"]
-fn reductions_of_every_kind_match_serial() {
-    let exec = cuda();
-    let n = 1_000_000usize;
-    let v = Dev1::<i64>::new("v", [n]).unwrap();
+/// The number of values the reductions run over.
+const N: usize = 1_000_000;
+
+/// The values the reductions run over, `((i * 7919) % 10007) - 5000` for `i` below [`N`] (both
+/// signs, repeated values), on the device and read back to the host.
+fn values(exec: &Cuda) -> (Dev1<i64>, Vec<i64>) {
+    let v = Dev1::<i64>::new("v", [N]).unwrap();
     parallel_for(
         "init",
-        RangePolicy::new(&exec, 0, n).unwrap(),
+        RangePolicy::new(exec, 0, N).unwrap(),
         kernel!(|i| v[i] = ((i * 7919) % 10007) as i64 - 5000),
     )
     .unwrap();
     let host = create_mirror_view(&v).unwrap();
     deep_copy(&host, &v).unwrap();
     let h = host.to_vec().unwrap();
-    let sum: i64 = parallel_reduce(
-        "sum",
-        RangePolicy::new(&exec, 0, n).unwrap(),
-        kernel!(|i, acc: &mut i64| *acc += v[i]),
-        Sum::new(),
-    )
-    .unwrap();
-    assert_eq!(sum, h.iter().sum::<i64>());
-    let max: i64 = parallel_reduce(
-        "max",
-        RangePolicy::new(&exec, 0, n).unwrap(),
-        kernel!(|i, m: &mut i64| *m = (*m).max(v[i])),
-        Max::new(),
-    )
-    .unwrap();
-    assert_eq!(max, *h.iter().max().unwrap());
-    let loc = parallel_reduce(
-        "minloc",
-        RangePolicy::new(&exec, 0, n).unwrap(),
-        kernel!(|i, best: &mut ValLocScalar<i64, usize>| {
-            if v[i] < best.val {
-                best.val = v[i];
-                best.loc = i;
+    (v, h)
+}
+
+/// One GPU test per reduction: `$body` reduces the device values `$v` over `$policy` (all of
+/// them) on `$exec` and compares with the host's copy `$h` of the same values.
+macro_rules! reduction_tests {
+    ($($name:ident($exec:ident, $policy:ident, $v:ident, $h:ident) $body:block)*) => {
+        $(
+            #[test]
+            #[ignore = "needs a CUDA GPU"]
+            fn $name() {
+                let $exec = cuda();
+                let ($v, $h) = values(&$exec);
+                let $policy = RangePolicy::new(&$exec, 0, N).unwrap();
+                $body
             }
-        }),
-        MinLoc::<i64, usize>::new(),
-    )
-    .unwrap();
-    let min = *h.iter().min().unwrap();
-    assert_eq!(loc.val, min);
-    assert_eq!(h[loc.loc], min);
-    let (s, c) = parallel_reduce(
-        "tuple",
-        RangePolicy::new(&exec, 0, n).unwrap(),
-        kernel!(|i, s: &mut i64, c: &mut u32| {
-            *s += v[i];
-            if v[i] > 0 {
-                *c += 1;
-            }
-        }),
-        (Sum::<i64>::new(), Sum::<u32>::new()),
-    )
-    .unwrap();
-    assert_eq!(s, sum);
-    assert_eq!(c as usize, h.iter().filter(|x| **x > 0).count());
-    let mut total = 0i64;
-    parallel_reduce(
-        "into",
-        RangePolicy::new(&exec, 0, n).unwrap(),
-        kernel!(|i, acc: &mut i64| *acc += v[i]),
-        &mut total,
-    )
-    .unwrap();
-    assert_eq!(total, sum);
-    // Into a device View: asynchronous, read back by deep_copy.
-    let dev_total = View::<i64, 0, LayoutRight, CudaSpace>::new("total", []).unwrap();
-    parallel_reduce(
-        "into view",
-        RangePolicy::new(&exec, 0, n).unwrap(),
-        kernel!(|i, acc: &mut i64| *acc += v[i]),
-        &dev_total,
-    )
-    .unwrap();
-    let mut back = 0i64;
-    deep_copy(&mut back, &dev_total).unwrap();
-    assert_eq!(back, sum);
-    let empty: i64 = parallel_reduce(
-        "empty",
-        RangePolicy::new(&exec, 5, 5).unwrap(),
-        kernel!(|i, acc: &mut i64| *acc += v[i]),
-        Sum::new(),
-    )
-    .unwrap();
-    assert_eq!(empty, 0);
+        )*
+    };
+}
+
+reduction_tests! {
+    a_sum_matches_the_host(exec, policy, v, h) {
+        let sum: i64 =
+            parallel_reduce("sum", policy, kernel!(|i, acc: &mut i64| *acc += v[i]), Sum::new())
+                .unwrap();
+        assert_eq!(sum, h.iter().sum::<i64>());
+    }
+
+    a_max_matches_the_host(exec, policy, v, h) {
+        let max: i64 =
+            parallel_reduce("max", policy, kernel!(|i, m: &mut i64| *m = (*m).max(v[i])), Max::new())
+                .unwrap();
+        assert_eq!(max, *h.iter().max().unwrap());
+    }
+
+    a_min_loc_finds_a_place_of_the_minimum(exec, policy, v, h) {
+        let loc = parallel_reduce(
+            "minloc",
+            policy,
+            kernel!(|i, best: &mut ValLocScalar<i64, usize>| {
+                if v[i] < best.val {
+                    best.val = v[i];
+                    best.loc = i;
+                }
+            }),
+            MinLoc::<i64, usize>::new(),
+        )
+        .unwrap();
+        let min = *h.iter().min().unwrap();
+        assert_eq!(loc.val, min);
+        assert_eq!(h[loc.loc], min);
+    }
+
+    a_tuple_of_reducers_matches_the_host(exec, policy, v, h) {
+        let (s, c) = parallel_reduce(
+            "tuple",
+            policy,
+            kernel!(|i, s: &mut i64, c: &mut u32| {
+                *s += v[i];
+                if v[i] > 0 {
+                    *c += 1;
+                }
+            }),
+            (Sum::<i64>::new(), Sum::<u32>::new()),
+        )
+        .unwrap();
+        assert_eq!(s, h.iter().sum::<i64>());
+        assert_eq!(c as usize, h.iter().filter(|x| **x > 0).count());
+    }
+
+    a_sum_into_a_host_scalar_matches_the_host(exec, policy, v, h) {
+        let mut total = 0i64;
+        parallel_reduce("into", policy, kernel!(|i, acc: &mut i64| *acc += v[i]), &mut total)
+            .unwrap();
+        assert_eq!(total, h.iter().sum::<i64>());
+    }
+
+    a_sum_into_a_device_view_is_read_back_by_deep_copy(exec, policy, v, h) {
+        // Asynchronous: the result stays on the device until deep_copy.
+        let dev_total = View::<i64, 0, LayoutRight, CudaSpace>::new("total", []).unwrap();
+        parallel_reduce(
+            "into view",
+            policy,
+            kernel!(|i, acc: &mut i64| *acc += v[i]),
+            &dev_total,
+        )
+        .unwrap();
+        let mut back = 0i64;
+        deep_copy(&mut back, &dev_total).unwrap();
+        assert_eq!(back, h.iter().sum::<i64>());
+    }
+
+    a_sum_over_an_empty_range_is_zero(exec, policy, v, h) {
+        let _ = (policy, h);
+        let empty: i64 = parallel_reduce(
+            "empty",
+            RangePolicy::new(&exec, 5, 5).unwrap(),
+            kernel!(|i, acc: &mut i64| *acc += v[i]),
+            Sum::new(),
+        )
+        .unwrap();
+        assert_eq!(empty, 0);
+    }
 }
 
 #[test]
@@ -186,40 +216,58 @@ fn f64_sums_agree_with_serial_within_rounding() {
     assert_eq!(dev.to_bits(), again.to_bits(), "deterministic");
 }
 
-#[test]
-#[ignore = "needs a CUDA GPU"]
-fn scans_give_the_prefix_sums_and_the_total() {
+/// A scan of `n` values `i % 13` on the GPU gives their exclusive prefix sums and their total.
+fn scan_gives_the_prefix_sums_and_the_total(n: usize) {
     let exec = cuda();
-    for n in [1usize, 7, 1000, 1 << 20, 3_000_017] {
-        let v = Dev1::<u64>::new("v", [n]).unwrap();
-        let out = Dev1::<u64>::new("out", [n]).unwrap();
-        parallel_for(
-            "init",
-            RangePolicy::new(&exec, 0, n).unwrap(),
-            kernel!(|i| v[i] = (i % 13) as u64),
-        )
-        .unwrap();
-        let total: u64 = parallel_scan(
-            "scan",
-            RangePolicy::new(&exec, 0, n).unwrap(),
-            kernel!(|i, partial: &mut u64, last: bool| {
-                if last {
-                    out[i] = *partial;
-                }
-                *partial += v[i];
-            }),
-        )
-        .unwrap();
-        let h = create_mirror_view(&out).unwrap();
-        deep_copy(&h, &out).unwrap();
-        let h = h.to_vec().unwrap();
-        let mut run = 0u64;
-        for (i, got) in h.iter().enumerate() {
-            assert_eq!(*got, run, "n {n} at {i}");
-            run += (i % 13) as u64;
-        }
-        assert_eq!(total, run, "n {n}");
+    let v = Dev1::<u64>::new("v", [n]).unwrap();
+    let out = Dev1::<u64>::new("out", [n]).unwrap();
+    parallel_for(
+        "init",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| v[i] = (i % 13) as u64),
+    )
+    .unwrap();
+    let total: u64 = parallel_scan(
+        "scan",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i, partial: &mut u64, last: bool| {
+            if last {
+                out[i] = *partial;
+            }
+            *partial += v[i];
+        }),
+    )
+    .unwrap();
+    let h = create_mirror_view(&out).unwrap();
+    deep_copy(&h, &out).unwrap();
+    let h = h.to_vec().unwrap();
+    let mut run = 0u64;
+    for (i, got) in h.iter().enumerate() {
+        assert_eq!(*got, run, "n {n} at {i}");
+        run += (i % 13) as u64;
     }
+    assert_eq!(total, run, "n {n}");
+}
+
+/// One GPU test of [`scan_gives_the_prefix_sums_and_the_total`] per length.
+macro_rules! scan_tests {
+    ($($name:ident: $n:expr;)*) => {
+        $(
+            #[test]
+            #[ignore = "needs a CUDA GPU"]
+            fn $name() {
+                scan_gives_the_prefix_sums_and_the_total($n);
+            }
+        )*
+    };
+}
+
+scan_tests! {
+    a_scan_of_one_value_is_zero_and_its_total_the_value: 1;
+    a_scan_within_one_warp_gives_the_prefix_sums: 7;
+    a_scan_within_one_block_gives_the_prefix_sums: 1000;
+    a_scan_of_whole_blocks_gives_the_prefix_sums: 1 << 20;
+    a_scan_ending_in_a_partial_block_gives_the_prefix_sums: 3_000_017;
 }
 
 #[test]

@@ -1,11 +1,11 @@
 //! `MDRangePolicy` on the host spaces: the [`LaunchMDRange`] entry points of Serial and Threads.
 
-use std::any::type_name;
 use std::ops::Range;
 
 use super::isa::wide_or_plain;
 use super::point::{CHUNK, ForPoint, Point, ReducePoint, chunked, each_run};
-use super::run::{describe, run_for, run_reduce};
+use super::range::{HostPolicy, host_for, host_reduce};
+use super::run::{run_for, run_reduce};
 use super::work::Work;
 use crate::dispatch::{
     ForFunctor, ForKernel, HostExecutionSpace, LaunchMDRange, ReduceFunctor, ReduceKernel,
@@ -13,9 +13,6 @@ use crate::dispatch::{
 use crate::error::Result;
 use crate::policy::{IndexTuple, IndexType, MDRangePolicy, TileGrid};
 use crate::reducer::{ReduceTarget, Reducer};
-use crate::seal::Token;
-use crate::space::tool_site;
-use crate::tools::{Pattern, profiled};
 
 // The loops below sit in functions that take the kernel as `&K` and are never inlined, for the
 // reason given in `range.rs`.
@@ -118,9 +115,24 @@ where
     fn work(&self, tiles: u64) -> Work {
         Work::new(tiles, self.get_schedule(), None, self.space().concurrency())
     }
+}
 
+impl<S, const R: usize, I> HostPolicy for MDRangePolicy<S, R, I>
+where
+    S: HostExecutionSpace,
+    I: IndexType,
+    [I; R]: IndexTuple<I>,
+{
+    type Space = S;
+    type Bounds = [(i128, i128); R];
+    const BITS: u32 = I::BITS;
+    #[inline(always)]
+    fn space(&self) -> &S {
+        MDRangePolicy::space(self)
+    }
     /// The iteration box, per dimension `[lower, upper)`, the box [`TileGrid::visit`] walks.
-    fn launch_box(&self) -> [(i128, i128); R] {
+    #[inline(always)]
+    fn bounds(&self) -> [(i128, i128); R] {
         let (lo, hi) = (self.lower(), self.upper());
         std::array::from_fn(|d| (lo[d].to_i128(), hi[d].to_i128()))
     }
@@ -168,31 +180,11 @@ where
     [I; R]: IndexTuple<I>,
     K: ForFunctor<<[I; R] as IndexTuple<I>>::Tuple>,
 {
-    // A finalize asked for inside the kernel happens once this launch has returned.
-    let _deferred = crate::runtime::DeferredFinalize;
-    {
-        let this = policy;
+    host_for(policy, label, kernel, |this, kernel, what| {
         let grid = this.grid();
-        let what = describe("parallel_for", label, S::NAME);
-        profiled(
-            Pattern::For,
-            tool_site(this.space()),
-            label,
-            type_name::<K>(),
-            || {
-                kernel.with_body_over(
-                    &what,
-                    &this.launch_box(),
-                    I::BITS,
-                    |kernel| {
-                        let body = |tiles: Range<u64>| for_tiles(kernel, &grid, tiles);
-                        run_for(this.space(), &what, this.work(grid.count), &body)
-                    },
-                    Token::new(),
-                )
-            },
-        )?
-    }
+        let body = |tiles: Range<u64>| for_tiles(kernel, &grid, tiles);
+        run_for(this.space(), what, this.work(grid.count), &body)
+    })
 }
 
 /// `parallel_reduce` over a multidimensional range on a host space.
@@ -209,41 +201,17 @@ where
     T: ReduceTarget,
     K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>,
 {
-    // A finalize asked for inside the kernel happens once this launch has returned.
-    let _deferred = crate::runtime::DeferredFinalize;
-    {
-        let this = policy;
-        let (reducer, sink) = target.split();
-        T::check(&sink)?;
-        let grid = this.grid();
-        let what = describe("parallel_reduce", label, S::NAME);
-        let value = profiled(
-            Pattern::Reduce,
-            tool_site(this.space()),
-            label,
-            type_name::<K>(),
-            || {
-                kernel.with_body_over(
-                    &what,
-                    &this.launch_box(),
-                    I::BITS,
-                    |kernel| {
-                        let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-                            reduce_tiles(
-                                kernel,
-                                &reducer,
-                                S::IN_ORDER_REDUCTIONS,
-                                &grid,
-                                tiles,
-                                acc,
-                            )
-                        };
-                        run_reduce(this.space(), &what, this.work(grid.count), &reducer, &body)
-                    },
-                    Token::new(),
-                )
-            },
-        )??;
-        T::deliver(sink, value)
-    }
+    host_reduce(
+        policy,
+        label,
+        kernel,
+        target,
+        |this, kernel, reducer, what| {
+            let grid = this.grid();
+            let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
+                reduce_tiles(kernel, reducer, S::IN_ORDER_REDUCTIONS, &grid, tiles, acc)
+            };
+            run_reduce(this.space(), what, this.work(grid.count), reducer, &body)
+        },
+    )
 }

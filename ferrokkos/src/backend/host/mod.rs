@@ -26,6 +26,60 @@ use pool::Pool;
 pub use serial::Serial;
 pub use threads::Threads;
 
+/// What Serial and Threads implement alike: `Listed` for their instances (`$instance`, with its
+/// `launch` lock; `$workers` the pool workers of instance `$me`), and of `ExecutionSpace` the
+/// types, the default instance (the backend's `$default()`), the fence and the instance number;
+/// `$rest` holds the methods where they differ. Both hold their instance as `inner: Arc<$instance>`,
+/// with its number in `id`.
+macro_rules! host_execution_space {
+    (
+        $space:ident, $instance:ident, $default:ident,
+        workers($me:ident) = $workers:expr,
+        { $($rest:tt)* }
+    ) => {
+        impl Listed for $instance {
+            fn launch_lock(&self) -> &LaunchLock {
+                &self.launch
+            }
+
+            fn workers(&self) -> std::ops::Range<usize> {
+                let $me = self;
+                $workers
+            }
+        }
+
+        impl ExecutionSpace for $space {
+            type MemorySpace = HostSpace;
+            type ArrayLayout = crate::layout::LayoutRight;
+            const NAME: &'static str = stringify!($space);
+            const DEVICE_TYPE: DeviceType = DeviceType::$space;
+            type Kind = crate::space::HostKind;
+
+            fn default_instance() -> Result<Self> {
+                let what = || {
+                    concat!("getting the default ", stringify!($space), " instance").to_string()
+                };
+                let state = runtime::state(what)?;
+                Ok(state.started::<super::HostBackend>(what)?.$default().clone())
+            }
+
+            fn fence(&self, label: &str) -> Result<()> {
+                let _tools = crate::tools::FenceScope::begin(label, self.device_id());
+                self.wait_idle(label)
+            }
+
+            fn instance_id(&self) -> u32 {
+                self.inner.id
+            }
+
+            $($rest)*
+        }
+
+        impl crate::seal::Sealed for $space {}
+    };
+}
+use host_execution_space;
+
 /// The host execution space that Kokkos code gets by default (`Kokkos::DefaultHostExecutionSpace`).
 pub type DefaultHostExecutionSpace = Threads;
 
@@ -46,6 +100,19 @@ pub(crate) struct HostShared {
 }
 
 impl HostShared {
+    /// The next instance number of a space, counted by `ids`, and the instance `make` builds with
+    /// it, entered in the list of instances.
+    fn create<T: launch_lock::Listed + 'static>(
+        &self,
+        ids: &AtomicU32,
+        make: impl FnOnce(u32) -> T,
+    ) -> Arc<T> {
+        let inner = Arc::new(make(ids.fetch_add(1, Ordering::Relaxed) + 1));
+        let listed: Arc<dyn launch_lock::Listed> = inner.clone();
+        self.instances.add(Arc::downgrade(&listed));
+        inner
+    }
+
     fn check_alive(&self, what: impl FnOnce() -> String) -> Result<()> {
         if self.alive.load(Ordering::Acquire) {
             Ok(())

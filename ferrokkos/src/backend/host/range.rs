@@ -136,19 +136,51 @@ impl<S: HostExecutionSpace> LaunchRange for S {
     }
 }
 
-/// `parallel_for` over a range on a host space.
-fn host_range_for<S, I, K>(policy: RangePolicy<S, I>, label: &str, kernel: K) -> Result<()>
-where
-    S: HostExecutionSpace,
-    I: IndexType,
-    K: ForFunctor<I>,
-{
+/// What the host drivers ask of a range or multidimensional policy besides its work: its space
+/// and its iteration box (which a `kernel!` may be proven in bounds over).
+pub(super) trait HostPolicy {
+    /// The host space the launch runs on.
+    type Space: HostExecutionSpace;
+    /// The iteration box, `[lower, upper)` per dimension.
+    type Bounds: AsRef<[(i128, i128)]>;
+    /// The bits of the index type.
+    const BITS: u32;
+    /// The instance the launch runs on.
+    fn space(&self) -> &Self::Space;
+    /// The iteration box.
+    fn bounds(&self) -> Self::Bounds;
+}
+
+impl<S: HostExecutionSpace, I: IndexType> HostPolicy for RangePolicy<S, I> {
+    type Space = S;
+    type Bounds = [(i128, i128); 1];
+    const BITS: u32 = I::BITS;
+    #[inline(always)]
+    fn space(&self) -> &S {
+        RangePolicy::space(self)
+    }
+    #[inline(always)]
+    fn bounds(&self) -> [(i128, i128); 1] {
+        [(self.begin().to_i128(), self.end().to_i128())]
+    }
+}
+
+/// A host `parallel_for` over `policy` (a range or a multidimensional one): the deferred finalize,
+/// the tools' profiling and the lending of the body; `run` runs the body over the launch's work.
+/// Written once for both policies, and generic to the end: it adds no allocation, `dyn` call or
+/// lock to a launch (the description is formatted only for an error).
+#[inline(always)]
+pub(super) fn host_for<P: HostPolicy, A, K: ForFunctor<A>>(
+    policy: P,
+    label: &str,
+    kernel: K,
+    run: impl FnOnce(&P, &K::Body, &dyn Fn() -> String) -> Result<()>,
+) -> Result<()> {
     // A finalize asked for inside the kernel happens once this launch has returned.
     let _deferred = crate::runtime::DeferredFinalize;
     {
         let this = policy;
-        let begin = this.begin();
-        let what = describe("parallel_for", label, S::NAME);
+        let what = describe("parallel_for", label, P::Space::NAME);
         profiled(
             Pattern::For,
             tool_site(this.space()),
@@ -157,17 +189,74 @@ where
             || {
                 kernel.with_body_over(
                     &what,
-                    &[(begin.to_i128(), this.end().to_i128())],
-                    I::BITS,
-                    |kernel| {
-                        let body = |items: Range<u64>| for_range(kernel, begin, items);
-                        run_for(this.space(), &what, this.work(), &body)
-                    },
+                    this.bounds().as_ref(),
+                    P::BITS,
+                    |body| run(&this, body, &what),
                     Token::new(),
                 )
             },
         )?
     }
+}
+
+/// A host `parallel_reduce` over `policy` into `target`, as [`host_for`]: `run` reduces the body
+/// over the launch's work with the target's reducer.
+#[inline(always)]
+pub(super) fn host_reduce<P, A, K, T>(
+    policy: P,
+    label: &str,
+    kernel: K,
+    target: T,
+    run: impl FnOnce(
+        &P,
+        &K::Body,
+        &T::Reducer,
+        &dyn Fn() -> String,
+    ) -> Result<<T::Reducer as Reducer>::Value>,
+) -> Result<T::Output>
+where
+    P: HostPolicy,
+    T: ReduceTarget,
+    K: ReduceFunctor<A, <T::Reducer as Reducer>::Value>,
+{
+    // A finalize asked for inside the kernel happens once this launch has returned.
+    let _deferred = crate::runtime::DeferredFinalize;
+    {
+        let this = policy;
+        let (reducer, sink) = target.split();
+        T::check(&sink)?;
+        let what = describe("parallel_reduce", label, P::Space::NAME);
+        let value = profiled(
+            Pattern::Reduce,
+            tool_site(this.space()),
+            label,
+            type_name::<K>(),
+            || {
+                kernel.with_body_over(
+                    &what,
+                    this.bounds().as_ref(),
+                    P::BITS,
+                    |body| run(&this, body, &reducer, &what),
+                    Token::new(),
+                )
+            },
+        )??;
+        T::deliver(sink, value)
+    }
+}
+
+/// `parallel_for` over a range on a host space.
+fn host_range_for<S, I, K>(policy: RangePolicy<S, I>, label: &str, kernel: K) -> Result<()>
+where
+    S: HostExecutionSpace,
+    I: IndexType,
+    K: ForFunctor<I>,
+{
+    host_for(policy, label, kernel, |this, kernel, what| {
+        let begin = this.begin();
+        let body = |items: Range<u64>| for_range(kernel, begin, items);
+        run_for(this.space(), what, this.work(), &body)
+    })
 }
 
 /// `parallel_reduce` over a range on a host space.
@@ -183,43 +272,19 @@ where
     T: ReduceTarget,
     K: ReduceFunctor<I, <T::Reducer as Reducer>::Value>,
 {
-    // A finalize asked for inside the kernel happens once this launch has returned.
-    let _deferred = crate::runtime::DeferredFinalize;
-    {
-        let this = policy;
-        let (reducer, sink) = target.split();
-        T::check(&sink)?;
-        let begin = this.begin();
-        let what = describe("parallel_reduce", label, S::NAME);
-        let value = profiled(
-            Pattern::Reduce,
-            tool_site(this.space()),
-            label,
-            type_name::<K>(),
-            || {
-                kernel.with_body_over(
-                    &what,
-                    &[(begin.to_i128(), this.end().to_i128())],
-                    I::BITS,
-                    |kernel| {
-                        let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-                            reduce_range(
-                                kernel,
-                                &reducer,
-                                S::IN_ORDER_REDUCTIONS,
-                                begin,
-                                items,
-                                acc,
-                            )
-                        };
-                        run_reduce(this.space(), &what, this.work(), &reducer, &body)
-                    },
-                    Token::new(),
-                )
-            },
-        )??;
-        T::deliver(sink, value)
-    }
+    host_reduce(
+        policy,
+        label,
+        kernel,
+        target,
+        |this, kernel, reducer, what| {
+            let begin = this.begin();
+            let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
+                reduce_range(kernel, reducer, S::IN_ORDER_REDUCTIONS, begin, items, acc)
+            };
+            run_reduce(this.space(), what, this.work(), reducer, &body)
+        },
+    )
 }
 
 /// `parallel_scan` over a range on a host space.

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::launch_lock::{LaunchLock, Listed};
-use super::{HostShared, HostSpace};
+use super::{HostShared, HostSpace, host_execution_space};
 use crate::error::Result;
 use crate::runtime;
 use crate::runtime::context::{self, KernelScope};
@@ -31,16 +31,6 @@ struct SerialInstance {
     launch: LaunchLock,
 }
 
-impl Listed for SerialInstance {
-    fn launch_lock(&self) -> &LaunchLock {
-        &self.launch
-    }
-
-    fn workers(&self) -> std::ops::Range<usize> {
-        0..0
-    }
-}
-
 impl Serial {
     /// Waits until the work other threads run on this instance has finished (the fence, without
     /// the tools' callbacks). Inside a kernel, or on a thread that the kernel running on this
@@ -59,17 +49,11 @@ impl Serial {
 
     /// A new instance with the next instance number.
     pub(super) fn create(shared: &Arc<HostShared>) -> Serial {
-        let id = shared
-            .serial_ids
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            + 1;
-        let inner = Arc::new(SerialInstance {
+        let inner = shared.create(&shared.serial_ids, |id| SerialInstance {
             id,
             shared: Arc::clone(shared),
             launch: LaunchLock::default(),
         });
-        let listed: Arc<dyn Listed> = inner.clone();
-        shared.instances.add(Arc::downgrade(&listed));
         Serial { inner }
     }
 
@@ -103,30 +87,9 @@ impl std::fmt::Debug for Serial {
     }
 }
 
-impl ExecutionSpace for Serial {
-    type MemorySpace = HostSpace;
-    type ArrayLayout = crate::layout::LayoutRight;
-    const NAME: &'static str = "Serial";
-    const DEVICE_TYPE: DeviceType = DeviceType::Serial;
-    type Kind = crate::space::HostKind;
-
-    fn default_instance() -> Result<Self> {
-        let what = || "getting the default Serial instance".to_string();
-        let state = runtime::state(what)?;
-        Ok(state.started::<super::HostBackend>(what)?.serial().clone())
-    }
-
-    fn fence(&self, label: &str) -> Result<()> {
-        let _tools = crate::tools::FenceScope::begin(label, self.device_id());
-        self.wait_idle(label)
-    }
-
+host_execution_space!(Serial, SerialInstance, serial, workers(_instance) = 0..0, {
     fn concurrency(&self) -> usize {
         1
-    }
-
-    fn instance_id(&self) -> u32 {
-        self.inner.id
     }
 
     /// New Serial instances, one per weight (the weights do not matter: each runs on its caller).
@@ -140,9 +103,7 @@ impl ExecutionSpace for Serial {
             .map(|_| Serial::create(&self.inner.shared))
             .collect())
     }
-}
-
-impl crate::seal::Sealed for Serial {}
+});
 
 impl crate::dispatch::HostExecutionSpace for Serial {
     const IN_ORDER_REDUCTIONS: bool = true;

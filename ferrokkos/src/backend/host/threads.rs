@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::launch_lock::{self, LaunchLock, Listed, Owner};
 use super::pool::{Busy, Part, Shared as PoolShared};
-use super::{HostShared, HostSpace};
+use super::{HostShared, HostSpace, host_execution_space};
 use crate::error::{Error, Result};
 use crate::runtime;
 use crate::runtime::context;
@@ -42,16 +42,6 @@ struct ThreadsInstance {
     workers: Range<usize>,
     /// Held while work runs, so that work on one instance runs in order and a fence waits for it.
     launch: LaunchLock,
-}
-
-impl Listed for ThreadsInstance {
-    fn launch_lock(&self) -> &LaunchLock {
-        &self.launch
-    }
-
-    fn workers(&self) -> Range<usize> {
-        self.workers.clone()
-    }
 }
 
 impl Threads {
@@ -107,19 +97,13 @@ impl Threads {
         pool: &Arc<PoolShared>,
         workers: Range<usize>,
     ) -> Threads {
-        let id = shared
-            .threads_ids
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            + 1;
-        let inner = Arc::new(ThreadsInstance {
+        let inner = shared.create(&shared.threads_ids, |id| ThreadsInstance {
             id,
             shared: Arc::clone(shared),
             pool: Arc::clone(pool),
             workers,
             launch: LaunchLock::default(),
         });
-        let listed: Arc<dyn Listed> = inner.clone();
-        shared.instances.add(Arc::downgrade(&listed));
         Threads { inner }
     }
 
@@ -199,54 +183,37 @@ impl std::fmt::Debug for Threads {
     }
 }
 
-impl ExecutionSpace for Threads {
-    type MemorySpace = HostSpace;
-    type ArrayLayout = crate::layout::LayoutRight;
-    const NAME: &'static str = "Threads";
-    const DEVICE_TYPE: DeviceType = DeviceType::Threads;
-    type Kind = crate::space::HostKind;
+host_execution_space!(
+    Threads,
+    ThreadsInstance,
+    threads,
+    workers(instance) = instance.workers.clone(),
+    {
+        fn concurrency(&self) -> usize {
+            self.inner.workers.len() + 1
+        }
 
-    fn default_instance() -> Result<Self> {
-        let what = || "getting the default Threads instance".to_string();
-        let state = runtime::state(what)?;
-        Ok(state.started::<super::HostBackend>(what)?.threads().clone())
+        /// Instances over disjoint sets of this instance's workers, sized by the weights. Each
+        /// instance's work runs on the thread that dispatches it plus its workers, so `n` instances
+        /// share `concurrency()` threads when dispatched from `n` threads. More parts than threads
+        /// gives instances of concurrency 1 (they run on their callers).
+        fn partition(&self, weights: &[f64]) -> Result<Vec<Self>> {
+            self.inner
+                .shared
+                .check_alive(|| "partition_space on Threads".into())?;
+            let shares = crate::space::split_concurrency(self.concurrency(), weights)?;
+            let mut next = self.inner.workers.start;
+            Ok(shares
+                .iter()
+                .map(|&share| {
+                    let workers = next..next + (share - 1);
+                    next = workers.end;
+                    Threads::create(&self.inner.shared, &self.inner.pool, workers)
+                })
+                .collect())
+        }
     }
-
-    fn fence(&self, label: &str) -> Result<()> {
-        let _tools = crate::tools::FenceScope::begin(label, self.device_id());
-        self.wait_idle(label)
-    }
-
-    fn concurrency(&self) -> usize {
-        self.inner.workers.len() + 1
-    }
-
-    fn instance_id(&self) -> u32 {
-        self.inner.id
-    }
-
-    /// Instances over disjoint sets of this instance's workers, sized by the weights. Each instance's
-    /// work runs on the thread that dispatches it plus its workers, so `n` instances share
-    /// `concurrency()` threads when dispatched from `n` threads. More parts than threads gives
-    /// instances of concurrency 1 (they run on their callers).
-    fn partition(&self, weights: &[f64]) -> Result<Vec<Self>> {
-        self.inner
-            .shared
-            .check_alive(|| "partition_space on Threads".into())?;
-        let shares = crate::space::split_concurrency(self.concurrency(), weights)?;
-        let mut next = self.inner.workers.start;
-        Ok(shares
-            .iter()
-            .map(|&share| {
-                let workers = next..next + (share - 1);
-                next = workers.end;
-                Threads::create(&self.inner.shared, &self.inner.pool, workers)
-            })
-            .collect())
-    }
-}
-
-impl crate::seal::Sealed for Threads {}
+);
 
 impl crate::dispatch::HostExecutionSpace for Threads {
     #[inline]

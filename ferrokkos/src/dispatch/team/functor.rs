@@ -9,7 +9,7 @@
 //! traits, so that code holding an `impl TeamForFunctor` reaches it without naming the seal.
 
 use super::member::TeamMember;
-use crate::dispatch::functor::Functor;
+use crate::dispatch::functor::{Functor, functor_seals, lend_self};
 use crate::dispatch::reach::{HostOnly, Reach};
 use crate::error::Result;
 use crate::kernel::DeviceKernel;
@@ -43,6 +43,25 @@ impl<V, F: Fn(&TeamMember<'_>, &mut V) + Sync> TeamReduceKernel<V> for F {
     }
 }
 
+/// The method of a team functor's seal besides `with_body`: the check of a launch's league and
+/// scratch requests.
+macro_rules! team_seal_methods {
+    () => {
+        /// Checks what the kernel needs of a launch's league and scratch requests (see
+        /// `Kernel::check_team`); every launch calls it first.
+        fn check_team(
+            &self,
+            league_size: usize,
+            scratch: [crate::policy::ScratchRequest; 2],
+            what: &dyn Fn() -> String,
+            _: Token,
+        ) -> Result<()> {
+            let _ = (league_size, scratch, what);
+            Ok(())
+        }
+    };
+}
+
 /// Something [`crate::parallel_for`] can run over a [`crate::TeamPolicy`]: a closure
 /// `|team: &TeamMember| ..` or a functor struct.
 ///
@@ -53,11 +72,12 @@ impl<V, F: Fn(&TeamMember<'_>, &mut V) + Sync> TeamReduceKernel<V> for F {
     message = "this kernel cannot run over a TeamPolicy: it must take `&TeamMember` and keep \
                nothing it borrows from the member",
     label = "a team kernel takes the team member for one call",
-    note = "a scratch View (`team.team_scratch(..)`, `team.thread_scratch(..)`) lives only inside \
-            the team body: it cannot be stored, returned or moved out of the call, because the \
-            launch reuses its memory for the next team; copy its values into a View or a local",
-    note = "a closure over a TeamPolicy takes `&TeamMember` (`|team: &TeamMember| ..`) and runs on \
-            host spaces only"
+    note = "a scratch View (`team.team_scratch(..)`, `team.thread_scratch(..)`) lives only \
+            inside the team body: it cannot be stored, returned or moved out of the call, \
+            because the launch reuses its memory for the next team; copy its values into a View \
+            or a local",
+    note = "a closure over a TeamPolicy takes `&TeamMember` (`|team: &TeamMember| ..`) and runs \
+            on host spaces only"
 )]
 pub trait TeamForFunctor: seal::SealedTeamForFunctor {
     /// Where the functor can run (see `ForFunctor::Reach`).
@@ -76,13 +96,13 @@ pub trait TeamForFunctor: seal::SealedTeamForFunctor {
 /// Sealed: a functor struct of your own implements [`TeamReduceKernel`] and is launched as
 /// [`Functor`]`(my_struct)`.
 #[diagnostic::on_unimplemented(
-    message = "this kernel cannot reduce into `{V}` over a TeamPolicy: it must take `&TeamMember` \
-               and the accumulator, and keep nothing it borrows from the member",
+    message = "this kernel cannot reduce into `{V}` over a TeamPolicy: it must take \
+               `&TeamMember` and the accumulator, and keep nothing it borrows from the member",
     label = "a team reduction takes the team member and the accumulator for one call",
     note = "a closure takes `&TeamMember` and `&mut V` (`|team: &TeamMember, acc: &mut f64| ..`)",
-    note = "a scratch View (`team.team_scratch(..)`, `team.thread_scratch(..)`) lives only inside \
-            the team body: it cannot be stored, returned or moved out of the call, because the \
-            launch reuses its memory for the next team"
+    note = "a scratch View (`team.team_scratch(..)`, `team.thread_scratch(..)`) lives only \
+            inside the team body: it cannot be stored, returned or moved out of the call, \
+            because the launch reuses its memory for the next team"
 )]
 pub trait TeamReduceFunctor<V>: seal::SealedTeamReduceFunctor<V> {
     /// Where the functor can run.
@@ -94,12 +114,14 @@ pub trait TeamReduceFunctor<V>: seal::SealedTeamReduceFunctor<V> {
     }
 }
 
-/// The seals of the team functor traits, holding what a launch uses of a functor besides its device
-/// translation. A private module: no other crate can name these traits.
-pub(crate) mod seal {
-    use super::{TeamForKernel, TeamReduceKernel};
-    use crate::error::Result;
-    use crate::seal::Token;
+functor_seals! {
+    /// The seals of the team functor traits, holding what a launch uses of a functor besides its
+    /// device translation. A private module: no other crate can name these traits.
+    mod seal {
+        use super::{TeamForKernel, TeamReduceKernel};
+        use crate::error::Result;
+        use crate::seal::Token;
+    }
 
     /// What a launch uses of a [`super::TeamForFunctor`]: its body and the check of its league and
     /// scratch requests.
@@ -113,27 +135,8 @@ pub(crate) mod seal {
                 `Functor(my_struct)` (host spaces)"
     )]
     pub trait SealedTeamForFunctor {
-        /// The per-member body a launch runs.
-        type Body: TeamForKernel;
-        /// As `ForFunctor`'s `with_body`: only this crate's drivers call it.
-        fn with_body<R>(
-            &self,
-            what: &dyn Fn() -> String,
-            run: impl FnOnce(&Self::Body) -> R,
-            _: Token,
-        ) -> Result<R>;
-        /// Checks what the kernel needs of a launch's league and scratch requests (see
-        /// `Kernel::check_team`); every launch calls it first.
-        fn check_team(
-            &self,
-            league_size: usize,
-            scratch: [crate::policy::ScratchRequest; 2],
-            what: &dyn Fn() -> String,
-            _: Token,
-        ) -> Result<()> {
-            let _ = (league_size, scratch, what);
-            Ok(())
-        }
+        type Body: TeamForKernel, once per "team member";
+        team_seal_methods!();
     }
 
     /// What a launch uses of a [`super::TeamReduceFunctor`] (as [`SealedTeamForFunctor`]).
@@ -147,52 +150,9 @@ pub(crate) mod seal {
                 `Functor(my_struct)` (host spaces)"
     )]
     pub trait SealedTeamReduceFunctor<V> {
-        /// The per-member body a launch runs.
-        type Body: TeamReduceKernel<V>;
-        /// As [`SealedTeamForFunctor::with_body`].
-        fn with_body<R>(
-            &self,
-            what: &dyn Fn() -> String,
-            run: impl FnOnce(&Self::Body) -> R,
-            _: Token,
-        ) -> Result<R>;
-        /// As [`SealedTeamForFunctor::check_team`].
-        fn check_team(
-            &self,
-            league_size: usize,
-            scratch: [crate::policy::ScratchRequest; 2],
-            what: &dyn Fn() -> String,
-            _: Token,
-        ) -> Result<()> {
-            let _ = (league_size, scratch, what);
-            Ok(())
-        }
+        type Body: TeamReduceKernel<V>, once per "team member";
+        team_seal_methods!();
     }
-}
-
-/// A closure or a functor struct lends itself as the body: the seal's implementation (with the
-/// body `$b` of `self`) and the functor trait's.
-macro_rules! lend_self {
-    (impl[$($g:tt)*] $functor:ident$(<$v:ty>)? / $seal:ident for $t:ty, Body = $body:ty, $s:tt => $b:expr) => {
-        #[diagnostic::do_not_recommend]
-        impl<$($g)*> seal::$seal$(<$v>)? for $t {
-            type Body = $body;
-            #[inline]
-            fn with_body<R>(
-                &$s,
-                _: &dyn Fn() -> String,
-                run: impl FnOnce(&$body) -> R,
-                _: Token,
-            ) -> Result<R> {
-                Ok(run($b))
-            }
-        }
-
-        #[diagnostic::do_not_recommend]
-        impl<$($g)*> $functor$(<$v>)? for $t {
-            type Reach = HostOnly;
-        }
-    };
 }
 
 lend_self!(impl[F: Fn(&TeamMember<'_>) + Sync] TeamForFunctor / SealedTeamForFunctor for F, Body = F,

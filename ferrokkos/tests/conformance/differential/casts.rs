@@ -1,5 +1,5 @@
 //! Differential cases of casts: `as` between every pair of primitive types, Rust's saturating
-//! float-to-integer rules and casts from `bool` (`kernel_language/casts.rs`).
+//! float-to-integer rules and casts from `bool`, with the kernels of `kernel_language/casts.rs`.
 
 // The reference computations mirror the kernel bodies, written to exercise each construct.
 #![allow(
@@ -10,6 +10,9 @@
 )]
 
 use super::*;
+use crate::kernel_language::casts::{
+    casts_follow_rust_kernel, casts_from_bool_kernel, casts_from_kernel,
+};
 
 mod casts_follow_rust {
     use super::*;
@@ -44,16 +47,7 @@ mod casts_follow_rust {
         parallel_for(
             "casts",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                let v = x[i];
-                out[(i, 0)] = v as i32 as i64;
-                out[(i, 1)] = v as u8 as i64;
-                out[(i, 2)] = v as i8 as i64;
-                out[(i, 3)] = (v as i64) as u16 as i64;
-                out[(i, 4)] = v as u64 as i64;
-                out[(i, 5)] = (v > 0.0) as i64 + (i as i32) as i64;
-                f[i] = v as f32;
-            }),
+            casts_follow_rust_kernel!(x, out, f),
         )?;
         let mut o = Outputs::new();
         o.put("ints", download(&out)?).put("f32", download(&f)?);
@@ -119,21 +113,10 @@ macro_rules! casts_from {
                 parallel_for(
                     "casts",
                     RangePolicy::new(exec, 0, n)?,
-                    kernel!(|i| {
-                        let v = x[i];
-                        o_i8[i] = v as i8;
-                        o_i16[i] = v as i16;
-                        o_i32[i] = v as i32;
-                        o_i64[i] = v as i64;
-                        o_u8[i] = v as u8;
-                        o_u16[i] = v as u16;
-                        o_u32[i] = v as u32;
-                        o_u64[i] = v as u64;
-                        o_isize[i] = v as isize;
-                        o_usize[i] = v as usize;
-                        o_f32[i] = v as f32;
-                        o_f64[i] = v as f64;
-                    }),
+                    casts_from_kernel!(
+                        x, o_i8, o_i16, o_i32, o_i64, o_u8, o_u16, o_u32, o_u64, o_isize, o_usize,
+                        o_f32, o_f64
+                    ),
                 )?;
                 let mut o = Outputs::new();
                 o.put("i8", download(&o_i8)?)
@@ -293,11 +276,7 @@ mod casts_from_bool {
         parallel_for(
             "bool casts",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                a[i] = x[i] as u8 + 1;
-                b[i] = x[i] as i64 - 1;
-                c[i] = x[i] as usize;
-            }),
+            casts_from_bool_kernel!(x, a, b, c),
         )?;
         let mut o = Outputs::new();
         o.put("a", download(&a)?)

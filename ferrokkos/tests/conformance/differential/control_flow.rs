@@ -11,6 +11,7 @@
 )]
 
 use super::*;
+use crate::kernel_language::control_flow::if_else_kernel;
 
 mod if_else_as_statement_and_as_value {
     use super::*;
@@ -40,29 +41,7 @@ mod if_else_as_statement_and_as_value {
         parallel_for(
             "branches",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                let v = x[i];
-                let sign = if v < 0 {
-                    -1
-                } else if v == 0 {
-                    0
-                } else {
-                    1
-                };
-                let big = if v.abs() > 10 {
-                    let t = v * 2;
-                    t + 1
-                } else {
-                    v
-                };
-                if sign < 0 {
-                    y[i] = big - 1000;
-                } else if sign == 0 {
-                    y[i] = 7;
-                } else {
-                    y[i] = big + 1000;
-                }
-            }),
+            if_else_kernel!(x, y),
         )?;
         let mut o = Outputs::new();
         o.put("y", download(&y)?);

@@ -9,6 +9,7 @@
 )]
 
 use super::*;
+use crate::kernel_language::methods::signed_abs_kernel;
 
 /// The float methods on one float type. The transcendental ones carry their tolerance on the GPU:
 /// CUDA's documented maximum error (CUDA C++ Programming Guide, "Mathematical Functions") plus
@@ -279,7 +280,7 @@ mod signed_abs {
         parallel_for(
             "abs",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| y[i] = x[i].abs()),
+            signed_abs_kernel!(x, y),
         )?;
         let mut o = Outputs::new();
         o.put("y", download(&y)?);

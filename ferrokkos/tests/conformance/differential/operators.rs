@@ -10,6 +10,9 @@
 )]
 
 use super::*;
+use crate::kernel_language::operators::{
+    float_operators_kernel, integer_operators_kernel, let_assignment_kernel,
+};
 
 mod let_assignment_and_compound_assignment {
     use super::*;
@@ -43,23 +46,7 @@ mod let_assignment_and_compound_assignment {
         parallel_for(
             "let",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                let a = x[i];
-                let mut b = a * 3;
-                b += 7;
-                b -= a;
-                b *= 2;
-                b /= 3;
-                b %= 5;
-                b <<= 2;
-                b >>= 1;
-                b &= 0xff;
-                b |= 0x100;
-                b ^= 0x11;
-                let c: i64;
-                c = b + 1;
-                y[i] = c;
-            }),
+            let_assignment_kernel!(x, y),
         )?;
         let mut out = Outputs::new();
         out.put("y", download(&y)?);
@@ -106,24 +93,7 @@ macro_rules! int_operators {
                 parallel_for(
                     "ops",
                     RangePolicy::new(exec, 0, n)?,
-                    kernel!(|i| {
-                        let a = x[i];
-                        let b = x[(i + 1) % x.extent(0)];
-                        out[(i, 0)] = a.wrapping_add(b);
-                        out[(i, 1)] = a.wrapping_sub(b);
-                        out[(i, 2)] = a.wrapping_mul(b);
-                        out[(i, 3)] = if b != 0 { a / b } else { 0 };
-                        out[(i, 4)] = if b != 0 { a % b } else { 0 };
-                        out[(i, 5)] = (a & b) | (a ^ !b);
-                        out[(i, 6)] = a << (i as u32 % 7);
-                        out[(i, 7)] = a >> (i as u32 % 7);
-                        cmp[(i, 0)] = a == b;
-                        cmp[(i, 1)] = a != b;
-                        cmp[(i, 2)] = a < b && b > a;
-                        cmp[(i, 3)] = a <= b || b >= a;
-                        cmp[(i, 4)] = !(a < b);
-                        cmp[(i, 5)] = a > b;
-                    }),
+                    integer_operators_kernel!(x, out, cmp),
                 )?;
                 let mut o = Outputs::new();
                 o.put("ops", download(&out)?).put("cmp", download(&cmp)?);
@@ -238,20 +208,7 @@ macro_rules! float_operators {
                 parallel_for(
                     "float ops",
                     RangePolicy::new(exec, 0, n)?,
-                    kernel!(|i| {
-                        let a = x[i];
-                        let b = x[(i + 1) % x.extent(0)];
-                        out[(i, 0)] = a + b;
-                        out[(i, 1)] = a - b * 2.0;
-                        out[(i, 2)] = -a * b;
-                        out[(i, 3)] = a / b;
-                        out[(i, 4)] = a % b;
-                        out[(i, 5)] = 0.5 * a + 1.0 / 3.0;
-                        cmp[(i, 0)] = a < b;
-                        cmp[(i, 1)] = a >= b;
-                        cmp[(i, 2)] = a == b || a != a;
-                        cmp[(i, 3)] = !(a > b) && true;
-                    }),
+                    float_operators_kernel!(x, out, cmp),
                 )?;
                 let mut o = Outputs::new();
                 o.put("ops", download(&out)?).put("cmp", download(&cmp)?);

@@ -10,6 +10,7 @@
 )]
 
 use super::*;
+use crate::kernel_language::features::md_indices_kernel;
 
 mod views_of_every_rank_and_layout {
     use super::*;
@@ -142,7 +143,7 @@ mod md_range_indices_destructure_as_tuples {
             parallel_for(
                 "fill",
                 MDRangePolicy::new(exec, [0, 0], [n as i64, m as i64])?.iterate(order),
-                kernel!(|(i, j)| a[(i, j)] = (i * 100 + j) as f64),
+                md_indices_kernel!(a),
             )?;
             parallel_for(
                 "fill3",

@@ -17,6 +17,24 @@ use ferrokkos::{Result, kernel};
 
 use crate::common::{check_device_code, runtime, threads as exec, view_from};
 
+/// The kernel of [`casts_follow_rust`] (and of its differential case): `x` (f64) cast to the
+/// integer types into the six columns of `out`, and to f32 into `f`.
+macro_rules! casts_follow_rust_kernel {
+    ($x:ident, $out:ident, $f:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let v = $x[i];
+            $out[(i, 0)] = v as i32 as i64;
+            $out[(i, 1)] = v as u8 as i64;
+            $out[(i, 2)] = v as i8 as i64;
+            $out[(i, 3)] = (v as i64) as u16 as i64;
+            $out[(i, 4)] = v as u64 as i64;
+            $out[(i, 5)] = (v > 0.0) as i64 + (i as i32) as i64;
+            $f[i] = v as f32;
+        })
+    };
+}
+pub(crate) use casts_follow_rust_kernel;
+
 #[test]
 fn casts_follow_rust() -> Result<()> {
     runtime();
@@ -25,16 +43,7 @@ fn casts_follow_rust() -> Result<()> {
     let n = values.len();
     let out = View::<i64, 2>::new("out", [n, 6])?;
     let f = View::<f32, 1>::new("f", [n])?;
-    let k = kernel!(|i| {
-        let v = x[i];
-        out[(i, 0)] = v as i32 as i64;
-        out[(i, 1)] = v as u8 as i64;
-        out[(i, 2)] = v as i8 as i64;
-        out[(i, 3)] = (v as i64) as u16 as i64;
-        out[(i, 4)] = v as u64 as i64;
-        out[(i, 5)] = (v > 0.0) as i64 + (i as i32) as i64;
-        f[i] = v as f32;
-    });
+    let k = casts_follow_rust_kernel!(x, out, f);
     parallel_for("casts", RangePolicy::new(&exec(), 0, n)?, &k)?;
     let o = out.host()?;
     for (i, &v) in values.iter().enumerate() {
@@ -60,6 +69,34 @@ fn casts_follow_rust() -> Result<()> {
     check_device_code(&tu);
     Ok(())
 }
+
+/// The kernel of `casts_from!` (and of its differential cases): `x` cast to every numeric type,
+/// one output View per type.
+macro_rules! casts_from_kernel {
+    (
+        $x:ident,
+        $i8:ident, $i16:ident, $i32:ident, $i64:ident,
+        $u8:ident, $u16:ident, $u32:ident, $u64:ident,
+        $isize:ident, $usize:ident, $f32:ident, $f64:ident
+    ) => {
+        ::ferrokkos::kernel!(|i| {
+            let v = $x[i];
+            $i8[i] = v as i8;
+            $i16[i] = v as i16;
+            $i32[i] = v as i32;
+            $i64[i] = v as i64;
+            $u8[i] = v as u8;
+            $u16[i] = v as u16;
+            $u32[i] = v as u32;
+            $u64[i] = v as u64;
+            $isize[i] = v as isize;
+            $usize[i] = v as usize;
+            $f32[i] = v as f32;
+            $f64[i] = v as f64;
+        })
+    };
+}
+pub(crate) use casts_from_kernel;
 
 /// `x as T` for one source type to every numeric type, on the host and in C++.
 macro_rules! casts_from {
@@ -88,21 +125,10 @@ macro_rules! casts_from {
                 View::<f32, 1>::new("f32", [n])?,
                 View::<f64, 1>::new("f64", [n])?,
             );
-            let k = kernel!(|i| {
-                let v = x[i];
-                o_i8[i] = v as i8;
-                o_i16[i] = v as i16;
-                o_i32[i] = v as i32;
-                o_i64[i] = v as i64;
-                o_u8[i] = v as u8;
-                o_u16[i] = v as u16;
-                o_u32[i] = v as u32;
-                o_u64[i] = v as u64;
-                o_isize[i] = v as isize;
-                o_usize[i] = v as usize;
-                o_f32[i] = v as f32;
-                o_f64[i] = v as f64;
-            });
+            let k = casts_from_kernel!(
+                x, o_i8, o_i16, o_i32, o_i64, o_u8, o_u16, o_u32, o_u64, o_isize, o_usize, o_f32,
+                o_f64
+            );
             parallel_for("casts", RangePolicy::new(&exec(), 0, n)?, &k)?;
             for (i, &v) in values.iter().enumerate() {
                 assert_eq!(o_i8.get(i)?, v as i8, "{v:?} as i8");
@@ -193,6 +219,19 @@ casts_from!(
     ]
 );
 
+/// The kernel of [`casts_from_bool`] (and of its differential case): `x` (bool) cast to `u8`,
+/// `i64` and `usize`, into `a`, `b` and `c`.
+macro_rules! casts_from_bool_kernel {
+    ($x:ident, $a:ident, $b:ident, $c:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            $a[i] = $x[i] as u8 + 1;
+            $b[i] = $x[i] as i64 - 1;
+            $c[i] = $x[i] as usize;
+        })
+    };
+}
+pub(crate) use casts_from_bool_kernel;
+
 #[test]
 fn casts_from_bool() -> Result<()> {
     runtime();
@@ -202,11 +241,7 @@ fn casts_from_bool() -> Result<()> {
         View::<i64, 1>::new("b", [2])?,
         View::<usize, 1>::new("c", [2])?,
     );
-    let k = kernel!(|i| {
-        a[i] = x[i] as u8 + 1;
-        b[i] = x[i] as i64 - 1;
-        c[i] = x[i] as usize;
-    });
+    let k = casts_from_bool_kernel!(x, a, b, c);
     parallel_for("bool casts", RangePolicy::new(&exec(), 0, 2)?, &k)?;
     assert_eq!(
         (a.to_vec()?, b.to_vec()?, c.to_vec()?),

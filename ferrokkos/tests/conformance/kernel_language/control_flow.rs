@@ -18,35 +18,44 @@ use ferrokkos::{Result, kernel};
 
 use crate::common::{check_device_code, runtime, threads as exec, view_from};
 
+/// The kernel of [`if_else_as_statement_and_as_value`] (and of its differential case): `if` /
+/// `else` as statements and as values on `x`, into the columns of `y`.
+macro_rules! if_else_kernel {
+    ($x:ident, $y:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let v = $x[i];
+            let sign = if v < 0 {
+                -1
+            } else if v == 0 {
+                0
+            } else {
+                1
+            };
+            let big = if v.abs() > 10 {
+                let t = v * 2;
+                t + 1
+            } else {
+                v
+            };
+            if sign < 0 {
+                $y[i] = big - 1000;
+            } else if sign == 0 {
+                $y[i] = 7;
+            } else {
+                $y[i] = big + 1000;
+            }
+        })
+    };
+}
+pub(crate) use if_else_kernel;
+
 #[test]
 fn if_else_as_statement_and_as_value() -> Result<()> {
     runtime();
     let n = 40;
     let x = view_from("x", &(0..n).map(|k| k as i32 - 20).collect::<Vec<_>>())?;
     let y = View::<i32, 1>::new("y", [n])?;
-    let k = kernel!(|i| {
-        let v = x[i];
-        let sign = if v < 0 {
-            -1
-        } else if v == 0 {
-            0
-        } else {
-            1
-        };
-        let big = if v.abs() > 10 {
-            let t = v * 2;
-            t + 1
-        } else {
-            v
-        };
-        if sign < 0 {
-            y[i] = big - 1000;
-        } else if sign == 0 {
-            y[i] = 7;
-        } else {
-            y[i] = big + 1000;
-        }
-    });
+    let k = if_else_kernel!(x, y);
     parallel_for("branches", RangePolicy::new(&exec(), 0, n)?, &k)?;
     for (i, g) in y.to_vec()?.iter().enumerate() {
         let v = i as i32 - 20;

@@ -70,12 +70,21 @@ fn views_of_every_rank_and_layout() -> Result<()> {
     Ok(())
 }
 
+/// The kernel of [`md_range_indices_destructure_as_tuples`] (and of the differential case of views):
+/// `a[(i, j)] = i * 100 + j`.
+macro_rules! md_indices_kernel {
+    ($a:ident) => {
+        ::ferrokkos::kernel!(|(i, j)| $a[(i, j)] = (i * 100 + j) as f64)
+    };
+}
+pub(crate) use md_indices_kernel;
+
 #[test]
 fn md_range_indices_destructure_as_tuples() -> Result<()> {
     runtime();
     let (n, m) = (5, 7);
     let a = View::<f64, 2>::new("a", [n, m])?;
-    let k = kernel!(|(i, j)| a[(i, j)] = (i * 100 + j) as f64);
+    let k = md_indices_kernel!(a);
     parallel_for(
         "fill",
         MDRangePolicy::new(&exec(), [0, 0], [n as i64, m as i64])?,

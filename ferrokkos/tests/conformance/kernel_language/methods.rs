@@ -195,11 +195,19 @@ int_methods_on!(int_methods_on_u32, u32, vec![0, 1, 7, 1000, 1625]);
 int_methods_on!(int_methods_on_u64, u64, vec![0, 1, 7, 1000, 2097151]);
 int_methods_on!(int_methods_on_usize, usize, vec![0, 1, 7, 1000, 2097151]);
 
+/// The kernel of [`signed_abs`] (and of its differential case): `y[i] = x[i].abs()`.
+macro_rules! signed_abs_kernel {
+    ($x:ident, $y:ident) => {
+        ::ferrokkos::kernel!(|i| $y[i] = $x[i].abs())
+    };
+}
+pub(crate) use signed_abs_kernel;
+
 #[test]
 fn signed_abs() -> Result<()> {
     let x = view_from("x", &[-5i32, 0, 7, i32::MIN + 1])?;
     let y = View::<i32, 1>::new("y", [4])?;
-    let k = kernel!(|i| y[i] = x[i].abs());
+    let k = signed_abs_kernel!(x, y);
     parallel_for("abs", RangePolicy::new(&exec(), 0, 4)?, &k)?;
     assert_eq!(y.to_vec()?, vec![5, 0, 7, i32::MAX]);
     check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));

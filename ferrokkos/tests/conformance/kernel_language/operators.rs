@@ -17,29 +17,38 @@ use ferrokkos::{Result, kernel};
 
 use crate::common::{check_device_code, runtime, threads as exec, view_from};
 
+/// The kernel of [`let_assignment_and_compound_assignment`] (and of its differential case): `let`
+/// and every compound assignment on `x`'s values, into `y`.
+macro_rules! let_assignment_kernel {
+    ($x:ident, $y:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let a = $x[i];
+            let mut b = a * 3;
+            b += 7;
+            b -= a;
+            b *= 2;
+            b /= 3;
+            b %= 5;
+            b <<= 2;
+            b >>= 1;
+            b &= 0xff;
+            b |= 0x100;
+            b ^= 0x11;
+            let c: i64;
+            c = b + 1;
+            $y[i] = c;
+        })
+    };
+}
+pub(crate) use let_assignment_kernel;
+
 #[test]
 fn let_assignment_and_compound_assignment() -> Result<()> {
     runtime();
     let n = 64;
     let x = view_from("x", &(0..n).map(|k| k as i64 - 20).collect::<Vec<_>>())?;
     let y = View::<i64, 1>::new("y", [n])?;
-    let k = kernel!(|i| {
-        let a = x[i];
-        let mut b = a * 3;
-        b += 7;
-        b -= a;
-        b *= 2;
-        b /= 3;
-        b %= 5;
-        b <<= 2;
-        b >>= 1;
-        b &= 0xff;
-        b |= 0x100;
-        b ^= 0x11;
-        let c: i64;
-        c = b + 1;
-        y[i] = c;
-    });
+    let k = let_assignment_kernel!(x, y);
     parallel_for("let", RangePolicy::new(&exec(), 0, n)?, &k)?;
     let got = y.to_vec()?;
     for (i, g) in got.iter().enumerate() {
@@ -72,6 +81,32 @@ fn let_assignment_and_compound_assignment() -> Result<()> {
     Ok(())
 }
 
+/// The kernel of `operators_on!` (and of its differential cases): every integer operator on `x[i]`
+/// and its neighbour, into the columns of `out`, comparisons into `cmp`.
+macro_rules! integer_operators_kernel {
+    ($x:ident, $out:ident, $cmp:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let a = $x[i];
+            let b = $x[(i + 1) % $x.extent(0)];
+            $out[(i, 0)] = a.wrapping_add(b);
+            $out[(i, 1)] = a.wrapping_sub(b);
+            $out[(i, 2)] = a.wrapping_mul(b);
+            $out[(i, 3)] = if b != 0 { a / b } else { 0 };
+            $out[(i, 4)] = if b != 0 { a % b } else { 0 };
+            $out[(i, 5)] = (a & b) | (a ^ !b);
+            $out[(i, 6)] = a << (i as u32 % 7);
+            $out[(i, 7)] = a >> (i as u32 % 7);
+            $cmp[(i, 0)] = a == b;
+            $cmp[(i, 1)] = a != b;
+            $cmp[(i, 2)] = a < b && b > a;
+            $cmp[(i, 3)] = a <= b || b >= a;
+            $cmp[(i, 4)] = !(a < b);
+            $cmp[(i, 5)] = a > b;
+        })
+    };
+}
+pub(crate) use integer_operators_kernel;
+
 /// Every operator on one primitive type, on the host and in C++.
 macro_rules! operators_on {
     ($name:ident, $t:ty, $values:expr) => {
@@ -83,24 +118,7 @@ macro_rules! operators_on {
             let x = view_from("x", &values)?;
             let out = View::<$t, 2>::new("out", [n, 8])?;
             let cmp = View::<bool, 2>::new("cmp", [n, 6])?;
-            let k = kernel!(|i| {
-                let a = x[i];
-                let b = x[(i + 1) % x.extent(0)];
-                out[(i, 0)] = a.wrapping_add(b);
-                out[(i, 1)] = a.wrapping_sub(b);
-                out[(i, 2)] = a.wrapping_mul(b);
-                out[(i, 3)] = if b != 0 { a / b } else { 0 };
-                out[(i, 4)] = if b != 0 { a % b } else { 0 };
-                out[(i, 5)] = (a & b) | (a ^ !b);
-                out[(i, 6)] = a << (i as u32 % 7);
-                out[(i, 7)] = a >> (i as u32 % 7);
-                cmp[(i, 0)] = a == b;
-                cmp[(i, 1)] = a != b;
-                cmp[(i, 2)] = a < b && b > a;
-                cmp[(i, 3)] = a <= b || b >= a;
-                cmp[(i, 4)] = !(a < b);
-                cmp[(i, 5)] = a > b;
-            });
+            let k = integer_operators_kernel!(x, out, cmp);
             parallel_for("ops", RangePolicy::new(&exec(), 0, n)?, &k)?;
             let (o, c) = (out.host()?, cmp.host()?);
             for i in 0..n {
@@ -180,6 +198,28 @@ operators_on!(
     vec![0, 1, 3, 1 << 40, usize::MAX]
 );
 
+/// The kernel of `float_operators_on!` (and of its differential cases): every float operator on
+/// `x[i]` and its neighbour, into the columns of `out`, comparisons into `cmp`.
+macro_rules! float_operators_kernel {
+    ($x:ident, $out:ident, $cmp:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let a = $x[i];
+            let b = $x[(i + 1) % $x.extent(0)];
+            $out[(i, 0)] = a + b;
+            $out[(i, 1)] = a - b * 2.0;
+            $out[(i, 2)] = -a * b;
+            $out[(i, 3)] = a / b;
+            $out[(i, 4)] = a % b;
+            $out[(i, 5)] = 0.5 * a + 1.0 / 3.0;
+            $cmp[(i, 0)] = a < b;
+            $cmp[(i, 1)] = a >= b;
+            $cmp[(i, 2)] = a == b || a != a;
+            $cmp[(i, 3)] = !(a > b) && true;
+        })
+    };
+}
+pub(crate) use float_operators_kernel;
+
 macro_rules! float_operators_on {
     ($name:ident, $t:ident) => {
         #[test]
@@ -190,20 +230,7 @@ macro_rules! float_operators_on {
             let x = view_from("x", &values)?;
             let out = View::<$t, 2>::new("out", [n, 6])?;
             let cmp = View::<bool, 2>::new("cmp", [n, 4])?;
-            let k = kernel!(|i| {
-                let a = x[i];
-                let b = x[(i + 1) % x.extent(0)];
-                out[(i, 0)] = a + b;
-                out[(i, 1)] = a - b * 2.0;
-                out[(i, 2)] = -a * b;
-                out[(i, 3)] = a / b;
-                out[(i, 4)] = a % b;
-                out[(i, 5)] = 0.5 * a + 1.0 / 3.0;
-                cmp[(i, 0)] = a < b;
-                cmp[(i, 1)] = a >= b;
-                cmp[(i, 2)] = a == b || a != a;
-                cmp[(i, 3)] = !(a > b) && true;
-            });
+            let k = float_operators_kernel!(x, out, cmp);
             parallel_for("float ops", RangePolicy::new(&exec(), 0, n)?, &k)?;
             let (o, c) = (out.host()?, cmp.host()?);
             for i in 0..n {
