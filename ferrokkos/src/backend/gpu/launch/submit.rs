@@ -4,6 +4,8 @@
 //! `_prefix` launch between its two passes), stamps the allocations, and copies back a value the
 //! host waits for.
 
+use std::sync::Arc;
+
 use super::super::driver::{DeviceBuffer as _, Driver, Stream as _};
 use super::super::instance::Instance;
 use super::super::kernels::Loaded;
@@ -90,7 +92,8 @@ pub(super) fn submit<'q, D: Driver>(
 ) -> Result<Done<'q, D>> {
     let what = l.what;
     let stream = inst.queue().stream();
-    if inst.queue().is_recording() && l.dest.is_none() && !matches!(l.plan.work, Work::For) {
+    let recording = inst.queue().is_recording();
+    if recording && l.dest.is_none() && !matches!(l.plan.work, Work::For) {
         return Err(Error::Unsupported {
             what: what(),
             reason: "in a graph, a reduction writes its result into a rank-0 View the GPU \
@@ -99,6 +102,25 @@ pub(super) fn submit<'q, D: Driver>(
                 .into(),
         });
     }
+    let mut sub = begin(inst, l)?;
+    // Captures too large for the parameters travel in device memory that the launches below
+    // read; it frees itself after them (stream-ordered), also when an enqueue fails.
+    let caps_dev = stage_captures(l, &mut sub, stream, recording, buffers)?;
+    let captures = match &caps_dev {
+        Some(Caps::Stream(dev)) => Captures::Pointer(dev.ptr()),
+        Some(Caps::Kept(ptr)) => Captures::Pointer(*ptr),
+        None => Captures::Params(l.dk),
+    };
+    // Everything from the first enqueue on: an error in it must still stamp the allocations
+    // (kernels already enqueued may write them), so it is run here and stamped in `complete`.
+    let enqueued = enqueue(l, &mut sub, stream, buffers, captures);
+    complete(l, sub, stream, enqueued)
+}
+
+/// Locks `inst`'s queue for `l`'s work, orders it after other instances' work on its allocations,
+/// and notes and traces it.
+fn begin<'q, D: Driver>(inst: &'q Instance<D>, l: &Planned<'_, D>) -> Result<Submission<'q, D>> {
+    let what = l.what;
     let mut sub = inst.queue().begin_work(what)?;
     for (a, writes) in l.borrows.held().chain(l.dest.map(|d| (d.alloc, true))) {
         sub.order_after(a, writes, what)?;
@@ -113,12 +135,25 @@ pub(super) fn submit<'q, D: Driver>(
         },
         || vec![("pattern", pattern.to_string()), ("space", D::SPACE.into())],
     );
-    // Captures too large for the parameters travel in device memory that the launches below
-    // read; it frees itself after them (stream-ordered), also when an enqueue fails.
-    let caps_dev: Option<Caps<D>> = if l.plan.entry.by_pointer && inst.queue().is_recording() {
-        // A graph keeps the captures in memory of its own, written once now: every replay reads
-        // them (the recording stream is capturing, so the copy is not stream-ordered).
-        let caps = buffers.captures_alone(l.dk);
+    Ok(sub)
+}
+
+/// The device copy of `l`'s captures when they go by pointer: a stream-ordered buffer, or in a
+/// graph (`recording`) memory the graph keeps, written once now (every replay reads it; the
+/// recording stream is capturing, so that copy is not stream-ordered).
+fn stage_captures<D: Driver>(
+    l: &Planned<'_, D>,
+    sub: &mut Submission<'_, D>,
+    stream: &Arc<D::Stream>,
+    recording: bool,
+    buffers: &mut Buffers,
+) -> Result<Option<Caps<D>>> {
+    if !l.plan.entry.by_pointer {
+        return Ok(None);
+    }
+    let what = l.what;
+    let caps = buffers.captures_alone(l.dk);
+    if recording {
         let ptr = sub.scratch().device(caps.len())?;
         // SAFETY: `ptr` is new memory of `caps.len()` bytes that nothing else uses; the source is
         // this thread's buffer, read before the call returns.
@@ -131,26 +166,25 @@ pub(super) fn submit<'q, D: Driver>(
                 what,
             )?
         };
-        Some(Caps::Kept(ptr))
-    } else if l.plan.entry.by_pointer {
-        let caps = buffers.captures_alone(l.dk);
-        let dev = D::DeviceBuffer::on_stream(stream, caps.len(), what)?;
-        // SAFETY: `dev` has `caps.len()` bytes, stream-ordered before the launch below; the
-        // source is this thread's buffer, which a copy from pageable memory reads before
-        // the call returns.
-        unsafe { stream.copy_async(dev.ptr(), caps.as_ptr() as u64, caps.len(), what)? };
-        Some(Caps::Stream(dev))
-    } else {
-        None
-    };
-    let captures = match &caps_dev {
-        Some(Caps::Stream(dev)) => Captures::Pointer(dev.ptr()),
-        Some(Caps::Kept(ptr)) => Captures::Pointer(*ptr),
-        None => Captures::Params(l.dk),
-    };
-    // Everything from the first enqueue on: an error in it must still stamp the allocations
-    // (kernels already enqueued may write them), so it is run here and stamped below.
-    let enqueued = enqueue(l, &mut sub, stream, buffers, captures);
+        return Ok(Some(Caps::Kept(ptr)));
+    }
+    let dev = D::DeviceBuffer::on_stream(stream, caps.len(), what)?;
+    // SAFETY: `dev` has `caps.len()` bytes, stream-ordered before the launch; the source is this
+    // thread's buffer, which a copy from pageable memory reads before the call returns.
+    unsafe { stream.copy_async(dev.ptr(), caps.as_ptr() as u64, caps.len(), what)? };
+    Ok(Some(Caps::Stream(dev)))
+}
+
+/// Ends the submission after its launches were `enqueued`: stamps the allocations (all of them,
+/// the destination too, when the launches failed or wrote a device place), and for a value the
+/// host waits for, copies it to the pinned scratch if it is not there and waits.
+fn complete<'q, D: Driver>(
+    l: &Planned<'_, D>,
+    mut sub: Submission<'q, D>,
+    stream: &D::Stream,
+    enqueued: Result<Option<Value>>,
+) -> Result<Done<'q, D>> {
+    let what = l.what;
     let stamp_all = || {
         l.borrows
             .allocations()
