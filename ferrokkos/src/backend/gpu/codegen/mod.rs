@@ -8,8 +8,8 @@
 //!
 //! - `header.rs` + `device/*`: the device header (types, the target prelude, Views, math, atomics and reducers,
 //!   block-level reduction and scan);
-//! - `unit.rs`: [`TranslationUnit`], [`UnitOptions`] and the steps that write the entries of each
-//!   pattern; `walk.rs`: how an entry walks its iterations (grid-stride, digit walk, tiles);
+//! - `parts.rs`: [`UnitOptions`], the pattern and line-counted text the entry writers share;
+//!   `unit.rs`: [`TranslationUnit`] and the steps that write the entries of each pattern; `walk.rs`: how an entry walks its iterations (grid-stride, digit walk, tiles);
 //!   `reduce_entry.rs`, `scan_entry.rs`, `team_entry.rs`: the code of reduce, scan and team entries;
 //! - `batch.rs`: several units as one program (ahead-of-time compilation in batches);
 //! - `source.rs`: the public ways to see a kernel's unit (the constructors of [`TranslationUnit`]:
@@ -17,6 +17,7 @@
 
 mod batch;
 pub(crate) mod header;
+mod parts;
 mod reduce_entry;
 mod scan_entry;
 mod source;
@@ -27,13 +28,14 @@ mod walk;
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use batch::batch_program;
 pub use header::Target;
-pub use unit::{TranslationUnit, UnitOptions};
+pub use parts::UnitOptions;
+pub use unit::TranslationUnit;
 
 use crate::error::{Error, Result};
 use crate::kernel::{BodyKind, KernelBody};
 use crate::policy::Iterate;
 use crate::reducer::ReducerCxx;
-use unit::Pattern;
+use parts::Pattern;
 
 /// The pattern a launch asks a kernel's unit for.
 #[derive(Debug, Clone, Copy)]

@@ -1,7 +1,7 @@
 //! The reduce entries' code around the body's walk: the reducer and the thread's accumulator
 //! before it, the blocks' join after it (fused into the last block, or a `_join` entry).
 
-use super::unit::{Text, UnitOptions};
+use super::parts::{Text, UnitOptions};
 
 /// The start of a reduce entry's code: the reducer's name, the block's shared memory for its
 /// values (`fk_shared`: the dynamic shared memory, or the expression `at` in it) and the thread's

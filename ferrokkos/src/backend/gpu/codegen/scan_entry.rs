@@ -2,7 +2,7 @@
 //! its iterations, thread t a contiguous run of them), and the `_prefix` entry turning the blocks'
 //! totals into exclusive prefixes.
 
-use super::unit::Text;
+use super::parts::Text;
 
 /// The main entry's passes over the block's iterations, with `args` the index arguments of
 /// `fk_body`. Ends the entry.

@@ -2,7 +2,8 @@
 //! pattern, on a `kernel!` value or on any kernel with a device translation (an
 //! `impl DeviceFor<usize>` returned from a function).
 
-use super::unit::{Pattern, TranslationUnit, UnitOptions, generate};
+use super::parts::{Pattern, UnitOptions};
+use super::unit::{TranslationUnit, generate};
 use crate::dispatch::{TeamForFunctor, TeamReduceFunctor};
 use crate::kernel::{DeviceFor, DeviceKernel, DeviceReduce, DeviceReducer, DeviceScan};
 use crate::policy::Iterate;

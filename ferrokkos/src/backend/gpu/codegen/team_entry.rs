@@ -16,7 +16,7 @@
 //! barrier before each league rank after its first, so that no thread writes the next league
 //! rank's scratch while another still reads the last one's.
 
-use super::unit::Text;
+use super::parts::Text;
 
 /// The launch parameters of a league: its size, the team size and the vector length, then its
 /// scratch (see the module documentation).

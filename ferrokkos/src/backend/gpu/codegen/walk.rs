@@ -2,7 +2,7 @@
 //! grid-stride loop (with the index computed per iteration, or walked digit by digit), and the
 //! tiled walk of a multidimensional `parallel_for`.
 
-use super::unit::{Pattern, Text};
+use super::parts::{Pattern, Text};
 use crate::policy::Iterate;
 
 /// The index arguments of `fk_body`: `fk_index` for a range, `fk_i0, fk_i1, ...` otherwise.
