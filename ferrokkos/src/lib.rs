@@ -42,6 +42,8 @@
 //! The architecture is described in `docs/architecture.md` of the repository.
 
 #![warn(missing_docs)]
+// Functions short enough to read at once (the threshold is in clippy.toml).
+#![warn(clippy::too_many_lines)]
 
 // Lets `kernel!` (which names `::ferrokkos`) expand inside the crate's own unit tests.
 #[cfg(test)]

@@ -259,67 +259,90 @@ fn copy(
             host_copy(dst, src, elem);
             Ok(())
         }
-        (true, false) => {
-            // Pageable source: gather it on the host (waited for above), upload, scatter with the
-            // copy kernel.
-            let staging = gather(src, elem);
-            let temp = temp(&cuda, staging.len(), what)?;
-            // SAFETY: `temp` has `staging.len()` bytes; a copy from pageable memory reads the
-            // source before it returns.
-            unsafe {
-                driver::copy_async(
-                    temp.ptr(),
-                    staging.as_ptr() as u64,
-                    staging.len(),
-                    stream,
-                    what,
-                )?
-            };
-            let strides = compact_strides(src.extents);
-            let t = Side {
-                alloc: None,
-                ptr: temp.ptr() as *mut u8,
-                extents: src.extents,
-                strides: &strides,
-            };
-            copy_kernel(&cuda, &mut sub, dst, &t, elem, what)?;
-            let r = finish(sub, borrows.allocs(), true, what);
-            drop(temp);
-            r
-        }
-        (false, true) => {
-            // Pageable destination: pack on the device, download, scatter on the host.
-            let temp = temp(&cuda, count * elem.size, what)?;
-            let strides = compact_strides(src.extents);
-            let t = Side {
-                alloc: None,
-                ptr: temp.ptr() as *mut u8,
-                extents: src.extents,
-                strides: &strides,
-            };
-            copy_kernel(&cuda, &mut sub, &t, src, elem, what)?;
-            let mut staging = vec![0u8; count * elem.size];
-            // SAFETY: `staging` has room for the packed block; a copy into pageable memory
-            // completes before the call returns.
-            let downloaded = unsafe {
-                driver::copy_async(
-                    staging.as_mut_ptr() as u64,
-                    temp.ptr(),
-                    staging.len(),
-                    stream,
-                    what,
-                )
-            };
-            if let Err(e) = downloaded {
-                // The packing kernel is enqueued and reads `src`: stamp it before giving up.
-                sub.finish(borrows.allocs());
-                return Err(e);
-            }
-            finish(sub, borrows.allocs(), true, what)?;
-            scatter(dst, &staging, elem);
-            Ok(())
-        }
+        (true, false) => upload_strided(&cuda, sub, &borrows, dst, src, elem, what),
+        (false, true) => download_strided(&cuda, sub, &borrows, dst, src, elem, what),
     }
+}
+
+/// A strided copy from pageable host memory `src` into device-reachable `dst`: gathered on the
+/// host (its device work was waited for), uploaded to a temporary, scattered by the copy kernel;
+/// waited for.
+fn upload_strided(
+    cuda: &CudaInstance,
+    mut sub: Submission<'_>,
+    borrows: &Borrows<'_>,
+    dst: &Side<'_>,
+    src: &Side<'_>,
+    elem: Elem,
+    what: &dyn Fn() -> String,
+) -> Result<()> {
+    let staging = gather(src, elem);
+    let temp = temp(cuda, staging.len(), what)?;
+    // SAFETY: `temp` has `staging.len()` bytes; a copy from pageable memory reads the source
+    // before it returns.
+    unsafe {
+        driver::copy_async(
+            temp.ptr(),
+            staging.as_ptr() as u64,
+            staging.len(),
+            cuda.queue().stream(),
+            what,
+        )?
+    };
+    let strides = compact_strides(src.extents);
+    let t = Side {
+        alloc: None,
+        ptr: temp.ptr() as *mut u8,
+        extents: src.extents,
+        strides: &strides,
+    };
+    copy_kernel(cuda, &mut sub, dst, &t, elem, what)?;
+    let r = finish(sub, borrows.allocs(), true, what);
+    drop(temp);
+    r
+}
+
+/// A strided copy from device-reachable `src` into pageable host memory `dst`: packed on the device
+/// into a temporary, downloaded, scattered on the host; waited for.
+fn download_strided(
+    cuda: &CudaInstance,
+    mut sub: Submission<'_>,
+    borrows: &Borrows<'_>,
+    dst: &Side<'_>,
+    src: &Side<'_>,
+    elem: Elem,
+    what: &dyn Fn() -> String,
+) -> Result<()> {
+    let count = dst.count();
+    let temp = temp(cuda, count * elem.size, what)?;
+    let strides = compact_strides(src.extents);
+    let t = Side {
+        alloc: None,
+        ptr: temp.ptr() as *mut u8,
+        extents: src.extents,
+        strides: &strides,
+    };
+    copy_kernel(cuda, &mut sub, &t, src, elem, what)?;
+    let mut staging = vec![0u8; count * elem.size];
+    // SAFETY: `staging` has room for the packed block; a copy into pageable memory completes
+    // before the call returns.
+    let downloaded = unsafe {
+        driver::copy_async(
+            staging.as_mut_ptr() as u64,
+            temp.ptr(),
+            staging.len(),
+            cuda.queue().stream(),
+            what,
+        )
+    };
+    if let Err(e) = downloaded {
+        // The packing kernel is enqueued and reads `src`: stamp it before giving up.
+        sub.finish(borrows.allocs());
+        return Err(e);
+    }
+    finish(sub, borrows.allocs(), true, what)?;
+    scatter(dst, &staging, elem);
+    Ok(())
 }
 
 /// Fills every element of `dst` with the element whose bytes are `value`.

@@ -65,29 +65,7 @@ fn launch_steps() {
         extra: None,
         shared_per_thread: 0,
     };
-    let lookup = per_call(m, || {
-        let unit = || {
-            codegen::translation_unit(
-                &dk.device_body(&[]),
-                &DevicePattern::For {
-                    iterate: Iterate::Right,
-                },
-                UnitOptions {
-                    index32: true,
-                    captures_by_pointer: false,
-                    fused_join: true,
-                    tiled: false,
-                    unsafe_aliasing: false,
-                },
-            )
-        };
-        std::hint::black_box(
-            shared
-                .kernels
-                .get(&shared.ctx, &shared.info, wanted, unit)
-                .unwrap(),
-        );
-    });
+    let lookup = lookup_time(&exec, dk, wanted, m);
     let (mut params, mut slots) = (Vec::new(), Vec::new());
     let pack = per_call(m, || {
         params.clear();
@@ -109,10 +87,56 @@ fn launch_steps() {
             unreachable!("loaded above")
         })
         .unwrap();
+    let raw = raw_launch_time(&exec, &loaded.main, &params, &slots, m);
+    exec.fence("p").unwrap();
+    println!(
+        "host ns per call: full parallel_for {full:.0}; steps: borrows {borrows:.0}, kernel lookup \
+         {lookup:.0}, packing {pack:.0}, submission (order + stamp) {submit:.0}, bare \
+         cuLaunchKernel {raw:.0}; sum of steps {:.0}",
+        borrows + lookup + pack + submit + raw
+    );
+}
+
+/// The time of a kernel cache lookup (a hit) of `wanted`.
+fn lookup_time(exec: &Cuda, dk: &dyn DeviceKernel, wanted: Wanted, m: usize) -> f64 {
+    let shared = exec.shared();
+    per_call(m, || {
+        let unit = || {
+            codegen::translation_unit(
+                &dk.device_body(&[]),
+                &DevicePattern::For {
+                    iterate: Iterate::Right,
+                },
+                UnitOptions {
+                    index32: true,
+                    captures_by_pointer: false,
+                    fused_join: true,
+                    tiled: false,
+                    unsafe_aliasing: false,
+                },
+            )
+        };
+        std::hint::black_box(
+            shared
+                .kernels
+                .get(&shared.ctx, &shared.info, wanted, unit)
+                .unwrap(),
+        );
+    })
+}
+
+/// The time of a bare launch of `main` with the packed `params` and `slots`.
+fn raw_launch_time(
+    exec: &Cuda,
+    main: &super::driver::Function,
+    params: &[u8],
+    slots: &[Slot],
+    m: usize,
+) -> f64 {
     let stream = exec.queue().stream();
-    let raw = per_call(m, || {
+    per_call(m, || {
         let mut pointers = [std::ptr::null_mut::<std::ffi::c_void>(); 8];
-        for (p, s) in pointers.iter_mut().zip(&slots) {
+        for (p, s) in pointers.iter_mut().zip(slots) {
             *p = match *s {
                 Slot::At(at) => params[at as usize..].as_ptr().cast_mut().cast(),
                 Slot::External(ptr) => ptr.cast_mut().cast(),
@@ -122,7 +146,7 @@ fn launch_steps() {
         // test uses it.
         unsafe {
             super::driver::launch_with_pointers(
-                &loaded.main,
+                main,
                 1,
                 32,
                 0,
@@ -132,12 +156,5 @@ fn launch_steps() {
             )
             .unwrap()
         };
-    });
-    exec.fence("p").unwrap();
-    println!(
-        "host ns per call: full parallel_for {full:.0}; steps: borrows {borrows:.0}, kernel lookup \
-         {lookup:.0}, packing {pack:.0}, submission (order + stamp) {submit:.0}, bare \
-         cuLaunchKernel {raw:.0}; sum of steps {:.0}",
-        borrows + lookup + pack + submit + raw
-    );
+    })
 }

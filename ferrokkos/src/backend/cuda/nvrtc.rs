@@ -322,8 +322,17 @@ mod tests {
     fn coverage_source() -> String {
         let mut s = String::from(DEVICE_HEADER);
         s.push_str("\n// Coverage of the device header.\n");
+        cover_views(&mut s);
+        cover_casts(&mut s);
+        cover_floats(&mut s);
+        cover_ints(&mut s);
+        cover_atomics(&mut s);
+        cover_reducers(&mut s);
+        s
+    }
 
-        // Views of rank 1, 2 and 8 in each layout, read and written.
+    /// Coverage: Views of rank 1, 2 and 8 in each layout, read and written.
+    fn cover_views(s: &mut String) {
         for l in LAYOUTS {
             s.push_str(&format!(
                 "extern \"C\" __global__ void views_{l}(fk::View<f64, 1, fk::{l}> a, \
@@ -335,8 +344,10 @@ mod tests {
                  \x20   c(0, 1, 2, 3, 4, 5, 6, i) = (f32)a(usize(i)) + c(i, i, 0, 0, u16(1), 0, 0, 0);\n}}\n"
             ));
         }
+    }
 
-        // Every cast: 13 sources (12 numbers and bool) to 12 targets.
+    /// Coverage: Every cast: 13 sources (12 numbers and bool) to 12 targets.
+    fn cover_casts(s: &mut String) {
         let sources: Vec<&str> = INTS
             .iter()
             .chain(&FLOATS)
@@ -356,8 +367,10 @@ mod tests {
             }
         }
         s.push_str("    *out = acc;\n}\n");
+    }
 
-        // Every float method, for f32 and f64, and the special values.
+    /// Coverage: Every float method, for f32 and f64, and the special values.
+    fn cover_floats(s: &mut String) {
         for t in FLOATS {
             s.push_str(&format!(
                 "extern \"C\" __global__ void floats_{t}({t}* out, {t} a, {t} b, {t} c, i32 n) {{\n\
@@ -379,8 +392,10 @@ mod tests {
                  \x20   *out = r;\n}\n",
             );
         }
+    }
 
-        // Every integer method and shift, for the ten integer types.
+    /// Coverage: Every integer method and shift, for the ten integer types.
+    fn cover_ints(s: &mut String) {
         for t in INTS {
             s.push_str(&format!(
                 "extern \"C\" __global__ void ints_{t}({t}* out, u32* bits, {t} a, {t} b, u32 e, \
@@ -400,8 +415,10 @@ mod tests {
                 "    *out = r;\n    bits[0] = fk::count_ones(a);\n    bits[1] = fk::leading_zeros(b);\n}\n",
             );
         }
+    }
 
-        // Every atomic.
+    /// Coverage: Every atomic.
+    fn cover_atomics(s: &mut String) {
         for t in ["i32", "u32", "i64", "u64", "isize", "usize", "f32", "f64"] {
             s.push_str(&format!(
                 "extern \"C\" __global__ void atomics_{t}(fk::View<{t}, 1, fk::LayoutRight> x, {t} v) {{\n\
@@ -410,8 +427,10 @@ mod tests {
                  \x20   fk::atomic_max(&x(2), old);\n}}\n"
             ));
         }
+    }
 
-        // Every reducer, through block_reduce and block_exclusive_scan.
+    /// Coverage: Every reducer, through block_reduce and block_exclusive_scan.
+    fn cover_reducers(s: &mut String) {
         let reducers: [(&str, &str); 17] = [
             ("sum_f64", "fk::Sum<f64>"),
             ("sum_i32", "fk::Sum<i32>"),
@@ -444,7 +463,6 @@ mod tests {
                  \x20   if (threadIdx.x == 0) {{ out[blockDim.x] = v; out[blockDim.x + 1] = total; }}\n}}\n"
             ));
         }
-        s
     }
 
     #[test]
