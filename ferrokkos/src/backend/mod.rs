@@ -4,11 +4,9 @@
 
 #[cfg(feature = "cuda")]
 pub(crate) mod cuda;
-// The code generation, planning and disk cache both GPU backends share; with HIP alone, the parts
-// that only the Cuda backend drives (its patterns' entries, batched programs, cache lookups by name,
-// the CUDA architecture constant) have no caller.
+// What both GPU backends share: code generation, planning, the disk cache, and the runtime over
+// the driver traits (built where a driver is).
 #[cfg(any(feature = "cuda", feature = "hip"))]
-#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) mod gpu;
 #[cfg(feature = "hip")]
 pub(crate) mod hip;

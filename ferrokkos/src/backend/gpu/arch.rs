@@ -24,6 +24,7 @@ pub(crate) struct GpuArch {
 
 impl GpuArch {
     /// CUDA: warps of 32, up to `2^31 - 1` blocks of any size.
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))] // the CUDA driver's
     pub(crate) const CUDA: GpuArch = GpuArch {
         name: "Cuda",
         group: "warp",

@@ -149,6 +149,7 @@ impl Entry {
     }
 
     /// Whether the entry's file exists (it may still be stale or damaged: [`Entry::read`] decides).
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))] // only the runtime (built with CUDA) calls it
     pub(crate) fn exists(&self) -> bool {
         self.path.is_file()
     }

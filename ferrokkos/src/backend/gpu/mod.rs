@@ -24,8 +24,8 @@ pub(crate) mod disk_cache;
 pub(crate) mod driver;
 #[cfg(feature = "cuda")]
 pub(crate) mod fault;
-// Pure planning, unit-tested; without the CUDA backend nothing launches yet (the HIP runtime that
-// will is designed in docs/hip.md).
+// Launch planning is pure and unit-tested; only the runtime (built with CUDA) calls it, so with
+// HIP alone it has no caller until the HIP runtime (docs/hip.md) does.
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) mod grid;
 #[cfg(feature = "cuda")]
@@ -44,5 +44,5 @@ pub(crate) mod reduce;
 pub(crate) mod scratch;
 #[cfg(feature = "cuda")]
 pub(crate) mod space;
-#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))] // as `grid`
 pub(crate) mod team;

@@ -12,6 +12,7 @@ use super::header::{HeaderParts, device_header};
 use super::unit::TranslationUnit;
 
 /// A batch's program: its source, its NVRTC program name, and each unit's main entry name in it.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))] // only the runtime (built with CUDA) calls it
 pub(crate) struct BatchProgram {
     pub(crate) source: String,
     pub(crate) program: String,
@@ -19,6 +20,7 @@ pub(crate) struct BatchProgram {
 }
 
 /// The one program of `units` (see the module documentation).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))] // only the runtime (built with CUDA) calls it
 pub(crate) fn batch_program(units: &[&TranslationUnit]) -> BatchProgram {
     let generated: usize = units.iter().map(|u| u.generated().len() + 64).sum();
     let parts = units

@@ -38,6 +38,7 @@ use crate::reducer::ReducerCxx;
 use parts::Pattern;
 
 /// The pattern a launch asks a kernel's unit for.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))] // only the runtime (built with CUDA) calls it
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum DevicePattern<'a> {
     /// `parallel_for`, walking a multidimensional index in `iterate` order.
@@ -71,6 +72,7 @@ pub(crate) enum DevicePattern<'a> {
 /// `Right`), a scan body scan entries. A team body gets the team entries of its own pattern only.
 /// A reduce or scan body asked for a `for`, a team body asked for a range pattern or the other
 /// way round, is a broken invariant (the typed launch APIs never do it).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))] // only the runtime (built with CUDA) calls it
 fn entries(body: &KernelBody, pattern: &DevicePattern<'_>) -> Result<Pattern> {
     let reducer_pattern = |iterate: Iterate, r: &ReducerCxx| match body.kind {
         BodyKind::Scan => Pattern::scan(r),
@@ -111,6 +113,7 @@ fn entries(body: &KernelBody, pattern: &DevicePattern<'_>) -> Result<Pattern> {
     })
 }
 
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))] // only the runtime (built with CUDA) calls it
 impl DevicePattern<'_> {
     /// The reducer's definitions that the kernel's emission makes ([`ReducerCxx::emit`]).
     pub(crate) fn emit(&self) -> &[fn() -> String] {
@@ -145,6 +148,7 @@ impl DevicePattern<'_> {
 /// The translation unit of `body` for `pattern`, in the entry variant `options`. A body whose
 /// `#[device]` functions call each other in a cycle is refused (a GPU thread's stack is small and
 /// fixed: a deep recursion would fault and end the context), before anything is compiled or run.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))] // only the runtime (built with CUDA) calls it
 pub(crate) fn translation_unit(
     body: &KernelBody,
     pattern: &DevicePattern<'_>,
