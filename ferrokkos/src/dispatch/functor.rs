@@ -270,7 +270,8 @@ lend_self!(impl[A, V, F: Fn(A, &mut V, bool) + Sync] ScanFunctor<A, V> / SealedS
 ///
 /// ```
 /// use ferrokkos::prelude::*;
-/// use ferrokkos::{ForKernel, Functor};
+/// use ferrokkos::Functor;
+/// use ferrokkos::traits::ForKernel;
 ///
 /// struct Count<'a>(&'a std::sync::atomic::AtomicUsize);
 /// impl ForKernel<usize> for Count<'_> {

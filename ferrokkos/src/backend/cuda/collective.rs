@@ -120,7 +120,8 @@ impl NcclId {
 ///
 /// ```no_run
 /// use ferrokkos::prelude::*;
-/// use ferrokkos::{Cuda, CudaSpace, NcclComm, NcclId, NcclOp};
+/// use ferrokkos::nccl::{NcclComm, NcclId, NcclOp};
+/// use ferrokkos::{Cuda, CudaSpace};
 ///
 /// let _rt = ferrokkos::initialize(InitSettings::new())?;
 /// let exec = Cuda::default_instance()?;
