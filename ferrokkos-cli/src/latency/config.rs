@@ -31,7 +31,7 @@ medians of 5 rounds:
   graph of 1 kernel      a graph of one kernel of 1 iteration (its throughput: a graph launch)
   graph of 65 kernels    a chain of 65 such kernels
   per kernel (65 - 1)/64 what one more kernel costs in a graph
-followed by 8 launches / graph and the issue's targets (a halo update as a graph <= 15 us, a
+followed by 8 launches / graph and the targets (a halo update as a graph <= 15 us, a
 kernel in a graph <= 1.5 us, latency figures). On Cuda the same rows are measured with raw CUDA
 for comparison: the kernels by hand (NVRTC), 8 cuLaunchKernel, and the same launches captured
 from a stream into CUDA graphs replayed by cuGraphLaunch (cuStreamSynchronize as the fence); the

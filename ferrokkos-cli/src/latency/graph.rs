@@ -1,4 +1,4 @@
-//! `ferrokkos latency`'s graph rows (issue 18): what a graph saves over separate launches, with
+//! `ferrokkos latency`'s graph rows: what a graph saves over separate launches, with
 //! `kernel!`s on the chosen space (the host spaces too), printed after the launch latency table.
 //!
 //! - The halo update ([`super::halo`]): one call is its 8 launches (separate), or one submit of

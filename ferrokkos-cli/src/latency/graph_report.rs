@@ -167,7 +167,7 @@ impl GraphTable<'_> {
             l(0) / l(3)
         );
         println!(
-            "issue 18 targets: a halo update as a graph <= 15 us (latency): create_graph {:.2}, \
+            "targets: a halo update as a graph <= 15 us (latency): create_graph {:.2}, \
              Graph::capture {:.2},\n  create_graph DAG {:.2}; per kernel in a graph <= 1.5 us \
              (latency): {:.2}; graph launch,\n  (M submits + fence) / M of 1 kernel: {:.2} us",
             l(1),

@@ -7,7 +7,7 @@
 //! with K = 1. On the host spaces the functor is a closure capturing `[f64; V]` by value, so it is
 //! as big as Kokkos' functor; on Cuda it is a `kernel!` capturing the array and a View in CudaSpace.
 //!
-//! After that table, the graph rows (`graph.rs`, issue 18): a halo update of 8 kernels launched one
+//! After that table, the graph rows (`graph.rs`): a halo update of 8 kernels launched one
 //! by one and as graphs (chains, and a DAG whose 4 packs may run at once), and the cost of a graph launch and of one more kernel in a graph; on Cuda
 //! against raw CUDA launches and raw CUDA graphs (`graph_raw.rs`).
 

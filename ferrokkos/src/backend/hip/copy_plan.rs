@@ -2,7 +2,7 @@
 //! method follows what each pointer *is*, from `hipPointerGetAttributes`, never the View's declared
 //! space. Kokkos' HIP backend sent `deep_copy(view, 0)` on an unmanaged `SharedSpace` View over
 //! `calloc`'d memory on MI300A to `hipMemsetAsync`, which refuses memory the HIP runtime did not
-//! allocate (kokkos#7377, DESIGN.md seed 002); here a memset never sees pageable memory.
+//! allocate (kokkos#7377); here a memset never sees pageable memory.
 //!
 //! Pure functions of the attributes, so that the rule is tested without a GPU; the HIP runtime's
 //! `copy.rs` will call them with the attributes of real pointers.
@@ -241,7 +241,7 @@ mod tests {
         ));
     }
 
-    /// DESIGN.md seed 002 (kokkos#7377): zero-filling an unmanaged SharedSpace View over calloc'd
+    /// kokkos#7377: zero-filling an unmanaged SharedSpace View over calloc'd
     /// memory on MI300A must not call hipMemsetAsync.
     #[test]
     fn a_fill_of_pageable_memory_is_never_a_memset() {
