@@ -19,10 +19,10 @@ use std::any::Any;
 use std::sync::Arc;
 
 use super::backend::CudaShared;
-use super::copy::Borrows;
 use super::driver::{PointerKind, pointer_kind};
 use super::instance::Cuda;
 use super::nccl::{self, DataType, ID_BYTES, RawComm, RedOp};
+use crate::backend::gpu::copy::Borrows;
 use crate::error::{Error, Result};
 use crate::space::{Allocation, ExecutionSpace, MemorySpace};
 use crate::view::{Element, Layout, View};

@@ -42,12 +42,6 @@ impl Cuda {
         Ok(Cuda::from(CudaInstance::create(shared, false)?))
     }
 
-    /// A new instance whose stream records work into a graph instead of running it (see
-    /// `super::graph`); only the graph that makes it launches on it.
-    pub(crate) fn create_recording(shared: &Arc<CudaShared>) -> Result<Cuda> {
-        Ok(Cuda::from(CudaInstance::create(shared, true)?))
-    }
-
     /// The handle of an instance.
     pub(crate) fn from(inner: Arc<CudaInstance>) -> Cuda {
         Cuda { inner }
@@ -231,5 +225,9 @@ impl GpuSpace for Cuda {
 
     fn gpu_instance(&self) -> &CudaInstance {
         &self.inner
+    }
+
+    fn from_gpu_instance(inner: Arc<CudaInstance>) -> Cuda {
+        Cuda::from(inner)
     }
 }

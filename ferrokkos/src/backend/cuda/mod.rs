@@ -6,9 +6,9 @@
 //! [`crate::ExecutionSpace::default_instance`] says why).
 
 pub(crate) mod backend;
-pub(crate) mod builtin;
+#[cfg(test)]
+mod builtin_tests;
 mod collective;
-pub(crate) mod copy;
 pub(crate) mod driver;
 mod graph;
 mod instance;

@@ -6,5 +6,3 @@ use crate::backend::gpu;
 
 /// An instance's stream and its bookkeeping.
 pub(crate) type Queue = gpu::queue::Queue<CudaDriver>;
-/// A submission in progress on a [`Queue`].
-pub(crate) type Submission<'a> = gpu::queue::Submission<'a, CudaDriver>;

@@ -4,9 +4,9 @@
 use std::ptr::NonNull;
 use std::sync::Arc;
 
-use super::backend::{CudaShared, backend_shared};
-use super::copy::CudaCopies;
-use super::driver::{self, DeviceBuffer, ManagedBuffer, PinnedBuffer, PointerKind};
+use super::backend::{CudaShared, backend_shared, default_instance};
+use super::driver::{self, CudaDriver, DeviceBuffer, ManagedBuffer, PinnedBuffer, PointerKind};
+use crate::backend::gpu::copy::GpuCopies;
 use crate::error::{BackendError, Error, Result};
 use crate::seal::{Sealed, Token};
 use crate::space::DeviceCopy;
@@ -14,6 +14,9 @@ use crate::space::host_space::HostSpace;
 use crate::space::{
     HostAccessible, Init, MemoryRecord, MemorySpace, MemoryStats, RawMemory, Reachable,
 };
+
+/// The device rows of `deep_copy` for the three spaces, on the default instance when given none.
+static COPIES: GpuCopies<CudaDriver> = GpuCopies::new(default_instance);
 
 /// GPU memory (Kokkos' `CudaSpace`), the default memory space of [`super::Cuda`]. Host code
 /// cannot touch its elements: a View in it has no host accessors (a compile error), and is read or
@@ -238,7 +241,7 @@ impl MemorySpace for CudaSpace {
     }
 
     fn device_copy(&self, _: Token) -> Option<&'static dyn DeviceCopy> {
-        Some(&CudaCopies)
+        Some(&COPIES)
     }
 }
 
@@ -264,7 +267,7 @@ impl MemorySpace for CudaHostPinnedSpace {
     }
 
     fn device_copy(&self, _: Token) -> Option<&'static dyn DeviceCopy> {
-        Some(&CudaCopies)
+        Some(&COPIES)
     }
 }
 
@@ -290,7 +293,7 @@ impl MemorySpace for CudaUVMSpace {
     }
 
     fn device_copy(&self, _: Token) -> Option<&'static dyn DeviceCopy> {
-        Some(&CudaCopies)
+        Some(&COPIES)
     }
 }
 

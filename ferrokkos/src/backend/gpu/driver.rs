@@ -16,6 +16,7 @@ use std::ffi::CStr;
 use std::sync::Arc;
 
 use super::arch::GpuArch;
+pub(crate) use super::copy::plan::PointerKind;
 use crate::error::Result;
 use crate::space::DeviceType;
 
@@ -27,6 +28,8 @@ pub(crate) trait Driver: Sized + Send + Sync + 'static {
     const DEVICE_TYPE: DeviceType;
     /// The key of the device's name in the metadata tools get ("Cuda device").
     const DEVICE_METADATA: &'static str;
+    /// The device memory space's name in messages ("CudaSpace").
+    const MEMORY_SPACE: &'static str;
     /// A device's context (what streams, memory and modules belong to).
     type Context: Context;
     /// What the runtime reads about a device.
@@ -45,6 +48,10 @@ pub(crate) trait Driver: Sized + Send + Sync + 'static {
     type Function: Function;
     /// The run-time compiler, with its cache of compiled programs on disk.
     type Compiler: Compiler<Self>;
+    /// A graph of device work being built (from captured streams).
+    type Graph: Graph<Self>;
+    /// An instantiated graph, launched as one unit.
+    type GraphExec: GraphExec<Self>;
 
     /// The most parameters one launch passes.
     const MAX_PARAMS: usize;
@@ -69,6 +76,11 @@ pub(crate) trait Driver: Sized + Send + Sync + 'static {
         pointers: &mut [*mut std::ffi::c_void],
         what: impl FnOnce() -> String,
     ) -> Result<()>;
+
+    /// What memory `ptr` points into, from the driver's pointer attributes (an address inside an
+    /// allocation is classified as the allocation; an address the driver does not know is
+    /// [`PointerKind::Pageable`]).
+    fn pointer_kind(ptr: *const u8) -> Result<PointerKind>;
 
     /// Sets `bytes` bytes at `dst` to `value` and waits until that is done. For new allocations.
     ///
@@ -131,6 +143,10 @@ pub(crate) trait DeviceInfo: Send + Sync {
 
     /// Shared memory a block may use once its kernel opts in, in bytes.
     fn shared_memory_per_block_optin(&self) -> usize;
+
+    /// Whether `deep_copy` lets the device's kernels read and write pageable host memory (memory
+    /// the driver does not know) instead of staging it through the host.
+    fn pageable_memory_access(&self) -> bool;
 }
 
 /// An in-order, non-blocking stream of device work.
@@ -300,4 +316,60 @@ pub(crate) trait Compiler<D: Driver>: Send + Sync {
         info: &D::DeviceInfo,
         threads: u32,
     ) -> Result<(Vec<u8>, bool)>;
+}
+
+/// A graph of device work under construction: nodes in a dependency order, each a captured stream's
+/// work (a child graph) or nothing (a join point).
+pub(crate) trait Graph<D: Driver>: Send + Sized {
+    /// A node of the graph (valid while the graph is).
+    type Node: Copy;
+
+    /// An empty graph on `ctx`.
+    fn new(ctx: &Arc<D::Context>, what: impl FnOnce() -> String) -> Result<Self>;
+
+    /// Starts capturing `stream`'s work into a graph instead of running it (relaxed mode: the
+    /// capturing thread may still allocate and copy synchronously outside the stream).
+    ///
+    /// # Safety
+    ///
+    /// Until [`Graph::end_capture`] on the same stream, only work meant for the graph is enqueued
+    /// on `stream`, and nothing waits for it.
+    unsafe fn begin_capture(stream: &D::Stream, what: impl FnOnce() -> String) -> Result<()>;
+
+    /// Ends the capture of `stream` and returns the captured graph (an error ends it too).
+    fn end_capture(stream: &D::Stream, what: impl FnOnce() -> String) -> Result<Self>;
+
+    /// Adds a copy of `child` as one node after `deps`.
+    fn add_child(
+        &mut self,
+        deps: &[Self::Node],
+        child: &Self,
+        what: impl FnOnce() -> String,
+    ) -> Result<Self::Node>;
+
+    /// Adds an empty node after `deps`.
+    fn add_empty(
+        &mut self,
+        deps: &[Self::Node],
+        what: impl FnOnce() -> String,
+    ) -> Result<Self::Node>;
+
+    /// The executable form of the graph.
+    fn instantiate(&self, what: impl FnOnce() -> String) -> Result<D::GraphExec>;
+}
+
+/// An instantiated graph. Launches of one executable graph run in their order.
+pub(crate) trait GraphExec<D: Driver>: Send + Sync {
+    /// Enqueues the graph's work on `stream`, after the work enqueued on it so far and after earlier
+    /// launches of this graph.
+    ///
+    /// # Safety
+    ///
+    /// Every address the graph's nodes use is valid until the launch completes, and the memory
+    /// they write is not used by other work meanwhile.
+    unsafe fn launch(&self, stream: &D::Stream, what: impl FnOnce() -> String) -> Result<()>;
+
+    /// Uploads the graph's launch resources ahead of its first launch, so that the first launch
+    /// costs what every later one does.
+    fn upload(&self, stream: &D::Stream, what: impl FnOnce() -> String) -> Result<()>;
 }

@@ -14,9 +14,14 @@ pub(crate) mod arch;
 // designed in docs/hip.md and not written yet).
 #[cfg(feature = "cuda")]
 pub(crate) mod backend;
+// The built-in kernels and the copy plan are pure and unit-tested (as `grid`, below).
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) mod builtin;
 #[cfg(feature = "cuda")]
 pub(crate) mod clock;
 pub(crate) mod codegen;
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) mod copy;
 #[cfg(feature = "cuda")]
 pub(crate) mod device;
 pub(crate) mod disk_cache;
@@ -24,6 +29,8 @@ pub(crate) mod disk_cache;
 pub(crate) mod driver;
 #[cfg(feature = "cuda")]
 pub(crate) mod fault;
+#[cfg(feature = "cuda")]
+pub(crate) mod graph;
 // Launch planning is pure and unit-tested; only the runtime (built with CUDA) calls it, so with
 // HIP alone it has no caller until the HIP runtime (docs/hip.md) does.
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]

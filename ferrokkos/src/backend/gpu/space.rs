@@ -1,6 +1,9 @@
 //! [`GpuSpace`]: an execution space whose instances run on a GPU through this folder's runtime.
-//! The generic patterns (`patterns.rs`, `team/launch.rs`) take its policies; a backend's launch
-//! seams (`LaunchRange`, `LaunchMDRange`, `LaunchTeam`) call them.
+//! The generic patterns (`patterns.rs`, `team/launch.rs`) take its policies and graphs
+//! (`graph.rs`) its instances; a backend's seams (`LaunchRange`, `LaunchMDRange`, `LaunchTeam`,
+//! `GraphSpace`) call them.
+
+use std::sync::Arc;
 
 use super::driver::Driver;
 use super::instance::Instance;
@@ -13,4 +16,7 @@ pub(crate) trait GpuSpace: ExecutionSpace {
 
     /// The instance's state.
     fn gpu_instance(&self) -> &Instance<Self::Driver>;
+
+    /// The handle of the instance `inner` (a graph's recording instance).
+    fn from_gpu_instance(inner: Arc<Instance<Self::Driver>>) -> Self;
 }

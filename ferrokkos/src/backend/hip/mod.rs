@@ -4,9 +4,10 @@
 //! `libhiprtc` or `libamdhip64`), for AMD GPU architectures such as `gfx90a`. hiprtc needs no GPU.
 //!
 //! The runtime (the `Hip` execution space, its memory spaces and instances) waits for hardware;
-//! `docs/hip.md` is its design. Of it, what can be tested without a GPU is built: `copy_plan`,
-//! how deep_copy will copy and fill from the pointers' kinds (DESIGN.md seed 002); and
-//! `code_cache`, the on-disk cache of code objects (the GPU backends' shared disk cache, keyed by
+//! `docs/hip.md` is its design. Of it, what can be tested without a GPU is built: `pointer_kind`,
+//! what a pointer is from HIP's answer on each ROCm numbering, which deep_copy's plan
+//! (`backend/gpu/copy/plan.rs`) follows (DESIGN.md seed 002); `code_cache`, the on-disk cache of
+//! code objects (the GPU backends' shared disk cache, keyed by
 //! hiprtc's library files, the target and the options), so that a warm start compiles nothing;
 //! `runtime_api`, the part of the HIP runtime API that answers without a GPU (error names, versions,
 //! the device count) with the device-selection check; and the launch planning of `backend/gpu`
@@ -14,9 +15,9 @@
 
 mod code_cache;
 pub(crate) mod codegen;
-mod copy_plan;
 pub mod hiprtc;
 mod library;
+mod pointer_kind;
 // The HIP runtime that will call it waits for hardware; its tests run against the library.
 #[cfg_attr(not(test), allow(dead_code))]
 mod runtime_api;

@@ -2,8 +2,6 @@
 //! `CudaSlice` frees in `Drop`), so that no early return or error leaks it and no code outside
 //! this layer calls a raw free.
 //!
-//! - [`StreamBuffer`]: device memory for the work of one stream, borrowing the stream (a launch's
-//!   by-pointer captures, deep_copy's temporaries);
 //! - [`DeviceBuffer`]: device memory that outlives a borrow: allocated for one stream (which it
 //!   holds) and freed in that stream's order, or allocated for any stream and freed at once;
 //! - [`PinnedBuffer`]: pinned host memory;
@@ -27,44 +25,6 @@ use crate::error::Result;
 fn report(freed: Result<()>) {
     if let Err(e) = freed {
         eprintln!("ferrokkos: {e}");
-    }
-}
-
-/// `bytes` of device memory for work on `stream`, freed when dropped after the work enqueued on
-/// the stream until then (`cuMemFreeAsync`; `cuMemFree` after synchronizing the stream on devices
-/// without memory pools). It borrows the stream, so the stream outlives it.
-///
-/// Invariant: only work enqueued on `stream` uses the memory (the users of [`StreamBuffer::ptr`]
-/// in this crate enqueue there), and none is enqueued after the drop.
-pub(crate) struct StreamBuffer<'s> {
-    stream: &'s Stream,
-    ptr: u64,
-}
-
-impl<'s> StreamBuffer<'s> {
-    /// Allocates `bytes` (stream-ordered where the device supports it). Zero bytes allocate
-    /// nothing and give the null address.
-    pub(crate) fn new(
-        stream: &'s Stream,
-        bytes: usize,
-        what: impl FnOnce() -> String,
-    ) -> Result<StreamBuffer<'s>> {
-        let ptr = alloc_device(stream.context(), bytes, Some(stream), what)?;
-        Ok(StreamBuffer { stream, ptr })
-    }
-
-    /// The device address of the first byte.
-    pub(crate) fn ptr(&self) -> u64 {
-        self.ptr
-    }
-}
-
-impl Drop for StreamBuffer<'_> {
-    fn drop(&mut self) {
-        // SAFETY: `ptr` came from `alloc_device` on the stream's context with this stream and is
-        // freed only here; by the type's invariant only work enqueued on this stream uses it, and
-        // the free is ordered after that work.
-        report(unsafe { free_device(self.stream.context(), self.ptr, Some(self.stream)) });
     }
 }
 

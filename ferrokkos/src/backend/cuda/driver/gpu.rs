@@ -5,8 +5,8 @@ use std::ffi::CStr;
 use std::sync::Arc;
 
 use super::{
-    Context, DeviceBuffer, DeviceInfo, Event, Function, MAX_PARAMS, Module, PinnedBuffer, Stream,
-    memory,
+    Context, DeviceBuffer, DeviceInfo, Event, Executable, Function, Graph, MAX_PARAMS, Module,
+    Node, PinnedBuffer, Stream, memory,
 };
 use crate::backend::cuda::jit_cache::DiskCache;
 use crate::backend::gpu::arch::GpuArch;
@@ -21,6 +21,7 @@ impl gpu::Driver for CudaDriver {
     const SPACE: &'static str = "Cuda";
     const DEVICE_TYPE: DeviceType = DeviceType::Cuda;
     const DEVICE_METADATA: &'static str = "Cuda device";
+    const MEMORY_SPACE: &'static str = "CudaSpace";
     type Context = Context;
     type DeviceInfo = DeviceInfo;
     type Stream = Stream;
@@ -30,6 +31,8 @@ impl gpu::Driver for CudaDriver {
     type Module = Module;
     type Function = Function;
     type Compiler = DiskCache;
+    type Graph = Graph;
+    type GraphExec = Executable;
 
     const MAX_PARAMS: usize = MAX_PARAMS;
     const DEFAULT_DYNAMIC_SHARED: usize = 48 << 10;
@@ -45,6 +48,10 @@ impl gpu::Driver for CudaDriver {
     ) -> Result<()> {
         // SAFETY: the trait's contract is `launch_with_pointers`'.
         unsafe { super::launch_with_pointers(f, grid, block, shared_bytes, stream, pointers, what) }
+    }
+
+    fn pointer_kind(ptr: *const u8) -> Result<gpu::PointerKind> {
+        memory::pointer_kind(ptr)
     }
 
     unsafe fn fill_sync(
@@ -107,6 +114,13 @@ impl gpu::DeviceInfo for DeviceInfo {
 
     fn shared_memory_per_block_optin(&self) -> usize {
         self.shared_memory_per_block_optin
+    }
+
+    /// Pageable memory is staged through the host on Cuda, as Kokkos' Cuda backend does: even
+    /// where the device can reach it (HMM, `CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS`), its
+    /// kernels would read it page by page across the bus.
+    fn pageable_memory_access(&self) -> bool {
+        false
     }
 }
 
@@ -255,5 +269,50 @@ impl gpu::Function for Function {
 
     fn static_shared_bytes(&self, what: impl FnOnce() -> String) -> Result<usize> {
         Function::static_shared_bytes(self, what)
+    }
+}
+
+impl gpu::Graph<CudaDriver> for Graph {
+    type Node = Node;
+
+    fn new(ctx: &Arc<Context>, what: impl FnOnce() -> String) -> Result<Self> {
+        Graph::new(ctx, what)
+    }
+
+    unsafe fn begin_capture(stream: &Stream, what: impl FnOnce() -> String) -> Result<()> {
+        // SAFETY: the trait's contract is `Graph::begin_capture`'s.
+        unsafe { Graph::begin_capture(stream, what) }
+    }
+
+    fn end_capture(stream: &Stream, what: impl FnOnce() -> String) -> Result<Self> {
+        Graph::end_capture(stream, what)
+    }
+
+    fn add_child(
+        &mut self,
+        deps: &[Node],
+        child: &Self,
+        what: impl FnOnce() -> String,
+    ) -> Result<Node> {
+        Graph::add_child(self, deps, child, what)
+    }
+
+    fn add_empty(&mut self, deps: &[Node], what: impl FnOnce() -> String) -> Result<Node> {
+        Graph::add_empty(self, deps, what)
+    }
+
+    fn instantiate(&self, what: impl FnOnce() -> String) -> Result<Executable> {
+        Graph::instantiate(self, what)
+    }
+}
+
+impl gpu::GraphExec<CudaDriver> for Executable {
+    unsafe fn launch(&self, stream: &Stream, what: impl FnOnce() -> String) -> Result<()> {
+        // SAFETY: the trait's contract is `Executable::launch`'s.
+        unsafe { Executable::launch(self, stream, what) }
+    }
+
+    fn upload(&self, stream: &Stream, what: impl FnOnce() -> String) -> Result<()> {
+        Executable::upload(self, stream, what)
     }
 }

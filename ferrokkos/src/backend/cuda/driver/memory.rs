@@ -16,6 +16,7 @@ use std::ffi::c_void;
 use cudarc::driver::sys;
 
 use super::{Context, Stream, check, init};
+use crate::backend::gpu::driver::PointerKind;
 use crate::error::{BackendError, Error, Result};
 
 /// Allocates `bytes` of device memory on `ctx`'s device: stream-ordered (`cuMemAllocAsync`, from
@@ -332,22 +333,6 @@ pub(crate) unsafe fn fill_async(
         }
     };
     check(code, call, what)
-}
-
-/// What kind of memory an address points into, as the driver sees it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum PointerKind {
-    /// Device memory (`cuMemAlloc`, `cuMemAllocAsync`, or another library's device allocation):
-    /// only the device (and the driver's copies) can access it.
-    Device,
-    /// Managed memory (`cuMemAllocManaged`): the host and the device can both access it.
-    Managed,
-    /// Pinned host memory (`cuMemHostAlloc`, or host memory registered with `cuMemHostRegister`):
-    /// the host accesses it directly and the device through unified addressing.
-    PinnedHost,
-    /// Memory the driver does not know: plain host memory (`Vec`, `malloc`, `calloc`, the stack).
-    /// Only the host can write it; the device's memset refuses it.
-    Pageable,
 }
 
 /// Classifies `ptr` with `cuPointerGetAttributes` (`CU_POINTER_ATTRIBUTE_IS_MANAGED` and

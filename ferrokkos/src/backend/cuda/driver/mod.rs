@@ -33,8 +33,9 @@ use cudarc::driver::sys;
 use crate::error::{BackendError, Error, Result};
 
 // The re-exports are the layer's API; each is allowed unused until the Cuda space uses it.
+pub(crate) use crate::backend::gpu::driver::PointerKind;
 #[allow(unused_imports)]
-pub(crate) use buffer::{DeviceBuffer, ManagedBuffer, PinnedBuffer, StreamBuffer};
+pub(crate) use buffer::{DeviceBuffer, ManagedBuffer, PinnedBuffer};
 #[allow(unused_imports)]
 pub(crate) use context::Context;
 #[allow(unused_imports)]
@@ -44,15 +45,15 @@ pub(crate) use event::Event;
 pub(crate) use gpu::CudaDriver;
 pub(crate) use graph::{Executable, Graph, Node};
 #[allow(unused_imports)]
-pub(crate) use memory::{PointerKind, copy, copy_async, fill_async, fill_sync, pointer_kind};
+pub(crate) use memory::{copy, copy_async, fill_async, fill_sync, pointer_kind};
 // Raw allocation and free stay inside this layer: other code gets memory as the owning types of
 // `buffer.rs`, which free it (so no code outside `driver/` can leak or double-free it).
 #[cfg(test)]
 use memory::{alloc_device, free_device};
+#[cfg(test)]
+pub(crate) use module::launch;
 #[allow(unused_imports)]
-pub(crate) use module::{
-    Function, MAX_PARAM_BYTES, MAX_PARAMS, Module, launch, launch_with_pointers,
-};
+pub(crate) use module::{Function, MAX_PARAMS, Module, launch_with_pointers};
 #[allow(unused_imports)]
 pub(crate) use stream::Stream;
 

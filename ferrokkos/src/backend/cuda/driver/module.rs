@@ -9,6 +9,7 @@ use cudarc::driver::sys::CUfunction_attribute as FuncAttr;
 use super::{Context, Stream, check};
 use crate::error::{Error, Result};
 
+#[cfg(test)]
 /// The most bytes the parameters of one kernel may take together (CUDA 12.1+ on compute capability
 /// 7.0+; older drivers and devices allow 4096, see `DeviceInfo::max_param_bytes`).
 pub(crate) const MAX_PARAM_BYTES: usize = 32764;
@@ -399,6 +400,7 @@ impl Function {
     }
 }
 
+#[cfg(test)]
 /// CUDA's `CU_LAUNCH_PARAM_BUFFER_POINTER`, `CU_LAUNCH_PARAM_BUFFER_SIZE` and
 /// `CU_LAUNCH_PARAM_END` are `#define`d as the pointers `(void*)0x01`, `(void*)0x02` and
 /// `(void*)0x00`; cudarc offers only their integer values (`*_AS_INT`), so the pointers are made
@@ -407,6 +409,7 @@ fn launch_marker(value: u32) -> *mut c_void {
     std::ptr::without_provenance_mut(value as usize)
 }
 
+#[cfg(test)]
 /// The `extra` array of `cuLaunchKernel` that passes `params` as one buffer of `*size` bytes.
 fn extra_for(params: &mut [u8], size: &mut usize) -> [*mut c_void; 5] {
     [
@@ -421,14 +424,19 @@ fn extra_for(params: &mut [u8], size: &mut usize) -> [*mut c_void; 5] {
 /// The most parameters [`launch_with_pointers`] passes.
 pub(crate) const MAX_PARAMS: usize = 64;
 
-/// Launches `f` like [`launch`], but hands the parameters to the driver as `kernelParams`: one
-/// pointer per parameter, to its value (the driver knows each parameter's size from the kernel's
-/// metadata and copies the values during the call). A captured array thus needs no copy of ours.
+/// Launches `f` on `stream` with a one-dimensional grid of `grid` blocks of `block` threads and
+/// `shared_bytes` of dynamic shared memory per block (`cuLaunchKernel`), handing the parameters to
+/// the driver as `kernelParams`: one pointer per parameter, to its value (the driver knows each
+/// parameter's size from the kernel's metadata and copies the values during the call). A captured
+/// array thus needs no copy of ours. The launch is asynchronous: errors of the kernel itself
+/// surface at a later synchronization.
 ///
 /// # Safety
 ///
-/// As for [`launch`]; `pointers` has one pointer per kernel parameter, in declaration order, each
-/// to a value of the parameter's type valid for the duration of the call.
+/// `pointers` has one pointer per kernel parameter, in declaration order, each to a value of the
+/// parameter's type valid for the duration of the call; every device pointer among the values is
+/// valid for all the kernel's accesses until the kernel completes, with no conflicting host or
+/// device access meanwhile. `stream` and `f` belong to the same context.
 pub(crate) unsafe fn launch_with_pointers(
     f: &Function,
     grid: u32,
@@ -460,6 +468,9 @@ pub(crate) unsafe fn launch_with_pointers(
     check(code, "cuLaunchKernel", what)
 }
 
+/// (Used by the driver's tests, which pass hand-packed parameter lists; the runtime launches with
+/// [`launch_with_pointers`].)
+#[cfg(test)]
 /// Launches `f` on `stream` with a one-dimensional grid of `grid` blocks of `block` threads and
 /// `shared_bytes` of dynamic shared memory per block (`cuLaunchKernel`). `params` is the kernel's
 /// whole parameter list as one buffer: each parameter at an offset (from the start of the buffer)

@@ -109,3 +109,27 @@ fn the_whole_device_header_compiles_for_hip() {
         }
     }
 }
+
+#[test]
+fn the_builtin_copy_and_fill_kernels_compile_for_each_target() {
+    use crate::backend::gpu::builtin::{builtin_source, entries};
+    if !require_or_skip() {
+        return;
+    }
+    // The GPU runtime's deep_copy kernels (`backend/gpu/builtin.rs`) are one program for both
+    // GPU backends.
+    let source = builtin_source();
+    for target in TARGETS {
+        let object = compile_code_object(&source, "ferrokkos_builtin.hip", target)
+            .unwrap_or_else(|e| panic!("the built-in kernels do not compile for {target}: {e}"));
+        for name in entries() {
+            assert!(
+                object
+                    .image
+                    .windows(name.len() + 1)
+                    .any(|w| w[..name.len()] == *name.as_bytes() && w[name.len()] == 0),
+                "the {target} code object exports {name}"
+            );
+        }
+    }
+}

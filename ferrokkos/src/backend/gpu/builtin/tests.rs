@@ -1,7 +1,6 @@
 //! Tests of `builtin.rs`.
 
 use super::*;
-use crate::nvrtc::{compile_cubin, require_or_skip};
 
 /// Reads the little-endian `u64` at `at` of `bytes`.
 fn u64_at(bytes: &[u8], at: usize) -> u64 {
@@ -185,47 +184,26 @@ fn the_source_defines_every_entry() {
 }
 
 #[test]
-fn the_builtin_program_compiles_for_sm80_and_sm90() {
-    if !require_or_skip() {
-        return;
+fn parameter_pointers_point_at_each_packed_parameter() {
+    let dst = Desc::new(0x7000_0000_1000, &[3, 4], &[4, 1]).expect("rank 2");
+    let src = Desc::new(0x7000_0000_9000, &[3, 4], &[1, 3]).expect("rank 2");
+    let packed = pack_copy(12, 2, 1, &dst, &src);
+    let mut params = param_pointers(&packed, &COPY_PARAM_OFFSETS);
+    let p = params.pointers();
+    assert_eq!(p.len(), 5);
+    for (k, &at) in COPY_PARAM_OFFSETS.iter().enumerate() {
+        assert_eq!(p[k] as usize - p[0] as usize, at);
     }
-    let source = builtin_source();
-    for arch in [80, 90] {
-        let cubin = compile_cubin(&source, BUILTIN_PROGRAM, arch)
-            .unwrap_or_else(|e| panic!("the built-in kernels do not compile: {e}"));
-        assert!(cubin.image.starts_with(b"\x7fELF"));
-        assert!(
-            cubin.log.trim().is_empty(),
-            "the built-in kernels compile without warnings: {}",
-            cubin.log
-        );
-        for name in COPY_ENTRIES.iter().chain(&FILL_ENTRIES) {
-            assert!(
-                cubin
-                    .image
-                    .windows(name.len() + 1)
-                    .any(|w| w[..name.len()] == *name.as_bytes() && w[name.len()] == 0),
-                "the CUBIN for sm_{arch} exports {name}"
-            );
-        }
-        eprintln!(
-            "{BUILTIN_PROGRAM} for sm_{arch}: {} bytes in {:.2?}",
-            cubin.image.len(),
-            cubin.compile_time
-        );
-    }
-}
-
-#[test]
-fn each_entry_compiles_alone() {
-    if !require_or_skip() {
-        return;
-    }
-    for entry in COPY_ENTRIES.iter().chain(&FILL_ENTRIES) {
-        let src = entry_source(entry).expect("a built-in entry");
-        assert_eq!(src.matches("__global__").count(), 1, "{entry}");
-        let cubin = compile_cubin(&src, &format!("{entry}.cu"), 90).unwrap();
-        println!("{entry}: {:?}", cubin.compile_time);
-    }
-    assert!(entry_source("fk_nope").is_none());
+    assert!((p[0] as usize).is_multiple_of(8), "8-aligned storage");
+    // SAFETY: each pointer points into the storage, at a parameter of that type.
+    let (count, rank, words, d) = unsafe {
+        (
+            p[0].cast::<u64>().read(),
+            p[1].cast::<u32>().read(),
+            p[2].cast::<u32>().read(),
+            p[3].cast::<Desc>().read(),
+        )
+    };
+    assert_eq!((count, rank, words), (12, 2, 1));
+    assert_eq!(d, dst);
 }

@@ -23,9 +23,10 @@
 //! bit pattern; larger elements are filled another way by the host.
 //!
 //! [`pack_copy`] and [`pack_fill`] lay the parameters out as the C++ parameter list (each at an
-//! offset aligned to its alignment: [`COPY_PARAM_OFFSETS`], [`FILL_PARAM_OFFSETS`]), ready for
-//! `CU_LAUNCH_PARAM_BUFFER_POINTER` or, with those offsets, an array of parameter pointers.
+//! offset aligned to its alignment: [`COPY_PARAM_OFFSETS`], [`FILL_PARAM_OFFSETS`]), and
+//! [`param_pointers`] makes the array of parameter pointers a launch takes.
 
+use std::ffi::c_void;
 use std::mem::{align_of, offset_of, size_of};
 
 use crate::error::{Error, Result};
@@ -65,14 +66,12 @@ const FILL_ENTRIES: [&str; 4] = [
 ];
 
 /// The byte offsets of the copy entries' parameters `count`, `rank`, `words`, `dst`, `src`.
-#[cfg_attr(not(test), allow(dead_code))] // used by the tests
 pub(crate) const COPY_PARAM_OFFSETS: [usize; 5] = [0, 8, 12, 16, 16 + size_of::<Desc>()];
 
 /// The size in bytes of the copy entries' parameter buffer.
 pub(crate) const COPY_PARAMS_SIZE: usize = 16 + 2 * size_of::<Desc>();
 
 /// The byte offsets of the fill entries' parameters `count`, `rank`, `words`, `dst`, `value`.
-#[cfg_attr(not(test), allow(dead_code))] // used by the tests
 pub(crate) const FILL_PARAM_OFFSETS: [usize; 5] = [0, 8, 12, 16, 16 + size_of::<Desc>()];
 
 /// The size in bytes of the fill entries' parameter buffer.
@@ -240,6 +239,43 @@ pub(crate) fn pack_fill(
     Ok(out)
 }
 
+/// A packed parameter list ([`pack_copy`], [`pack_fill`]) in 8-aligned storage, with a pointer to
+/// each parameter: what `Driver::launch` takes.
+pub(crate) struct ParamPointers {
+    /// The packed bytes (kept for the pointers; read through them only).
+    _storage: Vec<u64>,
+    /// A pointer into `storage` at each parameter's offset (the heap block does not move when the
+    /// value does).
+    pointers: Vec<*mut c_void>,
+}
+
+impl ParamPointers {
+    /// The pointers, one per parameter.
+    pub(crate) fn pointers(&mut self) -> &mut [*mut c_void] {
+        &mut self.pointers
+    }
+}
+
+/// The parameters `packed` (laid out at `offsets`) as [`ParamPointers`].
+pub(crate) fn param_pointers(packed: &[u8], offsets: &[usize]) -> ParamPointers {
+    let mut storage = vec![0u64; packed.len().div_ceil(8)];
+    for (word, bytes) in storage.iter_mut().zip(packed.chunks(8)) {
+        let mut w = [0u8; 8];
+        w[..bytes.len()].copy_from_slice(bytes);
+        *word = u64::from_ne_bytes(w);
+    }
+    let base = storage.as_mut_ptr().cast::<u8>();
+    let pointers = offsets
+        .iter()
+        // SAFETY: every offset is inside the packed list, which `storage` holds.
+        .map(|&at| unsafe { base.add(at) }.cast::<c_void>())
+        .collect();
+    ParamPointers {
+        _storage: storage,
+        pointers,
+    }
+}
+
 /// The shared part of the built-in program: types, layout checks and the kernel bodies.
 const BODY: &str = r#"// ferrokkos built-in kernels: strided copy and fill for deep_copy.
 // Self-contained (no includes); compiled by NVRTC with -std=c++17 -default-device.
@@ -397,6 +433,12 @@ pub(crate) fn builtin_source() -> String {
         ));
     }
     s
+}
+
+/// Every entry's name, copies first.
+#[cfg(test)]
+pub(crate) fn entries() -> impl Iterator<Item = &'static str> {
+    COPY_ENTRIES.iter().chain(&FILL_ENTRIES).copied()
 }
 
 #[cfg(test)]
