@@ -4,7 +4,7 @@
 
 use super::driver::Driver;
 use super::instance::Instance;
-use super::launch::{Done, Kind, Space, launch, missing};
+use super::launch::{Done, Kind, Space, launch};
 use crate::error::{Error, Result};
 use crate::kernel::DeviceKernel;
 use crate::reducer::{ReduceTarget, Reducer, ReducerCxx};
@@ -34,7 +34,10 @@ pub(crate) fn read_value<R: Reducer, D: Driver>(
     what: &dyn Fn() -> String,
 ) -> Result<R::Value> {
     let Done::Waited(sub, pinned) = done else {
-        return Err(missing(what));
+        return Err(Error::Internal {
+            what: what(),
+            reason: "the launch left no value for the host to read".into(),
+        });
     };
     // SAFETY: the launch copied `size` bytes there and waited for the copy; the submission still
     // holds the queue's lock, so nothing overwrites them.

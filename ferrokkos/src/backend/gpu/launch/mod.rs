@@ -8,15 +8,17 @@
 //! work on other instances that uses the same allocations, enqueues, and stamps the allocations
 //! with its sequence number. Only reductions and scans that return a value to the host wait.
 //!
-//! A league of teams (`backend/gpu/team/launch.rs`) launches the same way, with its team kernel's entries, blocks
-//! of the team's size and the league as its launch parameters.
+//! A league of teams (`backend/gpu/team/launch.rs`) launches the same way, with its team kernel's
+//! entries, blocks of the team's size and the league as its launch parameters.
 //!
-//! The parts, one per file: `backend/gpu/grid.rs` sizes the grid (for CUDA and HIP alike,
-//! parameterized by [`super::arch::GpuArch`]), `tuning.rs` reads the grid's tuning overrides, `plan.rs` plans the launch (the entry it
-//! needs, then grid, block, shared memory and scratch layout; both pure), `params.rs` packs the
-//! parameters, `submit.rs` enqueues on the instance's stream. [`launch`] looks the entry up
-//! between the plan's two steps and ties them together.
+//! One launch walks the parts in one direction, each file once from here, and no part calls back
+//! into one that called it: `params.rs` takes the thread's parameter buffers and measures the
+//! captures; `entry.rs` chooses the compiled entry; the kernel cache (`super::kernels`) compiles or
+//! loads it; [`super::grid`] and `tuning.rs` size its blocks; `plan.rs` plans the grid, shared
+//! memory and scratch; `submit.rs` enqueues on the instance's stream, packing the parameters into
+//! the buffers (`params.rs`' packing) as it goes. `entry.rs` and `plan.rs` are pure.
 
+mod entry;
 mod params;
 mod plan;
 mod submit;
@@ -39,7 +41,8 @@ use crate::kernel::{DeviceKernel, ParamWriter};
 use crate::policy::Iterate;
 use crate::reducer::{DevicePlace, ReducerCxx};
 use crate::view::kernel_access::{LaunchBorrows, Reach};
-use plan::{Entry, Pattern, Plan, PlanInput, TeamInput};
+use entry::{Entry, Pattern, PlanInput, TeamInput};
+use plan::Plan;
 use submit::Planned;
 
 /// Which pattern a launch runs, with the reducer of reductions and scans.
@@ -122,54 +125,66 @@ pub(crate) fn launch<'q, D: Driver>(
         what,
     )?;
     let info = &shared.info;
-    params::with_buffers(|buffers| {
-        let chosen = Chosen::new(
-            dk,
-            kind,
-            reducer_type,
-            &space,
-            buffers,
-            info.max_param_bytes(),
-        );
-        let (input, entry) = (chosen.input, chosen.entry);
-        let loaded = chosen.load(inst, dk)?;
-        // A league's blocks have the team's size and its scratch: its wave is theirs.
-        let full_grid = match space.team {
-            Some(team) => {
-                let shared_bytes = team_shared_bytes(team, entry.value_size, what)?;
-                loaded.allow_dynamic_shared(shared_bytes, what)?;
-                loaded
-                    .resident_blocks(team.block(), shared_bytes, what)?
-                    .saturating_mul(info.sm_count())
-            }
-            None => loaded.full_grid,
-        };
-        // A range parallel_for runs smaller blocks than the occupancy calculator's (`grid::for_block`),
-        // and its wave is that block's.
-        let for_block = grid::for_block(info.gpu_arch(), loaded.block, tuning::for_block());
-        let (block, full_grid) = match (space.team, input.pattern) {
-            (None, plan::Pattern::For) if for_block < loaded.block => {
-                let block = for_block;
-                let per_sm = loaded.resident_blocks(block, 0, what)?;
-                (
-                    block,
-                    per_sm.saturating_mul(info.sm_count()).max(info.sm_count()),
-                )
-            }
-            _ => (loaded.block, full_grid),
-        };
-        let plan = Plan::new(&input, entry, block, full_grid, tuning::max_waves());
-        let planned = Planned {
-            what,
-            dk,
-            space: &space,
-            dest,
-            borrows: &borrows,
-            loaded: &loaded,
-            plan,
-        };
-        submit::submit(inst, &planned, buffers)
-    })
+    let mut buffers = params::Buffers::for_kernel(dk);
+    let chosen = Chosen::new(
+        dk,
+        kind,
+        reducer_type,
+        &space,
+        buffers.captures_len,
+        info.max_param_bytes(),
+    );
+    let (input, entry) = (chosen.input, chosen.entry);
+    let loaded = chosen.load(inst, dk)?;
+    let (block, full_grid) = blocks(inst, &loaded, &space, &input, entry, what)?;
+    let plan = Plan::new(&input, entry, block, full_grid, tuning::max_waves());
+    let planned = Planned {
+        what,
+        dk,
+        space: &space,
+        dest,
+        borrows: &borrows,
+        loaded: &loaded,
+        plan,
+    };
+    submit::submit(inst, &planned, &mut buffers)
+}
+
+/// The block size of a launch of `loaded` over `space`, and the grid of blocks of that size that
+/// fills the device (one wave).
+fn blocks<D: Driver>(
+    inst: &Instance<D>,
+    loaded: &Loaded<D>,
+    space: &Space<'_>,
+    input: &PlanInput,
+    entry: Entry,
+    what: &dyn Fn() -> String,
+) -> Result<(u32, u32)> {
+    let info = &inst.shared().info;
+    // A league's blocks have the team's size and its scratch: its wave is theirs.
+    let full_grid = match space.team {
+        Some(team) => {
+            let shared_bytes = team_shared_bytes(team, entry.value_size, what)?;
+            loaded.allow_dynamic_shared(shared_bytes, what)?;
+            loaded
+                .resident_blocks(team.block(), shared_bytes, what)?
+                .saturating_mul(info.sm_count())
+        }
+        None => loaded.full_grid,
+    };
+    // A range parallel_for runs smaller blocks than the occupancy calculator's
+    // (`grid::for_block`), and its wave is that block's.
+    let for_block = grid::for_block(info.gpu_arch(), loaded.block, tuning::for_block());
+    match (space.team, input.pattern) {
+        (None, Pattern::For) if for_block < loaded.block => {
+            let per_sm = loaded.resident_blocks(for_block, 0, what)?;
+            Ok((
+                for_block,
+                per_sm.saturating_mul(info.sm_count()).max(info.sm_count()),
+            ))
+        }
+        _ => Ok((loaded.block, full_grid)),
+    }
 }
 
 /// The dynamic shared memory of a block of `team` whose pattern keeps `value_size` bytes per
@@ -199,11 +214,9 @@ pub(crate) fn load<D: Driver>(
 ) -> Result<Arc<Loaded<D>>> {
     let shared = inst.shared();
     shared.check_alive(what)?;
+    let captures_len = params::Buffers::for_kernel(dk).captures_len;
     let max_param_bytes = shared.info.max_param_bytes();
-    let chosen = params::with_buffers(|buffers| {
-        Chosen::new(dk, kind, reducer_type, space, buffers, max_param_bytes)
-    });
-    chosen.load(inst, dk)
+    Chosen::new(dk, kind, reducer_type, space, captures_len, max_param_bytes).load(inst, dk)
 }
 
 /// The compiled entry a launch needs, chosen from its pattern, iteration space and captures.
@@ -244,7 +257,7 @@ impl<'a> Chosen<'a> {
         kind: Kind<'a>,
         reducer_type: &'static str,
         space: &Space<'_>,
-        buffers: &mut params::Buffers,
+        captures_len: usize,
         max_param_bytes: usize,
     ) -> Chosen<'a> {
         let input = PlanInput {
@@ -259,8 +272,7 @@ impl<'a> Chosen<'a> {
                 scratch_shared: t.scratch.pattern_offset(),
                 level1: t.scratch.block_stride > 0,
             }),
-            // The captures' size: large arrays are counted, not copied.
-            captures_len: buffers.captures_len(dk),
+            captures_len,
             max_param_bytes,
         };
         let entry = Entry::choose(&input);
@@ -312,10 +324,9 @@ pub(crate) fn prepare<D: Driver>(
 ) -> Result<Job> {
     let shared = inst.shared();
     shared.check_alive(what)?;
+    let captures_len = params::Buffers::for_kernel(dk).captures_len;
     let max_param_bytes = shared.info.max_param_bytes();
-    let chosen = params::with_buffers(|buffers| {
-        Chosen::new(dk, kind, reducer_type, space, buffers, max_param_bytes)
-    });
+    let chosen = Chosen::new(dk, kind, reducer_type, space, captures_len, max_param_bytes);
     let unit = codegen::translation_unit(
         &dk.device_body(chosen.pattern.emit()),
         &chosen.pattern,
@@ -440,14 +451,6 @@ struct ReleaseOnDrop<'a>(&'a crate::space::Allocation);
 impl Drop for ReleaseOnDrop<'_> {
     fn drop(&mut self) {
         self.0.release_exclusive();
-    }
-}
-
-/// The error for a unit without its second entry (never happens: both come from one unit).
-pub(crate) fn missing(what: &dyn Fn() -> String) -> Error {
-    Error::Unsupported {
-        what: what(),
-        reason: "the compiled kernel lacks its second entry".into(),
     }
 }
 

@@ -2,33 +2,55 @@
 //! order of the entry's signature (the iteration space's, the pattern's, then the captures or one
 //! pointer to them), written with [`ParamWriter`] into buffers of the launching thread.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 
 use crate::kernel::{DeviceKernel, ParamWriter, Slot};
 
 thread_local! {
-    /// The parameter buffers of this thread's launches (reused: no allocation per launch once
-    /// they have grown).
-    static BUFFERS: RefCell<Buffers> = const {
-        RefCell::new(Buffers {
-            params: Vec::new(),
-            slots: Vec::new(),
-            caps: Vec::new(),
-        })
-    };
+    /// The parameter buffers of this thread's last launch, kept for the next (no allocation per
+    /// launch once they have grown).
+    static SPARE: Cell<Option<Storage>> = const { Cell::new(None) };
 }
 
-/// A thread's launch buffers: the parameters with the slot of each, and the captures packed on
-/// their own (for captures passed through device memory).
-pub(super) struct Buffers {
+/// The bytes behind [`Buffers`].
+#[derive(Default)]
+struct Storage {
     params: Vec<u8>,
     slots: Vec<Slot>,
     caps: Vec<u8>,
 }
 
-/// Runs `f` with this thread's launch buffers (borrowed until it returns).
-pub(super) fn with_buffers<R>(f: impl FnOnce(&mut Buffers) -> R) -> R {
-    BUFFERS.with(|cell| f(&mut cell.borrow_mut()))
+/// One launch's parameter buffers: the parameters with the slot of each, and the captures packed
+/// on their own (for captures passed through device memory). They come from the launching
+/// thread's spare ones and go back there when dropped.
+pub(super) struct Buffers {
+    storage: Storage,
+    /// The size of the kernel's captures as parameters (large arrays are counted, not copied).
+    pub(super) captures_len: usize,
+}
+
+impl Buffers {
+    /// The buffers of a launch of `dk`, with the size of its captures measured.
+    pub(super) fn for_kernel(dk: &dyn DeviceKernel) -> Buffers {
+        let mut storage = SPARE.with(Cell::take).unwrap_or_default();
+        storage.params.clear();
+        storage.slots.clear();
+        let mut w = ParamWriter::with_slots(&mut storage.params, &mut storage.slots);
+        dk.pack_captures(&mut w);
+        let captures_len = w.total_len();
+        Buffers {
+            storage,
+            captures_len,
+        }
+    }
+}
+
+impl Drop for Buffers {
+    fn drop(&mut self) {
+        let storage = std::mem::take(&mut self.storage);
+        // At thread exit the spare slot may be gone: the buffers are then freed here.
+        let _ = SPARE.try_with(|spare| spare.set(Some(storage)));
+    }
 }
 
 /// How a launch passes its captures.
@@ -67,21 +89,12 @@ pub(super) struct Packed<'a> {
 }
 
 impl Buffers {
-    /// The size of `dk`'s captures as parameters (large arrays are counted, not copied).
-    pub(super) fn captures_len(&mut self, dk: &dyn DeviceKernel) -> usize {
-        self.params.clear();
-        self.slots.clear();
-        let mut w = ParamWriter::with_slots(&mut self.params, &mut self.slots);
-        dk.pack_captures(&mut w);
-        w.total_len()
-    }
-
     /// `dk`'s captures packed on their own, as the struct that the by-pointer variant reads from
     /// device memory lays them out.
     pub(super) fn captures_alone(&mut self, dk: &dyn DeviceKernel) -> &[u8] {
-        self.caps.clear();
-        dk.pack_captures(&mut ParamWriter::new(&mut self.caps));
-        &self.caps
+        self.storage.caps.clear();
+        dk.pack_captures(&mut ParamWriter::new(&mut self.storage.caps));
+        &self.storage.caps
     }
 
     /// The parameters of a main entry: the iteration space's (`space`), for a league of teams the
@@ -93,9 +106,10 @@ impl Buffers {
         tail: Tail,
         captures: Captures<'_>,
     ) -> Packed<'_> {
-        self.params.clear();
-        self.slots.clear();
-        let mut w = ParamWriter::with_slots(&mut self.params, &mut self.slots);
+        self.storage.params.clear();
+        self.storage.slots.clear();
+        let Storage { params, slots, .. } = &mut self.storage;
+        let mut w = ParamWriter::with_slots(params, slots);
         space(&mut w);
         if let Some(address) = team_scratch {
             w.push(address);
@@ -131,9 +145,10 @@ impl Buffers {
 
     /// The parameters of a scan's second entry, `_prefix(u32 n, V* totals, V* total)`.
     pub(super) fn prefix(&mut self, n: u32, totals: u64, total: u64) -> Packed<'_> {
-        self.params.clear();
-        self.slots.clear();
-        let mut w = ParamWriter::with_slots(&mut self.params, &mut self.slots);
+        self.storage.params.clear();
+        self.storage.slots.clear();
+        let Storage { params, slots, .. } = &mut self.storage;
+        let mut w = ParamWriter::with_slots(params, slots);
         w.push(n);
         w.push(totals);
         w.push(total);
@@ -143,8 +158,8 @@ impl Buffers {
     /// The parameters packed last.
     fn packed(&self) -> Packed<'_> {
         Packed {
-            params: &self.params,
-            slots: &self.slots,
+            params: &self.storage.params,
+            slots: &self.storage.slots,
         }
     }
 }
@@ -157,6 +172,15 @@ mod tests {
     fn range(w: &mut ParamWriter<'_>) {
         w.push(0u64);
         w.push(100u64);
+    }
+
+    /// Buffers for packing by hand (no kernel).
+    fn with_buffers(f: impl FnOnce(&mut Buffers)) {
+        let mut b = Buffers {
+            storage: Storage::default(),
+            captures_len: 0,
+        };
+        f(&mut b);
     }
 
     /// The parameter at `slot` of `p` as a `u64`.

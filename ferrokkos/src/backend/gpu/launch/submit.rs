@@ -12,7 +12,7 @@ use super::super::kernels::Loaded;
 use super::super::queue::Submission;
 use super::params::{Buffers, Captures, Packed, Tail};
 use super::plan::{Plan, Work};
-use super::{Done, Space, missing};
+use super::{Done, Space};
 use crate::error::{Error, Result};
 use crate::kernel::{DeviceKernel, Slot};
 use crate::reducer::DevicePlace;
@@ -323,7 +323,10 @@ fn enqueue<D: Driver>(
                 unsafe { fire::<D>(main, grid, block, shared_bytes, stream, p, what)? };
                 if !final_pass {
                     let p = buffers.prefix(grid, base, total);
-                    let prefix = l.loaded.extra.as_ref().ok_or_else(|| missing(what))?;
+                    let prefix = l.loaded.extra.as_ref().ok_or_else(|| Error::Internal {
+                        what: what(),
+                        reason: "the compiled scan lacks its _prefix entry".into(),
+                    })?;
                     // SAFETY: `_prefix(u32 n, V* totals, V* total)` with `base` holding `n`
                     // totals and `total` room for one value.
                     unsafe { fire::<D>(prefix, 1, 1, 0, stream, p, what)? };

@@ -2,6 +2,8 @@
 //! the occupancy calculator, 132 SMs x 2 blocks per wave.
 
 use super::*;
+use crate::backend::gpu::launch::entry::TeamInput;
+use crate::policy::Iterate;
 
 const LIMIT: usize = 32764;
 const BLOCK: u32 = 1024;
