@@ -7,7 +7,7 @@
 //! (explicitly, or at the first submit) and [`Graph::submit`] runs it on its instance.
 //!
 //! Where the work runs is the space's business ([`GraphSpace`], sealed): on Cuda a graph is a CUDA
-//! graph (`backend/cuda/graph.rs`: each node's launches are recorded on a private stream and
+//! graph (`backend/gpu/graph.rs`: each node's launches are recorded on a private stream and
 //! become one node of the CUDA graph, and one `cuGraphLaunch` submits them all); on the host
 //! spaces the nodes run in the order they were added, which respects every dependency.
 //!

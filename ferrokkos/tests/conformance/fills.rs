@@ -71,6 +71,11 @@ fn fills_of_zero_and_other_values_for_every_element_size<S: Launch>(_exec: &S) -
         fill_case::<S, [i16; 2]>(n, [-1, 7], [0; 2])?;
         // Larger than the device fill kernel's pattern (32 bytes).
         fill_case::<S, [f64; 5]>(n, [1.0, 2.0, 3.0, 4.0, 5.0], [0.0; 5])?;
+        // Values that repeat a 1-, 2- or 4-byte unit (one memset on a GPU, whatever the element's
+        // size), and a large element that repeats one byte.
+        fill_case::<S, u64>(n, 1 << 32 | 1, 0)?;
+        fill_case::<S, [u16; 3]>(n, [0x0a0b; 3], [0; 3])?;
+        fill_case::<S, [u8; 40]>(n, [7; 40], [0; 40])?;
     }
     Ok(())
 }
