@@ -11,7 +11,10 @@
 )]
 
 use super::*;
-use crate::kernel_language::control_flow::if_else_kernel;
+use crate::kernel_language::control_flow::{
+    capture_free_kernel, for_loops_kernel, if_else_kernel, return_kernel,
+    tuple_lets_and_shadowing_kernel, while_loop_kernel,
+};
 
 mod if_else_as_statement_and_as_value {
     use super::*;
@@ -67,37 +70,7 @@ mod for_loops_over_ranges {
     fn run<S: Launch>(exec: &S, n: &usize) -> Result<Outputs> {
         let n = *n;
         let y = SView::<S, u64, 2>::new("y", [n, 5])?;
-        parallel_for(
-            "loops",
-            RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                let mut s = 0u64;
-                for k in 0..i {
-                    s += k as u64;
-                }
-                y[(i, 0)] = s;
-                let mut t = 0u64;
-                for k in 1..=i {
-                    t = t.wrapping_mul(3).wrapping_add(k as u64);
-                }
-                y[(i, 1)] = t;
-                let mut r = 0u64;
-                for k in (0..i).rev() {
-                    r = r.wrapping_mul(2).wrapping_add(k as u64);
-                }
-                y[(i, 2)] = r;
-                let mut q = 0u64;
-                for k in (2..i + 9).step_by(3) {
-                    q = q.wrapping_mul(5).wrapping_add(k as u64);
-                }
-                y[(i, 3)] = q;
-                let mut p = 0u64;
-                for k in (1..i + 7).rev().step_by(2) {
-                    p = p.wrapping_mul(7).wrapping_add(k as u64);
-                }
-                y[(i, 4)] = p;
-            }),
-        )?;
+        parallel_for("loops", RangePolicy::new(exec, 0, n)?, for_loops_kernel!(y))?;
         let mut o = Outputs::new();
         o.put("y", download(&y)?);
         Ok(o)
@@ -158,37 +131,7 @@ mod while_loop_break_and_continue {
         parallel_for(
             "loops",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                // Collatz steps.
-                let mut v = x[i] as u64 + 1;
-                let mut steps = 0u32;
-                while v != 1 {
-                    v = if v % 2 == 0 { v / 2 } else { 3 * v + 1 };
-                    steps += 1;
-                }
-                y[(i, 0)] = steps;
-                let mut k = 0u32;
-                let mut odd = 0u32;
-                loop {
-                    k += 1;
-                    if k > x[i] % 1000 {
-                        break;
-                    }
-                    if k % 2 == 0 {
-                        continue;
-                    }
-                    odd += k;
-                }
-                y[(i, 1)] = odd;
-                let mut found = 0u32;
-                for d in 2..20u32 {
-                    if (x[i] + 2) % d == 0 {
-                        found = d;
-                        break;
-                    }
-                }
-                y[(i, 2)] = found;
-            }),
+            while_loop_kernel!(x, y),
         )?;
         let mut o = Outputs::new();
         o.put("y", download(&y)?);
@@ -226,19 +169,7 @@ mod return_ends_an_iteration_and_blocks_have_values {
         parallel_for(
             "return",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                let v = x[i];
-                // A block with statements on the right of `&&` runs only when the left side holds.
-                let small = v > 0 && {
-                    let t = v * 2;
-                    t < 10
-                };
-                if v < -5 {
-                    y[i] = -1;
-                    return;
-                }
-                y[i] = if small { 100 } else { v };
-            }),
+            return_kernel!(x, y),
         )?;
         let mut o = Outputs::new();
         o.put("y", download(&y)?);
@@ -283,34 +214,13 @@ mod tuple_lets_and_shadowed_captures {
         parallel_for(
             "tuples and shadowing",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                let (a, mut b) = (i as i64, 10i64);
-                b += a;
-                // Swapping through a tuple reads the old names first, as Rust does.
-                let (a, b) = (b, a);
-                y[(i, 0)] = a;
-                y[(i, 1)] = b;
-                // A local that shadows a capture; a loop condition with statements.
-                let scale = scale * 2;
-                let mut m = i as i64;
-                let mut steps = 0i64;
-                while {
-                    let doubled = m * 2;
-                    doubled < 400
-                } {
-                    m += scale;
-                    steps += 1;
-                }
-                y[(i, 2)] = steps * 1000 + m;
-            }),
+            tuple_lets_and_shadowing_kernel!(scale, y),
         )?;
         // A kernel without captures.
         parallel_for(
             "empty",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                let _t = i * 2;
-            }),
+            capture_free_kernel!(),
         )?;
         let mut o = Outputs::new();
         o.put("y", download(&y)?);

@@ -77,50 +77,64 @@ fn if_else_as_statement_and_as_value() -> Result<()> {
     Ok(())
 }
 
+/// The kernel of [`for_loops_over_ranges`] (and of its differential case): `for` over ranges
+/// (half-open, inclusive, reversed, stepped, reversed and stepped) up to the index, each loop
+/// folding its values into a column of `y` (wrapping, so that long loops may overflow).
+macro_rules! for_loops_kernel {
+    ($y:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let mut s = 0u64;
+            for k in 0..i {
+                s += k as u64;
+            }
+            $y[(i, 0)] = s;
+            let mut t = 0u64;
+            for k in 1..=i {
+                t = t.wrapping_mul(3).wrapping_add(k as u64);
+            }
+            $y[(i, 1)] = t;
+            let mut r = 0u64;
+            for k in (0..i).rev() {
+                r = r.wrapping_mul(2).wrapping_add(k as u64);
+            }
+            $y[(i, 2)] = r;
+            let mut q = 0u64;
+            for k in (2..i + 9).step_by(3) {
+                q = q.wrapping_mul(5).wrapping_add(k as u64);
+            }
+            $y[(i, 3)] = q;
+            let mut p = 0u64;
+            for k in (1..i + 7).rev().step_by(2) {
+                p = p.wrapping_mul(7).wrapping_add(k as u64);
+            }
+            $y[(i, 4)] = p;
+        })
+    };
+}
+pub(crate) use for_loops_kernel;
+
 #[test]
 fn for_loops_over_ranges() -> Result<()> {
     runtime();
     let n = 16usize;
     let y = View::<u64, 2>::new("y", [n, 5])?;
-    let k = kernel!(|i| {
-        let mut s = 0u64;
-        for k in 0..i {
-            s += k as u64;
-        }
-        y[(i, 0)] = s;
-        let mut t = 0u64;
-        for k in 1..=i {
-            t = t * 3 + k as u64;
-        }
-        y[(i, 1)] = t;
-        let mut r = 0u64;
-        for k in (0..i).rev() {
-            r = r * 2 + k as u64;
-        }
-        y[(i, 2)] = r;
-        let mut q = 0u64;
-        for k in (2..i + 9).step_by(3) {
-            q = q * 5 + k as u64;
-        }
-        y[(i, 3)] = q;
-        let mut p = 0u64;
-        for k in (1..i + 7).rev().step_by(2) {
-            p = p * 7 + k as u64;
-        }
-        y[(i, 4)] = p;
-    });
+    let k = for_loops_kernel!(y);
     parallel_for("loops", RangePolicy::new(&exec(), 0, n)?, &k)?;
     let g = y.host()?;
     for i in 0..n {
         let want = [
             (0..i).map(|k| k as u64).sum(),
-            (1..=i).fold(0u64, |t, k| t * 3 + k as u64),
-            (0..i).rev().fold(0u64, |r, k| r * 2 + k as u64),
-            (2..i + 9).step_by(3).fold(0u64, |q, k| q * 5 + k as u64),
+            (1..=i).fold(0u64, |t, k| t.wrapping_mul(3).wrapping_add(k as u64)),
+            (0..i)
+                .rev()
+                .fold(0u64, |r, k| r.wrapping_mul(2).wrapping_add(k as u64)),
+            (2..i + 9)
+                .step_by(3)
+                .fold(0u64, |q, k| q.wrapping_mul(5).wrapping_add(k as u64)),
             (1..i + 7)
                 .rev()
                 .step_by(2)
-                .fold(0u64, |p, k| p * 7 + k as u64),
+                .fold(0u64, |p, k| p.wrapping_mul(7).wrapping_add(k as u64)),
         ];
         for (r, w) in want.iter().enumerate() {
             assert_eq!(g[(i, r)], *w, "loop {r} at {i}");
@@ -130,42 +144,54 @@ fn for_loops_over_ranges() -> Result<()> {
     Ok(())
 }
 
+/// The kernel of [`while_loop_break_and_continue`] (and of its differential case): per element
+/// of `x`, a `while` loop (Collatz steps of `x[i] + 1`), a `loop` with `break` and `continue` (the
+/// sum of the odd numbers up to `x[i] % 1000`) and a `for` left by `break` (the least divisor
+/// of `x[i] + 2` below 20, or 0), into the columns of `y`.
+macro_rules! while_loop_kernel {
+    ($x:ident, $y:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            // Collatz steps.
+            let mut v = $x[i] as u64 + 1;
+            let mut steps = 0u32;
+            while v != 1 {
+                v = if v % 2 == 0 { v / 2 } else { 3 * v + 1 };
+                steps += 1;
+            }
+            $y[(i, 0)] = steps;
+            let mut k = 0u32;
+            let mut odd = 0u32;
+            loop {
+                k += 1;
+                if k > $x[i] % 1000 {
+                    break;
+                }
+                if k % 2 == 0 {
+                    continue;
+                }
+                odd += k;
+            }
+            $y[(i, 1)] = odd;
+            let mut found = 0u32;
+            for d in 2..20u32 {
+                if ($x[i] + 2) % d == 0 {
+                    found = d;
+                    break;
+                }
+            }
+            $y[(i, 2)] = found;
+        })
+    };
+}
+pub(crate) use while_loop_kernel;
+
 #[test]
 fn while_loop_break_and_continue() -> Result<()> {
     runtime();
     let n = 30;
+    let x = view_from("x", &(0..n as u32).collect::<Vec<_>>())?;
     let y = View::<u32, 2>::new("y", [n, 3])?;
-    let k = kernel!(|i| {
-        // Collatz steps.
-        let mut v = i as u64 + 1;
-        let mut steps = 0u32;
-        while v != 1 {
-            v = if v % 2 == 0 { v / 2 } else { 3 * v + 1 };
-            steps += 1;
-        }
-        y[(i, 0)] = steps;
-        let mut k = 0u32;
-        let mut odd = 0u32;
-        loop {
-            k += 1;
-            if k > i as u32 {
-                break;
-            }
-            if k % 2 == 0 {
-                continue;
-            }
-            odd += k;
-        }
-        y[(i, 1)] = odd;
-        let mut found = 0u32;
-        for d in 2..20u32 {
-            if (i as u32 + 2) % d == 0 {
-                found = d;
-                break;
-            }
-        }
-        y[(i, 2)] = found;
-    });
+    let k = while_loop_kernel!(x, y);
     parallel_for("loops", RangePolicy::new(&exec(), 0, n)?, &k)?;
     let g = y.host()?;
     for i in 0..n {
@@ -175,7 +201,7 @@ fn while_loop_break_and_continue() -> Result<()> {
             v = if v % 2 == 0 { v / 2 } else { 3 * v + 1 };
             steps += 1;
         }
-        let odd: u32 = (1..=i as u32).filter(|k| k % 2 == 1).sum();
+        let odd: u32 = (1..=i as u32 % 1000).filter(|k| k % 2 == 1).sum();
         let found = (2..20u32).find(|d| (i as u32 + 2) % d == 0).unwrap_or(0);
         assert_eq!(
             [g[(i, 0)], g[(i, 1)], g[(i, 2)]],
@@ -187,24 +213,35 @@ fn while_loop_break_and_continue() -> Result<()> {
     Ok(())
 }
 
+/// The kernel of [`return_ends_an_iteration_and_blocks_have_values`] (and of its differential
+/// case): per element `v` of `x`, `-1` below -5 (then `return`), else 100 when `v > 0 && { block }`
+/// holds, else `v`, into `y`.
+macro_rules! return_kernel {
+    ($x:ident, $y:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let v = $x[i];
+            // A block with statements on the right of `&&` runs only when the left side holds.
+            let small = v > 0 && {
+                let t = v * 2;
+                t < 10
+            };
+            if v < -5 {
+                $y[i] = -1;
+                return;
+            }
+            $y[i] = if small { 100 } else { v };
+        })
+    };
+}
+pub(crate) use return_kernel;
+
 #[test]
 fn return_ends_an_iteration_and_blocks_have_values() -> Result<()> {
     runtime();
     let n = 20;
+    let x = view_from("x", &(0..n).map(|k| k as i32 - 10).collect::<Vec<_>>())?;
     let y = View::<i32, 1>::new("y", [n])?;
-    let k = kernel!(|i| {
-        let v = i as i32 - 10;
-        // A block with statements on the right of `&&` runs only when the left side holds.
-        let small = v > 0 && {
-            let t = v * 2;
-            t < 10
-        };
-        if v < -5 {
-            y[i] = -1;
-            return;
-        }
-        y[i] = if small { 100 } else { v };
-    });
+    let k = return_kernel!(x, y);
     parallel_for("return", RangePolicy::new(&exec(), 0, n)?, &k)?;
     for (i, g) in y.to_vec()?.iter().enumerate() {
         let v = i as i32 - 10;
@@ -228,22 +265,88 @@ fn return_ends_an_iteration_and_blocks_have_values() -> Result<()> {
     Ok(())
 }
 
+/// The kernel of [`tuple_lets_and_shadowed_captures`] (and of its differential case): tuple `let`s
+/// into columns 0 and 1 of `y`; a local that shadows the capture `scale` and a `while` whose
+/// condition needs statements, its steps and end value into column 2.
+macro_rules! tuple_lets_and_shadowing_kernel {
+    ($scale:ident, $y:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let (a, mut b) = (i as i64, 10i64);
+            b += a;
+            // Swapping through a tuple reads the old names first, as Rust does.
+            let (a, b) = (b, a);
+            $y[(i, 0)] = a;
+            $y[(i, 1)] = b;
+            // A local that shadows a capture gets its own C++ name.
+            let scale = $scale * 2;
+            let mut m = i as i64;
+            let mut steps = 0i64;
+            // A loop condition that needs statements is evaluated on every iteration.
+            while {
+                let doubled = m * 2;
+                doubled < 400
+            } {
+                m += scale;
+                steps += 1;
+            }
+            $y[(i, 2)] = steps * 1000 + m;
+        })
+    };
+}
+pub(crate) use tuple_lets_and_shadowing_kernel;
+
+/// The kernel without captures of [`tuple_lets_and_shadowed_captures`] (and of its differential
+/// case).
+macro_rules! capture_free_kernel {
+    () => {
+        ::ferrokkos::kernel!(|i| {
+            let _t = i * 2;
+        })
+    };
+}
+pub(crate) use capture_free_kernel;
+
+/// Tuple `let`s bind their values before their names; a local that shadows a capture and a loop
+/// condition with statements; a kernel without captures.
 #[test]
-fn tuple_lets_bind_values_before_names() -> Result<()> {
+fn tuple_lets_and_shadowed_captures() -> Result<()> {
     runtime();
-    let y = View::<i64, 2>::new("y", [4, 2])?;
-    let k = kernel!(|i| {
-        let (a, mut b) = (i as i64, 10i64);
-        b += a;
-        // Swapping through a tuple reads the old names first, as Rust does.
-        let (a, b) = (b, a);
-        y[(i, 0)] = a;
-        y[(i, 1)] = b;
-    });
-    parallel_for("tuple lets", RangePolicy::new(&exec(), 0, 4)?, &k)?;
+    let scale = 3i64;
+    let n = 10;
+    let y = View::<i64, 2>::new("y", [n, 3])?;
+    let k = tuple_lets_and_shadowing_kernel!(scale, y);
+    parallel_for("tuples and shadowing", RangePolicy::new(&exec(), 0, n)?, &k)?;
     assert_eq!(y.get((3, 0))?, 13);
     assert_eq!(y.get((3, 1))?, 3);
-    check_device_code(&TranslationUnit::for_kernel(&k, Iterate::Right));
+    let g = y.host()?;
+    for i in 0..n {
+        let (mut m, mut steps) = (i as i64, 0);
+        while m * 2 < 400 {
+            m += 6;
+            steps += 1;
+        }
+        assert_eq!(
+            [g[(i, 0)], g[(i, 1)], g[(i, 2)]],
+            [10 + i as i64, i as i64, steps * 1000 + m],
+            "at {i}"
+        );
+    }
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
+    assert!(
+        tu.generated()
+            .contains("const i64 scale_1 = fk::wrapping_mul(scale, 2LL);"),
+        "{}",
+        tu.generated()
+    );
+    assert!(
+        tu.generated().contains("while (true) {"),
+        "{}",
+        tu.generated()
+    );
+    check_device_code(&tu);
+    let empty = capture_free_kernel!();
+    parallel_for("empty", RangePolicy::new(&exec(), 0, n)?, &empty)?;
+    check_device_code(&TranslationUnit::for_kernel(&empty, Iterate::Right));
     Ok(())
 }
 
@@ -271,57 +374,6 @@ fn an_nvrtc_error_in_a_body_points_at_the_rust_line() -> Result<()> {
         text.contains(&at) && text.contains("undefined_name"),
         "{text}"
     );
-    Ok(())
-}
-
-#[test]
-fn shadowing_captures_and_conditions_with_statements() -> Result<()> {
-    runtime();
-    let scale = 3i64;
-    let y = View::<i64, 1>::new("y", [10])?;
-    let k = kernel!(|i| {
-        // A local that shadows a capture gets its own C++ name.
-        let scale = scale * 2;
-        let mut n = i as i64;
-        let mut steps = 0i64;
-        // A loop condition that needs statements is evaluated on every iteration.
-        while {
-            let doubled = n * 2;
-            doubled < 40
-        } {
-            n += scale;
-            steps += 1;
-        }
-        y[i] = steps * 100 + n;
-    });
-    parallel_for("shadowing", RangePolicy::new(&exec(), 0, 10)?, &k)?;
-    for (i, g) in y.to_vec()?.iter().enumerate() {
-        let (mut n, mut steps) = (i as i64, 0);
-        while n * 2 < 40 {
-            n += 6;
-            steps += 1;
-        }
-        assert_eq!(*g, steps * 100 + n, "at {i}");
-    }
-    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
-    assert!(
-        tu.generated()
-            .contains("const i64 scale_1 = fk::wrapping_mul(scale, 2LL);"),
-        "{}",
-        tu.generated()
-    );
-    assert!(
-        tu.generated().contains("while (true) {"),
-        "{}",
-        tu.generated()
-    );
-    check_device_code(&tu);
-    // A kernel without captures.
-    let empty = kernel!(|i| {
-        let _t = i * 2;
-    });
-    parallel_for("empty", RangePolicy::new(&exec(), 0, 10)?, &empty)?;
-    check_device_code(&TranslationUnit::for_kernel(&empty, Iterate::Right));
     Ok(())
 }
 
