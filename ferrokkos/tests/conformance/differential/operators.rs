@@ -11,7 +11,8 @@
 
 use super::*;
 use crate::kernel_language::operators::{
-    float_operators_kernel, integer_operators_kernel, let_assignment_kernel,
+    bool_operators_kernel, float_operators_kernel, integer_operators_kernel, let_assignment_kernel,
+    literals_kernel,
 };
 
 mod let_assignment_and_compound_assignment {
@@ -258,12 +259,7 @@ mod literals_take_the_type_rust_infers {
         parallel_for(
             "literals",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                let alone = 2.0; // f64: nothing constrains it
-                let with_f32 = x[i] * 2.0; // f32
-                let k = 3; // i32
-                y[i] = alone * (with_f32 as f64) + k as f64;
-            }),
+            literals_kernel!(x, y),
         )?;
         let mut o = Outputs::new();
         o.put("y", download(&y)?);
@@ -299,11 +295,7 @@ mod bool_operators {
         parallel_for(
             "bools",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                let a = x[i];
-                let b = x[(i + 1) % x.extent(0)];
-                y[i] = (a & b) | (a ^ b) && !b || a == b;
-            }),
+            bool_operators_kernel!(x, y),
         )?;
         let mut o = Outputs::new();
         o.put("y", download(&y)?);

@@ -11,9 +11,9 @@
     clippy::nonminimal_bool
 )]
 
+use ferrokkos::Result;
 use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
-use ferrokkos::{Result, kernel};
 
 use crate::common::{check_device_code, runtime, threads as exec, view_from};
 
@@ -275,17 +275,26 @@ macro_rules! float_operators_on {
 float_operators_on!(float_operators_on_f32, f32);
 float_operators_on!(float_operators_on_f64, f64);
 
+/// The kernel of [`literals_take_the_type_rust_infers`] (and of its differential case): unsuffixed
+/// literals alone (f64, i32) and next to an f32 element of `x`, into `y`.
+macro_rules! literals_kernel {
+    ($x:ident, $y:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let alone = 2.0; // f64: nothing constrains it
+            let with_f32 = $x[i] * 2.0; // f32
+            let n = 3; // i32
+            $y[i] = alone * (with_f32 as f64) + n as f64;
+        })
+    };
+}
+pub(crate) use literals_kernel;
+
 #[test]
 fn literals_take_the_type_rust_infers() -> Result<()> {
     runtime();
     let x = view_from("x", &[1.5f32, 2.5])?;
     let y = View::<f64, 1>::new("y", [2])?;
-    let k = kernel!(|i| {
-        let alone = 2.0; // f64: nothing constrains it
-        let with_f32 = x[i] * 2.0; // f32
-        let n = 3; // i32
-        y[i] = alone * (with_f32 as f64) + n as f64;
-    });
+    let k = literals_kernel!(x, y);
     parallel_for("literals", RangePolicy::new(&exec(), 0, 2)?, &k)?;
     assert_eq!(y.to_vec()?, vec![9.0, 13.0]);
     let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
@@ -297,16 +306,25 @@ fn literals_take_the_type_rust_infers() -> Result<()> {
     Ok(())
 }
 
+/// The kernel of [`bool_operators`] (and of its differential case): `&`, `|`, `^`, `&&`, `||`, `!`
+/// and `==` on `x[i]` and its neighbour, into `y`.
+macro_rules! bool_operators_kernel {
+    ($x:ident, $y:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let a = $x[i];
+            let b = $x[(i + 1) % $x.extent(0)];
+            $y[i] = (a & b) | (a ^ b) && !b || a == b;
+        })
+    };
+}
+pub(crate) use bool_operators_kernel;
+
 #[test]
 fn bool_operators() -> Result<()> {
     runtime();
     let x = view_from("x", &[true, false, true, false])?;
     let y = View::<bool, 1>::new("y", [4])?;
-    let k = kernel!(|i| {
-        let a = x[i];
-        let b = x[(i + 1) % 4];
-        y[i] = (a & b) | (a ^ b) && !b || a == b;
-    });
+    let k = bool_operators_kernel!(x, y);
     parallel_for("bools", RangePolicy::new(&exec(), 0, 4)?, &k)?;
     let v = [true, false, true, false];
     for i in 0..4 {
