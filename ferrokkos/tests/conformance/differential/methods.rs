@@ -9,7 +9,9 @@
 )]
 
 use super::*;
-use crate::kernel_language::methods::signed_abs_kernel;
+use crate::kernel_language::methods::{
+    float_methods_kernel, int_methods_kernel, signed_abs_kernel,
+};
 
 /// The float methods on one float type. The transcendental ones carry their tolerance on the GPU:
 /// CUDA's documented maximum error (CUDA C++ Programming Guide, "Mathematical Functions") plus
@@ -61,44 +63,7 @@ macro_rules! float_methods {
                 parallel_for(
                     "math",
                     RangePolicy::new(exec, 0, n)?,
-                    kernel!(|i| {
-                        let v = x[i];
-                        let w = x[(i + 3) % x.extent(0)];
-                        out[(i, 0)] = v.abs();
-                        out[(i, 1)] = v.sqrt();
-                        out[(i, 2)] = v.cbrt();
-                        out[(i, 3)] = v.exp();
-                        out[(i, 4)] = v.exp2();
-                        out[(i, 5)] = v.ln();
-                        out[(i, 6)] = v.log2();
-                        out[(i, 7)] = v.log10();
-                        out[(i, 8)] = v.powi(3);
-                        out[(i, 9)] = v.powf(w);
-                        out[(i, 10)] = v.sin();
-                        out[(i, 11)] = v.cos();
-                        out[(i, 12)] = v.tan();
-                        out[(i, 13)] = (v / 16.0).asin();
-                        out[(i, 14)] = (v / 16.0).acos();
-                        out[(i, 15)] = v.atan();
-                        out[(i, 16)] = v.atan2(w);
-                        out[(i, 17)] = v.sinh();
-                        out[(i, 18)] = v.cosh();
-                        out[(i, 19)] = v.tanh();
-                        out[(i, 20)] = v.floor();
-                        out[(i, 21)] = v.ceil();
-                        out[(i, 22)] = v.round();
-                        out[(i, 23)] = v.trunc();
-                        out[(i, 24)] = v.min(w);
-                        out[(i, 25)] = v.max(w);
-                        out[(i, 26)] = v.mul_add(w, 1.5);
-                        out[(i, 27)] = v.hypot(w);
-                        out[(i, 28)] = v.signum();
-                        out[(i, 29)] = v.clamp(-1.0, 2.0);
-                        out[(i, 30)] = std::$t::consts::PI * v;
-                        out[(i, 31)] = $t::MAX.min(v) + $t::EPSILON;
-                        flags[(i, 0)] = v.is_nan();
-                        flags[(i, 1)] = v.is_finite();
-                    }),
+                    float_methods_kernel!($t, x, out, flags),
                 )?;
                 let all = download(&out)?;
                 columns(n, &all, &download(&flags)?)
@@ -205,20 +170,7 @@ macro_rules! int_methods {
                 parallel_for(
                     "int methods",
                     RangePolicy::new(exec, 0, n)?,
-                    kernel!(|i| {
-                        let v = x[i];
-                        let w = x[(i + 1) % x.extent(0)];
-                        out[(i, 0)] = v.min(w);
-                        out[(i, 1)] = v.max(w);
-                        out[(i, 2)] = v.pow(3);
-                        out[(i, 3)] = v.wrapping_add(w);
-                        out[(i, 4)] = v.wrapping_sub(w);
-                        out[(i, 5)] = v.wrapping_mul(w);
-                        out[(i, 6)] = if w != 0 { v.rem_euclid(w) } else { 0 };
-                        out[(i, 7)] = $t::MAX.min(v).max($t::MIN);
-                        bits[(i, 0)] = v.count_ones();
-                        bits[(i, 1)] = v.leading_zeros();
-                    }),
+                    int_methods_kernel!($t, x, out, bits),
                 )?;
                 let mut o = Outputs::new();
                 o.put("out", download(&out)?).put("bits", download(&bits)?);

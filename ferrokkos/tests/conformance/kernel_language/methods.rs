@@ -11,12 +11,60 @@
     clippy::nonminimal_bool
 )]
 
+use ferrokkos::Result;
 use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
-use ferrokkos::{Result, kernel};
 
 use crate::common::{check_device_code, threads as exec, view_from};
 
+/// The kernel of `float_methods_on!` (and of its differential cases): every float method on
+/// `x[i]` (of type `$t`) and a neighbour, into the 32 columns of `out`, `is_nan` / `is_finite`
+/// into `flags`.
+macro_rules! float_methods_kernel {
+    ($t:ident, $x:ident, $out:ident, $flags:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let v = $x[i];
+            let w = $x[(i + 3) % $x.extent(0)];
+            $out[(i, 0)] = v.abs();
+            $out[(i, 1)] = v.sqrt();
+            $out[(i, 2)] = v.cbrt();
+            $out[(i, 3)] = v.exp();
+            $out[(i, 4)] = v.exp2();
+            $out[(i, 5)] = v.ln();
+            $out[(i, 6)] = v.log2();
+            $out[(i, 7)] = v.log10();
+            $out[(i, 8)] = v.powi(3);
+            $out[(i, 9)] = v.powf(w);
+            $out[(i, 10)] = v.sin();
+            $out[(i, 11)] = v.cos();
+            $out[(i, 12)] = v.tan();
+            $out[(i, 13)] = (v / 16.0).asin();
+            $out[(i, 14)] = (v / 16.0).acos();
+            $out[(i, 15)] = v.atan();
+            $out[(i, 16)] = v.atan2(w);
+            $out[(i, 17)] = v.sinh();
+            $out[(i, 18)] = v.cosh();
+            $out[(i, 19)] = v.tanh();
+            $out[(i, 20)] = v.floor();
+            $out[(i, 21)] = v.ceil();
+            $out[(i, 22)] = v.round();
+            $out[(i, 23)] = v.trunc();
+            $out[(i, 24)] = v.min(w);
+            $out[(i, 25)] = v.max(w);
+            $out[(i, 26)] = v.mul_add(w, 1.5);
+            $out[(i, 27)] = v.hypot(w);
+            $out[(i, 28)] = v.signum();
+            $out[(i, 29)] = v.clamp(-1.0, 2.0);
+            $out[(i, 30)] = std::$t::consts::PI * v;
+            $out[(i, 31)] = $t::MAX.min(v) + $t::EPSILON;
+            $flags[(i, 0)] = v.is_nan();
+            $flags[(i, 1)] = v.is_finite();
+        })
+    };
+}
+pub(crate) use float_methods_kernel;
+
+/// Every float method on the edge values of one float type, on the host and in C++.
 macro_rules! float_methods_on {
     ($name:ident, $t:ident) => {
         #[test]
@@ -37,44 +85,7 @@ macro_rules! float_methods_on {
             let x = view_from("x", &values)?;
             let out = View::<$t, 2>::new("out", [n, 32])?;
             let flags = View::<bool, 2>::new("flags", [n, 2])?;
-            let k = kernel!(|i| {
-                let v = x[i];
-                let w = x[(i + 3) % x.extent(0)];
-                out[(i, 0)] = v.abs();
-                out[(i, 1)] = v.sqrt();
-                out[(i, 2)] = v.cbrt();
-                out[(i, 3)] = v.exp();
-                out[(i, 4)] = v.exp2();
-                out[(i, 5)] = v.ln();
-                out[(i, 6)] = v.log2();
-                out[(i, 7)] = v.log10();
-                out[(i, 8)] = v.powi(3);
-                out[(i, 9)] = v.powf(w);
-                out[(i, 10)] = v.sin();
-                out[(i, 11)] = v.cos();
-                out[(i, 12)] = v.tan();
-                out[(i, 13)] = (v / 16.0).asin();
-                out[(i, 14)] = (v / 16.0).acos();
-                out[(i, 15)] = v.atan();
-                out[(i, 16)] = v.atan2(w);
-                out[(i, 17)] = v.sinh();
-                out[(i, 18)] = v.cosh();
-                out[(i, 19)] = v.tanh();
-                out[(i, 20)] = v.floor();
-                out[(i, 21)] = v.ceil();
-                out[(i, 22)] = v.round();
-                out[(i, 23)] = v.trunc();
-                out[(i, 24)] = v.min(w);
-                out[(i, 25)] = v.max(w);
-                out[(i, 26)] = v.mul_add(w, 1.5);
-                out[(i, 27)] = v.hypot(w);
-                out[(i, 28)] = v.signum();
-                out[(i, 29)] = v.clamp(-1.0, 2.0);
-                out[(i, 30)] = std::$t::consts::PI * v;
-                out[(i, 31)] = $t::MAX.min(v) + $t::EPSILON;
-                flags[(i, 0)] = v.is_nan();
-                flags[(i, 1)] = v.is_finite();
-            });
+            let k = float_methods_kernel!($t, x, out, flags);
             parallel_for("math", RangePolicy::new(&exec(), 0, n)?, &k)?;
             let (o, f) = (out.host()?, flags.host()?);
             for i in 0..n {
@@ -131,6 +142,30 @@ macro_rules! float_methods_on {
 float_methods_on!(float_methods_on_f32, f32);
 float_methods_on!(float_methods_on_f64, f64);
 
+/// The kernel of `int_methods_on!` (and of its differential cases): the integer methods on `x[i]`
+/// (of type `$t`) and its neighbour, into the 8 columns of `out`, `count_ones` /
+/// `leading_zeros` into `bits`.
+macro_rules! int_methods_kernel {
+    ($t:ident, $x:ident, $out:ident, $bits:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let v = $x[i];
+            let w = $x[(i + 1) % $x.extent(0)];
+            $out[(i, 0)] = v.min(w);
+            $out[(i, 1)] = v.max(w);
+            $out[(i, 2)] = v.pow(3);
+            $out[(i, 3)] = v.wrapping_add(w);
+            $out[(i, 4)] = v.wrapping_sub(w);
+            $out[(i, 5)] = v.wrapping_mul(w);
+            $out[(i, 6)] = if w != 0 { v.rem_euclid(w) } else { 0 };
+            $out[(i, 7)] = $t::MAX.min(v).max($t::MIN);
+            $bits[(i, 0)] = v.count_ones();
+            $bits[(i, 1)] = v.leading_zeros();
+        })
+    };
+}
+pub(crate) use int_methods_kernel;
+
+/// The integer methods on the given values of one integer type, on the host and in C++.
 macro_rules! int_methods_on {
     ($name:ident, $t:ident, $values:expr) => {
         #[test]
@@ -140,20 +175,7 @@ macro_rules! int_methods_on {
             let x = view_from("x", &values)?;
             let out = View::<$t, 2>::new("out", [n, 8])?;
             let bits = View::<u32, 2>::new("bits", [n, 2])?;
-            let k = kernel!(|i| {
-                let v = x[i];
-                let w = x[(i + 1) % x.extent(0)];
-                out[(i, 0)] = v.min(w);
-                out[(i, 1)] = v.max(w);
-                out[(i, 2)] = v.pow(3);
-                out[(i, 3)] = v.wrapping_add(w);
-                out[(i, 4)] = v.wrapping_sub(w);
-                out[(i, 5)] = v.wrapping_mul(w);
-                out[(i, 6)] = if w != 0 { v.rem_euclid(w) } else { 0 };
-                out[(i, 7)] = $t::MAX.min(v).max($t::MIN);
-                bits[(i, 0)] = v.count_ones();
-                bits[(i, 1)] = v.leading_zeros();
-            });
+            let k = int_methods_kernel!($t, x, out, bits);
             parallel_for("int methods", RangePolicy::new(&exec(), 0, n)?, &k)?;
             let (o, b) = (out.host()?, bits.host()?);
             for i in 0..n {
