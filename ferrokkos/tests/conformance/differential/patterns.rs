@@ -10,6 +10,10 @@
 )]
 
 use super::*;
+use crate::kernel_language::features::{
+    atomics_kernel, exclusive_inclusive_scan_kernel, md_fill_kernel, md_sum_kernel, min_loc_kernel,
+    min_max_count_kernel, running_max_scan_kernel, sum_of_squares_kernel,
+};
 
 mod reductions_with_one_and_several_accumulators {
     use super::*;
@@ -31,38 +35,14 @@ mod reductions_with_one_and_several_accumulators {
         let x = upload::<S, f64>("x", values)?;
         let p = RangePolicy::new(exec, 0, n)?;
         let mut sum = 0.0;
-        parallel_reduce(
-            "sumsq",
-            p.clone(),
-            kernel!(|i, acc| *acc += x[i] * x[i]),
-            &mut sum,
-        )?;
+        parallel_reduce("sumsq", p.clone(), sum_of_squares_kernel!(x), &mut sum)?;
         let (lo, hi, count) = parallel_reduce(
             "stats",
             p.clone(),
-            kernel!(|i, lo, hi: &mut f64, count| {
-                let v = x[i];
-                if v < *lo {
-                    *lo = v;
-                }
-                *hi = hi.max(v);
-                if v > 0.0 {
-                    *count += 1;
-                }
-            }),
+            min_max_count_kernel!(x),
             (Min::new(), Max::new(), Sum::<u32>::new()),
         )?;
-        let m = parallel_reduce(
-            "minloc",
-            p,
-            kernel!(|i, best: &mut ValLocScalar<f64, usize>| {
-                if x[i] < best.val {
-                    best.val = x[i];
-                    best.loc = i;
-                }
-            }),
-            MinLoc::<f64, usize>::new(),
-        )?;
+        let m = parallel_reduce("minloc", p, min_loc_kernel!(x), MinLoc::<f64, usize>::new())?;
         let scale = magnitude(values.iter().map(|v| v * v));
         let mut o = Outputs::new();
         o.put_f64("sumsq", vec![sum], Float::Sum { scale })
@@ -109,14 +89,14 @@ mod md_range_reduction {
         parallel_for(
             "fill",
             MDRangePolicy::new(exec, [0, 0], [n, m])?,
-            kernel!(|(i, j)| a[(i, j)] = i * j - 7 * j),
+            md_fill_kernel!(a),
         )?;
         let mut sums = Vec::new();
         for order in [Iterate::Left, Iterate::Right] {
             let s: i64 = parallel_reduce(
                 "sum2d",
                 MDRangePolicy::new(exec, [0, 0], [n, m])?.iterate(order),
-                kernel!(|(i, j), acc| *acc += a[(i, j)]),
+                md_sum_kernel!(a),
                 Sum::new(),
             )?;
             sums.push(s);
@@ -156,26 +136,13 @@ mod scans_exclusive_inclusive_and_running_max {
         let total: u32 = parallel_scan(
             "offsets",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i, partial, is_final| {
-                if is_final {
-                    excl[i] = *partial;
-                }
-                *partial += counts[i];
-                if is_final {
-                    incl[i] = *partial;
-                }
-            }),
+            exclusive_inclusive_scan_kernel!(counts, excl, incl),
         )?;
         let m = SView::<S, u32, 1>::new("m", [n])?;
         let top = parallel_scan_with(
             "runmax",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i, run: &mut u32, last: bool| {
-                *run = run.max(counts[i]);
-                if last {
-                    m[i] = *run;
-                }
-            }),
+            running_max_scan_kernel!(counts, m),
             Max::new(),
         )?;
         let mut o = Outputs::new();
@@ -236,14 +203,7 @@ mod atomics_update_shared_elements {
         parallel_for(
             "histogram",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                let v = x[i];
-                hist.atomic_add(v % 10, 1);
-                lo.atomic_min(0, v as i64 - 50);
-                hi.atomic_max(0, v as f64 * 0.5);
-                fsum.atomic_add(v % 4, 1.0 / (1.0 + v as f64));
-                umax.atomic_max((v % 3, i % 2), v as u64 * 3);
-            }),
+            atomics_kernel!(x, hist, lo, hi, fsum, umax),
         )?;
         let mut o = Outputs::new();
         o.put("hist", download(&hist)?)

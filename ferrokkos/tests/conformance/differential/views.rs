@@ -10,7 +10,12 @@
 )]
 
 use super::*;
-use crate::kernel_language::features::md_indices_kernel;
+// Kernels call `#[device]` functions through the marker types generated next to them.
+use crate::kernel_language::features::{
+    __fk_device_isqrt, __fk_device_scaled, __fk_device_weighted, SCALE, constants_kernel,
+    device_calls_kernel, every_rank_kernel, isqrt, md_indices_kernel, md3_indices_kernel,
+    weighted_sum_kernel,
+};
 
 mod views_of_every_rank_and_layout {
     use super::*;
@@ -37,22 +42,7 @@ mod views_of_every_rank_and_layout {
         parallel_for(
             "ranks",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                let f = b[i];
-                v1[i] = f;
-                for a in 0..v2.extent(1) {
-                    v2[(i, a)] = f + a as f64;
-                    for c in 0..2 {
-                        v3[(i, a, c)] = f * 10.0 + (a * 2 + c) as f64;
-                        v4[(i, a, 0, c)] = v3[(i, a, c)] + 1.0;
-                        v5[(i, 0, a, 0, c)] = v4[(i, a, 0, c)] + 1.0;
-                        v6[(i, 0, 0, a, 0, c)] = v5[(i, 0, a, 0, c)] + 1.0;
-                        v7[(i, 0, 0, 0, a, 0, c)] = v6[(i, 0, 0, a, 0, c)] + 1.0;
-                        v8[(i, 0, 0, 0, 0, a, 0, c)] = v7[(i, 0, 0, 0, a, 0, c)] + 1.0;
-                    }
-                }
-                strided[i] = v1[i] * 2.0 + v2.extent(0) as f64;
-            }),
+            every_rank_kernel!(b, v1, v2, v3, v4, v5, v6, v7, v8, strided),
         )?;
         let mut o = Outputs::new();
         o.put("v1", download(&v1)?)
@@ -148,9 +138,7 @@ mod md_range_indices_destructure_as_tuples {
             parallel_for(
                 "fill3",
                 MDRangePolicy::new(exec, [0, 0, 0], [n, m, p])?.iterate(order),
-                kernel!(|(i, j, l): (usize, usize, usize)| {
-                    b[(i, j, l)] = (i * 10000 + j * 100 + l) as i64
-                }),
+                md3_indices_kernel!(b),
             )?;
         }
         let mut o = Outputs::new();
@@ -176,37 +164,6 @@ mod md_range_indices_destructure_as_tuples {
     differential!(inputs, run, reference);
 }
 
-/// The smoothing weight of a stencil.
-#[device]
-fn weight(d: i32) -> f64 {
-    if d == 0 { 0.5 } else { 0.25 }
-}
-
-/// A weighted neighbour, calling another device function.
-#[device]
-fn weighted(v: f64, d: i32) -> f64 {
-    weight(d) * v
-}
-
-/// Integer square root by bisection (loops and early return in a device function).
-#[device]
-fn isqrt(n: u64) -> u64 {
-    if n < 2 {
-        return n;
-    }
-    let mut lo = 1u64;
-    let mut hi = n;
-    while lo + 1 < hi {
-        let mid = lo + (hi - lo) / 2;
-        if mid <= n / mid {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
-}
-
 mod device_functions_are_callable {
     use super::*;
 
@@ -230,12 +187,7 @@ mod device_functions_are_callable {
         parallel_for(
             "stencil",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                let l = if i > 0 { i - 1 } else { i };
-                let h = if i + 1 < x.extent(0) { i + 1 } else { i };
-                y[i] = weighted(x[l], -1) + weighted(x[i], 0) + weighted(x[h], 1);
-                r[i] = isqrt(k[i]);
-            }),
+            device_calls_kernel!(x, k, y, r),
         )?;
         let mut o = Outputs::new();
         o.put("y", download(&y)?).put("r", download(&r)?);
@@ -462,13 +414,7 @@ mod captured_arrays_are_read_by_index {
         parallel_for(
             "smooth",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                let mut s = 0.0;
-                for j in 0..N {
-                    s += weights[j] * x[(i + j) % x.extent(0)];
-                }
-                y[i] = s;
-            }),
+            weighted_sum_kernel!(weights, N, x, y),
         )?;
         download(&y)
     }
@@ -516,15 +462,6 @@ mod captured_arrays_are_read_by_index {
     differential!(inputs, run, reference);
 }
 
-/// A constant of the program, used by name in a kernel and a device function.
-const SCALE: f64 = 1.5;
-
-/// Scales by [`SCALE`] (a device function may use constants).
-#[device]
-fn scaled(v: f64) -> f64 {
-    v * SCALE
-}
-
 mod constants_are_used_by_value {
     use super::*;
 
@@ -541,7 +478,7 @@ mod constants_are_used_by_value {
         parallel_for(
             "constants",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| y[i] = scaled(x[i]) + SCALE + OFFSET as f64 + f64::EPSILON),
+            constants_kernel!(x, y, OFFSET),
         )?;
         let mut o = Outputs::new();
         o.put("y", download(&y)?);

@@ -18,6 +18,42 @@ use ferrokkos::{Result, device, kernel};
 
 use crate::common::{check_device_code, runtime, threads as exec, view_from};
 
+/// The kernel of [`views_of_every_rank_and_layout`] (and of its differential case): from `base[i]`,
+/// `v1` to `v8` (Views of ranks 1 to 8, `v2`'s extent read in a loop bound) each written from the
+/// previous rank, and `strided` (a strided subview) from `v1` and an extent.
+macro_rules! every_rank_kernel {
+    (
+        $base:ident,
+        $v1:ident,
+        $v2:ident,
+        $v3:ident,
+        $v4:ident,
+        $v5:ident,
+        $v6:ident,
+        $v7:ident,
+        $v8:ident,
+        $strided:ident
+    ) => {
+        ::ferrokkos::kernel!(|i| {
+            let f = $base[i];
+            $v1[i] = f;
+            for a in 0..$v2.extent(1) {
+                $v2[(i, a)] = f + a as f64;
+                for c in 0..2 {
+                    $v3[(i, a, c)] = f * 10.0 + (a * 2 + c) as f64;
+                    $v4[(i, a, 0, c)] = $v3[(i, a, c)] + 1.0;
+                    $v5[(i, 0, a, 0, c)] = $v4[(i, a, 0, c)] + 1.0;
+                    $v6[(i, 0, 0, a, 0, c)] = $v5[(i, 0, a, 0, c)] + 1.0;
+                    $v7[(i, 0, 0, 0, a, 0, c)] = $v6[(i, 0, 0, a, 0, c)] + 1.0;
+                    $v8[(i, 0, 0, 0, 0, a, 0, c)] = $v7[(i, 0, 0, 0, a, 0, c)] + 1.0;
+                }
+            }
+            $strided[i] = $v1[i] * 2.0 + $v2.extent(0) as f64;
+        })
+    };
+}
+pub(crate) use every_rank_kernel;
+
 #[test]
 fn views_of_every_rank_and_layout() -> Result<()> {
     runtime();
@@ -32,22 +68,8 @@ fn views_of_every_rank_and_layout() -> Result<()> {
     let v8 = View::<f64, 8>::new("v8", [3, 1, 1, 1, 1, 2, 1, 2])?;
     let parent = View::<f64, 2>::new("parent", [3, 4])?;
     let strided = subview(&parent, (ALL, 1))?;
-    let k = kernel!(|i| {
-        let f = i as f64;
-        v1[i] = f;
-        for a in 0..v2.extent(1) {
-            v2[(i, a)] = f + a as f64;
-            for b in 0..2 {
-                v3[(i, a, b)] = f * 10.0 + (a * 2 + b) as f64;
-                v4[(i, a, 0, b)] = v3[(i, a, b)] + 1.0;
-                v5[(i, 0, a, 0, b)] = v4[(i, a, 0, b)] + 1.0;
-                v6[(i, 0, 0, a, 0, b)] = v5[(i, 0, a, 0, b)] + 1.0;
-                v7[(i, 0, 0, 0, a, 0, b)] = v6[(i, 0, 0, a, 0, b)] + 1.0;
-                v8[(i, 0, 0, 0, 0, a, 0, b)] = v7[(i, 0, 0, 0, a, 0, b)] + 1.0;
-            }
-        }
-        strided[i] = v1[i] * 2.0 + v2.extent(0) as f64;
-    });
+    let base = view_from("base", &[0.0, 1.0, 2.0])?;
+    let k = every_rank_kernel!(base, v1, v2, v3, v4, v5, v6, v7, v8, strided);
     parallel_for("ranks", RangePolicy::new(&e, 0, 3)?, &k)?;
     assert_eq!(v1.to_vec()?, vec![0.0, 1.0, 2.0]);
     assert_eq!(v2.get((2, 1))?, 3.0);
@@ -79,6 +101,17 @@ macro_rules! md_indices_kernel {
 }
 pub(crate) use md_indices_kernel;
 
+/// The rank-3 kernel of [`md_range_indices_destructure_as_tuples`] (and of the differential case
+/// of views): annotated `usize` indices, `b[(i, j, l)] = i * 10000 + j * 100 + l`.
+macro_rules! md3_indices_kernel {
+    ($b:ident) => {
+        ::ferrokkos::kernel!(|(i, j, l): (usize, usize, usize)| {
+            $b[(i, j, l)] = (i * 10000 + j * 100 + l) as i64
+        })
+    };
+}
+pub(crate) use md3_indices_kernel;
+
 #[test]
 fn md_range_indices_destructure_as_tuples() -> Result<()> {
     runtime();
@@ -92,14 +125,13 @@ fn md_range_indices_destructure_as_tuples() -> Result<()> {
     )?;
     assert_eq!(a.get((4, 6))?, 406.0);
     let b = View::<i64, 3>::new("b", [2, 3, 4])?;
-    let k3 =
-        kernel!(|(i, j, l): (usize, usize, usize)| b[(i, j, l)] = (i * 100 + j * 10 + l) as i64);
+    let k3 = md3_indices_kernel!(b);
     parallel_for(
         "fill3",
         MDRangePolicy::new(&exec(), [0, 0, 0], [2, 3, 4])?,
         &k3,
     )?;
-    assert_eq!(b.get((1, 2, 3))?, 123);
+    assert_eq!(b.get((1, 2, 3))?, 10203);
     for tu in [
         TranslationUnit::for_kernel(&k, Iterate::Right),
         TranslationUnit::for_kernel(&k, Iterate::Left),
@@ -123,13 +155,13 @@ fn weight(d: i32) -> f64 {
 
 /// A weighted neighbour, calling another device function.
 #[device]
-fn weighted(v: f64, d: i32) -> f64 {
+pub(crate) fn weighted(v: f64, d: i32) -> f64 {
     weight(d) * v
 }
 
 /// Integer square root by bisection (loops and early return in a device function).
 #[device]
-fn isqrt(n: u64) -> u64 {
+pub(crate) fn isqrt(n: u64) -> u64 {
     if n < 2 {
         return n;
     }
@@ -146,17 +178,33 @@ fn isqrt(n: u64) -> u64 {
     lo
 }
 
+/// The kernel of [`device_functions_are_callable_and_defined_once`] (and of its differential case):
+/// a smoothing of `x` through `weighted` (which calls `weight`) into `y`, and `isqrt` of `k` into
+/// `r`. The caller has the marker types that `#[device]` generates next to [`weighted`] and
+/// [`isqrt`] in scope (`__fk_device_weighted`, `__fk_device_isqrt`): kernels call device
+/// functions through them.
+macro_rules! device_calls_kernel {
+    ($x:ident, $k:ident, $y:ident, $r:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let l = if i > 0 { i - 1 } else { i };
+            let h = if i + 1 < $x.extent(0) { i + 1 } else { i };
+            $y[i] = weighted($x[l], -1) + weighted($x[i], 0) + weighted($x[h], 1);
+            $r[i] = isqrt($k[i]);
+        })
+    };
+}
+pub(crate) use device_calls_kernel;
+
 #[test]
 fn device_functions_are_callable_and_defined_once() -> Result<()> {
     let x = view_from("x", &(0..20).map(|k| (k * k) as f64).collect::<Vec<_>>())?;
+    let radicands = view_from(
+        "radicands",
+        &(0..20).map(|i| i * 1000).collect::<Vec<u64>>(),
+    )?;
     let y = View::<f64, 1>::new("y", [20])?;
     let r = View::<u64, 1>::new("r", [20])?;
-    let k = kernel!(|i| {
-        let l = if i > 0 { i - 1 } else { i };
-        let h = if i + 1 < x.extent(0) { i + 1 } else { i };
-        y[i] = weighted(x[l], -1) + weighted(x[i], 0) + weighted(x[h], 1);
-        r[i] = isqrt(i as u64 * 1000);
-    });
+    let k = device_calls_kernel!(x, radicands, y, r);
     parallel_for("stencil", RangePolicy::new(&exec(), 0, 20)?, &k)?;
     for i in 0..20usize {
         let f = |k: usize| (k * k) as f64;
@@ -321,6 +369,48 @@ fn generic_device_functions_are_defined_per_type() -> Result<()> {
     Ok(())
 }
 
+/// The first kernel of [`reductions_with_one_and_several_accumulators`] (and of its differential
+/// case): the sum of the squares of `x`.
+macro_rules! sum_of_squares_kernel {
+    ($x:ident) => {
+        ::ferrokkos::kernel!(|i, acc| *acc += $x[i] * $x[i])
+    };
+}
+pub(crate) use sum_of_squares_kernel;
+
+/// The second kernel of [`reductions_with_one_and_several_accumulators`] (and of its differential
+/// case): three accumulators, the minimum (`if`), the maximum (a method on an annotated
+/// accumulator) and the count of the positive values of `x`.
+macro_rules! min_max_count_kernel {
+    ($x:ident) => {
+        ::ferrokkos::kernel!(|i, lo, hi: &mut f64, count| {
+            let v = $x[i];
+            if v < *lo {
+                *lo = v;
+            }
+            *hi = hi.max(v);
+            if v > 0.0 {
+                *count += 1;
+            }
+        })
+    };
+}
+pub(crate) use min_max_count_kernel;
+
+/// The third kernel of [`reductions_with_one_and_several_accumulators`] (and of its differential
+/// case): the minimum of `x` and its index, in the fields of a `ValLocScalar`.
+macro_rules! min_loc_kernel {
+    ($x:ident) => {
+        ::ferrokkos::kernel!(|i, best: &mut ValLocScalar<f64, usize>| {
+            if $x[i] < best.val {
+                best.val = $x[i];
+                best.loc = i;
+            }
+        })
+    };
+}
+pub(crate) use min_loc_kernel;
+
 #[test]
 fn reductions_with_one_and_several_accumulators() -> Result<()> {
     let e = exec();
@@ -330,7 +420,7 @@ fn reductions_with_one_and_several_accumulators() -> Result<()> {
     let x = view_from("x", &values)?;
     let p = RangePolicy::new(&e, 0, values.len())?;
     let mut sum = 0.0;
-    let k = kernel!(|i, acc| *acc += x[i] * x[i]);
+    let k = sum_of_squares_kernel!(x);
     parallel_reduce("sumsq", p.clone(), &k, &mut sum)?;
     assert_eq!(sum, values.iter().map(|v| v * v).sum::<f64>());
     check_device_code(&TranslationUnit::reduce_kernel::<Sum<f64>, _>(
@@ -338,16 +428,7 @@ fn reductions_with_one_and_several_accumulators() -> Result<()> {
         Iterate::Right,
     ));
 
-    let k2 = kernel!(|i, lo, hi: &mut f64, count| {
-        let v = x[i];
-        if v < *lo {
-            *lo = v;
-        }
-        *hi = hi.max(v);
-        if v > 0.0 {
-            *count += 1;
-        }
-    });
+    let k2 = min_max_count_kernel!(x);
     let (lo, hi, count) = parallel_reduce(
         "stats",
         p.clone(),
@@ -366,12 +447,7 @@ fn reductions_with_one_and_several_accumulators() -> Result<()> {
     );
     check_device_code(&tu);
 
-    let k3 = kernel!(|i, best: &mut ValLocScalar<f64, usize>| {
-        if x[i] < best.val {
-            best.val = x[i];
-            best.loc = i;
-        }
-    });
+    let k3 = min_loc_kernel!(x);
     let m = parallel_reduce("minloc", p, &k3, MinLoc::<f64, usize>::new())?;
     let want = values.iter().cloned().fold(f64::MAX, f64::min);
     assert_eq!(
@@ -385,6 +461,24 @@ fn reductions_with_one_and_several_accumulators() -> Result<()> {
     Ok(())
 }
 
+/// The first kernel of [`md_range_reduction`] (and of its differential case): `a[(i, j)] = i * j -
+/// 7 * j` over an MDRange of i64 indices.
+macro_rules! md_fill_kernel {
+    ($a:ident) => {
+        ::ferrokkos::kernel!(|(i, j)| $a[(i, j)] = i * j - 7 * j)
+    };
+}
+pub(crate) use md_fill_kernel;
+
+/// The second kernel of [`md_range_reduction`] (and of its differential case): the sum of `a` over
+/// an MDRange.
+macro_rules! md_sum_kernel {
+    ($a:ident) => {
+        ::ferrokkos::kernel!(|(i, j), acc| *acc += $a[(i, j)])
+    };
+}
+pub(crate) use md_sum_kernel;
+
 #[test]
 fn md_range_reduction() -> Result<()> {
     runtime();
@@ -392,16 +486,21 @@ fn md_range_reduction() -> Result<()> {
     parallel_for(
         "fill",
         MDRangePolicy::new(&exec(), [0, 0], [6, 9])?,
-        kernel!(|(i, j)| a[(i, j)] = i * j),
+        md_fill_kernel!(a),
     )?;
-    let k = kernel!(|(i, j), acc| *acc += a[(i, j)]);
+    let k = md_sum_kernel!(a);
     let s: i64 = parallel_reduce(
         "sum2d",
         MDRangePolicy::new(&exec(), [0, 0], [6, 9])?,
         &k,
         Sum::new(),
     )?;
-    assert_eq!(s, (0..6).sum::<i64>() * (0..9).sum::<i64>());
+    assert_eq!(
+        s,
+        (0..6i64)
+            .flat_map(|i| (0..9i64).map(move |j| i * j - 7 * j))
+            .sum::<i64>()
+    );
     check_device_code(&TranslationUnit::reduce_kernel::<Sum<i64>, _>(
         &k,
         Iterate::Left,
@@ -409,20 +508,43 @@ fn md_range_reduction() -> Result<()> {
     Ok(())
 }
 
+/// The first kernel of [`scans_exclusive_and_inclusive`] (and of its differential case): the
+/// exclusive and the inclusive prefix sums of `counts` into `excl` and `incl`.
+macro_rules! exclusive_inclusive_scan_kernel {
+    ($counts:ident, $excl:ident, $incl:ident) => {
+        ::ferrokkos::kernel!(|i, partial, is_final| {
+            if is_final {
+                $excl[i] = *partial;
+            }
+            *partial += $counts[i];
+            if is_final {
+                $incl[i] = *partial;
+            }
+        })
+    };
+}
+pub(crate) use exclusive_inclusive_scan_kernel;
+
+/// The second kernel of [`scans_exclusive_and_inclusive`] (and of its differential case): the
+/// running maximum of `counts` into `m`, with an annotated accumulator and flag.
+macro_rules! running_max_scan_kernel {
+    ($counts:ident, $m:ident) => {
+        ::ferrokkos::kernel!(|i, run: &mut u32, last: bool| {
+            *run = run.max($counts[i]);
+            if last {
+                $m[i] = *run;
+            }
+        })
+    };
+}
+pub(crate) use running_max_scan_kernel;
+
 #[test]
 fn scans_exclusive_and_inclusive() -> Result<()> {
     let counts = view_from("counts", &[3u32, 1, 4, 1, 5, 9, 2, 6])?;
     let excl = View::<u32, 1>::new("excl", [8])?;
     let incl = View::<u32, 1>::new("incl", [8])?;
-    let k = kernel!(|i, partial, is_final| {
-        if is_final {
-            excl[i] = *partial;
-        }
-        *partial += counts[i];
-        if is_final {
-            incl[i] = *partial;
-        }
-    });
+    let k = exclusive_inclusive_scan_kernel!(counts, excl, incl);
     let total: u32 = parallel_scan("offsets", RangePolicy::new(&exec(), 0, 8)?, &k)?;
     assert_eq!(total, 31);
     assert_eq!(excl.to_vec()?, vec![0, 3, 4, 8, 9, 14, 23, 25]);
@@ -432,18 +554,30 @@ fn scans_exclusive_and_inclusive() -> Result<()> {
     check_device_code(&tu);
     // A running maximum with an annotated flag.
     let m = View::<u32, 1>::new("m", [8])?;
-    let k2 = kernel!(|i, run: &mut u32, last: bool| {
-        *run = run.max(counts[i]);
-        if last {
-            m[i] = *run;
-        }
-    });
+    let k2 = running_max_scan_kernel!(counts, m);
     let top =
         ferrokkos::parallel_scan_with("runmax", RangePolicy::new(&exec(), 0, 8)?, &k2, Max::new())?;
     assert_eq!((top, m.to_vec()?), (9, vec![3, 3, 4, 4, 5, 9, 9, 9]));
     check_device_code(&TranslationUnit::scan_kernel::<Max<u32>, _>(&k2));
     Ok(())
 }
+
+/// The kernel of [`atomics_update_shared_elements`] (and of its differential case): per element `v`
+/// of `x`, an atomic add into a histogram of `v % 10`, an atomic min into `lo`, an atomic max of an
+/// f64 into `hi`, an atomic f64 add into four bins of `fsum` and an atomic max into a rank-2 `umax`.
+macro_rules! atomics_kernel {
+    ($x:ident, $hist:ident, $lo:ident, $hi:ident, $fsum:ident, $umax:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let v = $x[i];
+            $hist.atomic_add(v % 10, 1);
+            $lo.atomic_min(0, v as i64 - 50);
+            $hi.atomic_max(0, v as f64 * 0.5);
+            $fsum.atomic_add(v % 4, 1.0 / (1.0 + v as f64));
+            $umax.atomic_max((v % 3, i % 2), v as u64 * 3);
+        })
+    };
+}
+pub(crate) use atomics_kernel;
 
 #[test]
 fn atomics_update_shared_elements() -> Result<()> {
@@ -452,22 +586,30 @@ fn atomics_update_shared_elements() -> Result<()> {
     let hist = View::<u32, 1>::new("hist", [10])?;
     let lo = View::<i64, 1>::new("lo", [1])?;
     let hi = View::<f64, 1>::new("hi", [1])?;
+    let fsum = View::<f64, 1>::new("fsum", [4])?;
+    let umax = View::<u64, 2>::new("umax", [3, 2])?;
     deep_copy(&lo, i64::MAX)?;
     deep_copy(&hi, f64::MIN)?;
-    let k = kernel!(|i| {
-        let v = x[i];
-        hist.atomic_add(v % 10, 1);
-        lo.atomic_min(0, v as i64 - 50);
-        hi.atomic_max(0, v as f64 * 0.5);
-    });
+    let k = atomics_kernel!(x, hist, lo, hi, fsum, umax);
     parallel_for("histogram", RangePolicy::new(&exec(), 0, values.len())?, &k)?;
     let mut want = vec![0u32; 10];
-    for v in &values {
+    let mut want_fsum = vec![0.0f64; 4];
+    let mut want_umax = vec![0u64; 6];
+    for (i, v) in values.iter().enumerate() {
         want[(v % 10) as usize] += 1;
+        want_fsum[(v % 4) as usize] += 1.0 / (1.0 + *v as f64);
+        let at = (v % 3) as usize * 2 + i % 2;
+        want_umax[at] = want_umax[at].max(*v as u64 * 3);
     }
     assert_eq!(hist.to_vec()?, want);
     assert_eq!(lo.get(0)?, *values.iter().min().unwrap() as i64 - 50);
     assert_eq!(hi.get(0)?, *values.iter().max().unwrap() as f64 * 0.5);
+    // Threads adds in any order: each bin within 1e-12 of the sum of all the terms.
+    let scale: f64 = values.iter().map(|v| 1.0 / (1.0 + *v as f64)).sum();
+    for (b, (g, w)) in fsum.to_vec()?.iter().zip(&want_fsum).enumerate() {
+        assert!((g - w).abs() <= 1e-12 * scale, "fsum[{b}]: {g} vs {w}");
+    }
+    assert_eq!(umax.to_vec()?, want_umax);
     let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     assert!(
         tu.generated()
@@ -479,6 +621,22 @@ fn atomics_update_shared_elements() -> Result<()> {
     Ok(())
 }
 
+/// The kernel of [`captured_arrays_are_read_by_index`] (and of its differential case): `y[i]` is the
+/// sum of `weights[j] * x[i + j]` (around the end) for `j` below `n`, the length of the captured
+/// array `weights` (a const generic of the caller).
+macro_rules! weighted_sum_kernel {
+    ($weights:ident, $n:ident, $x:ident, $y:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let mut s = 0.0;
+            for j in 0..$n {
+                s += $weights[j] * $x[(i + j) % $x.extent(0)];
+            }
+            $y[i] = s;
+        })
+    };
+}
+pub(crate) use weighted_sum_kernel;
+
 /// A weighted sum with weights from a captured array (generic length, as Kokkos functors carry).
 fn smooth<const N: usize>(
     weights: [f64; N],
@@ -489,13 +647,7 @@ fn smooth<const N: usize>(
         &(0..n).map(|k| (k * k % 17) as f64).collect::<Vec<_>>(),
     )?;
     let y = View::<f64, 1>::new("y", [n])?;
-    let k = kernel!(|i| {
-        let mut s = 0.0;
-        for j in 0..N {
-            s += weights[j] * x[(i + j) % x.extent(0)];
-        }
-        y[i] = s;
-    });
+    let k = weighted_sum_kernel!(weights, N, x, y);
     parallel_for("smooth", RangePolicy::new(&exec(), 0, n)?, &k)?;
     Ok((y.to_vec()?, TranslationUnit::for_kernel(&k, Iterate::Right)))
 }
@@ -547,20 +699,30 @@ fn captured_arrays_are_read_by_index() -> Result<()> {
 }
 
 /// A constant of the program, used by name in a kernel and a device function.
-const SCALE: f64 = 1.5;
+pub(crate) const SCALE: f64 = 1.5;
 
 /// Scales by [`SCALE`] (a device function may use constants).
 #[device]
-fn scaled(v: f64) -> f64 {
+pub(crate) fn scaled(v: f64) -> f64 {
     v * SCALE
 }
+
+/// The kernel of [`constants_are_used_by_value`] (and of its differential case): `x` through
+/// `scaled`, plus [`SCALE`], the caller's i32 constant `offset` and `f64::EPSILON`, into `y`. The
+/// caller has [`SCALE`] and the marker type of [`scaled`] (`__fk_device_scaled`) in scope.
+macro_rules! constants_kernel {
+    ($x:ident, $y:ident, $offset:ident) => {
+        ::ferrokkos::kernel!(|i| $y[i] = scaled($x[i]) + SCALE + $offset as f64 + f64::EPSILON)
+    };
+}
+pub(crate) use constants_kernel;
 
 #[test]
 fn constants_are_used_by_value() -> Result<()> {
     const OFFSET: i32 = -7;
     let x = view_from("x", &[1.0, 2.0, 3.0])?;
     let y = View::<f64, 1>::new("y", [3])?;
-    let k = kernel!(|i| y[i] = scaled(x[i]) + SCALE + OFFSET as f64 + f64::EPSILON);
+    let k = constants_kernel!(x, y, OFFSET);
     parallel_for("constants", RangePolicy::new(&exec(), 0, 3)?, &k)?;
     assert_eq!(
         y.to_vec()?,
