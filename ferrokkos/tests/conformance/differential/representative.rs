@@ -11,6 +11,11 @@
 )]
 
 use super::*;
+// Kernels call `#[device]` functions through the marker types generated next to them.
+use crate::kernel_language::representative::{
+    __fk_device_smoothstep, axpy_kernel, dot_kernel, iterate_reference, loops_branches_math_kernel,
+    offsets_scan_kernel, stencil_2d_kernel, stencil_reference,
+};
 
 mod axpy {
     use super::*;
@@ -33,11 +38,7 @@ mod axpy {
         let n = input.1.len();
         let x = upload::<S, f64>("x", &input.1)?;
         let y = upload::<S, f64>("y", &input.2)?;
-        parallel_for(
-            "axpy",
-            RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| y[i] = a * x[i] + y[i]),
-        )?;
+        parallel_for("axpy", RangePolicy::new(exec, 0, n)?, axpy_kernel!(a, x, y))?;
         let mut o = Outputs::new();
         o.put("y", download(&y)?);
         Ok(o)
@@ -57,24 +58,6 @@ mod axpy {
     }
 
     differential!(inputs, run, reference);
-}
-
-/// The plain Rust 5-point stencil: interior points average their neighbours, the border is copied.
-fn stencil_reference(u: &[f64], n: usize, m: usize) -> Vec<f64> {
-    let mut out = vec![0.0; n * m];
-    for i in 0..n {
-        for j in 0..m {
-            out[i * m + j] = if i == 0 || j == 0 || i == n - 1 || j == m - 1 {
-                u[i * m + j]
-            } else {
-                0.25 * (u[(i - 1) * m + j]
-                    + u[(i + 1) * m + j]
-                    + u[i * m + j - 1]
-                    + u[i * m + j + 1])
-            };
-        }
-    }
-    out
 }
 
 mod stencil_2d {
@@ -100,16 +83,7 @@ mod stencil_2d {
             parallel_for(
                 "stencil",
                 MDRangePolicy::new(exec, [0, 0], [n as i64, m as i64])?.iterate(order),
-                kernel!(|(i, j)| {
-                    let ni = u.extent(0) as i64;
-                    let nj = u.extent(1) as i64;
-                    if i == 0 || j == 0 || i == ni - 1 || j == nj - 1 {
-                        out[(i, j)] = u[(i, j)];
-                    } else {
-                        out[(i, j)] =
-                            0.25 * (u[(i - 1, j)] + u[(i + 1, j)] + u[(i, j - 1)] + u[(i, j + 1)]);
-                    }
-                }),
+                stencil_2d_kernel!(u, out),
             )?;
             o.put(format!("{order:?}"), download(&out)?);
         }
@@ -145,7 +119,7 @@ mod dot {
         let n = input.0.len();
         let x = upload::<S, f64>("x", &input.0)?;
         let y = upload::<S, f64>("y", &input.1)?;
-        let k = kernel!(|i, acc| *acc += x[i] * y[i]);
+        let k = dot_kernel!(x, y);
         let mut sum = 0.0;
         parallel_reduce("dot", RangePolicy::new(exec, 0, n)?, &k, &mut sum)?;
         // Deterministic from run to run on every space.
@@ -191,12 +165,7 @@ mod scan {
         let total: u32 = parallel_scan(
             "offsets",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i, partial, is_final| {
-                if is_final {
-                    offsets[i] = *partial;
-                }
-                *partial += c[i];
-            }),
+            offsets_scan_kernel!(c, offsets),
         )?;
         let mut o = Outputs::new();
         o.put("offsets", download(&offsets)?)
@@ -271,32 +240,6 @@ mod f64_scan {
     differential!(inputs, run, reference);
 }
 
-/// A smooth step (a device function called by the kernel below).
-#[device]
-fn smoothstep(lo: f64, hi: f64, x: f64) -> f64 {
-    let t = ((x - lo) / (hi - lo)).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
-}
-
-/// The plain Rust version of the `loops_branches_math` kernel.
-fn iterate_reference(x: f64, steps: u32) -> (f64, u32) {
-    let mut v = x;
-    let mut flips = 0u32;
-    for k in 0..steps {
-        if v.abs() > 4.0 {
-            v = v.signum() * (v.abs().ln() + 1.0);
-            flips += 1;
-            continue;
-        }
-        let w = if k % 3 == 0 { v.sin() } else { v.cos() * 0.5 };
-        v = v.mul_add(0.75, w) + smoothstep(-1.0, 1.0, v);
-        if v.is_nan() {
-            break;
-        }
-    }
-    (v, flips)
-}
-
 mod loops_branches_math {
     use super::*;
 
@@ -317,24 +260,7 @@ mod loops_branches_math {
         parallel_for(
             "iterate",
             RangePolicy::new(exec, 0, n)?,
-            kernel!(|i| {
-                let mut v = x[i];
-                let mut f = 0u32;
-                for k in 0..steps {
-                    if v.abs() > 4.0 {
-                        v = v.signum() * (v.abs().ln() + 1.0);
-                        f += 1;
-                        continue;
-                    }
-                    let w = if k % 3 == 0 { v.sin() } else { v.cos() * 0.5 };
-                    v = v.mul_add(0.75, w) + smoothstep(-1.0, 1.0, v);
-                    if v.is_nan() {
-                        break;
-                    }
-                }
-                y[i] = v;
-                flips[i] = f;
-            }),
+            loops_branches_math_kernel!(x, steps, y, flips),
         )?;
         let mut o = Outputs::new();
         o.put_f64("y", download(&y)?, Float::Iterated { rel: 1e-10 })

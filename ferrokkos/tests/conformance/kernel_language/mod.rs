@@ -19,5 +19,5 @@ mod matching;
 pub(crate) mod methods;
 pub(crate) mod operators;
 mod recursion;
-mod representative;
+pub(crate) mod representative;
 mod user_types;

@@ -5,11 +5,15 @@
 //! - snapshots: the generated C++ equals `tests/snapshots/<name>.cu`, reviewed by a person
 //!   (`FERROKKOS_UPDATE_SNAPSHOTS=1` rewrites them; review the diff);
 //! - NVRTC compiles each for sm_80 and sm_90.
+//!
+//! Each kernel is a macro, shared with `differential/representative.rs`. Inside a macro `line!()`
+//! gives the line of the macro's invocation, so in the snapshots every statement's `#line` names
+//! the test's line that invokes the kernel macro.
 
 use crate::common::{Rng, check_device_code, random_view, runtime, threads as exec, unflatten};
 use ferrokkos::codegen::{TranslationUnit, UnitOptions};
 use ferrokkos::prelude::*;
-use ferrokkos::{Result, device, kernel};
+use ferrokkos::{Result, device};
 
 const SEEDS: [u64; 4] = [1, 42, 2026, 0x5eed];
 
@@ -44,6 +48,14 @@ fn snapshot(name: &str, tu: &TranslationUnit) {
     );
 }
 
+/// The kernel of [`axpy`] (and of its differential case): `y[i] = a * x[i] + y[i]`.
+macro_rules! axpy_kernel {
+    ($a:ident, $x:ident, $y:ident) => {
+        ::ferrokkos::kernel!(|i| $y[i] = $a * $x[i] + $y[i])
+    };
+}
+pub(crate) use axpy_kernel;
+
 #[test]
 fn axpy() -> Result<()> {
     for seed in SEEDS {
@@ -52,7 +64,7 @@ fn axpy() -> Result<()> {
         let (x, xs) = random_view("x", &mut rng, n)?;
         let (y, ys) = random_view("y", &mut rng, n)?;
         let a = rng.f64_in(-2.0, 2.0);
-        let k = kernel!(|i| y[i] = a * x[i] + y[i]);
+        let k = axpy_kernel!(a, x, y);
         parallel_for("axpy", RangePolicy::new(&exec(), 0, n)?, &k)?;
         let want: Vec<f64> = xs.iter().zip(&ys).map(|(x, y)| a * x + y).collect();
         assert_eq!(y.to_vec()?, want, "seed {seed}");
@@ -66,7 +78,7 @@ fn axpy() -> Result<()> {
 }
 
 /// The plain Rust 5-point stencil: interior points average their neighbours, the border is copied.
-fn stencil_reference(u: &[f64], n: usize, m: usize) -> Vec<f64> {
+pub(crate) fn stencil_reference(u: &[f64], n: usize, m: usize) -> Vec<f64> {
     let mut out = vec![0.0; n * m];
     for i in 0..n {
         for j in 0..m {
@@ -83,6 +95,24 @@ fn stencil_reference(u: &[f64], n: usize, m: usize) -> Vec<f64> {
     out
 }
 
+/// The kernel of [`stencil_2d`] (and of its differential case): the 5-point stencil of `u` into
+/// `out` over an MDRange (see [`stencil_reference`]).
+macro_rules! stencil_2d_kernel {
+    ($u:ident, $out:ident) => {
+        ::ferrokkos::kernel!(|(i, j)| {
+            let ni = $u.extent(0) as i64;
+            let nj = $u.extent(1) as i64;
+            if i == 0 || j == 0 || i == ni - 1 || j == nj - 1 {
+                $out[(i, j)] = $u[(i, j)];
+            } else {
+                $out[(i, j)] =
+                    0.25 * ($u[(i - 1, j)] + $u[(i + 1, j)] + $u[(i, j - 1)] + $u[(i, j + 1)]);
+            }
+        })
+    };
+}
+pub(crate) use stencil_2d_kernel;
+
 #[test]
 fn stencil_2d() -> Result<()> {
     for seed in SEEDS {
@@ -94,16 +124,7 @@ fn stencil_2d() -> Result<()> {
         let (flat, data) = random_view("u_flat", &mut rng, n * m)?;
         let u = unflatten("u", &flat, n, m)?;
         let out = View::<f64, 2>::new("out", [n, m])?;
-        let k = kernel!(|(i, j)| {
-            let ni = u.extent(0) as i64;
-            let nj = u.extent(1) as i64;
-            if i == 0 || j == 0 || i == ni - 1 || j == nj - 1 {
-                out[(i, j)] = u[(i, j)];
-            } else {
-                out[(i, j)] =
-                    0.25 * (u[(i - 1, j)] + u[(i + 1, j)] + u[(i, j - 1)] + u[(i, j + 1)]);
-            }
-        });
+        let k = stencil_2d_kernel!(u, out);
         parallel_for(
             "stencil",
             MDRangePolicy::new(&exec(), [0, 0], [n as i64, m as i64])?,
@@ -125,6 +146,14 @@ fn stencil_2d() -> Result<()> {
     Ok(())
 }
 
+/// The kernel of [`dot`] (and of its differential case): the sum of `x[i] * y[i]`.
+macro_rules! dot_kernel {
+    ($x:ident, $y:ident) => {
+        ::ferrokkos::kernel!(|i, acc| *acc += $x[i] * $y[i])
+    };
+}
+pub(crate) use dot_kernel;
+
 #[test]
 fn dot() -> Result<()> {
     for seed in SEEDS {
@@ -132,7 +161,7 @@ fn dot() -> Result<()> {
         let n = 5000 + (rng.next_u64() % 5000) as usize;
         let (x, xs) = random_view("x", &mut rng, n)?;
         let (y, ys) = random_view("y", &mut rng, n)?;
-        let k = kernel!(|i, acc| *acc += x[i] * y[i]);
+        let k = dot_kernel!(x, y);
         // Serial: one partial, joined in index order, so the plain fold is bit-identical.
         let serial = RangePolicy::new(&Serial::default_instance()?, 0, n)?;
         let mut sum = 0.0;
@@ -168,6 +197,20 @@ fn dot() -> Result<()> {
     Ok(())
 }
 
+/// The kernel of [`scan`] (and of its differential case): the exclusive prefix sums of `counts`
+/// into `offsets` (the total is the scan's result).
+macro_rules! offsets_scan_kernel {
+    ($counts:ident, $offsets:ident) => {
+        ::ferrokkos::kernel!(|i, partial, is_final| {
+            if is_final {
+                $offsets[i] = *partial;
+            }
+            *partial += $counts[i];
+        })
+    };
+}
+pub(crate) use offsets_scan_kernel;
+
 #[test]
 fn scan() -> Result<()> {
     runtime();
@@ -183,12 +226,7 @@ fn scan() -> Result<()> {
             }
         }
         let offsets = View::<u32, 1>::new("offsets", [n])?;
-        let k = kernel!(|i, partial, is_final| {
-            if is_final {
-                offsets[i] = *partial;
-            }
-            *partial += c[i];
-        });
+        let k = offsets_scan_kernel!(c, offsets);
         let total: u32 = parallel_scan("offsets", RangePolicy::new(&exec(), 0, n)?, &k)?;
         let mut want = Vec::with_capacity(n);
         let mut run = 0u32;
@@ -208,13 +246,13 @@ fn scan() -> Result<()> {
 
 /// A smooth step (a device function called by the kernel below).
 #[device]
-fn smoothstep(lo: f64, hi: f64, x: f64) -> f64 {
+pub(crate) fn smoothstep(lo: f64, hi: f64, x: f64) -> f64 {
     let t = ((x - lo) / (hi - lo)).clamp(0.0, 1.0);
     t * t * (3.0 - 2.0 * t)
 }
 
 /// The plain Rust version of the `loops_branches_math` kernel.
-fn iterate_reference(x: f64, steps: u32) -> (f64, u32) {
+pub(crate) fn iterate_reference(x: f64, steps: u32) -> (f64, u32) {
     let mut v = x;
     let mut flips = 0u32;
     for k in 0..steps {
@@ -232,19 +270,17 @@ fn iterate_reference(x: f64, steps: u32) -> (f64, u32) {
     (v, flips)
 }
 
-#[test]
-fn loops_branches_math() -> Result<()> {
-    for seed in SEEDS {
-        let mut rng = Rng::new(seed);
-        let n = 300;
-        let (x, xs) = random_view("x", &mut rng, n)?;
-        let steps = 5 + (rng.next_u64() % 20) as u32;
-        let y = View::<f64, 1>::new("y", [n])?;
-        let flips = View::<u32, 1>::new("flips", [n])?;
-        let k = kernel!(|i| {
-            let mut v = x[i];
+/// The kernel of [`loops_branches_math`] (and of its differential case): `steps` iterations on
+/// `x[i]` with a `for` loop, `if` / `continue` / `break`, an `if` value, math methods and the
+/// device function [`smoothstep`] (see [`iterate_reference`]), the end value into `y` and the
+/// count of the large values into `flips`. The caller has the marker type of `smoothstep`
+/// (`__fk_device_smoothstep`) in scope: kernels call device functions through it.
+macro_rules! loops_branches_math_kernel {
+    ($x:ident, $steps:ident, $y:ident, $flips:ident) => {
+        ::ferrokkos::kernel!(|i| {
+            let mut v = $x[i];
             let mut f = 0u32;
-            for k in 0..steps {
+            for k in 0..$steps {
                 if v.abs() > 4.0 {
                     v = v.signum() * (v.abs().ln() + 1.0);
                     f += 1;
@@ -256,9 +292,23 @@ fn loops_branches_math() -> Result<()> {
                     break;
                 }
             }
-            y[i] = v;
-            flips[i] = f;
-        });
+            $y[i] = v;
+            $flips[i] = f;
+        })
+    };
+}
+pub(crate) use loops_branches_math_kernel;
+
+#[test]
+fn loops_branches_math() -> Result<()> {
+    for seed in SEEDS {
+        let mut rng = Rng::new(seed);
+        let n = 300;
+        let (x, xs) = random_view("x", &mut rng, n)?;
+        let steps = 5 + (rng.next_u64() % 20) as u32;
+        let y = View::<f64, 1>::new("y", [n])?;
+        let flips = View::<u32, 1>::new("flips", [n])?;
+        let k = loops_branches_math_kernel!(x, steps, y, flips);
         parallel_for("iterate", RangePolicy::new(&exec(), 0, n)?, &k)?;
         let (gy, gf) = (y.to_vec()?, flips.to_vec()?);
         for (i, &v) in xs.iter().enumerate() {
