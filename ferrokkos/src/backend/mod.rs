@@ -47,7 +47,7 @@ pub fn initialize(settings: InitSettings) -> Result<Runtime> {
 /// the whole test process, never finalized, since `initialize` may run once per process and a
 /// test that finalized would leave the tests after it (in name order, on the GPU machine's single
 /// test thread) without one.
-#[cfg(test)]
+#[cfg(all(test, feature = "cuda"))]
 pub(crate) fn test_runtime() -> &'static Runtime {
     static RUNTIME: std::sync::OnceLock<Runtime> = std::sync::OnceLock::new();
     RUNTIME.get_or_init(|| initialize(InitSettings::new()).expect("initialize for the tests"))
