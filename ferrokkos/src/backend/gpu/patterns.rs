@@ -12,12 +12,30 @@ use super::space::GpuSpace;
 
 use crate::dispatch::{ForFunctor, Job, ReduceFunctor, Request, RequestPattern, ScanFunctor};
 use crate::error::Result;
-use crate::kernel::ParamWriter;
+use crate::kernel::{DeviceKernel, ParamWriter};
 use crate::policy::{IndexTuple, IndexType, Iterate, MDRangePolicy, RangePolicy};
 use crate::reducer::{ReduceTarget, Reducer};
 use crate::seal::Token;
 use crate::space::tool_site;
 use crate::tools::{Pattern, profiled};
+
+/// Runs one pattern's launch on `exec`: inside the tools' begin and end of `pattern` (named
+/// `label`, or `functor`, the functor's type, when the label is empty), with the launch's
+/// description for errors and the functor's device translation (`kernel`).
+pub(crate) fn entered<'k, S: GpuSpace, R>(
+    exec: &S,
+    pattern: Pattern,
+    label: &str,
+    functor: &'static str,
+    kernel: impl FnOnce() -> Option<&'k dyn DeviceKernel>,
+    body: impl FnOnce(&dyn Fn() -> String, &'k dyn DeviceKernel) -> Result<R>,
+) -> Result<R> {
+    profiled(pattern, tool_site(exec), label, functor, || {
+        let what = describe(S::NAME, pattern.name(), label);
+        let dk = device(kernel(), &what)?;
+        body(&what, dk)
+    })
+}
 
 /// The launch parameters of a range: its first index and its length.
 fn range_writer<I: IndexType>(begin: I, count: u64) -> impl Fn(&mut ParamWriter<'_>) {
@@ -52,14 +70,13 @@ pub(crate) fn range_for<S: GpuSpace, I: IndexType, K: ForFunctor<I>>(
     label: &str,
     kernel: K,
 ) -> Result<()> {
-    profiled(
+    entered(
+        policy.space(),
         Pattern::For,
-        tool_site(policy.space()),
         label,
         type_name::<K>(),
-        || {
-            let what = describe(S::NAME, "parallel_for", label);
-            let dk = device(kernel.device_kernel(Token::new()), &what)?;
+        || kernel.device_kernel(Token::new()),
+        |what, dk| {
             let (begin, count) = (policy.begin(), policy.len());
             if count == 0 {
                 return Ok(());
@@ -68,7 +85,7 @@ pub(crate) fn range_for<S: GpuSpace, I: IndexType, K: ForFunctor<I>>(
             let space = untiled(count, Iterate::Right, count, &write, label);
             launch(
                 policy.space().gpu_instance(),
-                &what,
+                what,
                 dk,
                 Kind::For,
                 "",
@@ -92,18 +109,17 @@ where
     T: ReduceTarget,
     K: ReduceFunctor<I, <T::Reducer as Reducer>::Value>,
 {
-    profiled(
+    entered(
+        policy.space(),
         Pattern::Reduce,
-        tool_site(policy.space()),
         label,
         type_name::<K>(),
-        || {
-            let what = describe(S::NAME, "parallel_reduce", label);
-            let dk = device(kernel.device_kernel(Token::new()), &what)?;
+        || kernel.device_kernel(Token::new()),
+        |what, dk| {
             let (begin, count) = (policy.begin(), policy.len());
             let write = range_writer(begin, count);
             let space = untiled(count, Iterate::Right, count, &write, label);
-            reduce_with(policy.space().gpu_instance(), &what, dk, target, space)
+            reduce_with(policy.space().gpu_instance(), what, dk, target, space)
         },
     )
 }
@@ -120,15 +136,14 @@ where
     Rd: Reducer,
     K: ScanFunctor<I, Rd::Value>,
 {
-    profiled(
+    entered(
+        policy.space(),
         Pattern::Scan,
-        tool_site(policy.space()),
         label,
         type_name::<K>(),
-        || {
-            let what = describe(S::NAME, "parallel_scan", label);
-            let dk = device(kernel.device_kernel(Token::new()), &what)?;
-            let cxx = reducer_cxx::<Rd>(&what)?;
+        || kernel.device_kernel(Token::new()),
+        |what, dk| {
+            let cxx = reducer_cxx::<Rd>(what)?;
             let (begin, count) = (policy.begin(), policy.len());
             let mut total = if count == 0 {
                 reducer.init()
@@ -137,14 +152,14 @@ where
                 let space = untiled(count, Iterate::Right, count, &write, label);
                 let done = launch(
                     policy.space().gpu_instance(),
-                    &what,
+                    what,
                     dk,
                     Kind::Scan(&cxx),
                     std::any::type_name::<Rd>(),
                     space,
                     None,
                 )?;
-                read_value::<Rd, _>(done, cxx.size, &what)?
+                read_value::<Rd, _>(done, cxx.size, what)?
             };
             reducer.finalize(&mut total);
             Ok(total)
@@ -248,14 +263,13 @@ where
     [I; R]: IndexTuple<I>,
     K: ForFunctor<<[I; R] as IndexTuple<I>>::Tuple>,
 {
-    profiled(
+    entered(
+        policy.space(),
         Pattern::For,
-        tool_site(policy.space()),
         label,
         type_name::<K>(),
-        || {
-            let what = describe(S::NAME, "parallel_for", label);
-            let dk = device(kernel.device_kernel(Token::new()), &what)?;
+        || kernel.device_kernel(Token::new()),
+        |what, dk| {
             let count = policy.len();
             if count == 0 {
                 return Ok(());
@@ -273,7 +287,7 @@ where
             let space = md_for_space(&policy, tiles, &write, label);
             launch(
                 policy.space().gpu_instance(),
-                &what,
+                what,
                 dk,
                 Kind::For,
                 "",
@@ -298,17 +312,16 @@ where
     T: ReduceTarget,
     K: ReduceFunctor<<[I; R] as IndexTuple<I>>::Tuple, <T::Reducer as Reducer>::Value>,
 {
-    profiled(
+    entered(
+        policy.space(),
         Pattern::Reduce,
-        tool_site(policy.space()),
         label,
         type_name::<K>(),
-        || {
-            let what = describe(S::NAME, "parallel_reduce", label);
-            let dk = device(kernel.device_kernel(Token::new()), &what)?;
+        || kernel.device_kernel(Token::new()),
+        |what, dk| {
             let write = md_writer(policy.lower(), policy.len(), policy.extents());
             let space = md_reduce_space(&policy, &write, label);
-            reduce_with(policy.space().gpu_instance(), &what, dk, target, space)
+            reduce_with(policy.space().gpu_instance(), what, dk, target, space)
         },
     )
 }

@@ -18,7 +18,8 @@ use super::scratch::ScratchLayout;
 use super::shape::{self, BlockLimits, TeamAsk, TeamShape, resolve};
 use crate::backend::gpu::driver::{DeviceInfo as _, Driver, Function as _};
 use crate::backend::gpu::instance::Instance;
-use crate::backend::gpu::launch::{self, Kind, Space, describe, device};
+use crate::backend::gpu::launch::{self, Kind, Space};
+use crate::backend::gpu::patterns::entered;
 use crate::backend::gpu::reduce::{reduce_with, reducer_cxx};
 use crate::backend::gpu::space::GpuSpace;
 use crate::dispatch::{TeamForFunctor, TeamLimits, TeamReduceFunctor};
@@ -27,8 +28,7 @@ use crate::kernel::{BodyKind, DeviceKernel, ParamWriter};
 use crate::policy::{Iterate, TeamPolicy};
 use crate::reducer::{ReduceTarget, Reducer};
 use crate::seal::Token;
-use crate::space::tool_site;
-use crate::tools::{Pattern, profiled};
+use crate::tools::Pattern;
 
 /// The block limits on `inst`'s device for a kernel whose block may have `max_threads` threads
 /// and `static_shared` bytes of static shared memory, and whose reduction value has `value_size`
@@ -122,22 +122,21 @@ pub(crate) fn team_for<S: GpuSpace, K: TeamForFunctor>(
     label: &str,
     kernel: K,
 ) -> Result<()> {
-    profiled(
+    entered(
+        policy.space(),
         Pattern::For,
-        tool_site(policy.space()),
         label,
         type_name::<K>(),
-        || {
-            let what = describe(S::NAME, "parallel_for", label);
-            let dk = device(kernel.device_kernel(Token::new()), &what)?;
-            let shape = shape_for(&policy, &what, dk, Kind::TeamFor, "")?;
+        || kernel.device_kernel(Token::new()),
+        |what, dk| {
+            let shape = shape_for(&policy, what, dk, Kind::TeamFor, "")?;
             if shape.league == 0 {
                 return Ok(());
             }
             let write = league_writer(shape);
             let space = league_space(shape, &write, label);
             let inst = policy.space().gpu_instance();
-            launch::launch(inst, &what, dk, Kind::TeamFor, "", space, None).map(drop)
+            launch::launch(inst, what, dk, Kind::TeamFor, "", space, None).map(drop)
         },
     )
 }
@@ -154,21 +153,20 @@ where
     T: ReduceTarget,
     K: TeamReduceFunctor<<T::Reducer as Reducer>::Value>,
 {
-    profiled(
+    entered(
+        policy.space(),
         Pattern::Reduce,
-        tool_site(policy.space()),
         label,
         type_name::<K>(),
-        || {
-            let what = describe(S::NAME, "parallel_reduce", label);
-            let dk = device(kernel.device_kernel(Token::new()), &what)?;
-            let cxx = reducer_cxx::<T::Reducer>(&what)?;
+        || kernel.device_kernel(Token::new()),
+        |what, dk| {
+            let cxx = reducer_cxx::<T::Reducer>(what)?;
             let reducer_type = type_name::<T::Reducer>();
             let kind = Kind::TeamReduce(&cxx);
-            let shape = shape_for(&policy, &what, dk, kind, reducer_type)?;
+            let shape = shape_for(&policy, what, dk, kind, reducer_type)?;
             let write = league_writer(shape);
             let space = league_space(shape, &write, label);
-            reduce_with(policy.space().gpu_instance(), &what, dk, target, space)
+            reduce_with(policy.space().gpu_instance(), what, dk, target, space)
         },
     )
 }
