@@ -116,6 +116,33 @@ impl VisitMut for Rewrite<'_> {
     }
 }
 
+/// The check that the capture `value` (its expression, `&s` or `&c.s`) is a plain View, not an
+/// atomic one, failing at `span` with `error`'s message (a rank-0 write, which the launch allows
+/// a plain View in a launch of one iteration).
+pub fn require_plain(
+    value: &TokenStream,
+    span: proc_macro2::Span,
+    error: &syn::Error,
+) -> TokenStream {
+    let k = quote!(::ferrokkos::__private);
+    let message = error.to_string().replace('{', "{{").replace('}', "}}");
+    let call = quote_spanned!(span=> __fk_plain_only(#value));
+    quote! {
+        {
+            #[diagnostic::on_unimplemented(
+                message = #message,
+                label = "an atomic View: every access of it is atomic",
+                note = "a plain View's one element may be written from a launch of one iteration"
+            )]
+            trait __FkPlainOnly {}
+            #[diagnostic::do_not_recommend]
+            impl<T: ?Sized + #k::PlainMemory> __FkPlainOnly for T {}
+            fn __fk_plain_only<T: ?Sized + __FkPlainOnly>(_: &T) {}
+            #call;
+        }
+    }
+}
+
 /// The check that the capture `value` (its expression, `&h` or `&c.h`) is an atomic View, failing
 /// at `span` (the View's name where the body first uses it) with `error`'s message.
 pub fn require(value: &TokenStream, span: proc_macro2::Span, error: &syn::Error) -> TokenStream {

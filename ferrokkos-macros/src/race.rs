@@ -138,6 +138,10 @@ pub struct Findings {
     pub overlaps: Vec<OverlapSpec>,
     /// Written Views with a write that is not one to one, and the error that is for a plain View.
     pub atomic_only: Vec<(String, syn::Error)>,
+    /// Written Views with a write the launch checks for one iteration (a rank-0 View's
+    /// `s[()] = v`), and the error that is for an atomic View (whose accesses the kernel would
+    /// have to make atomic: an atomic View of rank 0 is updated with its atomic methods).
+    pub plain_only: Vec<(String, syn::Error)>,
     /// Team kernels: the launch constants `c` of index coordinates `c · league_rank + i` the rules
     /// relied on (each launch checks that `c · league_size` does not overflow).
     pub league_blocks: Vec<String>,
@@ -165,6 +169,7 @@ impl Written<'_> {
             owners,
             overlaps,
             atomic_only,
+            plain_only,
             ..
         } = found;
         let name = self.name;
@@ -176,8 +181,9 @@ impl Written<'_> {
             .collect();
         // The distinct write maps, each with its first access.
         let mut writes: Vec<(affine::Key, &Access, &Vec<Coord>)> = Vec::new();
+        let n = self.params.len();
         for (a, c) in safe.iter().filter(|(a, _)| a.kind == AccessKind::Write) {
-            match affine::key(c, self.params.len()) {
+            match key_of(a, c, n) {
                 Some(k) => {
                     if !writes.iter().any(|(w, _, _)| *w == k) {
                         writes.push((k, a, c));
@@ -201,8 +207,12 @@ impl Written<'_> {
         let text = |a: &Access| format!("{name}[{}]", pretty(&a.index));
         let spec = |a: &Access, c: &Vec<Coord>| (text(a), c.clone());
         for (k, (key, a, c)) in writes.iter().enumerate() {
-            // A strided write is injective only while its values do not wrap.
-            if key.iter().any(|(_, coef, _)| coef.abs() != 1) {
+            // A strided write is injective only while its values do not wrap; a rank-0 View's
+            // one element (the empty key) only while the launch has one iteration.
+            if key.is_empty() && !plain_only.iter().any(|(n, _)| n == name) {
+                plain_only.push((name.to_string(), rank0_atomic_error(name, a)));
+            }
+            if key.is_empty() || key.iter().any(|(_, coef, _)| coef.abs() != 1) {
                 overlaps.push(OverlapSpec {
                     view: name.to_string(),
                     first: spec(a, c),
@@ -218,7 +228,7 @@ impl Written<'_> {
             }
         }
         for (a, c) in safe.iter().filter(|(a, _)| a.kind == AccessKind::Read) {
-            let mine = affine::key(c, self.params.len());
+            let mine = key_of(a, c, n);
             for (key, w, d) in &writes {
                 if mine.as_ref() == Some(key) {
                     continue; // the iteration's own slice
@@ -234,6 +244,28 @@ impl Written<'_> {
         for (a, _) in &safe {
             owners.extend(param_idents(&a.index, self.params));
         }
+    }
+}
+
+/// The error a rank-0 write `a` is if View `name` is an atomic View.
+fn rank0_atomic_error(name: &str, a: &Access) -> syn::Error {
+    syn::Error::new_spanned(
+        &a.tokens,
+        format!(
+            "the kernel writes rank-0 View `{name}` at `{name}[()]`, a write the launch allows for \
+             a plain View in a launch of one iteration, but `{name}` is an atomic View; update it \
+             with its atomic methods (`{name}.atomic_add((), v)`, `{name}.atomic_store((), v)`)"
+        ),
+    )
+}
+
+/// What makes an access's map injective ([`affine::key`]); a rank-0 View's access (`s[()]`) has
+/// the empty key: the one element, the same for every iteration, so that a write of it is the
+/// iteration's own only in a launch of one iteration (which the launch checks).
+fn key_of(a: &Access, coords: &[Coord], n_params: usize) -> Option<affine::Key> {
+    match crate::analyze::strip(&a.index) {
+        Expr::Tuple(t) if t.elems.is_empty() => Some(Vec::new()),
+        _ => affine::key(coords, n_params),
     }
 }
 

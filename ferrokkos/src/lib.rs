@@ -304,7 +304,7 @@ pub mod __private {
     };
     pub use crate::kernel::array::{ArrayExpr, HostArray};
     pub use crate::kernel::bounds::InBounds;
-    pub use crate::kernel::capture::AtomicMemory;
+    pub use crate::kernel::capture::{AtomicMemory, PlainMemory};
     pub use crate::kernel::device_fn::{Ch, DeviceFunction, DeviceMethod, device_function};
     pub use crate::kernel::expr::Expr;
     pub use crate::kernel::index::ShadowIndex;

@@ -69,6 +69,9 @@ pub struct Analysis {
     /// Written Views with a write that is not one to one, and the error that is for a plain View:
     /// the kernel treats them as atomic Views (every access atomic) and requires them to be one.
     pub atomic_only: Vec<(String, syn::Error)>,
+    /// Written Views whose plain writes the launch checks (a rank-0 View's `s[()] = v`), with the
+    /// error that is for an atomic View: the expansion requires each to be a plain View.
+    pub plain_only: Vec<(String, syn::Error)>,
     /// Team kernels: the constants of `c · league_rank + i` index coordinates (see `team_race.rs`).
     pub league_blocks: Vec<String>,
     /// Team kernels: (use, binding) pairs of the locals the race rules resolved.
@@ -238,6 +241,7 @@ impl Walker {
             owner_idents: found.owners,
             overlaps: found.overlaps,
             atomic_only: found.atomic_only,
+            plain_only: found.plain_only,
             league_blocks: found.league_blocks,
             team_witness: found
                 .team_witness

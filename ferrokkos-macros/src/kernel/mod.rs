@@ -220,7 +220,7 @@ fn atomic_checks(
     analysis: &analyze::Analysis,
     fields: &[fields::FieldCapture],
 ) -> TokenStream {
-    let atomic_checks = atomic_only.iter().map(|(name, e)| {
+    let capture = |name: &str| {
         let span = analysis
             .captures
             .iter()
@@ -236,7 +236,15 @@ fn atomic_checks(
                 quote_spanned!(span=> &#ident)
             }
         };
+        (value, span)
+    };
+    let atomic_checks = atomic_only.iter().map(|(name, e)| {
+        let (value, span) = capture(name);
         atomic_view::require(&value, span, e)
     });
-    quote!(#(#atomic_checks)*)
+    let plain_checks = analysis.plain_only.iter().map(|(name, e)| {
+        let (value, span) = capture(name);
+        atomic_view::require_plain(&value, span, &with_paths(e, fields))
+    });
+    quote!(#(#atomic_checks)* #(#plain_checks)*)
 }

@@ -197,6 +197,24 @@ pub enum Error {
         reason: &'static str,
     },
 
+    /// A kernel writes a rank-0 View (`s[()] = v`), one element for every iteration, in a launch
+    /// of more than one iteration.
+    #[error(
+        "{launch}: the kernel writes rank-0 View `{view}` (`{access}`), one element for every \
+         iteration, but this launch has {iterations} iterations; write it from a policy of one \
+         iteration, as a `parallel_reduce`'s target, or with an atomic (`{view}.atomic_add((), v)`)"
+    )]
+    KernelSharedWrite {
+        /// The launch (`parallel_for "label" on Threads`).
+        launch: String,
+        /// The View as the kernel names it.
+        view: &'static str,
+        /// The write as written (`s[()]`).
+        access: &'static str,
+        /// The launch's number of iterations (saturated at `u128::MAX`).
+        iterations: u128,
+    },
+
     /// Two Views that must have equal extents do not.
     #[error(
         "{operation}: extents differ: destination \"{dst_label}\" has {dst_extents:?}, \

@@ -290,6 +290,33 @@ impl<A: AtomicMemory + ?Sized> atomic_seal::Sealed for &A {}
 #[diagnostic::do_not_recommend]
 impl<A: AtomicMemory + ?Sized> AtomicMemory for &A {}
 
+mod plain_seal {
+    /// The seal of [`super::PlainMemory`].
+    #[diagnostic::on_unimplemented(
+        message = "`PlainMemory` is sealed: only a `View` is written plainly",
+        label = "`{Self}` is not a plain View"
+    )]
+    pub trait Sealed {}
+}
+
+/// A View whose accesses are plain (not an [`crate::AtomicView`]), and references to one: what a
+/// kernel may write at a rank-0 View's one element in a launch of one iteration, which an atomic
+/// View would have to do atomically (sealed).
+pub trait PlainMemory: plain_seal::Sealed {}
+
+impl<T: Element, const R: usize, L: Layout, M: MemorySpace> plain_seal::Sealed
+    for View<T, R, L, M>
+{
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Element, const R: usize, L: Layout, M: MemorySpace> PlainMemory for View<T, R, L, M> {}
+
+impl<A: PlainMemory + ?Sized> plain_seal::Sealed for &A {}
+
+#[diagnostic::do_not_recommend]
+impl<A: PlainMemory + ?Sized> PlainMemory for &A {}
+
 /// Captures `value` (a View or an array, which the kernel indexes) as read-only `name`.
 pub fn read<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Read<C::Value> {
     Read {

@@ -160,6 +160,13 @@ fn fits(map: &[Coord], bounds: Bounds<'_>) -> std::result::Result<(), Unprovable
     Ok(())
 }
 
+/// The number of iterations in `bounds` (not empty), saturated.
+fn iterations(bounds: Bounds<'_>) -> u128 {
+    bounds.ranges.iter().fold(1u128, |n, (lo, hi)| {
+        n.saturating_mul(u128::try_from(hi - lo).unwrap_or(u128::MAX))
+    })
+}
+
 /// Checks a kernel's overlaps against a launch's iteration box; `what` names the launch.
 pub(crate) fn check(
     overlaps: &[Overlap],
@@ -179,6 +186,19 @@ pub(crate) fn check(
             reason,
         };
         match &o.second {
+            // A map with no iteration coordinate (a rank-0 View's `s[()]`) is one element for
+            // every iteration: injective only over one iteration.
+            None if !map.iter().any(|c| matches!(c, Coord::Param { .. })) => {
+                let iterations = iterations(bounds);
+                if iterations > 1 {
+                    return Err(Error::KernelSharedWrite {
+                        launch: what(),
+                        view: o.view,
+                        access: first,
+                        iterations,
+                    });
+                }
+            }
             None => fits(map, bounds).map_err(|_| {
                 fail(
                     first,

@@ -17,15 +17,15 @@ use std::sync::Arc;
 
 use crate::seal::SealedKernelIndex;
 
-/// An index a kernel may use on a rank-`R` View: any integer (rank 1) or a tuple of integers (ranks 2
-/// to 8). A negative coordinate is out of bounds. (Sealed, like the accessors it indexes.)
+/// An index a kernel may use on a rank-`R` View: `()` (rank 0), any integer (rank 1) or a tuple of
+/// integers (ranks 2 to 8). A negative coordinate is out of bounds. (Sealed, like the accessors it
+/// indexes.)
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an index of a rank-{R} View in a kernel",
     label = "not an index of a rank-{R} View",
-    note = "a kernel indexes a rank-1 View with one integer of any integer type (`x[i]`) and a \
-            View of rank 2 to 8 with a tuple of as many integers (`a[(i, j)]`, `a[(i, j, k)]`)",
-    note = "a rank-0 View is not indexed in a kernel: read its value before the launch and capture \
-            it (`let s0 = s.get(())?;`), or make it the target of a `parallel_reduce`"
+    note = "a kernel indexes a rank-0 View with `()` (`s[()]`), a rank-1 View with one integer of \
+            any integer type (`x[i]`) and a View of rank 2 to 8 with a tuple of as many integers \
+            (`a[(i, j)]`, `a[(i, j, k)]`)"
 )]
 pub trait KernelIndex<const R: usize>: SealedKernelIndex + Copy {
     /// The index as `usize` coordinates (negative ones wrap to huge values, hence out of bounds).
@@ -65,6 +65,16 @@ macro_rules! index_int {
 }
 
 index_int!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize);
+
+impl SealedKernelIndex for () {}
+
+/// A rank-0 View's one element: `s[()]`.
+impl KernelIndex<0> for () {
+    #[inline(always)]
+    fn to_index(self) -> [usize; 0] {
+        []
+    }
+}
 
 macro_rules! tuple_index {
     ($r:literal: $($i:ident $v:ident),+) => {

@@ -114,3 +114,35 @@ fn indices_that_may_wrap_refuse_the_launch() {
     );
     assert!(check(&o, bounds(&[(0, 3)]), &what).is_err());
 }
+
+#[test]
+fn a_rank0_write_needs_a_launch_of_one_iteration() {
+    let o = vec![Overlap {
+        view: "s",
+        first: ("s[()]", vec![]),
+        second: None,
+    }];
+    assert!(check(&o, bounds(&[(7, 8)]), &what).is_ok());
+    assert!(check(&o, bounds(&[(3, 4), (-2, -1)]), &what).is_ok());
+    // No iteration writes nothing.
+    assert!(check(&o, bounds(&[(0, 0)]), &what).is_ok());
+    let e = check(&o, bounds(&[(0, 2), (0, 3)]), &what).unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            Error::KernelSharedWrite {
+                view: "s",
+                access: "s[()]",
+                iterations: 6,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "parallel_for \"t\" on Serial: the kernel writes rank-0 View `s` (`s[()]`), one element \
+         for every iteration, but this launch has 6 iterations; write it from a policy of one \
+         iteration, as a `parallel_reduce`'s target, or with an atomic (`s.atomic_add((), v)`)"
+    );
+}
