@@ -8,6 +8,7 @@
 #![warn(clippy::too_many_lines)]
 
 mod affine;
+mod alias;
 mod analyze;
 mod atomic_view;
 mod device;

@@ -16,7 +16,7 @@ use syn::spanned::Spanned;
 use syn::{Expr, ExprClosure, Pat};
 
 use crate::analyze::{self, Mode};
-use crate::{atomic_view, fields};
+use crate::{alias, atomic_view, fields};
 use launch::field_local;
 use messages::with_paths;
 use params::{
@@ -57,6 +57,8 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         .cloned()
         .chain(team.iter().map(|t| t.to_string()))
         .collect();
+    // `let w = &c.w;`: `w` is `c.w` (before the paths become captures).
+    alias::resolve(&mut body, &bound);
     let fields = fields::flatten(&mut body, &bound);
     let (analysis, atomic_only) = checked_analysis(&params, &mut body, &fields)?;
     let body = &body;

@@ -351,3 +351,47 @@ fn thirty_five_captures_are_parameters_in_order() -> Result<()> {
     check_device_code(&unit);
     Ok(())
 }
+
+/// `let w = &c.w;` inside a kernel (Kokkos' `auto w = chunk.w;`) names the capture: reads, writes
+/// and `*` of an aliased number are the capture's, on every space; a later `let` of the same name
+/// shadows the alias as in Rust.
+fn aliases_name_their_captures<S: Launch>(exec: &S) -> Result<()> {
+    let n = 64;
+    let f = Field::<S> {
+        u: SView::<S, f64, 2>::new("u", [n, 2])?,
+        out: SView::<S, f64, 2>::new("out", [n, 2])?,
+        k: 0.25,
+    };
+    let s = Solver {
+        grid: f,
+        scale: (2.0, 3),
+    };
+    deep_copy(&s.grid.u, 4.0)?;
+    let x = upload::<S, f64>("x", &(0..n).map(|k| k as f64).collect::<Vec<_>>())?;
+    let offset = 10usize;
+    parallel_for(
+        "aliases",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| {
+            let out = &s.grid.out;
+            let u = &s.grid.u;
+            let k = &s.grid.k;
+            let xs = &x;
+            let o = &offset;
+            let row = out;
+            row[(i, 0)] = u[(i, 1)] * *k + xs[i] + (*o + i) as f64;
+            {
+                let k = 1.5;
+                row[(i, 1)] = k * s.scale.0;
+            }
+        }),
+    )?;
+    let got = download(&s.grid.out)?;
+    for i in 0..n {
+        assert_eq!(got[2 * i], 1.0 + i as f64 + (10 + i) as f64, "row {i}");
+        assert_eq!(got[2 * i + 1], 3.0, "row {i}");
+    }
+    Ok(())
+}
+
+per_space!(aliases_name_their_captures, aliases_name_their_captures);
