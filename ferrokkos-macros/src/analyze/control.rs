@@ -16,8 +16,9 @@ impl Walker {
         } else {
             self.expr(&i.cond);
         }
+        let first = self.first_thread(&i.cond);
         self.team_control(Some(&i.cond), |w| {
-            w.block(&i.then_branch);
+            w.in_first_thread(first, |w| w.block(&i.then_branch));
             if let Some((_, e)) = &i.else_branch {
                 w.expr(e);
             }

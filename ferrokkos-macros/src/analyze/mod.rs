@@ -74,6 +74,8 @@ pub struct Analysis {
     pub plain_only: Vec<(String, syn::Error)>,
     /// Team kernels: the constants of `c · league_rank + i` index coordinates (see `team_race.rs`).
     pub league_blocks: Vec<String>,
+    /// Team kernels: the body relies on one vector lane per thread (`if team.team_rank() == 0`).
+    pub one_lane: bool,
     /// Team kernels: (use, binding) pairs of the locals the race rules resolved.
     pub team_witness: Vec<(syn::Ident, syn::Ident)>,
     /// Team kernels: the scratch Views, in declaration order.
@@ -202,6 +204,7 @@ impl Walker {
                 }
             }
         }
+        let one_lane = w.team.as_ref().is_some_and(|t| t.one_lane);
         let scratch = match w.team.take() {
             Some(t) => team::team_scratch_rules(
                 t,
@@ -243,6 +246,7 @@ impl Walker {
             atomic_only: found.atomic_only,
             plain_only: found.plain_only,
             league_blocks: found.league_blocks,
+            one_lane,
             team_witness: found
                 .team_witness
                 .into_iter()

@@ -121,6 +121,7 @@ pub(super) fn generate(
     let bounds = bounds_checks(&proven, analysis, fields);
     let scratch = scratch_sizes(analysis, fields);
     let blocks = league_blocks(analysis, fields);
+    let lane = one_lane(analysis);
     // Each field path is evaluated once, here: the captures, the launch's overlap and bounds checks,
     // the scratch sizes and the league blocks all read the place it gave (a `Deref` on the way
     // could give another place each time; the checks must be about the captured value).
@@ -161,7 +162,7 @@ pub(super) fn generate(
                 params: &[#(#params),*],
             })
         };
-        #kernel_var #overlaps #bounds #blocks #scratch
+        #kernel_var #overlaps #bounds #blocks #lane #scratch
     })
 }
 
@@ -591,6 +592,15 @@ fn league_blocks(analysis: &analyze::Analysis, fields: &[fields::FieldCapture]) 
         quote!(#k::league_block(&(#v)))
     });
     quote!(.with_league_blocks(::std::vec![#(#values),*]))
+}
+
+/// `.with_one_lane()` when the team kernel relies on one vector lane per thread.
+fn one_lane(analysis: &analyze::Analysis) -> TokenStream {
+    if analysis.one_lane {
+        quote!(.with_one_lane())
+    } else {
+        quote!()
+    }
 }
 
 /// FNV-1a over the kernel's tokens: with the call site, the kernel's identity.

@@ -655,3 +655,40 @@ fn md_ranges_compile_with_nvrtc() -> Result<()> {
     crate::common::check_device_code(&unit);
     Ok(())
 }
+
+/// Kokkos' tutorials write a team's result under `if team.team_rank() == 0` rather than in
+/// `single(PerTeam)`: one thread of each team writes it. Every vector lane of that thread runs the
+/// branch, so a launch with a vector length above 1 is refused before anything runs.
+fn the_first_thread_writes_the_teams_result<S: Launch>(exec: &S) -> Result<()> {
+    let (league, n) = (29usize, 50u64);
+    let out = SView::<S, u64, 1>::new("out", [league])?;
+    let first = kernel!(|team: &TeamMember| {
+        let lr = team.league_rank();
+        let s = TeamThreadRange::new(team, 0, n)
+            .parallel_reduce(|i, s| *s += i + lr as u64, Sum::new());
+        if team.team_rank() == 0 {
+            out[lr] = s;
+        } else {
+            let _unused = s;
+        }
+    });
+    parallel_for("first", TeamPolicy::new(exec, league, AUTO)?, &first)?;
+    let got = download(&out)?;
+    for (l, v) in got.iter().enumerate() {
+        assert_eq!(*v, 1225 + 50 * l as u64, "team {l}");
+    }
+    let wide = TeamPolicy::new(exec, league, AUTO)?.vector_length(4)?;
+    let e = parallel_for("wide", wide, &first).unwrap_err();
+    assert!(
+        matches!(&e, ferrokkos::Error::Policy { .. })
+            && e.to_string()
+                .contains("with a vector length of 4 several lanes"),
+        "{e}"
+    );
+    Ok(())
+}
+
+per_space!(
+    the_first_thread_writes_the_teams_result,
+    the_first_thread_writes_the_teams_result
+);

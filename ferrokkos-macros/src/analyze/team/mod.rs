@@ -70,6 +70,12 @@ enum Frame {
         per_team: bool,
         scope: usize,
     },
+    /// The branch of `if team.team_rank() == 0` (at team level): one thread of each team runs
+    /// it, and one lane of it where the launch has one vector lane per thread, which the kernel
+    /// then asks of every launch ([`TeamCtx::one_lane`]).
+    FirstThread {
+        scope: usize,
+    },
     /// A loop: its variable's agent name (`while` and `loop` get one with no variable), and the
     /// scope depth of its body's statements (a barrier there separates its iterations).
     Loop {
@@ -130,6 +136,9 @@ pub struct TeamCtx {
     /// The agents of loops whose body has a team barrier among its statements: two iterations
     /// never run at once, so their variables distinguish no concurrent agents.
     pub separated: std::collections::HashSet<String>,
+    /// The body has an `if team.team_rank() == 0` branch: each launch must have one vector lane
+    /// per thread (Kokkos' tutorials write it for `single(PerTeam)`).
+    pub one_lane: bool,
 }
 
 /// What a View access in a team body knows (see [`crate::team_race`]).
@@ -169,6 +178,7 @@ impl TeamCtx {
             phase: 0,
             phase_parent: vec![0],
             separated: Default::default(),
+            one_lane: false,
         }
     }
 
@@ -238,6 +248,10 @@ impl TeamCtx {
                     threads |= *per_team;
                     lanes = true;
                 }
+                Frame::FirstThread { .. } => {
+                    threads = true;
+                    lanes = true;
+                }
                 _ => {}
             }
         }
@@ -246,10 +260,12 @@ impl TeamCtx {
 
     /// The agents of the current point, per the module documentation.
     fn access(&self, index: &Expr) -> TeamAccess {
-        let innermost = self
-            .frames
-            .iter()
-            .rposition(|f| matches!(f, Frame::Range { .. } | Frame::Single { .. }));
+        let innermost = self.frames.iter().rposition(|f| {
+            matches!(
+                f,
+                Frame::Range { .. } | Frame::Single { .. } | Frame::FirstThread { .. }
+            )
+        });
         let outer = &self.frames[..innermost.map_or(0, |k| k + 1)];
         let mut agents = vec![LEAGUE.to_string()];
         let mut blocks = Vec::new();
@@ -269,7 +285,7 @@ impl TeamCtx {
                     }
                     scope = *s;
                 }
-                Frame::Single { scope: s, .. } => scope = *s,
+                Frame::Single { scope: s, .. } | Frame::FirstThread { scope: s } => scope = *s,
                 Frame::Loop {
                     agent, named: true, ..
                 } => agents.push(agent.clone()),
@@ -473,6 +489,52 @@ impl Walker {
             Expr::Call(c) => c.args.iter().all(|a| self.team_uniform(a)),
             Expr::Field(f) => self.team_uniform(&f.base),
             _ => false,
+        }
+    }
+
+    /// A scope for the branch of `if team.team_rank() == 0` (or `0 == team.team_rank()`) at team
+    /// level, where `team` is the kernel's team member: one thread of the team runs it (see
+    /// [`Frame::FirstThread`]); the kernel then asks each launch for one vector lane per thread.
+    pub(in crate::analyze) fn first_thread(&mut self, cond: &Expr) -> Option<usize> {
+        let t = self.team.as_mut()?;
+        let Expr::Binary(b) = strip(cond) else {
+            return None;
+        };
+        let is_rank = |e: &Expr| {
+            matches!(strip(e), Expr::MethodCall(m)
+                if m.method == "team_rank"
+                    && m.args.is_empty()
+                    && ident_of(strip(&m.receiver)).is_some_and(|n| n == t.name && t.local(&n).is_none()))
+        };
+        let is_zero = |e: &Expr| {
+            matches!(strip(e), Expr::Lit(l)
+                if matches!(&l.lit, syn::Lit::Int(i) if i.base10_digits() == "0"))
+        };
+        let first = matches!(b.op, syn::BinOp::Eq(_))
+            && ((is_rank(&b.left) && is_zero(&b.right)) || (is_zero(&b.left) && is_rank(&b.right)));
+        if !first || !t.at_team_level() {
+            return None;
+        }
+        t.one_lane = true;
+        t.next_id += 1;
+        Some(t.next_id)
+    }
+
+    /// Walks `inner` in the scope [`Walker::first_thread`] gave, if any.
+    pub(in crate::analyze) fn in_first_thread(
+        &mut self,
+        scope: Option<usize>,
+        inner: impl FnOnce(&mut Walker),
+    ) {
+        let Some(scope) = scope else {
+            return inner(self);
+        };
+        if let Some(t) = &mut self.team {
+            t.frames.push(Frame::FirstThread { scope });
+        }
+        inner(self);
+        if let Some(t) = &mut self.team {
+            t.frames.pop();
         }
     }
 

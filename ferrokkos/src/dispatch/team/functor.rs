@@ -52,11 +52,12 @@ macro_rules! team_seal_methods {
         fn check_team(
             &self,
             league_size: usize,
+            vector_length: crate::policy::TeamSize,
             scratch: [crate::policy::ScratchRequest; 2],
             what: &dyn Fn() -> String,
             _: Token,
         ) -> Result<()> {
-            let _ = (league_size, scratch, what);
+            let _ = (league_size, vector_length, scratch, what);
             Ok(())
         }
     };

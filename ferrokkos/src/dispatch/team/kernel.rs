@@ -53,11 +53,12 @@ macro_rules! team_functors {
             fn check_team(
                 &self,
                 league_size: usize,
+                vector_length: crate::policy::TeamSize,
                 scratch: [crate::policy::ScratchRequest; 2],
                 what: &dyn Fn() -> String,
                 _: crate::seal::Token,
             ) -> Result<()> {
-                Kernel::check_team(self, league_size, scratch, what)
+                Kernel::check_team(self, league_size, vector_length, scratch, what)
             }
         }
 

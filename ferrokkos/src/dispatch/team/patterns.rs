@@ -19,6 +19,7 @@ where
     fn launch_for(self, label: &str, kernel: K) -> Result<()> {
         kernel.check_team(
             self.league_size(),
+            self.get_vector_length(),
             [self.scratch_request(0), self.scratch_request(1)],
             &|| describe("parallel_for", label),
             Token::new(),
@@ -37,6 +38,7 @@ where
     fn launch_reduce(self, label: &str, kernel: K, target: T) -> Result<T::Output> {
         kernel.check_team(
             self.league_size(),
+            self.get_vector_length(),
             [self.scratch_request(0), self.scratch_request(1)],
             &|| describe("parallel_reduce", label),
             Token::new(),
