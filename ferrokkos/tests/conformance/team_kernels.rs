@@ -692,3 +692,48 @@ per_space!(
     the_first_thread_writes_the_teams_result,
     the_first_thread_writes_the_teams_result
 );
+
+/// A sequential loop around nested ranges of fixed bounds (time steps, sweeps): each index runs on
+/// the same thread and lane in every iteration, so a write of the iteration's own element in each
+/// is owner-computes and needs no barrier.
+fn a_loop_around_fixed_ranges_keeps_each_element_with_its_thread<S: Launch>(
+    exec: &S,
+) -> Result<()> {
+    let (league, n, steps) = (11usize, 40usize, 6u64);
+    let y = SView::<S, u64, 2>::new("y", [league, n])?;
+    let z = SView::<S, u64, 3>::new("z", [league, n, 3])?;
+    parallel_for(
+        "steps",
+        TeamPolicy::new(exec, league, AUTO)?.vector_length(4)?,
+        kernel!(|team: &TeamMember| {
+            let lr = team.league_rank();
+            for k in 0..steps {
+                TeamVectorRange::new(team, 0, n).parallel_for(|i| {
+                    y[(lr, i)] = y[(lr, i)] * 2 + k + i as u64;
+                });
+                TeamThreadRange::new(team, 0, n).parallel_for(|i| {
+                    ThreadVectorRange::new(team, 0, 3).parallel_for(|j| {
+                        z[(lr, i, j)] += k * j as u64 + lr as u64;
+                    });
+                });
+            }
+        }),
+    )?;
+    let (y, z) = (download(&y)?, download(&z)?);
+    for l in 0..league {
+        for i in 0..n {
+            let want = (0..steps).fold(0u64, |v, k| v * 2 + k + i as u64);
+            assert_eq!(y[l * n + i], want, "y[({l}, {i})]");
+            for j in 0..3u64 {
+                let want = (0..steps).map(|k| k * j + l as u64).sum::<u64>();
+                assert_eq!(z[(l * n + i) * 3 + j as usize], want, "z[({l}, {i}, {j})]");
+            }
+        }
+    }
+    Ok(())
+}
+
+per_space!(
+    a_loop_around_fixed_ranges,
+    a_loop_around_fixed_ranges_keeps_each_element_with_its_thread
+);

@@ -210,6 +210,7 @@ impl Walker {
             (true, Some(c)) if !self.is_local(&c) => Some(c),
             _ => None,
         };
+        let fixed = self.names_no_local(ctor);
         self.team_closure(closure, rank, |w, names| {
             let mut agents = Vec::new();
             for name in &names[..rank.min(names.len())] {
@@ -229,9 +230,29 @@ impl Walker {
                 kind,
                 agents,
                 zero_to,
+                fixed,
                 scope,
             }
         });
+    }
+
+    /// Whether the bounds of the range constructor `ctor` (its arguments after the team member)
+    /// name no local of the body.
+    fn names_no_local(&self, ctor: &syn::ExprCall) -> bool {
+        fn idents(ts: proc_macro2::TokenStream, out: &mut Vec<String>) {
+            for t in ts {
+                match t {
+                    proc_macro2::TokenTree::Ident(i) => out.push(i.to_string()),
+                    proc_macro2::TokenTree::Group(g) => idents(g.stream(), out),
+                    _ => {}
+                }
+            }
+        }
+        let mut names = Vec::new();
+        for a in ctor.args.iter().skip(1) {
+            idents(a.to_token_stream(), &mut names);
+        }
+        names.iter().all(|n| !self.is_local(n))
     }
 
     /// A nested range's bounds: `begin, end` (rank 1), or a TeamThreadMDRange's extents

@@ -3,7 +3,9 @@
 //!
 //! Agents. A team body runs on every thread and vector lane of every team. A statement runs once
 //! per *agent* of its scope: the league rank, the index of each enclosing nested range and the
-//! variable of each enclosing `for` loop outside the innermost range or `single`. A write is
+//! variable of each enclosing `for` loop outside the innermost range or `single` (unless every
+//! range between the loop and the statement has bounds that name no local: then each index runs
+//! on the same worker in every iteration, and the loop tells no concurrent agents apart). A write is
 //! owner-computes when one thread and lane runs its scope (*covered*: some enclosing construct
 //! spreads or collapses the team's threads, `TeamThreadRange`, `TeamVectorRange` or
 //! `single(PerTeam)`, and its lanes, `ThreadVectorRange`, `TeamVectorRange` or `single`) and its
@@ -64,6 +66,9 @@ enum Frame {
         agents: Vec<String>,
         /// `Some(c)` when the range is `0..c` for a launch constant `c`.
         zero_to: Option<String>,
+        /// Its bounds name no local of the body (literals, captures, constants): the same in
+        /// every iteration of a loop around it, so each index has the same worker in each.
+        fixed: bool,
         scope: usize,
     },
     Single {
@@ -267,11 +272,20 @@ impl TeamCtx {
             )
         });
         let outer = &self.frames[..innermost.map_or(0, |k| k + 1)];
+        // A loop around ranges of fixed bounds (and `single`s) runs each index on the same worker
+        // in every iteration: its variable tells no two concurrent agents apart.
+        let settled: Vec<bool> = (0..outer.len())
+            .map(|k| {
+                outer[k + 1..]
+                    .iter()
+                    .all(|f| !matches!(f, Frame::Range { fixed: false, .. }))
+            })
+            .collect();
         let mut agents = vec![LEAGUE.to_string()];
         let mut blocks = Vec::new();
         let mut unnamed_loops = Vec::new();
         let mut scope = 0;
-        for f in outer {
+        for (f, settled) in outer.iter().zip(settled) {
             match f {
                 Frame::Range {
                     agents: mine,
@@ -286,6 +300,7 @@ impl TeamCtx {
                     scope = *s;
                 }
                 Frame::Single { scope: s, .. } | Frame::FirstThread { scope: s } => scope = *s,
+                Frame::Loop { named: true, .. } if settled => {}
                 Frame::Loop {
                     agent, named: true, ..
                 } => agents.push(agent.clone()),
