@@ -21,6 +21,13 @@ pub enum Coord {
         coef: i128,
         offset: Offset,
     },
+    /// `Σ coef_p · params[p] + offset` where the coordinate has several iteration coordinates or a
+    /// coefficient of launch constants (a flat index `m · j + i`): injective only where the launch
+    /// proves it (each coefficient beyond the span of the smaller ones).
+    Mixed {
+        terms: Vec<(usize, Offset)>,
+        offset: Offset,
+    },
     /// A value that does not depend on the iteration.
     Fixed(Offset),
     /// Anything else.
@@ -58,6 +65,18 @@ impl Offset {
         Some(self)
     }
 
+    /// A literal offset's value (no launch constants in it).
+    pub fn literal_only(&self) -> Option<i128> {
+        self.terms.is_empty().then_some(self.literal)
+    }
+
+    fn of_literal(literal: i128) -> Offset {
+        Offset {
+            literal,
+            ..Offset::default()
+        }
+    }
+
     /// `k · self`; `None` if a coefficient leaves `±BOUND`.
     fn scale(mut self, k: i128) -> Option<Offset> {
         self.literal = bounded(self.literal.checked_mul(k)?)?;
@@ -91,31 +110,63 @@ pub fn term(name: &str, leaf: &dyn Fn(&str) -> TokenStream) -> TokenStream {
     }
 }
 
-/// A linear combination being parsed: the coefficient of each iteration coordinate, and the rest.
+/// A linear combination being parsed: the coefficient of each iteration coordinate (literals, or
+/// launch constants times literals), and the rest.
 #[derive(Clone, Debug, Default)]
 struct Linear {
-    params: BTreeMap<usize, i128>,
+    params: BTreeMap<usize, Offset>,
     rest: Offset,
 }
 
 impl Linear {
     fn add(mut self, other: Linear, sign: i128) -> Option<Linear> {
         for (p, c) in other.params {
-            let e = self.params.entry(p).or_insert(0);
-            *e = bounded(e.checked_add(sign.checked_mul(c)?)?)?;
+            let e = self.params.entry(p).or_default();
+            *e = std::mem::take(e).add(c, sign)?;
         }
-        self.params.retain(|_, c| *c != 0);
+        self.params.retain(|_, c| *c != Offset::default());
         self.rest = self.rest.add(other.rest, sign)?;
         Some(self)
     }
 
     fn scale(mut self, k: i128) -> Option<Linear> {
         for c in self.params.values_mut() {
-            *c = bounded(c.checked_mul(k)?)?;
+            *c = std::mem::take(c).scale(k)?;
         }
-        self.params.retain(|_, c| *c != 0);
+        self.params.retain(|_, c| *c != Offset::default());
         self.rest = self.rest.scale(k)?;
         Some(self)
+    }
+
+    /// `self · other` where one factor is a literal, or one has no iteration coordinate and the
+    /// other only literals (`m · j`, `(j + 1) · m`): the product stays linear in the launch
+    /// constants. `None` otherwise.
+    fn mul(self, other: Linear) -> Option<Linear> {
+        let literal = |l: &Linear| l.params.is_empty().then(|| l.rest.literal_only()).flatten();
+        if let Some(k) = literal(&self) {
+            return (k.abs() < LIMIT).then_some(()).and(other.scale(k));
+        }
+        if let Some(k) = literal(&other) {
+            return (k.abs() < LIMIT).then_some(()).and(self.scale(k));
+        }
+        let (constant, varying) = if self.params.is_empty() {
+            (self.rest, other)
+        } else if other.params.is_empty() {
+            (other.rest, self)
+        } else {
+            return None;
+        };
+        let mut out = Linear {
+            rest: constant.clone().scale(varying.rest.literal_only()?)?,
+            ..Linear::default()
+        };
+        for (p, c) in varying.params {
+            let c = constant.clone().scale(c.literal_only()?)?;
+            if c != Offset::default() {
+                out.params.insert(p, c);
+            }
+        }
+        Some(out)
     }
 }
 
@@ -147,7 +198,7 @@ fn linear(e: &Expr, params: &[String], constant: &dyn Fn(&str) -> bool) -> Optio
     if let Some(name) = ident_of(e) {
         if let Some(p) = params.iter().position(|n| *n == name) {
             return Some(Linear {
-                params: BTreeMap::from([(p, 1)]),
+                params: BTreeMap::from([(p, Offset::of_literal(1))]),
                 ..Linear::default()
             });
         }
@@ -168,13 +219,7 @@ fn linear(e: &Expr, params: &[String], constant: &dyn Fn(&str) -> bool) -> Optio
                 linear(&b.left, params, constant)?.add(linear(&b.right, params, constant)?, -1)
             }
             BinOp::Mul(_) => {
-                let (k, other) = match (literal(&b.left), literal(&b.right)) {
-                    (Some(k), _) => (k, &b.right),
-                    (_, Some(k)) => (k, &b.left),
-                    _ => return None,
-                };
-                (k.abs() < LIMIT).then_some(())?;
-                linear(other, params, constant)?.scale(k)
+                linear(&b.left, params, constant)?.mul(linear(&b.right, params, constant)?)
             }
             _ => None,
         },
@@ -184,7 +229,19 @@ fn linear(e: &Expr, params: &[String], constant: &dyn Fn(&str) -> bool) -> Optio
         // A launch constant converted to another integer type (`n as i64`): its own term, which
         // the launch evaluates with the same conversion.
         Expr::Cast(c) => {
-            let name = ident_of(strip(&c.expr)).filter(|n| constant(n))?;
+            // Between 64-bit integer types a conversion is a bijection that keeps every value the
+            // launch's checks take as exact (within ±2^63): the map is the operand's.
+            let wide = matches!(
+                quote::ToTokens::to_token_stream(&c.ty).to_string().as_str(),
+                "i64" | "u64" | "isize" | "usize"
+            );
+            let Some(name) = ident_of(strip(&c.expr)).filter(|n| constant(n)) else {
+                return if wide {
+                    linear(&c.expr, params, constant)
+                } else {
+                    None
+                };
+            };
             let ty = quote::ToTokens::to_token_stream(&c.ty).to_string();
             Some(Linear {
                 rest: Offset {
@@ -204,15 +261,19 @@ pub fn coords(index: &Expr, params: &[String], constant: &dyn Fn(&str) -> bool) 
     let one = |e: &Expr| match linear(e, params, constant) {
         None => Coord::Any,
         Some(l) if l.params.is_empty() => Coord::Fixed(l.rest),
-        Some(l) if l.params.len() == 1 => {
-            let (&param, &coef) = l.params.iter().next().expect("one");
-            Coord::Param {
-                param,
-                coef,
-                offset: l.rest,
+        Some(l) => match l.params.iter().next() {
+            Some((&param, coef)) if l.params.len() == 1 && coef.literal_only().is_some() => {
+                Coord::Param {
+                    param,
+                    coef: coef.literal,
+                    offset: l.rest,
+                }
             }
-        }
-        Some(_) => Coord::Any,
+            _ => Coord::Mixed {
+                terms: l.params.into_iter().collect(),
+                offset: l.rest,
+            },
+        },
     };
     match strip(index) {
         Expr::Tuple(t) => t.elems.iter().map(one).collect(),
@@ -221,9 +282,10 @@ pub fn coords(index: &Expr, params: &[String], constant: &dyn Fn(&str) -> bool) 
 }
 
 /// What makes an access's map injective: for each iteration coordinate, the one index coordinate
-/// that is `coef · p + offset` (its position, coefficient and offset). `None` when some iteration
-/// coordinate is in no coordinate or in several.
-pub type Key = Vec<(usize, i128, Offset)>;
+/// that holds it (its position, its coefficient there and the coordinate's offset; a coordinate
+/// of several is injective only where the launch proves it). `None` when some iteration coordinate
+/// is in no coordinate or in several.
+pub type Key = Vec<(usize, Offset, Offset)>;
 
 pub fn key(coords: &[Coord], n_params: usize) -> Option<Key> {
     (0..n_params)
@@ -233,7 +295,11 @@ pub fn key(coords: &[Coord], n_params: usize) -> Option<Key> {
                     param,
                     coef,
                     offset,
-                } if *param == p => Some((pos, *coef, offset.clone())),
+                } if *param == p => Some((pos, Offset::of_literal(*coef), offset.clone())),
+                Coord::Mixed { terms, offset } => terms
+                    .iter()
+                    .find(|(q, _)| *q == p)
+                    .map(|(_, coef)| (pos, coef.clone(), offset.clone())),
                 _ => None,
             });
             let first = at.next()?;

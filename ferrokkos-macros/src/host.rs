@@ -51,7 +51,10 @@ impl Proven<'_> {
             return false;
         };
         let map = affine::coords(index, self.params, &|n| self.constants.contains(n));
-        if map.iter().any(|c| matches!(c, Coord::Any)) {
+        if map
+            .iter()
+            .any(|c| matches!(c, Coord::Any | Coord::Mixed { .. }))
+        {
             return false;
         }
         let mut idents = Vec::new();

@@ -212,7 +212,15 @@ impl Written<'_> {
             if key.is_empty() && !plain_only.iter().any(|(n, _)| n == name) {
                 plain_only.push((name.to_string(), rank0_atomic_error(name, a)));
             }
-            if key.is_empty() || key.iter().any(|(_, coef, _)| coef.abs() != 1) {
+            // A coordinate of several iteration coordinates (`m · j + i`) only while the launch
+            // proves each coefficient beyond the span of the smaller ones.
+            let mixed = c.iter().any(|x| matches!(x, Coord::Mixed { .. }));
+            if key.is_empty()
+                || mixed
+                || key
+                    .iter()
+                    .any(|(_, coef, _)| coef.literal_only().is_none_or(|c| c.abs() != 1))
+            {
                 overlaps.push(OverlapSpec {
                     view: name.to_string(),
                     first: spec(a, c),

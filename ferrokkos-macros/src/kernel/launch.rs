@@ -133,6 +133,14 @@ fn coord_tokens(
             let value = offset.tokens(&leaf);
             quote!(#k::OverlapCoord::fixed(#value, #bits))
         }
+        affine::Coord::Mixed { terms, offset } => {
+            let terms = terms.iter().map(|(p, coef)| {
+                let (p, coef) = (*p as u8, coef.tokens(&leaf));
+                quote!((#p, #coef))
+            });
+            let offset = offset.tokens(&leaf);
+            quote!(#k::OverlapCoord::mixed(&[#(#terms),*], #offset))
+        }
         affine::Coord::Any => quote!(#k::OverlapCoord::Any),
     }
 }

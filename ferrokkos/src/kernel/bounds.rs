@@ -79,7 +79,8 @@ fn limit(extent: usize, bits: u32) -> i128 {
 /// of an access lies in `[0, extent)`; `false` when no iteration can satisfy it.
 fn clip(c: &Coord, extent: usize, bits: u32, dims: &mut [(i128, i128)]) -> bool {
     match *c {
-        Coord::Any => false,
+        // A coordinate of several iteration coordinates keeps its check (the macro proves none).
+        Coord::Any | Coord::Mixed { .. } => false,
         Coord::Fixed { value, bits } => (0..limit(extent, bits)).contains(&value),
         Coord::Param {
             param,

@@ -30,6 +30,15 @@ pub enum Coord {
         /// The offset, evaluated when the kernel was made (captures and literals).
         offset: i128,
     },
+    /// `Σ coefs[p] · index[p] + offset` over several coordinates of the iteration index, or with
+    /// a coefficient of launch constants (a flat index `m · j + i`); a coefficient of 0 is a
+    /// coordinate the map does not use.
+    Mixed {
+        /// The coefficient of each coordinate of the iteration index.
+        coefs: [i64; MAX_PARAMS],
+        /// The offset, evaluated when the kernel was made.
+        offset: i128,
+    },
     /// A value that does not depend on the iteration (captures and literals), in a type of `bits`
     /// bits (8 when it has no captured term: a literal takes its type from its use, which may be
     /// `u8`).
@@ -57,7 +66,27 @@ impl Coord {
     pub const fn fixed(value: i128, bits: u32) -> Coord {
         Coord::Fixed { value, bits }
     }
+
+    /// `Σ coef · index[param] + offset` for the `(param, coef)` pairs of `terms` (coefficients
+    /// evaluated from the kernel's captures); [`Coord::Any`] when a coefficient is beyond `±2^62`
+    /// or a coordinate beyond the policies' ranks, so no check relies on a value it misstates.
+    pub fn mixed(terms: &[(u8, i128)], offset: i128) -> Coord {
+        let mut coefs = [0i64; MAX_PARAMS];
+        for &(param, coef) in terms {
+            let Some(slot) = coefs.get_mut(usize::from(param)) else {
+                return Coord::Any;
+            };
+            match i64::try_from(coef) {
+                Ok(c) if c.unsigned_abs() < 1 << 62 && *slot == 0 => *slot = c,
+                _ => return Coord::Any,
+            }
+        }
+        Coord::Mixed { coefs, offset }
+    }
 }
+
+/// The most coordinates an iteration index has (an `MDRangePolicy` of rank 6).
+pub const MAX_PARAMS: usize = 6;
 
 /// The width in bits of an integer's type (a fixed coordinate's type, for the overlap checks).
 #[doc(hidden)]
@@ -105,6 +134,18 @@ fn interval(c: &Coord, b: Bounds<'_>) -> std::result::Result<Option<(i128, i128)
             let (x, y) = (c * begin + offset, c * last + offset);
             (x.min(y), x.max(y), b.bits)
         }
+        Coord::Mixed { coefs, offset } => {
+            let (mut lo, mut hi) = (offset, offset);
+            for (p, &coef) in coefs.iter().enumerate().filter(|(_, c)| **c != 0) {
+                let &(begin, end) = b.ranges.get(p).ok_or(Unprovable)?;
+                let c = i128::from(coef);
+                let x = c.checked_mul(begin).ok_or(Unprovable)?;
+                let y = c.checked_mul(end - 1).ok_or(Unprovable)?;
+                lo = lo.checked_add(x.min(y)).ok_or(Unprovable)?;
+                hi = hi.checked_add(x.max(y)).ok_or(Unprovable)?;
+            }
+            (lo, hi, b.bits)
+        }
     };
     let half = 1i128 << (bits.clamp(8, 64) - 1);
     let exact = if bits >= 64 {
@@ -140,7 +181,7 @@ fn disjoint(a: &[Coord], b: &[Coord], bounds: Bounds<'_>) -> std::result::Result
         let lattice = |c: &Coord| match *c {
             Coord::Param { coef, offset, .. } => Some((i128::from(coef), offset)),
             Coord::Fixed { value, .. } => Some((0, value)),
-            Coord::Any => None,
+            Coord::Mixed { .. } | Coord::Any => None,
         };
         if let (Some((c1, o1)), Some((c2, o2))) = (lattice(ca), lattice(cb)) {
             let g = gcd(c1, c2);
@@ -152,10 +193,38 @@ fn disjoint(a: &[Coord], b: &[Coord], bounds: Bounds<'_>) -> std::result::Result
     Ok(apart)
 }
 
-/// Whether `map` is injective over `bounds` (its values do not wrap around their type).
-fn fits(map: &[Coord], bounds: Bounds<'_>) -> std::result::Result<(), Unprovable> {
+/// Whether `map` is injective over `bounds`: its values do not wrap around their type, and each
+/// coordinate of several iteration coordinates is a mixed-radix number over them (taken by
+/// increasing magnitude, each coefficient exceeds the span the smaller ones cover: `m · j + i`
+/// needs `m` at least the number of `i`s).
+fn fits(map: &[Coord], bounds: Bounds<'_>) -> std::result::Result<(), &'static str> {
+    const WRAPS: &str = "its values may wrap around the index type over this range, so two \
+                         iterations could write one element";
+    const MIXED: &str = "it combines iteration coordinates whose ranges overlap over this launch \
+                         (`m * j + i` needs `m` at least the number of `i`s), so two iterations \
+                         could write one element";
     for c in map {
-        interval(c, bounds)?;
+        interval(c, bounds).map_err(|_| WRAPS)?;
+        if let Coord::Mixed { coefs, .. } = c {
+            let mut digits: Vec<(i128, i128)> = Vec::new();
+            for (p, &coef) in coefs.iter().enumerate().filter(|(_, c)| **c != 0) {
+                let &(begin, end) = bounds.ranges.get(p).ok_or(WRAPS)?;
+                if end - begin > 1 {
+                    digits.push((i128::from(coef).abs(), end - begin - 1));
+                }
+            }
+            digits.sort_unstable();
+            let mut span = 0i128;
+            for (coef, steps) in digits {
+                if coef <= span {
+                    return Err(MIXED);
+                }
+                span = coef
+                    .checked_mul(steps)
+                    .and_then(|s| span.checked_add(s))
+                    .ok_or(MIXED)?;
+            }
+        }
     }
     Ok(())
 }
@@ -188,7 +257,10 @@ pub(crate) fn check(
         match &o.second {
             // A map with no iteration coordinate (a rank-0 View's `s[()]`) is one element for
             // every iteration: injective only over one iteration.
-            None if !map.iter().any(|c| matches!(c, Coord::Param { .. })) => {
+            None if !map
+                .iter()
+                .any(|c| matches!(c, Coord::Param { .. } | Coord::Mixed { .. })) =>
+            {
                 let iterations = iterations(bounds);
                 if iterations > 1 {
                     return Err(Error::KernelSharedWrite {
@@ -199,13 +271,7 @@ pub(crate) fn check(
                     });
                 }
             }
-            None => fits(map, bounds).map_err(|_| {
-                fail(
-                    first,
-                    "its values may wrap around the index type over this range, so two \
-                     iterations could write one element",
-                )
-            })?,
+            None => fits(map, bounds).map_err(|reason| fail(first, reason))?,
             Some((second, other)) => match disjoint(map, other, bounds) {
                 Ok(true) => {}
                 Ok(false) => {

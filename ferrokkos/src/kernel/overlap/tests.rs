@@ -146,3 +146,62 @@ fn a_rank0_write_needs_a_launch_of_one_iteration() {
          iteration, as a `parallel_reduce`'s target, or with an atomic (`s.atomic_add((), v)`)"
     );
 }
+
+#[test]
+fn a_flat_index_is_injective_while_its_row_length_covers_the_inner_range() {
+    // a[j * m + i] = .. over (j, i) in [0, 5) x [0, m).
+    let m = 16;
+    let o = vec![Overlap {
+        view: "a",
+        first: ("a[j * m + i]", vec![Coord::mixed(&[(0, m), (1, 1)], 0)]),
+        second: None,
+    }];
+    assert!(check(&o, bounds(&[(0, 5), (0, m)]), &what).is_ok());
+    // Shifted inner ranges of m points are fine too.
+    assert!(check(&o, bounds(&[(2, 5), (3, m + 3)]), &what).is_ok());
+    // One i too many and (j, m) meets (j + 1, 0).
+    let e = check(&o, bounds(&[(0, 5), (0, m + 1)]), &what).unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            Error::KernelOverlap {
+                first: "a[j * m + i]",
+                ..
+            }
+        ) && e
+            .to_string()
+            .contains("needs `m` at least the number of `i`s"),
+        "{e}"
+    );
+    // One row: any inner range.
+    assert!(check(&o, bounds(&[(3, 4), (0, 1000)]), &what).is_ok());
+    // Three coordinates: k * (n * m) + j * m + i, each coefficient beyond the span below it.
+    let three = vec![Overlap {
+        view: "a",
+        first: ("a[..]", vec![Coord::mixed(&[(0, 60), (1, 10), (2, 1)], 7)]),
+        second: None,
+    }];
+    assert!(check(&three, bounds(&[(0, 4), (0, 6), (0, 10)]), &what).is_ok());
+    assert!(check(&three, bounds(&[(0, 4), (0, 7), (0, 10)]), &what).is_err());
+    // A coefficient out of range makes the coordinate unknown.
+    assert_eq!(Coord::mixed(&[(0, 1 << 62)], 0), Coord::Any);
+    assert_eq!(Coord::mixed(&[(6, 1)], 0), Coord::Any);
+}
+
+#[test]
+fn a_flat_index_that_would_wrap_is_refused() {
+    let o = vec![Overlap {
+        view: "a",
+        first: (
+            "a[j * m + i]",
+            vec![Coord::mixed(&[(0, 1 << 40), (1, 1)], 0)],
+        ),
+        second: None,
+    }];
+    let narrow = Bounds {
+        ranges: &[(0, 1 << 30), (0, 4)],
+        bits: 64,
+    };
+    assert!(check(&o, narrow, &what).is_err());
+    assert!(check(&o, bounds(&[(0, 1 << 20), (0, 4)]), &what).is_ok());
+}

@@ -191,3 +191,55 @@ per_space!(
     transposed_writes_are_checked_per_launch,
     transposed_writes_are_checked_per_launch
 );
+
+/// A flat index over an MDRange (`a[j * m + i]` with the row length `m` captured, Kokkos codes'
+/// 1-D storage of 2-D data) is one to one while each row's `i`s fit in `m`: the launch checks it,
+/// and an inner range longer than `m` is refused before anything runs.
+fn flat_indices_over_an_md_range<S: Launch>(exec: &S) -> Result<()> {
+    let (n, m) = (7usize, 9usize);
+    let a = SView::<S, f64, 1>::new("a", [n * m])?;
+    let x = upload::<S, f64>("x", &(0..n * m).map(|k| k as f64).collect::<Vec<_>>())?;
+    let (n64, m64) = (n as i64, m as i64);
+    let flat = ferrokkos::kernel!(|(j, i)| {
+        let k = (j * m64 + i) as usize;
+        a[(j * m64 + i) as usize] = 2.0 * x[k] + 1.0;
+    });
+    parallel_for("flat", MDRangePolicy::new(exec, [0, 0], [n64, m64])?, &flat)?;
+    assert_eq!(
+        download(&a)?,
+        (0..n * m).map(|k| 2.0 * k as f64 + 1.0).collect::<Vec<_>>()
+    );
+    // usize indices, the row length first: `m * j + i`, and an update of the own element.
+    let (nu, mu) = (n, m);
+    parallel_for(
+        "flat_update",
+        MDRangePolicy::<_, 2, usize>::new(exec, [0, 0], [nu, mu])?,
+        ferrokkos::kernel!(|(j, i): (usize, usize)| {
+            a[mu * j + i] = a[mu * j + i] - x[mu * j + i];
+        }),
+    )?;
+    assert_eq!(
+        download(&a)?,
+        (0..n * m).map(|k| k as f64 + 1.0).collect::<Vec<_>>()
+    );
+    // One `i` too many: (j, m) would write what (j + 1, 0) writes.
+    let e = parallel_for(
+        "flat_wide",
+        MDRangePolicy::new(exec, [0, 0], [n64 - 1, m64 + 1])?,
+        &flat,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, Error::KernelOverlap { view: "a", .. })
+            && e.to_string()
+                .contains("needs `m` at least the number of `i`s"),
+        "{e}"
+    );
+    assert_eq!(
+        download(&a)?,
+        (0..n * m).map(|k| k as f64 + 1.0).collect::<Vec<_>>()
+    );
+    Ok(())
+}
+
+per_space!(flat_indices_over_an_md_range, flat_indices_over_an_md_range);
