@@ -207,20 +207,10 @@ impl Written<'_> {
         let text = |a: &Access| format!("{name}[{}]", pretty(&a.index));
         let spec = |a: &Access, c: &Vec<Coord>| (text(a), c.clone());
         for (k, (key, a, c)) in writes.iter().enumerate() {
-            // A strided write is injective only while its values do not wrap; a rank-0 View's
-            // one element (the empty key) only while the launch has one iteration.
             if key.is_empty() && !plain_only.iter().any(|(n, _)| n == name) {
                 plain_only.push((name.to_string(), rank0_atomic_error(name, a)));
             }
-            // A coordinate of several iteration coordinates (`m · j + i`) only while the launch
-            // proves each coefficient beyond the span of the smaller ones.
-            let mixed = c.iter().any(|x| matches!(x, Coord::Mixed { .. }));
-            if key.is_empty()
-                || mixed
-                || key
-                    .iter()
-                    .any(|(_, coef, _)| coef.literal_only().is_none_or(|c| c.abs() != 1))
-            {
+            if launch_proves_injective(key, c) {
                 overlaps.push(OverlapSpec {
                     view: name.to_string(),
                     first: spec(a, c),
@@ -253,6 +243,18 @@ impl Written<'_> {
             owners.extend(param_idents(&a.index, self.params));
         }
     }
+}
+
+/// Whether a write's map is one to one only where the launch proves it: a strided one while its
+/// values do not wrap; a rank-0 View's one element (the empty key) while the launch has one
+/// iteration; a coordinate of several iteration coordinates (`m · j + i`) while each coefficient
+/// exceeds the span of the smaller ones.
+fn launch_proves_injective(key: &affine::Key, coords: &[Coord]) -> bool {
+    key.is_empty()
+        || coords.iter().any(|x| matches!(x, Coord::Mixed { .. }))
+        || key
+            .iter()
+            .any(|(_, coef, _)| coef.literal_only().is_none_or(|c| c.abs() != 1))
 }
 
 /// The error a rank-0 write `a` is if View `name` is an atomic View.
