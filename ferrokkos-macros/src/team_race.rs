@@ -16,6 +16,10 @@ use crate::affine::{self, Coord};
 use crate::analyze::{LEAGUE, TeamAccess, pretty, strip};
 use crate::race::{Access, AccessKind, Findings};
 
+/// The block that stands for "a league of one team" (see [`owned`]): the expansion asks each
+/// launch for it instead of a stride.
+pub const ONE_TEAM: &str = "__fk_one_team";
+
 /// Checks the accesses `mine` of the written View `name`.
 pub fn check(name: &str, mine: &[&Access], constant: &dyn Fn(&str) -> bool, found: &mut Findings) {
     check_with(
@@ -203,6 +207,12 @@ fn owned(
     let mut params = t.agents.clone();
     params.extend(synthetic.iter().map(|(s, _)| s.clone()));
     let coords = affine::coords(&index, &params, constant);
+    // A rank-0 View's one element (`s[()]`) in a scope one thread and lane of each team runs,
+    // with no agent but the league rank: one writer in a league of one team, which each launch
+    // checks (`ONE_TEAM` among the blocks).
+    if matches!(strip(&index), Expr::Tuple(u) if u.elems.is_empty()) && t.agents == [LEAGUE] {
+        return Ok((coords, vec![ONE_TEAM.to_string()]));
+    }
     for (k, agent) in t.agents.iter().enumerate() {
         let covers = coords.iter().any(|c| match c {
             Coord::Param { param, coef, .. } if coef.abs() == 1 => {

@@ -581,17 +581,30 @@ fn scratch_sizes(analysis: &analyze::Analysis, fields: &[fields::FieldCapture]) 
 }
 
 /// The team kernel's league blocks (see `team_race.rs`), as `.with_league_blocks(vec![...])`
-/// (nothing when there are none).
+/// (nothing when there are none), and `.with_one_team()` when a rank-0 write needs a league of
+/// one team.
 fn league_blocks(analysis: &analyze::Analysis, fields: &[fields::FieldCapture]) -> TokenStream {
     let k = quote!(::ferrokkos::__private);
-    if analysis.league_blocks.is_empty() {
-        return quote!();
+    let one_team = crate::team_race::ONE_TEAM;
+    let one = analysis.league_blocks.iter().any(|c| c == one_team);
+    let one = if one {
+        quote!(.with_one_team())
+    } else {
+        quote!()
+    };
+    let blocks: Vec<&String> = analysis
+        .league_blocks
+        .iter()
+        .filter(|c| *c != one_team)
+        .collect();
+    if blocks.is_empty() {
+        return one;
     }
-    let values = analysis.league_blocks.iter().map(|c| {
+    let values = blocks.iter().map(|c| {
         let v = capture_value(c, analysis, fields);
         quote!(#k::league_block(&(#v)))
     });
-    quote!(.with_league_blocks(::std::vec![#(#values),*]))
+    quote!(.with_league_blocks(::std::vec![#(#values),*]) #one)
 }
 
 /// `.with_one_lane()` when the team kernel relies on one vector lane per thread.

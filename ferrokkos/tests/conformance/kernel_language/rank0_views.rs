@@ -169,3 +169,28 @@ fn a_rank0_access_is_the_views_call_without_coordinates() -> Result<()> {
     check_device_code(&tu);
     Ok(())
 }
+
+/// A team kernel writes the scalar in `single(PerTeam)` (after a team reduction) in a league of
+/// one team; a larger league is refused before anything runs.
+fn a_single_team_writes_the_scalar_in_single<S: Launch>(exec: &S) -> Result<()> {
+    let s = SView::<S, u64, 0>::new("s", [])?;
+    let n = 300u64;
+    let k = kernel!(|team: &TeamMember| {
+        let total = TeamThreadRange::new(team, 0, n)
+            .parallel_reduce(|i, t: &mut u64| *t += i * i, Sum::new());
+        single(PerTeam(team), || s[()] = total + 1);
+    });
+    parallel_for("one_team", TeamPolicy::new(exec, 1, AUTO)?, &k)?;
+    assert_eq!(download(&s)?, vec![(0..n).map(|i| i * i).sum::<u64>() + 1]);
+    let e = parallel_for("two_teams", TeamPolicy::new(exec, 2, AUTO)?, &k).unwrap_err();
+    assert!(
+        matches!(&e, Error::Policy { .. }) && e.to_string().contains("this one has 2"),
+        "{e}"
+    );
+    Ok(())
+}
+
+per_space!(
+    a_single_team_writes_the_scalar_in_single,
+    a_single_team_writes_the_scalar_in_single
+);
