@@ -7,44 +7,69 @@
 //! Only a reference to a name or field path rooted at a name the body binds nowhere is an alias
 //! (so the path means the same thing at every use: nothing the body binds can shadow its root);
 //! any other `let` binds as written, and a later binding of the alias's name shadows it as in Rust.
+//! A subview of a capture (`let row = subview(&a, (j, ALL));`) is an alias too, of part of the
+//! View (see [`crate::subview`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+use crate::subview::Subview;
 
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, Pat, Stmt};
 
 /// Replaces the aliases of `body` by the paths they stand for (`params` are the kernel's
-/// parameters: an alias of one is no alias).
-pub fn resolve(body: &mut Expr, params: &[String]) {
-    let mut bound: HashSet<String> = params.iter().cloned().collect();
-    Bindings(&mut bound).visit_expr(body);
+/// parameters: an alias of one is no alias); the errors are subviews used as they cannot be.
+pub fn resolve(body: &mut Expr, params: &[String]) -> Vec<syn::Error> {
+    let mut bound = Bindings::default();
+    for p in params {
+        bound.count.entry(p.clone()).or_default().0 += 1;
+    }
+    bound.visit_expr(body);
     let mut r = Resolve {
         bound,
         scopes: vec![HashMap::new()],
+        errors: Vec::new(),
     };
     r.visit_expr_mut(body);
+    r.errors
 }
 
-/// Every name a pattern of the body binds.
-struct Bindings<'a>(&'a mut HashSet<String>);
+/// Every name a pattern of the body binds: how many times, and whether once mutably.
+#[derive(Default)]
+struct Bindings {
+    count: HashMap<String, (usize, bool)>,
+}
 
-impl<'ast> Visit<'ast> for Bindings<'_> {
+impl<'ast> Visit<'ast> for Bindings {
     fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-        self.0.insert(p.ident.to_string());
+        let e = self.count.entry(p.ident.to_string()).or_default();
+        e.0 += 1;
+        e.1 |= p.mutability.is_some() || p.by_ref.is_some();
         syn::visit::visit_pat_ident(self, p);
     }
 }
 
+/// What an alias stands for.
+#[derive(Clone)]
+enum Alias {
+    Path(Expr),
+    Subview(Subview),
+}
+
 struct Resolve {
-    /// The names bound anywhere in the body (an alias's root may not be one).
-    bound: HashSet<String>,
-    /// Per scope, each name bound in it: `Some(path)` for an alias, `None` for another binding.
-    scopes: Vec<HashMap<String, Option<Expr>>>,
+    /// The names bound in the body (an alias's root may not be one).
+    bound: Bindings,
+    /// Per scope, each name bound in it: `Some` for an alias, `None` for another binding.
+    scopes: Vec<HashMap<String, Option<Alias>>>,
+    errors: Vec<syn::Error>,
 }
 
 impl Resolve {
-    fn lookup(&self, name: &str) -> Option<&Expr> {
+    fn lookup_alias(&self, name: &str) -> Option<&Alias> {
         self.scopes
             .iter()
             .rev()
@@ -52,11 +77,45 @@ impl Resolve {
             .and_then(Option::as_ref)
     }
 
+    fn lookup(&self, name: &str) -> Option<&Expr> {
+        match self.lookup_alias(name)? {
+            Alias::Path(p) => Some(p),
+            Alias::Subview(_) => None,
+        }
+    }
+
+    fn subview(&self, e: &Expr) -> Option<(Subview, Span)> {
+        let Expr::Path(p) = e else { return None };
+        let ident = p.path.get_ident()?;
+        match self.lookup_alias(&ident.to_string())? {
+            Alias::Subview(s) => Some((s.clone(), ident.span())),
+            Alias::Path(_) => None,
+        }
+    }
+
+    /// Whether every name of `e` is bound at most once in the body, never mutably (so it means
+    /// the same value wherever `e` is written).
+    fn stable(&self, e: &Expr) -> bool {
+        struct Names<'a>(&'a Bindings, bool);
+        impl<'ast> Visit<'ast> for Names<'_> {
+            fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+                if let Some(i) = p.path.get_ident()
+                    && let Some((n, m)) = self.0.count.get(&i.to_string())
+                {
+                    self.1 &= *n <= 1 && !*m;
+                }
+            }
+        }
+        let mut n = Names(&self.bound, true);
+        n.visit_expr(e);
+        n.1
+    }
+
     fn shadow(&mut self, pat: &Pat) {
-        let mut names = HashSet::new();
-        Bindings(&mut names).visit_pat(pat);
+        let mut names = Bindings::default();
+        names.visit_pat(pat);
         let scope = self.scopes.last_mut().expect("a scope");
-        for n in names {
+        for n in names.count.into_keys() {
             scope.insert(n, None);
         }
     }
@@ -84,7 +143,7 @@ impl Resolve {
             return None;
         }
         let root = root_of(&r.expr)?;
-        (!self.bound.contains(&root)).then(|| (p.ident.to_string(), (*r.expr).clone()))
+        (!self.bound.count.contains_key(&root)).then(|| (p.ident.to_string(), (*r.expr).clone()))
     }
 }
 
@@ -108,6 +167,16 @@ fn at(path: &Expr, span: proc_macro2::Span) -> Expr {
         .unwrap_or_else(|_| path.clone())
 }
 
+/// The name `let name = ..` binds, immutably and by value.
+fn plain_name(p: &Pat) -> Option<String> {
+    match strip_type(p) {
+        Pat::Ident(i) if i.by_ref.is_none() && i.mutability.is_none() && i.subpat.is_none() => {
+            Some(i.ident.to_string())
+        }
+        _ => None,
+    }
+}
+
 fn strip_type(p: &Pat) -> &Pat {
     match p {
         Pat::Type(t) => &t.pat,
@@ -129,6 +198,33 @@ fn root_of(e: &Expr) -> Option<String> {
 
 impl VisitMut for Resolve {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
+        // A subview's index, extent and atomics are the View's.
+        if let Expr::Index(ix) = e
+            && let Some((sub, span)) = self.subview(&ix.expr)
+        {
+            self.visit_expr_mut(&mut ix.index);
+            match sub.index(at(&sub.base, span), &ix.index, ix.span()) {
+                Ok(access) => *e = access,
+                Err(err) => self.errors.push(err),
+            }
+            return;
+        }
+        if let Expr::MethodCall(m) = e
+            && let Some((sub, span)) = self.subview(&m.receiver)
+        {
+            for a in &mut m.args {
+                self.visit_expr_mut(a);
+            }
+            match sub.method(at(&sub.base, span), m) {
+                Ok(call) => *e = call,
+                Err(err) => self.errors.push(err),
+            }
+            return;
+        }
+        if let Some((_, span)) = self.subview(e) {
+            self.errors.push(crate::subview::misuse(span));
+            return;
+        }
         // `*w` of an alias `w = &path` is `path`.
         if let Expr::Unary(u) = e
             && matches!(u.op, syn::UnOp::Deref(_))
@@ -162,7 +258,30 @@ impl VisitMut for Resolve {
                 self.scopes
                     .last_mut()
                     .expect("a scope")
-                    .insert(name, Some(path));
+                    .insert(name, Some(Alias::Path(path)));
+                continue;
+            }
+            if let Stmt::Local(l) = &mut stmt
+                && let Some(name) = plain_name(&l.pat)
+                && let Some(init) = l.init.as_mut().filter(|i| i.diverge.is_none())
+            {
+                self.visit_expr_mut(&mut init.expr);
+                match crate::subview::parse(&init.expr, &|e| self.stable(e)) {
+                    Some(Ok(sub))
+                        if root_of(&sub.base)
+                            .is_some_and(|r| !self.bound.count.contains_key(&r)) =>
+                    {
+                        self.scopes
+                            .last_mut()
+                            .expect("a scope")
+                            .insert(name, Some(Alias::Subview(sub)));
+                        continue;
+                    }
+                    Some(Err(err)) => self.errors.push(err),
+                    _ => {}
+                }
+                self.shadow(&l.pat);
+                b.stmts.push(stmt);
                 continue;
             }
             self.visit_stmt_mut(&mut stmt);

@@ -20,6 +20,7 @@ mod kernel;
 mod race;
 mod shadow;
 mod subset;
+mod subview;
 mod team_race;
 mod value;
 

@@ -58,7 +58,13 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         .chain(team.iter().map(|t| t.to_string()))
         .collect();
     // `let w = &c.w;`: `w` is `c.w` (before the paths become captures).
-    alias::resolve(&mut body, &bound);
+    let errors = alias::resolve(&mut body, &bound);
+    if let Some(mut first) = errors.first().cloned() {
+        for e in &errors[1..] {
+            first.combine(e.clone());
+        }
+        return Err(first);
+    }
     let fields = fields::flatten(&mut body, &bound);
     let (analysis, atomic_only) = checked_analysis(&params, &mut body, &fields)?;
     let body = &body;

@@ -21,4 +21,5 @@ pub(crate) mod operators;
 mod rank0_views;
 mod recursion;
 pub(crate) mod representative;
+mod subviews;
 mod user_types;
