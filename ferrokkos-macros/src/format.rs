@@ -379,7 +379,12 @@ fn pieces(f: &LitStr, args: &mut Vec<Expr>) -> syn::Result<Vec<Piece>> {
 
 /// The argument index of a placeholder's argument part: empty (the next one), a number, or an
 /// inline name (appended to `args`).
-fn argument(arg: &str, next: &mut usize, args: &mut Vec<Expr>, f: &LitStr) -> Result<usize, String> {
+fn argument(
+    arg: &str,
+    next: &mut usize,
+    args: &mut Vec<Expr>,
+    f: &LitStr,
+) -> Result<usize, String> {
     let arg = arg.trim();
     if arg.is_empty() {
         *next += 1;
@@ -391,7 +396,9 @@ fn argument(arg: &str, next: &mut usize, args: &mut Vec<Expr>, f: &LitStr) -> Re
     let is_name = arg.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && arg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if !is_name {
-        return Err(format!("`{{{arg}}}` is not an argument of a kernel's format"));
+        return Err(format!(
+            "`{{{arg}}}` is not an argument of a kernel's format"
+        ));
     }
     let ident = syn::Ident::new(arg, f.span());
     args.push(syn::parse_quote!(#ident));
@@ -426,7 +433,11 @@ fn parse_spec(spec: &str) -> Result<Spec, String> {
     let digits = |r: &str| r.chars().take_while(char::is_ascii_digit).count();
     let n = digits(rest);
     if n > 0 {
-        s.width = Some(rest[..n].parse().map_err(|_| "the width is too large".to_string())?);
+        s.width = Some(
+            rest[..n]
+                .parse()
+                .map_err(|_| "the width is too large".to_string())?,
+        );
         rest = &rest[n..];
     }
     if let Some(r) = rest.strip_prefix('.') {
@@ -434,7 +445,11 @@ fn parse_spec(spec: &str) -> Result<Spec, String> {
         if n == 0 {
             return Err(supported.into());
         }
-        s.precision = Some(r[..n].parse().map_err(|_| "the precision is too large".to_string())?);
+        s.precision = Some(
+            r[..n]
+                .parse()
+                .map_err(|_| "the precision is too large".to_string())?,
+        );
         rest = &r[n..];
     }
     s.conversion = match rest {

@@ -33,8 +33,15 @@ pub(super) fn call(m: &KernelMacro, span: Span) -> TokenStream {
         let ends = ENDS_ITERATION.with(Cell::get);
         return quote_spanned!(span=> #s::kernel_panic(#text, #ends));
     };
-    let names: Vec<syn::Ident> = (0..m.args.len())
-        .map(|k| syn::Ident::new(&format!("__fk_arg{k}"), Span::mixed_site()))
+    // The expansion's own names, located at the arguments (a type error points there).
+    let names: Vec<syn::Ident> = m
+        .args
+        .iter()
+        .enumerate()
+        .map(|(k, a)| {
+            let span = Span::mixed_site().located_at(a.span());
+            syn::Ident::new(&format!("__fk_arg{k}"), span)
+        })
         .collect();
     let values = m.args.iter().map(expr);
     let pieces = m.pieces.iter().map(|p| match p {

@@ -221,7 +221,10 @@ impl<D: Driver> Faults<D> {
         };
         // Ready for the next fault's details.
         state.store(0, Ordering::Release);
-        let len = message.iter().position(|&b| b == 0).unwrap_or(message.len());
+        let len = message
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap_or(message.len());
         Details {
             kind,
             index: index[..rank].into(),

@@ -52,8 +52,8 @@ pub use control::{
     if_else, labeled, loop_, return_unit, return_value, while_,
 };
 pub use print::{
-    DevicePrint, DevicePrintFloat, FormatPiece, FormatSpec, kernel_panic, print, print_exp,
-    print_radix, print_value, format_text,
+    DevicePrint, DevicePrintFloat, FormatPiece, FormatSpec, format_text, kernel_panic, print,
+    print_exp, print_radix, print_value,
 };
 pub use team::TeamShadow;
 

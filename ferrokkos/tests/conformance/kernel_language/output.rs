@@ -59,7 +59,10 @@ fn println_becomes_one_printf_with_rusts_conversions() -> Result<()> {
         let small = i as i8 - 3;
         let ok = v > 0.0;
         println!("100% i={} v={:.3} ok={}", i, v, ok);
-        print!("{:?} {:e} {:.2E} {:x} {:X} {:o}", v, v, v, small, i as u32, i);
+        print!(
+            "{:?} {:e} {:.2E} {:x} {:X} {:o}",
+            v, v, v, small, i as u32, i
+        );
         eprintln!("[{:>6}] [{:<4}] [{:+08.2}] [{:5}] {{x}}", i, small, v, ok);
     });
     let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
@@ -140,7 +143,10 @@ fn panic_message<S: Launch>(exec: &S) -> String {
 #[test]
 fn panic_in_a_kernel_unwinds_on_serial() -> Result<()> {
     runtime();
-    assert_eq!(panic_message(&Serial::default_instance()?), "row 57 is singular");
+    assert_eq!(
+        panic_message(&Serial::default_instance()?),
+        "row 57 is singular"
+    );
     Ok(())
 }
 
