@@ -538,11 +538,12 @@ pub fn checked_body(
     refs: &[(String, RefParam)],
     returns: bool,
 ) -> syn::Result<TokenStream> {
-    let body = syn::Expr::Block(syn::ExprBlock {
+    let mut body = syn::Expr::Block(syn::ExprBlock {
         attrs: Vec::new(),
         label: None,
         block: block.clone(),
     });
+    crate::format::normalize(&mut body);
     let analysis = analyze::analyze(Mode::DeviceFn, &body, &[], names, refs);
     if let Some(mut first) = analysis.errors.first().cloned() {
         for e in &analysis.errors[1..] {
@@ -556,8 +557,11 @@ pub fn checked_body(
             "a device function that returns a value ends with that value as its last expression",
         ));
     }
+    let syn::Expr::Block(normalized) = &body else {
+        unreachable!("built above")
+    };
     Ok(shadow::with_constants(&analysis.constants, || {
-        shadow::body(block, &[])
+        shadow::body(&normalized.block, &[])
     }))
 }
 

@@ -159,6 +159,16 @@ impl VisitMut for Host<'_, '_> {
                 let mark: syn::Stmt = parse_quote!(::ferrokkos::__private::unsafe_block(););
                 u.block.stmts.insert(0, mark);
             }
+            // `println!(..)`, `panic!(..)` (a marker call since `format::normalize`): Rust's own
+            // macro over the rewritten arguments.
+            Expr::Call(c) if crate::format::from_call(c).is_some() => {
+                let m = crate::format::from_call(c).expect("checked");
+                let mut args = m.args.clone();
+                for a in &mut args {
+                    self.visit_expr_mut(a);
+                }
+                *e = crate::format::std_macro(&m, &args);
+            }
             Expr::Call(c) if !matches!(&*c.func, Expr::Path(p) if crate::analyze::is_device_call(&p.path)) =>
             {
                 // A constructor, complex-number or associated function: values only.

@@ -14,6 +14,7 @@ mod atomic_view;
 mod device;
 mod device_impl;
 mod fields;
+mod format;
 mod functor;
 mod host;
 mod kernel;

@@ -15,6 +15,9 @@ impl Walker {
     /// A call: of a `#[device]` function, a constructor, a complex-number function or an
     /// associated function.
     pub(super) fn call(&mut self, c: &syn::ExprCall) {
+        if self.output_call(c) {
+            return;
+        }
         match &*c.func {
             Expr::Path(p) if p.qself.is_none() && complex_function(&p.path).is_some() => {}
             Expr::Path(p) if p.qself.is_none() && is_associated_call(&p.path) => {}

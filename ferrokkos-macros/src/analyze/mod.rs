@@ -4,7 +4,7 @@
 //! The walk dispatches on each expression's kind to the check of that construct, in this module's
 //! files: `values.rs` (paths, operators, struct literals), `places.rs` (fields, indexing, assignment
 //! targets), `methods.rs`, `calls.rs`, `control.rs` (branches, loops, jumps, `match`),
-//! `statements.rs`, and `team/` (team kernels' constructs and rules).
+//! `statements.rs`, `output.rs` (`println!`, `panic!`), and `team/` (team kernels' constructs and rules).
 
 use std::collections::HashSet;
 
@@ -19,6 +19,7 @@ use crate::subset::SUMMARY;
 mod calls;
 mod control;
 mod methods;
+mod output;
 mod places;
 mod statements;
 mod team;
@@ -433,7 +434,7 @@ impl Walker {
             )),
             Expr::Closure(c) => self.errors.push(unsupported(c, "a closure")),
             Expr::Match(m) => self.match_expr(m),
-            Expr::Macro(m) => self.errors.push(unsupported(m, "a macro call")),
+            Expr::Macro(m) => self.kernel_macro(&m.mac),
             Expr::Reference(r) => self.errors.push(unsupported(r, "taking a reference")),
             Expr::Range(r) => self
                 .errors

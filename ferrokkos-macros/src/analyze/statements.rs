@@ -49,7 +49,7 @@ impl Walker {
             }
             Stmt::Expr(e, _) => self.expr(e),
             Stmt::Item(i) => self.errors.push(unsupported(i, "an item")),
-            Stmt::Macro(m) => self.errors.push(unsupported(m, "a macro call")),
+            Stmt::Macro(m) => self.kernel_macro(&m.mac),
         }
     }
 

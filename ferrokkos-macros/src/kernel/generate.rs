@@ -265,15 +265,19 @@ fn shadow_block(kind: &Kind, analysis: &analyze::Analysis, body: &Expr) -> Token
         Kind::Team { name, .. } => Some(name.to_string()),
         _ => None,
     };
-    shadow::with_team(team_name, &analysis.constants, || match body {
-        Expr::Block(b) if b.label.is_none() => shadow::body(&b.block, &open_params),
-        other => shadow::body(
-            &syn::Block {
-                brace_token: Default::default(),
-                stmts: vec![Stmt::Expr(other.clone(), None)],
-            },
-            &open_params,
-        ),
+    // A `panic!` ends the iteration, except in a team kernel (whose threads meet at collectives).
+    let ends_iteration = team_name.is_none();
+    shadow::with_team(team_name, &analysis.constants, || {
+        shadow::with_iteration_end(ends_iteration, || match body {
+            Expr::Block(b) if b.label.is_none() => shadow::body(&b.block, &open_params),
+            other => shadow::body(
+                &syn::Block {
+                    brace_token: Default::default(),
+                    stmts: vec![Stmt::Expr(other.clone(), None)],
+                },
+                &open_params,
+            ),
+        })
     })
 }
 

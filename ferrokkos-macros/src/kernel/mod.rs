@@ -45,7 +45,10 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     } = &params;
     // `acc.max(v)` means `(*acc).max(v)`: a method of the accumulator's value, not of the reference
     // (also for the accumulators of a team kernel's nested reductions).
-    let mut body = deref_receivers(&closure.body, rest_names);
+    // `println!(..)`, `panic!(..)`: calls whose arguments the rewritings below reach.
+    let mut body = (*closure.body).clone();
+    crate::format::normalize(&mut body);
+    let mut body = deref_receivers(&body, rest_names);
     if team.is_some() {
         body = deref_nested_receivers(&body);
     }

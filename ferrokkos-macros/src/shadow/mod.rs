@@ -2,7 +2,8 @@
 //! `ferrokkos::kernel::shadow` (DESIGN.md decision 3). Runs only on bodies the analysis accepted.
 //!
 //! [`expr`] dispatches on each expression's kind to its shadow, in this module's files:
-//! `operators.rs`, `calls.rs`, `control.rs` (branches, loops, `match`), `statements.rs`, and
+//! `operators.rs`, `calls.rs`, `control.rs` (branches, loops, `match`), `statements.rs`,
+//! `output.rs` (`println!`, `panic!`), and
 //! `team.rs` (team kernels' constructs).
 
 use std::collections::HashSet;
@@ -17,8 +18,10 @@ use crate::analyze::{ident_of, strip};
 mod calls;
 mod control;
 mod operators;
+mod output;
 mod statements;
 mod team;
+pub use output::with_iteration_end;
 pub use team::with_team;
 
 /// The parts of a `for` loop's range: `start..end`, `start..=end`, `.rev()`, `.step_by(step)`.
@@ -266,7 +269,10 @@ pub fn expr(e: &Expr) -> TokenStream {
             quote_spanned!(span=> #base.at(#idx))
         }
         Expr::MethodCall(m) => calls::method_call(m, span),
-        Expr::Call(c) => calls::call(c, span),
+        Expr::Call(c) => match crate::format::from_call(c) {
+            Some(m) => output::call(&m, span),
+            None => calls::call(c, span),
+        },
         Expr::If(i) => control::if_(i, span),
         Expr::Block(b) => block(&b.block),
         Expr::Match(m) => control::match_(m),

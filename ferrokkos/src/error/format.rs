@@ -9,6 +9,14 @@ pub(super) fn more_divisions(count: u64) -> String {
     }
 }
 
+/// The tail of [`Error::KernelAbort`](super::Error::KernelAbort)'s message for `count` faults.
+pub(super) fn more_panics(count: u64) -> String {
+    match count {
+        0 | 1 => String::new(),
+        n => format!(" ({n} faults in all)"),
+    }
+}
+
 /// The tail of [`Error::DeviceOutOfBounds`](super::Error::DeviceOutOfBounds)'s message for `count`
 /// accesses.
 pub(super) fn more_accesses(count: u64) -> String {

@@ -93,3 +93,18 @@ fn backend_errors_read_as_their_own_message_and_convert_into_error() {
         Error::Backend(BackendError::Cuda { code: 1, .. })
     ));
 }
+
+#[test]
+fn kernel_abort_names_the_wait_the_kernel_and_the_message() {
+    let e = Error::KernelAbort {
+        what: "fence \"after\"".into(),
+        kernel: "parallel_for \"solve\" (src/main.rs:12)".into(),
+        message: "a singular row".into(),
+        count: 3,
+    };
+    assert_eq!(
+        e.to_string(),
+        "fence \"after\": parallel_for \"solve\" (src/main.rs:12) panicked on the GPU: a singular \
+         row (3 faults in all)"
+    );
+}

@@ -2,7 +2,7 @@
 
 use super::backend::BackendError;
 use super::facts::{BorrowKind, DeviceTarget};
-use super::format::{human_bytes, more_accesses, more_divisions};
+use super::format::{human_bytes, more_accesses, more_divisions, more_panics};
 
 /// Everything that can go wrong in ferrokkos.
 #[derive(Debug, thiserror::Error)]
@@ -137,6 +137,25 @@ pub enum Error {
         /// The kernel.
         kernel: String,
         /// How many operations failed.
+        count: u64,
+    },
+
+    /// A kernel on the GPU called `panic!("message")` (Kokkos' `abort`). The thread recorded the
+    /// message (the first fault of the device since the last wait wins) and ended its iteration
+    /// instead of trapping, so the device stays usable; the results of that work are incomplete.
+    /// On the host spaces the same `panic!` unwinds out of the launch as Rust's panics do.
+    #[error(
+        "{what}: {kernel} panicked on the GPU: {message}{more}",
+        more = more_panics(*count)
+    )]
+    KernelAbort {
+        /// The wait that found the fault.
+        what: String,
+        /// The kernel.
+        kernel: String,
+        /// The message of the first panic (at most 127 bytes of it).
+        message: String,
+        /// How many faults (panics and others) the device recorded since the last wait.
         count: u64,
     },
 

@@ -1,6 +1,7 @@
 //! Out-of-bounds indexing in device code: the host body panics (Rust's bounds checks); on the GPU the
 //! access reaches no memory (a write is dropped, a read gives zero) and the next wait for the device
-//! returns `Error::DeviceOutOfBounds` naming the kernel, the index and the extents. The device stays
+//! returns `Error::DeviceOutOfBounds` naming the kernel, the index and the extents (a `panic!`:
+//! `Error::KernelAbort` with its message). The device stays
 //! usable. Every test needs a CUDA GPU and is ignored elsewhere.
 
 //!
@@ -363,4 +364,61 @@ fn a_fault_in_a_kernel_prepared_with_others_names_that_kernel() {
         other => panic!("expected DeviceOutOfBounds, got {other}"),
     }
     assert_eq!(host_copy(&y), vec![3.0; n]);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_panic_is_reported_with_its_message_and_the_device_goes_on() {
+    if !in_own_process(
+        module_path!(),
+        "a_panic_is_reported_with_its_message_and_the_device_goes_on",
+    ) {
+        return;
+    }
+    let exec = cuda();
+    let n = 1000;
+    let y = Dev1::<f64>::new("y", [n]).unwrap();
+    parallel_for(
+        "aborting",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| {
+            if i % 100 == 7 {
+                println!("row {} is singular", i);
+                panic!("a singular row");
+            }
+            y[i] = 1.0;
+        }),
+    )
+    .unwrap();
+    let e = exec.fence("after").unwrap_err();
+    match &e {
+        Error::KernelAbort {
+            kernel,
+            message,
+            count,
+            ..
+        } => {
+            assert!(kernel.contains(file!()), "{e}");
+            assert_eq!(message, "a singular row");
+            assert_eq!(*count, 10);
+        }
+        other => panic!("expected KernelAbort, got {other}"),
+    }
+    assert!(e.to_string().contains("parallel_for \"aborting\""), "{e}");
+    assert!(e.to_string().contains("a singular row"), "{e}");
+    // Reported once; each panicking iteration ended there, the others ran, and the device is
+    // still usable.
+    exec.fence("again").unwrap();
+    let want: Vec<f64> = (0..n)
+        .map(|i| if i % 100 == 7 { 0.0 } else { 1.0 })
+        .collect();
+    assert_eq!(host_copy(&y), want);
+    parallel_for(
+        "after the panic",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| y[i] = 2.0),
+    )
+    .unwrap();
+    exec.fence("the next launch").unwrap();
+    assert_eq!(host_copy(&y), vec![2.0; n]);
 }

@@ -8,7 +8,8 @@
 //! (`fk_fault_unit`). When the host next waits for the device (an instance's fence, a reduction's
 //! result, the global fence, a host guard waiting for device work), the record is read and a fault
 //! becomes [`Error::DeviceOutOfBounds`], naming the kernel, the index and the extents. The context
-//! stays usable.
+//! stays usable. The same record carries a kernel's `panic!` (its message in the record's buffer),
+//! reported as [`Error::KernelAbort`], and arithmetic faults ([`Error::DeviceArithmetic`]).
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -27,6 +28,22 @@ struct Record {
     unit: u64,
     index: [u64; 8],
     extent: [u64; 8],
+    /// A panic's message, NUL-terminated.
+    message: [u8; 128],
+}
+
+/// `kind` of an integer division by zero (or MIN by -1) or a failed `try_into().unwrap()`.
+const ARITHMETIC: u32 = 2;
+/// `kind` of a `panic!`.
+const PANIC: u32 = 5;
+
+/// What the record's details say about the first fault since the last check.
+struct Details {
+    kind: u32,
+    index: Box<[u64]>,
+    extents: Box<[u64]>,
+    unit: u64,
+    message: String,
 }
 
 /// `state` when a fault's details are complete.
@@ -139,31 +156,25 @@ impl<D: Driver> Faults<D> {
         }
         let new = count - seen.reported;
         seen.reported = count;
-        // SAFETY: as above; the details are complete and no longer written once `state` reads
-        // WRITTEN (the device fenced them before its release of the state).
-        let (kind, index, extents, unit) = unsafe {
-            if state.load(Ordering::Acquire) == WRITTEN {
-                let rank = ((&raw const (*record).rank).read_volatile() as usize).min(8);
-                let index = (&raw const (*record).index).read_volatile();
-                let extent = (&raw const (*record).extent).read_volatile();
-                let kind = (&raw const (*record).kind).read_volatile();
-                let unit = (&raw const (*record).unit).read_volatile();
-                // Ready for the next fault's details.
-                state.store(0, Ordering::Release);
-                (kind, index[..rank].into(), extent[..rank].into(), unit)
-            } else {
-                (0, Box::default(), Box::default(), 0)
-            }
-        };
-        let kernel = usize::try_from(unit)
+        let d = Self::details(record, state);
+        let kernel = usize::try_from(d.unit)
             .ok()
             .and_then(|u| u.checked_sub(1))
             .and_then(|u| seen.units.get(u).cloned())
             .unwrap_or_else(|| "a kernel".to_string());
-        if kind == 2 {
+        let (kind, index, extents) = (d.kind, d.index, d.extents);
+        if kind == ARITHMETIC {
             return Err(Error::DeviceArithmetic {
                 what: what(),
                 kernel,
+                count: new,
+            });
+        }
+        if kind == PANIC {
+            return Err(Error::KernelAbort {
+                what: what(),
+                kernel,
+                message: d.message,
                 count: new,
             });
         }
@@ -181,5 +192,45 @@ impl<D: Driver> Faults<D> {
             extents,
             count: new,
         })
+    }
+
+    /// The details of the first fault since the last check, read once `state` says they are
+    /// complete (then `state` is reset for the next fault); empty ones otherwise.
+    fn details(record: *mut Record, state: &AtomicU32) -> Details {
+        if state.load(Ordering::Acquire) != WRITTEN {
+            return Details {
+                kind: 0,
+                index: Box::default(),
+                extents: Box::default(),
+                unit: 0,
+                message: String::new(),
+            };
+        }
+        // SAFETY: `record` is valid, aligned pinned memory (see `record`); the details are
+        // complete and no longer written once `state` reads WRITTEN (the device fenced them before
+        // its release of the state), and the caller holds `seen`'s lock.
+        let (rank, index, extent, kind, unit, message) = unsafe {
+            (
+                ((&raw const (*record).rank).read_volatile() as usize).min(8),
+                (&raw const (*record).index).read_volatile(),
+                (&raw const (*record).extent).read_volatile(),
+                (&raw const (*record).kind).read_volatile(),
+                (&raw const (*record).unit).read_volatile(),
+                (&raw const (*record).message).read_volatile(),
+            )
+        };
+        // Ready for the next fault's details.
+        state.store(0, Ordering::Release);
+        let len = message
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap_or(message.len());
+        Details {
+            kind,
+            index: index[..rank].into(),
+            extents: extent[..rank].into(),
+            unit,
+            message: String::from_utf8_lossy(&message[..len]).into_owned(),
+        }
     }
 }

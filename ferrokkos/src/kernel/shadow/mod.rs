@@ -32,6 +32,7 @@ macro_rules! operand_check {
 mod arith;
 mod call;
 mod control;
+mod print;
 pub mod team;
 
 pub use super::array::{ArrayExpr, array_local, array_repeat};
@@ -49,6 +50,10 @@ pub use call::{
 pub use control::{
     Branch, DeviceInt, RangeShape, break_, break_to, continue_, continue_to, for_range, if_,
     if_else, labeled, loop_, return_unit, return_value, while_,
+};
+pub use print::{
+    DevicePrint, DevicePrintFloat, FormatPiece, FormatSpec, format_text, kernel_panic, print,
+    print_exp, print_radix, print_value,
 };
 pub use team::TeamShadow;
 

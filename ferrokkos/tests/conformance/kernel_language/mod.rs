@@ -18,6 +18,7 @@ mod local_arrays;
 mod matching;
 pub(crate) mod methods;
 pub(crate) mod operators;
+mod output;
 mod rank0_views;
 mod recursion;
 pub(crate) mod representative;

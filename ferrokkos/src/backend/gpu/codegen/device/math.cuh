@@ -286,3 +286,56 @@ __device__ __forceinline__ detail::u32_if_int<T> leading_zeros(T a) {
 }
 
 }  // namespace fk
+
+// ---------------------------------------------------------------------------------------------------
+// Formatting for `println!` (the shadow's `printf` arguments, `kernel/shadow/print.rs`): Rust's
+// spellings where C's `printf` has none.
+// ---------------------------------------------------------------------------------------------------
+
+namespace fk {
+
+/// `true` / `false`, as Rust prints a `bool`.
+__device__ __forceinline__ const char* fmt_bool(bool b) { return b ? "true" : "false"; }
+
+/// The `.0` that Rust's `{:?}` adds to a float `%g` prints without a point (an integral value
+/// below 1e6 in magnitude); "" otherwise.
+__device__ __forceinline__ const char* fmt_point(f64 x) {
+  return (::fabs(x) < 1e6 && ::floor(x) == x) ? ".0" : "";
+}
+
+/// Whether `x` is finite, as 1 or 0: the length of the `e` and the exponent digits of `{:e}`
+/// (Rust prints `inf` and `NaN` without an exponent).
+__device__ __forceinline__ int fmt_finite(f64 x) { return ::fabs(x) <= largest<f64>() ? 1 : 0; }
+
+namespace detail {
+/// `10^e` for any exponent of a double (the power split in two, so that neither half overflows).
+__device__ __forceinline__ f64 pow10_split(int e) {
+  return ::pow(10.0, (f64)(e / 2)) * ::pow(10.0, (f64)(e - e / 2));
+}
+}  // namespace detail
+
+/// The decimal exponent of `x` in Rust's `{:e}` / `{:.Ne}` (`digits` after the point; -1: the six
+/// significant digits of `%g`), after the mantissa's rounding: 0 for zero, infinities and NaN.
+__device__ __forceinline__ int fmt_exponent(f64 x, int digits) {
+  const f64 a = ::fabs(x);
+  if (!(a <= largest<f64>()) || a == 0.0) return 0;
+  int e = (int)::floor(::log10(a));
+  f64 m = a / detail::pow10_split(e);
+  if (m >= 10.0) {
+    m /= 10.0;
+    e += 1;
+  } else if (m < 1.0) {
+    m *= 10.0;
+    e -= 1;
+  }
+  const f64 scale = ::pow(10.0, (f64)(digits < 0 ? 5 : digits));
+  if (::rint(m * scale) / scale >= 10.0) e += 1;
+  return e;
+}
+
+/// The mantissa of `x` in `{:e}` (see `fmt_exponent`): `x / 10^e`, `x` itself when not finite.
+__device__ __forceinline__ f64 fmt_mantissa(f64 x, int digits) {
+  return x / detail::pow10_split(fmt_exponent(x, digits));
+}
+
+}  // namespace fk

@@ -50,12 +50,14 @@ struct FkFault {
   unsigned int rank;            // the rank of the View (1 for a captured array)
   unsigned int kind;            // 0: a View, 1: a captured array, 2: integer division by zero or
                                 // MIN / -1, 3: the extent of a dimension the View does not have,
-                                // 4: a team_broadcast from a thread outside the team
+                                // 4: a team_broadcast from a thread outside the team,
+                                // 5: a `panic!` (its message in `message`)
   unsigned int reserved;
   unsigned long long count;     // out-of-bounds accesses so far
   unsigned long long unit;      // the module's unit number (`fk_fault_unit`)
   unsigned long long index[8];  // the recorded access's index
   unsigned long long extent[8]; // and the extents it was checked against
+  char message[128];            // a panic's message, NUL-terminated
 };
 
 extern "C" {
@@ -167,6 +169,24 @@ __device__ __forceinline__ void arithmetic_fault() {
     f->kind = 2u;
     f->rank = 0u;
     f->unit = FK_FAULT_UNIT;
+    __threadfence_system();
+    atomicExch(&f->state, 2u);
+  }
+}
+
+/// Records a `panic!` of the kernel with `message` (at most 127 bytes: the shadow cut it), if it is
+/// the first fault recorded: the host's next wait returns it as an error.
+__device__ __noinline__ void panic_fault(const char* message) {
+  FkFault* const f = fk_fault_record;
+  if (f == nullptr) return;
+  atomicAdd(&f->count, 1ULL);
+  if (atomicCAS(&f->state, 0u, 1u) == 0u) {
+    f->kind = 5u;
+    f->rank = 0u;
+    f->unit = FK_FAULT_UNIT;
+    int k = 0;
+    for (; k < 127 && message[k] != '\0'; ++k) f->message[k] = message[k];
+    f->message[k] = '\0';
     __threadfence_system();
     atomicExch(&f->state, 2u);
   }
