@@ -63,6 +63,7 @@ mod runtime;
 mod seal;
 mod settings;
 mod space;
+mod timer;
 mod tools;
 mod view;
 
@@ -74,11 +75,11 @@ pub use backend::cuda::nvrtc;
 #[cfg(feature = "cuda")]
 pub use backend::cuda::{
     Cuda, CudaDevice, CudaHandles, CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, JitStats,
-    SharedHostPinnedSpace, SharedSpace,
 };
 #[cfg(feature = "hip")]
 pub use backend::hip::hiprtc;
 pub use backend::host::{DefaultHostExecutionSpace, Serial, Threads, host_vector_instructions};
+pub use backend::shared::{SharedHostPinnedSpace, SharedSpace};
 pub use choice::{SpaceChoice, SpaceTask, run_on};
 pub use dispatch::{
     Functor, Prepare, PrepareReport, ScratchView, TeamMember, TeamThreadMDRange, TeamThreadRange,
@@ -184,6 +185,7 @@ pub use space::{
     DeviceType, ExecutionSpace, MemorySpace, MemoryStats, device_id, fence, partition_space,
     partition_space_with_weights,
 };
+pub use timer::Timer;
 pub use tools::profiling;
 pub use view::{
     ALL, AtomicView, HostMut, HostRef, LayoutLeft, LayoutRight, LayoutStride, MAX_RANK,
@@ -279,8 +281,9 @@ pub mod prelude {
         ALL, BAnd, BOr, ByValue, Custom, ExecutionSpace, HostSpace, InitSettings, Iterate, LAnd,
         LOr, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, MemorySpace, Min,
         MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prepare, Prod, RangePolicy,
-        Reducer, Schedule, Serial, Sum, Threads, ValLocScalar, View, create_mirror_view, deep_copy,
-        parallel_for, parallel_reduce, parallel_scan, partition_space, subview, view_alloc,
+        Reducer, Schedule, Serial, Sum, Threads, Timer, ValLocScalar, View, create_mirror_view,
+        deep_copy, parallel_for, parallel_reduce, parallel_scan, partition_space, subview,
+        view_alloc,
     };
     pub use crate::{
         AUTO, PerTeam, PerThread, TeamMember, TeamPolicy, TeamThreadMDRange, TeamThreadRange,

@@ -11,6 +11,7 @@ pub(crate) mod gpu;
 #[cfg(feature = "hip")]
 pub(crate) mod hip;
 pub(crate) mod host;
+pub(crate) mod shared;
 
 use crate::error::Result;
 use crate::runtime::{Runtime, Start};

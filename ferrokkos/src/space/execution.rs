@@ -3,7 +3,7 @@
 use std::fmt::Debug;
 
 use super::kind::SpaceKind;
-use super::memory::MemorySpace;
+use super::memory::{HostAccessible, MemorySpace};
 use crate::error::Result;
 use crate::tools::Site;
 
@@ -70,6 +70,32 @@ pub const fn device_id(kind: DeviceType, device: u32, instance: u32) -> u32 {
 pub trait ExecutionSpace: Clone + Debug + Send + Sync + 'static {
     /// The memory space this execution space allocates in by default.
     type MemorySpace: MemorySpace;
+
+    /// Kokkos' `SharedSpace` for this space: memory that host code and this space's kernels both
+    /// reach, without copies (`HostSpace` on Serial and Threads, `CudaUVMSpace` on Cuda). Generic
+    /// code allocates in it to share data between the host and any space:
+    ///
+    /// ```
+    /// use ferrokkos::prelude::*;
+    ///
+    /// /// Doubles, on `exec`, values the host wrote, and sums them on the host.
+    /// fn doubled_sum<S: Launch>(exec: &S) -> ferrokkos::Result<f64> {
+    ///     let v = View::<f64, 1, LayoutRight, S::SharedSpace>::new("shared", [4])?;
+    ///     v.host_mut()?.as_mut_slice().unwrap().copy_from_slice(&[1.0, 2.0, 3.0, 4.0]);
+    ///     parallel_for("double", RangePolicy::new(exec, 0, 4)?, kernel!(|i| v[i] *= 2.0))?;
+    ///     let sum = v.host()?.as_slice().unwrap().iter().sum();
+    ///     Ok(sum)
+    /// }
+    ///
+    /// let _rt = ferrokkos::initialize(InitSettings::new())?;
+    /// assert_eq!(doubled_sum(&Serial::default_instance()?)?, 20.0);
+    /// # Ok::<(), ferrokkos::Error>(())
+    /// ```
+    type SharedSpace: HostAccessible;
+
+    /// Kokkos' `SharedHostPinnedSpace` for this space: host memory that this space's kernels
+    /// reach too (`HostSpace` on Serial and Threads, `CudaHostPinnedSpace` on Cuda).
+    type SharedHostPinnedSpace: HostAccessible;
 
     /// The layout that suits this space best (Kokkos' `array_layout`): `LayoutRight` on the host. An
     /// `MDRangePolicy` walks its box in this layout's order unless told otherwise.

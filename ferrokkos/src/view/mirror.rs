@@ -8,6 +8,11 @@
 //! | [`create_mirror_view_in`] | the given space | shared if the source is already there |
 //! | [`create_mirror_view_and_copy`] | the given space | shared if already there, else new + copy |
 //!
+//! Every function takes a source in any memory space and, for the `_in` forms and
+//! [`create_mirror_view_and_copy`], a destination in any memory space (device to host, host to
+//! device, between two device spaces), as Kokkos' `create_mirror(space, v)` family does: the copy
+//! is a [`deep_copy`](super::deep_copy::deep_copy), which knows every pair of spaces.
+//!
 //! A new mirror keeps the extents and layout; a LayoutStride source gets compact strides in the same
 //! memory order. Its label is the source's with `_mirror` appended, as in Kokkos.
 
@@ -17,7 +22,7 @@ use super::element::Element;
 use super::view::{View, ViewAlloc, view_alloc};
 use crate::error::{Error, Result};
 use crate::layout::Layout;
-use crate::space::{HostAccessible, MemorySpace};
+use crate::space::MemorySpace;
 
 /// A new View in `M::HostMirror` with the shape of `view` (not a copy of its contents).
 ///
@@ -38,7 +43,8 @@ pub fn create_mirror<T: Element, const R: usize, L: Layout, M: MemorySpace>(
     create_mirror_in(M::HostMirror::default(), view)
 }
 
-/// A new View in `space` with the shape of `view` (not a copy of its contents).
+/// A new View in `space` with the shape of `view` (not a copy of its contents); `view` and
+/// `space` may be in any memory spaces (Kokkos' `create_mirror(space, v)`).
 pub fn create_mirror_in<T: Element, const R: usize, L: Layout, M: MemorySpace, S: MemorySpace>(
     space: S,
     view: &View<T, R, L, M>,
@@ -56,7 +62,8 @@ pub fn create_mirror_view<T: Element, const R: usize, L: Layout, M: MemorySpace>
     create_mirror_view_in(M::HostMirror::default(), view)
 }
 
-/// `view` itself if it already lives in `S`, else [`create_mirror_in`].
+/// `view` itself if it already lives in `S`, else [`create_mirror_in`] (Kokkos'
+/// `create_mirror_view(space, v)`, for any two memory spaces).
 pub fn create_mirror_view_in<
     T: Element,
     const R: usize,
@@ -74,15 +81,29 @@ pub fn create_mirror_view_in<
 }
 
 /// `view` itself if it already lives in `S`, else a new mirror in `space` holding a copy of its
-/// contents.
+/// contents (Kokkos' `create_mirror_view_and_copy(space, v)`). Both spaces may be any memory
+/// spaces: its main use is bringing a device View to the host, in code generic over the space. The
+/// copy is complete when this returns.
 ///
 /// ```
-/// use ferrokkos::{HostSpace, InitSettings, View, create_mirror_view_and_copy};
+/// use ferrokkos::prelude::*;
+/// use ferrokkos::create_mirror_view_and_copy;
+///
+/// /// Squares on any execution space, read back on the host.
+/// fn squares<S: Launch>(exec: &S, n: usize) -> ferrokkos::Result<Vec<u64>> {
+///     let v = View::<u64, 1, LayoutRight, S::MemorySpace>::new("v", [n])?;
+///     parallel_for("squares", RangePolicy::new(exec, 0, n)?, kernel!(|i| v[i] = (i * i) as u64))?;
+///     let host = create_mirror_view_and_copy(HostSpace, &v)?; // v itself on the host spaces
+///     host.to_vec()
+/// }
+///
 /// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// assert_eq!(squares(&Threads::default_instance()?, 4)?, [0, 1, 4, 9]);
+///
 /// let a = View::<i32, 1>::new("a", [4])?;
 /// a.set(2, 7)?;
 /// let m = create_mirror_view_and_copy(HostSpace, &a)?;
-/// assert!(m.shares_allocation_with(&a));
+/// assert!(m.shares_allocation_with(&a)); // already in HostSpace: the same View
 /// assert_eq!(m.to_vec()?, [0, 0, 7, 0]);
 /// # Ok::<(), ferrokkos::Error>(())
 /// ```
@@ -93,8 +114,8 @@ pub fn create_mirror_view_and_copy<T, const R: usize, L, M, S>(
 where
     T: Element,
     L: Layout,
-    M: HostAccessible,
-    S: HostAccessible,
+    M: MemorySpace,
+    S: MemorySpace,
 {
     if let Some(same) = same_space::<T, R, L, M, S>(view) {
         return Ok(same);

@@ -10,6 +10,8 @@ struct Mine;
 
 impl ExecutionSpace for Mine {
     type MemorySpace = HostSpace;
+    type SharedSpace = HostSpace;
+    type SharedHostPinnedSpace = HostSpace;
     type ArrayLayout = LayoutRight;
     const NAME: &'static str = "Mine";
     const DEVICE_TYPE: DeviceType = DeviceType::Serial;

@@ -41,6 +41,7 @@ mod reduce_targets;
 mod reducers;
 mod resize;
 mod scans;
+mod shared_spaces;
 mod subviews;
 mod team;
 mod team_kernels;

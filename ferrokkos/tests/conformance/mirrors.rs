@@ -97,6 +97,88 @@ fn staging_mirrors_round_trip<S: Launch>(exec: &S) -> Result<()> {
 
 per_space!(staging_mirrors_round_trip, staging_mirrors_round_trip);
 
+/// Whether Views of `S`'s memory space are host memory (their host mirrors are the Views).
+fn space_is_host<S: Launch>() -> bool {
+    <S::MemorySpace as MemorySpace>::NAME == <HostSpace as MemorySpace>::NAME
+}
+
+/// A View of `S`'s memory space, copied to a new host View (Kokkos' main use of
+/// `create_mirror_view_and_copy`, written as users write it in space-generic code).
+fn to_host<S: Launch>(
+    v: &View<f64, 1, LayoutRight, S::MemorySpace>,
+) -> Result<View<f64, 1, LayoutRight, HostSpace>> {
+    create_mirror_view_and_copy(HostSpace, v)
+}
+
+/// `create_mirror_view_and_copy(HostSpace, &v)` brings a View of any space to the host after a
+/// kernel wrote it: the View itself when it is host memory, else a new `_mirror` holding its values.
+fn mirror_view_and_copy_to_the_host<S: Launch>(exec: &S) -> Result<()> {
+    let n = 777;
+    let v = SView::<S, f64, 1>::new("computed", [n])?;
+    parallel_for(
+        "ramp",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| v[i] = i as f64 * 0.5 - 3.0),
+    )?;
+    let h = to_host::<S>(&v)?;
+    let host = space_is_host::<S>();
+    assert_eq!(h.shares_allocation_with(&v), host, "{}", S::NAME);
+    let label = if host { "computed" } else { "computed_mirror" };
+    assert_eq!((h.label(), h.extents()), (label, [n]));
+    let want: Vec<f64> = (0..n).map(|i| i as f64 * 0.5 - 3.0).collect();
+    assert_eq!(h.to_vec()?, want);
+    // A strided source (a column) of a rank-2 View comes back compact, with its own values.
+    let m = SView::<S, i64, 2>::new("matrix", [6, 5])?;
+    parallel_for(
+        "codes",
+        MDRangePolicy::new(exec, [0, 0], [6, 5])?,
+        kernel!(|(i, j): (usize, usize)| m[(i, j)] = (10 * i + j) as i64),
+    )?;
+    let column = subview(&m, (ALL, 3))?;
+    let hc = create_mirror_view_and_copy(HostSpace, &column)?;
+    assert_eq!(hc.extents(), [6]);
+    assert_eq!(hc.to_vec()?, [3, 13, 23, 33, 43, 53]);
+    Ok(())
+}
+per_space!(
+    mirror_view_and_copy_to_the_host,
+    mirror_view_and_copy_to_the_host
+);
+
+/// `create_mirror_view_and_copy(space, &host)` takes host data to any space (the View itself when
+/// the space is HostSpace), where a kernel uses it; `create_mirror_view_in` and `create_mirror_in`
+/// go both ways too.
+fn mirrors_from_the_host_to_the_space<S: Launch>(exec: &S) -> Result<()> {
+    let host = View::<i64, 2, LayoutLeft>::new("codes", [4, 7])?;
+    fill_codes(&host)?;
+    let d = create_mirror_view_and_copy(S::MemorySpace::default(), &host)?;
+    let same = space_is_host::<S>();
+    assert_eq!(d.shares_allocation_with(&host), same, "{}", S::NAME);
+    assert_eq!((d.extents(), d.strides()), ([4, 7], [1, 4]));
+    parallel_for(
+        "negate",
+        MDRangePolicy::new(exec, [0, 0], [4, 7])?,
+        kernel!(|(i, j): (usize, usize)| d[(i, j)] = -d[(i, j)]),
+    )?;
+    let back = create_mirror_view_and_copy(HostSpace, &d)?;
+    let want: Vec<i64> = indices([4, 7]).into_iter().map(|i| -code(i)).collect();
+    assert_eq!(back.to_vec()?, want);
+    // The view forms with an explicit space: shared when already there, else new and not copied.
+    let mv = create_mirror_view_in(S::MemorySpace::default(), &host)?;
+    assert_eq!(mv.shares_allocation_with(&host), same);
+    let fresh = create_mirror_in(S::MemorySpace::default(), &host)?;
+    assert!(!fresh.shares_allocation_with(&host));
+    assert_eq!(fresh.label(), "codes_mirror");
+    let mut zero = create_mirror_view_and_copy(HostSpace, &fresh)?.to_vec()?;
+    zero.dedup();
+    assert_eq!(zero, [0], "a new mirror is not a copy of the contents");
+    Ok(())
+}
+per_space!(
+    mirrors_from_the_host_to_the_space,
+    mirrors_from_the_host_to_the_space
+);
+
 #[test]
 fn create_mirror_allocates_a_new_view_with_the_same_shape() -> Result<()> {
     common::runtime();

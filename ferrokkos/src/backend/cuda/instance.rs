@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::backend::{CudaBackend, CudaInstance, CudaShared, backend_shared, default_instance};
 use super::driver::CudaDriver;
 use super::runtime::Queue;
-use super::spaces::CudaSpace;
+use super::spaces::{CudaHostPinnedSpace, CudaSpace, CudaUVMSpace};
 use crate::backend::gpu::space::GpuSpace;
 use crate::error::Result;
 use crate::runtime;
@@ -168,6 +168,8 @@ impl PartialEq for Cuda {
 
 impl ExecutionSpace for Cuda {
     type MemorySpace = CudaSpace;
+    type SharedSpace = CudaUVMSpace;
+    type SharedHostPinnedSpace = CudaHostPinnedSpace;
     // Views default to LayoutRight on every space here, so MDRange walks follow it: consecutive
     // threads take consecutive last indices, which are adjacent in memory.
     type ArrayLayout = crate::layout::LayoutRight;

@@ -27,6 +27,4 @@ pub(crate) use backend::start;
 pub use collective::{NcclComm, NcclId, NcclOp, NcclTransfer, NcclType};
 pub use driver::live::CudaHandles;
 pub use instance::{Cuda, CudaDevice};
-pub use spaces::{
-    CudaHostPinnedSpace, CudaSpace, CudaUVMSpace, SharedHostPinnedSpace, SharedSpace,
-};
+pub use spaces::{CudaHostPinnedSpace, CudaSpace, CudaUVMSpace};

@@ -38,13 +38,6 @@ pub struct CudaHostPinnedSpace;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CudaUVMSpace;
 
-/// Kokkos' `SharedSpace`: memory that the host and the default device space share; on CUDA,
-/// managed memory.
-pub type SharedSpace = CudaUVMSpace;
-
-/// Kokkos' `SharedHostPinnedSpace`: host memory the device reaches too; on CUDA, pinned memory.
-pub type SharedHostPinnedSpace = CudaHostPinnedSpace;
-
 /// Which kind of CUDA memory an allocation is.
 #[derive(Clone, Copy, Debug)]
 enum Kind {

@@ -50,6 +50,8 @@ macro_rules! host_execution_space {
 
         impl ExecutionSpace for $space {
             type MemorySpace = HostSpace;
+            type SharedSpace = HostSpace;
+            type SharedHostPinnedSpace = HostSpace;
             type ArrayLayout = crate::layout::LayoutRight;
             const NAME: &'static str = stringify!($space);
             const DEVICE_TYPE: DeviceType = DeviceType::$space;
