@@ -41,6 +41,7 @@ fn expand_fn(mut f: syn::ItemFn) -> syn::Result<TokenStream> {
     let body_shadow = checked_body(&f.block, &name_strs, &refs, ret.is_some())?;
     let k = quote!(::ferrokkos::__private);
     let host_types = host_form(&mut f, &types, &kinds, &refs)?;
+    inline_on_host(&mut f.attrs);
     bound_type_params(&mut f.sig.generics);
     let sig = &f.sig;
     let type_params: Vec<&syn::TypeParam> = sig.generics.type_params().collect();
@@ -141,6 +142,16 @@ fn host_form(
         HostViews(&views).visit_block_mut(&mut f.block);
     }
     Ok(host_types)
+}
+
+/// The host form is inlined into the kernels that call it (unless its author chose otherwise with
+/// an `#[inline]` attribute of their own): a call from a kernel then costs nothing, the body is
+/// compiled with the driver loop's instructions (the AVX2 copy, `backend/host/isa.rs`) and
+/// vectorizes with it.
+pub fn inline_on_host(attrs: &mut Vec<syn::Attribute>) {
+    if !attrs.iter().any(|a| a.path().is_ident("inline")) {
+        attrs.push(syn::parse_quote!(#[inline(always)]));
+    }
 }
 
 /// Generic over number types: each type parameter is also a `DeviceScalar` (the shadow computes
