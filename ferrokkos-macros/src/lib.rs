@@ -12,6 +12,7 @@ mod analyze;
 mod atomic_view;
 mod device;
 mod device_impl;
+mod device_reads;
 mod fields;
 mod functor;
 mod host;
