@@ -40,9 +40,10 @@ pub fn accesses(f: &syn::ItemFn, kinds: &[ParamKind]) -> (TokenStream, TokenStre
     if !reads.complete {
         return (quote!(::core::option::Option::None), quote!());
     }
-    let each = reads.found.iter().map(|(view, map)| {
-        quote!(#k::DeviceAccess { view: #view, map: &[#(#map),*] })
-    });
+    let each = reads
+        .found
+        .iter()
+        .map(|(view, map)| quote!(#k::DeviceAccess { view: #view, map: &[#(#map),*] }));
     let value = quote!(::core::option::Option::Some(&[#(#each),*]));
     let idents = &reads.idents;
     let witness = if idents.is_empty() {
@@ -140,7 +141,9 @@ impl<'ast> Visit<'ast> for Reads<'_> {
                 self.read(view, &ix.index);
                 self.visit_expr(&ix.index);
             }
-            Expr::MethodCall(m) if m.method == "extent" && self.view_param(&m.receiver).is_some() => {
+            Expr::MethodCall(m)
+                if m.method == "extent" && self.view_param(&m.receiver).is_some() =>
+            {
                 for a in &m.args {
                     self.visit_expr(a);
                 }
@@ -169,5 +172,28 @@ impl<'ast> Visit<'ast> for Reads<'_> {
 
     fn visit_macro(&mut self, _: &'ast syn::Macro) {
         self.complete = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(f: &str) -> String {
+        let f: syn::ItemFn = syn::parse_str(f).expect("a function");
+        let kinds = crate::device::signature(&f.sig, false)
+            .expect("a signature")
+            .kinds;
+        accesses(&f, &kinds).0.to_string().replace(' ', "")
+    }
+
+    #[test]
+    fn affine_reads_are_listed() {
+        let l = listed(
+            "fn lap(u: &View<f64, 2>, i: i64, j: i64) -> f64 { u[(i - 1, j)] + 4.0 * u[(i, j + 2)] }",
+        );
+        assert!(l.starts_with("::core::option::Option::Some"), "{l}");
+        assert!(l.contains("param:1usize,coef:1i64,offset:-1i64"), "{l}");
+        assert!(l.contains("param:2usize,coef:1i64,offset:2i64"), "{l}");
     }
 }

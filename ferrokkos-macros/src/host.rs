@@ -83,7 +83,12 @@ impl Proven<'_> {
 
     /// The record of a call with arguments `args` (before the host form rewrites them): `None`
     /// when it passes no View the kernel reads (it has nothing to prove).
-    fn call(&self, marker: &syn::Path, args: &[&Expr], roles: &HashMap<String, Role>) -> Option<ProvenCall> {
+    fn call(
+        &self,
+        marker: &syn::Path,
+        args: &[&Expr],
+        roles: &HashMap<String, Role>,
+    ) -> Option<ProvenCall> {
         let views: Vec<Option<String>> = args
             .iter()
             .map(|a| match strip(a) {

@@ -63,7 +63,13 @@ fn best_median(times: &mut [Duration]) -> (Duration, Duration) {
 }
 
 /// Times both forms on `space` (taking turns), checks they agree bit for bit, prints a line.
-fn bench<S: Launch>(space: &S, name: &str, n: usize, steps: usize, runs: usize) -> ferrokkos::Result<()> {
+fn bench<S: Launch>(
+    space: &S,
+    name: &str,
+    n: usize,
+    steps: usize,
+    runs: usize,
+) -> ferrokkos::Result<()> {
     let w = n + 2;
     let u = Field::new("u", [w, w])?;
     // Both forms write the same View (so that neither gains from where its output lies); each
@@ -101,8 +107,16 @@ fn bench<S: Launch>(space: &S, name: &str, n: usize, steps: usize, runs: usize) 
     sweeps(Form::Inline, &interior, &u, &v_inline, 1)?;
     sweeps(Form::DeviceFn, &interior, &u, &v_device, 1)?;
     assert_eq!(
-        v_inline.to_vec()?.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
-        v_device.to_vec()?.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        v_inline
+            .to_vec()?
+            .iter()
+            .map(|x| x.to_bits())
+            .collect::<Vec<_>>(),
+        v_device
+            .to_vec()?
+            .iter()
+            .map(|x| x.to_bits())
+            .collect::<Vec<_>>(),
         "the two forms differ"
     );
     let ((ib, im), (db, dm)) = (best_median(&mut inline), best_median(&mut device));

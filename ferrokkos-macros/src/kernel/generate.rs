@@ -92,7 +92,8 @@ pub(super) fn generate(
         .collect();
     let roles = roles(analysis);
     let host_body = host::body(body, &roles, None);
-    let (host_form, proven, calls) = proven_form(index, kind, analysis, body, &roles, &host_body, &names);
+    let (host_form, proven, calls) =
+        proven_form(index, kind, analysis, body, &roles, &host_body, &names);
     let shadow_block = shadow_block(kind, analysis, body);
     let parts = Parts {
         unpack_host: unpack_host(&cap_idents, analysis, &names.captures),

@@ -51,11 +51,7 @@ pub struct DeviceAccess {
 /// (`accesses`), each read View is a captured View of the kernel (`views[p]`, per parameter), and
 /// each parameter a map uses has an argument affine in the iteration index (`known[p]`).
 #[doc(hidden)]
-pub const fn proves(
-    accesses: Option<&[DeviceAccess]>,
-    known: &[bool],
-    views: &[bool],
-) -> bool {
+pub const fn proves(accesses: Option<&[DeviceAccess]>, known: &[bool], views: &[bool]) -> bool {
     let Some(accesses) = accesses else {
         return false;
     };
@@ -172,7 +168,12 @@ mod tests {
     fn a_call_composes_the_functions_maps_with_its_arguments() {
         // lap(&u, i + 1, 5) in a range kernel over i.
         let args = [Coord::Any, Coord::param(0, 1, 1), Coord::fixed(5, 64)];
-        let b = device_bounds(Some(LAP), &[false, true, true], &[Some("u"), None, None], &args);
+        let b = device_bounds(
+            Some(LAP),
+            &[false, true, true],
+            &[Some("u"), None, None],
+            &args,
+        );
         assert_eq!(b.len(), 2);
         assert_eq!(b[0].view, "u");
         assert_eq!(b[0].map, vec![Coord::param(0, 1, 0), Coord::fixed(5, 64)]);
@@ -182,11 +183,23 @@ mod tests {
 
     #[test]
     fn unknown_arguments_or_views_and_unlisted_functions_prove_nothing() {
-        assert!(proves(Some(LAP), &[false, true, true], &[true, false, false]));
+        assert!(proves(
+            Some(LAP),
+            &[false, true, true],
+            &[true, false, false]
+        ));
         // The second parameter's argument is not affine in the index.
-        assert!(!proves(Some(LAP), &[false, false, true], &[true, false, false]));
+        assert!(!proves(
+            Some(LAP),
+            &[false, false, true],
+            &[true, false, false]
+        ));
         // The View is not one of the kernel's captures.
-        assert!(!proves(Some(LAP), &[false, true, true], &[false, false, false]));
+        assert!(!proves(
+            Some(LAP),
+            &[false, true, true],
+            &[false, false, false]
+        ));
         // The function reads its View in ways not listed.
         assert!(!proves(None, &[true; 3], &[true; 3]));
         let none = device_bounds(None, &[true; 3], &[Some("u"), None, None], &[Coord::Any; 3]);
