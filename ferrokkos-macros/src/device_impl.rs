@@ -29,7 +29,7 @@ impl VisitMut for RenameSelf {
     }
 }
 
-pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
+pub fn expand(mut item: syn::ItemImpl) -> syn::Result<TokenStream> {
     let type_name = checked_type_name(&item)?;
     let k = quote!(::ferrokkos::__private);
     let self_ty = &item.self_ty;
@@ -45,6 +45,11 @@ pub fn expand(item: syn::ItemImpl) -> syn::Result<TokenStream> {
     }
     // `DeviceJoin`'s device forms also implement its hidden supertrait, for the reducer (generic
     // over the type); kernels call the inherent ones, which need no import.
+    for it in &mut item.items {
+        if let syn::ImplItem::Fn(f) = it {
+            crate::device::inline_on_host(&mut f.attrs);
+        }
+    }
     let join_forms = item.trait_.is_some().then(|| {
         quote! {
             // SAFETY: the forms are the shadows generated below from `identity` and `join`.

@@ -41,6 +41,27 @@ pub struct Proven<'a> {
     /// The accesses made unchecked: the View, the index map, and the identifiers the map took for
     /// the iteration index (the expansion checks that each resolves to it).
     pub found: Vec<(String, Vec<Coord>, Vec<syn::Ident>)>,
+    /// The calls of `#[device]` functions made with their Views read unchecked where the
+    /// function's reads compose with the arguments into proven maps.
+    pub calls: Vec<ProvenCall>,
+}
+
+/// A call `f(&u, i - 1, j)` in a body's proven form: per argument, the captured View it passes
+/// (`&u`, a View the kernel reads) and its map of the iteration index (`Any` where it has none).
+pub struct ProvenCall {
+    /// The function's marker type.
+    pub marker: syn::Path,
+    pub views: Vec<Option<String>>,
+    pub args: Vec<Coord>,
+    /// The identifiers the maps took for the iteration index.
+    pub idents: Vec<syn::Ident>,
+}
+
+impl ProvenCall {
+    /// Whether each argument has a map.
+    pub fn known(&self) -> Vec<bool> {
+        self.args.iter().map(|c| !matches!(c, Coord::Any)).collect()
+    }
 }
 
 impl Proven<'_> {
@@ -62,10 +83,53 @@ impl Proven<'_> {
         self.found.push((view, map, idents));
         true
     }
+
+    /// The record of a call with arguments `args` (before the host form rewrites them): `None`
+    /// when it passes no View the kernel reads (it has nothing to prove).
+    fn call(
+        &self,
+        marker: &syn::Path,
+        args: &[&Expr],
+        roles: &HashMap<String, Role>,
+    ) -> Option<ProvenCall> {
+        let views: Vec<Option<String>> = args
+            .iter()
+            .map(|a| match strip(a) {
+                Expr::Reference(r) if r.mutability.is_none() => ident_of(&r.expr)
+                    .filter(|v| self.views.contains(v) && roles.get(v) == Some(&Role::Read)),
+                _ => None,
+            })
+            .collect();
+        if views.iter().all(Option::is_none) {
+            return None;
+        }
+        let mut idents = Vec::new();
+        let args = args
+            .iter()
+            .map(|a| {
+                if matches!(strip(a), Expr::Reference(_)) {
+                    return Coord::Any;
+                }
+                match affine::coords(a, self.params, &|n| self.constants.contains(n)).as_slice() {
+                    [c] if !matches!(c, Coord::Any) => {
+                        param_idents(a, self.params, &mut idents);
+                        c.clone()
+                    }
+                    _ => Coord::Any,
+                }
+            })
+            .collect();
+        Some(ProvenCall {
+            marker: marker.clone(),
+            views,
+            args,
+            idents,
+        })
+    }
 }
 
 /// The identifiers of `e` that name an iteration index parameter.
-fn param_idents(e: &Expr, params: &[String], out: &mut Vec<syn::Ident>) {
+pub fn param_idents(e: &Expr, params: &[String], out: &mut Vec<syn::Ident>) {
     struct Find<'a>(&'a [String], &'a mut Vec<syn::Ident>);
     impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
         fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
@@ -282,6 +346,13 @@ impl Host<'_, '_> {
     /// element of a captured View) read into a local before the call and written back after it.
     fn device_call(&mut self, e: &mut Expr) {
         let Expr::Call(c) = e else { unreachable!() };
+        let record = match (&self.proven, &*c.func) {
+            (Some(p), Expr::Path(f)) => {
+                let args: Vec<&Expr> = c.args.iter().collect();
+                p.call(&crate::device::marker_path(&f.path), &args, self.roles)
+            }
+            _ => None,
+        };
         // `&mut y[i]` (an element of a captured View): the element is read into a local
         // before the call, passed as `&mut`, and written back after it (C++ passes the
         // element itself by reference; nothing else in the call reaches `y`, so the two
@@ -328,14 +399,53 @@ impl Host<'_, '_> {
             let marker = crate::device::marker_path(&p.path);
             let args = &c.args;
             let result = private("__fk_result");
+            let call = match record {
+                Some(record) => self.proven_call(record, args),
+                None => quote!(#marker::host(#args)),
+            };
             *e = parse_quote!({
                 ::ferrokkos::__private::device_function::<#marker>();
                 #(#before)*
-                let #result = #marker::host(#args);
+                let #result = #call;
                 #(#after)*
                 #result
             });
         }
+    }
+}
+
+impl Host<'_, '_> {
+    /// The call `record` describes, with `args` (the host form's): where the function's reads
+    /// compose with the arguments into maps of the iteration index (decided when the program is
+    /// compiled, `proves`), with the Views it reads unchecked, which the launch proves in bounds
+    /// before it runs this form (the record goes to its list); else as written.
+    fn proven_call(
+        &mut self,
+        record: ProvenCall,
+        args: &syn::punctuated::Punctuated<Expr, syn::Token![,]>,
+    ) -> TokenStream {
+        let k = quote!(::ferrokkos::__private);
+        let marker = &record.marker;
+        let known = record.known();
+        let is_view = record.views.iter().map(Option::is_some);
+        let unchecked = args.iter().zip(&record.views).map(|(a, v)| match v {
+            Some(_) => {
+                let wrap = self.proven(quote!(#k::ProvenRead::new(#a)));
+                quote!(&#wrap)
+            }
+            None => quote!(#a),
+        });
+        let call = quote!(if const {
+            #k::proves(<#marker as #k::DeviceFunction>::ACCESSES, &[#(#known),*], &[#(#is_view),*])
+        } {
+            #marker::host(#(#unchecked),*)
+        } else {
+            #marker::host(#args)
+        });
+        if let Some(p) = self.proven.as_mut() {
+            p.calls.push(record);
+        }
+        call
     }
 }
 

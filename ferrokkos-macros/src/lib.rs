@@ -13,6 +13,7 @@ mod analyze;
 mod atomic_view;
 mod device;
 mod device_impl;
+mod device_reads;
 mod fields;
 mod format;
 mod functor;

@@ -308,6 +308,7 @@ pub mod __private {
     pub use crate::kernel::array::{ArrayExpr, HostArray};
     pub use crate::kernel::bounds::InBounds;
     pub use crate::kernel::capture::{AtomicMemory, PlainMemory};
+    pub use crate::kernel::device_bounds::{DeviceAccess, DeviceCoord, device_bounds, proves};
     pub use crate::kernel::device_fn::{Ch, DeviceFunction, DeviceMethod, device_function};
     pub use crate::kernel::expr::Expr;
     pub use crate::kernel::index::ShadowIndex;
@@ -329,6 +330,7 @@ pub mod __private {
         AccessMode, AtomicAccess, IndexInt, KernelIndex, ReadAccess, ViewAccess, WriteAccess,
     };
     pub use crate::view::subview::typelevel;
+    pub use crate::view::view_read::ProvenRead;
 
     /// The typed shadow's builders (one call per operation of a kernel body).
     pub mod shadow {

@@ -92,7 +92,8 @@ pub(super) fn generate(
         .collect();
     let roles = roles(analysis);
     let host_body = host::body(body, &roles, None);
-    let (host_form, proven) = proven_form(index, kind, analysis, body, &roles, &host_body, &names);
+    let (host_form, proven, calls) =
+        proven_form(index, kind, analysis, body, &roles, &host_body, &names);
     let shadow_block = shadow_block(kind, analysis, body);
     let parts = Parts {
         unpack_host: unpack_host(&cap_idents, analysis, &names.captures),
@@ -110,7 +111,7 @@ pub(super) fn generate(
         ctor,
         params,
     } = parts.pattern(kind);
-    let witness = witness(index, kind, analysis, &proven);
+    let witness = witness(index, kind, analysis, &proven, &calls);
     let caps_value = nest(
         caps.chunks(CHUNK).map(|c| quote!((#(#c,)*))).collect(),
         |first, rest| quote!(#k::capture::More(#first, #rest)),
@@ -118,7 +119,7 @@ pub(super) fn generate(
     let is_unsafe = analysis.is_unsafe;
     let h = hash(&closure.to_token_stream().to_string());
     let overlaps = overlap_checks(analysis, fields);
-    let bounds = bounds_checks(&proven, analysis, fields);
+    let bounds = bounds_checks(&proven, &calls, analysis, fields);
     let scratch = scratch_sizes(analysis, fields);
     let blocks = league_blocks(analysis, fields);
     let lane = one_lane(analysis);
@@ -222,7 +223,7 @@ fn proven_form(
     roles: &HashMap<String, Role>,
     host_body: &TokenStream,
     names: &Names,
-) -> (TokenStream, Vec<ProvenAccess>) {
+) -> (TokenStream, Vec<ProvenAccess>, Vec<host::ProvenCall>) {
     let proven_views: HashSet<String> = analysis
         .captures
         .iter()
@@ -234,18 +235,19 @@ fn proven_form(
         constants: &analysis.launch_constants,
         views: &proven_views,
         found: Vec::new(),
+        calls: Vec::new(),
     };
     let proven_body = match kind {
         Kind::For | Kind::Reduce { .. } => host::body(body, roles, Some(&mut proven)),
         _ => quote!(),
     };
     let flag = &names.flag;
-    let host_form = if proven.found.is_empty() {
+    let host_form = if proven.found.is_empty() && proven.calls.is_empty() {
         quote!(let _ = #flag; #host_body)
     } else {
         quote!(if #flag { #proven_body } else { #host_body })
     };
-    (host_form, proven.found)
+    (host_form, proven.found, proven.calls)
 }
 
 /// The typed shadow of the body. Unannotated accumulators (and a scan's partial value) take their
@@ -538,6 +540,7 @@ fn witness(
     kind: &Kind,
     analysis: &analyze::Analysis,
     proven: &[ProvenAccess],
+    calls: &[host::ProvenCall],
 ) -> TokenStream {
     let k = quote!(::ferrokkos::__private);
     if matches!(kind, Kind::Team { .. }) {
@@ -560,6 +563,7 @@ fn witness(
         .owner_idents
         .iter()
         .chain(proven.iter().flat_map(|(_, _, idents)| idents))
+        .chain(calls.iter().flat_map(|c| &c.idents))
         .collect();
     let idx_pat = &index.pat;
     quote!(

@@ -146,13 +146,15 @@ fn coord_tokens(
 }
 
 /// The accesses of the body's proven form, as `.with_bounds(vec![...])` (nothing when there are
-/// none): each launch proves their maps within their Views before it runs that form.
+/// none): each launch proves their maps within their Views before it runs that form. A call of a
+/// `#[device]` function adds its reads composed with the call's arguments (`device_bounds`).
 pub(super) fn bounds_checks(
     found: &[(String, Vec<affine::Coord>, Vec<syn::Ident>)],
+    calls: &[crate::host::ProvenCall],
     analysis: &analyze::Analysis,
     fields: &[fields::FieldCapture],
 ) -> TokenStream {
-    if found.is_empty() {
+    if found.is_empty() && calls.is_empty() {
         return quote!();
     }
     let k = quote!(::ferrokkos::__private);
@@ -161,9 +163,26 @@ pub(super) fn bounds_checks(
         quote!(#k::InBounds { view: #view, map: ::std::vec![#(#cs),*] })
     });
     let b = syn::Ident::new("__fk_bounds", Span::mixed_site());
+    let mutable = (!calls.is_empty()).then(|| quote!(mut));
+    let calls = calls.iter().map(|c| {
+        let marker = &c.marker;
+        let known = c.known();
+        let views = c.views.iter().map(|v| match v {
+            Some(v) => quote!(::core::option::Option::Some(#v)),
+            None => quote!(::core::option::Option::None),
+        });
+        let args = c.args.iter().map(|a| coord_tokens(a, analysis, fields));
+        quote!(#b.extend(#k::device_bounds(
+            <#marker as #k::DeviceFunction>::ACCESSES,
+            &[#(#known),*],
+            &[#(#views),*],
+            &[#(#args),*],
+        ));)
+    });
     quote!(.with_bounds({
         #[allow(clippy::all)]
-        let #b = ::std::vec![#(#each),*];
+        let #mutable #b = ::std::vec![#(#each),*];
+        #(#calls)*
         #b
     }))
 }

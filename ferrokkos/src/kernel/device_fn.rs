@@ -8,12 +8,19 @@
 /// # Safety
 /// `host` and `shadow` must be the same function: `host` the function as Rust runs it, `shadow` the
 /// translation of the same body by the typed shadow (which `#[device]` generates, after the same
-/// checks as a kernel body).
+/// checks as a kernel body). Where [`DeviceFunction::ACCESSES`] is `Some`, `host` reads each of
+/// its View parameters only at the index maps listed there (evaluated at its arguments, in their
+/// types) and uses it otherwise only for its extents.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a `#[ferrokkos::device]` function",
     note = "kernels call only functions marked `#[ferrokkos::device]`"
 )]
-pub unsafe trait DeviceFunction {}
+pub unsafe trait DeviceFunction {
+    /// Every read of a View parameter that the function makes, when each index is an affine map
+    /// of its parameters (a kernel's launch then proves them in bounds at the call's arguments,
+    /// see `kernel/device_bounds.rs`); `None` otherwise.
+    const ACCESSES: Option<&'static [super::device_bounds::DeviceAccess]> = None;
+}
 
 /// Compiles only when `F` is the marker of a `#[device]` function (a kernel's host body calls this
 /// before calling the function).

@@ -186,6 +186,7 @@ pub(crate) mod bounds;
 mod builder;
 pub(crate) mod capture;
 mod complex;
+pub(crate) mod device_bounds;
 pub(crate) mod device_fn;
 mod device_kernel;
 mod device_reducer;

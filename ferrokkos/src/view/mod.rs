@@ -16,7 +16,7 @@ pub(crate) mod subview;
 mod unmanaged;
 #[allow(clippy::module_inception)]
 mod view;
-mod view_read;
+pub(crate) mod view_read;
 
 pub use crate::layout::{Layout, LayoutLeft, LayoutRight, LayoutStride, RegularLayout};
 pub use atomic_view::AtomicView;

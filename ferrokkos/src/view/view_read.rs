@@ -80,3 +80,41 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible> ViewRead<T, R>
         self.view().extent(r)
     }
 }
+
+/// A View a kernel reads, passed to a `#[device]` function whose every read of it the launch
+/// proved in bounds (see `kernel/device_bounds.rs`): `at` skips the check. Only the proven form of
+/// a `kernel!` body makes one, for the duration of one call.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct ProvenRead<'a, T, const R: usize, L> {
+    access: ReadAccess<'a, T, R, L>,
+}
+
+impl<'a, T: Element, const R: usize, L: Layout> ProvenRead<'a, T, R, L> {
+    /// `access`, read without checks.
+    ///
+    /// # Safety
+    /// Every index this value's `at` is called with is within the View's extents: the kernel
+    /// hands it to a `#[device]` function whose `DeviceFunction::ACCESSES` lists every read the
+    /// function makes of that parameter, and the launch proved those maps, at the call's
+    /// arguments, in bounds over the iterations that run this form.
+    #[inline(always)]
+    pub unsafe fn new(access: &ReadAccess<'a, T, R, L>) -> Self {
+        ProvenRead { access: *access }
+    }
+}
+
+impl<T: Element, const R: usize, L: Layout> Sealed for ProvenRead<'_, T, R, L> {}
+
+impl<T: Element, const R: usize, L: Layout> ViewRead<T, R> for ProvenRead<'_, T, R, L> {
+    #[inline(always)]
+    fn at(&self, index: impl KernelIndex<R>) -> T {
+        // SAFETY: `index` is in bounds by the contract of `new`.
+        unsafe { self.access.at_unchecked(index) }
+    }
+
+    #[inline(always)]
+    fn extent(&self, r: usize) -> usize {
+        self.access.extent(r)
+    }
+}

@@ -36,6 +36,7 @@ mod mirrors;
 mod partitions;
 mod prepare;
 mod proven_bounds;
+mod proven_device_calls;
 mod range;
 mod reduce_targets;
 mod reducers;
