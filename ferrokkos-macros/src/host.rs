@@ -58,9 +58,13 @@ pub struct ProvenCall {
 }
 
 impl ProvenCall {
-    /// Whether each argument has a map.
+    /// Whether each argument has a map the composition takes (a coordinate of several iteration
+    /// coordinates has none: the call then runs checked).
     pub fn known(&self) -> Vec<bool> {
-        self.args.iter().map(|c| !matches!(c, Coord::Any)).collect()
+        self.args
+            .iter()
+            .map(|c| !matches!(c, Coord::Any | Coord::Mixed { .. }))
+            .collect()
     }
 }
 
