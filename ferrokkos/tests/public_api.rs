@@ -54,6 +54,8 @@ const ROOT: &[&str] = &[
     "MDRangePolicy",
     "Max",
     "MaxLoc",
+    "MemoryOrder",
+    "MemoryScope",
     "MemorySpace",
     "MemoryStats",
     "Min",
