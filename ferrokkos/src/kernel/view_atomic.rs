@@ -163,15 +163,16 @@ macro_rules! step_shadow_type {
 
 macro_rules! shadow_atomic_steps {
     ($($name:ident $name_ord:ident: $f:ident $pure:ident $result:ident $what:literal;)*) => {
-        impl<T: DeviceScalar + HostAtomicBits, const R: usize, L> ViewExpr<T, R, L> {$(
+        impl<T: DeviceScalar, const R: usize, L> ViewExpr<T, R, L> {$(
             #[doc = concat!("`h.", stringify!($name), "(index)`.")]
-            pub fn $name(self, index: impl DeviceIndex<R>) -> step_shadow_type!($result) {
+            pub fn $name(self, index: impl DeviceIndex<R>) -> step_shadow_type!($result)
+            where T: HostAtomicBits {
                 self.$name_ord(index, RELAXED, DEVICE)
             }
 
             #[doc = concat!("`h.", stringify!($name_ord), "(index, order, scope)`.")]
             pub fn $name_ord(self, index: impl DeviceIndex<R>, order: MemoryOrder,
-                scope: MemoryScope) -> step_shadow_type!($result) {
+                scope: MemoryScope) -> step_shadow_type!($result) where T: HostAtomicBits {
                 step_shadow!($result, self, step_cxx!($f $result), index, order, scope)
             }
         )*}
