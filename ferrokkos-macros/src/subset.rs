@@ -122,8 +122,7 @@ pub const SUMMARY: &str = "kernels support `let` (of names, of a tuple of names 
     `.rev()` and `.step_by(k)`), `while`, `loop`, `break`, `continue` (also to a labelled loop), \
     float and integer methods, \
     View indexing, `extent`, atomics (`h.atomic_add(k, v)`, `h.atomic_fetch_max(k, v)`, \
-    `h.atomic_mul_fetch(k, v)`, `h.atomic_compare_exchange(k, old, new)`, ..., and their `_ord` \
-    forms with a memory order and scope), `#[derive(DeviceValue)]` structs (fields, \
+    `h.atomic_compare_exchange(k, old, new)`, ...), `#[derive(DeviceValue)]` structs (fields, \
     literals) and `Complex` numbers, calls of `#[ferrokkos::device]` functions, constants (`N`, \
     `consts::LIMIT`, `std::f64::consts::PI`, `i32::MAX`) and `unsafe { }` blocks";
 

@@ -71,7 +71,7 @@ fn narrow_integers_match_a_sequential_fold<S: Launch>(exec: &S) -> Result<()> {
         "narrow",
         RangePolicy::new(exec, 0, n)?,
         kernel!(|i| {
-            let v = (i * 2654435761usize >> 5) as u32;
+            let v = ((i * 2654435761usize) >> 5) as u32;
             let j = i % 4;
             add8.atomic_add(j, v as u8);
             max8.atomic_max(j, v as i8);
@@ -80,7 +80,7 @@ fn narrow_integers_match_a_sequential_fold<S: Launch>(exec: &S) -> Result<()> {
             or8.atomic_or(j, 1u8 << (v % 8));
         }),
     )?;
-    let vs = (0..n).map(|i| (i, (i * 2654435761usize >> 5) as u32));
+    let vs = (0..n).map(|i| (i, ((i * 2654435761usize) >> 5) as u32));
     let mut want = (
         [250u8, 1, 2, 3],
         [i8::MIN; 4],
