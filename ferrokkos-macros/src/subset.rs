@@ -60,33 +60,55 @@ pub const METHODS: &[&str] = &[
     "len",
 ];
 
-/// The atomic View methods and their numbers of arguments (the index first): Kokkos' `atomic_*`
-/// and `atomic_fetch_*` as methods of the View.
-pub const ATOMICS: &[(&str, usize)] = &[
-    ("atomic_add", 2),
-    ("atomic_sub", 2),
-    ("atomic_min", 2),
-    ("atomic_max", 2),
-    ("atomic_and", 2),
-    ("atomic_or", 2),
-    ("atomic_xor", 2),
-    ("atomic_fetch_add", 2),
-    ("atomic_fetch_sub", 2),
-    ("atomic_fetch_min", 2),
-    ("atomic_fetch_max", 2),
-    ("atomic_fetch_and", 2),
-    ("atomic_fetch_or", 2),
-    ("atomic_fetch_xor", 2),
+/// The read-modify-writes with an operand, each as `atomic_<op>`, `atomic_fetch_<op>` and
+/// `atomic_<op>_fetch` (Kokkos' and desul's names).
+const ATOMIC_OPS: &[&str] = &[
+    "add", "sub", "mul", "div", "mod", "min", "max", "and", "or", "xor", "nand", "lshift", "rshift",
+];
+
+/// The other atomic View methods and their numbers of arguments (the index first).
+const ATOMIC_OTHERS: &[(&str, usize)] = &[
+    ("atomic_inc", 1),
+    ("atomic_dec", 1),
+    ("atomic_increment", 1),
+    ("atomic_decrement", 1),
+    ("atomic_fetch_inc", 1),
+    ("atomic_fetch_dec", 1),
+    ("atomic_inc_fetch", 1),
+    ("atomic_dec_fetch", 1),
     ("atomic_exchange", 2),
     ("atomic_compare_exchange", 3),
     ("atomic_load", 1),
     ("atomic_store", 2),
 ];
 
-/// The number of arguments of the atomic View method `name`, if it is one.
+/// The number of arguments of the atomic View method `name`, if it is one: Kokkos' atomics as
+/// methods of the View (`h.atomic_fetch_add(k, v)`), and each with `_ord` and two more arguments,
+/// the memory order and scope (`h.atomic_fetch_add_ord(k, v, MemoryOrder::AcqRel,
+/// MemoryScope::Device)`).
 pub fn atomic_arity(name: &str) -> Option<usize> {
-    ATOMICS.iter().find(|(n, _)| *n == name).map(|&(_, k)| k)
+    if let Some(base) = name.strip_suffix("_ord") {
+        return atomic_base_arity(base).map(|k| k + 2);
+    }
+    atomic_base_arity(name)
 }
+
+fn atomic_base_arity(name: &str) -> Option<usize> {
+    if let Some(&(_, k)) = ATOMIC_OTHERS.iter().find(|(n, _)| *n == name) {
+        return Some(k);
+    }
+    let rest = name.strip_prefix("atomic_")?;
+    let op = rest
+        .strip_prefix("fetch_")
+        .or_else(|| rest.strip_suffix("_fetch"))
+        .unwrap_or(rest);
+    ATOMIC_OPS.contains(&op).then_some(2)
+}
+
+/// The memory orders and scopes an `_ord` atomic takes (Kokkos' `MemoryOrderRelaxed`, ...).
+pub const MEMORY_ORDERS: &[&str] = &["Relaxed", "Acquire", "Release", "AcqRel", "SeqCst"];
+/// See [`MEMORY_ORDERS`].
+pub const MEMORY_SCOPES: &[&str] = &["Device", "System"];
 
 /// The primitive types a kernel computes with.
 pub const PRIMITIVES: &[&str] = &[

@@ -189,9 +189,9 @@ pub use timer::Timer;
 pub use tools::profiling;
 pub use view::{
     ALL, AtomicView, HostMut, HostRef, LayoutLeft, LayoutRight, LayoutStride, MAX_RANK,
-    ParallelMut, Subview, View, ViewAlloc, create_mirror, create_mirror_in, create_mirror_view,
-    create_mirror_view_and_copy, create_mirror_view_in, deep_copy, deep_copy_async, realloc,
-    realloc_without_initializing, resize, subview, view_alloc,
+    MemoryOrder, MemoryScope, ParallelMut, Subview, View, ViewAlloc, create_mirror,
+    create_mirror_in, create_mirror_view, create_mirror_view_and_copy, create_mirror_view_in,
+    deep_copy, deep_copy_async, realloc, realloc_without_initializing, resize, subview, view_alloc,
 };
 
 pub mod traits {
@@ -279,11 +279,11 @@ pub mod prelude {
     pub use crate::traits::Launch;
     pub use crate::{
         ALL, BAnd, BOr, ByValue, Custom, ExecutionSpace, HostSpace, InitSettings, Iterate, LAnd,
-        LOr, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, MemorySpace, Min,
-        MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar, Prepare, Prod, RangePolicy,
-        Reducer, Schedule, Serial, Sum, Threads, Timer, ValLocScalar, View, create_mirror_view,
-        deep_copy, parallel_for, parallel_reduce, parallel_scan, partition_space, subview,
-        view_alloc,
+        LOr, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, MemoryOrder,
+        MemoryScope, MemorySpace, Min, MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar,
+        Prepare, Prod, RangePolicy, Reducer, Schedule, Serial, Sum, Threads, Timer, ValLocScalar,
+        View, create_mirror_view, deep_copy, parallel_for, parallel_reduce, parallel_scan,
+        partition_space, subview, view_alloc,
     };
     pub use crate::{
         AUTO, PerTeam, PerThread, TeamMember, TeamPolicy, TeamThreadMDRange, TeamThreadRange,
@@ -325,7 +325,7 @@ pub mod __private {
     pub use crate::kernel::view_expr::{DeviceIndex, ViewExpr};
     pub use crate::plain::PlainBytes;
     pub use crate::reducer::device::ReducerCxx;
-    pub use crate::view::atomic::{HostAtomic, HostAtomicBits};
+    pub use crate::view::atomic::{HostAtomic, HostAtomicBits, HostAtomicScalar};
     pub use crate::view::kernel_access::{
         AccessMode, AtomicAccess, IndexInt, KernelIndex, ReadAccess, ViewAccess, WriteAccess,
     };

@@ -164,12 +164,12 @@ named_seals! {
     SealedViewRead;
 }
 
-/// The seal of `HostAtomic`, implemented beside it for the eight atomic types (a seal of its own,
+/// The seal of `HostAtomic`, implemented beside it for the atomic types (a seal of its own,
 /// not a named seal over `Sealed`, so that implementing `HostAtomicBits` for another type reports
 /// one error, not one for `HostAtomic` and one for its seal).
 #[diagnostic::on_unimplemented(
-    message = "`HostAtomic` is sealed: host atomics exist for i32, u32, i64, u64, isize, usize, \
-               f32 and f64 only",
+    message = "`HostAtomic` is sealed: host atomics exist for the integers, f32, f64 and \
+               Complex<f32>, Complex<f64> only",
     label = "`{Self}` has no atomic operations here",
     note = "kernels rely on these operations being atomic; make the View's element one of these \
             types"

@@ -88,26 +88,89 @@ impl Walker {
                     m.receiver.span(),
                 );
                 self.index_expr(index);
-                for a in m.args.iter().skip(1) {
+                let ordered = name.ends_with("_ord");
+                let operands = arity - 1 - if ordered { 2 } else { 0 };
+                for a in m.args.iter().skip(1).take(operands) {
                     self.expr(a);
                 }
+                if ordered {
+                    self.memory_order(m, name);
+                }
             }
-            _ => {
-                let form = match arity {
-                    1 => format!("h.{name}(k)"),
-                    3 => format!("h.{name}(k, expected, desired)"),
-                    _ => format!("h.{name}(k, v)"),
-                };
-                let what = match arity {
-                    1 => " and an index",
-                    3 => ", an index, the expected value and the new value",
-                    _ => ", an index and a value",
-                };
-                self.err(
-                    m.span(),
-                    format!("`{name}` takes a captured View{what}: `{form}`"),
-                )
-            }
+            _ => self.err(m.span(), atomic_form(name, arity)),
         }
     }
+
+    /// The memory order and scope of an `_ord` atomic: constant paths
+    /// (`MemoryOrder::Acquire`, `ferrokkos::MemoryScope::Device`), the order one that applies to
+    /// the operation (a load cannot release, a store cannot acquire).
+    fn memory_order(&mut self, m: &syn::ExprMethodCall, name: &str) {
+        let n = m.args.len();
+        let order = &m.args[n - 2];
+        let scope = &m.args[n - 1];
+        match constant_variant(order, "MemoryOrder", subset::MEMORY_ORDERS) {
+            Some(o) if name == "atomic_load_ord" && (o == "Release" || o == "AcqRel") => self.err(
+                order.span(),
+                format!("an atomic load cannot have `MemoryOrder::{o}` (it writes nothing to release); use `Relaxed`, `Acquire` or `SeqCst`"),
+            ),
+            Some(o) if name == "atomic_store_ord" && (o == "Acquire" || o == "AcqRel") => self.err(
+                order.span(),
+                format!("an atomic store cannot have `MemoryOrder::{o}` (it reads nothing to acquire); use `Relaxed`, `Release` or `SeqCst`"),
+            ),
+            Some(_) => {}
+            None => self.err(
+                order.span(),
+                format!("the memory order of `{name}` is a constant the kernel names: `MemoryOrder::Relaxed`, `Acquire`, `Release`, `AcqRel` or `SeqCst`"),
+            ),
+        }
+        if constant_variant(scope, "MemoryScope", subset::MEMORY_SCOPES).is_none() {
+            self.err(
+                scope.span(),
+                format!("the memory scope of `{name}` is a constant the kernel names: `MemoryScope::Device` or `MemoryScope::System`"),
+            );
+        }
+    }
+}
+
+/// The variant `e` names, when it is the path `[...::]ty::Variant` of one of `variants`.
+fn constant_variant(e: &syn::Expr, ty: &str, variants: &[&str]) -> Option<String> {
+    let syn::Expr::Path(p) = e else {
+        return None;
+    };
+    let segs: Vec<String> = p
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    match segs.as_slice() {
+        [.., t, v] if t == ty && variants.contains(&v.as_str()) => Some(v.clone()),
+        _ => None,
+    }
+}
+
+/// The message for an atomic called with the wrong arguments: its form.
+fn atomic_form(name: &str, arity: usize) -> String {
+    let (base, ord) = match name.strip_suffix("_ord") {
+        Some(b) => (b, ", order, scope"),
+        None => (name, ""),
+    };
+    let n = if ord.is_empty() { arity } else { arity - 2 };
+    let (form, what) = match n {
+        1 => ("k", " and an index"),
+        3 => (
+            "k, expected, desired",
+            ", an index, the expected value and the new value",
+        ),
+        _ => ("k, v", ", an index and a value"),
+    };
+    let ord_what = if ord.is_empty() {
+        ""
+    } else {
+        ", then a memory order and a scope (`MemoryOrder::Relaxed`, `MemoryScope::Device`)"
+    };
+    format!(
+        "`{name}` takes a captured View{what}{ord_what}: `h.{base}{}({form}{ord})`",
+        if ord.is_empty() { "" } else { "_ord" }
+    )
 }

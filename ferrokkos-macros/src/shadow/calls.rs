@@ -21,9 +21,15 @@ pub(super) fn method_call(m: &syn::ExprMethodCall, span: Span) -> TokenStream {
         return device_method(m, recv, span);
     }
     let args: Vec<TokenStream> = if crate::subset::atomic_arity(&name).is_some() {
+        // The index, the operands, and for an `_ord` form the memory order and scope: constant
+        // paths (checked by the analysis) that the shadow takes as they are.
+        let ordered = if name.ends_with("_ord") { 2 } else { 0 };
+        let operands = m.args.len().saturating_sub(1 + ordered);
         let mut args = m.args.iter();
         let first = args.next().map(index);
-        first.into_iter().chain(args.map(expr)).collect()
+        let operands = args.by_ref().take(operands).map(expr).collect::<Vec<_>>();
+        let orders = args.map(|a| quote!(#a));
+        first.into_iter().chain(operands).chain(orders).collect()
     } else if SELF_TYPED_METHODS.contains(&name.as_str()) {
         // `x.min(y)`: `y` is checked to have `x`'s type where the user wrote it.
         let left = left_name();

@@ -85,13 +85,20 @@
 //! powi powf sin cos tan asin acos atan atan2 sinh cosh tanh floor ceil round trunc min max mul_add
 //! hypot signum clamp is_nan is_finite` and the integer methods `min max abs pow wrapping_add
 //! wrapping_sub wrapping_mul rem_euclid count_ones leading_zeros`; View indexing at ranks 1 to 8
-//! (`x[i]`, `a[(i, j)]`, any integer types), `x.extent(r)`; atomics on Views of `i32 u32 i64 u64
-//! isize usize f32 f64` (Kokkos' `atomic_*` as methods: `h.atomic_add(k, v)`, `atomic_sub`,
-//! `atomic_min`, `atomic_max`, and for integers `atomic_and`, `atomic_or`, `atomic_xor`; each also
-//! as `atomic_fetch_*`, which returns the previous value; `h.atomic_exchange(k, v)`,
-//! `h.atomic_compare_exchange(k, expected, desired)` (returns the previous value; floats compare
-//! bit patterns), `h.atomic_load(k)`, `h.atomic_store(k, v)`; all relaxed, integers wrap, float
-//! `min`/`max` ignore a NaN operand); constants: numeric ones (`std::f64::consts::PI`,
+//! (`x[i]`, `a[(i, j)]`, any integer types), `x.extent(r)`; atomics on Views of every integer type,
+//! `f32`, `f64` (Kokkos' atomics as methods: `h.atomic_add(k, v)`, `atomic_sub`, `atomic_mul`,
+//! `atomic_div`, `atomic_min`, `atomic_max`, and for integers `atomic_mod`, `atomic_and`,
+//! `atomic_or`, `atomic_xor`, `atomic_nand`, `atomic_lshift`, `atomic_rshift` (a `u32` amount);
+//! each also as `atomic_fetch_*` (the previous value) and `atomic_*_fetch` (the new value);
+//! `atomic_inc`, `atomic_dec`, `atomic_increment`, `atomic_decrement`, `atomic_fetch_inc`,
+//! `atomic_inc_fetch`, ...; `h.atomic_exchange(k, v)`, `h.atomic_compare_exchange(k, expected,
+//! desired)` (returns the previous value; floats compare bit patterns), `h.atomic_load(k)`,
+//! `h.atomic_store(k, v)`; on `Complex<f32>`, `Complex<f64>` `add`, `sub` (each component atomic,
+//! not the number as a whole), `load`, `store`; relaxed with device scope, or with a
+//! [`crate::MemoryOrder`] and [`crate::MemoryScope`] in the `_ord` forms
+//! (`h.atomic_fetch_add_ord(k, v, MemoryOrder::AcqRel, MemoryScope::Device)`, constants the kernel
+//! names); integers wrap, shifts mask their amount, integer `div` / `mod` by zero fault as `/`,
+//! float `min`/`max` ignore a NaN operand); constants: numeric ones (`std::f64::consts::PI`,
 //! `std::f32::consts::E`, `i32::MAX`, `f64::INFINITY`) and `const` items by name or path (`N`,
 //! `consts::CONDUCTIVITY`, `Grid::SIZE`: an UPPER_CASE last segment), written into device code as
 //! literals; typed locals (`let v: Vec2 = ...`); calls of [`crate::device`] functions; `unsafe { }` blocks. Anything else is a

@@ -1,6 +1,8 @@
 //! Views: multidimensional arrays in memory spaces, with Kokkos' reference semantics.
 
 pub(crate) mod atomic;
+mod atomic_access;
+mod atomic_types;
 mod atomic_view;
 mod deep_copy;
 mod element;
@@ -8,6 +10,7 @@ mod guard;
 mod host_bulk;
 mod index;
 pub(crate) mod kernel_access;
+mod memory_order;
 mod mirror;
 mod parallel;
 pub(crate) mod raw;
@@ -24,6 +27,7 @@ pub use deep_copy::{DeepCopyDst, deep_copy, deep_copy_async};
 pub use element::Element;
 pub use guard::{HostMut, HostRef};
 pub use index::ViewIndex;
+pub use memory_order::{MemoryOrder, MemoryScope};
 pub use mirror::{
     create_mirror, create_mirror_in, create_mirror_view, create_mirror_view_and_copy,
     create_mirror_view_in,

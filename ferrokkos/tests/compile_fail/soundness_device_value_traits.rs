@@ -1,8 +1,9 @@
 // Soundness of device values: `DeviceValue` is an `unsafe trait` (the derive writes it after its
 // checks; a hand-written impl without `unsafe` is rejected), the host atomics are sealed (no
-// other type gets `HostAtomic` / `HostAtomicBits`), and a View of structs cannot be updated
-// atomically.
-use ferrokkos::__private::{HostAtomic, HostAtomicBits};
+// other type gets `HostAtomic`, whose seal the other atomic traits inherit), and a View of structs
+// cannot be updated atomically.
+use ferrokkos::__private::HostAtomic;
+use std::sync::atomic::Ordering;
 use ferrokkos::prelude::*;
 use ferrokkos::{DeviceValue, kernel};
 
@@ -22,15 +23,22 @@ impl DeviceValue for Mine {
     }
 }
 
-impl HostAtomicBits for Vec2 {
-    unsafe fn fetch_and(_: *mut Self, v: Self) -> Self {
+impl HostAtomic for Vec2 {
+    unsafe fn fetch_add(_: *mut Self, v: Self, _: Ordering) -> Self {
         v
     }
-    unsafe fn fetch_or(_: *mut Self, v: Self) -> Self {
+    unsafe fn fetch_sub(_: *mut Self, v: Self, _: Ordering) -> Self {
         v
     }
-    unsafe fn fetch_xor(_: *mut Self, v: Self) -> Self {
-        v
+    unsafe fn load(_: *const Self, _: Ordering) -> Self {
+        Vec2 { x: 0.0, y: 0.0 }
+    }
+    unsafe fn store(_: *mut Self, _: Self, _: Ordering) {}
+    fn add(a: Self, _: Self) -> Self {
+        a
+    }
+    fn sub(a: Self, _: Self) -> Self {
+        a
     }
 }
 

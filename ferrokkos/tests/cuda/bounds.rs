@@ -422,3 +422,39 @@ fn a_panic_is_reported_with_its_message_and_the_device_goes_on() {
     exec.fence("the next launch").unwrap();
     assert_eq!(host_copy(&y), vec![2.0; n]);
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn an_atomic_division_by_zero_stores_zero_and_is_reported() {
+    if !in_own_process(
+        module_path!(),
+        "an_atomic_division_by_zero_stores_zero_and_is_reported",
+    ) {
+        return;
+    }
+    let exec = cuda();
+    let n = 8;
+    let h = Dev1::<i16>::new("h", [n]).unwrap();
+    parallel_for(
+        "fill",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| h[i] = 100),
+    )
+    .unwrap();
+    exec.fence("fill").unwrap();
+    // Every odd element is divided by zero (a fault, and 0 stored), every even one by 7.
+    parallel_for(
+        "atomic_divide",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| h.atomic_div(i, if i % 2 == 1 { 0 } else { 7 })),
+    )
+    .unwrap();
+    match exec.fence("atomic_divide").unwrap_err() {
+        Error::DeviceArithmetic { kernel, count, .. } => {
+            assert!(kernel.contains(file!()), "{kernel}");
+            assert_eq!(count, n as u64 / 2);
+        }
+        other => panic!("{other}"),
+    }
+    assert_eq!(host_copy(&h), vec![14, 0, 14, 0, 14, 0, 14, 0]);
+}

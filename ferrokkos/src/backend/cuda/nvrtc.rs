@@ -417,16 +417,9 @@ mod tests {
         }
     }
 
-    /// Coverage: Every atomic.
+    /// Coverage: Every atomic on every type.
     fn cover_atomics(s: &mut String) {
-        for t in ["i32", "u32", "i64", "u64", "isize", "usize", "f32", "f64"] {
-            s.push_str(&format!(
-                "extern \"C\" __global__ void atomics_{t}(fk::View<{t}, 1, fk::LayoutRight> x, {t} v) {{\n\
-                 \x20   {t} old = fk::atomic_add(&x(0), v);\n\
-                 \x20   old += fk::atomic_min(&x(1), v);\n\
-                 \x20   fk::atomic_max(&x(2), old);\n}}\n"
-            ));
-        }
+        s.push_str(&crate::backend::gpu::codegen::atomic_coverage::every_atomic());
     }
 
     /// Coverage: Every reducer, through block_reduce and block_exclusive_scan.

@@ -15,6 +15,8 @@
 //! - `source.rs`: the public ways to see a kernel's unit (the constructors of [`TranslationUnit`]:
 //!   [`TranslationUnit::for_kernel`], [`TranslationUnit::reduce_kernel`], ...).
 
+#[cfg(test)]
+pub(crate) mod atomic_coverage;
 mod batch;
 pub(crate) mod header;
 mod parts;

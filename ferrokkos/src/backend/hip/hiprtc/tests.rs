@@ -101,7 +101,8 @@ fn the_whole_device_header_compiles_for_hip() {
          \x20 const u32 lanes = FK_WARP;\n\
          \x20 const u32 t = threadIdx.x;\n\
          \x20 v(0, t) = (f64)fk::detail::shfl_down(v(1, t), 1u, fk::detail::lane_mask(lanes));\n\
-         \x20 fk::atomic_add(w, (u64)lanes);\n}}\n"
+         \x20 fk::atomic_add(w, (u64)lanes);\n}}\n{}",
+        crate::backend::gpu::codegen::atomic_coverage::every_atomic()
     );
     for target in TARGETS {
         if let Err(e) = compile_code_object(&source, "header.hip", target) {
