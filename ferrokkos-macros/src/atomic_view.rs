@@ -47,10 +47,30 @@ impl Rewrite<'_> {
     }
 }
 
+impl Rewrite<'_> {
+    /// Whether `e` is a part of an element of one of the names (`h[k][j]`, `h[k].x`), which has no
+    /// atomic form: such a write stays as written, for the race rule's message.
+    fn part_of_element(&self, e: &Expr) -> bool {
+        let inner = match e {
+            Expr::Index(i) => &i.expr,
+            Expr::Field(f) => &f.base,
+            Expr::Paren(p) => return self.part_of_element(&p.expr),
+            _ => return false,
+        };
+        self.target(inner).is_some() || self.part_of_element(inner)
+    }
+}
+
 impl VisitMut for Rewrite<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         let span = e.span();
         match e {
+            Expr::Assign(a) if self.part_of_element(&a.left) => {
+                return self.visit_expr_mut(&mut a.right);
+            }
+            Expr::Binary(b) if self.part_of_element(&b.left) => {
+                return self.visit_expr_mut(&mut b.right);
+            }
             Expr::Assign(a) => {
                 if let Some((view, mut index)) = self.target(&a.left) {
                     self.visit_expr_mut(&mut index);

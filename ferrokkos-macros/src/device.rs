@@ -488,11 +488,8 @@ fn check_generics(sig: &syn::Signature, method: bool) -> syn::Result<()> {
 /// How a device function (or, with `method`, a device method) takes the parameter `t`, named `i`.
 fn param_kind(t: &syn::PatType, i: &syn::PatIdent, method: bool) -> syn::Result<ParamKind> {
     let kind = match &*t.ty {
-        syn::Type::Path(p) if p.qself.is_none() => Some(ParamKind::Value),
-        syn::Type::Reference(r)
-            if r.mutability.is_some()
-                && matches!(&*r.elem, syn::Type::Path(p) if p.qself.is_none()) =>
-        {
+        ty if value_type(ty) => Some(ParamKind::Value),
+        syn::Type::Reference(r) if r.mutability.is_some() && value_type(&r.elem) => {
             Some(ParamKind::Mut {
                 elem: (*r.elem).clone(),
             })
@@ -512,8 +509,9 @@ fn param_kind(t: &syn::PatType, i: &syn::PatIdent, method: bool) -> syn::Result<
             t.ty.span(),
             format!(
                 "a device function's parameters are device values (numbers, `bool`, \
-                     `#[derive(DeviceValue)]` structs) passed by value, Views it reads \
-                     (`&View<T, R>`) and elements it may change (`&mut T`), not `{ty}`"
+                     `#[derive(DeviceValue)]` structs, arrays `[T; N]` of them) passed by value, \
+                     Views it reads (`&View<T, R>`) and elements it may change (`&mut T`), not \
+                     `{ty}`"
             ),
         ));
     };
@@ -526,19 +524,31 @@ fn param_kind(t: &syn::PatType, i: &syn::PatIdent, method: bool) -> syn::Result<
     Ok(kind)
 }
 
+/// Whether `ty` names a device value: a type path (`f64`, `Vec2`, `T`) or an array of one
+/// (`[f64; 3]`, `[[T; 2]; 2]`); whether it is one is rustc's check.
+fn value_type(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Path(p) => p.qself.is_none(),
+        syn::Type::Array(a) => value_type(&a.elem),
+        syn::Type::Paren(p) => value_type(&p.elem),
+        _ => false,
+    }
+}
+
 /// A device function's return type: a device value, or `None` for nothing (`()`).
 fn return_type(sig: &syn::Signature) -> syn::Result<Option<Box<syn::Type>>> {
     Ok(match &sig.output {
         ReturnType::Default => None,
         ReturnType::Type(_, t) => {
             let unit = matches!(&**t, syn::Type::Tuple(u) if u.elems.is_empty());
-            if !unit && !matches!(&**t, syn::Type::Path(p) if p.qself.is_none()) {
+            if !unit && !value_type(t) {
                 let ty = analyze::pretty(t);
                 return Err(syn::Error::new(
                     t.span(),
                     format!(
-                        "a device function returns a device value (a number, `bool` or \
-                         `#[derive(DeviceValue)]` struct) or nothing, not `{ty}`"
+                        "a device function returns a device value (a number, `bool`, \
+                         `#[derive(DeviceValue)]` struct or array `[T; N]` of them) or nothing, \
+                         not `{ty}`"
                     ),
                 ));
             }

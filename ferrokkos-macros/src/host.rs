@@ -150,11 +150,18 @@ pub fn param_idents(e: &Expr, params: &[String], out: &mut Vec<syn::Ident>) {
 }
 
 impl Host<'_, '_> {
-    /// Whether `place` (`x[i]`, `y[i].a.b`) indexes a capture (a View or a captured array), whose
+    /// Whether `place` (`x[i]`, `y[i].a.b`, `p[i].pos[k]`) indexes a capture (a View or a captured array), whose
     /// accesses become accessor calls; a local array's stay as written.
     fn captured_element(&self, place: &Expr) -> bool {
         element_update_parts(place)
             .is_some_and(|(ix, _)| ident_of(&ix.expr).is_some_and(|n| self.roles.contains_key(&n)))
+    }
+
+    /// Whether `place` is an element of a capture itself (`x[i]`, not `y[i].a` or `p[i][k]`).
+    fn captured_direct(&self, place: &Expr) -> bool {
+        element_update_parts(place).is_some_and(|(ix, path)| {
+            path.is_empty() && ident_of(&ix.expr).is_some_and(|n| self.roles.contains_key(&n))
+        })
     }
 
     fn written(&self, base: &Expr) -> bool {
@@ -199,11 +206,7 @@ fn private(name: &str) -> syn::Ident {
 impl VisitMut for Host<'_, '_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         match e {
-            Expr::Assign(a)
-                if matches!(strip(&a.left), Expr::Index(_)) && self.captured_element(&a.left) =>
-            {
-                self.element_write(e)
-            }
+            Expr::Assign(a) if self.captured_direct(&a.left) => self.element_write(e),
             Expr::Assign(_) | Expr::Binary(_)
                 if element_update(e).is_some()
                     && match &*e {
@@ -214,9 +217,7 @@ impl VisitMut for Host<'_, '_> {
             {
                 self.element_update(e)
             }
-            Expr::Index(ix) if self.captured_element(&Expr::Index(ix.clone())) => {
-                self.element_read(e)
-            }
+            Expr::Index(_) if self.captured_direct(e) => self.element_read(e),
             Expr::Unsafe(u) => {
                 // The author's block, with the author's `unsafe` and braces (so that the
                 // `unsafe_code` lint sees it), opened by a call of an `unsafe fn` that marks it: the
@@ -303,10 +304,11 @@ impl Host<'_, '_> {
             }
             _ => unreachable!(),
         };
-        let (mut ix, path) = element_update_parts(left).expect("checked above");
+        let (mut ix, mut path) = element_update_parts(left).expect("checked above");
         let unchecked = self.written(&ix.expr) && self.unchecked(&ix.expr, &ix.index);
         let (at_m, put_m) = Self::methods(unchecked);
         self.visit_expr_mut(&mut ix.index);
+        self.visit_path(&mut path);
         self.visit_expr_mut(&mut value);
         let (base, idx) = (&ix.expr, &ix.index);
         let (i, v, el) = (
@@ -322,9 +324,18 @@ impl Host<'_, '_> {
             let #v = #value;
             let #i = #idx;
             let mut #el = #at;
-            #el #(.#path)* #op #v;
+            #el #(#path)* #op #v;
             #put
         });
+    }
+
+    /// The host forms of the array indices of a path to a part of an element.
+    fn visit_path(&mut self, path: &mut [Step]) {
+        for step in path {
+            if let Step::Index(k) = step {
+                self.visit_expr_mut(k);
+            }
+        }
     }
 
     /// `y[i]` read, for a captured View `y`: its `at` (unchecked where the launch proved the access).
@@ -382,10 +393,11 @@ impl Host<'_, '_> {
                 self.visit_expr_mut(a);
                 continue;
             }
-            let (mut ix, path) = element_update_parts(&r.expr).expect("checked above");
+            let (mut ix, mut path) = element_update_parts(&r.expr).expect("checked above");
             let unchecked = self.written(&ix.expr) && self.unchecked(&ix.expr, &ix.index);
             let (at_m, put_m) = Self::methods(unchecked);
             self.visit_expr_mut(&mut ix.index);
+            self.visit_path(&mut path);
             let (base, idx) = (&ix.expr, &ix.index);
             let (i, el) = (
                 private(&format!("__fk_index{k}")),
@@ -395,7 +407,7 @@ impl Host<'_, '_> {
             let put = self.proven(quote!(#base.#put_m(#i, #el)));
             before.push(quote!(let #i = #idx; let mut #el = #at;));
             after.push(quote!(#put;));
-            *a = parse_quote!(&mut #el #(.#path)*);
+            *a = parse_quote!(&mut #el #(#path)*);
         }
         // `f(a, b)` -> the `#[device]` marker's host form, after a check that the marker
         // is one (`DeviceFunction` is an `unsafe trait` that only `#[device]` implements).
@@ -552,13 +564,35 @@ fn element_update(e: &Expr) -> Option<()> {
     }
 }
 
-/// `y[i].a.b` as the element access `y[i]` and the field path `[a, b]`.
-fn element_update_parts(e: &Expr) -> Option<(syn::ExprIndex, Vec<syn::Member>)> {
+/// One step from an element to a part of it: a field (`.a`) or an array element (`[k]`).
+enum Step {
+    Field(syn::Member),
+    Index(Expr),
+}
+
+impl quote::ToTokens for Step {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Step::Field(m) => quote!(.#m).to_tokens(tokens),
+            Step::Index(k) => quote!([#k]).to_tokens(tokens),
+        }
+    }
+}
+
+/// `y[i].a.pos[k]` as the element access `y[i]` (the innermost index of a name) and the path
+/// `[.a, .pos, [k]]` to the part of it.
+fn element_update_parts(e: &Expr) -> Option<(syn::ExprIndex, Vec<Step>)> {
     match strip(e) {
-        Expr::Index(ix) => Some((ix.clone(), Vec::new())),
+        Expr::Index(ix) => match element_update_parts(&ix.expr) {
+            Some((inner, mut path)) => {
+                path.push(Step::Index((*ix.index).clone()));
+                Some((inner, path))
+            }
+            None => ident_of(&ix.expr).map(|_| (ix.clone(), Vec::new())),
+        },
         Expr::Field(f) => {
             let (ix, mut path) = element_update_parts(&f.base)?;
-            path.push(f.member.clone());
+            path.push(Step::Field(f.member.clone()));
             Some((ix, path))
         }
         _ => None,

@@ -305,7 +305,7 @@ pub mod __private {
     pub use crate::dispatch::team::names::{
         NestedRangeKind, NotSync, SingleScopeKind, nested_range, single_scope,
     };
-    pub use crate::kernel::array::{ArrayExpr, HostArray};
+    pub use crate::kernel::array::CapturedArray;
     pub use crate::kernel::bounds::InBounds;
     pub use crate::kernel::capture::{AtomicMemory, PlainMemory};
     pub use crate::kernel::device_bounds::{DeviceAccess, DeviceCoord, device_bounds, proves};

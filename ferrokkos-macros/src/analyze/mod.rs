@@ -95,8 +95,6 @@ struct Walker {
     is_unsafe: bool,
     dereferenced: HashSet<String>,
     views: HashSet<String>,
-    /// Locals bound to array literals (`let mut w = [0.0; 9];`), which the body may index.
-    arrays: HashSet<String>,
     constants: HashSet<String>,
     /// Captured names used as values (not indexed, not the receiver of `extent` or an atomic).
     value_uses: Vec<(String, Span)>,
@@ -151,7 +149,6 @@ fn analyze_with(
         is_unsafe: false,
         dereferenced: HashSet::new(),
         views: HashSet::new(),
-        arrays: HashSet::new(),
         constants: HashSet::new(),
         value_uses: Vec::new(),
         ref_params: ref_params.iter().cloned().collect(),
@@ -428,6 +425,7 @@ impl Walker {
             Expr::Return(r) => self.return_expr(r),
             Expr::Field(f) => self.field(f),
             Expr::Struct(st) => self.struct_literal(st),
+            Expr::Array(_) | Expr::Repeat(_) => self.array_value(e),
             Expr::Tuple(t) => self.errors.push(unsupported(
                 t,
                 "a tuple (tuples appear only as View indices: `a[(i, j)]`)",
@@ -441,15 +439,6 @@ impl Walker {
                 .push(unsupported(r, "a range outside a `for` loop")),
             other => self.errors.push(unsupported(other, "this expression")),
         }
-    }
-}
-
-/// The name a `let` of an array binds: `w`, `mut w`, or either with an array type (`w: [f64; 3]`).
-pub fn array_local_name(p: &Pat) -> Option<&syn::Ident> {
-    match p {
-        Pat::Ident(i) if i.by_ref.is_none() && i.subpat.is_none() => Some(&i.ident),
-        Pat::Type(t) if matches!(&*t.ty, syn::Type::Array(_)) => array_local_name(&t.pat),
-        _ => None,
     }
 }
 

@@ -141,7 +141,7 @@ impl Walker {
         }
     }
 
-    /// `view[index]` read or written (or an element of a local array).
+    /// `view[index]` read or written (or an element of an array value).
     pub(super) fn index(
         &mut self,
         base: &Expr,
@@ -168,11 +168,28 @@ impl Walker {
             Some(view) if !self.is_local(&view) => {
                 self.view_access(&view, index, kind, tokens, base.span());
             }
-            Some(array) if self.arrays.contains(&array) => {}
-            _ => self.err(
-                base.span(),
-                "only captured Views can be indexed in a kernel (`x[i]`, `a[(i, j)]`)",
-            ),
+            // An element of a value: a local array (`w[k]`), an array field (`q.pos[k]`), an
+            // element's array (`p[i][k]`, `p[i].pos[k]`). Writing it writes the value it is part
+            // of; whether the value is an array is rustc's check, in the typed shadow.
+            _ => {
+                self.array_index(index);
+                match kind {
+                    AccessKind::Read => self.expr(base),
+                    _ => self.place(base),
+                }
+                return;
+            }
+        }
+        self.index_expr(index);
+    }
+
+    /// The index of an array element: one integer (an array has one dimension).
+    fn array_index(&mut self, index: &Expr) {
+        if let Expr::Tuple(t) = strip(index) {
+            self.err(
+                t.span(),
+                "an array has one dimension: index it with one integer (`w[k]`, `p[i][k]`)",
+            );
         }
         self.index_expr(index);
     }

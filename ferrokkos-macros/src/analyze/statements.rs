@@ -4,7 +4,7 @@
 use syn::spanned::Spanned;
 use syn::{Expr, Pat, Stmt};
 
-use super::{Walker, array_local_name, pretty, strip, unsupported};
+use super::{Walker, pretty, strip, unsupported};
 use crate::subset;
 
 impl Walker {
@@ -22,15 +22,6 @@ impl Walker {
                 if let Some(init) = &l.init {
                     if let Some((_, e)) = &init.diverge {
                         self.errors.push(unsupported(e, "`let ... else`"));
-                    }
-                    // `let w = [a, b, c];`, `let mut w = [0.0; N];`: a local array.
-                    if let Some(name) = array_local_name(&l.pat)
-                        && matches!(strip(&init.expr), Expr::Array(_) | Expr::Repeat(_))
-                    {
-                        self.array_value(&init.expr);
-                        self.bind(name.to_string(), name.span());
-                        self.arrays.insert(name.to_string());
-                        return;
                     }
                     // `let (a, b) = (x, y);`: a tuple of names bound to a tuple of values.
                     if let (Pat::Tuple(p), Expr::Tuple(t)) = (&l.pat, strip(&init.expr)) {
@@ -53,9 +44,9 @@ impl Walker {
         }
     }
 
-    /// A local array's value: its elements (`[a, b, c]`, not empty), or its repeated element and a
+    /// An array literal: its elements (`[a, b, c]`, not empty), or its repeated element and a
     /// length that is a literal or a constant (`[0.0; N]`).
-    fn array_value(&mut self, init: &Expr) {
+    pub(super) fn array_value(&mut self, init: &Expr) {
         match strip(init) {
             Expr::Array(a) => {
                 if a.elems.is_empty() {
@@ -67,16 +58,7 @@ impl Walker {
             }
             Expr::Repeat(r) => {
                 self.expr(&r.expr);
-                let len_ok = match strip(&r.len) {
-                    Expr::Lit(_) => true,
-                    Expr::Path(p) => p.path.segments.last().is_some_and(|s| {
-                        s.ident
-                            .to_string()
-                            .starts_with(|c: char| c.is_ascii_uppercase())
-                    }),
-                    _ => false,
-                };
-                if !len_ok {
+                if !constant_len(&r.len) {
                     self.errors.push(unsupported(
                         &r.len,
                         "an array length that is not a literal or a constant",
@@ -133,16 +115,23 @@ impl Walker {
         }
     }
 
-    /// A local's type: a device value named by a path (`f64`, `Vec2`, `Complex<f32>`); whether it
-    /// is one is rustc's check, at the type.
+    /// A local's type: a device value named by a path (`f64`, `Vec2`, `Complex<f32>`) or an array
+    /// of one with a literal or constant length (`[f64; 3]`, `[[f32; 2]; N]`); whether it is one
+    /// is rustc's check, at the type.
     pub(super) fn check_local_type(&mut self, ty: &syn::Type) {
+        if let syn::Type::Array(a) = ty
+            && constant_len(&a.len)
+        {
+            return self.check_local_type(&a.elem);
+        }
         if !matches!(ty, syn::Type::Path(p) if p.qself.is_none()) {
             let name = pretty(ty);
             self.err(
                 ty.span(),
                 format!(
                     "the type `{name}` is not supported in a kernel; locals hold device values \
-                     (numbers, `bool`, `#[derive(DeviceValue)]` structs, `Complex`)"
+                     (numbers, `bool`, `#[derive(DeviceValue)]` structs, `Complex`, arrays `[T; N]` \
+                     of them with a literal or constant `N`)"
                 ),
             );
         }
@@ -156,6 +145,19 @@ impl Walker {
                 format!("the type `{name}` is not supported in a kernel; use a primitive number type or `bool`"),
             );
         }
+    }
+}
+
+/// Whether an array length is a literal or a constant (`3`, `N`, `consts::LEN`).
+fn constant_len(len: &Expr) -> bool {
+    match strip(len) {
+        Expr::Lit(_) => true,
+        Expr::Path(p) => p.path.segments.last().is_some_and(|s| {
+            s.ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase())
+        }),
+        _ => false,
     }
 }
 

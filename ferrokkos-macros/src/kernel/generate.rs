@@ -305,7 +305,9 @@ fn unpack_host(
             }
         })
         .collect();
-    quote!(#(#unpack)*)
+    // A captured array's `w[k]` is `w.at(k)` in the host body, as a View's (the macro cannot tell
+    // them apart by syntax): the trait that gives arrays `at`, in scope without a name.
+    quote!(use ::ferrokkos::__private::CapturedArray as _; #(#unpack)*)
 }
 
 /// The captures' binding in the shadow closure: one pattern of nested tuples.

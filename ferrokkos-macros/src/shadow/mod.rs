@@ -205,6 +205,8 @@ fn known_type(e: &Expr) -> bool {
         Expr::Lit(_) | Expr::Field(_) | Expr::Index(_) | Expr::Cast(_) => true,
         Expr::Paren(p) => known_type(&p.expr),
         Expr::Group(g) => known_type(&g.expr),
+        Expr::Array(a) => a.elems.iter().all(known_type),
+        Expr::Repeat(r) => known_type(&r.expr),
         Expr::Unary(u) => known_type(&u.expr),
         Expr::Binary(b) => match b.op {
             BinOp::Eq(_)
@@ -306,6 +308,15 @@ pub fn expr(e: &Expr) -> TokenStream {
             // error at the user's field name.
             let v = syn::Ident::new("__fk_v", Span::mixed_site());
             quote_spanned!(span=> #s::field(#base, #name, |#v| &#v.#member))
+        }
+        Expr::Array(a) => {
+            let elems = a.elems.iter().map(expr);
+            quote_spanned!(span=> #s::array_of([#(#elems),*]))
+        }
+        Expr::Repeat(r) => {
+            let v = expr(&r.expr);
+            let len = &r.len;
+            quote_spanned!(span=> #s::array_repeat::<_, { #len }>(#v))
         }
         Expr::Struct(st) => calls::construct(
             &st.path,

@@ -1,4 +1,4 @@
-//! The shadow of statements: `let` of a scratch View, a local array, a tuple of names or one
+//! The shadow of statements: `let` of a scratch View, a tuple of names or one
 //! name, and expression statements (the block's last, without `;`, gives the block's value).
 
 use proc_macro2::{Ident, Span, TokenStream};
@@ -16,9 +16,7 @@ pub(super) fn stmt(st: &Stmt, last: bool) -> TokenStream {
         Stmt::Local(l) if team::scratch_decl(l).is_some() => scratch_let(l),
         Stmt::Local(l) => {
             let marker = source_marker(l.span());
-            array_let(l, &marker)
-                .or_else(|| tuple_let(l, &marker))
-                .unwrap_or_else(|| plain_let(l, &marker))
+            tuple_let(l, &marker).unwrap_or_else(|| plain_let(l, &marker))
         }
 
         Stmt::Expr(e, Some(_)) => {
@@ -53,42 +51,6 @@ fn scratch_let(l: &syn::Local) -> TokenStream {
     let extents = extents.iter().map(expr);
     quote!(#marker let #name = #s::team::scratch_view::<#generics>(#team, #level, #per_thread,
         #text, [#(#extents),*]);)
-}
-
-/// `let w = [a, b];`, `let mut w = [0.0; N];` (optionally typed `[T; N]`): a local array.
-fn array_let(l: &syn::Local, marker: &TokenStream) -> Option<TokenStream> {
-    let s = s();
-    if let (Some(name), Some(init)) = (crate::analyze::array_local_name(&l.pat), &l.init)
-        && matches!(strip(&init.expr), Expr::Array(_) | Expr::Repeat(_))
-    {
-        let mutable = matches!(&l.pat, Pat::Ident(i) if i.mutability.is_some())
-            || matches!(&l.pat, Pat::Type(t) if matches!(&*t.pat, Pat::Ident(i) if i.mutability.is_some()));
-        let text = name.to_string();
-        let ty = match &l.pat {
-            Pat::Type(t) => match &*t.ty {
-                syn::Type::Array(a) => {
-                    let (elem, len) = (&a.elem, &a.len);
-                    quote!(: #s::ArrayExpr<#elem, { #len }>)
-                }
-                _ => quote!(),
-            },
-            _ => quote!(),
-        };
-        let value = match strip(&init.expr) {
-            Expr::Array(a) => {
-                let elems = a.elems.iter().map(expr);
-                quote!(#s::array_local(#text, #mutable, [#(#elems),*]))
-            }
-            Expr::Repeat(r) => {
-                let v = expr(&r.expr);
-                let len = &r.len;
-                quote!(#s::array_repeat::<_, { #len }>(#text, #v))
-            }
-            _ => unreachable!("matched above"),
-        };
-        return Some(quote!(#marker let #name #ty = #value;));
-    }
-    None
 }
 
 /// `let (a, b) = (x, y);`: the values first (as Rust evaluates the tuple), then the names.

@@ -28,8 +28,8 @@ impl fmt::Display for BorrowKind {
 pub enum DeviceTarget {
     /// A View's elements.
     View,
-    /// A captured array.
-    CapturedArray,
+    /// An array (`[T; N]`: captured, a local, a struct's field or a View's element).
+    Array,
     /// A View's dimensions (`x.extent(r)` with `r` at least the rank).
     Dimension,
     /// The threads of a team: `team.team_broadcast(v, source)` with `source` at least the team
@@ -41,7 +41,7 @@ impl fmt::Display for DeviceTarget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             DeviceTarget::View => "a View",
-            DeviceTarget::CapturedArray => "a captured array",
+            DeviceTarget::Array => "an array",
             DeviceTarget::Dimension => "the dimensions of a View (extent)",
             DeviceTarget::TeamRank => "the threads of a team (the source of team_broadcast)",
         })

@@ -97,7 +97,7 @@ pub enum Error {
         extents: Vec<usize>,
     },
 
-    /// A kernel on the GPU indexed a View (or a captured array) out of bounds. Those accesses reached
+    /// A kernel on the GPU indexed a View (or an array) out of bounds. Those accesses reached
     /// no memory (writes were dropped, reads gave zero), so the results of that work are wrong, but
     /// nothing else was touched and the device stays usable. Reported when the host next waits for
     /// the device (a fence, a reduction's result, a guard waiting for device work).
@@ -112,7 +112,7 @@ pub enum Error {
         what: String,
         /// The kernel (`the kernel at src/main.rs:12:5`).
         kernel: String,
-        /// What was indexed: a View, a captured array, or a View's dimensions (`x.extent(r)`).
+        /// What was indexed: a View, an array, or a View's dimensions (`x.extent(r)`).
         target: DeviceTarget,
         /// The index of the first access recorded.
         index: Box<[u64]>,

@@ -1,16 +1,17 @@
-//! Captured arrays: a kernel may read a Rust array of numbers (`[f64; 8]`) that it captures by value,
-//! as Kokkos functors carry small arrays. On the device it is an `fk::Array<T, N>` parameter.
+//! Arrays in kernels: `[T; N]` of device values is a device value itself (Kokkos' `Kokkos::Array`
+//! and the `[3]` of `View<double*[3]>`): a capture (`[f64; 8]` read by the kernel), a local
+//! (`let w = [a, b, c];`, `let mut acc = [0.0; N];`), a struct field, a `#[device]` parameter or
+//! result, a View's element (`View<[f64; 3], 1>`). On the device it is `fk::Array<T, N>` (a struct
+//! holding `T v[N]`: Rust's size, alignment and layout), indexed with a bounds check.
 
-use std::marker::PhantomData;
-
+use super::builder;
 use super::builder::prec;
-use super::capture::{Borrowed, IntoCapture, KernelValue};
+use super::capture::IntoCapture;
 use super::expr::Expr;
-use super::params::ParamWriter;
+use super::shadow::Mut;
 use super::value::DeviceValue;
 use super::view_expr::DeviceIndex;
-use crate::seal::SealedKernelValue;
-use crate::view::kernel_access::{KernelIndex, ViewAccess};
+use crate::view::kernel_access::KernelIndex;
 
 impl<T: DeviceValue, const N: usize> IntoCapture for [T; N] {
     type Value = [T; N];
@@ -19,41 +20,34 @@ impl<T: DeviceValue, const N: usize> IntoCapture for [T; N] {
     }
 }
 
-/// A captured array as the host body sees it: `values[j]` reads element `j` (bounds-checked). It
-/// borrows the array the kernel holds for the launch (a launch does not copy it again).
-pub struct HostArray<'a, T, const N: usize> {
-    array: &'a [T; N],
-}
-
-impl<T, const N: usize> Clone for HostArray<'_, T, N> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T, const N: usize> Copy for HostArray<'_, T, N> {}
-
-impl<T: Copy, const N: usize> HostArray<'_, T, N> {
+/// Indexing of a captured array in a kernel's host body (`values[j]`, which the host form writes as
+/// an accessor call, as for a View). Macro support: the host body brings it into scope.
+pub trait CapturedArray<T> {
     /// `values[index]`; panics, naming the length, if `index` is out of range.
-    #[inline(always)]
-    #[track_caller]
-    pub fn at(&self, index: impl KernelIndex<1>) -> T {
-        let [i] = index.to_index();
-        match self.array.get(i) {
-            Some(v) => *v,
-            None => out_of_range(i, N),
-        }
-    }
+    fn at(&self, index: impl KernelIndex<1>) -> T;
 
     /// `values[index]` in a body's proven form: a launch proves only Views' accesses (an array
     /// has no [`crate::view::kernel_access::ViewAccess`]), so an array keeps its check.
     ///
     /// # Safety
     /// None beyond `at`'s: this is `unsafe` only to match the Views' unchecked accessor.
-    #[doc(hidden)]
+    unsafe fn at_unchecked(&self, index: impl KernelIndex<1>) -> T;
+}
+
+impl<T: Copy, const N: usize> CapturedArray<T> for [T; N] {
     #[inline(always)]
     #[track_caller]
-    pub unsafe fn at_unchecked(&self, index: impl KernelIndex<1>) -> T {
+    fn at(&self, index: impl KernelIndex<1>) -> T {
+        let [i] = index.to_index();
+        match self.get(i) {
+            Some(v) => *v,
+            None => out_of_range(i, N),
+        }
+    }
+
+    #[inline(always)]
+    #[track_caller]
+    unsafe fn at_unchecked(&self, index: impl KernelIndex<1>) -> T {
         self.at(index)
     }
 }
@@ -65,97 +59,78 @@ fn out_of_range(index: usize, len: usize) -> ! {
     panic!("index {index} is out of bounds for a captured array of length {len}")
 }
 
-/// A captured array in the typed shadow.
-pub struct ArrayExpr<T, const N: usize> {
-    name: Expr<()>,
-    _type: PhantomData<fn() -> T>,
+/// An array, as a kernel indexes it (`w[k]`, `p[i].pos[k]`, `x[i][k]`, `v[k]` of a `&mut [T; N]`
+/// parameter): its element type and length.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an array: a kernel indexes Views and arrays",
+    label = "indexed here",
+    note = "a kernel indexes captured Views (`x[i]`, `a[(i, j)]`) and arrays `[T; N]` (captured, \
+            locals, struct fields, View elements: `w[k]`, `p[i].pos[k]`, `x[i][k]`)"
+)]
+pub trait ArrayValue {
+    /// The element type.
+    type Element: DeviceValue;
+    /// The length.
+    const LEN: usize;
 }
 
-impl<T, const N: usize> Clone for ArrayExpr<T, N> {
-    fn clone(&self) -> Self {
-        *self
-    }
+impl<T: DeviceValue, const N: usize> ArrayValue for [T; N] {
+    type Element = T;
+    const LEN: usize = N;
 }
 
-impl<T, const N: usize> Copy for ArrayExpr<T, N> {}
+impl<T: DeviceValue, const N: usize> ArrayValue for Mut<[T; N]> {
+    type Element = T;
+    const LEN: usize = N;
+}
 
 #[allow(clippy::len_without_is_empty)] // a kernel's `a.len()`; Rust arrays have no `is_empty` use here
-impl<T: DeviceValue, const N: usize> ArrayExpr<T, N> {
-    /// `values[index]` (assignable for a local `let mut` array).
-    pub fn at(self, index: impl DeviceIndex<1>) -> Expr<T> {
+impl<A> Expr<A> {
+    /// `values[index]`: an element (assignable where the array is: a `let mut` local, a field of
+    /// one, an element of a written View, a `&mut` parameter), bounds-checked on the device.
+    pub fn at(self, index: impl DeviceIndex<1>) -> Expr<A::Element>
+    where
+        A: ArrayValue,
+    {
         let i = index.coordinates().remove(0);
-        Expr::new(format!("{}[{i}]", self.name.text()), prec::PRIMARY)
+        Expr::new(
+            format!("{}[{i}]", self.operand(prec::PRIMARY)),
+            prec::PRIMARY,
+        )
     }
 
     /// `values.len()`.
-    pub fn len(self) -> Expr<usize> {
-        Expr::new(format!("{N}ULL"), prec::PRIMARY)
+    pub fn len(self) -> Expr<usize>
+    where
+        A: ArrayValue,
+    {
+        Expr::new(format!("{}ULL", A::LEN), prec::PRIMARY)
     }
 }
 
-/// `let name = [e0, e1, ...];` (`mutable`: `let mut`): a local array (`fk::Array<T, N>`, indexed
-/// with the bounds check of captured arrays).
-pub fn array_local<T: DeviceValue, const N: usize>(
-    name: &str,
-    mutable: bool,
-    elems: [Expr<T>; N],
-) -> ArrayExpr<T, N> {
-    let ty = format!("fk::Array<{}, {N}>", T::cxx_name());
+/// The array literal `[e0, e1, ...]`: a C++ temporary holding the elements, evaluated in order.
+pub fn array_of<T: DeviceValue, const N: usize>(elems: [Expr<T>; N]) -> Expr<[T; N]> {
+    let ty = <[T; N]>::cxx_name();
     let values: Vec<String> = elems.iter().map(|e| e.text()).collect();
-    let cxx = super::builder::fresh_name(name);
-    let konst = if mutable { "" } else { "const " };
-    super::builder::line(format!(
-        "{konst}{ty} {cxx} = {{{{{}}}}};",
-        values.join(", ")
-    ));
-    ArrayExpr {
-        name: Expr::name(&cxx),
-        _type: PhantomData,
-    }
+    let t = builder::fresh_temp("fk_array");
+    builder::line(format!("const {ty} {t} = {{{{{}}}}};", values.join(", ")));
+    Expr::name(&t)
 }
 
-/// `let name = [value; N];`: a local array of `N` copies of `value` (evaluated once).
-pub fn array_repeat<T: DeviceValue, const N: usize>(name: &str, value: Expr<T>) -> ArrayExpr<T, N> {
-    let ty = format!("fk::Array<{}, {N}>", T::cxx_name());
-    let fill = super::builder::fresh_temp("fk_fill");
-    super::builder::line(format!(
+/// The array literal `[value; N]`: `N` copies of `value` (evaluated once).
+pub fn array_repeat<T: DeviceValue, const N: usize>(value: Expr<T>) -> Expr<[T; N]> {
+    let ty = <[T; N]>::cxx_name();
+    let fill = builder::fresh_temp("fk_fill");
+    builder::line(format!(
         "const {} {fill} = {};",
         T::cxx_name(),
         value.text()
     ));
-    let cxx = super::builder::fresh_name(name);
-    let k = super::builder::fresh_temp("fk_k");
-    super::builder::line(format!("{ty} {cxx};"));
-    super::builder::line(format!(
-        "for (usize {k} = 0; {k} < {N}ULL; ++{k}) {cxx}.v[{k}] = {fill};"
+    let t = builder::fresh_temp("fk_array");
+    let k = builder::fresh_temp("fk_k");
+    builder::line(format!("{ty} {t};"));
+    builder::line(format!(
+        "for (usize {k} = 0; {k} < {N}ULL; ++{k}) {t}.v[{k}] = {fill};"
     ));
-    ArrayExpr {
-        name: Expr::name(&cxx),
-        _type: PhantomData,
-    }
-}
-
-impl<T: DeviceValue, const N: usize> SealedKernelValue for [T; N] {}
-
-impl<T: DeviceValue, const N: usize> KernelValue for [T; N] {
-    type Host<'a> = HostArray<'a, T, N>;
-    type Shadow = ArrayExpr<T, N>;
-    fn read_access(&self, _: &'static str) -> Option<ViewAccess<'_>> {
-        None
-    }
-    fn read_host<'a>(&'a self, _: &Borrowed) -> HostArray<'a, T, N> {
-        HostArray { array: self }
-    }
-    fn read_shadow(cxx_name: &str) -> ArrayExpr<T, N> {
-        ArrayExpr {
-            name: Expr::name(cxx_name),
-            _type: PhantomData,
-        }
-    }
-    fn read_cxx_type() -> String {
-        format!("const fk::Array<{}, {N}>", T::cxx_name())
-    }
-    fn read_pack(&self, w: &mut ParamWriter<'_>) {
-        w.push_ref(self);
-    }
+    Expr::name(&t)
 }

@@ -107,7 +107,9 @@ impl<T: DeviceValue> KernelValue for T {
         format!("const {}", T::cxx_name())
     }
     fn read_pack(&self, w: &mut ParamWriter<'_>) {
-        w.push(*self);
+        // By reference: a large value (a captured array of many numbers) is then not copied into
+        // the parameter buffer by a launch that passes one pointer per parameter.
+        w.push_ref(self);
     }
 }
 

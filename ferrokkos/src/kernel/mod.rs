@@ -65,11 +65,14 @@
 //! # The kernel language
 //!
 //! Kernels use a subset of Rust that has a meaning on every device: `let` / `let mut` (also
-//! `let (a, b) = (x, y);`; local arrays `let w = [a, b, c];`, `let mut acc = [0.0; N];`, typed
-//! `[T; N]`, indexed (bounds-checked as captured arrays), written and `len()`), assignment and
+//! `let (a, b) = (x, y);`), assignment and
 //! compound assignment; values of [`DeviceValue`](crate::DeviceValue) structs (`#[repr(C)]` structs that derive it):
 //! as View elements, captures and locals, their fields read and written (`p[i].vel.x += a`,
 //! `q.x`, `t.0`), struct literals (`Vec2 { x: 1.0, y }`, `Tag(a, b)`), whole-value assignment;
+//! arrays `[T; N]` of device values as locals (`let w = [a, b, c];`, `let mut acc = [0.0; N];`),
+//! struct fields, captures, `#[device]` parameters and results and View elements
+//! (`View<[f64; 3], 1>`, Kokkos' `View<double*[3]>`), indexed with a bounds check (`w[k]`,
+//! `p[i].pos[k]`, `x[i][k]`), written where the array is, and `len()`;
 //! methods and associated functions of `#[device] impl` blocks (`v.dot(w)`, `Vec2::new(x, y)`,
 //! `Self::new` inside them; receivers `self` or `&self`); fieldless enums that derive [`DeviceValue`](crate::DeviceValue) (`#[repr(u8)]` ...): variants (`Phase::Gas`), `==`,
 //! `!=`, `match` on them, as View elements, fields and captures;

@@ -14,7 +14,8 @@ use std::any::TypeId;
 use super::builder;
 
 /// A type whose values kernels hold, copy and pass on every space: the primitive numbers, `bool`,
-/// [`crate::Complex`], `#[repr(C)]` structs of them (nested) and fieldless enums with an integer
+/// [`crate::Complex`], arrays `[T; N]` of them (`N` at least 1; Kokkos' `Kokkos::Array`), `#[repr(C)]`
+/// structs of them (nested) and fieldless enums with an integer
 /// `#[repr]` that `#[derive(DeviceValue)]` (an enum needs a variant whose discriminant is 0, since
 /// Views start zero-filled; on the device it is its discriminant).
 ///
@@ -53,8 +54,8 @@ use super::builder;
 /// alignment and layout, where every field's C++ value has the Rust field's bytes.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a device value",
-    note = "kernels and `#[device]` functions hold numbers, `bool`s and `#[repr(C)]` structs that \
-            `#[derive(DeviceValue)]`"
+    note = "kernels and `#[device]` functions hold numbers, `bool`s, `#[repr(C)]` structs that \
+            `#[derive(DeviceValue)]` and arrays `[T; N]` of them"
 )]
 pub unsafe trait DeviceValue: crate::view::Element + crate::plain::PlainBytes {
     /// The type's C++ name in the translation unit being written, defining it there first (and the
@@ -76,6 +77,17 @@ macro_rules! primitive_values {
 }
 
 primitive_values!(i8 i16 i32 i64 isize u8 u16 u32 u64 usize f32 f64 bool);
+
+// SAFETY: `fk::Array<T, N>` (device header, `views.cuh`) is a struct of one member `T v[N]`: N
+// elements of `T`'s C++ type (same size and layout as `T`, by `T`'s own contract) without gaps,
+// aligned as `T`, which is Rust's layout of `[T; N]`; `N` is at least 1 (checked below, as C++ has
+// no arrays of length 0). `[T; N]` is an `Element` and `PlainBytes` when `T` is.
+unsafe impl<T: DeviceValue, const N: usize> DeviceValue for [T; N] {
+    fn cxx_name() -> String {
+        const { assert!(N > 0, "a kernel's arrays have at least one element") };
+        format!("fk::Array<{}, {N}>", T::cxx_name())
+    }
+}
 
 /// Device values that `==` and `!=` compare in device code: the device types and the fieldless
 /// enums that derive [`DeviceValue`] (compared by discriminant).

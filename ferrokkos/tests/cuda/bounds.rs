@@ -162,12 +162,41 @@ fn multidimensional_views_and_captured_arrays_are_checked_per_dimension() {
         Error::DeviceOutOfBounds {
             target, extents, ..
         } => {
-            assert_eq!(target, DeviceTarget::CapturedArray);
+            assert_eq!(target, DeviceTarget::Array);
             assert_eq!(&extents[..], &[3]);
         }
         other => panic!("{other}"),
     }
     assert_eq!(host_copy(&y), vec![1.0, 2.0, 3.0, 0.0, 0.0]);
+    // A component of a View's array element past the array's length: the write is dropped.
+    let v = Dev1::<[f64; 3]>::new("v", [4]).unwrap();
+    parallel_for(
+        "component",
+        RangePolicy::new(&exec, 0, 4).unwrap(),
+        kernel!(|i| {
+            v[i][i] = 1.0 + i as f64;
+        }),
+    )
+    .unwrap();
+    match exec.fence("component").unwrap_err() {
+        Error::DeviceOutOfBounds {
+            target,
+            index,
+            extents,
+            count,
+            ..
+        } => {
+            assert_eq!(target, DeviceTarget::Array);
+            assert_eq!((&index[..], &extents[..], count), (&[3][..], &[3][..], 1));
+        }
+        other => panic!("{other}"),
+    }
+    let m = create_mirror_view(&v).unwrap();
+    deep_copy(&m, &v).unwrap();
+    let want = [[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 3.0], [0.0; 3]];
+    for (i, w) in want.iter().enumerate() {
+        assert_eq!(m.get(i).unwrap(), *w, "element {i}");
+    }
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! `backend/gpu/codegen/device/types.cuh`, "Out-of-bounds accesses").
 //!
 //! A kernel on the GPU cannot panic as the host body does. Instead, an access outside a View's
-//! extents (or a captured array's length) touches no memory (a write is dropped, a read gives zero)
+//! extents (or an array's length) touches no memory (a write is dropped, a read gives zero)
 //! and is recorded in the context's fault record: pinned host memory that every module loaded here
 //! points at (its `fk_fault_record` global) together with the module's unit number
 //! (`fk_fault_unit`). When the host next waits for the device (an instance's fence, a reduction's
@@ -179,7 +179,7 @@ impl<D: Driver> Faults<D> {
             });
         }
         let target = match kind {
-            1 => DeviceTarget::CapturedArray,
+            1 => DeviceTarget::Array,
             3 => DeviceTarget::Dimension,
             4 => DeviceTarget::TeamRank,
             _ => DeviceTarget::View,

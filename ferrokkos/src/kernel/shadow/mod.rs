@@ -35,7 +35,7 @@ mod control;
 mod print;
 pub mod team;
 
-pub use super::array::{ArrayExpr, array_local, array_repeat};
+pub use super::array::{array_of, array_repeat};
 pub use super::complex::{ComplexPart, complex_from_polar, complex_new};
 pub use super::device_fn::{device_assoc, device_method};
 pub use super::view_expr::{DeviceIndex, ViewExpr};

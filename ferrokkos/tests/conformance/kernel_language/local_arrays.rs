@@ -79,10 +79,14 @@ fn local_arrays_are_fk_arrays_that_compile() -> Result<()> {
     let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
     assert!(
-        text.contains("const fk::Array<f32, 2> w = {{0.5f, 0.25f}};"),
+        text.contains("const fk::Array<f32, 2> fk_array = {{0.5f, 0.25f}};"),
         "{text}"
     );
-    assert!(text.contains("fk::Array<f32, 3> a;"), "{text}");
+    assert!(
+        text.contains("const fk::Array<f32, 2> w = fk_array;"),
+        "{text}"
+    );
+    assert!(text.contains("fk::Array<f32, 3> a = fk_array_1;"), "{text}");
     crate::common::check_device_code(&tu);
     Ok(())
 }

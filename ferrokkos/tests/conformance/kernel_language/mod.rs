@@ -4,6 +4,7 @@
 //! unless `FERROKKOS_REQUIRE_NVRTC=1`). The same constructs run on every space, against plain Rust,
 //! in `differential/`.
 
+mod arrays;
 mod atomic_forms;
 mod atomic_views;
 mod atomics;

@@ -103,11 +103,12 @@ __device__ __forceinline__ usize extent(const View<T, 0, L>&, usize r) {
   return 0;
 }
 
-/// A captured Rust array `[T; N]`, passed by value (a struct, since C++ cannot pass an array by
-/// value). Read-only in kernels; `values[j]` reads element j.
+/// A Rust array `[T; N]` (a struct, since C++ cannot pass or return an array by value): a capture,
+/// a local, a struct's field, a device function's parameter or result, a View's element. Its layout
+/// is Rust's: N elements without gaps, aligned as T. `values[j]` is element j.
 template <class T, int N>
 struct Array {
-  static_assert(N >= 1, "fk::Array: a captured array has at least one element");
+  static_assert(N >= 1, "fk::Array: an array has at least one element");
   T v[N];
 
   /// Element `i` of any integer type; an index out of range reaches no memory and reads zero (see
@@ -123,8 +124,8 @@ struct Array {
     return v[at[0]];
   }
 
-  /// Element `i` of a local (`let mut`) array, assignable; out of range: as above, and a write is
-  /// dropped.
+  /// Element `i` of a mutable array (a `let mut` local, a written View's element), assignable;
+  /// out of range: as above, and a write is dropped.
   template <class I>
   __device__ __forceinline__ T& operator[](I i) {
     const usize at[1] = {(usize)i};
