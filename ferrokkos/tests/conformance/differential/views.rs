@@ -498,3 +498,84 @@ mod constants_are_used_by_value {
 
     differential!(inputs, run, reference);
 }
+
+/// `a × b` of 3-vectors, as a `#[device]` function over arrays.
+#[device]
+fn cross3(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+mod arrays_are_device_values {
+    use super::*;
+
+    type Input = (Vec<[f64; 3]>, Vec<[f64; 3]>, [[f64; 3]; 3]);
+
+    fn inputs(seed: u64) -> Input {
+        let mut rng = Rng::new(seed);
+        let mut vecs = |n: usize| -> Vec<[f64; 3]> {
+            (0..n)
+                .map(|_| std::array::from_fn(|_| rng.f64_in(-2.0, 2.0)))
+                .collect()
+        };
+        let (a, b) = (vecs(501), vecs(501));
+        let m = std::array::from_fn(|_| std::array::from_fn(|_| rng.f64_in(-1.0, 1.0)));
+        (a, b, m)
+    }
+
+    /// `m · (a × b)` per element, written component by component into a View of arrays, and the
+    /// square of its length into a View of numbers.
+    fn run<S: Launch>(exec: &S, input: &Input) -> Result<Outputs> {
+        let n = input.0.len();
+        let a = upload::<S, [f64; 3]>("a", &input.0)?;
+        let b = upload::<S, [f64; 3]>("b", &input.1)?;
+        let m = input.2;
+        let y = SView::<S, [f64; 3], 1>::new("y", [n])?;
+        let len2 = SView::<S, f64, 1>::new("len2", [n])?;
+        parallel_for(
+            "rotate",
+            RangePolicy::new(exec, 0, n)?,
+            kernel!(|i| {
+                let c = cross3(a[i], b[i]);
+                let mut s = 0.0;
+                for r in 0..3 {
+                    y[i][r] = m[r][0] * c[0] + m[r][1] * c[1] + m[r][2] * c[2];
+                    s += y[i][r] * y[i][r];
+                }
+                len2[i] = s;
+            }),
+        )?;
+        let mut o = Outputs::new();
+        let flat: Vec<f64> = download(&y)?.into_iter().flatten().collect();
+        o.put("y", flat).put("len2", download(&len2)?);
+        Ok(o)
+    }
+
+    fn reference(input: &Input) -> Outputs {
+        let (a, b, m) = input;
+        let mut y = Vec::new();
+        let mut len2 = Vec::new();
+        for (a, b) in a.iter().zip(b) {
+            let c = [
+                a[1] * b[2] - a[2] * b[1],
+                a[2] * b[0] - a[0] * b[2],
+                a[0] * b[1] - a[1] * b[0],
+            ];
+            let mut s = 0.0;
+            for row in m {
+                let v = row[0] * c[0] + row[1] * c[1] + row[2] * c[2];
+                y.push(v);
+                s += v * v;
+            }
+            len2.push(s);
+        }
+        let mut o = Outputs::new();
+        o.put("y", y).put("len2", len2);
+        o
+    }
+
+    differential!(inputs, run, reference);
+}
