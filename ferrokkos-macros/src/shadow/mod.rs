@@ -309,6 +309,22 @@ pub fn expr(e: &Expr) -> TokenStream {
             let v = syn::Ident::new("__fk_v", Span::mixed_site());
             quote_spanned!(span=> #s::field(#base, #name, |#v| &#v.#member))
         }
+        Expr::Array(_) | Expr::Repeat(_) => array(e, span),
+        Expr::Struct(st) => calls::construct(
+            &st.path,
+            st.fields.iter().map(|f| f.member.clone()).collect(),
+            st.fields.iter().map(|f| &f.expr).collect(),
+            span,
+        ),
+        // Rejected by the analysis.
+        _ => quote!(),
+    }
+}
+
+/// An array literal: `[a, b, c]` or `[v; N]` (a C++ temporary).
+fn array(e: &Expr, span: Span) -> TokenStream {
+    let s = s();
+    match e {
         Expr::Array(a) => {
             let elems = a.elems.iter().map(expr);
             quote_spanned!(span=> #s::array_of([#(#elems),*]))
@@ -318,13 +334,6 @@ pub fn expr(e: &Expr) -> TokenStream {
             let len = &r.len;
             quote_spanned!(span=> #s::array_repeat::<_, { #len }>(#v))
         }
-        Expr::Struct(st) => calls::construct(
-            &st.path,
-            st.fields.iter().map(|f| f.member.clone()).collect(),
-            st.fields.iter().map(|f| &f.expr).collect(),
-            span,
-        ),
-        // Rejected by the analysis.
         _ => quote!(),
     }
 }

@@ -3,6 +3,9 @@
 //! literals as values, nested arrays; read and written by element on every space with plain
 //! Rust's results, and the generated C++ compiles with NVRTC and hiprtc.
 
+// Kernels and device functions index arrays in loops, as Kokkos code does.
+#![allow(clippy::needless_range_loop)]
+
 use crate::common::check_device_code;
 use crate::spaces::{SView, download, upload};
 use ferrokkos::codegen::TranslationUnit;
@@ -69,7 +72,6 @@ fn particles(n: usize) -> Vec<Particle> {
 }
 
 /// What the particle kernel does, in plain Rust.
-#[allow(clippy::needless_range_loop)] // as the kernel writes it
 fn step(p: Particle, dt: f64, k: usize) -> (Particle, f64) {
     let mut q = p;
     for d in 0..DIM {
