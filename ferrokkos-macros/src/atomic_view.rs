@@ -16,10 +16,13 @@ use syn::{BinOp, Expr};
 use crate::analyze::ident_of;
 
 /// Rewrites the accesses of the Views `names` in `body` into atomic operations; an update with no
-/// atomic form (`*=`, `/=`, ...) is an error.
-pub fn rewrite(body: &mut Expr, names: &HashSet<String>) -> Vec<syn::Error> {
+/// atomic form (`*=`, `/=`, ...) is an error, which says why the View is atomic: `params`, the
+/// atomic View parameters of a `#[device]` function; otherwise Views a kernel writes other than one
+/// to one.
+pub fn rewrite(body: &mut Expr, names: &HashSet<String>, params: bool) -> Vec<syn::Error> {
     let mut r = Rewrite {
         names,
+        params,
         errors: Vec::new(),
     };
     r.visit_expr_mut(body);
@@ -28,6 +31,7 @@ pub fn rewrite(body: &mut Expr, names: &HashSet<String>) -> Vec<syn::Error> {
 
 struct Rewrite<'a> {
     names: &'a HashSet<String>,
+    params: bool,
     errors: Vec<syn::Error>,
 }
 
@@ -100,15 +104,21 @@ impl VisitMut for Rewrite<'_> {
                 };
                 if let Some((view, mut index)) = self.target(&b.left) {
                     let Some(op) = op else {
+                        let view = quote!(#view);
+                        let why = if self.params {
+                            format!("`{view}` is an atomic View parameter")
+                        } else {
+                            format!(
+                                "the kernel writes View `{view}` at other elements than the \
+                                 iteration's own, so it is an atomic View"
+                            )
+                        };
                         self.errors.push(syn::Error::new(
                             span,
                             format!(
-                                "the kernel writes View `{}` at other elements than the \
-                                 iteration's own, so it is an atomic View whose every access is \
-                                 atomic, and this update has no atomic form (atomic updates: \
-                                 `+=`, `-=`, `&=`, `|=`, `^=`); use `atomic_compare_exchange` in \
-                                 a loop",
-                                quote!(#view)
+                                "{why} whose every access is atomic, and this update has no \
+                                 atomic form (atomic updates: `+=`, `-=`, `&=`, `|=`, `^=`); use \
+                                 `atomic_compare_exchange` in a loop"
                             ),
                         ));
                         return;

@@ -446,7 +446,7 @@ impl Host<'_, '_> {
         let is_view = record.views.iter().map(Option::is_some);
         let unchecked = args.iter().zip(&record.views).map(|(a, v)| match v {
             Some(_) => {
-                let wrap = self.proven(quote!(#k::ProvenRead::new(#a)));
+                let wrap = self.proven(quote!((#a).proven()));
                 quote!(&#wrap)
             }
             None => quote!(#a),

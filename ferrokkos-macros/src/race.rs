@@ -65,26 +65,6 @@ pub fn roles(
             .collect();
         let atomic = mine.iter().any(|a| a.kind == AccessKind::Atomic);
         let write = mine.iter().any(|a| a.kind == AccessKind::Write);
-        // A device function may read any element of a View it is given: the kernel may not also
-        // change the View, or a read could meet another iteration's write.
-        if atomic || write {
-            for a in mine.iter().filter(|a| a.kind == AccessKind::Passed) {
-                let how = if atomic {
-                    "updates it atomically"
-                } else {
-                    "writes it"
-                };
-                errors.push(syn::Error::new_spanned(
-                    &a.tokens,
-                    format!(
-                        "the kernel passes View `{name}` to a device function, which may read any \
-                         of its elements, but the kernel also {how}; a kernel passes only Views \
-                         it does not change (pass the element instead: `f({name}[i])`, or \
-                         `f(&mut {name}[i])` for the one the iteration owns)"
-                    ),
-                ));
-            }
-        }
         let role = if atomic {
             for a in &mine {
                 if a.kind == AccessKind::Write || (a.kind == AccessKind::Read && !a.in_unsafe) {
@@ -123,6 +103,25 @@ pub fn roles(
         } else {
             Role::Read
         };
+        // A device function may read any element of a View it is given: the kernel may not also
+        // write the View, or a read could meet another iteration's write. A View the kernel
+        // updates atomically (or writes other than one to one, which makes it an atomic View)
+        // may be passed: it is captured atomic, so the function's host form takes it only as an
+        // atomic View parameter (`&AtomicView<T, R>`: atomic accesses only), never as a View it
+        // reads (`ViewRead`, which an atomic capture does not give).
+        if role == Role::Write && !found.atomic_only.iter().any(|(n, _)| *n == name) {
+            for a in mine.iter().filter(|a| a.kind == AccessKind::Passed) {
+                errors.push(syn::Error::new_spanned(
+                    &a.tokens,
+                    format!(
+                        "the kernel passes View `{name}` to a device function, which may read any \
+                         of its elements, but the kernel also writes it; a kernel passes only \
+                         Views it does not change (pass the element instead: `f({name}[i])`, or \
+                         `f(&mut {name}[i])` for the one the iteration owns)"
+                    ),
+                ));
+            }
+        }
         out.push((name, role, span));
     }
     (out, found)

@@ -100,8 +100,10 @@ pub use ferrokkos_macros::DeviceValue;
 /// Makes a function callable from kernels: the function stays as it is for the host, and the macro
 /// adds its typed shadow, which defines it once in each translation unit that calls it. Its
 /// parameters and result are device values (numbers, `bool`, [`Complex`], `#[derive(DeviceValue)]`
-/// types); a parameter may also be a View it reads (`u: &View<T, R>`, any layout and space: kernels
-/// pass `&u`, host code a guard; see [`ViewRead`](traits::ViewRead)) or an element it may change (`cell: &mut T`:
+/// types, arrays `[T; N]` of them); a parameter may also be a View it reads (`u: &View<T, R>`, any
+/// layout and space: kernels pass `&u`, host code a guard; see [`ViewRead`](traits::ViewRead)), an
+/// atomic View it updates (`h: &AtomicView<T, R>`: kernels pass `&h` of an [`AtomicView`], and
+/// every access of `h` is atomic) or an element it may change (`cell: &mut T`:
 /// kernels pass `&mut y[i]` under the race rules, or `&mut local`). It may be generic over number
 /// types (`fn lerp<T: Add<Output = T> + ...>(a: T, b: T, t: T) -> T`: one C++ function per type it
 /// is called with; each type parameter is also bounded by [`kernel::DeviceScalar`]). Its body uses
@@ -330,7 +332,7 @@ pub mod __private {
         AccessMode, AtomicAccess, IndexInt, KernelIndex, ReadAccess, ViewAccess, WriteAccess,
     };
     pub use crate::view::subview::typelevel;
-    pub use crate::view::view_read::ProvenRead;
+    pub use crate::view::view_read::{ProvenArg, ProvenRead};
 
     /// The typed shadow's builders (one call per operation of a kernel body).
     pub mod shadow {

@@ -116,10 +116,10 @@ impl Walker {
     }
 }
 
-/// The View of an element place `y[i]`, `y[i].a.b`.
+/// The View of an element place `y[i]`, `y[i].a.b`, `y[i].pos[k]`.
 fn element_base(e: &Expr) -> Option<String> {
     match strip(e) {
-        Expr::Index(ix) => ident_of(&ix.expr),
+        Expr::Index(ix) => ident_of(&ix.expr).or_else(|| element_base(&ix.expr)),
         Expr::Field(f) => element_base(&f.base),
         _ => None,
     }
@@ -149,6 +149,11 @@ pub(super) fn ref_param_misuse(name: &str, kind: RefParam) -> String {
         RefParam::Mut => format!(
             "`{name}` is a `&mut` parameter: a device function reads and assigns `*{name}`, \
              reaches its fields (`{name}.x`) or passes it on (`f({name})`)"
+        ),
+        RefParam::Atomic => format!(
+            "`{name}` is an atomic View parameter: a device function updates it (`{name}[k] += v`, \
+             `{name}.atomic_add(k, v)`), loads and stores its elements atomically, takes \
+             `{name}.extent(r)` or passes it on (`f({name}, k)`)"
         ),
     }
 }

@@ -29,7 +29,10 @@ impl Walker {
         }
         if name == "extent"
             && let Some(view) = ident_of(&m.receiver)
-            && self.ref_params.get(&view) == Some(&RefParam::View)
+            && matches!(
+                self.ref_params.get(&view),
+                Some(RefParam::View | RefParam::Atomic)
+            )
         {
             // A View parameter's extent.
         } else if name == "extent"
@@ -66,6 +69,26 @@ impl Walker {
 
     /// An atomic on a captured View (`h.atomic_add(k, v)`), taking `arity` arguments.
     fn atomic(&mut self, m: &syn::ExprMethodCall, name: &str, arity: usize) {
+        if let Some(view) = ident_of(&m.receiver)
+            && self.ref_params.get(&view) == Some(&RefParam::Atomic)
+        {
+            // An atomic View parameter: every access atomic, so no race rule to check here.
+            if m.args.len() != arity {
+                return self.err(m.span(), atomic_form(name, arity));
+            }
+            let ordered = name.ends_with("_ord");
+            let mut args = m.args.iter();
+            if let Some(index) = args.next() {
+                self.index_expr(index);
+            }
+            for a in args.take(arity - 1 - if ordered { 2 } else { 0 }) {
+                self.expr(a);
+            }
+            if ordered {
+                self.memory_order(m, name);
+            }
+            return;
+        }
         if let Some(view) = ident_of(&m.receiver)
             && self.ref_params.contains_key(&view)
         {

@@ -43,6 +43,8 @@ pub enum Mode {
 pub enum RefParam {
     View,
     Mut,
+    /// An atomic View (`h: &AtomicView<T, R>`): reached only through its atomic methods.
+    Atomic,
 }
 
 /// The result of walking a body.
@@ -58,6 +60,9 @@ pub struct Analysis {
     pub views: HashSet<String>,
     /// Constants used by name (`N`, `SCALE`): not captured, written as literals in the shadow.
     pub constants: HashSet<String>,
+    /// Captured Views handed whole to `#[device]` functions (`f(&u, i)`): captured as their type
+    /// says (`capture::passed`).
+    pub passed: HashSet<String>,
     /// The names that are launch constants in index maps (see [`crate::affine::coords`]): the
     /// constants, and captured numbers the body never binds.
     pub launch_constants: HashSet<String>,
@@ -225,6 +230,12 @@ impl Walker {
             .filter(|n| constant(n))
             .cloned()
             .collect();
+        let passed = w
+            .accesses
+            .iter()
+            .filter(|(_, a)| a.kind == AccessKind::Passed)
+            .map(|(n, _)| n.clone())
+            .collect();
         let (captures, found) = race::roles(
             std::mem::take(&mut w.captures),
             std::mem::take(&mut w.accesses),
@@ -238,6 +249,7 @@ impl Walker {
             dereferenced: w.dereferenced,
             views: w.views,
             constants: w.constants,
+            passed,
             launch_constants,
             owner_idents: found.owners,
             overlaps: found.overlaps,

@@ -150,6 +150,12 @@ impl Walker {
         tokens: TokenStream,
     ) {
         match ident_of(base) {
+            Some(view) if self.ref_params.get(&view) == Some(&RefParam::Atomic) => {
+                self.err_spanned(
+                    &tokens,
+                    super::calls::ref_param_misuse(&view, RefParam::Atomic),
+                );
+            }
             Some(view) if self.ref_params.get(&view) == Some(&RefParam::View) => {
                 if kind != AccessKind::Read {
                     self.err_spanned(

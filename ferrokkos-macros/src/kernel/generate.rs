@@ -180,6 +180,9 @@ fn capture_values(
         .map(|(name, role, span)| {
             let ident = syn::Ident::new(name, *span);
             let ctor = match role {
+                // Passed to a `#[device]` function: captured as its type says (a View read, an
+                // atomic View atomic), which the function's parameter must then take.
+                Role::Read if analysis.passed.contains(name) => quote!(passed),
                 Role::Read if analysis.views.contains(name) => quote!(read),
                 Role::Read => quote!(value),
                 Role::Write => quote!(write),
@@ -306,8 +309,13 @@ fn unpack_host(
         })
         .collect();
     // A captured array's `w[k]` is `w.at(k)` in the host body, as a View's (the macro cannot tell
-    // them apart by syntax): the trait that gives arrays `at`, in scope without a name.
-    quote!(use ::ferrokkos::__private::CapturedArray as _; #(#unpack)*)
+    // them apart by syntax), and a View passed to a `#[device]` function in the proven form is
+    // `(&u).proven()`: the traits that give those methods, in scope without a name.
+    quote!(
+        use ::ferrokkos::__private::CapturedArray as _;
+        use ::ferrokkos::__private::ProvenArg as _;
+        #(#unpack)*
+    )
 }
 
 /// The captures' binding in the shadow closure: one pattern of nested tuples.

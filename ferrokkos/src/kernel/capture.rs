@@ -327,6 +327,66 @@ pub fn read<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Read<C::V
     }
 }
 
+/// A View a kernel passes whole to a `#[device]` function (`f(&u, i)`) and reaches no other way:
+/// a plain View is captured read-only (for a `&View<T, R>` parameter, which only reads it), an
+/// [`crate::AtomicView`] as atomic (for a `&AtomicView<T, R>` parameter, whose every access is
+/// atomic). The function's host form takes what each capture gives (`ViewRead` or an
+/// `AtomicAccess`), so a View reaches a parameter only of its own kind (sealed).
+#[diagnostic::on_unimplemented(
+    message = "the kernel passes `{Self}` to a device function, but only Views can be passed so",
+    note = "a device function takes a View it reads (`&View<T, R>`) or an atomic View it updates \
+            (`&AtomicView<T, R>`); pass values as themselves (`f(x)`)"
+)]
+pub trait PassedView: SealedKernelWrite {
+    /// The capture.
+    type Capture: Capture;
+    /// The capture of `self` as `name`.
+    #[doc(hidden)]
+    fn passed(&self, name: &'static str) -> Self::Capture;
+}
+
+impl<T: DeviceValue, const R: usize, L: Layout, M: MemorySpace> PassedView for View<T, R, L, M> {
+    type Capture = Read<View<T, R, L, M>>;
+    fn passed(&self, name: &'static str) -> Self::Capture {
+        read(self, name)
+    }
+}
+
+impl<T, const R: usize, L, M> Sealed for crate::view::AtomicView<T, R, L, M>
+where
+    T: DeviceScalar + HostAtomic,
+    L: Layout,
+    M: MemorySpace,
+{
+}
+
+impl<T, const R: usize, L, M> PassedView for crate::view::AtomicView<T, R, L, M>
+where
+    T: DeviceScalar + HostAtomic,
+    L: Layout,
+    M: MemorySpace,
+{
+    type Capture = Atomic<View<T, R, L, M>>;
+    fn passed(&self, name: &'static str) -> Self::Capture {
+        atomic(self, name)
+    }
+}
+
+impl<P: PassedView + ?Sized> Sealed for &P {}
+
+impl<P: PassedView + ?Sized> PassedView for &P {
+    type Capture = P::Capture;
+    fn passed(&self, name: &'static str) -> Self::Capture {
+        (**self).passed(name)
+    }
+}
+
+/// Captures the View `value`, which the kernel only passes to `#[device]` functions, as `name`
+/// (see [`PassedView`]).
+pub fn passed<P: PassedView + ?Sized>(value: &P, name: &'static str) -> P::Capture {
+    value.passed(name)
+}
+
 /// A value a kernel may use as a value (not index): a number, a `bool` or a [`DeviceValue`]
 /// struct.
 #[diagnostic::on_unimplemented(

@@ -104,7 +104,8 @@
 //! float `min`/`max` ignore a NaN operand); constants: numeric ones (`std::f64::consts::PI`,
 //! `std::f32::consts::E`, `i32::MAX`, `f64::INFINITY`) and `const` items by name or path (`N`,
 //! `consts::CONDUCTIVITY`, `Grid::SIZE`: an UPPER_CASE last segment), written into device code as
-//! literals; typed locals (`let v: Vec2 = ...`); calls of [`crate::device`] functions; `unsafe { }` blocks. Anything else is a
+//! literals; typed locals (`let v: Vec2 = ...`); calls of [`crate::device`] functions (which take
+//! values, Views they read, atomic Views they update and `&mut` elements); `unsafe { }` blocks. Anything else is a
 //! compile error at the offending syntax that says what is supported.
 //!
 //! On the device the semantics are Rust's (release build): shifts mask their amount, `%` truncates,

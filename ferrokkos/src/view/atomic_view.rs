@@ -3,8 +3,9 @@
 
 use super::atomic::HostAtomic;
 use super::view::View;
-use crate::layout::Layout;
+use crate::layout::{Layout, LayoutRight};
 use crate::space::MemorySpace;
+use crate::space::host_space::HostSpace;
 
 /// A handle to a View whose accesses in kernels are all atomic, as a Kokkos View with
 /// `MemoryTraits<Atomic>`: a `kernel!` may write it at any index (`hist[bin] += 1.0` becomes an
@@ -25,7 +26,12 @@ use crate::space::MemorySpace;
 /// assert_eq!(hist.to_vec()?, vec![250; 4]);
 /// # Ok::<(), ferrokkos::Error>(())
 /// ```
-pub struct AtomicView<T: HostAtomic, const R: usize, L: Layout, M: MemorySpace> {
+pub struct AtomicView<
+    T: HostAtomic,
+    const R: usize,
+    L: Layout = LayoutRight,
+    M: MemorySpace = HostSpace,
+> {
     view: View<T, R, L, M>,
 }
 

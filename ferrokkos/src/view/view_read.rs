@@ -3,7 +3,7 @@
 
 use super::element::Element;
 use super::guard::HostRef;
-use super::kernel_access::{KernelIndex, ReadAccess};
+use super::kernel_access::{AtomicAccess, KernelIndex, ReadAccess};
 use crate::layout::Layout;
 use crate::seal::{Sealed, SealedViewRead};
 use crate::space::HostAccessible;
@@ -101,6 +101,37 @@ impl<'a, T: Element, const R: usize, L: Layout> ProvenRead<'a, T, R, L> {
     #[inline(always)]
     pub unsafe fn new(access: &ReadAccess<'a, T, R, L>) -> Self {
         ProvenRead { access: *access }
+    }
+}
+
+/// What the proven form of a kernel body hands a `#[device]` function for a View it passes
+/// (macro support): a View the kernel reads becomes a [`ProvenRead`]; an atomic View stays itself
+/// (its atomic methods keep their checks, and no `ACCESSES` entry names it).
+#[doc(hidden)]
+pub trait ProvenArg {
+    /// What the function receives.
+    type Proven;
+    /// `self` for the proven call.
+    ///
+    /// # Safety
+    /// As [`ProvenRead::new`]'s.
+    unsafe fn proven(&self) -> Self::Proven;
+}
+
+impl<'a, T: Element, const R: usize, L: Layout> ProvenArg for ReadAccess<'a, T, R, L> {
+    type Proven = ProvenRead<'a, T, R, L>;
+    #[inline(always)]
+    unsafe fn proven(&self) -> ProvenRead<'a, T, R, L> {
+        // SAFETY: the caller's contract is `new`'s.
+        unsafe { ProvenRead::new(self) }
+    }
+}
+
+impl<'a, T: Element, const R: usize, L: Layout> ProvenArg for AtomicAccess<'a, T, R, L> {
+    type Proven = AtomicAccess<'a, T, R, L>;
+    #[inline(always)]
+    unsafe fn proven(&self) -> AtomicAccess<'a, T, R, L> {
+        *self
     }
 }
 

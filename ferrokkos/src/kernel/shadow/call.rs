@@ -119,6 +119,66 @@ impl<T: DeviceValue, const R: usize, L: Layout> FnParam for ViewExpr<T, R, L> {
     }
 }
 
+/// A `&AtomicView<T, R>` parameter of a `#[device]` function in the typed shadow: the View, which
+/// the function reaches only atomically (`const fk::View<T, R, L>& h`, its elements writable). It
+/// derefs to the View's shadow, whose atomic methods the body calls.
+pub struct AtomicParam<T, const R: usize, L>(ViewExpr<T, R, L>);
+
+impl<T, const R: usize, L> Clone for AtomicParam<T, R, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, const R: usize, L> Copy for AtomicParam<T, R, L> {}
+
+impl<T, const R: usize, L> AtomicParam<T, R, L> {
+    /// The argument `view` (a kernel's atomic capture, or the caller's own atomic parameter).
+    pub fn new(view: ViewExpr<T, R, L>) -> Self {
+        AtomicParam(view)
+    }
+}
+
+impl<T, const R: usize, L> std::ops::Deref for AtomicParam<T, R, L> {
+    type Target = ViewExpr<T, R, L>;
+    fn deref(&self) -> &ViewExpr<T, R, L> {
+        &self.0
+    }
+}
+
+/// What an atomic View parameter takes: a kernel's atomic capture (its View's shadow) or the
+/// calling device function's own atomic View parameter, passed on.
+pub trait IntoAtomicParam<T, const R: usize, L> {
+    /// The parameter.
+    fn into_atomic(self) -> AtomicParam<T, R, L>;
+}
+
+impl<T, const R: usize, L> IntoAtomicParam<T, R, L> for ViewExpr<T, R, L> {
+    fn into_atomic(self) -> AtomicParam<T, R, L> {
+        AtomicParam(self)
+    }
+}
+
+impl<T, const R: usize, L> IntoAtomicParam<T, R, L> for AtomicParam<T, R, L> {
+    fn into_atomic(self) -> AtomicParam<T, R, L> {
+        self
+    }
+}
+
+impl<T: DeviceValue, const R: usize, L: Layout> SealedParam for AtomicParam<T, R, L> {}
+
+impl<T: DeviceValue, const R: usize, L: Layout> FnParam for AtomicParam<T, R, L> {
+    fn cxx_decl(name: &str) -> String {
+        format!("const {}& {name}", view_cxx::<T, R, L>(false))
+    }
+    fn text(self) -> String {
+        ViewExpr::text(self.0)
+    }
+    fn named(name: &str) -> Self {
+        AtomicParam(ViewExpr::new(name))
+    }
+}
+
 /// `&mut place` as a `#[device]` function's argument: the place itself, which the C++ function
 /// takes by reference (`T&`).
 pub fn mut_ref<T: DeviceValue>(place: Expr<T>) -> Expr<Mut<T>> {

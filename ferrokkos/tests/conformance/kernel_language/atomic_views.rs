@@ -133,3 +133,101 @@ fn atomic_view_accesses_compile_to_device_atomics() -> Result<()> {
     crate::common::check_device_code(&tu);
     Ok(())
 }
+
+/// Adds `v` to bin `k` of `h` and counts the deposit in `n[0]` (Kokkos' device function taking a
+/// `View<double*, MemoryTraits<Atomic>>`): `+=` on an atomic View parameter is atomic.
+#[ferrokkos::device]
+fn deposit(h: &ferrokkos::AtomicView<f64, 1>, n: &ferrokkos::AtomicView<u64, 1>, k: usize, v: f64) {
+    h[k] += v;
+    n.atomic_add(0, 1);
+}
+
+/// Deposits `v` split over bins `k` and `k + 1` (an atomic View parameter passed on), and returns
+/// what bin `k` held before, read atomically.
+#[ferrokkos::device]
+fn spread(
+    h: &ferrokkos::AtomicView<f64, 1>,
+    n: &ferrokkos::AtomicView<u64, 1>,
+    k: usize,
+    v: f64,
+) -> f64 {
+    let before = h.atomic_fetch_add(k, 0.0);
+    deposit(h, n, k, 0.5 * v);
+    deposit(h, n, (k + 1) % h.extent(0), 0.5 * v);
+    before
+}
+
+/// Atomic Views passed to `#[device]` functions, which update them atomically (also passed on
+/// by one device function to another), next to the kernel's own atomic updates of the same View.
+fn atomic_views_are_device_function_parameters<S: Launch>(exec: &S) -> Result<()> {
+    let n = 4096usize;
+    let bins = SView::<S, f64, 1>::new("bins", [16])?;
+    let count = SView::<S, u64, 1>::new("count", [1])?;
+    let seen = SView::<S, f64, 1>::new("seen", [n])?;
+    let (h, c) = (bins.atomic(), count.atomic());
+    parallel_for(
+        "deposit",
+        RangePolicy::new(exec, 0, n)?,
+        ferrokkos::kernel!(|i| {
+            let k = (i * 5) % 16;
+            if i % 2 == 0 {
+                deposit(&h, &c, k, 0.25);
+            } else {
+                seen[i] = spread(&h, &c, k, 0.5);
+            }
+            h[15 - k] += 1.0;
+        }),
+    )?;
+    let mut want = vec![0.0f64; 16];
+    for i in 0..n {
+        let k = (i * 5) % 16;
+        if i % 2 == 0 {
+            want[k] += 0.25;
+        } else {
+            want[k] += 0.25;
+            want[(k + 1) % 16] += 0.25;
+        }
+        want[15 - k] += 1.0;
+    }
+    // Quarters and ones add exactly in any order.
+    assert_eq!(download(&bins)?, want);
+    assert_eq!(download(&count)?, vec![(n + n / 2) as u64]);
+    let seen = download(&seen)?;
+    assert!(
+        seen.iter()
+            .all(|v| *v >= 0.0 && v.fract() * 4.0 == (v.fract() * 4.0).round())
+    );
+    Ok(())
+}
+per_space!(
+    atomic_views_are_device_function_parameters,
+    atomic_views_are_device_function_parameters
+);
+
+/// The C++ of an atomic View parameter: a View of writable elements, updated with atomics.
+#[test]
+fn atomic_view_parameters_are_writable_views_updated_atomically() -> Result<()> {
+    crate::common::runtime();
+    let bins = View::<f64, 1>::new("bins", [4])?;
+    let count = View::<u64, 1>::new("count", [1])?;
+    let (h, c) = (bins.atomic(), count.atomic());
+    let k = ferrokkos::kernel!(|i| {
+        deposit(&h, &c, i % 4, 1.0);
+    });
+    parallel_for(
+        "deposit",
+        RangePolicy::new(&Serial::default_instance()?, 0, 8)?,
+        &k,
+    )?;
+    assert_eq!(bins.to_vec()?, vec![2.0; 4]);
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
+    let text = tu.generated();
+    for want in [
+        "const fk::View<f64, 1, fk::LayoutRight>& h",
+        "fk::atomic_add(&h(k), v);",
+    ] {
+        assert!(text.contains(want), "{want} in\n{text}");
+    }
+    crate::common::check_device_code(&tu);
+    Ok(())
+}
