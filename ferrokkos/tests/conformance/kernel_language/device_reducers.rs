@@ -43,8 +43,7 @@ fn one(v: f64) -> Span {
 }
 
 /// The largest gap between consecutive values, with the first and last value: a join that does not
-/// commute (order matters). The host spaces join partial results in index order, so it matches a
-/// sequential fold there; the GPU combines in any order (a join must commute to run there).
+/// commute (order matters), so the block says so and every space joins in index order.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
 pub struct Gaps {
@@ -56,6 +55,7 @@ pub struct Gaps {
 
 #[ferrokkos::device]
 impl DeviceJoin for Gaps {
+    const COMMUTATIVE: bool = false;
     fn identity() -> Gaps {
         Gaps {
             first: 0.0,
@@ -120,44 +120,257 @@ fn custom_device_reducers_match_a_sequential_fold<S: Launch>(exec: &S) -> Result
     }
     Ok(())
 }
-/// On the host spaces partial results are joined in index order: a join that does not commute
-/// matches the sequential fold.
-#[test]
-fn host_spaces_join_custom_partials_in_index_order() -> Result<()> {
-    crate::common::runtime();
-    fn check<S: ferrokkos::traits::HostExecutionSpace + Launch>(exec: &S) -> Result<()> {
-        for n in [0usize, 1, 7, 1000, 100_003] {
-            let values = data(n);
-            let x = upload::<S, f64>("x", &values)?;
-            let gaps = parallel_reduce(
-                "gaps",
-                RangePolicy::new(exec, 0, n)?,
-                kernel!(|i, acc: &mut Gaps| {
-                    let v = x[i];
-                    *acc = acc.join(Gaps {
-                        first: v,
-                        last: v,
-                        widest: 0.0,
-                        n: 1,
-                    });
-                }),
-                Join::<Gaps>::new(),
-            )?;
-            let want = values.iter().fold(Gaps::identity(), |a, v| {
-                a.join(Gaps {
-                    first: *v,
-                    last: *v,
-                    widest: 0.0,
-                    n: 1,
-                })
-            });
-            assert_eq!(gaps, want, "{} n = {n}", S::NAME);
-        }
-        Ok(())
+/// One value's contribution to [`Gaps`].
+#[ferrokkos::device]
+fn gap(v: f64) -> Gaps {
+    Gaps {
+        first: v,
+        last: v,
+        widest: 0.0,
+        n: 1,
     }
-    check(&Serial::default_instance()?)?;
-    check(&Threads::default_instance()?)
 }
+
+/// A 2x2 matrix of integers modulo a prime, joined by the matrix product: associative, not
+/// commutative, and exact (so any misordering shows).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+pub struct Mat2 {
+    a: u64,
+    b: u64,
+    c: u64,
+    d: u64,
+}
+
+#[ferrokkos::device]
+impl DeviceJoin for Mat2 {
+    const COMMUTATIVE: bool = false;
+    fn identity() -> Mat2 {
+        Mat2 {
+            a: 1,
+            b: 0,
+            c: 0,
+            d: 1,
+        }
+    }
+    fn join(self, o: Mat2) -> Mat2 {
+        Mat2 {
+            a: (self.a * o.a + self.b * o.c) % 1_000_003,
+            b: (self.a * o.b + self.b * o.d) % 1_000_003,
+            c: (self.c * o.a + self.d * o.c) % 1_000_003,
+            d: (self.c * o.b + self.d * o.d) % 1_000_003,
+        }
+    }
+}
+
+/// Iteration `i`'s matrix: no two neighbours commute.
+#[ferrokkos::device]
+fn step(i: u64) -> Mat2 {
+    Mat2 {
+        a: 1,
+        b: i % 1000 + 1,
+        c: i % 7,
+        d: 1,
+    }
+}
+
+/// The product of the matrices of `range`, in order.
+fn product(range: std::ops::Range<u64>) -> Mat2 {
+    range.fold(Mat2::identity(), |m, i| m.join(step(i)))
+}
+
+/// A join that does not commute gives the sequential fold on every space, the GPU's many blocks
+/// included (a million iterations; each thread joins a contiguous run, the blocks in order), over
+/// ranges with an offset, MDRanges in both walk orders, and in a tuple next to a commuting one.
+fn non_commuting_joins_match_the_sequential_fold<S: Launch>(exec: &S) -> Result<()> {
+    for n in [0usize, 1, 7, 1000, 1_000_003] {
+        let m = parallel_reduce(
+            "matrix product",
+            RangePolicy::new(exec, 5, 5 + n)?,
+            kernel!(|i, acc: &mut Mat2| *acc = acc.join(step(i as u64))),
+            Join::<Mat2>::new(),
+        )?;
+        assert_eq!(m, product(5..5 + n as u64), "{} n = {n}", S::NAME);
+
+        let values = data(n);
+        let x = upload::<S, f64>("x", &values)?;
+        let (gaps, span) = parallel_reduce(
+            "gaps and span",
+            RangePolicy::new(exec, 0, n)?,
+            kernel!(|i, g: &mut Gaps, s: &mut Span| {
+                *g = g.join(gap(x[i]));
+                *s = s.join(one(x[i]));
+            }),
+            (Join::<Gaps>::new(), Join::<Span>::new()),
+        )?;
+        let want = values.iter().fold(Gaps::identity(), |a, v| a.join(gap(*v)));
+        assert_eq!(gaps, want, "{} n = {n}", S::NAME);
+        assert_eq!(span.n, n as u64);
+    }
+    let (rows, cols) = (301i64, 173i64);
+    let right = parallel_reduce(
+        "md product",
+        MDRangePolicy::new(exec, [0, 0], [rows, cols])?,
+        kernel!(|(i, j), acc: &mut Mat2| *acc = acc.join(step((i * cols + j) as u64))),
+        Join::<Mat2>::new(),
+    )?;
+    assert_eq!(right, product(0..(rows * cols) as u64), "{}", S::NAME);
+    // Iterate::Left walks the first index fastest: point (i, j) is number j * rows + i.
+    let left = parallel_reduce(
+        "md product, left",
+        MDRangePolicy::new(exec, [0, 0], [rows, cols])?.iterate(Iterate::Left),
+        kernel!(|(i, j), acc: &mut Mat2| *acc = acc.join(step((j * rows + i) as u64))),
+        Join::<Mat2>::new(),
+    )?;
+    assert_eq!(left, product(0..(rows * cols) as u64), "{}", S::NAME);
+    Ok(())
+}
+
+per_space!(
+    non_commuting_joins_match_the_sequential_fold,
+    non_commuting_joins_match_the_sequential_fold
+);
+
+/// In a league of teams, one contribution per team (its league rank's matrix, in a
+/// `single(PerTeam)`) joins in league order on every space, over more teams than the GPU has
+/// blocks at once.
+fn non_commuting_joins_over_a_league_follow_the_league_order<S: Launch>(exec: &S) -> Result<()> {
+    for league in [1usize, 37, 5000] {
+        let m = parallel_reduce(
+            "league product",
+            TeamPolicy::new(exec, league, AUTO)?,
+            kernel!(|team: &TeamMember, acc: &mut Mat2| {
+                let lr = team.league_rank();
+                single(PerTeam(team), || {
+                    *acc = acc.join(step(lr as u64));
+                });
+            }),
+            Join::<Mat2>::new(),
+        )?;
+        assert_eq!(m, product(0..league as u64), "{} league {league}", S::NAME);
+    }
+    Ok(())
+}
+
+per_space!(
+    non_commuting_joins_over_a_league_follow_the_league_order,
+    non_commuting_joins_over_a_league_follow_the_league_order
+);
+
+/// A mean as (sum, count) whose final step divides (Kokkos' `final`); an empty reduction stays
+/// (0, 0).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+pub struct Mean {
+    sum: f64,
+    n: f64,
+}
+
+#[ferrokkos::device]
+impl DeviceJoin for Mean {
+    fn identity() -> Mean {
+        Mean { sum: 0.0, n: 0.0 }
+    }
+    fn join(self, o: Mean) -> Mean {
+        Mean {
+            sum: self.sum + o.sum,
+            n: self.n + o.n,
+        }
+    }
+    fn finalize(self) -> Mean {
+        if self.n == 0.0 {
+            self
+        } else {
+            Mean {
+                sum: self.sum / self.n,
+                n: self.n,
+            }
+        }
+    }
+}
+
+/// The final step applies once, to a value returned to the host, to one stored into a `&mut`
+/// place, to a tuple's member, and (on the GPU, by the device) to a result written into a device
+/// rank-0 View, over ranges and leagues. The values are whole numbers, so every order of the sums
+/// is exact.
+fn a_final_step_applies_once_wherever_the_result_goes<S: Launch>(exec: &S) -> Result<()> {
+    for n in [0usize, 1, 1000, 100_003] {
+        let values: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1000) as f64).collect();
+        let x = upload::<S, f64>("x", &values)?;
+        let sum: f64 = values.iter().sum();
+        let want = Mean { sum, n: n as f64 }.finalize();
+        let policy = RangePolicy::new(exec, 0, n)?;
+        let mean = parallel_reduce(
+            "mean",
+            policy.clone(),
+            kernel!(|i, acc: &mut Mean| *acc = acc.join(Mean { sum: x[i], n: 1.0 })),
+            Join::<Mean>::new(),
+        )?;
+        assert_eq!(mean, want, "{} n = {n}", S::NAME);
+
+        let out = SView::<S, Mean, 0>::new("mean", [])?;
+        parallel_reduce(
+            "mean into a View",
+            policy.clone(),
+            kernel!(|i, acc: &mut Mean| *acc = acc.join(Mean { sum: x[i], n: 1.0 })),
+            Join::<Mean>::new().into_result(&out),
+        )?;
+        assert_eq!(download(&out)?, vec![want], "{} n = {n}", S::NAME);
+
+        let mut stored = Mean::identity();
+        let (m, total) = parallel_reduce(
+            "mean and sum",
+            policy,
+            kernel!(|i, acc: &mut Mean, s: &mut f64| {
+                *acc = acc.join(Mean { sum: x[i], n: 1.0 });
+                *s += x[i];
+            }),
+            (Join::<Mean>::new(), Sum::<f64>::new()),
+        )?;
+        assert_eq!((m, total), (want, sum), "{} n = {n}", S::NAME);
+        parallel_reduce(
+            "mean into a value",
+            RangePolicy::new(exec, 0, n)?,
+            kernel!(|i, acc: &mut Mean| *acc = acc.join(Mean { sum: x[i], n: 1.0 })),
+            Join::<Mean>::new().into_result(&mut stored),
+        )?;
+        assert_eq!(stored, want, "{} n = {n}", S::NAME);
+    }
+    // A league of teams, one contribution per team, into a value and into a device View.
+    let league = 300usize;
+    let want = Mean {
+        sum: (0..league).sum::<usize>() as f64 / league as f64,
+        n: league as f64,
+    };
+    let out = SView::<S, Mean, 0>::new("team mean", [])?;
+    let team_kernel = || {
+        kernel!(|team: &TeamMember, acc: &mut Mean| {
+            let lr = team.league_rank();
+            single(PerTeam(team), || {
+                *acc = acc.join(Mean {
+                    sum: lr as f64,
+                    n: 1.0,
+                });
+            });
+        })
+    };
+    let policy = TeamPolicy::new(exec, league, AUTO)?;
+    let m = parallel_reduce("team mean", policy.clone(), team_kernel(), Join::<Mean>::new())?;
+    assert_eq!(m, want, "{}", S::NAME);
+    parallel_reduce(
+        "team mean into a View",
+        policy,
+        team_kernel(),
+        Join::<Mean>::new().into_result(&out),
+    )?;
+    assert_eq!(download(&out)?, vec![want], "{}", S::NAME);
+    Ok(())
+}
+
+per_space!(
+    a_final_step_applies_once_wherever_the_result_goes,
+    a_final_step_applies_once_wherever_the_result_goes
+);
 
 per_space!(
     custom_device_reducers_match_a_sequential_fold,
