@@ -5,7 +5,7 @@
 
 use crate::common::check_device_code;
 use crate::spaces::{SView, download, upload};
-use ferrokkos::codegen::TranslationUnit;
+use ferrokkos::codegen::{TranslationUnit, UnitOptions};
 use ferrokkos::prelude::*;
 use ferrokkos::{DeviceJoin, DeviceValue, Join, Result, kernel};
 
@@ -355,7 +355,12 @@ fn a_final_step_applies_once_wherever_the_result_goes<S: Launch>(exec: &S) -> Re
         })
     };
     let policy = TeamPolicy::new(exec, league, AUTO)?;
-    let m = parallel_reduce("team mean", policy.clone(), team_kernel(), Join::<Mean>::new())?;
+    let m = parallel_reduce(
+        "team mean",
+        policy.clone(),
+        team_kernel(),
+        Join::<Mean>::new(),
+    )?;
     assert_eq!(m, want, "{}", S::NAME);
     parallel_reduce(
         "team mean into a View",
@@ -457,5 +462,130 @@ fn a_custom_device_reducer_is_defined_after_its_functions_and_compiles() -> Resu
         })
     });
     check_device_code(&TranslationUnit::scan_kernel::<Join<Gaps>, _>(&k3));
+    Ok(())
+}
+
+/// A reducer's final step is in its struct (a tuple's calls its members'), and the entry applies
+/// it before writing the result only when asked (`UnitOptions::finalize`: a result that stays in a
+/// device View); a non-commuting join's entries walk contiguous runs, in 64 bits, and a league's
+/// joins its blocks' values after each league rank. NVRTC compiles each.
+#[test]
+fn final_steps_and_ordered_walks_are_in_the_generated_code_and_compile() -> Result<()> {
+    crate::common::runtime();
+    let x = View::<f64, 1>::new("x", [4])?;
+    let fused = UnitOptions {
+        fused_join: true,
+        ..UnitOptions::default()
+    };
+    let to_place = UnitOptions {
+        finalize: true,
+        ..fused
+    };
+    let mean = kernel!(|i, acc: &mut Mean| *acc = acc.join(Mean { sum: x[i], n: 1.0 }));
+    let back = TranslationUnit::reduce_kernel_with::<Join<Mean>, _>(&mean, Iterate::Right, fused);
+    assert!(
+        back.generated()
+            .contains("void finalize(value_type& v) { v = Mean_finalize_fn(v); }")
+    );
+    assert!(!back.generated().contains("fk_reducer::finalize(fk_acc)"));
+    let placed =
+        TranslationUnit::reduce_kernel_with::<Join<Mean>, _>(&mean, Iterate::Right, to_place);
+    assert!(
+        placed
+            .generated()
+            .contains("fk_reducer::finalize(fk_acc); *fk_result = fk_acc;")
+    );
+    check_device_code(&placed);
+    // The separate `_join` entry finalizes too.
+    let unfused = UnitOptions {
+        finalize: true,
+        ..UnitOptions::default()
+    };
+    let join = TranslationUnit::reduce_kernel_with::<Join<Mean>, _>(&mean, Iterate::Right, unfused);
+    assert!(
+        join.generated()
+            .contains("{ fk_reducer::finalize(fk_acc); *fk_result = fk_acc; }")
+    );
+    check_device_code(&join);
+    let pair = kernel!(|i, acc: &mut Mean, s: &mut f64| {
+        *acc = acc.join(Mean { sum: x[i], n: 1.0 });
+        *s += x[i];
+    });
+    let tuple = TranslationUnit::reduce_kernel_with::<(Join<Mean>, Sum<f64>), _>(
+        &pair,
+        Iterate::Right,
+        to_place,
+    );
+    let text = tuple.generated();
+    assert!(
+        text.contains("::finalize(v.v0);") && !text.contains("::finalize(v.v1);"),
+        "{text}"
+    );
+    assert!(text.contains("fk_reducer::finalize(fk_acc);"), "{text}");
+    check_device_code(&tuple);
+    // A reducer without a final step has nothing to apply, even when asked.
+    let span = kernel!(|i, acc: &mut Span| *acc = acc.join(one(x[i])));
+    let plain =
+        TranslationUnit::reduce_kernel_with::<Join<Span>, _>(&span, Iterate::Right, to_place);
+    assert!(
+        !plain.generated().contains("finalize"),
+        "{}",
+        plain.generated()
+    );
+
+    let index32 = UnitOptions {
+        index32: true,
+        ..fused
+    };
+    let range = kernel!(|i, acc: &mut Mat2| *acc = acc.join(step(i as u64)));
+    let ordered =
+        TranslationUnit::reduce_kernel_with::<Join<Mat2>, _>(&range, Iterate::Right, index32);
+    let text = ordered.generated();
+    assert!(
+        text.contains("thread g walks the g-th contiguous run"),
+        "{text}"
+    );
+    assert!(
+        text.contains("for (u64 fk_k = fk_lo; fk_k < fk_hi; ++fk_k)"),
+        "{text}"
+    );
+    assert!(!text.contains("fk_k += "), "{text}");
+    check_device_code(&ordered);
+    let (rows, cols) = (3i64, 5i64);
+    let md = kernel!(|(i, j), acc: &mut Mat2| *acc = acc.join(step((j * rows + i + cols) as u64)));
+    let md_unit = TranslationUnit::reduce_kernel_with::<Join<Mat2>, _>(&md, Iterate::Left, index32);
+    assert!(md_unit.generated().contains("contiguous run"));
+    check_device_code(&md_unit);
+    // A commuting join keeps the grid-stride walk.
+    let commuting =
+        TranslationUnit::reduce_kernel_with::<Join<Span>, _>(&span, Iterate::Right, index32);
+    assert!(!commuting.generated().contains("contiguous run"));
+
+    let league = kernel!(|team: &TeamMember, acc: &mut Mat2| {
+        let lr = team.league_rank();
+        single(PerTeam(team), || {
+            *acc = acc.join(step(lr as u64));
+        });
+    });
+    let team = TranslationUnit::team_reduce_kernel_with::<Join<Mat2>>(&league, fused);
+    let text = team.generated();
+    assert!(
+        text.contains("if (threadIdx.x == 0) fk_reducer::join(fk_ordered, fk_acc);"),
+        "{text}"
+    );
+    assert!(!text.contains("fk_l += gridDim.x"), "{text}");
+    check_device_code(&team);
+    let team_mean = kernel!(|team: &TeamMember, acc: &mut Mean| {
+        let lr = team.league_rank();
+        single(PerTeam(team), || {
+            *acc = acc.join(Mean {
+                sum: lr as f64,
+                n: 1.0,
+            });
+        });
+    });
+    let team = TranslationUnit::team_reduce_kernel_with::<Join<Mean>>(&team_mean, to_place);
+    assert!(team.generated().contains("fk_reducer::finalize(fk_acc);"));
+    check_device_code(&team);
     Ok(())
 }

@@ -82,9 +82,7 @@ pub(super) fn league_loop(t: &mut Text, more: &str) {
 pub(super) fn ordered_league_loop(t: &mut Text, value: &str) {
     t.push("    // The join does not commute: block b runs the b-th contiguous run of league ranks and");
     t.push("    // joins its threads' values after each one, in thread order.");
-    t.push(&format!(
-        "    {value} fk_ordered = fk_reducer::identity();"
-    ));
+    t.push(&format!("    {value} fk_ordered = fk_reducer::identity();"));
     t.push("    const u64 fk_per = (fk_league_size + gridDim.x - 1) / gridDim.x;");
     t.push("    const u64 fk_first = (u64)blockIdx.x * fk_per < fk_league_size ? (u64)blockIdx.x * fk_per : fk_league_size;");
     t.push("    const u64 fk_end = fk_first + fk_per < fk_league_size ? fk_first + fk_per : fk_league_size;");

@@ -172,7 +172,9 @@ impl GridStrideWalk {
 /// so that the threads' values in thread order, then the blocks' in block order, are in index order.
 /// Counts in 64 bits (`call_index` computes iteration `fk_k`'s index).
 pub(super) fn push_ordered_loop(t: &mut Text, call_index: &str, args: &str) {
-    t.push("    // The join does not commute: thread g walks the g-th contiguous run of iterations.");
+    t.push(
+        "    // The join does not commute: thread g walks the g-th contiguous run of iterations.",
+    );
     t.push("    const u64 fk_threads = (u64)gridDim.x * blockDim.x;");
     t.push("    const u64 fk_per = (fk_count + fk_threads - 1) / fk_threads;");
     t.push("    const u64 fk_g = (u64)blockIdx.x * blockDim.x + threadIdx.x;");

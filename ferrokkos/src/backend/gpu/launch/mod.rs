@@ -279,8 +279,8 @@ impl<'a> Chosen<'a> {
         };
         let entry = Entry::choose(&input);
         // A result written into a device place gets the reducer's final step there.
-        let finalize = to_place
-            && matches!(kind, Kind::Reduce(r) | Kind::TeamReduce(r) if r.finalize);
+        let finalize =
+            to_place && matches!(kind, Kind::Reduce(r) | Kind::TeamReduce(r) if r.finalize);
         let options = UnitOptions {
             index32: entry.index32,
             captures_by_pointer: entry.by_pointer,
