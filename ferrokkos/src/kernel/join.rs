@@ -1,9 +1,11 @@
 //! Custom reductions on every space: a [`DeviceValue`] type says how to combine two of its values
 //! ([`DeviceJoin`], implemented in a `#[device] impl` block), and [`Join`] is the reducer that
-//! uses it (Kokkos' custom reducer: `init` and `join` written by the user, run on the device too).
+//! uses it (Kokkos' custom reducer: `init`, `join` and an optional `final` written by the user,
+//! run on the device too).
 //!
-//! The device form of `Join<V>` is a C++ reducer struct (`value_type`, `identity()`, `join`) whose
-//! functions call the C++ translations of `V::identity` and `V::join`. Those are generated inside the
+//! The device form of `Join<V>` is a C++ reducer struct (`value_type`, `identity()`, `join`, and
+//! `finalize` when the block defines one) whose functions call the C++ translations of
+//! `V::identity`, `V::join` and `V::finalize`. Those are generated inside the
 //! kernel's own emission (the reducer description's `emit` hook), so the device functions and types
 //! they need join the kernel's, each defined once.
 
