@@ -80,9 +80,11 @@ pub(super) fn reduce_blocks(
             "    // Thread t joins a contiguous run of partials, so the order is the block order.",
         );
         join_partials(t, "    ", value, "fk_acc", true);
-        t.push(&format!(
-            "    if (threadIdx.x == 0) {{ {finalize}*fk_result = fk_acc; }}"
-        ));
+        t.push(&if final_step {
+            format!("    if (threadIdx.x == 0) {{ {finalize}*fk_result = fk_acc; }}")
+        } else {
+            "    if (threadIdx.x == 0) *fk_result = fk_acc;".to_string()
+        });
         t.push("}");
     }
 }
