@@ -1,7 +1,7 @@
 //! `#[device] impl T { ... }`: methods (`self` or `&self`) and associated functions of a type that
 //! kernels call (`v.dot(w)`, `Vec2::new(x, y)`); and `#[device] impl DeviceJoin for T { ... }`, a
-//! custom reduction's `identity` and `join`, whose shadows also implement its hidden supertrait
-//! `JoinForms`.
+//! custom reduction's `identity`, `join` and optional `finalize` (and `const COMMUTATIVE`, kept as
+//! written), whose shadows also implement its hidden supertrait `JoinForms`.
 //!
 //! The impl block stays as written for the host. Next to each function the expansion adds its typed
 //! shadow, a hidden associated function `__fk_<name>` of the same type (so rustc finds it from a
@@ -31,7 +31,6 @@ impl VisitMut for RenameSelf {
 
 pub fn expand(mut item: syn::ItemImpl) -> syn::Result<TokenStream> {
     let type_name = checked_type_name(&item)?;
-    let k = quote!(::ferrokkos::__private);
     let self_ty = &item.self_ty;
     let mut shadows = Vec::new();
     let mut markers = Vec::new();
@@ -50,19 +49,7 @@ pub fn expand(mut item: syn::ItemImpl) -> syn::Result<TokenStream> {
             crate::device::inline_on_host(&mut f.attrs);
         }
     }
-    let join_forms = item.trait_.is_some().then(|| {
-        quote! {
-            // SAFETY: the forms are the shadows generated below from `identity` and `join`.
-            unsafe impl #k::JoinForms for #self_ty {
-                fn __fk_identity() -> #k::Expr<Self> {
-                    Self::__fk_identity()
-                }
-                fn __fk_join(self, other: #k::Expr<Self>) -> #k::Expr<Self> {
-                    Self::__fk_join(self, other)
-                }
-            }
-        }
-    });
+    let join_forms = item.trait_.is_some().then(|| join_forms(&item, self_ty));
     Ok(quote! {
         #join_forms
 
@@ -74,6 +61,38 @@ pub fn expand(mut item: syn::ItemImpl) -> syn::Result<TokenStream> {
             #(#shadows)*
         }
     })
+}
+
+/// The hidden `JoinForms` of a `#[device] impl DeviceJoin` block: its shadows of `identity`, `join`
+/// and `finalize`; without a `finalize` in the block, the value unchanged (the trait's default) and
+/// no final step on the device.
+fn join_forms(item: &syn::ItemImpl, self_ty: &syn::Type) -> TokenStream {
+    let k = quote!(::ferrokkos::__private);
+    let has_finalize = item
+        .items
+        .iter()
+        .any(|it| matches!(it, syn::ImplItem::Fn(f) if f.sig.ident == "finalize"));
+    let finalize = if has_finalize {
+        quote!(Self::__fk_finalize(self))
+    } else {
+        quote!(#k::shadow::pop_receiver::<Self>())
+    };
+    quote! {
+        // SAFETY: the forms are the shadows generated below from `identity`, `join` and
+        // `finalize` (or, without `finalize`, the value itself, as the trait's default).
+        unsafe impl #k::JoinForms for #self_ty {
+            const __FK_FINALIZE: bool = #has_finalize;
+            fn __fk_identity() -> #k::Expr<Self> {
+                Self::__fk_identity()
+            }
+            fn __fk_join(self, other: #k::Expr<Self>) -> #k::Expr<Self> {
+                Self::__fk_join(self, other)
+            }
+            fn __fk_finalize(self) -> #k::Expr<Self> {
+                #finalize
+            }
+        }
+    }
 }
 
 /// The name of the type of an `impl` block `#[device]` may go on: inherent or of `DeviceJoin`,

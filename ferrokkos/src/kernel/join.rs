@@ -1,9 +1,11 @@
 //! Custom reductions on every space: a [`DeviceValue`] type says how to combine two of its values
 //! ([`DeviceJoin`], implemented in a `#[device] impl` block), and [`Join`] is the reducer that
-//! uses it (Kokkos' custom reducer: `init` and `join` written by the user, run on the device too).
+//! uses it (Kokkos' custom reducer: `init`, `join` and an optional `final` written by the user,
+//! run on the device too).
 //!
-//! The device form of `Join<V>` is a C++ reducer struct (`value_type`, `identity()`, `join`) whose
-//! functions call the C++ translations of `V::identity` and `V::join`. Those are generated inside the
+//! The device form of `Join<V>` is a C++ reducer struct (`value_type`, `identity()`, `join`, and
+//! `finalize` when the block defines one) whose functions call the C++ translations of
+//! `V::identity`, `V::join` and `V::finalize`. Those are generated inside the
 //! kernel's own emission (the reducer description's `emit` hook), so the device functions and types
 //! they need join the kernel's, each defined once.
 
@@ -54,13 +56,59 @@ use crate::reducer::{Reducer, ReducerCxx};
 /// # Ok::<(), ferrokkos::Error>(())
 /// ```
 ///
-/// The join must be associative and commutative, and `identity` its neutral element: the host
-/// spaces join partial results in index order, but the GPU combines contributions in any order.
+/// The join must be associative, and `identity` its neutral element. The host spaces join partial
+/// results in index order; the GPU combines contributions in any order unless the block says that
+/// the join does not commute (`const COMMUTATIVE: bool = false;`), when it combines them in index
+/// order too (each thread a contiguous run of indices, the blocks' values in block order).
+///
+/// An optional `finalize` (Kokkos' `final`) turns the joined result into the delivered one, once:
+/// on the host for a value that comes back, on the device for a result written into a device View.
+///
+/// ```
+/// use ferrokkos::prelude::*;
+/// use ferrokkos::{DeviceJoin, DeviceValue, Join};
+///
+/// /// A running mean: the sum and the count, divided at the end.
+/// #[repr(C)]
+/// #[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+/// struct Mean {
+///     sum: f64,
+///     n: f64,
+/// }
+///
+/// #[device]
+/// impl DeviceJoin for Mean {
+///     fn identity() -> Mean {
+///         Mean { sum: 0.0, n: 0.0 }
+///     }
+///     fn join(self, o: Mean) -> Mean {
+///         Mean { sum: self.sum + o.sum, n: self.n + o.n }
+///     }
+///     fn finalize(self) -> Mean {
+///         Mean { sum: self.sum / self.n, n: self.n }
+///     }
+/// }
+///
+/// let _rt = ferrokkos::initialize(InitSettings::new())?;
+/// let m = parallel_reduce("mean", 4, kernel!(|i, acc: &mut Mean| {
+///     *acc = acc.join(Mean { sum: i as f64, n: 1.0 });
+/// }), Join::<Mean>::new())?;
+/// assert_eq!(m, Mean { sum: 1.5, n: 4.0 });
+/// # Ok::<(), ferrokkos::Error>(())
+/// ```
 pub trait DeviceJoin: DeviceValue + JoinForms {
+    /// Whether `a.join(b) == b.join(a)` for all values. `true` by default; a block that sets it to
+    /// `false` makes the GPU combine contributions in index order, as the host spaces do.
+    const COMMUTATIVE: bool = true;
     /// The value of no contribution: `identity().join(v) == v`.
     fn identity() -> Self;
-    /// Combines two partial results (associative and commutative).
+    /// Combines two partial results (associative; the receiver holds the earlier contributions).
     fn join(self, other: Self) -> Self;
+    /// The last step, applied once to the joined result before it is delivered (Kokkos' `final`).
+    /// Unchanged by default.
+    fn finalize(self) -> Self {
+        self
+    }
 }
 
 /// The device forms of a [`DeviceJoin`] implementation, which `#[device] impl DeviceJoin for T`
@@ -68,7 +116,7 @@ pub trait DeviceJoin: DeviceValue + JoinForms {
 ///
 /// # Safety
 /// The forms must be the typed shadows `#[device]` generated from the bodies of
-/// [`DeviceJoin::identity`] and [`DeviceJoin::join`]: a reduction's device code is compiled once
+/// [`DeviceJoin::identity`], [`DeviceJoin::join`] and [`DeviceJoin::finalize`]: a reduction's device code is compiled once
 /// per kernel and reducer type, so it may depend only on types, never on values a hand-written form
 /// could read.
 #[doc(hidden)]
@@ -83,6 +131,12 @@ pub unsafe trait JoinForms: Sized {
     /// The typed shadow of [`DeviceJoin::join`] (the receiver's expression comes through
     /// [`shadow::receiver`]).
     fn __fk_join(self, other: Expr<Self>) -> Expr<Self>;
+    /// Whether the block defines [`DeviceJoin::finalize`] (else it leaves the value unchanged and
+    /// the device form has no final step).
+    const __FK_FINALIZE: bool;
+    /// The typed shadow of [`DeviceJoin::finalize`] (the receiver's expression comes through
+    /// [`shadow::receiver`]; without a `finalize` in the block, the receiver's expression itself).
+    fn __fk_finalize(self) -> Expr<Self>;
 }
 
 /// The reducer of a [`DeviceJoin`] type: starts from `V::identity()` and combines contributions
@@ -126,11 +180,16 @@ impl<V: DeviceJoin> Reducer for Join<V> {
     fn join(&self, dst: &mut V, src: &V) {
         *dst = dst.join(*src);
     }
+    fn finalize(&self, value: &mut V) {
+        *value = value.finalize();
+    }
     fn device_cxx(_: crate::seal::Token) -> Option<ReducerCxx> {
         // The value's C++ name is the struct's own: `V`'s name is chosen in the kernel's emission.
         let name = reducer_name::<V>();
         let mut cxx = ReducerCxx::of::<V>(name.clone(), format!("{name}::value_type"));
         cxx.emit.push(emit::<V>);
+        cxx.finalize = V::__FK_FINALIZE;
+        cxx.ordered = !V::COMMUTATIVE;
         Some(cxx)
     }
     fn device_decode(bytes: &[u8], _: crate::seal::Token) -> Option<V> {
@@ -154,22 +213,31 @@ fn reducer_name<V: 'static>() -> String {
     format!("FkJoin_{hash:016x}")
 }
 
-/// Runs inside a kernel's emission: defines the value type and the C++ forms of `V::identity` and
-/// `V::join` there, and returns the reducer struct that calls them (`reducer_name::<V>()`, value
-/// type `V`).
+/// Runs inside a kernel's emission: defines the value type and the C++ forms of `V::identity`,
+/// `V::join` and (when the block has one) `V::finalize` there, and returns the reducer struct that
+/// calls them (`reducer_name::<V>()`, value type `V`; `finalize(v)` is its final step).
 fn emit<V: DeviceJoin>() -> String {
-    let (lines, (value, identity, join)) = builder::capture(|| {
+    let (lines, (value, identity, join, finalize)) = builder::capture(|| {
         let value = V::cxx_name();
         let identity = V::__fk_identity().text();
         let dst = Expr::<V>::name("dst");
         let join = shadow::receiver(dst).__fk_join(Expr::name("src")).text();
-        (value, identity, join)
+        let finalize = V::__FK_FINALIZE.then(|| {
+            let v = Expr::<V>::name("v");
+            shadow::receiver(v).__fk_finalize().text()
+        });
+        (value, identity, join, finalize)
     });
     debug_assert!(
         !builder::has_code(&lines),
         "calls of device functions emit no statements"
     );
     let name = reducer_name::<V>();
+    let finalize = finalize.map_or_else(String::new, |f| {
+        format!(
+            "    static __device__ __forceinline__ void finalize(value_type& v) {{ v = {f}; }}\n"
+        )
+    });
     format!(
         "// The reducer of a DeviceJoin type.\n\
          struct {name} {{\n    \
@@ -178,6 +246,7 @@ fn emit<V: DeviceJoin>() -> String {
          static __device__ __forceinline__ void join(value_type& dst, const value_type& src) {{\n        \
          dst = {join};\n    \
          }}\n\
+         {finalize}\
          }};\n"
     )
 }

@@ -21,6 +21,14 @@ pub struct ReducerCxx {
     /// and types, which join the kernel's): each runs inside it, after the body, and returns C++
     /// text that follows the body's device functions (before [`ReducerCxx::definitions`]).
     pub emit: Vec<fn() -> String>,
+    /// Whether the reducer struct has a final step, `static void finalize(value_type&)` (Kokkos'
+    /// `final`: a [`crate::DeviceJoin`] type's `finalize`), which a reduction writing its result
+    /// into a device place applies first. Without one, the reducer's host `finalize` leaves the
+    /// value unchanged.
+    pub finalize: bool,
+    /// Whether the join does not commute, so that the device must combine contributions in index
+    /// order (each thread a contiguous run of iterations; see `UnitOptions`).
+    pub ordered: bool,
 }
 
 /// The device type name of `T` (`"f64"`), if `T` is a primitive number or `bool` (the
@@ -45,6 +53,8 @@ impl ReducerCxx {
             value,
             definitions: String::new(),
             emit: Vec::new(),
+            finalize: false,
+            ordered: false,
             size: std::mem::size_of::<V>(),
             align: std::mem::align_of::<V>(),
         }
@@ -68,6 +78,20 @@ impl ReducerCxx {
             .enumerate()
             .map(|(k, m)| format!("        {}::join(dst.v{k}, src.v{k});", m.reducer))
             .collect();
+        let finalize: Vec<String> = members
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.finalize)
+            .map(|(k, m)| format!("        {}::finalize(v.v{k});", m.reducer))
+            .collect();
+        let final_step = if finalize.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "    static __device__ __forceinline__ void finalize(value_type& v) {{\n{}\n    }}\n",
+                finalize.join("\n")
+            )
+        };
         let inner: String = members
             .iter()
             .map(|m| m.definitions.as_str())
@@ -81,7 +105,7 @@ impl ReducerCxx {
              static __device__ __forceinline__ value_type identity() {{\n        \
              value_type v;\n{}\n        return v;\n    }}\n    \
              static __device__ __forceinline__ void join(value_type& dst, const value_type& src) {{\n\
-             {}\n    }}\n}};\n",
+             {}\n    }}\n{final_step}}};\n",
             fields.join("\n"),
             identity.join("\n"),
             join.join("\n")
@@ -95,6 +119,8 @@ impl ReducerCxx {
                 .iter()
                 .flat_map(|m| m.emit.iter().copied())
                 .collect(),
+            finalize: !finalize.is_empty(),
+            ordered: members.iter().any(|m| m.ordered),
             size,
             align,
         }

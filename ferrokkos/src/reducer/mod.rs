@@ -57,7 +57,10 @@ pub trait Reducer: Sync {
 
     /// The reducer's device description, if it can run in device code (every built-in reducer
     /// over device numbers, and tuples of them). Sealed (its parameter's type cannot be named
-    /// outside this crate): the C++ text and the value's size go into device launches.
+    /// outside this crate): the C++ text and the value's size go into device launches. A reducer
+    /// whose `finalize` changes values describes its final step there too
+    /// (`ReducerCxx::finalize`): a result written into a device place is finalized on the device
+    /// only.
     #[doc(hidden)]
     fn device_cxx(_: Token) -> Option<ReducerCxx>
     where

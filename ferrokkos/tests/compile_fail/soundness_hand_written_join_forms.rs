@@ -27,6 +27,10 @@ impl JoinForms for Total {
     fn __fk_join(self, _other: Expr<Total>) -> Expr<Total> {
         unimplemented!()
     }
+    const __FK_FINALIZE: bool = false;
+    fn __fk_finalize(self) -> Expr<Total> {
+        unimplemented!()
+    }
 }
 
 fn main() {}

@@ -15,6 +15,8 @@ fn variants() -> impl Iterator<Item = UnitOptions> {
         fused_join: bits & 4 != 0,
         tiled: bits & 8 != 0,
         unsafe_aliasing: bits & 16 != 0,
+        // Only reducers with a final step differ (`device_reducers` checks those).
+        finalize: false,
     })
 }
 

@@ -113,6 +113,7 @@ fn lookup_time(exec: &Cuda, dk: &dyn DeviceKernel, wanted: Wanted, m: usize) -> 
                     fused_join: true,
                     tiled: false,
                     unsafe_aliasing: false,
+                    finalize: false,
                 },
             )
         };

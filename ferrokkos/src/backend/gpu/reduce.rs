@@ -60,6 +60,19 @@ pub(crate) fn reduce_with<T: ReduceTarget, D: Driver>(
     space: Space<'_>,
 ) -> Result<T::Output> {
     let (reducer, sink) = target.split();
+    reduce_into::<T, D>(inst, what, dk, (reducer, sink), space)
+}
+
+/// [`reduce_with`] of a target already split into its reducer and sink. A result that stays in a
+/// device place is finalized there by the launch (the entry variant with the reducer's final
+/// step, `UnitOptions::finalize`); a value that comes back is finalized here.
+pub(crate) fn reduce_into<T: ReduceTarget, D: Driver>(
+    inst: &Instance<D>,
+    what: &dyn Fn() -> String,
+    dk: &dyn DeviceKernel,
+    (reducer, sink): (T::Reducer, T::Sink),
+    space: Space<'_>,
+) -> Result<T::Output> {
     T::check(&sink)?;
     let cxx = reducer_cxx::<T::Reducer>(what)?;
     let kind = match space.team {
@@ -78,7 +91,9 @@ pub(crate) fn reduce_with<T: ReduceTarget, D: Driver>(
                 ),
             });
         }
-        // The result stays on the device: the join writes it into the View, asynchronously.
+        // The result stays on the device: the join writes it into the View, asynchronously,
+        // after the reducer's final step (every reducer with a device form has its final step
+        // there too: `ReducerCxx::finalize`).
         launch(
             inst,
             what,

@@ -5,7 +5,7 @@
 
 use crate::common::check_device_code;
 use crate::spaces::{SView, download, upload};
-use ferrokkos::codegen::TranslationUnit;
+use ferrokkos::codegen::{TranslationUnit, UnitOptions};
 use ferrokkos::prelude::*;
 use ferrokkos::{DeviceJoin, DeviceValue, Join, Result, kernel};
 
@@ -43,8 +43,7 @@ fn one(v: f64) -> Span {
 }
 
 /// The largest gap between consecutive values, with the first and last value: a join that does not
-/// commute (order matters). The host spaces join partial results in index order, so it matches a
-/// sequential fold there; the GPU combines in any order (a join must commute to run there).
+/// commute (order matters), so the block says so and every space joins in index order.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
 pub struct Gaps {
@@ -56,6 +55,7 @@ pub struct Gaps {
 
 #[ferrokkos::device]
 impl DeviceJoin for Gaps {
+    const COMMUTATIVE: bool = false;
     fn identity() -> Gaps {
         Gaps {
             first: 0.0,
@@ -120,44 +120,262 @@ fn custom_device_reducers_match_a_sequential_fold<S: Launch>(exec: &S) -> Result
     }
     Ok(())
 }
-/// On the host spaces partial results are joined in index order: a join that does not commute
-/// matches the sequential fold.
-#[test]
-fn host_spaces_join_custom_partials_in_index_order() -> Result<()> {
-    crate::common::runtime();
-    fn check<S: ferrokkos::traits::HostExecutionSpace + Launch>(exec: &S) -> Result<()> {
-        for n in [0usize, 1, 7, 1000, 100_003] {
-            let values = data(n);
-            let x = upload::<S, f64>("x", &values)?;
-            let gaps = parallel_reduce(
-                "gaps",
-                RangePolicy::new(exec, 0, n)?,
-                kernel!(|i, acc: &mut Gaps| {
-                    let v = x[i];
-                    *acc = acc.join(Gaps {
-                        first: v,
-                        last: v,
-                        widest: 0.0,
-                        n: 1,
-                    });
-                }),
-                Join::<Gaps>::new(),
-            )?;
-            let want = values.iter().fold(Gaps::identity(), |a, v| {
-                a.join(Gaps {
-                    first: *v,
-                    last: *v,
-                    widest: 0.0,
-                    n: 1,
-                })
-            });
-            assert_eq!(gaps, want, "{} n = {n}", S::NAME);
-        }
-        Ok(())
+/// One value's contribution to [`Gaps`].
+#[ferrokkos::device]
+fn gap(v: f64) -> Gaps {
+    Gaps {
+        first: v,
+        last: v,
+        widest: 0.0,
+        n: 1,
     }
-    check(&Serial::default_instance()?)?;
-    check(&Threads::default_instance()?)
 }
+
+/// A 2x2 matrix of integers modulo a prime, joined by the matrix product: associative, not
+/// commutative, and exact (so any misordering shows).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+pub struct Mat2 {
+    a: u64,
+    b: u64,
+    c: u64,
+    d: u64,
+}
+
+#[ferrokkos::device]
+impl DeviceJoin for Mat2 {
+    const COMMUTATIVE: bool = false;
+    fn identity() -> Mat2 {
+        Mat2 {
+            a: 1,
+            b: 0,
+            c: 0,
+            d: 1,
+        }
+    }
+    fn join(self, o: Mat2) -> Mat2 {
+        Mat2 {
+            a: (self.a * o.a + self.b * o.c) % 1_000_003,
+            b: (self.a * o.b + self.b * o.d) % 1_000_003,
+            c: (self.c * o.a + self.d * o.c) % 1_000_003,
+            d: (self.c * o.b + self.d * o.d) % 1_000_003,
+        }
+    }
+}
+
+/// Iteration `i`'s matrix: no two neighbours commute.
+#[ferrokkos::device]
+fn step(i: u64) -> Mat2 {
+    Mat2 {
+        a: 1,
+        b: i % 1000 + 1,
+        c: i % 7,
+        d: 1,
+    }
+}
+
+/// The product of the matrices of `range`, in order.
+fn product(range: std::ops::Range<u64>) -> Mat2 {
+    range.fold(Mat2::identity(), |m, i| m.join(step(i)))
+}
+
+/// A join that does not commute gives the sequential fold on every space, the GPU's many blocks
+/// included (a million iterations; each thread joins a contiguous run, the blocks in order), over
+/// ranges with an offset, MDRanges in both walk orders, and in a tuple next to a commuting one.
+fn non_commuting_joins_match_the_sequential_fold<S: Launch>(exec: &S) -> Result<()> {
+    for n in [0usize, 1, 7, 1000, 1_000_003] {
+        let m = parallel_reduce(
+            "matrix product",
+            RangePolicy::new(exec, 5, 5 + n)?,
+            kernel!(|i, acc: &mut Mat2| *acc = acc.join(step(i as u64))),
+            Join::<Mat2>::new(),
+        )?;
+        assert_eq!(m, product(5..5 + n as u64), "{} n = {n}", S::NAME);
+
+        let values = data(n);
+        let x = upload::<S, f64>("x", &values)?;
+        let (gaps, span) = parallel_reduce(
+            "gaps and span",
+            RangePolicy::new(exec, 0, n)?,
+            kernel!(|i, g: &mut Gaps, s: &mut Span| {
+                *g = g.join(gap(x[i]));
+                *s = s.join(one(x[i]));
+            }),
+            (Join::<Gaps>::new(), Join::<Span>::new()),
+        )?;
+        let want = values.iter().fold(Gaps::identity(), |a, v| a.join(gap(*v)));
+        assert_eq!(gaps, want, "{} n = {n}", S::NAME);
+        assert_eq!(span.n, n as u64);
+    }
+    let (rows, cols) = (301i64, 173i64);
+    let right = parallel_reduce(
+        "md product",
+        MDRangePolicy::new(exec, [0, 0], [rows, cols])?,
+        kernel!(|(i, j), acc: &mut Mat2| *acc = acc.join(step((i * cols + j) as u64))),
+        Join::<Mat2>::new(),
+    )?;
+    assert_eq!(right, product(0..(rows * cols) as u64), "{}", S::NAME);
+    // Iterate::Left walks the first index fastest: point (i, j) is number j * rows + i.
+    let left = parallel_reduce(
+        "md product, left",
+        MDRangePolicy::new(exec, [0, 0], [rows, cols])?.iterate(Iterate::Left),
+        kernel!(|(i, j), acc: &mut Mat2| *acc = acc.join(step((j * rows + i) as u64))),
+        Join::<Mat2>::new(),
+    )?;
+    assert_eq!(left, product(0..(rows * cols) as u64), "{}", S::NAME);
+    Ok(())
+}
+
+per_space!(
+    non_commuting_joins_match_the_sequential_fold,
+    non_commuting_joins_match_the_sequential_fold
+);
+
+/// In a league of teams, one contribution per team (its league rank's matrix, in a
+/// `single(PerTeam)`) joins in league order on every space, over more teams than the GPU has
+/// blocks at once.
+fn non_commuting_joins_over_a_league_follow_the_league_order<S: Launch>(exec: &S) -> Result<()> {
+    for league in [1usize, 37, 5000] {
+        let m = parallel_reduce(
+            "league product",
+            TeamPolicy::new(exec, league, AUTO)?,
+            kernel!(|team: &TeamMember, acc: &mut Mat2| {
+                let lr = team.league_rank();
+                single(PerTeam(team), || {
+                    *acc = acc.join(step(lr as u64));
+                });
+            }),
+            Join::<Mat2>::new(),
+        )?;
+        assert_eq!(m, product(0..league as u64), "{} league {league}", S::NAME);
+    }
+    Ok(())
+}
+
+per_space!(
+    non_commuting_joins_over_a_league_follow_the_league_order,
+    non_commuting_joins_over_a_league_follow_the_league_order
+);
+
+/// A mean as (sum, count) whose final step divides (Kokkos' `final`); an empty reduction stays
+/// (0, 0).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, DeviceValue)]
+pub struct Mean {
+    sum: f64,
+    n: f64,
+}
+
+#[ferrokkos::device]
+impl DeviceJoin for Mean {
+    fn identity() -> Mean {
+        Mean { sum: 0.0, n: 0.0 }
+    }
+    fn join(self, o: Mean) -> Mean {
+        Mean {
+            sum: self.sum + o.sum,
+            n: self.n + o.n,
+        }
+    }
+    fn finalize(self) -> Mean {
+        if self.n == 0.0 {
+            self
+        } else {
+            Mean {
+                sum: self.sum / self.n,
+                n: self.n,
+            }
+        }
+    }
+}
+
+/// The final step applies once, to a value returned to the host, to one stored into a `&mut`
+/// place, to a tuple's member, and (on the GPU, by the device) to a result written into a device
+/// rank-0 View, over ranges and leagues. The values are whole numbers, so every order of the sums
+/// is exact.
+fn a_final_step_applies_once_wherever_the_result_goes<S: Launch>(exec: &S) -> Result<()> {
+    for n in [0usize, 1, 1000, 100_003] {
+        let values: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1000) as f64).collect();
+        let x = upload::<S, f64>("x", &values)?;
+        let sum: f64 = values.iter().sum();
+        let want = Mean { sum, n: n as f64 }.finalize();
+        let policy = RangePolicy::new(exec, 0, n)?;
+        let mean = parallel_reduce(
+            "mean",
+            policy.clone(),
+            kernel!(|i, acc: &mut Mean| *acc = acc.join(Mean { sum: x[i], n: 1.0 })),
+            Join::<Mean>::new(),
+        )?;
+        assert_eq!(mean, want, "{} n = {n}", S::NAME);
+
+        let out = SView::<S, Mean, 0>::new("mean", [])?;
+        parallel_reduce(
+            "mean into a View",
+            policy.clone(),
+            kernel!(|i, acc: &mut Mean| *acc = acc.join(Mean { sum: x[i], n: 1.0 })),
+            Join::<Mean>::new().into_result(&out),
+        )?;
+        assert_eq!(download(&out)?, vec![want], "{} n = {n}", S::NAME);
+
+        let mut stored = Mean::identity();
+        let (m, total) = parallel_reduce(
+            "mean and sum",
+            policy,
+            kernel!(|i, acc: &mut Mean, s: &mut f64| {
+                *acc = acc.join(Mean { sum: x[i], n: 1.0 });
+                *s += x[i];
+            }),
+            (Join::<Mean>::new(), Sum::<f64>::new()),
+        )?;
+        assert_eq!((m, total), (want, sum), "{} n = {n}", S::NAME);
+        parallel_reduce(
+            "mean into a value",
+            RangePolicy::new(exec, 0, n)?,
+            kernel!(|i, acc: &mut Mean| *acc = acc.join(Mean { sum: x[i], n: 1.0 })),
+            Join::<Mean>::new().into_result(&mut stored),
+        )?;
+        assert_eq!(stored, want, "{} n = {n}", S::NAME);
+    }
+    // A league of teams, one contribution per team, into a value and into a device View.
+    let league = 300usize;
+    let want = Mean {
+        sum: (0..league).sum::<usize>() as f64 / league as f64,
+        n: league as f64,
+    };
+    let out = SView::<S, Mean, 0>::new("team mean", [])?;
+    let team_kernel = || {
+        kernel!(|team: &TeamMember, acc: &mut Mean| {
+            let lr = team.league_rank();
+            single(PerTeam(team), || {
+                *acc = acc.join(Mean {
+                    sum: lr as f64,
+                    n: 1.0,
+                });
+            });
+        })
+    };
+    let policy = TeamPolicy::new(exec, league, AUTO)?;
+    let m = parallel_reduce(
+        "team mean",
+        policy.clone(),
+        team_kernel(),
+        Join::<Mean>::new(),
+    )?;
+    assert_eq!(m, want, "{}", S::NAME);
+    parallel_reduce(
+        "team mean into a View",
+        policy,
+        team_kernel(),
+        Join::<Mean>::new().into_result(&out),
+    )?;
+    assert_eq!(download(&out)?, vec![want], "{}", S::NAME);
+    Ok(())
+}
+
+per_space!(
+    a_final_step_applies_once_wherever_the_result_goes,
+    a_final_step_applies_once_wherever_the_result_goes
+);
 
 per_space!(
     custom_device_reducers_match_a_sequential_fold,
@@ -244,5 +462,130 @@ fn a_custom_device_reducer_is_defined_after_its_functions_and_compiles() -> Resu
         })
     });
     check_device_code(&TranslationUnit::scan_kernel::<Join<Gaps>, _>(&k3));
+    Ok(())
+}
+
+/// A reducer's final step is in its struct (a tuple's calls its members'), and the entry applies
+/// it before writing the result only when asked (`UnitOptions::finalize`: a result that stays in a
+/// device View); a non-commuting join's entries walk contiguous runs, in 64 bits, and a league's
+/// joins its blocks' values after each league rank. NVRTC compiles each.
+#[test]
+fn final_steps_and_ordered_walks_are_in_the_generated_code_and_compile() -> Result<()> {
+    crate::common::runtime();
+    let x = View::<f64, 1>::new("x", [4])?;
+    let fused = UnitOptions {
+        fused_join: true,
+        ..UnitOptions::default()
+    };
+    let to_place = UnitOptions {
+        finalize: true,
+        ..fused
+    };
+    let mean = kernel!(|i, acc: &mut Mean| *acc = acc.join(Mean { sum: x[i], n: 1.0 }));
+    let back = TranslationUnit::reduce_kernel_with::<Join<Mean>, _>(&mean, Iterate::Right, fused);
+    assert!(
+        back.generated()
+            .contains("void finalize(value_type& v) { v = Mean_finalize_fn(v); }")
+    );
+    assert!(!back.generated().contains("fk_reducer::finalize(fk_acc)"));
+    let placed =
+        TranslationUnit::reduce_kernel_with::<Join<Mean>, _>(&mean, Iterate::Right, to_place);
+    assert!(
+        placed
+            .generated()
+            .contains("fk_reducer::finalize(fk_acc); *fk_result = fk_acc;")
+    );
+    check_device_code(&placed);
+    // The separate `_join` entry finalizes too.
+    let unfused = UnitOptions {
+        finalize: true,
+        ..UnitOptions::default()
+    };
+    let join = TranslationUnit::reduce_kernel_with::<Join<Mean>, _>(&mean, Iterate::Right, unfused);
+    assert!(
+        join.generated()
+            .contains("{ fk_reducer::finalize(fk_acc); *fk_result = fk_acc; }")
+    );
+    check_device_code(&join);
+    let pair = kernel!(|i, acc: &mut Mean, s: &mut f64| {
+        *acc = acc.join(Mean { sum: x[i], n: 1.0 });
+        *s += x[i];
+    });
+    let tuple = TranslationUnit::reduce_kernel_with::<(Join<Mean>, Sum<f64>), _>(
+        &pair,
+        Iterate::Right,
+        to_place,
+    );
+    let text = tuple.generated();
+    assert!(
+        text.contains("::finalize(v.v0);") && !text.contains("::finalize(v.v1);"),
+        "{text}"
+    );
+    assert!(text.contains("fk_reducer::finalize(fk_acc);"), "{text}");
+    check_device_code(&tuple);
+    // A reducer without a final step has nothing to apply, even when asked.
+    let span = kernel!(|i, acc: &mut Span| *acc = acc.join(one(x[i])));
+    let plain =
+        TranslationUnit::reduce_kernel_with::<Join<Span>, _>(&span, Iterate::Right, to_place);
+    assert!(
+        !plain.generated().contains("finalize"),
+        "{}",
+        plain.generated()
+    );
+
+    let index32 = UnitOptions {
+        index32: true,
+        ..fused
+    };
+    let range = kernel!(|i, acc: &mut Mat2| *acc = acc.join(step(i as u64)));
+    let ordered =
+        TranslationUnit::reduce_kernel_with::<Join<Mat2>, _>(&range, Iterate::Right, index32);
+    let text = ordered.generated();
+    assert!(
+        text.contains("thread g walks the g-th contiguous run"),
+        "{text}"
+    );
+    assert!(
+        text.contains("for (u64 fk_k = fk_lo; fk_k < fk_hi; ++fk_k)"),
+        "{text}"
+    );
+    assert!(!text.contains("fk_k += "), "{text}");
+    check_device_code(&ordered);
+    let (rows, cols) = (3i64, 5i64);
+    let md = kernel!(|(i, j), acc: &mut Mat2| *acc = acc.join(step((j * rows + i + cols) as u64)));
+    let md_unit = TranslationUnit::reduce_kernel_with::<Join<Mat2>, _>(&md, Iterate::Left, index32);
+    assert!(md_unit.generated().contains("contiguous run"));
+    check_device_code(&md_unit);
+    // A commuting join keeps the grid-stride walk.
+    let commuting =
+        TranslationUnit::reduce_kernel_with::<Join<Span>, _>(&span, Iterate::Right, index32);
+    assert!(!commuting.generated().contains("contiguous run"));
+
+    let league = kernel!(|team: &TeamMember, acc: &mut Mat2| {
+        let lr = team.league_rank();
+        single(PerTeam(team), || {
+            *acc = acc.join(step(lr as u64));
+        });
+    });
+    let team = TranslationUnit::team_reduce_kernel_with::<Join<Mat2>>(&league, fused);
+    let text = team.generated();
+    assert!(
+        text.contains("if (threadIdx.x == 0) fk_reducer::join(fk_ordered, fk_acc);"),
+        "{text}"
+    );
+    assert!(!text.contains("fk_l += gridDim.x"), "{text}");
+    check_device_code(&team);
+    let team_mean = kernel!(|team: &TeamMember, acc: &mut Mean| {
+        let lr = team.league_rank();
+        single(PerTeam(team), || {
+            *acc = acc.join(Mean {
+                sum: lr as f64,
+                n: 1.0,
+            });
+        });
+    });
+    let team = TranslationUnit::team_reduce_kernel_with::<Join<Mean>>(&team_mean, to_place);
+    assert!(team.generated().contains("fk_reducer::finalize(fk_acc);"));
+    check_device_code(&team);
     Ok(())
 }

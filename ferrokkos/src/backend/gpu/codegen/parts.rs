@@ -35,6 +35,11 @@ pub struct UnitOptions {
     /// `Error::KernelAlias`, borrows a reduction's destination exclusively and orders itself
     /// after other work on its allocations; host access waits for it).
     pub unsafe_aliasing: bool,
+    /// Reductions whose reducer has a final step (Kokkos' `final`, a `DeviceJoin` type's
+    /// `finalize`): the entry applies it to the result before writing it. Launches that write
+    /// their result into a device place ask for it; a value that comes back to the host is
+    /// finalized there instead.
+    pub finalize: bool,
 }
 
 /// The pattern to generate entries for.
@@ -47,6 +52,10 @@ pub(crate) enum Pattern {
         reducer: String,
         value: String,
         definitions: String,
+        /// The reducer has a final step (`ReducerCxx::finalize`).
+        finalize: bool,
+        /// The join does not commute: contributions combine in index order.
+        ordered: bool,
     },
     Scan {
         reducer: String,
@@ -60,6 +69,10 @@ pub(crate) enum Pattern {
         reducer: String,
         value: String,
         definitions: String,
+        /// The reducer has a final step (`ReducerCxx::finalize`).
+        finalize: bool,
+        /// The join does not commute: contributions combine in league order.
+        ordered: bool,
     },
 }
 
@@ -71,6 +84,8 @@ impl Pattern {
             reducer: r.reducer.clone(),
             value: r.value.clone(),
             definitions: r.definitions.clone(),
+            finalize: r.finalize,
+            ordered: r.ordered,
         }
     }
 
@@ -89,7 +104,26 @@ impl Pattern {
             reducer: r.reducer.clone(),
             value: r.value.clone(),
             definitions: r.definitions.clone(),
+            finalize: r.finalize,
+            ordered: r.ordered,
         }
+    }
+
+    /// Whether the pattern is a reduction whose join does not commute (its contributions must
+    /// combine in index order).
+    pub(super) fn ordered(&self) -> bool {
+        matches!(
+            self,
+            Pattern::Reduce { ordered: true, .. } | Pattern::TeamReduce { ordered: true, .. }
+        )
+    }
+
+    /// Whether the pattern is a reduction whose reducer has a final step.
+    pub(super) fn has_final_step(&self) -> bool {
+        matches!(
+            self,
+            Pattern::Reduce { finalize: true, .. } | Pattern::TeamReduce { finalize: true, .. }
+        )
     }
 
     /// Whether the entries run a league of teams.
@@ -135,6 +169,7 @@ impl Pattern {
                 definitions,
                 value,
                 reducer,
+                ..
             } => format!("{definitions} {value} {reducer}"),
         }
     }

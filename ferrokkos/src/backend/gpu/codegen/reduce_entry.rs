@@ -18,13 +18,19 @@ pub(super) fn reduce_start(t: &mut Text, reducer: &str, value: &str, at: Option<
 /// The end of a reduce entry, after each thread's `fk_acc` holds the join of its iterations: the
 /// block's join, then (with [`UnitOptions::fused_join`]) the last block's join of the blocks'
 /// partial values into `fk_result`, or else the partial value of the block and a `_join` entry.
+/// With `final_step`, the reducer's `finalize` is applied to the result before it is written.
 pub(super) fn reduce_blocks(
     t: &mut Text,
     entry: &str,
     reducer: &str,
     value: &str,
-    options: UnitOptions,
+    (options, final_step): (UnitOptions, bool),
 ) {
+    let finalize = if final_step {
+        "fk_reducer::finalize(fk_acc); "
+    } else {
+        ""
+    };
     let block_reduce =
         format!("fk::block_reduce<fk_reducer>(fk_acc, reinterpret_cast<{value}*>(fk_shared));");
     if options.fused_join {
@@ -38,7 +44,7 @@ pub(super) fn reduce_blocks(
         t.push(&format!("        {block_reduce}"));
         t.push("        if (fk_joining) {");
         t.push("            if (threadIdx.x == 0) {");
-        t.push("                *fk_result = fk_acc;");
+        t.push(&format!("                {finalize}*fk_result = fk_acc;"));
         t.push("                *fk_done = 0;");
         t.push("            }");
         t.push("            return;");
@@ -74,7 +80,11 @@ pub(super) fn reduce_blocks(
             "    // Thread t joins a contiguous run of partials, so the order is the block order.",
         );
         join_partials(t, "    ", value, "fk_acc", true);
-        t.push("    if (threadIdx.x == 0) *fk_result = fk_acc;");
+        t.push(&if final_step {
+            format!("    if (threadIdx.x == 0) {{ {finalize}*fk_result = fk_acc; }}")
+        } else {
+            "    if (threadIdx.x == 0) *fk_result = fk_acc;".to_string()
+        });
         t.push("}");
     }
 }

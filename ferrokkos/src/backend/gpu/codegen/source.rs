@@ -19,6 +19,8 @@ fn description<R: DeviceReducer>() -> ReducerCxx {
         value: "fk_no_device_form".to_string(),
         definitions: String::new(),
         emit: Vec::new(),
+        finalize: false,
+        ordered: false,
         size: 0,
         align: 1,
     })

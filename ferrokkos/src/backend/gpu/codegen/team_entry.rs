@@ -73,3 +73,29 @@ pub(super) fn league_loop(t: &mut Text, more: &str) {
     t.push(&format!("        fk_body(fk_team{more});"));
     t.push("    }");
 }
+
+/// The loop over the block's league ranks for a reduction whose join does not commute: block `b`
+/// runs the `b`-th contiguous run of league ranks, in order, and after each the block joins its
+/// threads' values in thread order into thread 0's `fk_ordered`, so that the result is in league
+/// order (then thread order). After [`league_start`] and the reduction's start; leaves the block's
+/// value in thread 0's `fk_acc` (the identity in the others').
+pub(super) fn ordered_league_loop(t: &mut Text, value: &str) {
+    t.push("    // The join does not commute: block b runs the b-th contiguous run of league ranks and");
+    t.push("    // joins its threads' values after each one, in thread order.");
+    t.push(&format!("    {value} fk_ordered = fk_reducer::identity();"));
+    t.push("    const u64 fk_per = (fk_league_size + gridDim.x - 1) / gridDim.x;");
+    t.push("    const u64 fk_first = (u64)blockIdx.x * fk_per < fk_league_size ? (u64)blockIdx.x * fk_per : fk_league_size;");
+    t.push("    const u64 fk_end = fk_first + fk_per < fk_league_size ? fk_first + fk_per : fk_league_size;");
+    t.push("    for (u64 fk_l = fk_first; fk_l < fk_end; ++fk_l) {");
+    t.push("        // The last league rank's scratch is no longer read when the next one's is written.");
+    t.push("        if (fk_scratch_any && fk_l != fk_first) __syncthreads();");
+    t.push("        fk_team.league_rank = fk_l;");
+    t.push("        fk_acc = fk_reducer::identity();");
+    t.push("        fk_body(fk_team, fk_acc);");
+    t.push(&format!(
+        "        fk::block_reduce<fk_reducer>(fk_acc, reinterpret_cast<{value}*>(fk_shared));"
+    ));
+    t.push("        if (threadIdx.x == 0) fk_reducer::join(fk_ordered, fk_acc);");
+    t.push("    }");
+    t.push("    fk_acc = fk_ordered;");
+}

@@ -8,7 +8,9 @@
 use super::header::{HeaderParts, Target, device_header};
 use super::parts::{Pattern, Text, UnitOptions};
 use super::reduce_entry::{reduce_blocks, reduce_start};
-use super::walk::{GridStrideWalk, index_args, iteration_space, push_tiled_walk};
+use super::walk::{
+    GridStrideWalk, index_args, iteration_space, push_ordered_loop, push_tiled_walk,
+};
 use super::{scan_entry, team_entry};
 use crate::kernel::{KernelBody, KernelInfo, escape_text};
 
@@ -156,8 +158,9 @@ pub(crate) fn generate(
     let lambda = lambda_params(body, &pattern, &value);
     let rank = body.rank();
     let by_pointer = options.captures_by_pointer && !cap_decls.is_empty();
-    // Scans walk contiguous runs per thread; only for and reduce count in 32 bits.
-    let kt = if options.index32 && !matches!(pattern, Pattern::Scan { .. }) {
+    // Scans and ordered reductions walk contiguous runs per thread; only the other for and reduce
+    // entries count in 32 bits.
+    let kt = if options.index32 && !matches!(pattern, Pattern::Scan { .. }) && !pattern.ordered() {
         "u32"
     } else {
         "u64"
@@ -372,6 +375,8 @@ fn push_walks(
     options: UnitOptions,
 ) {
     let Walk { ty, kt, rank, .. } = *walk;
+    // The result is finalized on the device when the launch asks and the reducer has a step.
+    let final_step = options.finalize && pattern.has_final_step();
     // The launch parameters are 64-bit; the 32-bit variant narrows them (the launch checked that
     // they fit).
     let narrow = if kt == "u32" { "(u32)" } else { "" };
@@ -387,24 +392,37 @@ fn push_walks(
             t.push("}");
         }
         Pattern::Reduce {
-            reducer, iterate, ..
+            reducer,
+            iterate,
+            ordered,
+            ..
         } => {
             let args = format!("{}, fk_acc", index_args(rank));
             reduce_start(t, reducer, value, None);
-            let walk = GridStrideWalk::new(ty, kt, rank, *iterate);
-            walk.push_loop(t, &grid_stride, call_index, &args);
-            reduce_blocks(t, entry, reducer, value, options);
+            if *ordered {
+                push_ordered_loop(t, call_index, &args);
+            } else {
+                let walk = GridStrideWalk::new(ty, kt, rank, *iterate);
+                walk.push_loop(t, &grid_stride, call_index, &args);
+            }
+            reduce_blocks(t, entry, reducer, value, (options, final_step));
         }
         Pattern::TeamFor => {
             team_entry::league_start(t);
             team_entry::league_loop(t, "");
             t.push("}");
         }
-        Pattern::TeamReduce { reducer, .. } => {
+        Pattern::TeamReduce {
+            reducer, ordered, ..
+        } => {
             team_entry::league_start(t);
             reduce_start(t, reducer, value, Some(team_entry::PATTERN_SHARED));
-            team_entry::league_loop(t, ", fk_acc");
-            reduce_blocks(t, entry, reducer, value, options);
+            if *ordered {
+                team_entry::ordered_league_loop(t, value);
+            } else {
+                team_entry::league_loop(t, ", fk_acc");
+            }
+            reduce_blocks(t, entry, reducer, value, (options, final_step));
         }
         Pattern::Scan { reducer, .. } => {
             scan_entry::push_passes(t, reducer, value, call_index, &index_args(rank));

@@ -1,6 +1,7 @@
 //! How an entry walks its iterations: the launch parameters of the iteration space, the
-//! grid-stride loop (with the index computed per iteration, or walked digit by digit), and the
-//! tiled walk of a multidimensional `parallel_for`.
+//! grid-stride loop (with the index computed per iteration, or walked digit by digit), the
+//! contiguous runs of an ordered reduction, and the tiled walk of a multidimensional
+//! `parallel_for`.
 
 use super::parts::{Pattern, Text};
 use crate::policy::Iterate;
@@ -164,6 +165,25 @@ impl GridStrideWalk {
         t.push(&format!("        fk_d{slow} += fk_s{slow} + fk_c;"));
         t.push("    }");
     }
+}
+
+/// The loop of a reduction whose join does not commute: thread g of the grid (block-major) calls
+/// `fk_body(args)` for the contiguous run `[g * per, (g + 1) * per)` of the iterations, in order,
+/// so that the threads' values in thread order, then the blocks' in block order, are in index order.
+/// Counts in 64 bits (`call_index` computes iteration `fk_k`'s index).
+pub(super) fn push_ordered_loop(t: &mut Text, call_index: &str, args: &str) {
+    t.push(
+        "    // The join does not commute: thread g walks the g-th contiguous run of iterations.",
+    );
+    t.push("    const u64 fk_threads = (u64)gridDim.x * blockDim.x;");
+    t.push("    const u64 fk_per = (fk_count + fk_threads - 1) / fk_threads;");
+    t.push("    const u64 fk_g = (u64)blockIdx.x * blockDim.x + threadIdx.x;");
+    t.push("    const u64 fk_lo = fk_g * fk_per < fk_count ? fk_g * fk_per : fk_count;");
+    t.push("    const u64 fk_hi = fk_lo + fk_per < fk_count ? fk_lo + fk_per : fk_count;");
+    t.push("    for (u64 fk_k = fk_lo; fk_k < fk_hi; ++fk_k) {");
+    t.push(call_index);
+    t.push(&format!("        fk_body({args});"));
+    t.push("    }");
 }
 
 /// The walk of a tiled multidimensional `parallel_for`: one tile per block, grid-stride over the

@@ -82,7 +82,8 @@ pub(super) struct Entry {
     pub(super) tiled: bool,
     /// The cache key's variant: the pattern (bits 0-1: for 0, reduce 1, scan 2), walk order Left
     /// (bit 2), `index32` (bit 3), `by_pointer` (bit 4), `tiled` (bit 5), a league of teams (bit 6:
-    /// a team kernel's entries, which take the league instead of a range).
+    /// a team kernel's entries, which take the league instead of a range); the launch adds bit 7
+    /// for a reduction finalized on the device (`UnitOptions::finalize`).
     pub(super) variant: u32,
     /// The suffix of the second entry (`_prefix` for scans).
     pub(super) extra: Option<&'static str>,

@@ -128,7 +128,7 @@ pub(crate) fn launch<'q, D: Driver>(
     let mut buffers = params::Buffers::for_kernel(dk);
     let chosen = Chosen::new(
         dk,
-        kind,
+        (kind, dest.is_some()),
         reducer_type,
         &space,
         buffers.captures_len,
@@ -203,12 +203,13 @@ fn team_shared_bytes(
 }
 
 /// The compiled entry that a launch of `dk` over `space` needs, compiled or loaded now if it is
-/// not yet (a team launch asks for its function's limits before it plans).
+/// not yet (a team launch asks for its function's limits before it plans): `kind`, and whether
+/// the launch writes its result into a device place.
 pub(crate) fn load<D: Driver>(
     inst: &Instance<D>,
     what: &dyn Fn() -> String,
     dk: &dyn DeviceKernel,
-    kind: Kind<'_>,
+    kind: (Kind<'_>, bool),
     reducer_type: &'static str,
     space: &Space<'_>,
 ) -> Result<Arc<Loaded<D>>> {
@@ -252,9 +253,10 @@ impl<'a> Chosen<'a> {
             })
     }
 
+    /// The entry of a launch of `kind` (`to_place`: writing its result into a device place).
     fn new(
         dk: &dyn DeviceKernel,
-        kind: Kind<'a>,
+        (kind, to_place): (Kind<'a>, bool),
         reducer_type: &'static str,
         space: &Space<'_>,
         captures_len: usize,
@@ -276,6 +278,9 @@ impl<'a> Chosen<'a> {
             max_param_bytes,
         };
         let entry = Entry::choose(&input);
+        // A result written into a device place gets the reducer's final step there.
+        let finalize =
+            to_place && matches!(kind, Kind::Reduce(r) | Kind::TeamReduce(r) if r.finalize);
         let options = UnitOptions {
             index32: entry.index32,
             captures_by_pointer: entry.by_pointer,
@@ -283,6 +288,7 @@ impl<'a> Chosen<'a> {
             tiled: entry.tiled,
             // Only a kernel with `unsafe` may alias a read-only capture with a written one.
             unsafe_aliasing: dk.device_is_unsafe(),
+            finalize,
         };
         let pattern = match kind {
             Kind::For => DevicePattern::For {
@@ -299,7 +305,7 @@ impl<'a> Chosen<'a> {
         let key = JitKey {
             kernel: dk.device_key(),
             reducer: reducer_type,
-            variant: entry.variant,
+            variant: entry.variant | u32::from(finalize) << 7,
         };
         Chosen {
             input,
@@ -326,7 +332,15 @@ pub(crate) fn prepare<D: Driver>(
     shared.check_alive(what)?;
     let captures_len = params::Buffers::for_kernel(dk).captures_len;
     let max_param_bytes = shared.info.max_param_bytes();
-    let chosen = Chosen::new(dk, kind, reducer_type, space, captures_len, max_param_bytes);
+    // Ahead of time, the entry of a value that comes back to the host.
+    let chosen = Chosen::new(
+        dk,
+        (kind, false),
+        reducer_type,
+        space,
+        captures_len,
+        max_param_bytes,
+    );
     let unit = codegen::translation_unit(
         &dk.device_body(chosen.pattern.emit()),
         &chosen.pattern,

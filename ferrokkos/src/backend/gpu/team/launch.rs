@@ -20,7 +20,7 @@ use crate::backend::gpu::driver::{DeviceInfo as _, Driver, Function as _};
 use crate::backend::gpu::instance::Instance;
 use crate::backend::gpu::launch::{self, Kind, Space};
 use crate::backend::gpu::patterns::entered;
-use crate::backend::gpu::reduce::{reduce_with, reducer_cxx};
+use crate::backend::gpu::reduce::{reduce_into, reducer_cxx};
 use crate::backend::gpu::space::GpuSpace;
 use crate::dispatch::{TeamForFunctor, TeamLimits, TeamReduceFunctor};
 use crate::error::Result;
@@ -93,7 +93,7 @@ fn shape_for<S: GpuSpace>(
     policy: &TeamPolicy<S>,
     what: &dyn Fn() -> String,
     dk: &dyn DeviceKernel,
-    kind: Kind<'_>,
+    (kind, to_place): (Kind<'_>, bool),
     reducer_type: &'static str,
 ) -> Result<TeamShape> {
     let inst = policy.space().gpu_instance();
@@ -109,7 +109,7 @@ fn shape_for<S: GpuSpace>(
     }
     // The entry does not depend on the team's size: load it, then resolve with its own limits.
     let space = league_space(shape, &|_| {}, "");
-    let loaded = launch::load(inst, what, dk, kind, reducer_type, &space)?;
+    let loaded = launch::load(inst, what, dk, (kind, to_place), reducer_type, &space)?;
     let max_threads = loaded.main.max_threads_per_block(what)?;
     let static_shared = loaded.main.static_shared_bytes(what)?;
     let limits = block_limits(inst, max_threads, static_shared, value_size);
@@ -129,7 +129,7 @@ pub(crate) fn team_for<S: GpuSpace, K: TeamForFunctor>(
         type_name::<K>(),
         || kernel.device_kernel(Token::new()),
         |what, dk| {
-            let shape = shape_for(&policy, what, dk, Kind::TeamFor, "")?;
+            let shape = shape_for(&policy, what, dk, (Kind::TeamFor, false), "")?;
             if shape.league == 0 {
                 return Ok(());
             }
@@ -163,10 +163,15 @@ where
             let cxx = reducer_cxx::<T::Reducer>(what)?;
             let reducer_type = type_name::<T::Reducer>();
             let kind = Kind::TeamReduce(&cxx);
-            let shape = shape_for(&policy, what, dk, kind, reducer_type)?;
+            // The entry's limits are those of the variant the launch runs (a result that stays
+            // in a device place is finalized there).
+            let (reducer, sink) = target.split();
+            let to_place = T::device_place(&sink, Token::new()).is_some();
+            let shape = shape_for(&policy, what, dk, (kind, to_place), reducer_type)?;
             let write = league_writer(shape);
             let space = league_space(shape, &write, label);
-            reduce_with(policy.space().gpu_instance(), what, dk, target, space)
+            let inst = policy.space().gpu_instance();
+            reduce_into::<T, _>(inst, what, dk, (reducer, sink), space)
         },
     )
 }
@@ -197,7 +202,7 @@ pub(crate) fn team_limits<S: GpuSpace>(
             scratch: ScratchLayout::default(),
         };
         let space = league_space(shape, &|_| {}, "");
-        let loaded = launch::load(inst, &what, dk, Kind::TeamFor, "", &space)?;
+        let loaded = launch::load(inst, &what, dk, (Kind::TeamFor, false), "", &space)?;
         max_threads = loaded.main.max_threads_per_block(what)?;
         static_shared = loaded.main.static_shared_bytes(what)?;
     }
