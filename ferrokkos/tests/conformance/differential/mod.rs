@@ -98,6 +98,7 @@ macro_rules! differential_test {
 
 mod casts;
 mod control_flow;
+mod kernel_idioms;
 mod methods;
 mod operators;
 mod patterns;
