@@ -153,7 +153,13 @@ fn function_shadows(
     let body = checked_body(&block, &all_names, &[], ret.is_some())?;
     let marker = format_ident!("__fk_method_{}_{}", type_name, name);
     let key = method_key(&name.to_string());
+    let named = match &receiver {
+        Some(_) => builtin_named(name, &names, &types, ret.as_deref(), self_ty, &key)?,
+        None => TokenStream::new(),
+    };
     let marker_tokens = quote! {
+        #named
+
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         enum #marker {}
@@ -176,6 +182,67 @@ fn function_shadows(
     }
     .tokens();
     Ok((marker_tokens, shadow))
+}
+
+/// For a method named like a built-in method (`norm`, `min`, `scale`, ...): the implementation
+/// of that name's trait for the type's shadow, through which a kernel's call reaches the method's
+/// shadow (see `ferrokkos::kernel::shadow::builtin_named`). It takes the built-in's number of
+/// arguments. `Self` in the signature is the type itself.
+fn builtin_named(
+    name: &syn::Ident,
+    names: &[syn::Ident],
+    types: &[syn::Type],
+    ret: Option<&syn::Type>,
+    self_ty: &syn::Type,
+    key: &TokenStream,
+) -> syn::Result<TokenStream> {
+    let Some((tr, arity)) = crate::subset::builtin_named(&name.to_string()) else {
+        return Ok(TokenStream::new());
+    };
+    if names.len() != arity {
+        return Err(syn::Error::new(
+            name.span(),
+            format!(
+                "a device method named like the built-in method `{name}` takes {arity} \
+                 argument(s) besides `self`, as the built-in does (kernels call both with the \
+                 same syntax); rename it or change its parameters"
+            ),
+        ));
+    }
+    let k = quote!(::ferrokkos::__private);
+    let mut types: Vec<syn::Type> = types.to_vec();
+    let mut ret = ret.cloned();
+    for t in types.iter_mut().chain(ret.as_mut()) {
+        ReplaceSelf(self_ty).visit_type_mut(t);
+    }
+    let ret_shadow = match &ret {
+        Some(t) => quote!(#k::Expr<#t>),
+        None => quote!(()),
+    };
+    let typed_name = format_ident!("__fkt_{}", name);
+    let r = syn::Ident::new("__fk_r", Span::mixed_site());
+    Ok(quote! {
+        impl #k::shadow::builtin_named::#tr<#self_ty, #(#k::Expr<#types>),*> for #k::Expr<#self_ty> {
+            type Output = #ret_shadow;
+            #[allow(non_snake_case, unused, clippy::all)]
+            fn #name(self, #(#names: #k::Expr<#types>),*) -> #ret_shadow {
+                #k::shadow::device_method::<_, _, #key>(self, |#r| #r.#typed_name(#(#names),*))
+            }
+        }
+    })
+}
+
+/// Replaces the type `Self` by the `impl` block's type.
+struct ReplaceSelf<'a>(&'a syn::Type);
+
+impl VisitMut for ReplaceSelf<'_> {
+    fn visit_type_mut(&mut self, t: &mut syn::Type) {
+        if matches!(t, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("Self")) {
+            *t = self.0.clone();
+            return;
+        }
+        visit_mut::visit_type_mut(self, t);
+    }
 }
 
 /// What the two shadows of one function are made of.

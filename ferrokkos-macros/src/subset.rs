@@ -163,3 +163,75 @@ pub fn is_numeric_constant(segments: &[String]) -> bool {
         _ => false,
     }
 }
+
+/// The built-in methods a `#[device] impl` method may share a name with, and their numbers of
+/// arguments: kernels reach such a method through the trait of that name in
+/// `ferrokkos::__private::shadow::builtin_named` (`__FkNorm` for `norm`).
+const BUILTIN_NAMED: &[(&str, usize)] = &[
+    ("abs", 0),
+    ("sqrt", 0),
+    ("cbrt", 0),
+    ("exp", 0),
+    ("exp2", 0),
+    ("ln", 0),
+    ("log2", 0),
+    ("log10", 0),
+    ("sin", 0),
+    ("cos", 0),
+    ("tan", 0),
+    ("asin", 0),
+    ("acos", 0),
+    ("atan", 0),
+    ("sinh", 0),
+    ("cosh", 0),
+    ("tanh", 0),
+    ("floor", 0),
+    ("ceil", 0),
+    ("round", 0),
+    ("trunc", 0),
+    ("signum", 0),
+    ("is_nan", 0),
+    ("is_finite", 0),
+    ("count_ones", 0),
+    ("leading_zeros", 0),
+    ("conj", 0),
+    ("norm_sqr", 0),
+    ("norm", 0),
+    ("arg", 0),
+    ("inv", 0),
+    ("len", 0),
+    ("powi", 1),
+    ("powf", 1),
+    ("atan2", 1),
+    ("min", 1),
+    ("max", 1),
+    ("hypot", 1),
+    ("pow", 1),
+    ("wrapping_add", 1),
+    ("wrapping_sub", 1),
+    ("wrapping_mul", 1),
+    ("rem_euclid", 1),
+    ("scale", 1),
+    ("unscale", 1),
+    ("mul_add", 2),
+    ("clamp", 2),
+];
+
+/// For a built-in method name a `#[device] impl` method may also have: its trait's name
+/// (`__FkNormSqr` for `norm_sqr`) and the built-in's number of arguments.
+pub fn builtin_named(name: &str) -> Option<(proc_macro2::Ident, usize)> {
+    let (_, arity) = BUILTIN_NAMED.iter().find(|(n, _)| *n == name)?;
+    let camel: String = name
+        .split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect();
+    Some((
+        proc_macro2::Ident::new(&format!("__Fk{camel}"), proc_macro2::Span::call_site()),
+        *arity,
+    ))
+}

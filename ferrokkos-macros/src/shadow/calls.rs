@@ -7,7 +7,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::Expr;
 use syn::spanned::Spanned;
 
-use super::operators::{left_name, same_type};
+use super::operators::left_name;
 use super::{checked_args, expr, index, member_text, s};
 
 /// A method call: of a built-in method (a number's, an atomic) or of a `#[device] impl` block.
@@ -20,6 +20,10 @@ pub(super) fn method_call(m: &syn::ExprMethodCall, span: Span) -> TokenStream {
     if !builtin {
         return device_method(m, recv, span);
     }
+    // A built-in name may also be a `#[device] impl` method of the receiver's type: its trait is
+    // in scope for the call, and rustc takes it where the receiver has no built-in of that name.
+    let named = crate::subset::builtin_named(&name)
+        .map(|(t, _)| quote!(use ::ferrokkos::__private::shadow::builtin_named::#t as _;));
     let args: Vec<TokenStream> = if crate::subset::atomic_arity(&name).is_some() {
         // The index, the operands, and for an `_ord` form the memory order and scope: constant
         // paths (checked by the analysis) that the shadow takes as they are.
@@ -31,14 +35,30 @@ pub(super) fn method_call(m: &syn::ExprMethodCall, span: Span) -> TokenStream {
         let orders = args.map(|a| quote!(#a));
         first.into_iter().chain(operands).chain(orders).collect()
     } else if SELF_TYPED_METHODS.contains(&name.as_str()) {
-        // `x.min(y)`: `y` is checked to have `x`'s type where the user wrote it.
+        // `x.min(y)`: `y` is checked to have `x`'s type where the user wrote it, if `x` is a
+        // number (`Expr::__fk_same`); a user's type's method of that name checks its own.
         let left = left_name();
-        let args = m.args.iter().map(|a| same_type(&left, a, expr(a)));
-        return quote_spanned!(span=> { let #left = #recv; #left.#method(#(#args),*) });
+        let args = m.args.iter().map(|a| {
+            let r = expr(a);
+            if super::known_type(a) {
+                quote_spanned!(a.span()=> #left.__fk_same(#r))
+            } else {
+                r
+            }
+        });
+        return quote_spanned!(span=> {
+            #named
+            use ::ferrokkos::__private::shadow::builtin_named::__FkAnyArg as _;
+            let #left = #recv;
+            #left.#method(#(#args),*)
+        });
     } else {
         m.args.iter().map(expr).collect()
     };
-    quote_spanned!(span=> #recv.#method(#(#args),*))
+    match named {
+        Some(named) => quote_spanned!(span=> { #named #recv.#method(#(#args),*) }),
+        None => quote_spanned!(span=> #recv.#method(#(#args),*)),
+    }
 }
 
 /// A `#[device] impl` method on the receiver's shadow `recv`: its shadow `__fk_<name>` on the

@@ -59,39 +59,14 @@ fn out_of_range(index: usize, len: usize) -> ! {
     panic!("index {index} is out of bounds for a captured array of length {len}")
 }
 
-/// An array, as a kernel indexes it (`w[k]`, `p[i].pos[k]`, `x[i][k]`, `v[k]` of a `&mut [T; N]`
-/// parameter): its element type and length.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not an array: a kernel indexes Views and arrays",
-    label = "indexed here",
-    note = "a kernel indexes captured Views (`x[i]`, `a[(i, j)]`) and arrays `[T; N]` (captured, \
-            locals, struct fields, View elements: `w[k]`, `p[i].pos[k]`, `x[i][k]`)"
-)]
-pub trait ArrayValue {
-    /// The element type.
-    type Element: DeviceValue;
-    /// The length.
-    const LEN: usize;
-}
-
-impl<T: DeviceValue, const N: usize> ArrayValue for [T; N] {
-    type Element = T;
-    const LEN: usize = N;
-}
-
-impl<T: DeviceValue, const N: usize> ArrayValue for Mut<[T; N]> {
-    type Element = T;
-    const LEN: usize = N;
-}
-
+// The element and the length of an array's shadow, and of a `&mut [T; N]` parameter's. Inherent
+// methods of these types only (bounds on the `impl`), so that `len` of another type's shadow falls
+// to a `#[device]` method of that name (`kernel/shadow/builtin_named.rs`).
 #[allow(clippy::len_without_is_empty)] // a kernel's `a.len()`; Rust arrays have no `is_empty` use here
-impl<A> Expr<A> {
+impl<T: DeviceValue, const N: usize> Expr<[T; N]> {
     /// `values[index]`: an element (assignable where the array is: a `let mut` local, a field of
-    /// one, an element of a written View, a `&mut` parameter), bounds-checked on the device.
-    pub fn at(self, index: impl DeviceIndex<1>) -> Expr<A::Element>
-    where
-        A: ArrayValue,
-    {
+    /// one, an element of a written View), bounds-checked on the device.
+    pub fn at(self, index: impl DeviceIndex<1>) -> Expr<T> {
         let i = index.coordinates().remove(0);
         Expr::new(
             format!("{}[{i}]", self.operand(prec::PRIMARY)),
@@ -100,11 +75,21 @@ impl<A> Expr<A> {
     }
 
     /// `values.len()`.
-    pub fn len(self) -> Expr<usize>
-    where
-        A: ArrayValue,
-    {
-        Expr::new(format!("{}ULL", A::LEN), prec::PRIMARY)
+    pub fn len(self) -> Expr<usize> {
+        Expr::new(format!("{N}ULL"), prec::PRIMARY)
+    }
+}
+
+#[allow(clippy::len_without_is_empty)]
+impl<T: DeviceValue, const N: usize> Expr<Mut<[T; N]>> {
+    /// `values[index]` of a `&mut [T; N]` parameter: an element of the array it refers to.
+    pub fn at(self, index: impl DeviceIndex<1>) -> Expr<T> {
+        self.retype::<[T; N]>().at(index)
+    }
+
+    /// `values.len()`.
+    pub fn len(self) -> Expr<usize> {
+        self.retype::<[T; N]>().len()
     }
 }
 

@@ -30,6 +30,7 @@ macro_rules! operand_check {
 }
 
 mod arith;
+pub mod builtin_named;
 mod call;
 mod control;
 mod print;
@@ -89,6 +90,18 @@ pub trait SameType<T>: crate::seal::SealedSameType<T> {
     where
         Self: Sized;
 }
+}
+
+impl<T: DeviceScalar> Expr<T> {
+    /// `e`, checked to have this number's type (the argument of a built-in method whose parameters
+    /// have the receiver's type: `x.min(y)`).
+    #[doc(hidden)]
+    pub fn __fk_same<A>(&self, e: Expr<A>) -> Expr<T>
+    where
+        A: SameType<T>,
+    {
+        A::same(self, e)
+    }
 }
 
 impl<T> SameType<T> for T {

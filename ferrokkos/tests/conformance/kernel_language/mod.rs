@@ -8,6 +8,7 @@ mod arrays;
 mod atomic_forms;
 mod atomic_views;
 mod atomics;
+mod builtin_named_methods;
 mod captures;
 pub(crate) mod casts;
 mod complex;
