@@ -210,6 +210,11 @@ fn linear(e: &Expr, params: &[String], constant: &dyn Fn(&str) -> bool) -> Optio
             ..Linear::default()
         });
     }
+    // A subview's range coordinate: `i + lo` wherever its check passes (elsewhere it panics, or
+    // on the device gives no coordinate of the View).
+    if let Some((i, lo)) = crate::subview_range::offset(e) {
+        return linear(i, params, constant)?.add(linear(lo, params, constant)?, 1);
+    }
     match e {
         Expr::Binary(b) => match b.op {
             BinOp::Add(_) => {
