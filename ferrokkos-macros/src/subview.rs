@@ -171,7 +171,10 @@ fn is_assign(op: &syn::BinOp) -> bool {
 
 impl Subview {
     fn kept(&self) -> usize {
-        self.args.iter().filter(|a| !matches!(a, Arg::Fixed(_))).count()
+        self.args
+            .iter()
+            .filter(|a| !matches!(a, Arg::Fixed(_)))
+            .count()
     }
 
     /// The range `lo..hi` of dimension `dim` of the View at `base`, with its end and the

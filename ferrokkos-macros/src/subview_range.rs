@@ -8,8 +8,9 @@
 //! range within the dimension, stays in the checked and the proven host forms and in the device
 //! code.
 
-use proc_macro2::Span;
-use quote::quote_spanned;
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote_spanned};
+use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprCall};
 
 const RANGE: &str = "__fk_subview_range";
@@ -73,4 +74,36 @@ pub fn host(c: &mut ExprCall, marker: Marker) {
     };
     let f = syn::Ident::new(marker.function(), span);
     *c.func = syn::parse2(quote_spanned!(span=> ::ferrokkos::__private::#f)).expect("a path");
+}
+
+/// `tokens` with each marker as the arithmetic it stands for (`i + lo`, `hi - lo`), for messages
+/// in the user's terms; as they are where they are no expression.
+pub fn as_written(tokens: TokenStream) -> TokenStream {
+    struct Written;
+    impl VisitMut for Written {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            syn::visit_mut::visit_expr_mut(self, e);
+            let Expr::Call(c) = e else { return };
+            let Some(m) = marker(c) else { return };
+            let arg = |k: usize| match &c.args[k] {
+                a @ Expr::Binary(_) => syn::parse_quote!((#a)),
+                a => a.clone(),
+            };
+            let (a, b): (Expr, Expr) = match m {
+                Marker::Range => (arg(0), arg(1)),
+                Marker::Extent => (arg(1), arg(0)),
+            };
+            *e = match m {
+                Marker::Range => syn::parse_quote!(#a + #b),
+                Marker::Extent => syn::parse_quote!(#a - #b),
+            };
+        }
+    }
+    match syn::parse2::<Expr>(tokens.clone()) {
+        Ok(mut e) => {
+            Written.visit_expr_mut(&mut e);
+            e.to_token_stream()
+        }
+        Err(_) => tokens,
+    }
 }

@@ -24,7 +24,12 @@ fn length(lo: usize, hi: usize, extent: usize) -> Option<usize> {
 /// range's length or the range is not within the dimension. A negative value is out of bounds.
 #[inline(always)]
 #[track_caller]
-pub fn subview_range(i: impl IndexInt, lo: impl IndexInt, hi: impl IndexInt, extent: usize) -> usize {
+pub fn subview_range(
+    i: impl IndexInt,
+    lo: impl IndexInt,
+    hi: impl IndexInt,
+    extent: usize,
+) -> usize {
     let (i, lo, hi) = (i.coordinate(), lo.coordinate(), hi.coordinate());
     match length(lo, hi, extent) {
         Some(len) if i < len => lo + i,
@@ -101,7 +106,9 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "index [3] is out of bounds for View \"the subview of the range 2..5")]
+    #[should_panic(
+        expected = "index [3] is out of bounds for View \"the subview of the range 2..5"
+    )]
     fn a_coordinate_past_the_range_panics_naming_its_extent() {
         subview_range(3usize, 2, 5, 6);
     }

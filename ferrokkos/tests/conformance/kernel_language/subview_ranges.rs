@@ -44,7 +44,11 @@ fn rows_columns_and_cubes_through_ranges<S: Launch>(exec: &S) -> Result<()> {
                 0
             };
             assert_eq!(bv[j * m + i], want_b, "b at ({j}, {i})");
-            let want_c = if i >= m - 3 { x[j * m + i - (m - 3) + 1] - 1 } else { 0 };
+            let want_c = if i >= m - 3 {
+                x[j * m + i - (m - 3) + 1] - 1
+            } else {
+                0
+            };
             assert_eq!(cv[n * m + j * m + i], want_c, "c at (1, {j}, {i})");
         }
     }
