@@ -348,6 +348,34 @@ mod tests {
     }
 
     #[test]
+    fn a_subview_range_coordinate_is_its_index_plus_its_start() {
+        let offset = |literal, n| Offset {
+            terms: BTreeMap::from([("n".to_string(), n)]),
+            literal,
+        };
+        assert_eq!(
+            coords_of("(j, __fk_subview_range(i - 1, n + 2, n + 5, a.extent(1)))"),
+            vec![
+                Coord::Param {
+                    param: 1,
+                    coef: 1,
+                    offset: Offset::default()
+                },
+                Coord::Param {
+                    param: 0,
+                    coef: 1,
+                    offset: offset(1, 1)
+                },
+            ]
+        );
+        // An index that is no map keeps the coordinate unknown, whatever the range.
+        let unknown = "__fk_subview_range(i % 3, 1, 4, a.extent(0))";
+        assert_eq!(coords_of(unknown), vec![Coord::Any]);
+        // Another call is no subview range.
+        assert_eq!(coords_of("f(i, 1, 4, 5)"), vec![Coord::Any]);
+    }
+
+    #[test]
     fn coefficients_beyond_the_bound_make_the_map_unknown() {
         // Each literal is below 2^40, their product is not below 2^62: a coefficient truncated to
         // i64 at the launch would misstate the map.
