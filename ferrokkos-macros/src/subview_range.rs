@@ -99,6 +99,9 @@ pub fn as_written(tokens: TokenStream) -> TokenStream {
             };
         }
     }
+    if !tokens.to_string().contains("__fk_subview_") {
+        return tokens;
+    }
     match syn::parse2::<Expr>(tokens.clone()) {
         Ok(mut e) => {
             Written.visit_expr_mut(&mut e);

@@ -37,7 +37,8 @@ pub enum DeviceTarget {
     TeamRank,
     /// A subview's range of a View's dimension (`let row = subview(&a, (j, lo..hi))` in a
     /// kernel): `row[i]` with `i` at least `hi - lo` (the extent), or any element of a range that
-    /// is not within the dimension (`lo > hi`, or `hi` past its extent: the extent is 0).
+    /// is not within the dimension (`lo > hi`, or `hi` past its extent: the extent is 0; for
+    /// `row.extent(0)` of such a range, the index is `hi` and the extent the dimension's).
     SubviewRange,
 }
 
