@@ -233,3 +233,31 @@ fn a_range_access_is_a_checked_offset_in_cxx() -> Result<()> {
     check_device_code(&tu);
     Ok(())
 }
+
+/// A team writes its league rank's row through a range subview, one element per thread and lane:
+/// the team race rules see `row[i]` as `b[(lr, i + 1)]`.
+fn a_team_writes_a_row_range<S: Launch>(exec: &S) -> Result<()> {
+    let (league, m) = (5usize, 9usize);
+    let b = SView::<S, u64, 2>::new("b", [league, m])?;
+    parallel_for(
+        "team rows",
+        TeamPolicy::new(exec, league, AUTO)?,
+        kernel!(|team: &TeamMember| {
+            let lr = team.league_rank();
+            let row = subview(&b, (lr, 1..));
+            TeamVectorRange::new(team, 0, m - 1).parallel_for(|i| {
+                row[i] = (lr * 100 + i + row.extent(0)) as u64;
+            });
+        }),
+    )?;
+    let got = download(&b)?;
+    for lr in 0..league {
+        assert_eq!(got[lr * m], 0);
+        for i in 0..m - 1 {
+            assert_eq!(got[lr * m + i + 1], (lr * 100 + i + m - 1) as u64);
+        }
+    }
+    Ok(())
+}
+
+per_space!(a_team_writes_a_row_range, a_team_writes_a_row_range);
