@@ -210,6 +210,11 @@ fn linear(e: &Expr, params: &[String], constant: &dyn Fn(&str) -> bool) -> Optio
             ..Linear::default()
         });
     }
+    // A subview's range coordinate: `i + lo` wherever its check passes (elsewhere it panics, or
+    // on the device gives no coordinate of the View).
+    if let Some((i, lo)) = crate::subview_range::offset(e) {
+        return linear(i, params, constant)?.add(linear(lo, params, constant)?, 1);
+    }
     match e {
         Expr::Binary(b) => match b.op {
             BinOp::Add(_) => {
@@ -340,6 +345,34 @@ mod tests {
                 },
             ]
         );
+    }
+
+    #[test]
+    fn a_subview_range_coordinate_is_its_index_plus_its_start() {
+        let offset = |literal, n| Offset {
+            terms: BTreeMap::from([("n".to_string(), n)]),
+            literal,
+        };
+        assert_eq!(
+            coords_of("(j, __fk_subview_range(i - 1, n + 2, n + 5, a.extent(1)))"),
+            vec![
+                Coord::Param {
+                    param: 1,
+                    coef: 1,
+                    offset: Offset::default()
+                },
+                Coord::Param {
+                    param: 0,
+                    coef: 1,
+                    offset: offset(1, 1)
+                },
+            ]
+        );
+        // An index that is no map keeps the coordinate unknown, whatever the range.
+        let unknown = "__fk_subview_range(i % 3, 1, 4, a.extent(0))";
+        assert_eq!(coords_of(unknown), vec![Coord::Any]);
+        // Another call is no subview range.
+        assert_eq!(coords_of("f(i, 1, 4, 5)"), vec![Coord::Any]);
     }
 
     #[test]

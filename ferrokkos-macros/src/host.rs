@@ -238,6 +238,14 @@ impl VisitMut for Host<'_, '_> {
                 }
                 *e = crate::format::std_macro(&m, &args);
             }
+            // A subview's range check: the runtime's function, over the rewritten arguments.
+            Expr::Call(c) if crate::subview_range::marker(c).is_some() => {
+                let marker = crate::subview_range::marker(c).expect("checked");
+                visit_mut::visit_expr_mut(self, e);
+                if let Expr::Call(c) = e {
+                    crate::subview_range::host(c, marker);
+                }
+            }
             Expr::Call(c) if !matches!(&*c.func, Expr::Path(p) if crate::analyze::is_device_call(&p.path)) =>
             {
                 // A constructor, complex-number or associated function: values only.

@@ -23,6 +23,7 @@ mod race;
 mod shadow;
 mod subset;
 mod subview;
+mod subview_range;
 mod team_race;
 mod value;
 

@@ -4,24 +4,37 @@
 //! rules, the host body and the shadow see the View (a row of `a` at `j`, written at `i`, is `a`
 //! written at `(j, i)`), and bounds are checked against the View.
 //!
-//! Each argument is `ALL` (or `..`): a dimension the subview keeps, or an index: a dimension it
-//! fixes. An index is written into every access, so it must mean the same value at every use:
-//! arithmetic of names that the body binds at most once and never mutably (the iteration index,
-//! immutable locals, captures and constants). A subview is indexed (`row[i]`, `row[()]` when it
-//! keeps no dimension), asked its extents (`row.extent(0)`, a literal dimension) or updated
-//! atomically (`row.atomic_add(i, v)`); anything else is an error that says so.
+//! Each argument is `ALL` (or `..`): a dimension the subview keeps; a range `lo..hi` (Kokkos'
+//! `make_pair(lo, hi)`; `lo..` to the end, `..hi` from 0): a dimension it keeps in part; or an
+//! index: a dimension it fixes. An index and a range's ends are written into every access, so they
+//! must mean the same value at every use: arithmetic of names that the body binds at most once and
+//! never mutably (the iteration index, immutable locals, captures and constants). A subview is
+//! indexed (`row[i]`, `row[()]` when it keeps no dimension), asked its extents (`row.extent(0)`, a
+//! literal dimension) or updated atomically (`row.atomic_add(i, v)`); anything else is an error
+//! that says so. A range's coordinate is the View's `lo + i`, checked (see
+//! [`crate::subview_range`]).
 
 use proc_macro2::Span;
 use quote::quote_spanned;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprMethodCall};
 
-/// A subview of a captured View: the View's path and, per dimension, the fixed index (`None`:
-/// kept, `ALL`).
+/// A subview of a captured View: the View's path and, per dimension, what it keeps of it.
 #[derive(Clone)]
 pub struct Subview {
     pub base: Expr,
-    pub args: Vec<Option<Expr>>,
+    pub args: Vec<Arg>,
+}
+
+/// What a subview keeps of one dimension of its View.
+#[derive(Clone)]
+pub enum Arg {
+    /// The whole dimension (`ALL`).
+    All,
+    /// One index (the dimension is fixed).
+    Fixed(Expr),
+    /// The range `lo..hi` (`hi`: `None` for the dimension's end).
+    Range(Expr, Option<Expr>),
 }
 
 /// `init` without the host spelling's `?` or `.unwrap()`.
@@ -82,24 +95,39 @@ fn subview_of(view: &Expr, args: &Expr, stable: &dyn Fn(&Expr) -> bool) -> syn::
     })
 }
 
-/// One argument: `None` for a kept dimension.
-fn argument(a: &Expr, stable: &dyn Fn(&Expr) -> bool) -> syn::Result<Option<Expr>> {
+/// One argument.
+fn argument(a: &Expr, stable: &dyn Fn(&Expr) -> bool) -> syn::Result<Arg> {
     match a {
-        Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "ALL") => Ok(None),
-        Expr::Range(r) if r.start.is_none() && r.end.is_none() => Ok(None),
-        Expr::Range(r) => Err(syn::Error::new(
+        Expr::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "ALL") => Ok(Arg::All),
+        Expr::Range(r) if r.start.is_none() && r.end.is_none() => Ok(Arg::All),
+        Expr::Range(r) if matches!(r.limits, syn::RangeLimits::Closed(_)) => Err(syn::Error::new(
             r.span(),
-            "a subview in a kernel keeps a whole dimension (`ALL`) or fixes one index; for a \
-             range of a dimension, index the View with the offset (`a[(j, lo + k)]`)",
+            "a subview's range in a kernel excludes its end, as Kokkos' `make_pair(lo, hi)` does: \
+             write `lo..hi + 1`",
         )),
-        e if pure(e) && stable(e) => Ok(Some(e.clone())),
-        e => Err(syn::Error::new(
-            e.span(),
-            "a subview's index in a kernel must mean the same value wherever the subview is used: \
-             arithmetic of the iteration index, captures, constants and locals bound once and \
-             never `mut`",
-        )),
+        Expr::Range(r) => {
+            let lo = match &r.start {
+                Some(lo) => value(lo, stable)?,
+                None => syn::parse_quote_spanned!(r.span()=> 0usize),
+            };
+            let hi = r.end.as_deref().map(|e| value(e, stable)).transpose()?;
+            Ok(Arg::Range(lo, hi))
+        }
+        e => Ok(Arg::Fixed(value(e, stable)?)),
     }
+}
+
+/// An index or a range's end: `e` if it means the same value wherever the subview is used.
+fn value(e: &Expr, stable: &dyn Fn(&Expr) -> bool) -> syn::Result<Expr> {
+    if pure(e) && stable(e) {
+        return Ok(e.clone());
+    }
+    Err(syn::Error::new(
+        e.span(),
+        "a subview's index or range in a kernel must mean the same value wherever the subview is \
+         used: arithmetic of the iteration index, captures, constants and locals bound once and \
+         never `mut`",
+    ))
 }
 
 fn is_path(e: &Expr) -> bool {
@@ -143,11 +171,26 @@ fn is_assign(op: &syn::BinOp) -> bool {
 
 impl Subview {
     fn kept(&self) -> usize {
-        self.args.iter().filter(|a| a.is_none()).count()
+        self.args
+            .iter()
+            .filter(|a| !matches!(a, Arg::Fixed(_)))
+            .count()
     }
 
-    /// The View's index for the subview's `index` (its coordinates fill the kept dimensions).
-    fn full_index(&self, index: &Expr, span: Span) -> syn::Result<Expr> {
+    /// The range `lo..hi` of dimension `dim` of the View at `base`, with its end and the
+    /// dimension's extent as expressions.
+    fn range(&self, base: &Expr, dim: usize, span: Span) -> Option<(Expr, Expr, Expr)> {
+        let Arg::Range(lo, hi) = &self.args[dim] else {
+            return None;
+        };
+        let extent: Expr = syn::parse2(quote_spanned!(span=> #base.extent(#dim))).expect("a call");
+        let hi = hi.clone().unwrap_or_else(|| extent.clone());
+        Some((lo.clone(), hi, extent))
+    }
+
+    /// The View's index for the subview's `index` (its coordinates fill the kept dimensions; one
+    /// in a range is offset by its start, checked).
+    fn full_index(&self, base: &Expr, index: &Expr, span: Span) -> syn::Result<Expr> {
         let coords: Vec<Expr> = match index {
             Expr::Tuple(t) => t.elems.iter().cloned().collect(),
             e => vec![e.clone()],
@@ -167,12 +210,14 @@ impl Subview {
             ));
         }
         let mut coords = coords.into_iter();
-        let full: Vec<Expr> = self
-            .args
-            .iter()
-            .map(|a| match a {
-                Some(e) => e.clone(),
-                None => coords.next().expect("as many as kept"),
+        let full: Vec<Expr> = (0..self.args.len())
+            .map(|d| match (&self.args[d], self.range(base, d, span)) {
+                (Arg::Fixed(e), _) => e.clone(),
+                (_, Some((lo, hi, extent))) => {
+                    let i = coords.next().expect("as many as kept");
+                    crate::subview_range::coordinate(&i, &lo, &hi, &extent, span)
+                }
+                _ => coords.next().expect("as many as kept"),
             })
             .collect();
         Ok(match full.as_slice() {
@@ -183,7 +228,7 @@ impl Subview {
 
     /// `row[index]` as an access of the View.
     pub fn index(&self, base: Expr, index: &Expr, span: Span) -> syn::Result<Expr> {
-        let full = self.full_index(index, span)?;
+        let full = self.full_index(&base, index, span)?;
         Ok(syn::parse2(quote_spanned!(span=> #base[#full])).expect("an index"))
     }
 
@@ -194,7 +239,7 @@ impl Subview {
         let mut args: Vec<Expr> = m.args.iter().cloned().collect();
         if name == "extent" && args.len() == 1 {
             let kept: Vec<usize> = (0..self.args.len())
-                .filter(|d| self.args[*d].is_none())
+                .filter(|d| !matches!(self.args[*d], Arg::Fixed(_)))
                 .collect();
             let dim = match &args[0] {
                 Expr::Lit(syn::ExprLit {
@@ -216,10 +261,13 @@ impl Subview {
                     ),
                 ));
             };
+            if let Some((lo, hi, extent)) = self.range(&base, dim, span) {
+                return Ok(crate::subview_range::extent(&lo, &hi, &extent, span));
+            }
             return Ok(syn::parse2(quote_spanned!(span=> #base.extent(#dim))).expect("a call"));
         }
         if name.starts_with("atomic_") && !args.is_empty() {
-            args[0] = self.full_index(&args[0], span)?;
+            args[0] = self.full_index(&base, &args[0], span)?;
             let method = &m.method;
             return Ok(
                 syn::parse2(quote_spanned!(span=> #base.#method(#(#args),*))).expect("a call"),

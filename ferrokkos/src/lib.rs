@@ -321,6 +321,7 @@ pub mod __private {
         split2, split3, split4, split5, split6, unsafe_block,
     };
     pub use crate::kernel::overlap::{Coord as OverlapCoord, Overlap, int_bits};
+    pub use crate::kernel::subview_range::{subview_extent, subview_range};
     pub use crate::kernel::value::{
         DeviceEnum, DeviceEq, FieldDef, device_struct, int_literal, is_device_value,
     };

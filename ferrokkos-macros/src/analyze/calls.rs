@@ -18,6 +18,13 @@ impl Walker {
         if self.output_call(c) {
             return;
         }
+        // A subview's range check (`crate::subview_range`): its arguments are values.
+        if crate::subview_range::marker(c).is_some() {
+            for a in &c.args {
+                self.expr(a);
+            }
+            return;
+        }
         match &*c.func {
             Expr::Path(p) if p.qself.is_none() && complex_function(&p.path).is_some() => {}
             Expr::Path(p) if p.qself.is_none() && is_associated_call(&p.path) => {}

@@ -488,7 +488,7 @@ pub fn is_compound(op: &BinOp) -> bool {
 
 /// Tokens as text without the spaces `to_string` puts around `::`, `<`, `>`, `(`, `)` and `.`.
 pub fn pretty(t: &impl ToTokens) -> String {
-    let mut s = t.to_token_stream().to_string();
+    let mut s = crate::subview_range::as_written(t.to_token_stream()).to_string();
     for (from, to) in [
         (" :: ", "::"),
         (":: ", "::"),

@@ -219,7 +219,8 @@ fn known_type(e: &Expr) -> bool {
             | BinOp::Or(_) => true,
             _ => known_type(&b.left),
         },
-        // `Complex::new(re, im)`, `Complex::from_polar(r, theta)`.
+        // `Complex::new(re, im)`, `Complex::from_polar(r, theta)`; a subview's range (`usize`).
+        Expr::Call(c) if crate::subview_range::marker(c).is_some() => true,
         Expr::Call(c) => {
             matches!(&*c.func, Expr::Path(p) if p.path.segments.len() == 2
                 && p.path.segments[0].ident == "Complex"
@@ -271,9 +272,14 @@ pub fn expr(e: &Expr) -> TokenStream {
             quote_spanned!(span=> #base.at(#idx))
         }
         Expr::MethodCall(m) => calls::method_call(m, span),
-        Expr::Call(c) => match crate::format::from_call(c) {
-            Some(m) => output::call(&m, span),
-            None => calls::call(c, span),
+        Expr::Call(c) => match (crate::format::from_call(c), crate::subview_range::marker(c)) {
+            (Some(m), _) => output::call(&m, span),
+            (None, Some(marker)) => {
+                let f = syn::Ident::new(marker.function(), span);
+                let args = c.args.iter().map(expr);
+                quote_spanned!(span=> #s::#f(#(#args),*))
+            }
+            (None, None) => calls::call(c, span),
         },
         Expr::If(i) => control::if_(i, span),
         Expr::Block(b) => block(&b.block),

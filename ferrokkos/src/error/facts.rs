@@ -35,6 +35,11 @@ pub enum DeviceTarget {
     /// The threads of a team: `team.team_broadcast(v, source)` with `source` at least the team
     /// size (the extent); every thread got the value's zero.
     TeamRank,
+    /// A subview's range of a View's dimension (`let row = subview(&a, (j, lo..hi))` in a
+    /// kernel): `row[i]` with `i` at least `hi - lo` (the extent), or any element of a range that
+    /// is not within the dimension (`lo > hi`, or `hi` past its extent: the extent is 0; for
+    /// `row.extent(0)` of such a range, the index is `hi` and the extent the dimension's).
+    SubviewRange,
 }
 
 impl fmt::Display for DeviceTarget {
@@ -44,6 +49,7 @@ impl fmt::Display for DeviceTarget {
             DeviceTarget::Array => "an array",
             DeviceTarget::Dimension => "the dimensions of a View (extent)",
             DeviceTarget::TeamRank => "the threads of a team (the source of team_broadcast)",
+            DeviceTarget::SubviewRange => "a subview's range of a View's dimension",
         })
     }
 }

@@ -209,6 +209,7 @@ pub(crate) mod kernel;
 pub(crate) mod overlap;
 mod params;
 pub(crate) mod shadow;
+pub(crate) mod subview_range;
 mod ty;
 pub(crate) mod value;
 mod view_atomic;

@@ -1,6 +1,6 @@
 // A subview in a kernel is indexed, asked its extent or updated atomically, with an index as many
 // coordinates long as the dimensions it keeps; its fixed indices mean the same value at every use
-// (no `mut` local), and ranges of a dimension are not subviews in a kernel yet.
+// (no `mut` local), and a range of a dimension excludes its end (`lo..hi`, as Kokkos' pairs).
 use ferrokkos::kernel;
 use ferrokkos::prelude::*;
 
@@ -14,7 +14,7 @@ fn main() {
         y[i] = row[0] + j as f64;
     });
     let _kernel = kernel!(|i| {
-        let row = subview(&a, (i, 1..3));
+        let row = subview(&a, (i, 1..=3));
         y[i] = row[0];
     });
     let _kernel = kernel!(|i| {

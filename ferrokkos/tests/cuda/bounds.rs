@@ -342,6 +342,50 @@ fn an_extent_of_a_dimension_the_view_lacks_is_reported() {
     assert_eq!(host_copy(&e), vec![3, 5, 0]);
 }
 
+/// A subview's range bounds its accesses on the device as on the host: `row[3]` of the range
+/// `1..4` is reported with the subview's extent and reaches no memory, though `a[(j, 4)]` exists.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn an_index_past_a_subview_range_is_reported_and_dropped() {
+    if !in_own_process(
+        module_path!(),
+        "an_index_past_a_subview_range_is_reported_and_dropped",
+    ) {
+        return;
+    }
+    let exec = cuda();
+    let a = View::<f64, 2, LayoutRight, CudaSpace>::new("a", [4, 8]).unwrap();
+    parallel_for(
+        "range",
+        MDRangePolicy::<_, 2, usize>::new(&exec, [0, 0], [4, 4]).unwrap(),
+        kernel!(|(j, i): (usize, usize)| {
+            let row = subview(&a, (j, 1..4));
+            row[i] = 1.0;
+        }),
+    )
+    .unwrap();
+    match exec.fence("range").unwrap_err() {
+        Error::DeviceOutOfBounds {
+            target,
+            index,
+            extents,
+            count,
+            ..
+        } => {
+            assert_eq!(target, DeviceTarget::SubviewRange);
+            assert_eq!((&index[..], &extents[..]), (&[3u64][..], &[3u64][..]));
+            assert_eq!(count, 4);
+        }
+        other => panic!("{other}"),
+    }
+    let m = create_mirror_view(&a).unwrap();
+    deep_copy(&m, &a).unwrap();
+    let want: Vec<f64> = (0..32)
+        .map(|k| if (1..4).contains(&(k % 8)) { 1.0 } else { 0.0 })
+        .collect();
+    assert_eq!(m.to_vec().unwrap(), want);
+}
+
 /// Kernels prepared together compile as one program; a fault in one of them names that kernel,
 /// and the others run as if compiled alone.
 #[test]

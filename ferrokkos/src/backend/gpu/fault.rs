@@ -182,6 +182,7 @@ impl<D: Driver> Faults<D> {
             1 => DeviceTarget::Array,
             3 => DeviceTarget::Dimension,
             4 => DeviceTarget::TeamRank,
+            6 => DeviceTarget::SubviewRange,
             _ => DeviceTarget::View,
         };
         Err(Error::DeviceOutOfBounds {

@@ -25,5 +25,6 @@ mod output;
 mod rank0_views;
 mod recursion;
 pub(crate) mod representative;
+mod subview_ranges;
 mod subviews;
 mod user_types;

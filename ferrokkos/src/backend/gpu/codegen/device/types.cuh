@@ -140,12 +140,14 @@ __device__ __forceinline__ unsigned shift_amount(From b, unsigned bits) {
 /// Records an out-of-bounds access. Inlined with R known, so that nothing of the caller's (the
 /// index, the extents, the View) has its address taken: an out-of-line call here made the compiler
 /// keep them in local memory and store the index there on every access (half the bandwidth).
+/// `counted` false: the access that follows counts it (a subview's range check, whose coordinate
+/// the View's own check then finds out of bounds).
 template <int R>
 __device__ __forceinline__ void out_of_bounds(unsigned kind, const usize (&index)[R],
-                                              const usize (&extent)[R]) {
+                                              const usize (&extent)[R], bool counted = true) {
   FkFault* const f = fk_fault_record;
   if (f == nullptr) return;
-  atomicAdd(&f->count, 1ULL);
+  if (counted) atomicAdd(&f->count, 1ULL);
   if (atomicCAS(&f->state, 0u, 1u) == 0u) {
     f->kind = kind;
     f->rank = (unsigned)R;

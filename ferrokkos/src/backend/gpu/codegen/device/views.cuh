@@ -103,6 +103,46 @@ __device__ __forceinline__ usize extent(const View<T, 0, L>&, usize r) {
   return 0;
 }
 
+/// A subview's range `lo..hi` of a dimension of `extent` elements, in a kernel
+/// (`kernel/subview_range.rs`): `subview_range(i, lo, hi, extent)` is the View's coordinate
+/// `lo + i`. Where the host panics (`i` not below `hi - lo`, or the range not within the dimension,
+/// which then has no element) it records the fault (kind 6, the subview's index and extent) and
+/// gives a coordinate past every extent, so that the View's own check drops the access and counts
+/// it. Negative values become huge ones, as in a View's index.
+namespace detail {
+template <class L, class H>
+__device__ __forceinline__ usize subview_length(L lo, H hi, usize extent, bool& ok) {
+  const usize b = static_cast<usize>(lo), e = static_cast<usize>(hi);
+  ok = b <= e && e <= extent;
+  return ok ? e - b : 0;
+}
+}  // namespace detail
+
+template <class I, class L, class H>
+__device__ __forceinline__ usize subview_range(I i, L lo, H hi, usize extent) {
+  bool ok;
+  const usize len = detail::subview_length(lo, hi, extent, ok);
+  const usize at[1] = {static_cast<usize>(i)};
+  if (at[0] < len) return static_cast<usize>(lo) + at[0];
+  const usize ext[1] = {len};
+  detail::out_of_bounds<1>(6u, at, ext, false);
+  return ~(usize)0;
+}
+
+/// `row.extent(0)` of a subview's range: `hi - lo`; 0, with a fault recorded (counted), where the
+/// range is not within the dimension.
+template <class L, class H>
+__device__ __forceinline__ usize subview_extent(L lo, H hi, usize extent) {
+  bool ok;
+  const usize len = detail::subview_length(lo, hi, extent, ok);
+  if (!ok) {
+    const usize at[1] = {static_cast<usize>(hi)};
+    const usize ext[1] = {extent};
+    detail::out_of_bounds<1>(6u, at, ext);
+  }
+  return len;
+}
+
 /// A Rust array `[T; N]` (a struct, since C++ cannot pass or return an array by value): a capture,
 /// a local, a struct's field, a device function's parameter or result, a View's element. Its layout
 /// is Rust's: N elements without gaps, aligned as T. `values[j]` is element j.
