@@ -376,3 +376,47 @@ fn the_host_reads_each_replays_copy_while_later_replays_are_queued() {
     }
     assert_eq!(read(&d), vec![20.0; 4]);
 }
+
+/// A fence of the whole device (and a graph dropped) on one thread while another records graphs:
+/// such a wait takes in every stream, a capturing one too, so it waits for the capture instead of
+/// invalidating it (`CUDA_ERROR_STREAM_CAPTURE_INVALIDATED` at the recording's next launch).
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn waits_for_the_whole_device_leave_recordings_on_other_threads_valid() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let exec = cuda();
+    let stop = AtomicBool::new(false);
+    let fences = AtomicUsize::new(0);
+    let y = Dev1::<f64>::new("y", [256]).unwrap();
+    let total = View::<f64, 0, LayoutRight, CudaSpace>::new("total", []).unwrap();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !stop.load(Ordering::Acquire) {
+                ferrokkos::fence("the whole device").unwrap();
+                fences.fetch_add(1, Ordering::Relaxed);
+            }
+        });
+        for _ in 0..200 {
+            let graph = create_graph(&exec, |root| {
+                root.then_parallel_for(
+                    "y",
+                    RangePolicy::new(&exec, 0, 256)?,
+                    kernel!(|i| y[i] = i as f64),
+                )
+                .then_parallel_reduce(
+                    "total",
+                    RangePolicy::new(&exec, 0, 256)?,
+                    kernel!(|i, acc: &mut f64| *acc += y[i]),
+                    total.clone(),
+                );
+                Ok(())
+            })
+            .unwrap();
+            graph.instantiate().unwrap();
+            graph.submit().unwrap();
+        }
+        stop.store(true, Ordering::Release);
+    });
+    assert!(fences.load(Ordering::Relaxed) > 0);
+    assert_eq!(read(&total), vec![(0..256).sum::<usize>() as f64]);
+}

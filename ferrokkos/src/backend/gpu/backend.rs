@@ -32,6 +32,7 @@ impl<D: Driver> Backend for GpuBackend<D> {
         let device = crate::space::device_id(D::DEVICE_TYPE, self.shared.info.ordinal() as u32, 0);
         let _tools = crate::tools::FenceScope::begin(label, device);
         let what = || format!("fence \"{label}\" on {}", D::SPACE);
+        let _alone = super::capture_lock::fence_whole_device(&what)?;
         self.shared.ctx.synchronize(what)?;
         self.shared.faults.check(&what)
     }

@@ -144,6 +144,8 @@ fn record<S: GpuSpace>(
 struct Capture<'a, D: Driver> {
     queue: &'a Queue<D>,
     ended: bool,
+    /// No wait for the whole device meanwhile (`capture_lock.rs`).
+    _alone: std::sync::RwLockReadGuard<'static, ()>,
 }
 
 impl<'a, D: Driver> Capture<'a, D> {
@@ -153,12 +155,14 @@ impl<'a, D: Driver> Capture<'a, D> {
     /// `queue` is a recording queue private to the caller: only the node's work goes to its
     /// stream until the capture ends, and a recording queue never waits for its work.
     unsafe fn begin(queue: &'a Queue<D>, what: impl FnOnce() -> String) -> Result<Capture<'a, D>> {
+        let alone = super::capture_lock::capturing();
         // SAFETY: the caller's contract.
         unsafe { D::Graph::begin_capture(queue.stream(), what)? };
         queue.set_capturing(true);
         Ok(Capture {
             queue,
             ended: false,
+            _alone: alone,
         })
     }
 
@@ -308,6 +312,7 @@ impl<S: GpuSpace> Drop for GpuGraph<S> {
     fn drop(&mut self) {
         // The scratch memory is freed at once when the recorder goes: wait for replays first.
         let shared = self.recorder.gpu_instance().shared();
+        let _alone = super::capture_lock::whole_device();
         if let Err(e) = shared.ctx.synchronize(String::new) {
             eprintln!("ferrokkos: dropping a {} graph: {e}", S::NAME);
         }

@@ -18,6 +18,8 @@ pub(crate) mod backend;
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 pub(crate) mod builtin;
 #[cfg(feature = "cuda")]
+pub(crate) mod capture_lock;
+#[cfg(feature = "cuda")]
 pub(crate) mod clock;
 pub(crate) mod codegen;
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]

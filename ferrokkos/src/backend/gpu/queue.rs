@@ -28,6 +28,11 @@ thread_local! {
     static RECORDING_HERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// Whether the calling thread is recording a graph (one of its node's captures is in progress).
+pub(crate) fn recording_here() -> bool {
+    RECORDING_HERE.with(std::cell::Cell::get)
+}
+
 /// What the queue's lock protects.
 pub(crate) struct Locked<D: Driver> {
     /// The number of the last work submitted.
