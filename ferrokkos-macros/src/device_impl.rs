@@ -222,7 +222,9 @@ fn builtin_named(
     let typed_name = format_ident!("__fkt_{}", name);
     let r = syn::Ident::new("__fk_r", Span::mixed_site());
     Ok(quote! {
-        impl #k::shadow::builtin_named::#tr<#self_ty, #(#k::Expr<#types>),*> for #k::Expr<#self_ty> {
+        // SAFETY: the method's shadow is the `#[device]` method's own, reached through
+        // `device_method` and the `DeviceMethod` proof of this block.
+        unsafe impl #k::shadow::builtin_named::#tr<#self_ty, #(#k::Expr<#types>),*> for #k::Expr<#self_ty> {
             type Output = #ret_shadow;
             #[allow(non_snake_case, unused, clippy::all)]
             fn #name(self, #(#names: #k::Expr<#types>),*) -> #ret_shadow {

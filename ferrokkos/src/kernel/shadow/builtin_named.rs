@@ -2,7 +2,8 @@
 //! `p.scale(2.0)` on a user's type): a kernel's shadow calls a built-in name as a method of the
 //! receiver's shadow, which for the numbers is the built-in itself (an inherent method of
 //! `Expr<f64>`, ...). For a user's type there is none, and rustc takes the method of the one trait
-//! below of that name, which the call brings into scope: `#[device]` implements it for
+//! below of that name, which the call brings into scope: `#[device]` implements it (an `unsafe`
+//! trait: the shadow decides the device code, so no hand-written impl) for
 //! `Expr<UserType>` (the type parameter `L` names the user's type, so the impl is the user's own),
 //! calling the method's shadow. The trait's parameters after `L` are the argument types; a method
 //! so named takes as many arguments as the built-in.
@@ -11,7 +12,12 @@ macro_rules! builtin_named {
     ($($tr:ident $m:ident($($a:ident: $A:ident),*);)*) => {$(
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
-        pub trait $tr<L, $($A),*> {
+        /// # Safety
+        ///
+        /// Implemented only by `#[device]` for a method of an `impl` block: the method's result
+        /// must be the shadow of that method (through `device_method`, which `DeviceMethod`
+        /// proves), since the kernel's device code is what this shadow emits.
+        pub unsafe trait $tr<L, $($A),*> {
             /// The result's shadow.
             type Output;
             /// The method's shadow.

@@ -147,19 +147,19 @@ impl<T, const R: usize, L> std::ops::Deref for AtomicParam<T, R, L> {
 }
 
 /// What an atomic View parameter takes: a kernel's atomic capture (its View's shadow) or the
-/// calling device function's own atomic View parameter, passed on.
-pub trait IntoAtomicParam<T, const R: usize, L> {
+/// calling device function's own atomic View parameter, passed on. Sealed: only those two.
+pub trait IntoAtomicParam<T, const R: usize, L>: SealedParam {
     /// The parameter.
     fn into_atomic(self) -> AtomicParam<T, R, L>;
 }
 
-impl<T, const R: usize, L> IntoAtomicParam<T, R, L> for ViewExpr<T, R, L> {
+impl<T: DeviceValue, const R: usize, L: Layout> IntoAtomicParam<T, R, L> for ViewExpr<T, R, L> {
     fn into_atomic(self) -> AtomicParam<T, R, L> {
         AtomicParam(self)
     }
 }
 
-impl<T, const R: usize, L> IntoAtomicParam<T, R, L> for AtomicParam<T, R, L> {
+impl<T: DeviceValue, const R: usize, L: Layout> IntoAtomicParam<T, R, L> for AtomicParam<T, R, L> {
     fn into_atomic(self) -> AtomicParam<T, R, L> {
         self
     }
