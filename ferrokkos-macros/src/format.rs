@@ -1,6 +1,6 @@
 //! The macros a kernel may call: `print!`, `println!`, `eprint!` and `eprintln!` with a literal
-//! format string over scalar arguments (Kokkos' `printf`), and `panic!` with a literal message
-//! (Kokkos' `abort`). This file parses them; `analyze/output.rs`, `host.rs` and `shadow/output.rs`
+//! format string over scalar arguments (Kokkos' `printf`), and `panic!` with one over at most
+//! eight (Kokkos' `abort`). This file parses them; `analyze/output.rs`, `host.rs` and `shadow/output.rs`
 //! check, run and translate them.
 
 use syn::punctuated::Punctuated;
@@ -13,6 +13,10 @@ pub enum MacroKind {
     Print { stderr: bool, newline: bool },
     /// `panic!`.
     Panic,
+    /// A call `abort("message")` (Kokkos' `Kokkos::abort`; `ferrokkos::abort` on the host): a
+    /// panic with that text on the device, and on the host the call of the function the path
+    /// names, which must be a `fn(&'static str) -> !`.
+    Abort,
 }
 
 impl MacroKind {
@@ -26,6 +30,7 @@ impl MacroKind {
                 (true, true) => "eprintln",
             },
             MacroKind::Panic => "panic",
+            MacroKind::Abort => "abort",
         }
     }
 }
@@ -59,6 +64,8 @@ pub struct KernelMacro {
     pub format: Option<LitStr>,
     pub pieces: Vec<Piece>,
     pub args: Vec<Expr>,
+    /// The function an `abort("..")` calls on the host (its path).
+    pub callee: Option<Expr>,
 }
 
 impl KernelMacro {
@@ -152,6 +159,7 @@ pub fn parse(mac: &syn::Macro, kind: MacroKind) -> syn::Result<KernelMacro> {
         format,
         pieces,
         args,
+        callee: None,
     })
 }
 
@@ -188,6 +196,9 @@ fn checked(m: KernelMacro) -> syn::Result<KernelMacro> {
     Ok(m)
 }
 
+/// The most arguments a kernel's `panic!` takes (the device's fault record keeps eight values).
+pub const PANIC_ARGUMENTS: usize = 8;
+
 /// The name of the call that stands for an output macro between [`normalize`] and the
 /// translations (`__fk_kernel_output(KIND, "format", args..)`): a plain call, so that every
 /// rewriting of the body (field captures, accumulators, `self`) reaches its arguments.
@@ -203,6 +214,11 @@ pub fn normalize(body: &mut Expr) {
             syn::visit_mut::visit_expr_mut(self, e);
             if let Expr::Macro(m) = e
                 && let Some(call) = marker_call(&m.mac)
+            {
+                *e = call;
+            }
+            if let Expr::Call(c) = e
+                && let Some(call) = abort_marker(c)
             {
                 *e = call;
             }
@@ -223,7 +239,7 @@ pub fn normalize(body: &mut Expr) {
 fn marker_call(mac: &syn::Macro) -> Option<Expr> {
     let kind = kind_of(mac)?;
     let m = parse(mac, kind).ok()?;
-    if kind == MacroKind::Panic && !m.args.is_empty() {
+    if kind == MacroKind::Panic && m.args.len() > PANIC_ARGUMENTS {
         return None;
     }
     let span = mac
@@ -243,8 +259,31 @@ fn marker_call(mac: &syn::Macro) -> Option<Expr> {
     Some(syn::parse_quote!(#func(#code, #format, #(#args),*)))
 }
 
+/// The marker call of `abort("message")` (any path ending in `abort`, one string literal): the
+/// message as a format without placeholders, and the path, which the host form calls.
+fn abort_marker(c: &syn::ExprCall) -> Option<Expr> {
+    let Expr::Path(p) = &*c.func else { return None };
+    if p.qself.is_some() || p.path.segments.last()?.ident != "abort" || c.args.len() != 1 {
+        return None;
+    }
+    let Some(Expr::Lit(syn::ExprLit {
+        lit: Lit::Str(message),
+        ..
+    })) = c.args.first()
+    else {
+        return None;
+    };
+    let span = p.path.segments.last()?.ident.span();
+    let code = KINDS.iter().position(|k| *k == MacroKind::Abort)?;
+    let code = syn::LitInt::new(&code.to_string(), span);
+    let text = message.value().replace('{', "{{").replace('}', "}}");
+    let format = LitStr::new(&text, message.span());
+    let func = syn::Ident::new(MARKER, span);
+    Some(syn::parse_quote!(#func(#code, #format, #p)))
+}
+
 /// The macros by their code in a marker call.
-const KINDS: [MacroKind; 5] = [
+const KINDS: [MacroKind; 6] = [
     MacroKind::Print {
         stderr: false,
         newline: false,
@@ -262,6 +301,7 @@ const KINDS: [MacroKind; 5] = [
         newline: true,
     },
     MacroKind::Panic,
+    MacroKind::Abort,
 ];
 
 /// A format string of `pieces` with numbered placeholders (`{0:>8.3}`).
@@ -315,18 +355,33 @@ pub fn from_call(c: &syn::ExprCall) -> Option<KernelMacro> {
         _ => return None,
     };
     let mut args: Vec<Expr> = items.cloned().collect();
+    let callee = match kind {
+        MacroKind::Abort => Some(args.pop()?),
+        _ => None,
+    };
     let pieces = pieces(&format, &mut args).ok()?;
     Some(KernelMacro {
         kind,
         format: Some(format),
         pieces,
         args,
+        callee,
     })
 }
 
 /// The host form of an output macro: Rust's own macro (`::std::println!`) with the marker's
 /// format and the (rewritten) arguments `args`.
 pub fn std_macro(m: &KernelMacro, args: &[Expr]) -> Expr {
+    if let Some(callee) = &m.callee {
+        let message = LitStr::new(
+            &m.text(),
+            m.format
+                .as_ref()
+                .map_or_else(proc_macro2::Span::call_site, LitStr::span),
+        );
+        let span = syn::spanned::Spanned::span(callee);
+        return syn::parse_quote_spanned!(span=> (#callee as fn(&'static str) -> !)(#message));
+    }
     let name = syn::Ident::new(m.kind.name(), proc_macro2::Span::call_site());
     let format = &m.format;
     syn::parse_quote!(::std::#name!(#format #(, #args)*))

@@ -168,6 +168,7 @@ pub use ferrokkos_macros::device;
 /// # Ok::<(), ferrokkos::Error>(())
 /// ```
 pub use ferrokkos_macros::functor;
+pub use kernel::abort;
 pub use kernel::join::{DeviceJoin, Join};
 pub use kernel::value::DeviceValue;
 /// num-complex's complex number, a device type in kernels (`Complex<f32>`, `Complex<f64>`).
@@ -284,7 +285,7 @@ pub mod prelude {
         LOr, LayoutLeft, LayoutRight, LayoutStride, MDRangePolicy, Max, MaxLoc, MemoryOrder,
         MemoryScope, MemorySpace, Min, MinLoc, MinMax, MinMaxLoc, MinMaxLocScalar, MinMaxScalar,
         Prepare, Prod, RangePolicy, Reducer, Schedule, Serial, Sum, Threads, Timer, ValLocScalar,
-        View, create_mirror_view, deep_copy, parallel_for, parallel_reduce, parallel_scan,
+        View, abort, create_mirror_view, deep_copy, parallel_for, parallel_reduce, parallel_scan,
         partition_space, subview, view_alloc,
     };
     pub use crate::{

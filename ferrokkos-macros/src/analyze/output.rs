@@ -7,7 +7,7 @@ use crate::format::{self, MacroKind};
 
 impl Walker {
     /// A macro call left by the normalization: not an output macro, one that does not parse, or a
-    /// `panic!` with arguments.
+    /// `panic!` with more arguments than the device records.
     pub(super) fn kernel_macro(&mut self, m: &syn::Macro) {
         let Some(kind) = format::kind_of(m) else {
             self.errors.push(unsupported(
@@ -21,8 +21,11 @@ impl Walker {
             Err(e) => self.errors.push(e),
             Ok(_) if kind == MacroKind::Panic => self.err_spanned(
                 &quote::ToTokens::to_token_stream(m),
-                "`panic!` in a kernel takes a literal message without arguments (the device keeps \
-                 the text); print the values first (`eprintln!(\"{}\", x)`)",
+                format!(
+                    "`panic!` in a kernel takes at most {} arguments (the device's fault record \
+                     keeps that many values); print the others first (`eprintln!(\"{{}}\", x)`)",
+                    format::PANIC_ARGUMENTS
+                ),
             ),
             Ok(_) => self.errors.push(unsupported(m, "this macro call")),
         }

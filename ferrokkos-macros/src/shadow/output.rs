@@ -28,11 +28,11 @@ pub fn with_iteration_end<R>(ends_iteration: bool, f: impl FnOnce() -> R) -> R {
 /// does), then the `printf` of the pieces; or the panic's record.
 pub(super) fn call(m: &KernelMacro, span: Span) -> TokenStream {
     let s = s();
-    let MacroKind::Print { stderr, newline } = m.kind else {
+    if m.kind == MacroKind::Abort || (m.kind == MacroKind::Panic && m.args.is_empty()) {
         let text = m.text();
         let ends = ENDS_ITERATION.with(Cell::get);
         return quote_spanned!(span=> #s::kernel_panic(#text, #ends));
-    };
+    }
     // The expansion's own names, located at the arguments (a type error points there).
     let names: Vec<syn::Ident> = m
         .args
@@ -44,6 +44,9 @@ pub(super) fn call(m: &KernelMacro, span: Span) -> TokenStream {
         })
         .collect();
     let values = m.args.iter().map(expr);
+    let MacroKind::Print { stderr, newline } = m.kind else {
+        return panic_args(m, &names, values.collect(), span);
+    };
     let pieces = m.pieces.iter().map(|p| match p {
         Piece::Text(t) => quote!(#s::format_text(#t)),
         Piece::Arg(k, spec) => {
@@ -60,6 +63,38 @@ pub(super) fn call(m: &KernelMacro, span: Span) -> TokenStream {
     quote_spanned!(span=> {
         #(let #names = #values;)*
         #s::print(#stderr, #newline, [#(#pieces),*])
+    })
+}
+
+/// `panic!` with arguments: the arguments evaluated once, in order, then the record of the
+/// template and their values (`kernel_panic_args`; the host writes the message).
+fn panic_args(
+    m: &KernelMacro,
+    names: &[syn::Ident],
+    values: Vec<TokenStream>,
+    span: Span,
+) -> TokenStream {
+    let s = s();
+    let ends = ENDS_ITERATION.with(Cell::get);
+    let pieces = m.pieces.iter().map(|p| match p {
+        Piece::Text(t) => quote!(#s::panic_text(#t)),
+        Piece::Arg(k, spec) => {
+            let (name, arg_span) = (&names[*k], m.args[*k].span());
+            let f = match spec.conversion {
+                'e' | 'E' => quote!(panic_exp),
+                'x' | 'X' | 'o' => quote!(panic_radix),
+                _ => quote!(panic_value),
+            };
+            let spec = spec_tokens(spec);
+            quote_spanned!(arg_span=> #s::#f(#name, #k, #spec))
+        }
+    });
+    let args = names
+        .iter()
+        .map(|n| quote_spanned!(n.span()=> #s::panic_arg(#n)));
+    quote_spanned!(span=> {
+        #(let #names = #values;)*
+        #s::kernel_panic_args([#(#pieces),*], [#(#args),*], #ends)
     })
 }
 

@@ -191,6 +191,7 @@
 //! x(i) + 1.0f;`) and `#line` directives to the kernel's Rust source, so that an NVRTC error points at
 //! the user's line. The entry points and their parameters are described on `TranslationUnit`.
 
+mod abort;
 pub(crate) mod array;
 mod body;
 pub(crate) mod bounds;
@@ -217,6 +218,7 @@ pub(crate) mod view_expr;
 
 // What users name: the kernel value and its pattern markers, its backend-neutral body, the bounds
 // of kernels and reducers that run on a device, and the device value types.
+pub use abort::abort;
 pub use body::{BodyKind, KernelBody};
 pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
 pub use device_reducer::{DeviceReducer, NestedReducer};

@@ -498,6 +498,78 @@ fn a_panic_is_reported_with_its_message_and_the_device_goes_on() {
 
 #[test]
 #[ignore = "needs a CUDA GPU"]
+fn a_formatted_panic_is_reported_with_rusts_text_and_abort_with_its_message() {
+    if !in_own_process(
+        module_path!(),
+        "a_formatted_panic_is_reported_with_rusts_text_and_abort_with_its_message",
+    ) {
+        return;
+    }
+    let exec = cuda();
+    let n = 64;
+    let y = Dev1::<f64>::new("y", [n]).unwrap();
+    let bad = 37usize;
+    let scale = -2.5f32;
+    parallel_for(
+        "formatted",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| {
+            if i == bad {
+                panic!(
+                    "row {i} of {}: {:>9.3} {:e} {:?} {} {:x} {:+05}",
+                    n,
+                    scale * 2.0,
+                    1500.0f64,
+                    0.1f32,
+                    i > 3,
+                    -1i8,
+                    7i64
+                );
+            }
+            y[i] = 1.0;
+        }),
+    )
+    .unwrap();
+    let e = exec.fence("after").unwrap_err();
+    let want = format!(
+        "row {} of {}: {:>9.3} {:e} {:?} {} {:x} {:+05}",
+        bad,
+        n,
+        scale * 2.0,
+        1500.0f64,
+        0.1f32,
+        true,
+        -1i8,
+        7i64
+    );
+    match &e {
+        Error::KernelAbort { message, count, .. } => {
+            assert_eq!(message, &want);
+            assert_eq!(*count, 1);
+        }
+        other => panic!("expected KernelAbort, got {other}"),
+    }
+    parallel_for(
+        "aborting",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| {
+            if i == bad {
+                ferrokkos::abort("singular {matrix}");
+            }
+            y[i] = 2.0;
+        }),
+    )
+    .unwrap();
+    match exec.fence("after abort").unwrap_err() {
+        Error::KernelAbort { message, .. } => assert_eq!(message, "singular {matrix}"),
+        other => panic!("expected KernelAbort, got {other}"),
+    }
+    let want: Vec<f64> = (0..n).map(|i| if i == bad { 0.0 } else { 2.0 }).collect();
+    assert_eq!(host_copy(&y), want);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
 fn an_atomic_division_by_zero_stores_zero_and_is_reported() {
     if !in_own_process(
         module_path!(),

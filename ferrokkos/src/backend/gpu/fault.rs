@@ -9,7 +9,8 @@
 //! result, the global fence, a host guard waiting for device work), the record is read and a fault
 //! becomes [`Error::DeviceOutOfBounds`], naming the kernel, the index and the extents. The context
 //! stays usable. The same record carries a kernel's `panic!` (its message in the record's buffer),
-//! reported as [`Error::KernelAbort`], and arithmetic faults ([`Error::DeviceArithmetic`]).
+//! reported as [`Error::KernelAbort`] (with arguments, its template and their bits, which
+//! `panic_message.rs` writes out), and arithmetic faults ([`Error::DeviceArithmetic`]).
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -36,6 +37,8 @@ struct Record {
 const ARITHMETIC: u32 = 2;
 /// `kind` of a `panic!`.
 const PANIC: u32 = 5;
+/// `kind` of a `panic!` with arguments (its template in the message, their bits in `index`).
+const PANIC_ARGS: u32 = 7;
 
 /// What the record's details say about the first fault since the last check.
 struct Details {
@@ -170,11 +173,15 @@ impl<D: Driver> Faults<D> {
                 count: new,
             });
         }
-        if kind == PANIC {
+        if kind == PANIC || kind == PANIC_ARGS {
+            let message = match kind {
+                PANIC_ARGS => super::panic_message::render(&d.message, &index),
+                _ => d.message,
+            };
             return Err(Error::KernelAbort {
                 what: what(),
                 kernel,
-                message: d.message,
+                message,
                 count: new,
             });
         }

@@ -33,6 +33,7 @@ pub(crate) mod driver;
 pub(crate) mod fault;
 #[cfg(feature = "cuda")]
 pub(crate) mod graph;
+mod panic_message;
 // Launch planning is pure and unit-tested; only the runtime (built with CUDA) calls it, so with
 // HIP alone it has no caller until the HIP runtime (docs/hip.md) does.
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]

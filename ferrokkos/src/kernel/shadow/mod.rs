@@ -33,6 +33,7 @@ mod arith;
 pub mod builtin_named;
 mod call;
 mod control;
+mod panic;
 mod print;
 pub mod team;
 
@@ -56,9 +57,13 @@ pub use control::{
     Branch, DeviceInt, RangeShape, break_, break_to, continue_, continue_to, for_range, if_,
     if_else, labeled, loop_, return_unit, return_value, while_,
 };
+pub use panic::{
+    PanicArg, PanicPiece, kernel_panic, kernel_panic_args, panic_arg, panic_exp, panic_radix,
+    panic_text, panic_value,
+};
 pub use print::{
-    DevicePrint, DevicePrintFloat, FormatPiece, FormatSpec, format_text, kernel_panic, print,
-    print_exp, print_radix, print_value,
+    DevicePrint, DevicePrintFloat, FormatPiece, FormatSpec, format_text, print, print_exp,
+    print_radix, print_value,
 };
 pub use team::TeamShadow;
 

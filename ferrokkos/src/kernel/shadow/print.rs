@@ -1,6 +1,5 @@
 //! The output macros on the device: `println!` and its siblings become one C `printf` (Kokkos'
-//! `printf`), `panic!` a record in the device's fault record (Kokkos' `abort`, without the trap:
-//! the next wait returns `Error::KernelAbort` and the context stays usable).
+//! `printf`). `panic!` is `panic.rs`.
 //!
 //! `kernel!` checked the format (`ferrokkos-macros/src/format.rs`); each placeholder here becomes
 //! the conversion its argument's type needs, with Rust's text where C has a spelling for it.
@@ -14,7 +13,7 @@ use super::DeviceInt;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be printed in a kernel",
     label = "not a number or `bool`",
-    note = "a kernel's `print!` / `println!` / `eprint!` / `eprintln!` format numbers and `bool`; \
+    note = "a kernel's `print!` / `println!` / `eprint!` / `eprintln!` / `panic!` format numbers and `bool`; \
             print a struct's fields or a complex number's parts (`z.re`, `z.im`) one by one"
 )]
 pub trait DevicePrint: DeviceScalar {}
@@ -185,28 +184,9 @@ pub fn print<const N: usize>(_stderr: bool, newline: bool, pieces: [FormatPiece;
     builder::line(line);
 }
 
-/// The most bytes of a panic's message the device records (the record's buffer less its NUL).
-const MESSAGE_BYTES: usize = 127;
-
-/// `panic!("message")`: the message (cut to the record's 127 bytes at a character boundary) goes
-/// to the fault record; in a kernel's body (`ends_iteration`) the iteration ends there, and in a
-/// `#[device]` function or a team kernel the thread goes on (all device code is memory-safe
-/// whatever the values) and the launch's wait reports the panic.
-pub fn kernel_panic(message: &str, ends_iteration: bool) {
-    let mut end = message.len().min(MESSAGE_BYTES);
-    while !message.is_char_boundary(end) {
-        end -= 1;
-    }
-    let text = c_literal_body(&message[..end]);
-    builder::line(format!("fk::detail::panic_fault(\"{text}\");"));
-    if ends_iteration {
-        builder::line("return;");
-    }
-}
-
 /// `t` as the inside of a C string literal: printable ASCII as itself (`\` and `"` escaped), every
 /// other byte as a three-digit octal escape (which, unlike `\x`, takes no more digits after it).
-fn c_literal_body(t: &str) -> String {
+pub(super) fn c_literal_body(t: &str) -> String {
     let mut out = String::with_capacity(t.len());
     for b in t.bytes() {
         match b {

@@ -21,6 +21,15 @@ fn checked_sqrt(x: f64) -> f64 {
     x.sqrt()
 }
 
+/// A `#[device]` function whose panic names its argument.
+#[ferrokkos::device]
+fn checked_log(x: f64) -> f64 {
+    if x <= 0.0 {
+        panic!("checked_log: {} is not positive", x);
+    }
+    x.ln()
+}
+
 /// A kernel that prints (one line per iteration, of every kind of scalar) computes what the same
 /// kernel without the print does: printing changes no value.
 fn printing_kernels_compute_their_values<S: Launch>(exec: &S) -> Result<()> {
@@ -167,5 +176,115 @@ fn panic_in_a_kernel_unwinds_on_threads_and_the_pool_goes_on() -> Result<()> {
         kernel!(|i| y[i] = i as u64),
     )?;
     assert_eq!(download(&y)?, (0..1000).collect::<Vec<u64>>());
+    Ok(())
+}
+
+/// The payload of a kernel's panic with arguments (`panic!` with a format) or Kokkos' spelling
+/// (`abort("..")`), as `catch_unwind` sees it.
+fn formatted_panic_message<S: Launch>(exec: &S, spelling: u8) -> String {
+    let x = upload::<S, f64>("x", &[0.5, 1.0, 2.5, -4.25]).expect("a View");
+    let n = 4usize;
+    let caught = catch_unwind(AssertUnwindSafe(|| {
+        parallel_for(
+            "aborting",
+            RangePolicy::new(exec, 0, n).expect("a policy"),
+            kernel!(|i| {
+                if x[i] < 0.0 {
+                    if spelling == 0 {
+                        panic!(
+                            "row {} of {n}: {:>8.2} ({:?}, {:x})",
+                            i,
+                            x[i],
+                            x[i] < 0.0,
+                            i as u8
+                        );
+                    } else {
+                        abort("a negative {entry}");
+                    }
+                }
+            }),
+        )
+    }));
+    let payload = caught.expect_err("the kernel's panic unwinds out of the launch");
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
+}
+
+/// On Serial and Threads, `panic!` with arguments is Rust's panic with its formatted message, and
+/// `abort("..")` (Kokkos' spelling) panics with its text (braces are text there).
+#[test]
+fn formatted_panics_and_aborts_unwind_with_their_messages_on_the_host_spaces() -> Result<()> {
+    runtime();
+    let serial = Serial::default_instance()?;
+    let threads = Threads::default_instance()?;
+    let want = format!("row {} of {}: {:>8.2} ({:?}, {:x})", 3, 4, -4.25, true, 3u8);
+    assert_eq!(want, "row 3 of 4:    -4.25 (true, 3)");
+    assert_eq!(formatted_panic_message(&serial, 0), want);
+    assert_eq!(formatted_panic_message(&threads, 0), want);
+    assert_eq!(formatted_panic_message(&serial, 1), "a negative {entry}");
+    assert_eq!(formatted_panic_message(&threads, 1), "a negative {entry}");
+    Ok(())
+}
+
+/// A user's own diverging `abort(&str)`: what a kernel's `mine::abort("..")` calls on the host.
+mod mine {
+    pub fn abort(message: &str) -> ! {
+        panic!("own: {message}")
+    }
+}
+
+#[test]
+fn abort_calls_the_function_its_path_names_on_the_host() -> Result<()> {
+    runtime();
+    let exec = Serial::default_instance()?;
+    let caught = catch_unwind(AssertUnwindSafe(|| {
+        parallel_for(
+            "aborting",
+            RangePolicy::new(&exec, 0, 4).expect("a policy"),
+            kernel!(|i| {
+                if i == 2 {
+                    mine::abort("stop");
+                }
+            }),
+        )
+    }));
+    let payload = caught.expect_err("the kernel aborted");
+    assert_eq!(
+        payload.downcast_ref::<String>().map(String::as_str),
+        Some("own: stop")
+    );
+    Ok(())
+}
+
+/// On the GPU, `panic!` with arguments records a template and the arguments' bits (the host
+/// writes the message with Rust's formatting); `abort("..")` records its text as `panic!` does.
+#[test]
+fn formatted_panics_record_a_template_and_the_values_on_the_gpu() -> Result<()> {
+    runtime();
+    let y = View::<f32, 1>::new("y", [8])?;
+    let k = kernel!(|i| {
+        let v = y[i];
+        if v < 0.0 {
+            panic!("row {i}: {:+.3e} is {}, {:?} [{{}}]", v, v < -1.0, v);
+        }
+        if v > 100.0 {
+            ferrokkos::abort("too {large}");
+        }
+        y[i] = v * 2.0 + checked_log(v as f64) as f32;
+    });
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
+    let text = tu.generated();
+    for want in [
+        "fk::detail::panic_fault_args(\"row \\0013u8\\002: \\0010f4+.3e\\002 is \\0011b1\\002, \\0012f4?\\002 [{}]\", 4u, fk_panic_args);",
+        "fk::detail::panic_bits(",
+        "fk::detail::panic_fault(\"too {large}\");",
+        "fk::detail::panic_fault_args(\"checked_log: \\0010f8\\002 is not positive\", 1u, fk_panic_args); }",
+    ] {
+        assert!(text.contains(want), "missing\n{want}\nin\n{text}");
+    }
+    check_device_code(&tu);
     Ok(())
 }

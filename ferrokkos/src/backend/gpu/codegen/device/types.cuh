@@ -51,7 +51,10 @@ struct FkFault {
   unsigned int kind;            // 0: a View, 1: a captured array, 2: integer division by zero or
                                 // MIN / -1, 3: the extent of a dimension the View does not have,
                                 // 4: a team_broadcast from a thread outside the team,
-                                // 5: a `panic!` (its message in `message`)
+                                // 5: a `panic!` (its message in `message`),
+                                // 6: a subview range's coordinate outside it,
+                                // 7: a `panic!` with arguments (its template in `message`,
+                                //    the arguments' bits in `index`, their number in `rank`)
   unsigned int reserved;
   unsigned long long count;     // out-of-bounds accesses so far
   unsigned long long unit;      // the module's unit number (`fk_fault_unit`)
@@ -192,6 +195,37 @@ __device__ __noinline__ void panic_fault(const char* message) {
     __threadfence_system();
     atomicExch(&f->state, 2u);
   }
+}
+
+/// Records a `panic!` with arguments: its template (at most 127 bytes; the shadow cut it) and the
+/// `n` (at most 8) arguments' bits (`panic_bits`), from which the host writes the message.
+__device__ __noinline__ void panic_fault_args(const char* tmpl, unsigned int n,
+                                              const unsigned long long* args) {
+  FkFault* const f = fk_fault_record;
+  if (f == nullptr) return;
+  atomicAdd(&f->count, 1ULL);
+  if (atomicCAS(&f->state, 0u, 1u) == 0u) {
+    f->kind = 7u;
+    f->rank = n < 8u ? n : 8u;
+    f->unit = FK_FAULT_UNIT;
+    for (unsigned int k = 0; k < 8u; ++k) f->index[k] = k < n ? args[k] : 0ULL;
+    int k = 0;
+    for (; k < 127 && tmpl[k] != '\0'; ++k) f->message[k] = tmpl[k];
+    f->message[k] = '\0';
+    __threadfence_system();
+    atomicExch(&f->state, 2u);
+  }
+}
+
+/// A `panic!` argument's bits: an integer or `bool` sign-extended to 64 bits, a float's own.
+template <class T> __device__ __forceinline__ unsigned long long panic_bits(T x) {
+  return (unsigned long long)(long long)x;
+}
+__device__ __forceinline__ unsigned long long panic_bits(float x) {
+  return (unsigned long long)__float_as_uint(x);
+}
+__device__ __forceinline__ unsigned long long panic_bits(double x) {
+  return (unsigned long long)__double_as_longlong(x);
 }
 
 // Where out-of-bounds elements are: writes land in a sink nothing reads (threads may overwrite each
