@@ -46,7 +46,13 @@ fn expand_fn(mut f: syn::ItemFn) -> syn::Result<TokenStream> {
     inline_on_host(&mut f.attrs);
     bound_type_params(&mut f.sig.generics);
     let sig = &f.sig;
-    let type_params: Vec<&syn::TypeParam> = sig.generics.type_params().collect();
+    // The type parameters and `const N: usize` parameters, as declared (with their bounds).
+    let type_params: Vec<&syn::GenericParam> = sig
+        .generics
+        .params
+        .iter()
+        .filter(|p| !matches!(p, syn::GenericParam::Lifetime(_)))
+        .collect();
     let where_clause = &sig.generics.where_clause;
     let vis = &f.vis;
     let name = &sig.ident;
@@ -207,13 +213,23 @@ pub fn inline_on_host(attrs: &mut Vec<syn::Attribute>) {
     }
 }
 
-/// Generic over number types: each type parameter is also a `DeviceScalar` (the shadow computes
-/// with it), on the function as on its host and shadow forms. (Beside the author's bounds: in the
-/// `where` clause if that bounds the parameter, else inline.)
+/// Generic over device values: a type parameter the author bounds by `DeviceValue` (any path
+/// ending so, `T: DeviceValue` or `T: ferrokkos::DeviceValue`) is also `::ferrokkos::DeviceValue`
+/// (structs, arrays and numbers, which the body moves, compares with nothing and stores); any
+/// other type parameter is also a `DeviceScalar` (a number type, which the shadow computes with).
+/// The bound is on the function as on its host and shadow forms (beside the author's bounds: in
+/// the `where` clause if that bounds the parameter, else inline). The name only picks which bound
+/// is added: the shadow's own type check decides what the body may do with the type.
 fn bound_type_params(generics: &mut syn::Generics) {
-    let bound: syn::TypeParamBound = syn::parse_quote!(::ferrokkos::kernel::DeviceScalar);
+    let scalar: syn::TypeParamBound = syn::parse_quote!(::ferrokkos::kernel::DeviceScalar);
+    let value: syn::TypeParamBound = syn::parse_quote!(::ferrokkos::DeviceValue);
     let params: Vec<syn::Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
     for name in params {
+        let bound = if bounded_by_device_value(generics, &name) {
+            &value
+        } else {
+            &scalar
+        };
         let in_where = generics.where_clause.as_mut().and_then(|w| {
             w.predicates.iter_mut().find_map(|pred| match pred {
                 syn::WherePredicate::Type(t)
@@ -235,6 +251,28 @@ fn bound_type_params(generics: &mut syn::Generics) {
     }
 }
 
+/// Whether the author bounds type parameter `name` by a trait named `DeviceValue`.
+fn bounded_by_device_value(generics: &syn::Generics, name: &syn::Ident) -> bool {
+    let is_device_value = |b: &syn::TypeParamBound| {
+        matches!(b, syn::TypeParamBound::Trait(t)
+            if t.path.segments.last().is_some_and(|s| s.ident == "DeviceValue"))
+    };
+    let inline = generics
+        .type_params()
+        .filter(|p| p.ident == *name)
+        .any(|p| p.bounds.iter().any(is_device_value));
+    let in_where = generics.where_clause.iter().any(|w| {
+        w.predicates.iter().any(|pred| match pred {
+            syn::WherePredicate::Type(t) => {
+                matches!(&t.bounded_ty, syn::Type::Path(p) if p.path.is_ident(name))
+                    && t.bounds.iter().any(is_device_value)
+            }
+            _ => false,
+        })
+    });
+    inline || in_where
+}
+
 /// What a `#[device]` function's shadow entry points are made of.
 struct ShadowFns<'a> {
     vis: &'a syn::Visibility,
@@ -242,7 +280,7 @@ struct ShadowFns<'a> {
     types: &'a [syn::Type],
     kinds: &'a [ParamKind],
     ret: Option<&'a syn::Type>,
-    type_params: &'a [&'a syn::TypeParam],
+    type_params: &'a [&'a syn::GenericParam],
     where_clause: &'a Option<syn::WhereClause>,
     marker: &'a syn::Ident,
     /// The function's name.
@@ -289,7 +327,11 @@ impl ShadowFns<'_> {
         let generic_names: Vec<String> = self
             .type_params
             .iter()
-            .map(|p| p.ident.to_string())
+            .filter_map(|p| match p {
+                syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+                syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+                syn::GenericParam::Lifetime(_) => None,
+            })
             .collect();
         let generic_names: Vec<&str> = generic_names.iter().map(String::as_str).collect();
         let (mut arg_params, mut bounds, mut taken) = (Vec::new(), Vec::new(), Vec::new());
@@ -347,6 +389,20 @@ impl ShadowFns<'_> {
             ..
         } = self;
         let (shadow_types, layouts) = self.shadow_types();
+        // The instantiation's generic arguments, part of the function's key: each one its own
+        // C++ function (even where the parameters' types do not show them).
+        let instance_parts = self.type_params.iter().filter_map(|p| match p {
+            syn::GenericParam::Type(t) => {
+                let t = &t.ident;
+                Some(quote!(#t))
+            }
+            syn::GenericParam::Const(c) => {
+                let c = &c.ident;
+                Some(quote!(#k::shadow::ConstLen<#c>))
+            }
+            syn::GenericParam::Lifetime(_) => None,
+        });
+        let instance = quote!((#(#instance_parts,)*));
         let checked_types: Vec<syn::Type> = self
             .types
             .iter()
@@ -395,7 +451,7 @@ impl ShadowFns<'_> {
             ) -> #ret_shadow #where_clause {
                 #(#checks)*
                 #k::shadow::device_call(
-                    ::core::any::TypeId::of::<#marker>(),
+                    ::core::any::TypeId::of::<(#marker, #instance)>(),
                     #name_str,
                     [#(#name_strs),*],
                     (#(#names,)*),
@@ -538,14 +594,16 @@ pub fn signature(sig: &syn::Signature, method: bool) -> syn::Result<Signature> {
     })
 }
 
-/// A device function is generic only over types (a method not at all), neither `async` nor
-/// `unsafe`.
+/// A device function is generic only over types and `usize` constants (an array's length; a
+/// method not at all), neither `async` nor `unsafe`.
 fn check_generics(sig: &syn::Signature, method: bool) -> syn::Result<()> {
-    let only_types = sig
-        .generics
-        .params
-        .iter()
-        .all(|p| matches!(p, syn::GenericParam::Type(_)));
+    let only_types = sig.generics.params.iter().all(|p| match p {
+        syn::GenericParam::Type(_) => true,
+        syn::GenericParam::Const(c) => {
+            matches!(&c.ty, syn::Type::Path(t) if t.path.is_ident("usize"))
+        }
+        syn::GenericParam::Lifetime(_) => false,
+    });
     if (method && !sig.generics.params.is_empty())
         || !only_types
         || sig.asyncness.is_some()
@@ -554,8 +612,9 @@ fn check_generics(sig: &syn::Signature, method: bool) -> syn::Result<()> {
         return Err(syn::Error::new(
             sig.span(),
             "a device function is a plain function of device values: no `async` or `unsafe`, and \
-             generic only over number types (`fn f<T: Add<Output = T>>(a: T, b: T) -> T`; \
-             methods are not generic)",
+             generic only over number types (`fn f<T: Add<Output = T>>(a: T, b: T) -> T`), \
+             device values (`fn pick<T: DeviceValue>(c: bool, a: T, b: T) -> T`) and array \
+             lengths (`fn sum<const N: usize>(a: [f64; N]) -> f64`); methods are not generic",
         ));
     }
     Ok(())

@@ -243,6 +243,10 @@ device_params!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
 device_params!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
 device_params!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
 
+/// A `const N: usize` argument of a generic `#[device]` function, as a type (part of the key of its
+/// C++ function).
+pub struct ConstLen<const N: usize>;
+
 /// Calls the `#[device]` function `key` (its marker type's identity; `name` is its Rust name, `names` its
 /// parameters' names) with `args`, defining it in the translation unit first if needed: `body` runs
 /// its shadow over parameters of the arguments' types. A function with View parameters is defined

@@ -49,9 +49,9 @@ pub use arith::{
     sub_assign,
 };
 pub use call::{
-    AtomicParam, DeviceParams, FnParam, FnReturn, IntoAtomicParam, Place, Statement, checked,
-    construct, device_call, field, field_value, mut_ref, pop_receiver, receiver, split2, split3,
-    split4, split5, split6, stmt,
+    AtomicParam, ConstLen, DeviceParams, FnParam, FnReturn, IntoAtomicParam, Place, Statement,
+    checked, construct, device_call, field, field_value, mut_ref, pop_receiver, receiver, split2,
+    split3, split4, split5, split6, stmt,
 };
 pub use control::{
     Branch, DeviceInt, RangeShape, break_, break_to, continue_, continue_to, for_range, if_,

@@ -17,6 +17,7 @@ mod device_reducers;
 mod disjoint;
 pub(crate) mod features;
 mod functors;
+mod generic_values;
 mod local_arrays;
 mod matching;
 pub(crate) mod methods;
