@@ -30,7 +30,8 @@ where
     [v[i], v[(i + 1) % v.extent(0)]]
 }
 
-/// Exchanges two values in place.
+/// Exchanges two values in place (the kernel language has no `std::mem::swap`).
+#[allow(clippy::manual_swap)]
 #[ferrokkos::device]
 fn exchange<T: ferrokkos::DeviceValue>(a: &mut T, b: &mut T) {
     let t = *a;
@@ -131,7 +132,8 @@ fn generic_device_functions_are_defined_per_value_type() -> Result<()> {
     Ok(())
 }
 
-/// The sum of an array of any length.
+/// The sum of an array of any length (kernels loop over ranges, not iterators).
+#[allow(clippy::needless_range_loop)]
 #[ferrokkos::device]
 fn total<const N: usize>(a: [f64; N]) -> f64 {
     let mut s = 0.0;
@@ -142,6 +144,7 @@ fn total<const N: usize>(a: [f64; N]) -> f64 {
 }
 
 /// `N` consecutive elements of `v` from `i` (around the end).
+#[allow(clippy::needless_range_loop)]
 #[ferrokkos::device]
 fn window<const N: usize>(v: &View<f64, 1>, i: usize) -> [f64; N] {
     let mut w = [0.0; N];
