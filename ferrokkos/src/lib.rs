@@ -51,6 +51,7 @@ extern crate self as ferrokkos;
 
 mod backend;
 mod choice;
+mod containers;
 mod dispatch;
 mod error;
 mod graph;
