@@ -15,24 +15,15 @@ use syn::{BinOp, Expr};
 
 use crate::analyze::ident_of;
 
-/// Rewrites the accesses of the Views `names` in `body` into atomic operations; an update with no
-/// atomic form (`*=`, `/=`, ...) is an error, which says why the View is atomic: `params`, the
-/// atomic View parameters of a `#[device]` function; otherwise Views a kernel writes other than one
-/// to one.
-pub fn rewrite(body: &mut Expr, names: &HashSet<String>, params: bool) -> Vec<syn::Error> {
-    let mut r = Rewrite {
-        names,
-        params,
-        errors: Vec::new(),
-    };
-    r.visit_expr_mut(body);
-    r.errors
+/// Rewrites the accesses of the Views `names` in `body` into atomic operations: every compound
+/// assignment has one (`*=` is `atomic_mul`, `<<=` is `atomic_lshift`, ...; the element type's
+/// bounds decide which exist).
+pub fn rewrite(body: &mut Expr, names: &HashSet<String>) {
+    Rewrite { names }.visit_expr_mut(body);
 }
 
 struct Rewrite<'a> {
     names: &'a HashSet<String>,
-    params: bool,
-    errors: Vec<syn::Error>,
 }
 
 impl Rewrite<'_> {
@@ -87,42 +78,22 @@ impl VisitMut for Rewrite<'_> {
             }
             Expr::Binary(b) => {
                 let op = match b.op {
-                    BinOp::AddAssign(_) => Some("atomic_add"),
-                    BinOp::SubAssign(_) => Some("atomic_sub"),
-                    BinOp::BitAndAssign(_) => Some("atomic_and"),
-                    BinOp::BitOrAssign(_) => Some("atomic_or"),
-                    BinOp::BitXorAssign(_) => Some("atomic_xor"),
-                    BinOp::MulAssign(_)
-                    | BinOp::DivAssign(_)
-                    | BinOp::RemAssign(_)
-                    | BinOp::ShlAssign(_)
-                    | BinOp::ShrAssign(_) => None,
+                    BinOp::AddAssign(_) => "atomic_add",
+                    BinOp::SubAssign(_) => "atomic_sub",
+                    BinOp::BitAndAssign(_) => "atomic_and",
+                    BinOp::BitOrAssign(_) => "atomic_or",
+                    BinOp::BitXorAssign(_) => "atomic_xor",
+                    BinOp::MulAssign(_) => "atomic_mul",
+                    BinOp::DivAssign(_) => "atomic_div",
+                    BinOp::RemAssign(_) => "atomic_mod",
+                    BinOp::ShlAssign(_) => "atomic_lshift",
+                    BinOp::ShrAssign(_) => "atomic_rshift",
                     _ => {
                         visit_mut::visit_expr_mut(self, e);
                         return;
                     }
                 };
                 if let Some((view, mut index)) = self.target(&b.left) {
-                    let Some(op) = op else {
-                        let view = quote!(#view);
-                        let why = if self.params {
-                            format!("`{view}` is an atomic View parameter")
-                        } else {
-                            format!(
-                                "the kernel writes View `{view}` at other elements than the \
-                                 iteration's own, so it is an atomic View"
-                            )
-                        };
-                        self.errors.push(syn::Error::new(
-                            span,
-                            format!(
-                                "{why} whose every access is atomic, and this update has no \
-                                 atomic form (atomic updates: `+=`, `-=`, `&=`, `|=`, `^=`); use \
-                                 `atomic_compare_exchange` in a loop"
-                            ),
-                        ));
-                        return;
-                    };
                     self.visit_expr_mut(&mut index);
                     let mut value = (*b.right).clone();
                     self.visit_expr_mut(&mut value);

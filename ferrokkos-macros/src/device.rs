@@ -154,11 +154,7 @@ fn atomic_params(block: &mut syn::Block, refs: &[(String, RefParam)]) -> syn::Re
         label: None,
         block: block.clone(),
     });
-    let mut errors = crate::atomic_view::rewrite(&mut body, &names, true).into_iter();
-    if let Some(mut first) = errors.next() {
-        first.extend(errors);
-        return Err(first);
-    }
+    crate::atomic_view::rewrite(&mut body, &names);
     if let syn::Expr::Block(b) = body {
         *block = b.block;
     }

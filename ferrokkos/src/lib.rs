@@ -95,6 +95,10 @@ pub use ferrokkos_macros::kernel;
 pub use graph::{Graph, GraphNode, create_graph, when_all};
 
 pub use backend::initialize;
+pub use containers::{
+    ScatterMax, ScatterMin, ScatterMode, ScatterOp, ScatterProd, ScatterSum, ScatterValue,
+    ScatterView,
+};
 /// Derives [`DeviceValue`] for a `#[repr(C)]` struct of device values (see the trait), so it can be
 /// a View element, a capture, a local and a field in kernels on every space.
 pub use ferrokkos_macros::DeviceValue;
@@ -304,6 +308,7 @@ pub mod prelude {
 /// nothing here is needed to write or launch kernels.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::containers::{ScatterAccess, ScatterCapture};
     pub use crate::dispatch::team::kernel::{host_team_for, host_team_reduce};
     pub use crate::dispatch::team::kernel_scratch::{KernelScratch, kernel_scratch};
     pub use crate::dispatch::team::names::{

@@ -177,10 +177,7 @@ fn checked_analysis(
     }
     if !atomic_only.is_empty() {
         let names = atomic_only.iter().map(|(n, _)| n.clone()).collect();
-        let errors = atomic_view::rewrite(body, &names, false);
-        if !errors.is_empty() {
-            return Err(fail(&errors));
-        }
+        atomic_view::rewrite(body, &names);
         analysis = run_analysis(body);
         if !analysis.errors.is_empty() {
             return Err(fail(&analysis.errors));

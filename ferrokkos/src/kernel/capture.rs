@@ -181,10 +181,11 @@ pub struct Write<V> {
     name: &'static str,
 }
 
-/// A capture the kernel updates atomically (a View).
+/// A capture the kernel updates atomically (a View, or a container's View such as a
+/// `ScatterView`, whose `Capture` implementation lives with it).
 pub struct Atomic<V> {
-    value: V,
-    name: &'static str,
+    pub(crate) value: V,
+    pub(crate) name: &'static str,
 }
 
 /// How a captured name becomes a captured value: numbers are copied, Views cloned (sharing the
@@ -264,6 +265,8 @@ mod atomic_seal {
     )]
     pub trait Sealed {}
 }
+
+pub(crate) use atomic_seal::Sealed as AtomicSeal;
 
 /// What a kernel may write at any index because every access is atomic: an [`crate::AtomicView`]
 /// (and references to one). `kernel!` requires it of a View that it writes other than one to one

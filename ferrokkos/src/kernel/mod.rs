@@ -208,7 +208,7 @@ pub(crate) mod join;
 #[allow(clippy::module_inception)]
 pub(crate) mod kernel;
 pub(crate) mod overlap;
-mod params;
+pub(crate) mod params;
 pub(crate) mod shadow;
 pub(crate) mod subview_range;
 mod ty;

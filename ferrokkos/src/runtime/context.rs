@@ -32,3 +32,30 @@ impl Drop for KernelScope {
         IN_KERNEL.with(|f| f.set(false));
     }
 }
+
+thread_local! {
+    static PARTICIPANT: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The participant of the host job this thread runs now (`Part::index`: `0..count`, distinct among
+/// the threads running one job at the same time; 0 outside a Threads job, as on Serial). A
+/// duplicated `ScatterView` writes the copy of this index.
+pub(crate) fn participant() -> usize {
+    PARTICIPANT.with(Cell::get)
+}
+
+/// Marks this thread as running participant `index` of a host job until the scope is dropped (then
+/// the index it had before, for a job run inline inside another).
+pub(crate) struct ParticipantScope(usize);
+
+impl ParticipantScope {
+    pub(crate) fn enter(index: usize) -> ParticipantScope {
+        ParticipantScope(PARTICIPANT.with(|p| p.replace(index)))
+    }
+}
+
+impl Drop for ParticipantScope {
+    fn drop(&mut self) {
+        PARTICIPANT.with(|p| p.set(self.0));
+    }
+}

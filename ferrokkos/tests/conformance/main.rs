@@ -22,6 +22,7 @@ mod common;
 #[macro_use]
 mod spaces;
 
+mod containers;
 mod custom_reducers;
 mod deep_copy;
 mod differential;

@@ -94,6 +94,7 @@ impl Job {
             index,
             count: self.count,
         };
+        let _participant = crate::runtime::context::ParticipantScope::enter(index);
         self.catching(|| f(part));
     }
 

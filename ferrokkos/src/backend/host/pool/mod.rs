@@ -335,7 +335,10 @@ fn run_alone(
         f: &(dyn Fn(Part) + Sync),
         join: Option<&(dyn Fn(usize, usize) + Sync)>,
     ) {
-        f(Part { index: i, count });
+        {
+            let _participant = context::ParticipantScope::enter(i);
+            f(Part { index: i, count });
+        }
         for c in tree::children(i, count) {
             subtree(c, count, f, join);
             if let Some(join) = join {
@@ -424,11 +427,13 @@ impl Shared {
             return Err(finalized());
         }
         if context::in_kernel() {
+            let _participant = context::ParticipantScope::enter(0);
             f(Part { index: 0, count: 1 });
             return Ok(());
         }
         if workers.is_empty() {
             let _scope = KernelScope::enter();
+            let _participant = context::ParticipantScope::enter(0);
             f(Part { index: 0, count: 1 });
             return Ok(());
         }

@@ -1,0 +1,220 @@
+//! What a host kernel sees of a captured [`ScatterView`](super::ScatterView): `s[k] += v` becomes
+//! `s.atomic_add(k, v)` (the same rewrite as an atomic View's), which lands in the copy of the
+//! thread's job participant (duplicated) or in the View atomically (atomic).
+//!
+//! Soundness: a ScatterView's copies are written only by host kernels that capture it, each of
+//! which holds its View's allocation borrowed exclusively for the whole launch (the capture's
+//! access is atomic), and by `contribute` / `reset`, which hold the same borrow (a host guard).
+//! Within a launch, participant `p` (distinct among the threads running the job at the same time,
+//! `runtime/context.rs`) writes only copy `p` (participant 0: the View itself), so no two threads
+//! write one element at the same time without atomics.
+
+use std::cell::UnsafeCell;
+use std::marker::PhantomData;
+
+use super::scatter_op::{ScatterMax, ScatterMin, ScatterOp, ScatterProd, ScatterSum, ScatterValue};
+use crate::layout::Layout;
+use crate::runtime::context;
+use crate::view::View;
+use crate::view::kernel_access::KernelIndex;
+use crate::view::raw::RawMapping;
+
+/// The per-participant copies of a duplicated ScatterView: `count` copies of the View's span
+/// (participants `1..=count`; participant 0 writes the View itself), each element the operation's
+/// identity until a contribution lands.
+pub(crate) struct Copies<T> {
+    data: Box<[UnsafeCell<T>]>,
+    span: usize,
+    count: usize,
+}
+
+// SAFETY: the cells are written only as the module's comment says: by one participant per copy
+// under the View's exclusive launch borrow, or by `contribute` / `reset` under the same borrow.
+unsafe impl<T: Send> Sync for Copies<T> {}
+
+impl<T: ScatterValue> Copies<T> {
+    /// `count` copies of `span` elements, each `identity`.
+    pub(crate) fn new(span: usize, count: usize, identity: T) -> Copies<T> {
+        let data = (0..span * count)
+            .map(|_| UnsafeCell::new(identity))
+            .collect();
+        Copies { data, span, count }
+    }
+
+    /// Combines every copy into `dst` (the View's `span` elements, in storage order) with `Op`,
+    /// and sets the copies to the identity.
+    ///
+    /// # Safety
+    /// The caller holds the View's allocation exclusively (no launch writes the copies).
+    pub(crate) unsafe fn drain_into<Op: ScatterOp>(&self, dst: &mut [T]) {
+        let identity = Op::identity::<T>();
+        for copy in self.data.chunks(self.span.max(1)) {
+            for (d, c) in dst.iter_mut().zip(copy) {
+                let p = c.get();
+                // SAFETY: the caller's exclusive borrow: nothing else touches the copies now.
+                unsafe {
+                    *d = Op::combine(*d, *p);
+                    *p = identity;
+                }
+            }
+        }
+    }
+
+    /// Sets every copy to `identity`.
+    ///
+    /// # Safety
+    /// As for [`Copies::drain_into`].
+    pub(crate) unsafe fn fill(&self, identity: T) {
+        for c in self.data.iter() {
+            // SAFETY: as in `drain_into`.
+            unsafe { *c.get() = identity };
+        }
+    }
+}
+
+/// A captured ScatterView in a host kernel: `s.atomic_add(k, v)` for `s[k] += v`, and the other
+/// updates of its operation. Its lifetime is the launch's.
+pub struct ScatterAccess<'a, T, const R: usize, Op, L> {
+    raw: RawMapping<'a, T, R, L>,
+    /// The View's first element (the base of the offsets the copies share).
+    base: *mut T,
+    /// The copies (duplicated), or none (atomic).
+    copies: Option<&'a Copies<T>>,
+    _op: PhantomData<Op>,
+}
+
+impl<T, const R: usize, Op, L> Clone for ScatterAccess<'_, T, R, Op, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, const R: usize, Op, L> Copy for ScatterAccess<'_, T, R, Op, L> {}
+
+// SAFETY: the accessor is pointers into memory the launch borrowed; which thread writes where is
+// the module's invariant, not the accessor's location.
+unsafe impl<T: Send, const R: usize, Op, L> Sync for ScatterAccess<'_, T, R, Op, L> {}
+// SAFETY: as for `Sync`.
+unsafe impl<T: Send, const R: usize, Op, L> Send for ScatterAccess<'_, T, R, Op, L> {}
+
+impl<'a, T: ScatterValue, const R: usize, Op: ScatterOp, L: Layout> ScatterAccess<'a, T, R, Op, L> {
+    /// The accessor of `view` with `copies` (a duplicated ScatterView) or without (atomic).
+    ///
+    /// # Safety
+    /// The launch holds `view`'s allocation exclusively while the accessor is used, the memory is
+    /// host-accessible, and `copies` (if any) are the ScatterView's own, of `view.span()`
+    /// elements each (a contiguous View).
+    pub(crate) unsafe fn new<M: crate::space::MemorySpace>(
+        view: &'a View<T, R, L, M>,
+        copies: Option<&'a Copies<T>>,
+    ) -> Self {
+        ScatterAccess {
+            raw: RawMapping::of(view),
+            base: view.ptr().as_ptr(),
+            copies,
+            _op: PhantomData,
+        }
+    }
+
+    /// `s.extent(r)`: the extent of dimension `r`.
+    #[inline(always)]
+    pub fn extent(&self, r: usize) -> usize {
+        self.raw.extent(r)
+    }
+
+    /// Combines `v` into the element at `index` with `combine`: in this participant's copy, or
+    /// atomically (`atomic`) without copies.
+    #[inline(always)]
+    #[track_caller]
+    fn update(
+        &self,
+        index: impl KernelIndex<R>,
+        v: T,
+        combine: fn(T, T) -> T,
+        atomic: unsafe fn(*mut T, T),
+    ) {
+        let p = self.raw.element(index.to_index());
+        let Some(copies) = self.copies else {
+            // SAFETY: `p` is in bounds and aligned; every access of the View in this launch is
+            // atomic (no copies), and the launch holds it exclusively.
+            unsafe { atomic(p, v) };
+            return;
+        };
+        let q = match context::participant() {
+            0 => p,
+            k => {
+                assert!(
+                    k <= copies.count,
+                    "a ScatterView has {} copies, and participant {k} of a host job updates it",
+                    copies.count
+                );
+                // SAFETY: `p` is in the View's span (bounds-checked), so its offset is below
+                // `span`, the length of each copy.
+                let offset = unsafe { p.offset_from(self.base) } as usize;
+                copies.data[(k - 1) * copies.span + offset].get()
+            }
+        };
+        // SAFETY: `q` is this participant's own element (the View for participant 0, its copy
+        // otherwise), which no other thread touches during the launch (module invariant).
+        unsafe { *q = combine(*q, v) };
+    }
+}
+
+impl<T: ScatterValue, const R: usize, L: Layout> ScatterAccess<'_, T, R, ScatterSum, L> {
+    /// `s[index] += v`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn atomic_add(&self, index: impl KernelIndex<R>, v: T) {
+        // SAFETY (each atomic closure below): `update` calls it with the element's pointer, in
+        // bounds and aligned, when every access of the View in the launch is atomic.
+        self.update(index, v, T::add, |p, v| unsafe {
+            T::fetch_add(p, v, std::sync::atomic::Ordering::Relaxed);
+        });
+    }
+
+    /// `s[index] -= v`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn atomic_sub(&self, index: impl KernelIndex<R>, v: T) {
+        // SAFETY: as in `atomic_add`.
+        self.update(index, v, T::sub, |p, v| unsafe {
+            T::fetch_sub(p, v, std::sync::atomic::Ordering::Relaxed);
+        });
+    }
+}
+
+impl<T: ScatterValue, const R: usize, L: Layout> ScatterAccess<'_, T, R, ScatterProd, L> {
+    /// `s[index] *= v`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn atomic_mul(&self, index: impl KernelIndex<R>, v: T) {
+        // SAFETY: as in `ScatterSum`'s `atomic_add`.
+        self.update(index, v, T::mul, |p, v| unsafe {
+            T::update(p, crate::view::MemoryOrder::Relaxed, |x| T::mul(x, v));
+        });
+    }
+}
+
+impl<T: ScatterValue, const R: usize, L: Layout> ScatterAccess<'_, T, R, ScatterMin, L> {
+    /// Keeps the smaller of the element and `v` (Kokkos' `access(index).update(v)`).
+    #[inline(always)]
+    #[track_caller]
+    pub fn atomic_min(&self, index: impl KernelIndex<R>, v: T) {
+        // SAFETY: as in `ScatterSum`'s `atomic_add`.
+        self.update(index, v, T::min, |p, v| unsafe {
+            T::fetch_min(p, v, std::sync::atomic::Ordering::Relaxed);
+        });
+    }
+}
+
+impl<T: ScatterValue, const R: usize, L: Layout> ScatterAccess<'_, T, R, ScatterMax, L> {
+    /// Keeps the larger of the element and `v` (Kokkos' `access(index).update(v)`).
+    #[inline(always)]
+    #[track_caller]
+    pub fn atomic_max(&self, index: impl KernelIndex<R>, v: T) {
+        // SAFETY: as in `ScatterSum`'s `atomic_add`.
+        self.update(index, v, T::max, |p, v| unsafe {
+            T::fetch_max(p, v, std::sync::atomic::Ordering::Relaxed);
+        });
+    }
+}

@@ -1,0 +1,3 @@
+//! Kokkos' containers on every space, against plain Rust.
+
+mod scatter_view;
