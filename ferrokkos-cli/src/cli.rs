@@ -77,6 +77,9 @@ pub enum Command {
     /// CSR sparse matrix-vector product (3D Laplacian) on serial, threads or cuda
     #[command(long_about = crate::spmv::LONG_ABOUT)]
     Spmv(crate::spmv::Args),
+    /// histogram and particle deposition through a ScatterView, atomics and (host) rayon
+    #[command(long_about = crate::scatter::LONG_ABOUT)]
+    Scatter(crate::scatter::Args),
     /// 2D 9-point stencil sweep and matrix-free CG (MDRangePolicy) on serial, threads or cuda
     #[command(long_about = crate::stencil::LONG_ABOUT)]
     Stencil(crate::stencil::Args),
@@ -317,7 +320,8 @@ mod tests {
     fn the_help_lists_the_commands_and_the_runtime_options() {
         let help = help();
         for command in [
-            "info", "stream", "spmv", "stencil", "latency", "timeline", "version", "help",
+            "info", "stream", "spmv", "scatter", "stencil", "latency", "timeline", "version",
+            "help",
         ] {
             assert!(
                 help.contains(&format!("\n  {command} ")),

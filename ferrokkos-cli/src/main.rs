@@ -11,6 +11,8 @@
 //! - `ferrokkos spmv`: the CSR sparse matrix-vector product of the 3D 7-point Laplacian, as a
 //!   ferrokkos `kernel!` (RangePolicy, every space) and TeamPolicy (host spaces); `--compare` adds
 //!   a plain loop and rayon on the host, a hand-written CUDA kernel and cuSPARSE on Cuda.
+//! - `ferrokkos scatter`: a histogram and a particle deposition through a `ScatterView`, against
+//!   atomics and (with `--compare`) plain Rust and rayon.
 //! - `ferrokkos stencil`: a 2D 9-point stencil sweep and a matrix-free CG iteration, `kernel!`s over
 //!   rank-2 MDRangePolicies on every space; `--compare` adds the same loop nests hand-written in
 //!   Rust (plain loops, or rayon) and in C with OpenMP on the host, validated against ferrokkos.
@@ -28,6 +30,7 @@ mod info;
 mod latency;
 mod openmp;
 mod progress;
+mod scatter;
 mod schedule;
 mod spaces;
 mod spmv;
@@ -97,6 +100,7 @@ fn main() -> ExitCode {
         Some(Command::Info) => info::info(settings).map_err(Failure::from),
         Some(Command::Stream(args)) => stream::main(settings, args),
         Some(Command::Spmv(args)) => spmv::main(settings, args),
+        Some(Command::Scatter(args)) => scatter::main(settings, args),
         Some(Command::Stencil(args)) => stencil::main(settings, args),
         Some(Command::Latency(args)) => latency::main(settings, args),
         Some(Command::Timeline(args)) => timeline::main(args),

@@ -8,7 +8,8 @@
 //! (so the path means the same thing at every use: nothing the body binds can shadow its root);
 //! any other `let` binds as written, and a later binding of the alias's name shadows it as in Rust.
 //! A subview of a capture (`let row = subview(&a, (j, ALL));`) is an alias too, of part of the
-//! View (see [`crate::subview`]).
+//! View (see [`crate::subview`]), and so is `let access = scatter.access();` (Kokkos' spelling
+//! for a ScatterView's updates), of `scatter`.
 
 use std::collections::HashMap;
 
@@ -135,6 +136,17 @@ impl Resolve {
             && let Some(path) = q.path.get_ident().and_then(|n| self.lookup(&n.to_string()))
         {
             return Some((p.ident.to_string(), path.clone()));
+        }
+        // `let access = scatter.access();` (Kokkos' `auto access = scatter.access();` of a
+        // ScatterView): the ScatterView itself, whose updates the kernel makes.
+        if let Expr::MethodCall(m) = &*init.expr
+            && m.method == "access"
+            && m.args.is_empty()
+            && m.turbofish.is_none()
+        {
+            let root = root_of(&m.receiver)?;
+            return (!self.bound.count.contains_key(&root))
+                .then(|| (p.ident.to_string(), (*m.receiver).clone()));
         }
         let Expr::Reference(r) = &*init.expr else {
             return None;

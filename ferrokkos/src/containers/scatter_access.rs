@@ -130,7 +130,7 @@ impl<'a, T: ScatterValue, const R: usize, Op: ScatterOp, L: Layout> ScatterAcces
         &self,
         index: impl KernelIndex<R>,
         v: T,
-        combine: fn(T, T) -> T,
+        combine: impl Fn(T, T) -> T,
         atomic: unsafe fn(*mut T, T),
     ) {
         let p = self.raw.element(index.to_index());

@@ -1,12 +1,7 @@
-// An atomic View parameter is reached only atomically, takes only atomic Views, and an atomic
-// View goes only to atomic View parameters (never to a View a function reads).
+// An atomic View parameter takes only atomic Views, and an atomic View goes only to atomic View
+// parameters (never to a View a function reads).
 use ferrokkos::prelude::*;
 use ferrokkos::{AtomicView, kernel};
-
-#[device]
-fn scale(h: &AtomicView<f64, 1>, k: usize) {
-    h[k] *= 2.0;
-}
 
 #[device]
 fn deposit(h: &AtomicView<f64, 1>, k: usize) {

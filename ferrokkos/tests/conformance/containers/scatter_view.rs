@@ -27,8 +27,10 @@ fn a_histogram_counts_every_key<S: Launch>(exec: &S) -> Result<()> {
         ScatterMode::Atomic
     };
     assert_eq!(scatter.mode(), want_mode);
+    // Kokkos' spelling: `auto access = scatter.access(); access(k) += 1;`.
     let k = kernel!(|i| {
-        scatter[(i * 7 + i / 3) % bins] += 1;
+        let access = scatter.access();
+        access[(i * 7 + i / 3) % bins] += 1;
     });
     parallel_for("histogram", RangePolicy::new(exec, 0, n)?, &k)?;
     scatter.contribute()?;
@@ -192,5 +194,33 @@ fn strided_views_are_scattered_atomically() -> Result<()> {
         .err()
         .expect("a strided View has no copies");
     assert!(e.to_string().contains("strided"), "{e}");
+    Ok(())
+}
+
+/// On the GPU every update of a ScatterView is the atomic of its operation, and NVRTC and hiprtc
+/// compile it.
+#[test]
+fn scatter_views_are_device_atomics() -> Result<()> {
+    crate::common::runtime();
+    let (sum, prod, low) = (
+        View::<f64, 1>::new("sum", [8])?,
+        View::<f32, 1>::new("prod", [8])?,
+        View::<i32, 1>::new("low", [8])?,
+    );
+    let s = ScatterView::new(&sum)?;
+    let p = ScatterView::with_op(&prod, ScatterProd)?;
+    let lo = ScatterView::with_op(&low, ScatterMin)?;
+    let k = kernel!(|i| {
+        s[i % 8] += 1.0;
+        s[i % 8] -= 0.5;
+        p[i % 8] *= 2.0;
+        lo.atomic_min(i % 8, i as i32);
+    });
+    let tu = ferrokkos::codegen::TranslationUnit::for_kernel(&k, Iterate::Right);
+    let text = tu.generated();
+    for want in ["atomic_add", "atomic_sub", "atomic_mul", "atomic_min"] {
+        assert!(text.contains(want), "missing {want} in\n{text}");
+    }
+    crate::common::check_device_code(&tu);
     Ok(())
 }
