@@ -47,6 +47,10 @@ pub struct MpiAndNccl;
 #[doc = include_str!("../../docs/guide/tools.md")]
 pub struct Tools;
 
+/// Chapter: ScatterView.
+#[doc = include_str!("../../docs/guide/scatter-view.md")]
+pub struct ScatterViewChapter;
+
 /// The Kokkos -> ferrokkos name table.
 #[doc = include_str!("../../docs/guide/names.md")]
 pub struct Names;

@@ -171,6 +171,50 @@ fn float_updates_match_rust<S: Launch>(exec: &S) -> Result<()> {
 
 per_space!(float_updates_match_rust, float_updates_match_rust);
 
+/// Every compound assignment on an atomic View is its operator's atomic: `*=`, `/=`, `%=`, `<<=`,
+/// `>>=` as well as `+=` (each element updated by a few iterations, the order not mattering for
+/// the values chosen).
+fn compound_assignments_on_atomic_views<S: Launch>(exec: &S) -> Result<()> {
+    let n = 4usize;
+    let base = vec![1_000_000i64; n];
+    let (m, d, r, sh) = (
+        upload::<S, i64>("m", &base)?,
+        upload::<S, i64>("d", &base)?,
+        upload::<S, i64>("r", &base)?,
+        upload::<S, u64>("sh", &[2, 4, 6, 8])?,
+    );
+    let f = upload::<S, f64>("f", &[1.0; 4])?;
+    let (am, ad, ar, ash, af) = (m.atomic(), d.atomic(), r.atomic(), sh.atomic(), f.atomic());
+    parallel_for(
+        "compound",
+        RangePolicy::new(exec, 0, 3 * n)?,
+        kernel!(|i| {
+            let k = i % n;
+            am[k] *= 3;
+            ad[k] /= 10;
+            if i < n {
+                ar[k] %= 7 + k as i64;
+                ash[k] <<= 4u32;
+            } else if i < 2 * n {
+                ash[k] >>= 1u32;
+            }
+            af[k] *= 0.5;
+        }),
+    )?;
+    assert_eq!(download(&m)?, vec![27_000_000; n]);
+    assert_eq!(download(&d)?, vec![1_000; n]);
+    let want_r: Vec<i64> = (0..n as i64).map(|k| 1_000_000 % (7 + k)).collect();
+    assert_eq!(download(&r)?, want_r);
+    assert_eq!(download(&sh)?, vec![16, 32, 48, 64]);
+    assert_eq!(download(&f)?, vec![0.125; n]);
+    Ok(())
+}
+
+per_space!(
+    compound_assignments_on_atomic_views,
+    compound_assignments_on_atomic_views
+);
+
 /// A compare-and-swap loop (load, then `atomic_compare_exchange` until the previous value is
 /// the expected one) computes a maximum of f64 and of i64 values; `atomic_exchange` hands the
 /// previous value on, so the previous values and the final one are the initial value and every
