@@ -95,10 +95,7 @@ pub use ferrokkos_macros::kernel;
 pub use graph::{Graph, GraphNode, create_graph, when_all};
 
 pub use backend::initialize;
-pub use containers::{
-    ScatterMax, ScatterMin, ScatterMode, ScatterOp, ScatterProd, ScatterSum, ScatterValue,
-    ScatterView,
-};
+pub use containers::{ScatterMax, ScatterMin, ScatterMode, ScatterProd, ScatterSum, ScatterView};
 /// Derives [`DeviceValue`] for a `#[repr(C)]` struct of device values (see the trait), so it can be
 /// a View element, a capture, a local and a field in kernels on every space.
 pub use ferrokkos_macros::DeviceValue;
@@ -213,7 +210,8 @@ pub mod traits {
     //!   [`GraphSpace`] builds graphs; a kernel returned from a function is an
     //!   `impl ForFunctor<usize, Reach = Everywhere>` ([`ForFunctor`], [`Reach`], [`Everywhere`]);
     //! - in code generic over View elements and layouts: `T: Element`, `L: Layout`,
-    //!   `L: RegularLayout`, `impl ViewRead<T, R>`;
+    //!   `L: RegularLayout`, `impl ViewRead<T, R>`; over a ScatterView's operation and elements:
+    //!   [`ScatterOp`], [`ScatterValue`];
     //! - in bounds on what a pattern accepts: [`ParallelFor`], [`ParallelReduce`],
     //!   [`ParallelScan`] (a policy that runs a kernel), [`ReduceTarget`] (what a reduction writes
     //!   into), [`IndexType`];
@@ -246,6 +244,7 @@ pub mod traits {
     //! # Ok::<(), ferrokkos::Error>(())
     //! ```
 
+    pub use crate::containers::{ScatterOp, ScatterValue};
     pub use crate::dispatch::{
         Everywhere, ForFunctor, ForKernel, HostExecutionSpace, HostOnly, Launch, LaunchMDRange,
         LaunchRange, LaunchTeam, ParallelFor, ParallelReduce, ParallelScan, Reach, ReachesSpace,
