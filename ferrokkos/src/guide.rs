@@ -51,6 +51,10 @@ pub struct Tools;
 #[doc = include_str!("../../docs/guide/scatter-view.md")]
 pub struct ScatterViewChapter;
 
+/// Chapter: DualView.
+#[doc = include_str!("../../docs/guide/dual-view.md")]
+pub struct DualViewChapter;
+
 /// The Kokkos -> ferrokkos name table.
 #[doc = include_str!("../../docs/guide/names.md")]
 pub struct Names;

@@ -95,7 +95,9 @@ pub use ferrokkos_macros::kernel;
 pub use graph::{Graph, GraphNode, create_graph, when_all};
 
 pub use backend::initialize;
-pub use containers::{ScatterMax, ScatterMin, ScatterMode, ScatterProd, ScatterSum, ScatterView};
+pub use containers::{
+    DualView, ScatterMax, ScatterMin, ScatterMode, ScatterProd, ScatterSum, ScatterView,
+};
 /// Derives [`DeviceValue`] for a `#[repr(C)]` struct of device values (see the trait), so it can be
 /// a View element, a capture, a local and a field in kernels on every space.
 pub use ferrokkos_macros::DeviceValue;

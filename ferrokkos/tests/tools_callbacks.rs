@@ -114,7 +114,11 @@ fn host_work() {
     drop(section);
     profiling::mark_event("checkpoint");
     profiling::declare_metadata("problem", "host scenario");
-    drop((x, y, parts));
+    // A DualView in host memory: one View, each modification reported with its side.
+    let mut dual = ferrokkos::DualView::<f64, 1>::new("dual", [4]).unwrap();
+    dual.modify_host().unwrap();
+    dual.modify_device().unwrap();
+    drop((x, y, parts, dual));
     rt.finalize().unwrap();
 }
 
@@ -205,6 +209,21 @@ fn host_callbacks_follow_kokkos_order_names_ids_and_sizes() {
             "{a:?} is released once with the same fields:\n{all}"
         );
     }
+    // DualView modifications: the label, the side's data (one View on the host), the side.
+    let dual: Vec<&Record> = r
+        .iter()
+        .filter(|x| x.callback == "dual_view_modify")
+        .collect();
+    assert_eq!(dual.len(), 2, "{all}");
+    assert_eq!(
+        (dual[0].fields[0].as_str(), dual[0].fields[2].as_str()),
+        ("dual", "0")
+    );
+    assert_eq!(
+        (dual[1].fields[0].as_str(), dual[1].fields[2].as_str()),
+        ("dual", "1")
+    );
+    assert_eq!(dual[0].fields[1], dual[1].fields[1]);
     // deep_copy: destination first, then source, then bytes; a value fill names "Scalar".
     let copies: Vec<&Record> = r
         .iter()

@@ -1,10 +1,12 @@
 //! Kokkos' containers (`Kokkos_ScatterView.hpp`, `Kokkos_DualView.hpp`, ...): data structures built
 //! on Views, one file per container, re-exported at the crate root.
 
+mod dual_view;
 mod scatter_access;
 mod scatter_op;
 mod scatter_view;
 
+pub use dual_view::DualView;
 pub use scatter_access::ScatterAccess;
 pub use scatter_op::{ScatterMax, ScatterMin, ScatterOp, ScatterProd, ScatterSum, ScatterValue};
 pub use scatter_view::ScatterCapture;

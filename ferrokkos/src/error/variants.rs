@@ -159,6 +159,23 @@ pub enum Error {
         count: u64,
     },
 
+    /// A side of a [`crate::DualView`] was asked for while it is stale (the other side was modified
+    /// since the last sync), or marked modified while the other side has unsynced changes.
+    #[error(
+        "{wanted} of DualView \"{label}\": the {modified} side was modified since the last sync, \
+         so the {stale} side is stale; call sync_{stale}() first"
+    )]
+    DualViewStale {
+        /// The DualView's label.
+        label: String,
+        /// What was asked (`reading the host side`, `modifying the device side`).
+        wanted: String,
+        /// The side that is out of date: `host` or `device`.
+        stale: &'static str,
+        /// The side with the changes: `device` or `host`.
+        modified: &'static str,
+    },
+
     /// A kernel writes a View whose allocation another View captured by the same kernel shares, which
     /// could race; a kernel that needs this must say so with `unsafe { }`.
     #[error(

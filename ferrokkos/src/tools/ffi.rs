@@ -84,6 +84,9 @@ pub(crate) type BeginDeepCopyFn = unsafe extern "C" fn(
     *const u8,
     u64,
 );
+/// `kokkosp_dual_view_sync(label, ptr, is_device)` and `kokkosp_dual_view_modify(label, ptr,
+/// is_device)`.
+pub(crate) type DualViewFn = unsafe extern "C" fn(*const c_char, *const u8, bool);
 /// `kokkosp_create_profile_section(name, &sectionId)`.
 pub(crate) type CreateSectionFn = unsafe extern "C" fn(*const c_char, *mut u32);
 /// `kokkosp_start/stop/destroy_profile_section(sectionId)`.

@@ -221,6 +221,17 @@ fn data_active(allocated: bool, space: &'static str, label: &str, ptr: *const u8
     }
 }
 
+/// A DualView's sync (`sync`, to the side `device` says) or modification, seen by tools:
+/// `kokkosp_dual_view_sync` or `kokkosp_dual_view_modify` with its label and data pointer.
+pub(crate) fn dual_view(sync: bool, label: &str, ptr: *const u8, device: bool) {
+    if super::active()
+        && let Some(tools) = current()
+        && let Some(library) = tools.library()
+    {
+        library.dual_view(sync, label, ptr, device);
+    }
+}
+
 /// A `deep_copy`, seen by tools: `kokkosp_begin_deep_copy` when it starts and
 /// `kokkosp_end_deep_copy` when this guard drops; a span on the calling thread's lane.
 #[must_use]

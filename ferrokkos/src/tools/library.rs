@@ -31,6 +31,8 @@ struct Callbacks {
     deallocate: Option<ffi::DataFn>,
     begin_deep_copy: Option<ffi::BeginDeepCopyFn>,
     end_deep_copy: Option<ffi::VoidFn>,
+    dual_view_sync: Option<ffi::DualViewFn>,
+    dual_view_modify: Option<ffi::DualViewFn>,
     create_section: Option<ffi::CreateSectionFn>,
     start_section: Option<ffi::SectionFn>,
     stop_section: Option<ffi::SectionFn>,
@@ -267,6 +269,21 @@ impl ToolLibrary {
         }
     }
 
+    /// `kokkosp_dual_view_sync(label, ptr, is_device)` (`sync`: the side copied to) or
+    /// `kokkosp_dual_view_modify(label, ptr, is_device)` (the side marked modified).
+    pub(crate) fn dual_view(&self, sync: bool, label: &str, ptr: *const u8, device: bool) {
+        let f = if sync {
+            self.callbacks.dual_view_sync
+        } else {
+            self.callbacks.dual_view_modify
+        };
+        if let Some(f) = f {
+            let label = c_string(label);
+            // SAFETY: `label` outlives the call; the tool only records `ptr`.
+            unsafe { f(label.as_ptr(), ptr, device) }
+        }
+    }
+
     /// `kokkosp_begin_deep_copy(dst..., src..., size)`.
     pub(crate) fn begin_deep_copy(&self, dst: &CopySide<'_>, src: &CopySide<'_>, size: u64) {
         if let Some(f) = self.callbacks.begin_deep_copy {
@@ -411,6 +428,8 @@ impl Callbacks {
             self.deallocate.is_some(),
             self.begin_deep_copy.is_some(),
             self.end_deep_copy.is_some(),
+            self.dual_view_sync.is_some(),
+            self.dual_view_modify.is_some(),
             self.create_section.is_some(),
             self.start_section.is_some(),
             self.stop_section.is_some(),
@@ -464,6 +483,8 @@ fn lookup(library: &libloading::Library) -> std::result::Result<Callbacks, Strin
         deallocate: get(l, "kokkosp_deallocate_data")?,
         begin_deep_copy: get(l, "kokkosp_begin_deep_copy")?,
         end_deep_copy: get(l, "kokkosp_end_deep_copy")?,
+        dual_view_sync: get(l, "kokkosp_dual_view_sync")?,
+        dual_view_modify: get(l, "kokkosp_dual_view_modify")?,
         create_section: get(l, "kokkosp_create_profile_section")?,
         start_section: get(l, "kokkosp_start_profile_section")?,
         stop_section: get(l, "kokkosp_stop_profile_section")?,

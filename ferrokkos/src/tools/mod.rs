@@ -26,7 +26,7 @@ use std::sync::{Arc, RwLock};
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
 pub(crate) use compile_events::compiling;
 #[cfg_attr(not(feature = "cuda"), allow(unused_imports))] // used by the CUDA backend
-pub(crate) use hooks::{DeepCopyScope, FenceScope, Site, data, profiled};
+pub(crate) use hooks::{DeepCopyScope, FenceScope, Site, data, dual_view, profiled};
 #[cfg(feature = "cuda")]
 pub(crate) use hooks::{host_span, trace_start};
 pub(crate) use library::{CopySide, Pattern};

@@ -91,6 +91,8 @@ void kokkosp_destroy_profile_section(const uint32_t sec_id);
 void kokkosp_profile_event(const char *name);
 #ifndef FK_RECORDER_OLD_TOOL
 void kokkosp_declare_metadata(const char *key, const char *value);
+void kokkosp_dual_view_sync(const char *label, const void *ptr, bool is_device);
+void kokkosp_dual_view_modify(const char *label, const void *ptr, bool is_device);
 #endif
 
 /* State: everything below is guarded by `lock`. */
@@ -340,6 +342,28 @@ void kokkosp_begin_deep_copy(struct Kokkos_Profiling_SpaceHandle dst_handle, con
 }
 
 void kokkosp_end_deep_copy(void) { record0("end_deep_copy"); }
+
+#ifndef FK_RECORDER_OLD_TOOL
+/* A DualView's sync or modification: its label, data pointer and side (1: the device). */
+static void record_dual(const char *callback, const char *label, const void *ptr, bool device) {
+  FILE *f;
+  pthread_mutex_lock(&lock);
+  f = line_begin(callback);
+  field_str(f, label);
+  field_ptr(f, ptr);
+  field_u64(f, device ? 1 : 0);
+  line_end(f);
+  pthread_mutex_unlock(&lock);
+}
+
+void kokkosp_dual_view_sync(const char *label, const void *ptr, bool is_device) {
+  record_dual("dual_view_sync", label, ptr, is_device);
+}
+
+void kokkosp_dual_view_modify(const char *label, const void *ptr, bool is_device) {
+  record_dual("dual_view_modify", label, ptr, is_device);
+}
+#endif
 
 void kokkosp_create_profile_section(const char *name, uint32_t *sec_id) {
   FILE *f;

@@ -1,3 +1,4 @@
 //! Kokkos' containers on every space, against plain Rust.
 
+mod dual_view;
 mod scatter_view;
