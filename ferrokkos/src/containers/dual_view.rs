@@ -186,24 +186,25 @@ impl<T: Element, const R: usize, L: Layout, M: MemorySpace> DualView<T, R, L, M>
     }
 
     /// Copies the device side to the host if the host is stale (Kokkos' `sync_host()`); then
-    /// neither side is modified.
+    /// neither side is modified. With the host side modified it does nothing: the device side
+    /// stays stale (a sync in the wrong direction forgets nothing).
     pub fn sync_host(&mut self) -> Result<()> {
         if self.need_sync_host() {
             deep_copy(&self.host, &self.device)?;
             crate::tools::dual_view(true, self.label(), self.host.as_ptr().cast(), false);
+            self.modified = None;
         }
-        self.modified = None;
         Ok(())
     }
 
     /// Copies the host side to the device if the device is stale (Kokkos' `sync_device()`); then
-    /// neither side is modified.
+    /// neither side is modified. With the device side modified it does nothing.
     pub fn sync_device(&mut self) -> Result<()> {
         if self.need_sync_device() {
             deep_copy(&self.device, &self.host)?;
             crate::tools::dual_view(true, self.label(), self.device.as_ptr().cast(), true);
+            self.modified = None;
         }
-        self.modified = None;
         Ok(())
     }
 

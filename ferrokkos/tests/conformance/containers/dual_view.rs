@@ -34,6 +34,9 @@ fn host_and_device_sides_follow_modify_and_sync<S: Launch>(exec: &S) -> Result<(
             .map(|_| ())
             .expect_err("the host side has unsynced changes");
         assert!(e.to_string().contains("call sync_device() first"), "{e}");
+        // A sync in the wrong direction copies nothing and forgets nothing.
+        dv.sync_host()?;
+        assert!(dv.need_sync_device() && dv.view_device().is_err());
     }
     dv.sync_device()?;
     assert!(!dv.need_sync_device());
