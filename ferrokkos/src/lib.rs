@@ -309,7 +309,7 @@ pub mod prelude {
 /// nothing here is needed to write or launch kernels.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::containers::{ScatterAccess, ScatterCapture};
+    pub use crate::containers::ScatterAccess;
     pub use crate::dispatch::team::kernel::{host_team_for, host_team_reduce};
     pub use crate::dispatch::team::kernel_scratch::{KernelScratch, kernel_scratch};
     pub use crate::dispatch::team::names::{

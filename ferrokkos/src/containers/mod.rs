@@ -9,5 +9,4 @@ mod scatter_view;
 pub use dual_view::DualView;
 pub use scatter_access::ScatterAccess;
 pub use scatter_op::{ScatterMax, ScatterMin, ScatterOp, ScatterProd, ScatterSum, ScatterValue};
-pub use scatter_view::ScatterCapture;
 pub use scatter_view::{ScatterMode, ScatterView};

@@ -217,31 +217,7 @@ where
     }
 }
 
-/// What a kernel captures of a [`ScatterView`]: the View and the copies.
-#[doc(hidden)]
-pub struct ScatterCapture<T, const R: usize, Op, L, M>
-where
-    T: ScatterValue,
-    L: Layout,
-    M: MemorySpace,
-{
-    view: View<T, R, L, M>,
-    copies: Option<Arc<Copies<T>>>,
-    _op: PhantomData<Op>,
-}
-
-impl<T: ScatterValue, const R: usize, Op, L: Layout, M: MemorySpace> Clone
-    for ScatterCapture<T, R, Op, L, M>
-{
-    fn clone(&self) -> Self {
-        ScatterCapture {
-            view: self.view.clone(),
-            copies: self.copies.clone(),
-            _op: PhantomData,
-        }
-    }
-}
-
+/// A kernel captures a ScatterView as itself (a clone: the same View and copies).
 impl<T, const R: usize, Op, L, M> IntoCapture for ScatterView<T, R, Op, L, M>
 where
     T: ScatterValue,
@@ -249,23 +225,19 @@ where
     L: Layout,
     M: MemorySpace,
 {
-    type Value = ScatterCapture<T, R, Op, L, M>;
+    type Value = ScatterView<T, R, Op, L, M>;
     fn capture_value(&self) -> Self::Value {
-        ScatterCapture {
-            view: self.view.clone(),
-            copies: self.copies.clone(),
-            _op: PhantomData,
-        }
+        self.clone()
     }
 }
 
 impl<T: ScatterValue, const R: usize, Op: ScatterOp, L: Layout, M: MemorySpace> crate::seal::Sealed
-    for ScatterCapture<T, R, Op, L, M>
+    for ScatterView<T, R, Op, L, M>
 {
 }
 
 impl<T: ScatterValue, const R: usize, Op: ScatterOp, L: Layout, M: MemorySpace> KernelAtomic
-    for ScatterCapture<T, R, Op, L, M>
+    for ScatterView<T, R, Op, L, M>
 {
 }
 
@@ -281,11 +253,11 @@ impl<T: ScatterValue, const R: usize, Op: ScatterOp, L: Layout, M: MemorySpace> 
 }
 
 impl<T: ScatterValue, const R: usize, Op: ScatterOp, L: Layout, M: MemorySpace> crate::seal::Sealed
-    for Atomic<ScatterCapture<T, R, Op, L, M>>
+    for Atomic<ScatterView<T, R, Op, L, M>>
 {
 }
 
-impl<T, const R: usize, Op, L, M> Capture for Atomic<ScatterCapture<T, R, Op, L, M>>
+impl<T, const R: usize, Op, L, M> Capture for Atomic<ScatterView<T, R, Op, L, M>>
 where
     T: ScatterValue,
     Op: ScatterOp,
