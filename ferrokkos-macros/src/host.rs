@@ -238,6 +238,14 @@ impl VisitMut for Host<'_, '_> {
                 }
                 *e = crate::format::std_macro(&m, &args);
             }
+            // A UniqueToken's use: the runtime's function (`crate::unique_token`).
+            Expr::Call(c) if crate::unique_token::marker(c).is_some() => {
+                let marker = crate::unique_token::marker(c).expect("checked");
+                visit_mut::visit_expr_mut(self, e);
+                if let Expr::Call(c) = e {
+                    crate::unique_token::host(c, marker);
+                }
+            }
             // A subview's range check: the runtime's function, over the rewritten arguments.
             Expr::Call(c) if crate::subview_range::marker(c).is_some() => {
                 let marker = crate::subview_range::marker(c).expect("checked");

@@ -25,6 +25,7 @@ mod subset;
 mod subview;
 mod subview_range;
 mod team_race;
+mod unique_token;
 mod value;
 
 use proc_macro::TokenStream;

@@ -28,6 +28,8 @@ pub struct Access {
     pub tokens: TokenStream,
     /// In a team kernel: who runs the access (see `analyze/team.rs`).
     pub team: Option<crate::analyze::TeamAccess>,
+    /// The first coordinate that is an id held from a UniqueToken: its place and the token.
+    pub held: Option<(usize, String)>,
 }
 
 /// The role a capture gets, from its accesses.
@@ -89,6 +91,9 @@ pub fn roles(
                 }
             }
             Role::Atomic
+        } else if write && mine.iter().any(|a| a.held.is_some() && !a.in_unsafe) {
+            crate::unique_token::check_held(&name, &mine, errors);
+            Role::Write
         } else if write && mine.iter().any(|a| a.team.is_some()) {
             crate::team_race::check(&name, &mine, constant, &mut found);
             Role::Write

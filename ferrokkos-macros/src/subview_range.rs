@@ -84,6 +84,10 @@ pub fn as_written(tokens: TokenStream) -> TokenStream {
         fn visit_expr_mut(&mut self, e: &mut Expr) {
             syn::visit_mut::visit_expr_mut(self, e);
             let Expr::Call(c) = e else { return };
+            if let Some(w) = crate::unique_token::as_written(c) {
+                *e = w;
+                return;
+            }
             let Some(m) = marker(c) else { return };
             let arg = |k: usize| match &c.args[k] {
                 a @ Expr::Binary(_) => syn::parse_quote!((#a)),
@@ -99,7 +103,8 @@ pub fn as_written(tokens: TokenStream) -> TokenStream {
             };
         }
     }
-    if !tokens.to_string().contains("__fk_subview_") {
+    let text = tokens.to_string();
+    if !text.contains("__fk_subview_") && !text.contains("__fk_token_") {
         return tokens;
     }
     match syn::parse2::<Expr>(tokens.clone()) {

@@ -61,6 +61,7 @@ pub fn check_scratch(
                 in_unsafe: a.in_unsafe,
                 tokens: a.tokens.clone(),
                 team,
+                held: a.held.clone(),
             }
         })
         .collect();

@@ -97,6 +97,7 @@ pub use graph::{Graph, GraphNode, create_graph, when_all};
 pub use backend::initialize;
 pub use containers::{
     DualView, ScatterMax, ScatterMin, ScatterMode, ScatterProd, ScatterSum, ScatterView,
+    UniqueToken, UniqueTokenScope,
 };
 /// Derives [`DeviceValue`] for a `#[repr(C)]` struct of device values (see the trait), so it can be
 /// a View element, a capture, a local and a field in kernels on every space.
@@ -309,7 +310,10 @@ pub mod prelude {
 /// nothing here is needed to write or launch kernels.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::containers::ScatterAccess;
+    pub use crate::containers::{
+        ScatterAccess, TokenAccess, TokenId, token_acquire, token_held, token_release, token_size,
+        token_value,
+    };
     pub use crate::dispatch::team::kernel::{host_team_for, host_team_reduce};
     pub use crate::dispatch::team::kernel_scratch::{KernelScratch, kernel_scratch};
     pub use crate::dispatch::team::names::{

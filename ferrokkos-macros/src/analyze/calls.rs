@@ -18,6 +18,11 @@ impl Walker {
         if self.output_call(c) {
             return;
         }
+        // A UniqueToken's use (`crate::unique_token`): the token is a capture, the id a local.
+        if let Some(m) = crate::unique_token::marker(c) {
+            self.token_marker(c, m);
+            return;
+        }
         // A subview's range check (`crate::subview_range`): its arguments are values.
         if crate::subview_range::marker(c).is_some() {
             for a in &c.args {
@@ -247,4 +252,32 @@ pub fn is_function_path(path: &syn::Path) -> bool {
                 .to_string()
                 .starts_with(|c: char| c.is_ascii_uppercase())
         })
+}
+
+impl Walker {
+    /// A UniqueToken marker (`crate::unique_token`): its token argument is a captured token, the
+    /// others are values (an id is a local).
+    fn token_marker(&mut self, c: &syn::ExprCall, m: crate::unique_token::Marker) {
+        for (k, a) in c.args.iter().enumerate() {
+            if m.token_arg() != Some(k) {
+                self.expr(a);
+                continue;
+            }
+            match ident_of(a) {
+                Some(name) if !self.is_local(&name) => {
+                    self.use_name(&name, a.span());
+                    self.constants.remove(&name);
+                    self.unique_tokens.insert(name);
+                }
+                _ => self.err_spanned(
+                    &a.to_token_stream(),
+                    format!(
+                        "`{}` is not a UniqueToken the kernel captures: a kernel acquires ids of a \
+                         captured token (`let id = token.acquire();`)",
+                        pretty(a)
+                    ),
+                ),
+            }
+        }
+    }
 }

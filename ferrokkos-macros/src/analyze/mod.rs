@@ -60,6 +60,8 @@ pub struct Analysis {
     pub views: HashSet<String>,
     /// Constants used by name (`N`, `SCALE`): not captured, written as literals in the shadow.
     pub constants: HashSet<String>,
+    /// Captured UniqueTokens (`token.acquire()`): captured as tokens.
+    pub unique_tokens: HashSet<String>,
     /// Captured Views handed whole to `#[device]` functions (`f(&u, i)`): captured as their type
     /// says (`capture::passed`).
     pub passed: HashSet<String>,
@@ -101,6 +103,8 @@ struct Walker {
     dereferenced: HashSet<String>,
     views: HashSet<String>,
     constants: HashSet<String>,
+    /// Captured UniqueTokens.
+    unique_tokens: HashSet<String>,
     /// Captured names used as values (not indexed, not the receiver of `extent` or an atomic).
     value_uses: Vec<(String, Span)>,
     /// A device function's parameters taken by reference.
@@ -155,6 +159,7 @@ fn analyze_with(
         dereferenced: HashSet::new(),
         views: HashSet::new(),
         constants: HashSet::new(),
+        unique_tokens: HashSet::new(),
         value_uses: Vec::new(),
         ref_params: ref_params.iter().cloned().collect(),
         team,
@@ -173,6 +178,17 @@ impl Walker {
     fn check_value_uses(&mut self) {
         let mut reported = HashSet::new();
         for (name, span) in std::mem::take(&mut self.value_uses) {
+            if self.unique_tokens.contains(&name) && reported.insert(name.clone()) {
+                self.errors.push(syn::Error::new(
+                    span,
+                    format!(
+                        "`{name}` is a captured UniqueToken here used as a value; a kernel uses a \
+                         token only as `let id = {name}.acquire();`, `{name}.release(id);` and \
+                         `{name}.size()`"
+                    ),
+                ));
+                continue;
+            }
             if self.views.contains(&name) && reported.insert(name.clone()) {
                 self.errors.push(syn::Error::new(
                     span,
@@ -249,6 +265,7 @@ impl Walker {
             dereferenced: w.dereferenced,
             views: w.views,
             constants: w.constants,
+            unique_tokens: w.unique_tokens,
             passed,
             launch_constants,
             owner_idents: found.owners,

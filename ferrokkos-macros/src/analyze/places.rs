@@ -230,6 +230,7 @@ impl Walker {
                 in_unsafe: self.unsafe_depth > 0,
                 tokens,
                 team: self.team_access(index),
+                held: crate::unique_token::held_coordinate(index),
             },
         ));
     }

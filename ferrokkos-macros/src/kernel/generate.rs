@@ -183,6 +183,7 @@ fn capture_values(
                 // Passed to a `#[device]` function: captured as its type says (a View read, an
                 // atomic View atomic), which the function's parameter must then take.
                 Role::Read if analysis.passed.contains(name) => quote!(passed),
+                Role::Read if analysis.unique_tokens.contains(name) => quote!(token),
                 Role::Read if analysis.views.contains(name) => quote!(read),
                 Role::Read => quote!(value),
                 Role::Write => quote!(write),

@@ -61,7 +61,9 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         .chain(team.iter().map(|t| t.to_string()))
         .collect();
     // `let w = &c.w;`: `w` is `c.w` (before the paths become captures).
-    let errors = alias::resolve(&mut body, &bound);
+    let mut errors = alias::resolve(&mut body, &bound);
+    // `let id = token.acquire();`: the uses of tokens and their ids become markers.
+    errors.extend(crate::unique_token::rewrite(&mut body, team.is_some()));
     if let Some(mut first) = errors.first().cloned() {
         for e in &errors[1..] {
             first.combine(e.clone());

@@ -272,6 +272,12 @@ pub fn expr(e: &Expr) -> TokenStream {
             quote_spanned!(span=> #base.at(#idx))
         }
         Expr::MethodCall(m) => calls::method_call(m, span),
+        Expr::Call(c) if crate::unique_token::marker(c).is_some() => {
+            let marker = crate::unique_token::marker(c).expect("checked");
+            let f = syn::Ident::new(marker.function(), span);
+            let args = c.args.iter().map(expr);
+            quote_spanned!(span=> #s::#f(#(#args),*))
+        }
         Expr::Call(c) => match (crate::format::from_call(c), crate::subview_range::marker(c)) {
             (Some(m), _) => output::call(&m, span),
             (None, Some(marker)) => {

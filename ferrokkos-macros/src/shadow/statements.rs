@@ -92,6 +92,15 @@ fn plain_let(l: &syn::Local, marker: &TokenStream) -> TokenStream {
         Pat::Ident(i) => (Some(i.ident.clone()), i.mutability.is_some()),
         _ => (None, false),
     };
+    // `let id = token.acquire();` (a marker since `crate::unique_token`): an `fk::TokenHold`.
+    if let (Some(ident), Some(init)) = (&ident, &l.init)
+        && let Expr::Call(c) = strip(&init.expr)
+        && crate::unique_token::marker(c) == Some(crate::unique_token::Marker::Acquire)
+    {
+        let token = expr(&c.args[0]);
+        let name = ident.to_string();
+        return quote!(#marker let #ident = #s::token_acquire(#token, #name););
+    }
     match (ident, &l.init) {
         (None, Some(init)) => {
             let e = expr(&init.expr);

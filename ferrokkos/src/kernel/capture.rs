@@ -188,6 +188,34 @@ pub struct Atomic<V> {
     pub(crate) name: &'static str,
 }
 
+/// A capture the kernel acquires ids of (a `UniqueToken`, whose `Capture` implementation lives
+/// with it).
+pub struct TokenUse<V> {
+    pub(crate) value: V,
+    pub(crate) name: &'static str,
+}
+
+/// What a kernel acquires ids of: a `UniqueToken` (sealed).
+#[diagnostic::on_unimplemented(
+    message = "the kernel acquires ids of `{Self}`, which is not a UniqueToken",
+    label = "`acquire()`, `release(id)` and `size()` in a kernel are a UniqueToken's",
+    note = "make one with `UniqueToken::new(&exec)` and capture it: `let id = token.acquire();`"
+)]
+pub trait KernelToken: Sealed {}
+
+/// Captures `value`, which the kernel uses as a UniqueToken (`token.acquire()`, `token.size()`),
+/// as `name`.
+pub fn token<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> TokenUse<C::Value>
+where
+    C::Value: KernelToken,
+    TokenUse<C::Value>: Capture,
+{
+    TokenUse {
+        value: value.capture_value(),
+        name,
+    }
+}
+
 /// How a captured name becomes a captured value: numbers are copied, Views cloned (sharing the
 /// allocation), and references to either captured as what they refer to (so that `let x = &self.x;`
 /// can be captured).

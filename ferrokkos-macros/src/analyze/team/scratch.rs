@@ -136,6 +136,7 @@ impl Walker {
                 in_unsafe,
                 tokens,
                 team: Some(team),
+                held: None,
             },
             phase,
         });

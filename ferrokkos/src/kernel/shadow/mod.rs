@@ -36,6 +36,7 @@ mod control;
 mod panic;
 mod print;
 pub mod team;
+mod token;
 
 pub use super::array::{array_of, array_repeat};
 pub use super::complex::{ComplexPart, complex_from_polar, complex_new};
@@ -66,6 +67,9 @@ pub use print::{
     print_radix, print_value,
 };
 pub use team::TeamShadow;
+pub use token::{
+    TokenIdShadow, TokenShadow, token_acquire, token_held, token_release, token_size, token_value,
+};
 
 /// A literal: `lit(2.0)` has the type rustc infers for `2.0` in the same place of the host closure.
 pub fn lit<T: DeviceScalar>(value: T) -> Expr<T> {

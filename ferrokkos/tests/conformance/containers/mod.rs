@@ -2,3 +2,4 @@
 
 mod dual_view;
 mod scatter_view;
+mod unique_token;

@@ -36,7 +36,7 @@ impl Target {
 /// shifts (`views.cuh`); the float and integer methods (`math.cuh`); complex numbers
 /// (`complex.cuh`); atomics (`atomics.cuh`);
 /// reducers (`reducers.cuh`); block-level reduction and scan (`block.cuh`); team collectives
-/// (`team.cuh`); then the end of the include guard that `types.cuh` opens.
+/// (`team.cuh`); UniqueTokens (`token.cuh`); then the end of the include guard that `types.cuh` opens.
 pub const DEVICE_HEADER: &str = concat!(
     include_str!("device/types.cuh"),
     "\n",
@@ -55,6 +55,8 @@ pub const DEVICE_HEADER: &str = concat!(
     include_str!("device/block.cuh"),
     "\n",
     include_str!("device/team.cuh"),
+    "\n",
+    include_str!("device/token.cuh"),
     "\n#endif  // FERROKKOS_DEVICE_CUH\n",
 );
 
@@ -74,6 +76,8 @@ pub(crate) struct HeaderParts {
     /// Team collectives and scratch (`fk::Team`, `fk::team_*`, `fk::vector_*`,
     /// `fk::scratch_view`, `fk::set_scratch`: `team.cuh`).
     pub(crate) team: bool,
+    /// UniqueTokens (`fk::UniqueToken`, `fk::TokenHold`: `token.cuh`).
+    pub(crate) tokens: bool,
 }
 
 impl HeaderParts {
@@ -89,6 +93,7 @@ impl HeaderParts {
                 || text.contains("fk::vector_")
                 || text.contains("fk::scratch_view")
                 || text.contains("fk::set_scratch"),
+            tokens: text.contains("fk::UniqueToken") || text.contains("fk::TokenHold"),
         }
     }
 
@@ -98,6 +103,7 @@ impl HeaderParts {
             complex: self.complex || other.complex,
             atomics: self.atomics || other.atomics,
             team: self.team || other.team,
+            tokens: self.tokens || other.tokens,
         }
     }
 }
@@ -128,6 +134,10 @@ pub(crate) fn device_header(parts: HeaderParts, target: Target) -> String {
     if parts.team {
         out.push_str(include_str!("device/team.cuh"));
     }
+    out.push('\n');
+    if parts.tokens {
+        out.push_str(include_str!("device/token.cuh"));
+    }
     out.push_str(GUARD_END);
     out
 }
@@ -143,6 +153,7 @@ mod tests {
             complex: true,
             atomics: true,
             team: true,
+            tokens: true,
         };
         assert_eq!(device_header(all, Target::Cuda), DEVICE_HEADER);
         let none = device_header(HeaderParts::default(), Target::Cuda);
@@ -160,6 +171,13 @@ mod tests {
             HeaderParts::used_by("fk::atomic_add(&h(b), 1u);"),
             HeaderParts {
                 atomics: true,
+                ..HeaderParts::default()
+            }
+        );
+        assert_eq!(
+            HeaderParts::used_by("fk::TokenHold id(token);"),
+            HeaderParts {
+                tokens: true,
                 ..HeaderParts::default()
             }
         );

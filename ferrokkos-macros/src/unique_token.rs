@@ -1,0 +1,527 @@
+//! UniqueTokens in `kernel!` (Kokkos' `int id = token.acquire(); ... token.release(id);`).
+//!
+//! A pre-pass (before the captures are found) writes every use of a token and of its ids as a
+//! marker call, which every later stage sees through:
+//! - `let id = token.acquire();` → `let id = __fk_token_acquire(token);` (the only place an id is
+//!   made; an iteration holds one id of a token at a time);
+//! - `token.release(id);` → `__fk_token_release(token, id);` (a statement);
+//! - `token.size()` → `__fk_token_size(token)`;
+//! - `id` as a View coordinate (`work[(id, k)]`) → `__fk_token_held(token, id)`, which the race
+//!   rules take for an id held from `token`;
+//! - `id` anywhere else → `__fk_token_value(id)` (a `usize`).
+//!
+//! The host body calls the runtime's functions of the same names (`ferrokkos::__private`), whose
+//! types make the markers what the rules took them for: an id is a `TokenId`, which is made only by
+//! `acquire`, is not `Copy`, and is moved by `release` (so a use after the release does not
+//! compile), and `token_held` checks that the id is `token`'s. The shadow declares an
+//! `fk::TokenHold`, which releases its id whatever way its scope ends.
+
+use std::collections::HashSet;
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit_mut::{self, VisitMut};
+use syn::{Expr, ExprCall, Pat, Stmt};
+
+use crate::analyze::{ident_of, pretty, strip};
+
+const ACQUIRE: &str = "__fk_token_acquire";
+const RELEASE: &str = "__fk_token_release";
+const SIZE: &str = "__fk_token_size";
+const HELD: &str = "__fk_token_held";
+const VALUE: &str = "__fk_token_value";
+
+/// Which marker a call is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Marker {
+    /// `__fk_token_acquire(token)`.
+    Acquire,
+    /// `__fk_token_release(token, id)`.
+    Release,
+    /// `__fk_token_size(token)`.
+    Size,
+    /// `__fk_token_held(token, id)`: a View coordinate.
+    Held,
+    /// `__fk_token_value(id)`: the id as a number.
+    Value,
+}
+
+impl Marker {
+    /// The runtime's function of the marker (under `ferrokkos::__private` for the host, its
+    /// `shadow` module for the shadow).
+    pub fn function(self) -> &'static str {
+        match self {
+            Marker::Acquire => "token_acquire",
+            Marker::Release => "token_release",
+            Marker::Size => "token_size",
+            Marker::Held => "token_held",
+            Marker::Value => "token_value",
+        }
+    }
+
+    /// The argument that is the token, if the marker has one.
+    pub fn token_arg(self) -> Option<usize> {
+        match self {
+            Marker::Value => None,
+            _ => Some(0),
+        }
+    }
+}
+
+/// The marker `c` is, if it is one.
+pub fn marker(c: &ExprCall) -> Option<Marker> {
+    let Expr::Path(p) = &*c.func else { return None };
+    match (p.path.get_ident()?.to_string().as_str(), c.args.len()) {
+        (ACQUIRE, 1) => Some(Marker::Acquire),
+        (RELEASE, 2) => Some(Marker::Release),
+        (SIZE, 1) => Some(Marker::Size),
+        (HELD, 2) => Some(Marker::Held),
+        (VALUE, 1) => Some(Marker::Value),
+        _ => None,
+    }
+}
+
+/// The token named by a `__fk_token_held(token, id)` coordinate `e`, if it is one.
+pub fn held_token(e: &Expr) -> Option<String> {
+    match strip(e) {
+        Expr::Call(c) if marker(c) == Some(Marker::Held) => ident_of(&c.args[0]),
+        _ => None,
+    }
+}
+
+/// The first coordinate of `index` that is an id held from a token: its place and the token.
+pub fn held_coordinate(index: &Expr) -> Option<(usize, String)> {
+    match strip(index) {
+        Expr::Tuple(t) => t
+            .elems
+            .iter()
+            .enumerate()
+            .find_map(|(k, e)| held_token(e).map(|t| (k, t))),
+        e => held_token(e).map(|t| (0, t)),
+    }
+}
+
+/// The race rule of a View that a kernel writes at an id held from a token (one of `accesses`
+/// has a held coordinate): every access outside `unsafe` is at an id held from the same token in
+/// the same place of the index. Then no two threads touch one element at the same time (each
+/// holds a different id), and holders of one id follow one another.
+pub fn check_held(name: &str, accesses: &[&crate::race::Access], errors: &mut Vec<syn::Error>) {
+    use crate::race::AccessKind;
+    let Some((first, (place, token))) = accesses
+        .iter()
+        .filter(|a| !a.in_unsafe)
+        .find_map(|a| held_coordinate(&a.index).map(|h| (*a, h)))
+    else {
+        return;
+    };
+    for a in accesses.iter().filter(|a| !a.in_unsafe) {
+        if !matches!(a.kind, AccessKind::Read | AccessKind::Write) {
+            continue;
+        }
+        if held_coordinate(&a.index).as_ref() == Some(&(place, token.clone())) {
+            continue;
+        }
+        let what = if a.kind == AccessKind::Write {
+            "writes"
+        } else {
+            "reads"
+        };
+        errors.push(syn::Error::new_spanned(
+            &a.tokens,
+            format!(
+                "the kernel writes View `{name}` at `{name}[{}]`, whose coordinate {place} is an id \
+                 held from UniqueToken `{token}`: an iteration owns those elements only while it \
+                 holds the id, so every access of `{name}` must be at an id held from `{token}` in \
+                 coordinate {place}, but here it {what} `{name}[{}]`",
+                pretty(&first.index),
+                pretty(&a.index)
+            ),
+        ));
+    }
+}
+
+/// A binding of an id in the pre-pass's scopes: the token's expression, and whether the block
+/// released it already.
+struct Held {
+    token: Expr,
+    released: bool,
+}
+
+/// The pre-pass (see the module's documentation); `team`: the kernel is a team kernel, where
+/// tokens are not supported yet.
+pub fn rewrite(body: &mut Expr, team: bool) -> Vec<syn::Error> {
+    let mut tokens = HashSet::new();
+    collect_tokens(body, &mut tokens);
+    if tokens.is_empty() {
+        return Vec::new();
+    }
+    let mut r = Rewrite {
+        tokens,
+        scopes: vec![Vec::new()],
+        team,
+        errors: Vec::new(),
+    };
+    r.visit_expr_mut(body);
+    r.errors
+}
+
+/// The receivers of `.acquire()` (as text): the tokens of the body.
+fn collect_tokens(body: &Expr, out: &mut HashSet<String>) {
+    struct Find<'a>(&'a mut HashSet<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            if m.method == "acquire" && m.args.is_empty() {
+                self.0.insert(key(&m.receiver));
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+    }
+    syn::visit::Visit::visit_expr(&mut Find(out), body);
+}
+
+/// A receiver's text, the same for every occurrence of one path.
+fn key(e: &Expr) -> String {
+    strip(e).to_token_stream().to_string()
+}
+
+struct Rewrite {
+    tokens: HashSet<String>,
+    /// Per block, the names it bound in order: `Some` for an id, `None` for anything else.
+    scopes: Vec<Vec<(String, Option<Held>)>>,
+    team: bool,
+    errors: Vec<syn::Error>,
+}
+
+fn call(name: &str, span: Span, args: TokenStream) -> Expr {
+    let f = syn::Ident::new(name, span);
+    syn::parse2(quote_spanned!(span=> #f(#args))).expect("a call")
+}
+
+impl Rewrite {
+    fn err(&mut self, span: Span, msg: impl Into<String>) {
+        self.errors.push(syn::Error::new(span, msg.into()));
+    }
+
+    /// The binding `name` resolves to, if it is an id.
+    fn id(&self, name: &str) -> Option<&Held> {
+        for scope in self.scopes.iter().rev() {
+            if let Some((_, b)) = scope.iter().rev().find(|(n, _)| n == name) {
+                return b.as_ref();
+            }
+        }
+        None
+    }
+
+    /// The name of an id that `e` is, if it is one.
+    fn id_name(&self, e: &Expr) -> Option<String> {
+        ident_of(e).filter(|n| self.id(n).is_some())
+    }
+
+    fn bind(&mut self, name: String, held: Option<Held>) {
+        self.scopes.last_mut().expect("a scope").push((name, held));
+    }
+
+    /// Every name `p` binds, bound as a plain value.
+    fn bind_pat(&mut self, p: &Pat) {
+        struct Names<'a>(&'a mut Vec<String>);
+        impl<'ast> syn::visit::Visit<'ast> for Names<'_> {
+            fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+                self.0.push(p.ident.to_string());
+                syn::visit::visit_pat_ident(self, p);
+            }
+        }
+        let mut names = Vec::new();
+        syn::visit::Visit::visit_pat(&mut Names(&mut names), p);
+        for n in names {
+            self.bind(n, None);
+        }
+    }
+
+    /// The id of `token` held now (not released in the block that acquired it), if any.
+    fn held_of(&self, token: &str) -> Option<String> {
+        self.scopes.iter().flatten().find_map(|(n, b)| {
+            b.as_ref()
+                .filter(|b| !b.released && key(&b.token) == token)
+                .map(|_| n.clone())
+        })
+    }
+
+    /// `let id = token.acquire();`, if `l` is one (rewritten, the id bound).
+    fn acquire_let(&mut self, l: &mut syn::Local) -> bool {
+        let Some(init) = &l.init else { return false };
+        let Expr::MethodCall(m) = strip(&init.expr) else {
+            return false;
+        };
+        if m.method != "acquire" || !m.args.is_empty() {
+            return false;
+        }
+        let span = m.method.span();
+        if self.team {
+            self.err(
+                span,
+                "UniqueToken ids are not supported in team kernels yet; acquire them in a range or \
+                 multidimensional kernel",
+            );
+        }
+        if m.turbofish.is_some() || init.diverge.is_some() {
+            self.err(
+                span,
+                "a token's id is acquired as `let id = token.acquire();`",
+            );
+        }
+        let token = (*m.receiver).clone();
+        let name = match &l.pat {
+            Pat::Ident(p) if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() => {
+                p.ident.to_string()
+            }
+            other => {
+                self.err(
+                    other.span(),
+                    "a token's id is bound to a plain name: `let id = token.acquire();` (not \
+                     `mut`, not a pattern or a typed binding)",
+                );
+                return true;
+            }
+        };
+        if let Some(other) = self.held_of(&key(&token)) {
+            self.err(
+                span,
+                format!(
+                    "this iteration holds `{other}` from `{}` already: an iteration holds one id of \
+                     a token at a time (release it first with `{}.release({other});`)",
+                    pretty(&token),
+                    pretty(&token)
+                ),
+            );
+        }
+        let init = l.init.as_mut().expect("checked");
+        *init.expr = call(ACQUIRE, span, token.to_token_stream());
+        self.bind(
+            name,
+            Some(Held {
+                token,
+                released: false,
+            }),
+        );
+        true
+    }
+
+    /// `token.release(id);`, if `e` is one (rewritten; the id released if this block bound it).
+    fn release_stmt(&mut self, e: &mut Expr) -> bool {
+        let Expr::MethodCall(m) = strip(e) else {
+            return false;
+        };
+        if m.method != "release" || !self.tokens.contains(&key(&m.receiver)) {
+            return false;
+        }
+        let span = m.method.span();
+        let token = key(&m.receiver);
+        let id = match m.args.iter().collect::<Vec<_>>().as_slice() {
+            [a] => self
+                .id_name(a)
+                .filter(|n| self.id(n).is_some_and(|b| key(&b.token) == token)),
+            _ => None,
+        };
+        let Some(id) = id else {
+            self.err(
+                span,
+                format!(
+                    "`{}.release(id)` takes an id acquired from `{}` (`let id = {}.acquire();`)",
+                    pretty(&m.receiver),
+                    pretty(&m.receiver),
+                    pretty(&m.receiver)
+                ),
+            );
+            return true;
+        };
+        let receiver = (*m.receiver).clone();
+        if let Some((_, Some(b))) = self
+            .scopes
+            .last_mut()
+            .expect("a scope")
+            .iter_mut()
+            .rev()
+            .find(|(n, _)| *n == id)
+        {
+            b.released = true;
+        }
+        let id = syn::Ident::new(&id, m.args[0].span());
+        *e = call(RELEASE, span, quote!(#receiver, #id));
+        true
+    }
+
+    fn block(&mut self, b: &mut syn::Block) {
+        self.scopes.push(Vec::new());
+        for s in &mut b.stmts {
+            match s {
+                Stmt::Local(l) => {
+                    if !self.acquire_let(l) {
+                        if let Some(init) = &mut l.init {
+                            self.visit_expr_mut(&mut init.expr);
+                            if let Some((_, e)) = &mut init.diverge {
+                                self.visit_expr_mut(e);
+                            }
+                        }
+                        self.bind_pat(&l.pat);
+                    }
+                }
+                Stmt::Expr(e, semi) => {
+                    let _ = semi;
+                    if !self.release_stmt(e) {
+                        self.visit_expr_mut(e);
+                    }
+                }
+                Stmt::Macro(m) => self.visit_stmt_macro_mut(m),
+                Stmt::Item(_) => {}
+            }
+        }
+        self.scopes.pop();
+    }
+
+    /// A View index: coordinates that are ids become held coordinates.
+    fn index(&mut self, index: &mut Expr) {
+        let held = |r: &Self, e: &Expr| -> Option<Expr> {
+            let name = r.id_name(e)?;
+            let token = r.id(&name)?.token.clone();
+            let id = syn::Ident::new(&name, e.span());
+            Some(call(HELD, e.span(), quote!(#token, #id)))
+        };
+        match index {
+            Expr::Tuple(t) => {
+                for e in &mut t.elems {
+                    match held(self, e) {
+                        Some(h) => *e = h,
+                        None => self.visit_expr_mut(e),
+                    }
+                }
+            }
+            Expr::Paren(p) => self.index(&mut p.expr),
+            e => match held(self, e) {
+                Some(h) => *e = h,
+                None => self.visit_expr_mut(e),
+            },
+        }
+    }
+}
+
+impl VisitMut for Rewrite {
+    fn visit_block_mut(&mut self, b: &mut syn::Block) {
+        self.block(b);
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Index(ix) => {
+                self.visit_expr_mut(&mut ix.expr);
+                self.index(&mut ix.index);
+            }
+            Expr::MethodCall(m) if m.method == "acquire" && m.args.is_empty() => {
+                let span = m.method.span();
+                self.err(
+                    span,
+                    "a token's id is acquired only as a statement of its own: `let id = \
+                     token.acquire();`",
+                );
+            }
+            Expr::MethodCall(m)
+                if m.method == "release" && self.tokens.contains(&key(&m.receiver)) =>
+            {
+                let span = m.method.span();
+                self.err(
+                    span,
+                    "a token's id is released only as a statement of its own: `token.release(id);`",
+                );
+            }
+            Expr::MethodCall(m)
+                if m.method == "size"
+                    && m.args.is_empty()
+                    && self.tokens.contains(&key(&m.receiver)) =>
+            {
+                let token = (*m.receiver).clone();
+                *e = call(SIZE, m.method.span(), token.to_token_stream());
+            }
+            Expr::Path(_) if self.id_name(e).is_some() => {
+                let span = e.span();
+                *e = call(VALUE, span, e.to_token_stream());
+            }
+            Expr::ForLoop(f) => {
+                self.visit_expr_mut(&mut f.expr);
+                self.scopes.push(Vec::new());
+                self.bind_pat(&f.pat);
+                self.block(&mut f.body);
+                self.scopes.pop();
+            }
+            Expr::Closure(c) => {
+                self.scopes.push(Vec::new());
+                for p in &c.inputs {
+                    self.bind_pat(p);
+                }
+                self.visit_expr_mut(&mut c.body);
+                self.scopes.pop();
+            }
+            Expr::Match(m) => {
+                self.visit_expr_mut(&mut m.expr);
+                for arm in &mut m.arms {
+                    self.scopes.push(Vec::new());
+                    self.bind_pat(&arm.pat);
+                    if let Some((_, g)) = &mut arm.guard {
+                        self.visit_expr_mut(g);
+                    }
+                    self.visit_expr_mut(&mut arm.body);
+                    self.scopes.pop();
+                }
+            }
+            // `if let` / `while let` bind in their block: a scope around the whole expression.
+            Expr::If(_) | Expr::While(_) => {
+                self.scopes.push(Vec::new());
+                visit_mut::visit_expr_mut(self, e);
+                self.scopes.pop();
+            }
+            Expr::Let(l) => {
+                self.visit_expr_mut(&mut l.expr);
+                self.bind_pat(&l.pat);
+            }
+            _ => visit_mut::visit_expr_mut(self, e),
+        }
+    }
+}
+
+/// The marker call `c` as the host body's call of the runtime's function: the token and a held id
+/// by reference, a released id by value.
+pub fn host(c: &mut ExprCall, marker: Marker) {
+    let span = match &*c.func {
+        Expr::Path(p) => p.path.segments[0].ident.span(),
+        _ => Span::call_site(),
+    };
+    let f = syn::Ident::new(marker.function(), span);
+    *c.func = syn::parse2(quote_spanned!(span=> ::ferrokkos::__private::#f)).expect("a path");
+    for (k, a) in c.args.iter_mut().enumerate() {
+        let by_value = marker == Marker::Release && k == 1;
+        if !by_value {
+            *a = syn::parse2(quote_spanned!(a.span()=> &#a)).expect("a reference");
+        }
+    }
+}
+
+/// `e` as the user wrote it, if it is a marker (for messages).
+pub fn as_written(c: &ExprCall) -> Option<Expr> {
+    let m = marker(c)?;
+    let a = |k: usize| c.args[k].clone();
+    Some(match m {
+        Marker::Acquire => {
+            let t = a(0);
+            syn::parse_quote!(#t.acquire())
+        }
+        Marker::Release => {
+            let (t, id) = (a(0), a(1));
+            syn::parse_quote!(#t.release(#id))
+        }
+        Marker::Size => {
+            let t = a(0);
+            syn::parse_quote!(#t.size())
+        }
+        Marker::Held => a(1),
+        Marker::Value => a(0),
+    })
+}

@@ -1,0 +1,179 @@
+//! What a host kernel sees of a captured [`UniqueToken`](super::UniqueToken): `acquire` gives a
+//! [`TokenId`], which holds its id until `release` takes it or it is dropped.
+//!
+//! Soundness: the race rules accept a write at a View coordinate that is an id held from a token
+//! (`kernel!` writes that coordinate as [`token_held`]). That is sound because an id is held by one
+//! thread at a time: a slot word goes from 0 to 1 only by a compare-exchange (the thread that
+//! wins holds the id) and back to 0 only when that thread's `TokenId` is released or dropped. A
+//! `TokenId` is neither `Copy` nor `Clone`, borrows the launch's accessor (so it cannot outlive
+//! the launch), and `release` consumes it: a coordinate that type-checks as a held id is one. The
+//! acquire (`Acquire`) and release (`Release`) orderings make a holder's accesses happen after
+//! the previous holder's.
+
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use crate::layout::LayoutRight;
+use crate::runtime::context;
+use crate::space::MemorySpace;
+use crate::view::View;
+
+/// The words of one id's slot in a host token: a 64-byte cache line each, so that threads holding
+/// different ids do not share a line.
+pub(crate) const HOST_SLOT_WORDS: usize = 16;
+
+/// A captured UniqueToken in a host kernel. Its lifetime is the launch's.
+#[derive(Clone, Copy)]
+pub struct TokenAccess<'a> {
+    base: *const AtomicU32,
+    /// The ids (at most the slots the words hold).
+    size: usize,
+    /// The token's own number of ids (`size()`).
+    declared: usize,
+    _launch: PhantomData<&'a AtomicU32>,
+}
+
+// SAFETY: the accessor is a pointer to atomics the launch borrowed; every access is atomic.
+unsafe impl Sync for TokenAccess<'_> {}
+// SAFETY: as for `Sync`.
+unsafe impl Send for TokenAccess<'_> {}
+
+impl<'a> TokenAccess<'a> {
+    /// The accessor of a token whose state is `slots` (`HOST_SLOT_WORDS` words per id), with
+    /// `size` ids.
+    ///
+    /// # Safety
+    /// The launch holds `slots`' allocation, in host-accessible memory, while the accessor is used,
+    /// and every access of its words meanwhile is atomic.
+    pub(crate) unsafe fn new<M: MemorySpace>(
+        slots: &'a View<u32, 1, LayoutRight, M>,
+        size: usize,
+    ) -> Self {
+        TokenAccess {
+            base: slots.as_ptr().cast::<AtomicU32>(),
+            size: size.min(slots.extent(0) / HOST_SLOT_WORDS).max(1),
+            declared: size,
+            _launch: PhantomData,
+        }
+    }
+
+    /// The slot word of id `k` (`k < size`).
+    #[inline(always)]
+    fn slot(&self, k: usize) -> &'a AtomicU32 {
+        debug_assert!(k < self.size);
+        // SAFETY: `k < size`, and the words hold `size` slots of `HOST_SLOT_WORDS` words (`new`),
+        // alive and host-accessible for the launch; `AtomicU32` has `u32`'s layout.
+        unsafe { &*self.base.add(k * HOST_SLOT_WORDS) }
+    }
+
+    /// `token.acquire()`: holds a free id, waiting for one if every id is held. A thread starts
+    /// at the id of its job participant, which is free unless the token has fewer ids than the
+    /// launch has threads.
+    #[inline]
+    pub fn acquire(&self) -> TokenId<'a> {
+        let start = context::participant() % self.size;
+        let mut k = start;
+        let mut rounds = 0u32;
+        loop {
+            let slot = self.slot(k);
+            if slot.load(Ordering::Relaxed) == 0
+                && slot
+                    .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
+                    .is_ok()
+            {
+                return TokenId {
+                    index: k,
+                    slot,
+                    owner: self.base,
+                };
+            }
+            k = if k + 1 == self.size { 0 } else { k + 1 };
+            if k == start {
+                rounds += 1;
+                if rounds < 64 {
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+        }
+    }
+
+    /// `token.release(id)`: the id is free again.
+    #[inline]
+    pub fn release(&self, id: TokenId<'a>) {
+        drop(id);
+    }
+
+    /// `token.size()`: the number of ids.
+    #[inline(always)]
+    pub fn size(&self) -> usize {
+        self.declared
+    }
+}
+
+/// An id held from a UniqueToken in a host kernel (`let id = token.acquire();`): released by
+/// `token.release(id)` or when dropped.
+pub struct TokenId<'a> {
+    index: usize,
+    slot: &'a AtomicU32,
+    /// The token's words (which token the id is of).
+    owner: *const AtomicU32,
+}
+
+impl TokenId<'_> {
+    /// The id, `0..token.size()`.
+    #[inline(always)]
+    pub fn index(&self) -> usize {
+        self.index
+    }
+}
+
+impl Drop for TokenId<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.slot.store(0, Ordering::Release);
+    }
+}
+
+impl std::fmt::Debug for TokenId<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TokenId({})", self.index)
+    }
+}
+
+/// `let id = token.acquire();` in a host kernel.
+#[inline(always)]
+pub fn token_acquire<'a>(token: &TokenAccess<'a>) -> TokenId<'a> {
+    token.acquire()
+}
+
+/// `token.release(id)` in a host kernel.
+#[inline(always)]
+pub fn token_release<'a>(token: &TokenAccess<'a>, id: TokenId<'a>) {
+    token.release(id)
+}
+
+/// `token.size()` in a host kernel.
+#[inline(always)]
+pub fn token_size(token: &TokenAccess<'_>) -> usize {
+    token.size()
+}
+
+/// An id used as a number in a host kernel.
+#[inline(always)]
+pub fn token_value(id: &TokenId<'_>) -> usize {
+    id.index
+}
+
+/// A View coordinate that the race rules take for an id held from `token` (`work[(id, k)]`): the
+/// id, after checking that it is one of `token`'s. Panics otherwise, as a bad index does.
+#[inline(always)]
+#[track_caller]
+pub fn token_held(token: &TokenAccess<'_>, id: &TokenId<'_>) -> usize {
+    assert!(
+        std::ptr::eq(id.owner, token.base),
+        "a UniqueToken id indexes a View that the kernel indexes with another token's ids"
+    );
+    id.index
+}
