@@ -82,6 +82,14 @@ pub fn marker(c: &ExprCall) -> Option<Marker> {
     }
 }
 
+/// Whether `st` is `let id = token.acquire();` (its marker form).
+pub fn acquires(st: &Stmt) -> bool {
+    matches!(st, Stmt::Local(l) if l.init.as_ref().is_some_and(|i| matches!(
+        strip(&i.expr),
+        Expr::Call(c) if marker(c) == Some(Marker::Acquire)
+    )))
+}
+
 /// The token named by a `__fk_token_held(token, id)` coordinate `e`, if it is one.
 pub fn held_token(e: &Expr) -> Option<String> {
     match strip(e) {

@@ -55,6 +55,10 @@ pub struct ScatterViewChapter;
 #[doc = include_str!("../../docs/guide/dual-view.md")]
 pub struct DualViewChapter;
 
+/// Chapter: UniqueToken.
+#[doc = include_str!("../../docs/guide/unique-token.md")]
+pub struct UniqueTokenChapter;
+
 /// The Kokkos -> ferrokkos name table.
 #[doc = include_str!("../../docs/guide/names.md")]
 pub struct Names;

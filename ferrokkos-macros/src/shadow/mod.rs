@@ -162,6 +162,11 @@ pub fn block(b: &Block) -> TokenStream {
         .iter()
         .enumerate()
         .map(|(k, st)| statements::stmt(st, k == last));
+    // A block that acquires a token's ids is a C++ scope of its own, which ends their holds.
+    if b.stmts.iter().any(crate::unique_token::acquires) {
+        let s = s();
+        return quote!(#s::token_scope(|| { #(#stmts)* }));
+    }
     quote!({ #(#stmts)* })
 }
 

@@ -68,7 +68,8 @@ pub use print::{
 };
 pub use team::TeamShadow;
 pub use token::{
-    TokenIdShadow, TokenShadow, token_acquire, token_held, token_release, token_size, token_value,
+    TokenIdShadow, TokenScope, TokenShadow, token_acquire, token_held, token_release, token_scope,
+    token_size, token_value,
 };
 
 /// A literal: `lit(2.0)` has the type rustc infers for `2.0` in the same place of the host closure.

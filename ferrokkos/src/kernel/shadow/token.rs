@@ -6,6 +6,8 @@
 
 use super::super::builder::{self, prec};
 use super::super::expr::Expr;
+use super::super::value::DeviceValue;
+use crate::seal::SealedShadow;
 
 /// The shadow type of a captured UniqueToken (an `fk::UniqueToken` parameter).
 #[derive(Clone, Copy, Debug)]
@@ -50,4 +52,42 @@ pub fn token_value(id: Expr<TokenIdShadow>) -> Expr<usize> {
         format!("{}.index", id.operand(prec::PRIMARY)),
         prec::PRIMARY,
     )
+}
+
+/// A block that acquires ids, as a C++ scope of its own: the holds it declares end with it (the
+/// shadow writes other blocks' statements into the enclosing scope). A block with a value writes
+/// it to a temporary declared before the scope.
+pub fn token_scope<R: TokenScope>(body: impl FnOnce() -> R) -> R {
+    R::scoped(body)
+}
+
+/// What a block that acquires ids gives: nothing, or a device value (sealed).
+pub trait TokenScope: SealedShadow + Sized {
+    /// Emits `body` in a scope of its own.
+    fn scoped(body: impl FnOnce() -> Self) -> Self;
+}
+
+impl TokenScope for () {
+    fn scoped(body: impl FnOnce()) {
+        builder::line("{");
+        builder::indent(1);
+        body();
+        builder::indent(-1);
+        builder::line("}");
+    }
+}
+
+impl<T: DeviceValue> TokenScope for Expr<T> {
+    fn scoped(body: impl FnOnce() -> Self) -> Self {
+        let tmp = builder::fresh_temp("fk_block");
+        let (lines, value) = builder::capture(body);
+        builder::line(format!("{} {tmp};", T::cxx_name()));
+        builder::line("{");
+        builder::indent(1);
+        builder::splice(lines);
+        builder::line(format!("{tmp} = {};", value.text()));
+        builder::indent(-1);
+        builder::line("}");
+        Expr::name(&tmp)
+    }
 }

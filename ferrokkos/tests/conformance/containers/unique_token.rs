@@ -196,3 +196,55 @@ fn a_held_id_is_an_fk_token_hold_in_cxx() -> Result<()> {
     check_device_code(&tu);
     Ok(())
 }
+
+/// A block that acquires an id is a C++ scope of its own: the hold ends with the block (the
+/// shadow writes other blocks into the enclosing scope), also for a block with a value.
+#[test]
+fn a_block_that_acquires_is_its_own_cxx_scope() -> Result<()> {
+    crate::common::runtime();
+    let exec = Threads::default_instance()?;
+    let token = UniqueToken::with_size(&exec, 1)?;
+    let work = View::<f64, 2>::new("work", [1, 2])?;
+    let y = View::<f64, 1>::new("y", [64])?;
+    let k = kernel!(|i| {
+        {
+            let first = token.acquire();
+            work[(first, 0)] += 1.0;
+        }
+        y[i] = {
+            let second = token.acquire();
+            work[(second, 1)] = i as f64;
+            work[(second, 1)] * 2.0
+        };
+    });
+    let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
+    let text = tu.generated();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("#line"))
+        .collect();
+    for hold in [
+        "fk::TokenHold first(token);",
+        "fk::TokenHold second(token);",
+    ] {
+        let at = lines.iter().position(|l| *l == hold).expect(&text);
+        assert_eq!(lines[at - 1], "{", "{hold} opens a scope:\n{text}");
+    }
+    assert!(text.contains("f64 fk_block"), "{text}");
+    check_device_code(&tu);
+    let y2 = View::<f64, 1>::new("y", [64])?;
+    parallel_for(
+        "blocks",
+        RangePolicy::new(&exec, 0, 64)?,
+        kernel!(|i| {
+            y2[i] = {
+                let id = token.acquire();
+                work[(id, 1)] = i as f64;
+                work[(id, 1)] * 2.0
+            };
+        }),
+    )?;
+    assert_eq!(y2.get(63)?, 126.0);
+    Ok(())
+}
