@@ -320,18 +320,29 @@ impl Rewrite {
         let Expr::MethodCall(m) = strip(e) else {
             return false;
         };
-        if m.method != "release" || !self.tokens.contains(&key(&m.receiver)) {
+        let arg_id = match m.args.iter().collect::<Vec<_>>().as_slice() {
+            [a] => self.id_name(a),
+            _ => None,
+        };
+        if m.method != "release" || (!self.tokens.contains(&key(&m.receiver)) && arg_id.is_none()) {
             return false;
         }
         let span = m.method.span();
         let token = key(&m.receiver);
-        let id = match m.args.iter().collect::<Vec<_>>().as_slice() {
-            [a] => self
-                .id_name(a)
-                .filter(|n| self.id(n).is_some_and(|b| key(&b.token) == token)),
-            _ => None,
-        };
-        let Some(id) = id else {
+        if let Some(id) = &arg_id
+            && let Some(b) = self.id(id)
+            && key(&b.token) != token
+        {
+            let msg = format!(
+                "`{id}` is an id of `{}`, so it is released by `{}.release({id})`, not by `{}`",
+                pretty(&b.token),
+                pretty(&b.token),
+                pretty(&m.receiver)
+            );
+            self.err(span, msg);
+            return true;
+        }
+        let Some(id) = arg_id else {
             self.err(
                 span,
                 format!(
