@@ -52,7 +52,7 @@ fn scatter_compares_every_way_on_serial_and_threads() {
                 1.0,
                 "{stdout}"
             );
-            for other in ["ferrokkos atomics", peer] {
+            for other in ["ferrokkos atomics", "ferrokkos UniqueToken rows", peer] {
                 let r = ratio(&stdout, workload, other);
                 assert!(
                     r.is_finite() && r > 0.0,

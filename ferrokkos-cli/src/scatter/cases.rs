@@ -3,7 +3,7 @@
 
 use ferrokkos::prelude::*;
 use ferrokkos::traits::Launch;
-use ferrokkos::{ScatterView, kernel};
+use ferrokkos::{ScatterView, UniqueToken, kernel};
 
 use crate::Failure;
 
@@ -31,6 +31,9 @@ pub enum Way {
     Scatter,
     /// An atomic View.
     Atomic,
+    /// Per-thread copies by hand: a row per `UniqueToken` id, written at the id the iteration
+    /// holds, then summed over the rows (host spaces: a GPU has an id per resident thread).
+    Token,
 }
 
 impl Way {
@@ -38,6 +41,7 @@ impl Way {
         match self {
             Way::Scatter => "ScatterView",
             Way::Atomic => "atomics",
+            Way::Token => "UniqueToken rows",
         }
     }
 }
@@ -61,6 +65,30 @@ pub fn histogram<S: Launch>(
         Way::Atomic => {
             let h = counts.atomic();
             parallel_for("histogram", policy, kernel!(|i| h[bin(i, bins)] += 1))?;
+        }
+        Way::Token => {
+            let token = UniqueToken::new(exec)?;
+            let rows = token.size();
+            let partial = View::<u32, 2, LayoutRight, S::MemorySpace>::new("rows", [rows, bins])?;
+            parallel_for(
+                "histogram",
+                policy,
+                kernel!(|i| {
+                    let id = token.acquire();
+                    partial[(id, bin(i, bins))] += 1;
+                }),
+            )?;
+            parallel_for(
+                "histogram rows",
+                RangePolicy::new(exec, 0, bins)?,
+                kernel!(|b| {
+                    let mut s = 0u32;
+                    for r in 0..rows {
+                        s += partial[(r, b)];
+                    }
+                    counts[b] = s;
+                }),
+            )?;
         }
     }
     exec.fence("histogram")?;
@@ -109,6 +137,36 @@ pub fn deposit<S: Launch>(
                     rho[(i + 1, j)] += fx * (1.0 - fy);
                     rho[(i, j + 1)] += (1.0 - fx) * fy;
                     rho[(i + 1, j + 1)] += fx * fy;
+                }),
+            )?;
+        }
+        Way::Token => {
+            let token = UniqueToken::new(exec)?;
+            let rows = token.size();
+            let part = View::<f64, 3, LayoutRight, S::MemorySpace>::new("rows", [rows, m, m])?;
+            parallel_for(
+                "deposit",
+                policy,
+                kernel!(|p| {
+                    let (x, y) = (coordinate(p, m, SALT_X), coordinate(p, m, SALT_Y));
+                    let (i, j) = (x as usize, y as usize);
+                    let (fx, fy) = (x - i as f64, y - j as f64);
+                    let id = token.acquire();
+                    part[(id, i, j)] += (1.0 - fx) * (1.0 - fy);
+                    part[(id, i + 1, j)] += fx * (1.0 - fy);
+                    part[(id, i, j + 1)] += (1.0 - fx) * fy;
+                    part[(id, i + 1, j + 1)] += fx * fy;
+                }),
+            )?;
+            parallel_for(
+                "deposit rows",
+                MDRangePolicy::new(exec, [0, 0], [m as i64, m as i64])?,
+                kernel!(|(i, j)| {
+                    let mut s = 0.0;
+                    for r in 0..rows {
+                        s += part[(r, i as usize, j as usize)];
+                    }
+                    grid[(i, j)] = s;
                 }),
             )?;
         }

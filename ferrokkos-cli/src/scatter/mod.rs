@@ -1,6 +1,7 @@
 //! `ferrokkos scatter`: many iterations updating the same elements, two workloads (a histogram of
 //! hashed keys, a bilinear particle-to-grid deposition), taken by a `ScatterView` (duplicated on
-//! the host, atomic on the GPU) and by an atomic View; with `--compare` on a host space also by
+//! the host, atomic on the GPU), by an atomic View and (host spaces) by rows indexed by a
+//! `UniqueToken` id; with `--compare` on a host space also by
 //! plain Rust (a loop on Serial, rayon's fold/reduce of per-thread arrays on Threads). The
 //! implementations take turns run by run; each result is checked against the others.
 
@@ -25,8 +26,9 @@ Two scatter workloads, written with ferrokkos as kernel!s over a RangePolicy:
   histogram  n keys (a multiplicative hash of the index) counted into --bins u32 bins
   deposit    n particles' unit charges on an m x m f64 grid (m = --grid), each on the 4 cells
              around it with bilinear weights
-each into a ScatterView (duplicated per host thread on serial and threads, atomic on cuda) and into
-an atomic View; with --compare on serial or threads also in plain Rust (a loop; rayon's fold of
+each into a ScatterView (duplicated per host thread on serial and threads, atomic on cuda), into
+an atomic View, and on serial and threads into rows of per-thread copies indexed by a UniqueToken
+id (then summed); with --compare on serial or threads also in plain Rust (a loop; rayon's fold of
 per-thread arrays then reduce). Prints the best and median time of each, and each one's time over
 the ScatterView's (above 1: slower than the ScatterView).";
 
@@ -98,6 +100,9 @@ fn run<S: Launch>(args: &Args, exec: &S) -> Result<(), Failure> {
         }
     };
     let mut imps = vec![Imp::Ferrokkos(Way::Scatter), Imp::Ferrokkos(Way::Atomic)];
+    if !on_device::<S>() {
+        imps.push(Imp::Ferrokkos(Way::Token));
+    }
     if peer.is_some() {
         imps.push(Imp::Peer);
     }

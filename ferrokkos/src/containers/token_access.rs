@@ -2,9 +2,15 @@
 //! [`TokenId`], which holds its id until `release` takes it or it is dropped.
 //!
 //! Soundness: the race rules accept a write at a View coordinate that is an id held from a token
-//! (`kernel!` writes that coordinate as [`token_held`]). That is sound because an id is held by one
-//! thread at a time: a slot word goes from 0 to 1 only by a compare-exchange (the thread that
-//! wins holds the id) and back to 0 only when that thread's `TokenId` is released or dropped. A
+//! (`kernel!` writes that coordinate as [`token_held`]). That is sound because within a launch an
+//! id is held by one thread at a time. When the token has at least as many ids as the launch's
+//! host job has participants, a thread's id is its participant number (`runtime/context.rs`),
+//! which no other thread of the job has; every thread of one job sees the same count, so a launch
+//! never mixes this with the other way. Otherwise a slot word goes from 0 to 1 only by a
+//! compare-exchange (the thread that wins holds the id) and back to 0 only when that thread's
+//! `TokenId` is released or dropped. (Two launches running at once on different instances may
+//! hold one id each: a View written at ids is borrowed exclusively by each launch, so they never
+//! write one View at the same time.) A
 //! `TokenId` is neither `Copy` nor `Clone`, borrows the launch's accessor (so it cannot outlive
 //! the launch), and `release` consumes it: a coordinate that type-checks as a held id is one. The
 //! acquire (`Acquire`) and release (`Release`) orderings make a holder's accesses happen after
@@ -66,12 +72,21 @@ impl<'a> TokenAccess<'a> {
         unsafe { &*self.base.add(k * HOST_SLOT_WORDS) }
     }
 
-    /// `token.acquire()`: holds a free id, waiting for one if every id is held. A thread starts
-    /// at the id of its job participant, which is free unless the token has fewer ids than the
-    /// launch has threads.
+    /// `token.acquire()`: holds a free id, waiting for one if every id is held. With at least as
+    /// many ids as the launch's job has participants, the id is the thread's participant number,
+    /// which no other thread of the job has (no atomic operation). Otherwise a thread takes a free
+    /// id by a compare-exchange, starting at its participant's.
     #[inline]
     pub fn acquire(&self) -> TokenId<'a> {
-        let start = context::participant() % self.size;
+        let (participant, participants) = context::participant_of();
+        if participants <= self.size {
+            return TokenId {
+                index: participant,
+                slot: None,
+                owner: self.base,
+            };
+        }
+        let start = participant % self.size;
         let mut k = start;
         let mut rounds = 0u32;
         loop {
@@ -83,7 +98,7 @@ impl<'a> TokenAccess<'a> {
             {
                 return TokenId {
                     index: k,
-                    slot,
+                    slot: Some(slot),
                     owner: self.base,
                 };
             }
@@ -116,7 +131,8 @@ impl<'a> TokenAccess<'a> {
 /// `token.release(id)` or when dropped.
 pub struct TokenId<'a> {
     index: usize,
-    slot: &'a AtomicU32,
+    /// The slot taken for the id (none for a participant's own id).
+    slot: Option<&'a AtomicU32>,
     /// The token's words (which token the id is of).
     owner: *const AtomicU32,
 }
@@ -132,7 +148,9 @@ impl TokenId<'_> {
 impl Drop for TokenId<'_> {
     #[inline(always)]
     fn drop(&mut self) {
-        self.slot.store(0, Ordering::Release);
+        if let Some(slot) = self.slot {
+            slot.store(0, Ordering::Release);
+        }
     }
 }
 

@@ -34,23 +34,33 @@ impl Drop for KernelScope {
 }
 
 thread_local! {
-    static PARTICIPANT: Cell<usize> = const { Cell::new(0) };
+    static PARTICIPANT: Cell<(usize, usize)> = const { Cell::new((0, 1)) };
 }
 
 /// The participant of the host job this thread runs now (`Part::index`: `0..count`, distinct among
 /// the threads running one job at the same time; 0 outside a Threads job, as on Serial). A
 /// duplicated `ScatterView` writes the copy of this index.
+#[inline(always)]
 pub(crate) fn participant() -> usize {
+    PARTICIPANT.with(Cell::get).0
+}
+
+/// The participant of the host job this thread runs now and the job's number of participants
+/// (`(0, 1)` outside a Threads job). A `UniqueToken` with at least that many ids gives each thread
+/// of the job its own participant's id.
+#[inline(always)]
+pub(crate) fn participant_of() -> (usize, usize) {
     PARTICIPANT.with(Cell::get)
 }
 
-/// Marks this thread as running participant `index` of a host job until the scope is dropped (then
-/// the index it had before, for a job run inline inside another).
-pub(crate) struct ParticipantScope(usize);
+/// Marks this thread as running participant `index` of a host job of `count` participants until the
+/// scope is dropped (then the participant it was before, for a job run inline inside another).
+pub(crate) struct ParticipantScope((usize, usize));
 
 impl ParticipantScope {
-    pub(crate) fn enter(index: usize) -> ParticipantScope {
-        ParticipantScope(PARTICIPANT.with(|p| p.replace(index)))
+    pub(crate) fn enter(index: usize, count: usize) -> ParticipantScope {
+        debug_assert!(index < count);
+        ParticipantScope(PARTICIPANT.with(|p| p.replace((index, count))))
     }
 }
 

@@ -120,7 +120,7 @@ impl Threads {
     ) -> Result<()> {
         self.launch(what, || {
             if context::in_kernel() {
-                let _participant = context::ParticipantScope::enter(0);
+                let _participant = context::ParticipantScope::enter(0, 1);
                 f(Part { index: 0, count: 1 });
                 return Ok(());
             }
@@ -146,7 +146,7 @@ impl Threads {
     ) -> Result<Option<V>> {
         self.launch(what, || {
             if context::in_kernel() {
-                let _participant = context::ParticipantScope::enter(0);
+                let _participant = context::ParticipantScope::enter(0, 1);
                 return Ok(Some(part(Part { index: 0, count: 1 })));
             }
             let launch = self.inner.launch.enter(|me| self.owner_of_wait(me));

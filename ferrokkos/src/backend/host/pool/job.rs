@@ -94,7 +94,7 @@ impl Job {
             index,
             count: self.count,
         };
-        let _participant = crate::runtime::context::ParticipantScope::enter(index);
+        let _participant = crate::runtime::context::ParticipantScope::enter(index, self.count);
         self.catching(|| f(part));
     }
 

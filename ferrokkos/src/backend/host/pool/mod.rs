@@ -336,7 +336,7 @@ fn run_alone(
         join: Option<&(dyn Fn(usize, usize) + Sync)>,
     ) {
         {
-            let _participant = context::ParticipantScope::enter(i);
+            let _participant = context::ParticipantScope::enter(i, count);
             f(Part { index: i, count });
         }
         for c in tree::children(i, count) {
@@ -427,13 +427,13 @@ impl Shared {
             return Err(finalized());
         }
         if context::in_kernel() {
-            let _participant = context::ParticipantScope::enter(0);
+            let _participant = context::ParticipantScope::enter(0, 1);
             f(Part { index: 0, count: 1 });
             return Ok(());
         }
         if workers.is_empty() {
             let _scope = KernelScope::enter();
-            let _participant = context::ParticipantScope::enter(0);
+            let _participant = context::ParticipantScope::enter(0, 1);
             f(Part { index: 0, count: 1 });
             return Ok(());
         }
