@@ -1,7 +1,8 @@
-//! Kokkos' containers (`Kokkos_ScatterView.hpp`, `Kokkos_DualView.hpp`, `Kokkos_UniqueToken.hpp`, ...): data structures built
+//! Kokkos' containers (`Kokkos_ScatterView.hpp`, `Kokkos_DualView.hpp`, `Kokkos_UniqueToken.hpp`, `Kokkos_DynamicView.hpp`, ...): data structures built
 //! on Views, one file per container, re-exported at the crate root.
 
 mod dual_view;
+mod dynamic_view;
 mod scatter_access;
 mod scatter_op;
 mod scatter_view;
@@ -9,6 +10,7 @@ mod token_access;
 mod unique_token;
 
 pub use dual_view::DualView;
+pub use dynamic_view::DynamicView;
 pub use scatter_access::ScatterAccess;
 pub use scatter_op::{ScatterMax, ScatterMin, ScatterOp, ScatterProd, ScatterSum, ScatterValue};
 pub use scatter_view::{ScatterMode, ScatterView};
