@@ -243,6 +243,24 @@ fn known_type(e: &Expr) -> bool {
     }
 }
 
+/// The shadow of a call: a `println!` / `panic!`, a marker (a subview's range, a UniqueToken's use:
+/// the shadow's function of its name), or a function call.
+fn call_expr(c: &syn::ExprCall, span: Span) -> TokenStream {
+    let s = s();
+    let marker = crate::unique_token::marker(c)
+        .map(|m| m.function())
+        .or_else(|| crate::subview_range::marker(c).map(|m| m.function()));
+    match (crate::format::from_call(c), marker) {
+        (Some(m), _) => output::call(&m, span),
+        (None, Some(f)) => {
+            let f = syn::Ident::new(f, span);
+            let args = c.args.iter().map(expr);
+            quote_spanned!(span=> #s::#f(#(#args),*))
+        }
+        (None, None) => calls::call(c, span),
+    }
+}
+
 /// The shadow of an expression: dispatches to the shadow of its kind (in this module's files),
 /// after the team constructs (`team.rs`).
 pub fn expr(e: &Expr) -> TokenStream {
@@ -277,21 +295,7 @@ pub fn expr(e: &Expr) -> TokenStream {
             quote_spanned!(span=> #base.at(#idx))
         }
         Expr::MethodCall(m) => calls::method_call(m, span),
-        Expr::Call(c) if crate::unique_token::marker(c).is_some() => {
-            let marker = crate::unique_token::marker(c).expect("checked");
-            let f = syn::Ident::new(marker.function(), span);
-            let args = c.args.iter().map(expr);
-            quote_spanned!(span=> #s::#f(#(#args),*))
-        }
-        Expr::Call(c) => match (crate::format::from_call(c), crate::subview_range::marker(c)) {
-            (Some(m), _) => output::call(&m, span),
-            (None, Some(marker)) => {
-                let f = syn::Ident::new(marker.function(), span);
-                let args = c.args.iter().map(expr);
-                quote_spanned!(span=> #s::#f(#(#args),*))
-            }
-            (None, None) => calls::call(c, span),
-        },
+        Expr::Call(c) => call_expr(c, span),
         Expr::If(i) => control::if_(i, span),
         Expr::Block(b) => block(&b.block),
         Expr::Match(m) => control::match_(m),

@@ -32,10 +32,10 @@ pub(crate) const HOST_SLOT_WORDS: usize = 16;
 #[derive(Clone, Copy)]
 pub struct TokenAccess<'a> {
     base: *const AtomicU32,
-    /// The ids (at most the slots the words hold).
-    size: usize,
+    /// The ids the accessor hands out (at most the slots the words hold).
+    slots: usize,
     /// The token's own number of ids (`size()`).
-    declared: usize,
+    size: usize,
     _launch: PhantomData<&'a AtomicU32>,
 }
 
@@ -57,17 +57,17 @@ impl<'a> TokenAccess<'a> {
     ) -> Self {
         TokenAccess {
             base: slots.as_ptr().cast::<AtomicU32>(),
-            size: size.min(slots.extent(0) / HOST_SLOT_WORDS).max(1),
-            declared: size,
+            slots: size.min(slots.extent(0) / HOST_SLOT_WORDS).max(1),
+            size,
             _launch: PhantomData,
         }
     }
 
-    /// The slot word of id `k` (`k < size`).
+    /// The slot word of id `k` (`k < slots`).
     #[inline(always)]
     fn slot(&self, k: usize) -> &'a AtomicU32 {
-        debug_assert!(k < self.size);
-        // SAFETY: `k < size`, and the words hold `size` slots of `HOST_SLOT_WORDS` words (`new`),
+        debug_assert!(k < self.slots);
+        // SAFETY: `k < slots`, and the words hold `slots` slots of `HOST_SLOT_WORDS` words (`new`),
         // alive and host-accessible for the launch; `AtomicU32` has `u32`'s layout.
         unsafe { &*self.base.add(k * HOST_SLOT_WORDS) }
     }
@@ -79,14 +79,14 @@ impl<'a> TokenAccess<'a> {
     #[inline]
     pub fn acquire(&self) -> TokenId<'a> {
         let (participant, participants) = context::participant_of();
-        if participants <= self.size {
+        if participants <= self.slots {
             return TokenId {
                 index: participant,
                 slot: None,
                 owner: self.base,
             };
         }
-        let start = participant % self.size;
+        let start = participant % self.slots;
         let mut k = start;
         let mut rounds = 0u32;
         loop {
@@ -102,7 +102,7 @@ impl<'a> TokenAccess<'a> {
                     owner: self.base,
                 };
             }
-            k = if k + 1 == self.size { 0 } else { k + 1 };
+            k = if k + 1 == self.slots { 0 } else { k + 1 };
             if k == start {
                 rounds += 1;
                 if rounds < 64 {
@@ -123,7 +123,7 @@ impl<'a> TokenAccess<'a> {
     /// `token.size()`: the number of ids.
     #[inline(always)]
     pub fn size(&self) -> usize {
-        self.declared
+        self.size
     }
 }
 

@@ -228,7 +228,7 @@ fn a_block_that_acquires_is_its_own_cxx_scope() -> Result<()> {
         "fk::TokenHold first(token);",
         "fk::TokenHold second(token);",
     ] {
-        let at = lines.iter().position(|l| *l == hold).expect(&text);
+        let at = lines.iter().position(|l| *l == hold).expect(text);
         assert_eq!(lines[at - 1], "{", "{hold} opens a scope:\n{text}");
     }
     assert!(text.contains("f64 fk_block"), "{text}");
