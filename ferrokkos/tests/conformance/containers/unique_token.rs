@@ -6,7 +6,7 @@ use crate::common::check_device_code;
 use crate::spaces::{SView, download};
 use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::prelude::*;
-use ferrokkos::{Error, Result, UniqueToken, UniqueTokenScope, kernel};
+use ferrokkos::{Error, Result, UniqueToken, UniqueTokenScope, functor, kernel};
 
 /// Each iteration reads its id's counter, works, and writes the counter back plus one: a second
 /// thread holding the same id at the same time would lose increments, so the counters' sum is
@@ -248,3 +248,34 @@ fn a_block_that_acquires_is_its_own_cxx_scope() -> Result<()> {
     assert_eq!(y2.get(63)?, 126.0);
     Ok(())
 }
+
+/// A functor struct holding a token (Kokkos' functor with a `UniqueToken` member): its method
+/// acquires ids like a kernel.
+struct PerIdSums<S: Launch> {
+    token: UniqueToken<S>,
+    sums: SView<S, u64, 2>,
+}
+
+impl<S: Launch> PerIdSums<S> {
+    #[functor]
+    fn add(&self, i: usize) {
+        let id = self.token.acquire();
+        self.sums[(id, 0)] += i as u64;
+        self.token.release(id);
+    }
+}
+
+fn a_functor_member_token_gives_ids<S: Launch>(exec: &S) -> Result<()> {
+    let token = UniqueToken::new(exec)?;
+    let sums = SView::<S, u64, 2>::new("sums", [token.size(), 1])?;
+    let f = PerIdSums { token, sums };
+    parallel_for("per id", RangePolicy::new(exec, 0, 10_000)?, f.add())?;
+    let total: u64 = download(&f.sums)?.iter().sum();
+    assert_eq!(total, 49_995_000);
+    Ok(())
+}
+
+per_space!(
+    a_functor_member_token_gives_ids,
+    a_functor_member_token_gives_ids
+);
