@@ -96,7 +96,7 @@ pub use graph::{Graph, GraphNode, create_graph, when_all};
 
 pub use backend::initialize;
 pub use containers::{
-    DualView, DynamicView, ScatterMax, ScatterMin, ScatterMode, ScatterProd, ScatterSum,
+    Bitset, DualView, DynamicView, ScatterMax, ScatterMin, ScatterMode, ScatterProd, ScatterSum,
     ScatterView, UniqueToken, UniqueTokenScope,
 };
 /// Derives [`DeviceValue`] for a `#[repr(C)]` struct of device values (see the trait), so it can be
@@ -311,8 +311,8 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::containers::{
-        ScatterAccess, TokenAccess, TokenId, token_acquire, token_held, token_release, token_size,
-        token_value,
+        BitsetAccess, ScatterAccess, TokenAccess, TokenId, token_acquire, token_held,
+        token_release, token_size, token_value,
     };
     pub use crate::dispatch::team::kernel::{host_team_for, host_team_reduce};
     pub use crate::dispatch::team::kernel_scratch::{KernelScratch, kernel_scratch};
@@ -323,7 +323,9 @@ pub mod __private {
     pub use crate::kernel::bounds::InBounds;
     pub use crate::kernel::capture::{AtomicMemory, PlainMemory};
     pub use crate::kernel::device_bounds::{DeviceAccess, DeviceCoord, device_bounds, proves};
-    pub use crate::kernel::device_fn::{Ch, DeviceFunction, DeviceMethod, device_function};
+    pub use crate::kernel::device_fn::{
+        Ch, DeviceFunction, DeviceMethod, MethodReceiver, device_function,
+    };
     pub use crate::kernel::expr::Expr;
     pub use crate::kernel::index::ShadowIndex;
     pub use crate::kernel::join::JoinForms;

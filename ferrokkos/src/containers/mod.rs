@@ -1,6 +1,8 @@
-//! Kokkos' containers (`Kokkos_ScatterView.hpp`, `Kokkos_DualView.hpp`, `Kokkos_UniqueToken.hpp`, `Kokkos_DynamicView.hpp`, ...): data structures built
+//! Kokkos' containers (`Kokkos_ScatterView.hpp`, `Kokkos_DualView.hpp`, `Kokkos_UniqueToken.hpp`, `Kokkos_DynamicView.hpp`, `Kokkos_Bitset.hpp`, ...): data structures built
 //! on Views, one file per container, re-exported at the crate root.
 
+mod bitset;
+mod bitset_access;
 mod dual_view;
 mod dynamic_view;
 mod scatter_access;
@@ -9,6 +11,8 @@ mod scatter_view;
 mod token_access;
 mod unique_token;
 
+pub use bitset::Bitset;
+pub use bitset_access::BitsetAccess;
 pub use dual_view::DualView;
 pub use dynamic_view::DynamicView;
 pub use scatter_access::ScatterAccess;

@@ -418,19 +418,20 @@ pub fn passed<P: PassedView + ?Sized>(value: &P, name: &'static str) -> P::Captu
     value.passed(name)
 }
 
-/// A value a kernel may use as a value (not index): a number, a `bool` or a [`DeviceValue`]
-/// struct.
+/// A value a kernel may use as a value (not index): a number, a `bool`, a [`DeviceValue`] struct,
+/// or a container whose kernel methods it calls (a [`crate::Bitset`]) (sealed).
 #[diagnostic::on_unimplemented(
     message = "the kernel uses `{Self}` as a value, but only numbers, `bool`s and `DeviceValue` \
                structs can be used so",
     note = "a kernel reaches a View or an array only by indexing it (`x[i]`), `x.extent(r)` or an atomic \
             (`h.atomic_add(k, v)`); it cannot pass one to a function or call other methods on it"
 )]
-pub trait KernelScalar: DeviceValue {}
+pub trait KernelScalar: KernelValue {}
 
 impl<T: DeviceValue> KernelScalar for T {}
 
-/// Captures the number `value` as `name` (the kernel uses it as a value).
+/// Captures the number `value` as `name` (the kernel uses it as a value, or calls a container's
+/// kernel methods on it).
 pub fn value<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> Value<C::Value>
 where
     C::Value: KernelScalar,

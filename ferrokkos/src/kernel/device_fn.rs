@@ -32,8 +32,8 @@ pub fn device_function<F: DeviceFunction + ?Sized>() {}
 /// are one type exactly when they are one name.
 pub struct Ch<const C: char, Rest>(std::marker::PhantomData<Rest>);
 
-/// Implemented by `#[ferrokkos::device] impl T { ... }`, and only by it, for each method and
-/// associated function of the block: `NAME` is the function's name as a type ([`Ch`]). A kernel's
+/// Implemented by `#[ferrokkos::device] impl T { ... }`, and only by it (and by this crate for the
+/// shadows of its containers' kernel methods), for each method and associated function of the block: `NAME` is the function's name as a type ([`Ch`]). A kernel's
 /// typed shadow reaches a device method `v.dot(w)` through the hidden shadow `__fk_dot` of the
 /// receiver's type, found by its name; this proof, checked first, makes that shadow the one
 /// `#[device]` generated (an inherent function of the same name written by hand would be a second
@@ -53,17 +53,44 @@ pub struct Ch<const C: char, Rest>(std::marker::PhantomData<Rest>);
 )]
 pub unsafe trait DeviceMethod<NAME> {}
 
-/// A call of the `#[device]` method named `NAME` on `receiver`: notes the receiver's expression
-/// for the method's shadow ([`crate::__private::shadow::receiver`]) and runs `call`, which calls the
-/// shadow on a value of the receiver's type.
-pub fn device_method<T, R, NAME>(
-    receiver: crate::kernel::expr::Expr<T>,
-    call: impl FnOnce(T) -> R,
-) -> R
+/// What a kernel's shadow calls a method on: a value of a `#[device]` type (`Expr<T>`, whose
+/// expression is noted for the method's shadow), or a captured container's shadow that kernels
+/// call methods of (a [`crate::Bitset`]'s). `Target` is what the method's shadow `__fk_<name>` is
+/// called on, and proves with [`DeviceMethod`] that it has that method.
+///
+/// # Safety
+/// `Target` is the type whose `DeviceMethod` proofs and shadows the call uses: the receiver's own.
+#[diagnostic::on_unimplemented(
+    message = "kernels call no methods on `{Self}` but the built-in ones",
+    note = "kernels call the methods of `#[ferrokkos::device] impl` blocks, the built-in methods of \
+            numbers and Views, and a captured container's kernel methods (a Bitset's `set`, \
+            `reset`, `test`, `size`)"
+)]
+pub unsafe trait MethodReceiver {
+    /// What the method's shadow is called on.
+    type Target;
+    /// Gives the value the method's shadow is called on.
+    fn receive(self) -> Self::Target;
+}
+
+// SAFETY: the target is the receiver's type.
+unsafe impl<T: crate::kernel::value::DeviceValue> MethodReceiver for crate::kernel::expr::Expr<T> {
+    type Target = T;
+    fn receive(self) -> T {
+        crate::kernel::shadow::receiver(self)
+    }
+}
+
+/// A call of the method named `NAME` on `receiver` (a `#[device]` type's value, whose expression
+/// is noted for the method's shadow, [`crate::__private::shadow::receiver`], or a captured
+/// container's shadow): runs `call`, which calls the method's shadow on the receiver's
+/// [`MethodReceiver::Target`], after checking that it has that method ([`DeviceMethod`]).
+pub fn device_method<T, R, NAME>(receiver: T, call: impl FnOnce(T::Target) -> R) -> R
 where
-    T: crate::kernel::value::DeviceValue + DeviceMethod<NAME>,
+    T: MethodReceiver,
+    T::Target: DeviceMethod<NAME>,
 {
-    call(crate::kernel::shadow::receiver(receiver))
+    call(receiver.receive())
 }
 
 /// Compiles only when `T` has the `#[device]` associated function named `NAME` (a kernel's shadow

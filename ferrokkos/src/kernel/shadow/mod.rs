@@ -30,6 +30,7 @@ macro_rules! operand_check {
 }
 
 mod arith;
+mod bitset;
 pub mod builtin_named;
 mod call;
 mod control;
@@ -49,6 +50,7 @@ pub use arith::{
     Operand, Rhs, add, add_assign, div, div_assign, like, mul, mul_assign, rem, rem_assign, sub,
     sub_assign,
 };
+pub use bitset::{BitsetCxx, BitsetShadow};
 pub use call::{
     AtomicParam, ConstLen, DeviceParams, FnParam, FnReturn, IntoAtomicParam, Place, Statement,
     checked, construct, device_call, field, field_value, mut_ref, pop_receiver, receiver, split2,

@@ -1,5 +1,6 @@
 //! Kokkos' containers on every space, against plain Rust.
 
+mod bitset;
 mod dual_view;
 mod dynamic_view;
 mod scatter_view;

@@ -36,7 +36,7 @@ impl Target {
 /// shifts (`views.cuh`); the float and integer methods (`math.cuh`); complex numbers
 /// (`complex.cuh`); atomics (`atomics.cuh`);
 /// reducers (`reducers.cuh`); block-level reduction and scan (`block.cuh`); team collectives
-/// (`team.cuh`); UniqueTokens (`token.cuh`); then the end of the include guard that `types.cuh` opens.
+/// (`team.cuh`); UniqueTokens (`token.cuh`); Bitsets (`bitset.cuh`); then the end of the include guard that `types.cuh` opens.
 pub const DEVICE_HEADER: &str = concat!(
     include_str!("device/types.cuh"),
     "\n",
@@ -57,6 +57,8 @@ pub const DEVICE_HEADER: &str = concat!(
     include_str!("device/team.cuh"),
     "\n",
     include_str!("device/token.cuh"),
+    "\n",
+    include_str!("device/bitset.cuh"),
     "\n#endif  // FERROKKOS_DEVICE_CUH\n",
 );
 
@@ -78,6 +80,8 @@ pub(crate) struct HeaderParts {
     pub(crate) team: bool,
     /// UniqueTokens (`fk::UniqueToken`, `fk::TokenHold`: `token.cuh`).
     pub(crate) tokens: bool,
+    /// Bitsets (`fk::Bitset`, `fk::bitset_*`: `bitset.cuh`).
+    pub(crate) bitsets: bool,
 }
 
 impl HeaderParts {
@@ -94,6 +98,7 @@ impl HeaderParts {
                 || text.contains("fk::scratch_view")
                 || text.contains("fk::set_scratch"),
             tokens: text.contains("fk::UniqueToken") || text.contains("fk::TokenHold"),
+            bitsets: text.contains("fk::Bitset") || text.contains("fk::bitset_"),
         }
     }
 
@@ -104,6 +109,7 @@ impl HeaderParts {
             atomics: self.atomics || other.atomics,
             team: self.team || other.team,
             tokens: self.tokens || other.tokens,
+            bitsets: self.bitsets || other.bitsets,
         }
     }
 }
@@ -138,6 +144,10 @@ pub(crate) fn device_header(parts: HeaderParts, target: Target) -> String {
     if parts.tokens {
         out.push_str(include_str!("device/token.cuh"));
     }
+    out.push('\n');
+    if parts.bitsets {
+        out.push_str(include_str!("device/bitset.cuh"));
+    }
     out.push_str(GUARD_END);
     out
 }
@@ -154,6 +164,7 @@ mod tests {
             atomics: true,
             team: true,
             tokens: true,
+            bitsets: true,
         };
         assert_eq!(device_header(all, Target::Cuda), DEVICE_HEADER);
         let none = device_header(HeaderParts::default(), Target::Cuda);
@@ -178,6 +189,13 @@ mod tests {
             HeaderParts::used_by("fk::TokenHold id(token);"),
             HeaderParts {
                 tokens: true,
+                ..HeaderParts::default()
+            }
+        );
+        assert_eq!(
+            HeaderParts::used_by("const bool fk_bit = fk::bitset_set(seen, i);"),
+            HeaderParts {
+                bitsets: true,
                 ..HeaderParts::default()
             }
         );
