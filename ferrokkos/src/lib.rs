@@ -45,8 +45,8 @@
 // Functions short enough to read at once (the threshold is in clippy.toml).
 #![warn(clippy::too_many_lines)]
 
-// Lets `kernel!` (which names `::ferrokkos`) expand inside the crate's own unit tests.
-#[cfg(test)]
+// Lets `kernel!`, `#[device]` and `#[derive(DeviceValue)]` (which name `::ferrokkos`) expand inside
+// the crate: its unit tests, and the containers' device types (`InsertResult`).
 extern crate self as ferrokkos;
 
 mod backend;
@@ -96,8 +96,8 @@ pub use graph::{Graph, GraphNode, create_graph, when_all};
 
 pub use backend::initialize;
 pub use containers::{
-    Bitset, DualView, DynamicView, ScatterMax, ScatterMin, ScatterMode, ScatterProd, ScatterSum,
-    ScatterView, UniqueToken, UniqueTokenScope,
+    Bitset, DualView, DynamicView, InsertResult, ScatterMax, ScatterMin, ScatterMode, ScatterProd,
+    ScatterSum, ScatterView, UniqueToken, UniqueTokenScope, UnorderedMap,
 };
 /// Derives [`DeviceValue`] for a `#[repr(C)]` struct of device values (see the trait), so it can be
 /// a View element, a capture, a local and a field in kernels on every space.
@@ -247,7 +247,7 @@ pub mod traits {
     //! # Ok::<(), ferrokkos::Error>(())
     //! ```
 
-    pub use crate::containers::{ScatterOp, ScatterValue};
+    pub use crate::containers::{MapKey, MapValue, ScatterOp, ScatterValue};
     pub use crate::dispatch::{
         Everywhere, ForFunctor, ForKernel, HostExecutionSpace, HostOnly, Launch, LaunchMDRange,
         LaunchRange, LaunchTeam, ParallelFor, ParallelReduce, ParallelScan, Reach, ReachesSpace,
@@ -311,7 +311,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::containers::{
-        BitsetAccess, ScatterAccess, TokenAccess, TokenId, token_acquire, token_held,
+        BitsetAccess, MapAccess, ScatterAccess, TokenAccess, TokenId, token_acquire, token_held,
         token_release, token_size, token_value,
     };
     pub use crate::dispatch::team::kernel::{host_team_for, host_team_reduce};

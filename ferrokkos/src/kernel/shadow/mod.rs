@@ -474,3 +474,26 @@ pub fn deref<T>(r: Expr<Mut<T>>) -> Expr<T> {
 pub fn discard<T>(e: Expr<T>) {
     builder::line(format!("(void){};", e.operand(prec::UNARY)));
 }
+
+/// `const ty name = text;` at this point of the body (a call with an effect, evaluated where the
+/// body makes it): the value under a fresh name. For the containers' kernel methods.
+pub(crate) fn local_value<T>(cxx_type: &str, base: &str, text: String) -> Expr<T> {
+    let t = builder::fresh_temp(base);
+    builder::line(format!("const {cxx_type} {t} = {text};"));
+    Expr::name(&t)
+}
+
+/// A value of the device struct `S` whose named fields are the C++ expressions given (the
+/// others zero). For the containers' kernel methods.
+pub(crate) fn struct_value<S: DeviceValue>(fields: &[(&str, String)]) -> Expr<S> {
+    let ty = S::cxx_name();
+    let t = builder::fresh_temp("fk_value");
+    builder::line(format!("{ty} {t} = {{}};"));
+    for (name, value) in fields {
+        builder::line(format!(
+            "{t}.{} = {value};",
+            super::value::member_name(name)
+        ));
+    }
+    Expr::name(&t)
+}

@@ -5,3 +5,4 @@ mod dual_view;
 mod dynamic_view;
 mod scatter_view;
 mod unique_token;
+mod unordered_map;

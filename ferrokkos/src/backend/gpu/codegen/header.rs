@@ -36,7 +36,8 @@ impl Target {
 /// shifts (`views.cuh`); the float and integer methods (`math.cuh`); complex numbers
 /// (`complex.cuh`); atomics (`atomics.cuh`);
 /// reducers (`reducers.cuh`); block-level reduction and scan (`block.cuh`); team collectives
-/// (`team.cuh`); UniqueTokens (`token.cuh`); Bitsets (`bitset.cuh`); then the end of the include guard that `types.cuh` opens.
+/// (`team.cuh`); UniqueTokens (`token.cuh`); Bitsets (`bitset.cuh`); UnorderedMaps
+/// (`unordered_map.cuh`); then the end of the include guard that `types.cuh` opens.
 pub const DEVICE_HEADER: &str = concat!(
     include_str!("device/types.cuh"),
     "\n",
@@ -59,6 +60,8 @@ pub const DEVICE_HEADER: &str = concat!(
     include_str!("device/token.cuh"),
     "\n",
     include_str!("device/bitset.cuh"),
+    "\n",
+    include_str!("device/unordered_map.cuh"),
     "\n#endif  // FERROKKOS_DEVICE_CUH\n",
 );
 
@@ -82,6 +85,8 @@ pub(crate) struct HeaderParts {
     pub(crate) tokens: bool,
     /// Bitsets (`fk::Bitset`, `fk::bitset_*`: `bitset.cuh`).
     pub(crate) bitsets: bool,
+    /// UnorderedMaps (`fk::UnorderedMap`, `fk::map_*`: `unordered_map.cuh`).
+    pub(crate) maps: bool,
 }
 
 impl HeaderParts {
@@ -99,6 +104,7 @@ impl HeaderParts {
                 || text.contains("fk::set_scratch"),
             tokens: text.contains("fk::UniqueToken") || text.contains("fk::TokenHold"),
             bitsets: text.contains("fk::Bitset") || text.contains("fk::bitset_"),
+            maps: text.contains("fk::UnorderedMap") || text.contains("fk::map_"),
         }
     }
 
@@ -110,6 +116,7 @@ impl HeaderParts {
             team: self.team || other.team,
             tokens: self.tokens || other.tokens,
             bitsets: self.bitsets || other.bitsets,
+            maps: self.maps || other.maps,
         }
     }
 }
@@ -148,6 +155,10 @@ pub(crate) fn device_header(parts: HeaderParts, target: Target) -> String {
     if parts.bitsets {
         out.push_str(include_str!("device/bitset.cuh"));
     }
+    out.push('\n');
+    if parts.maps {
+        out.push_str(include_str!("device/unordered_map.cuh"));
+    }
     out.push_str(GUARD_END);
     out
 }
@@ -165,6 +176,7 @@ mod tests {
             team: true,
             tokens: true,
             bitsets: true,
+            maps: true,
         };
         assert_eq!(device_header(all, Target::Cuda), DEVICE_HEADER);
         let none = device_header(HeaderParts::default(), Target::Cuda);
