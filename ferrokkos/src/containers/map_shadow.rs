@@ -190,6 +190,7 @@ impl<K: MapKey, V: DeviceValue + MapValue<Slot = V>> MapShadow<K, V> {
 }
 
 // SAFETY: a map's shadow is called as itself.
+#[diagnostic::do_not_recommend]
 unsafe impl<K, V> MethodReceiver for MapShadow<K, V> {
     type Target = MapShadow<K, V>;
     fn receive(self) -> Self {

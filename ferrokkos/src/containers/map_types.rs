@@ -2,6 +2,9 @@
 //! hashed alike on the host and on the device), its values ([`MapValue`]: device values, or `()`
 //! for a set) and what an insert reports ([`InsertResult`]).
 
+use crate::kernel::device_fn::{Ch, DeviceMethod};
+use crate::kernel::expr::Expr;
+use crate::kernel::shadow::{member_text, pop_receiver, text_value};
 use crate::kernel::value::DeviceValue;
 
 /// The hash of a key's 64-bit form (MurmurHash3's finalizer, also in `device/unordered_map.cuh`):
@@ -99,25 +102,86 @@ impl InsertResult {
     }
 }
 
-#[crate::device]
 impl InsertResult {
     /// The key was not there and is now.
     pub fn success(&self) -> bool {
-        self.status == 1
+        self.status == SUCCESS
     }
 
     /// The key was there already; its value is unchanged.
     pub fn existing(&self) -> bool {
-        self.status == 2
+        self.status == EXISTING
     }
 
     /// The map had no free slot for the key.
     pub fn failed(&self) -> bool {
-        self.status == 0
+        self.status == FAILED
     }
 
     /// The key's slot (`usize::MAX` when the insert failed).
     pub fn index(&self) -> usize {
         self.index as usize
     }
+}
+
+/// The typed shadows of `InsertResult`'s methods (reached as a `#[device]` type's are, through
+/// `device_method` and the `DeviceMethod` proofs below).
+#[doc(hidden)]
+impl InsertResult {
+    fn status_is(status: u64) -> Expr<bool> {
+        let r = pop_receiver::<InsertResult>();
+        text_value(format!("{} == {status}ull", member_text(r, "status")))
+    }
+
+    pub fn __fk_success(&self) -> Expr<bool> {
+        Self::status_is(SUCCESS)
+    }
+
+    pub fn __fkt_success(&self) -> Expr<bool> {
+        Self::status_is(SUCCESS)
+    }
+
+    pub fn __fk_existing(&self) -> Expr<bool> {
+        Self::status_is(EXISTING)
+    }
+
+    pub fn __fkt_existing(&self) -> Expr<bool> {
+        Self::status_is(EXISTING)
+    }
+
+    pub fn __fk_failed(&self) -> Expr<bool> {
+        Self::status_is(FAILED)
+    }
+
+    pub fn __fkt_failed(&self) -> Expr<bool> {
+        Self::status_is(FAILED)
+    }
+
+    pub fn __fk_index(&self) -> Expr<usize> {
+        let r = pop_receiver::<InsertResult>();
+        text_value(format!("(usize){}", member_text(r, "index")))
+    }
+
+    pub fn __fkt_index(&self) -> Expr<usize> {
+        self.__fk_index()
+    }
+}
+
+/// `InsertResult`'s kernel methods, by name ([`Ch`] lists).
+macro_rules! insert_result_methods {
+    ($($($c:literal)*;)*) => {$(
+        // SAFETY: `InsertResult::__fk_<name>` / `__fkt_<name>` emit the device form of the
+        // method of that name above (the same field tests).
+        #[diagnostic::do_not_recommend]
+        unsafe impl DeviceMethod<insert_result_methods!(@name $($c)*)> for InsertResult {}
+    )*};
+    (@name) => { () };
+    (@name $c:literal $($rest:literal)*) => { Ch<$c, insert_result_methods!(@name $($rest)*)> };
+}
+
+insert_result_methods! {
+    's' 'u' 'c' 'c' 'e' 's' 's';
+    'e' 'x' 'i' 's' 't' 'i' 'n' 'g';
+    'f' 'a' 'i' 'l' 'e' 'd';
+    'i' 'n' 'd' 'e' 'x';
 }

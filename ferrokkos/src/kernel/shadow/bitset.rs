@@ -89,6 +89,7 @@ impl BitsetShadow {
 }
 
 // SAFETY: a Bitset's shadow is called as itself.
+#[diagnostic::do_not_recommend]
 unsafe impl MethodReceiver for BitsetShadow {
     type Target = BitsetShadow;
     fn receive(self) -> BitsetShadow {

@@ -497,3 +497,18 @@ pub(crate) fn struct_value<S: DeviceValue>(fields: &[(&str, String)]) -> Expr<S>
     }
     Expr::name(&t)
 }
+
+/// `e.field` in C++ (a field of a device struct's value), for the containers' kernel methods.
+pub(crate) fn member_text<S>(e: Expr<S>, field: &str) -> String {
+    format!(
+        "{}.{}",
+        e.operand(builder::prec::PRIMARY),
+        super::value::member_name(field)
+    )
+}
+
+/// The C++ expression `text`, parenthesized, as a value of `T`, for the containers' kernel
+/// methods.
+pub(crate) fn text_value<T>(text: String) -> Expr<T> {
+    Expr::new(format!("({text})"), builder::prec::PRIMARY)
+}
