@@ -80,6 +80,9 @@ pub enum Command {
     /// histogram and particle deposition through a ScatterView, atomics and (host) rayon
     #[command(long_about = crate::scatter::LONG_ABOUT)]
     Scatter(crate::scatter::Args),
+    /// concurrent inserts and lookups into an UnorderedMap, a hand-written table and (host) dashmap
+    #[command(long_about = crate::map::LONG_ABOUT)]
+    Map(crate::map::Args),
     /// 2D 9-point stencil sweep and matrix-free CG (MDRangePolicy) on serial, threads or cuda
     #[command(long_about = crate::stencil::LONG_ABOUT)]
     Stencil(crate::stencil::Args),

@@ -11,6 +11,8 @@
 //! - `ferrokkos spmv`: the CSR sparse matrix-vector product of the 3D 7-point Laplacian, as a
 //!   ferrokkos `kernel!` (RangePolicy, every space) and TeamPolicy (host spaces); `--compare` adds
 //!   a plain loop and rayon on the host, a hand-written CUDA kernel and cuSPARSE on Cuda.
+//! - `ferrokkos map`: concurrent inserts and lookups into an `UnorderedMap`, against a
+//!   hand-written open-addressing table and (host, `--compare`) std's `HashMap` or dashmap;
 //! - `ferrokkos scatter`: a histogram and a particle deposition through a `ScatterView`, against
 //!   atomics and (with `--compare`) plain Rust and rayon.
 //! - `ferrokkos stencil`: a 2D 9-point stencil sweep and a matrix-free CG iteration, `kernel!`s over
@@ -28,6 +30,7 @@ mod cli;
 mod in_child;
 mod info;
 mod latency;
+mod map;
 mod openmp;
 mod progress;
 mod scatter;
@@ -101,6 +104,7 @@ fn main() -> ExitCode {
         Some(Command::Stream(args)) => stream::main(settings, args),
         Some(Command::Spmv(args)) => spmv::main(settings, args),
         Some(Command::Scatter(args)) => scatter::main(settings, args),
+        Some(Command::Map(args)) => map::main(settings, args),
         Some(Command::Stencil(args)) => stencil::main(settings, args),
         Some(Command::Latency(args)) => latency::main(settings, args),
         Some(Command::Timeline(args)) => timeline::main(args),
