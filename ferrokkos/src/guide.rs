@@ -59,6 +59,10 @@ pub struct DualViewChapter;
 #[doc = include_str!("../../docs/guide/unique-token.md")]
 pub struct UniqueTokenChapter;
 
+/// Chapter: UnorderedMap and Bitset.
+#[doc = include_str!("../../docs/guide/unordered-map.md")]
+pub struct UnorderedMapChapter;
+
 /// The Kokkos -> ferrokkos name table.
 #[doc = include_str!("../../docs/guide/names.md")]
 pub struct Names;

@@ -31,5 +31,28 @@ __device__ __forceinline__ u32 shfl_idx_word(lanemask mask, u32 x, unsigned src,
   return __shfl_sync(mask, x, src, width);
 }
 
+// A word loaded with acquire ordering at device scope (the accesses after it see what the thread
+// that stored it with release ordering wrote before), and a word stored with release ordering.
+// Volta and later have the instructions; older GPUs a volatile access and a fence.
+__device__ __forceinline__ u32 load_acquire(const u32* p) {
+#if __CUDA_ARCH__ >= 700
+  u32 v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+#else
+  const u32 v = *(const volatile u32*)p;
+  __threadfence();
+  return v;
+#endif
+}
+__device__ __forceinline__ void store_release(u32* p, u32 v) {
+#if __CUDA_ARCH__ >= 700
+  asm volatile("st.release.gpu.global.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+#else
+  __threadfence();
+  *(volatile u32*)p = v;
+#endif
+}
+
 }  // namespace detail
 }  // namespace fk

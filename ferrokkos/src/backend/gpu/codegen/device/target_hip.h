@@ -42,5 +42,14 @@ __device__ __forceinline__ u32 shfl_idx_word(lanemask mask, u32 x, unsigned src,
   return __shfl(x, (int)src, (int)width);
 }
 
+// A word loaded with acquire ordering (the accesses after it see what the thread that stored it
+// with release ordering wrote before), and a word stored with release ordering.
+__device__ __forceinline__ u32 load_acquire(const u32* p) {
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+__device__ __forceinline__ void store_release(u32* p, u32 v) {
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
 }  // namespace detail
 }  // namespace fk

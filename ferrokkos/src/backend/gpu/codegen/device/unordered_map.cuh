@@ -5,9 +5,10 @@
 // (0 empty, 1 being written, 2 valid, 3 erased), keys, and values (none for a set). A key's probe
 // starts at its hash (MurmurHash3's finalizer of its 64-bit form, as on the host) and goes up by
 // one. An insert takes an empty slot with atomicCAS, writes the key and value, and publishes the
-// slot valid after a fence; it waits on a slot being written (it may hold the same key), so a key
-// is in at most one slot. Slots never empty again within a launch, so a lookup stops at the first
-// empty one. Keys and values are read only from valid slots, after a fence, never written again.
+// slot valid with a release store; it waits on a slot being written (it may hold the same key), so
+// a key is in at most one slot. Slots never empty again within a launch, so a lookup stops at the
+// first empty one. Keys and values are read only from slots whose state an acquire load saw valid,
+// and are never written again.
 // (`containers/map_access.rs` is the host's form of the same rules.)
 
 namespace fk {
@@ -36,12 +37,9 @@ __device__ __forceinline__ u64 map_hash(u64 x) {
   return x ^ (x >> 33);
 }
 
-__device__ __forceinline__ u32 map_state(const u32* s) { return *(const volatile u32*)s; }
-
-template <class K>
-__device__ __forceinline__ K map_read_key(const K* k) {
-  return *(const volatile K*)k;
-}
+// A slot's state, with acquire ordering: a valid slot's key and value, read after it, are the ones
+// its inserter wrote before publishing it.
+__device__ __forceinline__ u32 map_state(const u32* s) { return detail::load_acquire(s); }
 
 template <class K, class V>
 __device__ MapInsert map_insert(const UnorderedMap<K, V>& m, K k, V v, bool store) {
@@ -54,14 +52,12 @@ __device__ MapInsert map_insert(const UnorderedMap<K, V>& m, K k, V v, bool stor
       if (st == 0u) {
         m.keys[s] = k;
         if (store) m.values[s] = v;
-        __threadfence();
-        atomicExch(m.states + s, 2u);
+        detail::store_release(m.states + s, 2u);
         return MapInsert{(u64)s, 1ull};
       }
     }
     while (st == 1u) st = map_state(m.states + s);
-    __threadfence();
-    if (st == 2u && map_read_key(m.keys + s) == k) return MapInsert{(u64)s, 2ull};
+    if (st == 2u && m.keys[s] == k) return MapInsert{(u64)s, 2ull};
   }
   atomicOr(m.failed, 1u);
   return MapInsert{~0ull, 0ull};
@@ -74,10 +70,7 @@ __device__ usize map_find(const UnorderedMap<K, V>& m, K k) {
   for (usize n = 0; n < m.capacity; ++n, s = (s + 1) & mask) {
     const u32 st = map_state(m.states + s);
     if (st == 0u) return ~(usize)0;
-    if (st == 2u) {
-      __threadfence();
-      if (map_read_key(m.keys + s) == k) return s;
-    }
+    if (st == 2u && m.keys[s] == k) return s;
   }
   return ~(usize)0;
 }
@@ -101,14 +94,12 @@ __device__ __forceinline__ bool map_valid_at(const UnorderedMap<K, V>& m, usize 
 template <class K, class V>
 __device__ __forceinline__ K map_key_at(const UnorderedMap<K, V>& m, usize i) {
   if (!map_valid_at(m, i)) return K{};
-  __threadfence();
-  return map_read_key(m.keys + i);
+  return m.keys[i];
 }
 
 template <class K, class V>
 __device__ __forceinline__ V map_value_at(const UnorderedMap<K, V>& m, usize i) {
   if (!map_valid_at(m, i)) return V{};
-  __threadfence();
   return m.values[i];
 }
 
