@@ -76,9 +76,22 @@ enum Imp {
 /// The times of one implementation's runs: inserts, lookups; and its last lookup sum.
 #[derive(Default)]
 struct Runs {
-    insert: Times,
-    lookup: Times,
+    inserts: Times,
+    lookups: Times,
     sum: u64,
+}
+
+/// The times of one phase of an implementation's runs.
+type Phase = fn(&Runs) -> &Times;
+
+impl Runs {
+    fn insert(&self) -> &Times {
+        &self.inserts
+    }
+
+    fn lookup(&self) -> &Times {
+        &self.lookups
+    }
 }
 
 fn run<S: Launch>(args: &Args, exec: &S) -> Result<(), Failure> {
@@ -138,8 +151,8 @@ fn run<S: Launch>(args: &Args, exec: &S) -> Result<(), Failure> {
                 (Imp::Peer, None) => return Err(Failure::Run("map: no peer".into())),
             };
             if round > 0 {
-                runs[k].insert.0.push(insert);
-                runs[k].lookup.0.push(lookup);
+                runs[k].inserts.0.push(insert);
+                runs[k].lookups.0.push(lookup);
             }
             runs[k].sum = sum;
         }
@@ -172,9 +185,7 @@ fn report(imps: &[Imp], runs: &[Runs], name: &dyn Fn(Imp) -> String) -> Result<(
             )));
         }
     }
-    let phases: [(&str, fn(&Runs) -> &Times); 2] =
-        [("insert", |r| &r.insert), ("lookup", |r| &r.lookup)];
-    for (phase, times) in phases {
+    for (phase, times) in [("insert", Runs::insert as Phase), ("lookup", Runs::lookup)] {
         let base = times(&runs[0]).best();
         println!("\n{phase}:");
         println!(
