@@ -96,8 +96,8 @@ pub use graph::{Graph, GraphNode, create_graph, when_all};
 
 pub use backend::initialize;
 pub use containers::{
-    Bitset, DualView, DynamicView, InsertResult, ScatterMax, ScatterMin, ScatterMode, ScatterProd,
-    ScatterSum, ScatterView, UniqueToken, UniqueTokenScope, UnorderedMap,
+    Bitset, DualView, DynRankView, DynamicView, InsertResult, ScatterMax, ScatterMin, ScatterMode,
+    ScatterProd, ScatterSum, ScatterView, UniqueToken, UniqueTokenScope, UnorderedMap,
 };
 /// Derives [`DeviceValue`] for a `#[repr(C)]` struct of device values (see the trait), so it can be
 /// a View element, a capture, a local and a field in kernels on every space.

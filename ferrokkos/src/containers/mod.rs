@@ -1,9 +1,10 @@
-//! Kokkos' containers (`Kokkos_ScatterView.hpp`, `Kokkos_DualView.hpp`, `Kokkos_UniqueToken.hpp`, `Kokkos_DynamicView.hpp`, `Kokkos_Bitset.hpp`, `Kokkos_UnorderedMap.hpp`, ...): data structures built
+//! Kokkos' containers (`Kokkos_ScatterView.hpp`, `Kokkos_DualView.hpp`, `Kokkos_UniqueToken.hpp`, `Kokkos_DynamicView.hpp`, `Kokkos_DynRankView.hpp`, `Kokkos_Bitset.hpp`, `Kokkos_UnorderedMap.hpp`, ...): data structures built
 //! on Views, one file per container, re-exported at the crate root.
 
 mod bitset;
 mod bitset_access;
 mod dual_view;
+mod dyn_rank_view;
 mod dynamic_view;
 mod map_access;
 mod map_shadow;
@@ -18,6 +19,7 @@ mod unordered_map;
 pub use bitset::Bitset;
 pub use bitset_access::BitsetAccess;
 pub use dual_view::DualView;
+pub use dyn_rank_view::DynRankView;
 pub use dynamic_view::DynamicView;
 pub use map_access::MapAccess;
 pub use map_types::{InsertResult, MapKey, MapValue};

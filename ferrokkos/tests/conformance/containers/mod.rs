@@ -2,6 +2,7 @@
 
 mod bitset;
 mod dual_view;
+mod dyn_rank_view;
 mod dynamic_view;
 mod scatter_view;
 mod unique_token;
