@@ -229,3 +229,45 @@ fn map_kernels_compile_for_the_gpu() -> Result<()> {
     check_device_code(&tu);
     Ok(())
 }
+
+/// A functor struct holding a set and a Bitset (Kokkos' functor with container members): its
+/// method inserts and marks like a kernel; a team kernel does the same per league rank.
+struct Distinct<S: Launch> {
+    seen: SMap<S, u32, ()>,
+    marks: ferrokkos::Bitset<<S as ExecutionSpace>::MemorySpace>,
+}
+
+impl<S: Launch> Distinct<S> {
+    #[ferrokkos::functor]
+    fn add(&self, i: usize) {
+        let k = (i % 97) as u32;
+        if self.seen.insert(k).success() {
+            self.marks.set(k as usize);
+        }
+    }
+}
+
+fn functor_members_and_team_kernels_use_containers<S: Launch>(exec: &S) -> Result<()> {
+    let f = Distinct::<S> {
+        seen: SMap::<S, u32, ()>::new("seen", 128)?,
+        marks: ferrokkos::Bitset::new("marks", 128)?,
+    };
+    parallel_for("distinct", RangePolicy::new(exec, 0, 5000)?, f.add())?;
+    assert_eq!((f.seen.size()?, f.marks.count()?), (97, 97));
+    let teams = SMap::<S, u64, u64>::new("teams", 64)?;
+    parallel_for(
+        "per team",
+        TeamPolicy::new(exec, 40, AUTO)?,
+        kernel!(|team: &TeamMember| {
+            let lr = team.league_rank();
+            let _ = teams.insert((lr % 25) as u64, 1);
+        }),
+    )?;
+    assert_eq!(teams.size()?, 25);
+    Ok(())
+}
+
+per_space!(
+    functor_members_and_team_kernels_use_containers,
+    functor_members_and_team_kernels_use_containers
+);
