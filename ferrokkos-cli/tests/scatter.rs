@@ -4,24 +4,7 @@
 
 mod common;
 
-use common::{ferrokkos, text};
-
-/// The ratio column of `name`'s row in the table of `workload`.
-fn ratio(stdout: &str, workload: &str, name: &str) -> f64 {
-    let table = stdout
-        .split(&format!("\n{workload}:\n"))
-        .nth(1)
-        .unwrap_or_default();
-    let row = table
-        .lines()
-        .find(|l| l.trim_start().starts_with(name))
-        .unwrap_or_default();
-    row.split_whitespace()
-        .last()
-        .unwrap_or("nan")
-        .parse()
-        .unwrap_or(f64::NAN)
-}
+use common::{ferrokkos, ratio, text};
 
 #[test]
 fn scatter_compares_every_way_on_serial_and_threads() {

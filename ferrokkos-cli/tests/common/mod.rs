@@ -65,3 +65,21 @@ pub fn usage_errors(command: &str, bad: &[(&[&str], &str)]) {
         assert!(!stderr.contains("panicked"), "{bad:?}: {stderr}");
     }
 }
+
+/// The last column (a ratio) of `name`'s row in the table printed under `section:` (`scatter`'s
+/// workloads, `map`'s phases); NaN when there is no such row.
+pub fn ratio(stdout: &str, section: &str, name: &str) -> f64 {
+    let table = stdout
+        .split(&format!("\n{section}:\n"))
+        .nth(1)
+        .unwrap_or_default();
+    let row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with(name))
+        .unwrap_or_default();
+    row.split_whitespace()
+        .last()
+        .unwrap_or("nan")
+        .parse()
+        .unwrap_or(f64::NAN)
+}

@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use super::map_types::{InsertResult, MapKey, MapValue};
 use crate::kernel::device_fn::{Ch, DeviceMethod, MethodReceiver};
 use crate::kernel::expr::Expr;
-use crate::kernel::shadow::{Takes, local_value, struct_value};
+use crate::kernel::shadow::{Takes, construct, field_value, local_value, text_value};
 use crate::kernel::value::DeviceValue;
 
 /// The C++ side of a captured map (an `fk::UnorderedMap<K, V>` parameter).
@@ -63,10 +63,11 @@ impl<K: MapKey, V: MapValue> MapShadow<K, V> {
             &[k.text(), v, store.to_string()],
         );
         let r = r.text();
-        struct_value(&[
-            ("index", format!("{r}.index")),
-            ("status", format!("{r}.status")),
-        ])
+        let field = |f: &str| field_value(text_value::<u64>(format!("{r}.{f}")));
+        construct(
+            || unreachable!("a struct literal's check is never run"),
+            &[("index", field("index")), ("status", field("status"))],
+        )
     }
 
     /// `m.find(k)`.

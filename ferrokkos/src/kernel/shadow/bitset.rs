@@ -4,7 +4,7 @@
 //! calls the same methods of [`crate::__private::BitsetAccess`], so the two agree on the argument
 //! and result types (`usize` in, `bool` out).
 
-use super::super::builder::{self, prec};
+use super::super::builder::prec;
 use super::super::device_fn::{Ch, DeviceMethod, MethodReceiver};
 use super::super::expr::Expr;
 use super::Takes;
@@ -26,13 +26,11 @@ impl BitsetShadow {
     /// `f(bitset, i)` evaluated where the body calls it, as a `bool` local: set and reset change
     /// the bits, and a test reads them at that point of the iteration.
     fn call(self, f: &str, i: Expr<usize>) -> Expr<bool> {
-        let t = builder::fresh_temp("fk_bit");
-        builder::line(format!(
-            "const bool {t} = fk::{f}({}, {});",
-            self.0.text(),
-            i.text()
-        ));
-        Expr::name(&t)
+        super::local_value(
+            "bool",
+            "fk_bit",
+            format!("fk::{f}({}, {})", self.0.text(), i.text()),
+        )
     }
 
     /// `b.set(i)` for an argument of a known type.

@@ -483,21 +483,6 @@ pub(crate) fn local_value<T>(cxx_type: &str, base: &str, text: String) -> Expr<T
     Expr::name(&t)
 }
 
-/// A value of the device struct `S` whose named fields are the C++ expressions given (the
-/// others zero). For the containers' kernel methods.
-pub(crate) fn struct_value<S: DeviceValue>(fields: &[(&str, String)]) -> Expr<S> {
-    let ty = S::cxx_name();
-    let t = builder::fresh_temp("fk_value");
-    builder::line(format!("{ty} {t} = {{}};"));
-    for (name, value) in fields {
-        builder::line(format!(
-            "{t}.{} = {value};",
-            super::value::member_name(name)
-        ));
-    }
-    Expr::name(&t)
-}
-
 /// `e.field` in C++ (a field of a device struct's value), for the containers' kernel methods.
 pub(crate) fn member_text<S>(e: Expr<S>, field: &str) -> String {
     format!(
