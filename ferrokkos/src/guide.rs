@@ -63,6 +63,10 @@ pub struct UniqueTokenChapter;
 #[doc = include_str!("../../docs/guide/unordered-map.md")]
 pub struct UnorderedMapChapter;
 
+/// Chapter: OffsetView.
+#[doc = include_str!("../../docs/guide/offset-view.md")]
+pub struct OffsetViewChapter;
+
 /// The Kokkos -> ferrokkos name table.
 #[doc = include_str!("../../docs/guide/names.md")]
 pub struct Names;

@@ -96,8 +96,8 @@ pub use graph::{Graph, GraphNode, create_graph, when_all};
 
 pub use backend::initialize;
 pub use containers::{
-    Bitset, DualView, DynRankView, DynamicView, InsertResult, ScatterMax, ScatterMin, ScatterMode,
-    ScatterProd, ScatterSum, ScatterView, UniqueToken, UniqueTokenScope, UnorderedMap,
+    Bitset, DualView, DynRankView, DynamicView, InsertResult, OffsetView, ScatterMax, ScatterMin,
+    ScatterMode, ScatterProd, ScatterSum, ScatterView, UniqueToken, UniqueTokenScope, UnorderedMap,
 };
 /// Derives [`DeviceValue`] for a `#[repr(C)]` struct of device values (see the trait), so it can be
 /// a View element, a capture, a local and a field in kernels on every space.
@@ -247,7 +247,7 @@ pub mod traits {
     //! # Ok::<(), ferrokkos::Error>(())
     //! ```
 
-    pub use crate::containers::{MapKey, MapValue, ScatterOp, ScatterValue};
+    pub use crate::containers::{IndexRange, MapKey, MapValue, ScatterOp, ScatterValue};
     pub use crate::dispatch::{
         Everywhere, ForFunctor, ForKernel, HostExecutionSpace, HostOnly, Launch, LaunchMDRange,
         LaunchRange, LaunchTeam, ParallelFor, ParallelReduce, ParallelScan, Reach, ReachesSpace,
@@ -339,13 +339,14 @@ pub mod __private {
     pub use crate::kernel::value::{
         DeviceEnum, DeviceEq, FieldDef, device_struct, int_literal, is_device_value,
     };
-    pub use crate::kernel::view_expr::{DeviceIndex, ViewExpr};
+    pub use crate::kernel::view_expr::{DeviceIndex, OffsetExpr, ViewExpr};
     pub use crate::plain::PlainBytes;
     pub use crate::reducer::device::ReducerCxx;
     pub use crate::view::atomic::{HostAtomic, HostAtomicBits, HostAtomicScalar};
     pub use crate::view::kernel_access::{
         AccessMode, AtomicAccess, IndexInt, KernelIndex, ReadAccess, ViewAccess, WriteAccess,
     };
+    pub use crate::view::offset_access::{OffsetReadAccess, OffsetWriteAccess};
     pub use crate::view::subview::typelevel;
     pub use crate::view::view_read::{ProvenArg, ProvenRead};
 

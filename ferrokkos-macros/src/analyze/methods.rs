@@ -1,5 +1,5 @@
 //! Method calls in a body: a scratch View's `extent`, the atomics of captured Views, a View's
-//! `extent`, and the methods of values (`x.sqrt()`, the methods of `#[device] impl` blocks).
+//! `extent` (an OffsetView's `begin` and `end`), and the methods of values (`x.sqrt()`, the methods of `#[device] impl` blocks).
 
 use quote::ToTokens;
 use syn::spanned::Spanned;
@@ -7,6 +7,11 @@ use syn::spanned::Spanned;
 use super::{RefParam, Walker, ident_of, unsupported};
 use crate::race::AccessKind;
 use crate::subset;
+
+/// An OffsetView's shape methods besides `extent` (`o.begin(r)`, `o.end(r)`): a use of the
+/// captured View like `extent` (its shadow and host accessor implement them; on another capture
+/// rustc reports the missing method).
+const OFFSET_SHAPE: &[&str] = &["begin", "end"];
 
 impl Walker {
     /// `receiver.method(args)`. Names other than the atomics and `extent` are methods of values
@@ -35,7 +40,7 @@ impl Walker {
             )
         {
             // A View parameter's extent.
-        } else if name == "extent"
+        } else if (name == "extent" || (OFFSET_SHAPE.contains(&name.as_str()) && m.args.len() == 1))
             && let Some(view) = ident_of(&m.receiver)
             && !self.is_local(&view)
         {

@@ -7,7 +7,9 @@
 //! access is atomic), and by `contribute` / `reset`, which hold the same borrow (a host guard).
 //! Within a launch, participant `p` (distinct among the threads running the job at the same time,
 //! `runtime/context.rs`) writes only copy `p` (participant 0: the View itself), so no two threads
-//! write one element at the same time without atomics.
+//! write one element at the same time without atomics. A localized accessor (made on the thread
+//! running a participant, for that participant) keeps the copy's address instead of looking the
+//! participant up per update; the drivers localize per run of iterations, on the running thread.
 
 use std::cell::UnsafeCell;
 use std::marker::PhantomData;
@@ -80,6 +82,10 @@ pub struct ScatterAccess<'a, T, const R: usize, Op, L> {
     base: *mut T,
     /// The copies (duplicated), or none (atomic).
     copies: Option<&'a Copies<T>>,
+    /// Where the updates of the participant this accessor was localized for land (the View's
+    /// first element for participant 0, its copy's otherwise; see [`ScatterAccess::localized`]),
+    /// or null: each update then looks up the running participant.
+    own: *mut T,
     _op: PhantomData<Op>,
 }
 
@@ -112,8 +118,37 @@ impl<'a, T: ScatterValue, const R: usize, Op: ScatterOp, L: Layout> ScatterAcces
             raw: RawMapping::of(view),
             base: view.ptr().as_ptr(),
             copies,
+            own: std::ptr::null_mut(),
             _op: PhantomData,
         }
+    }
+
+    /// This accessor for the participant that the calling thread runs now: its updates land in
+    /// that participant's copy without looking the participant up per update. A host driver
+    /// localizes its kernel once per run of iterations, on the thread that runs them; every
+    /// update then goes where [`context::participant`] would have sent it there.
+    pub(crate) fn localized(self) -> Self {
+        let Some(copies) = self.copies else {
+            return self;
+        };
+        let own = match context::participant() {
+            0 => self.base,
+            k => {
+                Self::check_participant(k, copies.count);
+                // `UnsafeCell<T>` has `T`'s layout: copy `k`'s first cell is its first element.
+                UnsafeCell::raw_get(copies.data[(k - 1) * copies.span..].as_ptr())
+            }
+        };
+        ScatterAccess { own, ..self }
+    }
+
+    /// Panics unless participant `k` has a copy.
+    #[track_caller]
+    fn check_participant(k: usize, count: usize) {
+        assert!(
+            k <= count,
+            "a ScatterView has {count} copies, and participant {k} of a host job updates it"
+        );
     }
 
     /// `s.extent(r)`: the extent of dimension `r`.
@@ -140,18 +175,20 @@ impl<'a, T: ScatterValue, const R: usize, Op: ScatterOp, L: Layout> ScatterAcces
             unsafe { atomic(p, v) };
             return;
         };
-        let q = match context::participant() {
-            0 => p,
-            k => {
-                assert!(
-                    k <= copies.count,
-                    "a ScatterView has {} copies, and participant {k} of a host job updates it",
-                    copies.count
-                );
-                // SAFETY: `p` is in the View's span (bounds-checked), so its offset is below
-                // `span`, the length of each copy.
-                let offset = unsafe { p.offset_from(self.base) } as usize;
-                copies.data[(k - 1) * copies.span + offset].get()
+        // SAFETY: `p` is in the View's span (bounds-checked), so its offset is below `span`, the
+        // length of each copy.
+        let offset = unsafe { p.offset_from(self.base) } as usize;
+        let q = if !self.own.is_null() {
+            // SAFETY: `own` is the first element of the localizing participant's copy (or the View)
+            // of `span` elements, and `offset < span`.
+            unsafe { self.own.add(offset) }
+        } else {
+            match context::participant() {
+                0 => p,
+                k => {
+                    Self::check_participant(k, copies.count);
+                    copies.data[(k - 1) * copies.span + offset].get()
+                }
             }
         };
         // SAFETY: `q` is this participant's own element (the View for participant 0, its copy

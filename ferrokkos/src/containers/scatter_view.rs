@@ -282,6 +282,13 @@ where
         // it); the copies are this ScatterView's, made for its View (contiguous, `span` long).
         unsafe { ScatterAccess::new(&self.value.view, self.value.copies.as_deref()) }
     }
+    #[inline(always)]
+    fn localize<'a>(host: ScatterAccess<'a, T, R, Op, L>) -> ScatterAccess<'a, T, R, Op, L>
+    where
+        Self: 'a,
+    {
+        host.localized()
+    }
     fn shadow(cxx_name: &str) -> Self::Shadow {
         ViewExpr::new(cxx_name)
     }

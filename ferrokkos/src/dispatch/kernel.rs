@@ -29,6 +29,19 @@ pub trait ForKernel<A>: Sync {
     unsafe fn apply_in_bounds(&self, index: A) {
         self.apply(index)
     }
+
+    /// Runs `f` with this kernel as the thread running it now sees it: a `kernel!` body localized
+    /// for the host job participant this thread runs (a duplicated ScatterView's updates then find
+    /// their copy once per run, not per update); itself for other kernels. The host drivers call it
+    /// once per run of iterations.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn with_local<R>(&self, f: impl FnOnce(&Self) -> R) -> R
+    where
+        Self: Sized,
+    {
+        f(self)
+    }
 }
 
 impl<A, F: Fn(A) + Sync> ForKernel<A> for F {
@@ -59,6 +72,16 @@ pub trait ReduceKernel<A, V>: Sync {
     #[inline(always)]
     unsafe fn apply_in_bounds(&self, index: A, acc: &mut V) {
         self.apply(index, acc)
+    }
+
+    /// As [`ForKernel::with_local`].
+    #[doc(hidden)]
+    #[inline(always)]
+    fn with_local<R>(&self, f: impl FnOnce(&Self) -> R) -> R
+    where
+        Self: Sized,
+    {
+        f(self)
     }
 }
 

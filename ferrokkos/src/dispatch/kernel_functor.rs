@@ -95,8 +95,13 @@ functors!(ScanFunctor<A, V> / SealedScanFunctor, ScanKind, host (A, &mut V, bool
 impl<A, C, H> ForKernel<A> for HostBody<C, H>
 where
     C: Captures + 'static,
-    H: for<'b> Fn(&'b C::Host<'b>, A, bool) + Sync,
+    H: for<'b> Fn(&'b C::Host<'b>, A, bool) + Sync + Copy,
 {
+    #[inline(always)]
+    fn with_local<R>(&self, f: impl FnOnce(&Self) -> R) -> R {
+        f(&self.localized())
+    }
+
     #[inline(always)]
     fn apply(&self, index: A) {
         (self.host)(self.captures(), index, false)
@@ -118,8 +123,13 @@ where
 impl<A, V, C, H> ReduceKernel<A, V> for HostBody<C, H>
 where
     C: Captures + 'static,
-    H: for<'b> Fn(&'b C::Host<'b>, A, &mut V, bool) + Sync,
+    H: for<'b> Fn(&'b C::Host<'b>, A, &mut V, bool) + Sync + Copy,
 {
+    #[inline(always)]
+    fn with_local<R>(&self, f: impl FnOnce(&Self) -> R) -> R {
+        f(&self.localized())
+    }
+
     #[inline(always)]
     fn apply(&self, index: A, acc: &mut V) {
         (self.host)(self.captures(), index, acc, false)

@@ -27,6 +27,16 @@ pub(super) fn more_accesses(count: u64) -> String {
     }
 }
 
+/// An OffsetView's index ranges as Rust ranges: `[-1..11, 0..5]`.
+pub(crate) fn index_ranges(begins: &[i64], ends: &[i64]) -> String {
+    let ranges: Vec<String> = begins
+        .iter()
+        .zip(ends)
+        .map(|(b, e)| format!("{b}..{e}"))
+        .collect();
+    format!("[{}]", ranges.join(", "))
+}
+
 /// A byte count as a short human-readable string (`1.0 PiB`).
 pub(super) fn human_bytes(bytes: u128) -> String {
     const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];

@@ -14,5 +14,7 @@ pub use backend::BackendError;
 pub use facts::{BorrowKind, DeviceTarget};
 pub use variants::Error;
 
+pub(crate) use format::index_ranges;
+
 /// `Result<T, ferrokkos::Error>`.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -13,6 +13,20 @@ fn human_bytes_uses_binary_units() {
 }
 
 #[test]
+fn offset_out_of_bounds_names_the_index_and_the_ranges() {
+    let e = Error::OffsetOutOfBounds {
+        label: "u".into(),
+        index: vec![-2, 3],
+        begins: vec![-1, 0],
+        ends: vec![11, 5],
+    };
+    assert_eq!(
+        e.to_string(),
+        "index [-2, 3] is out of bounds for OffsetView \"u\" with index ranges [-1..11, 0..5]"
+    );
+}
+
+#[test]
 fn allocation_error_names_label_bytes_and_space() {
     let e = Error::Allocation {
         label: "big".into(),

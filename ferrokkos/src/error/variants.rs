@@ -2,7 +2,7 @@
 
 use super::backend::BackendError;
 use super::facts::{BorrowKind, DeviceTarget};
-use super::format::{human_bytes, more_accesses, more_divisions, more_panics};
+use super::format::{human_bytes, index_ranges, more_accesses, more_divisions, more_panics};
 
 /// Everything that can go wrong in ferrokkos.
 #[derive(Debug, thiserror::Error)]
@@ -95,6 +95,22 @@ pub enum Error {
         index: Vec<usize>,
         /// The View's extents.
         extents: Vec<usize>,
+    },
+
+    /// An index is outside the index ranges of an OffsetView.
+    #[error(
+        "index {index:?} is out of bounds for OffsetView \"{label}\" with index ranges {}",
+        index_ranges(begins, ends)
+    )]
+    OffsetOutOfBounds {
+        /// The OffsetView's label.
+        label: String,
+        /// The offending multi-index.
+        index: Vec<i128>,
+        /// The first index of each dimension.
+        begins: Vec<i64>,
+        /// One past the last index of each dimension.
+        ends: Vec<i64>,
     },
 
     /// A kernel on the GPU indexed a View (or an array) out of bounds. Those accesses reached

@@ -68,20 +68,27 @@ fn ceil_div(a: i128, b: i128) -> i128 {
 }
 
 /// The values a coordinate of a type of `bits` bits may take for an access to be proved inside a
-/// dimension of `extent`: `[0, limit)`, where the limit also keeps the value below `2^(bits - 1)`,
-/// the range where the body's wrapping arithmetic gives the exact value (see the module comment).
-fn limit(extent: usize, bits: u32) -> i128 {
+/// dimension of `extent` whose indices start at `begin` (0 for a View, an OffsetView's begin):
+/// `[lo, hi)`, the dimension's `[begin, begin + extent)` cut to `[0, 2^(bits - 1))`, the range where
+/// the body's wrapping arithmetic gives the exact value and either sign extension of it is the
+/// value (see the module comment).
+fn window(extent: usize, begin: i64, bits: u32) -> (i128, i128) {
     let half = 1i128 << (bits.clamp(8, 64) - 1);
-    (extent as i128).min(half)
+    let begin = i128::from(begin);
+    (begin.max(0), (begin + extent as i128).min(half))
 }
 
 /// Narrows `dims` (per index coordinate `[lo, hi)`, indices of `bits` bits) to where coordinate `c`
-/// of an access lies in `[0, extent)`; `false` when no iteration can satisfy it.
-fn clip(c: &Coord, extent: usize, bits: u32, dims: &mut [(i128, i128)]) -> bool {
+/// of an access lies in `[begin, begin + extent)`, within [`window`]; `false` when no iteration can
+/// satisfy it.
+fn clip(c: &Coord, extent: usize, begin: i64, bits: u32, dims: &mut [(i128, i128)]) -> bool {
     match *c {
         // A coordinate of several iteration coordinates keeps its check (the macro proves none).
         Coord::Any | Coord::Mixed { .. } => false,
-        Coord::Fixed { value, bits } => (0..limit(extent, bits)).contains(&value),
+        Coord::Fixed { value, bits } => {
+            let (lo, hi) = window(extent, begin, bits);
+            (lo..hi).contains(&value)
+        }
         Coord::Param {
             param,
             coef,
@@ -90,15 +97,16 @@ fn clip(c: &Coord, extent: usize, bits: u32, dims: &mut [(i128, i128)]) -> bool 
             let Some((lo, hi)) = dims.get_mut(usize::from(param)) else {
                 return false;
             };
-            let (c, top) = (i128::from(coef), limit(extent, bits) - 1);
-            if c == 0 || top < 0 {
+            let (c, (bottom, end)) = (i128::from(coef), window(extent, begin, bits));
+            let top = end - 1;
+            if c == 0 || top < bottom {
                 return false;
             }
-            // 0 <= c·p + offset <= top.
+            // bottom <= c·p + offset <= top.
             let (first, last) = if c > 0 {
-                (ceil_div(-offset, c), floor_div(top - offset, c))
+                (ceil_div(bottom - offset, c), floor_div(top - offset, c))
             } else {
-                (ceil_div(top - offset, c), floor_div(-offset, c))
+                (ceil_div(top - offset, c), floor_div(bottom - offset, c))
             };
             *lo = (*lo).max(first);
             *hi = (*hi).min(last.saturating_add(1));
@@ -131,7 +139,11 @@ pub(crate) fn proven_box<'a>(
                 && c.map
                     .iter()
                     .zip(a.extents)
-                    .all(|(coord, &extent)| clip(coord, extent, bounds.bits, &mut dims[..rank]));
+                    .enumerate()
+                    .all(|(r, (coord, &extent))| {
+                        let begin = a.begins.get(r).copied().unwrap_or(0);
+                        clip(coord, extent, begin, bounds.bits, &mut dims[..rank])
+                    });
         }
     });
     ok.then_some(ProvenBox { dims, rank })
@@ -145,7 +157,7 @@ fn within(map: &[Coord], extents: &[usize], bounds: Bounds<'_>) -> bool {
         && map
             .iter()
             .zip(extents)
-            .all(|(c, &e)| clip(c, e, bounds.bits, &mut dims))
+            .all(|(c, &e)| clip(c, e, 0, bounds.bits, &mut dims))
         && dims == bounds.ranges
 }
 
@@ -155,7 +167,7 @@ fn sub_box(map: &[Coord], extents: &[usize], bounds: Bounds<'_>) -> Option<Vec<(
     let mut dims = bounds.ranges.to_vec();
     map.iter()
         .zip(extents)
-        .all(|(c, &e)| clip(c, e, bounds.bits, &mut dims))
+        .all(|(c, &e)| clip(c, e, 0, bounds.bits, &mut dims))
         .then_some(dims)
 }
 
@@ -217,6 +229,25 @@ mod tests {
             sub_box(&[Coord::param(0, 1, 20)], &[8], b(&[(0, 10)])),
             None
         );
+    }
+
+    #[test]
+    fn an_offset_dimension_is_proved_inside_its_range_from_zero_up() {
+        // o[i - 1] over i in -1..12 of an OffsetView whose dimension is -1..=10 (begin -1, 12
+        // elements): i - 1 in [0, 11) gives i in 1..12; the negative indices keep their check.
+        let mut dims = [(-1i128, 12i128)];
+        assert!(clip(&Coord::param(0, 1, -1), 12, -1, 64, &mut dims));
+        assert_eq!(dims, [(1, 12)]);
+        // A begin above zero: o[i] over 0..20 of 5..=14 is proved on 5..15.
+        let mut dims = [(0i128, 20i128)];
+        assert!(clip(&Coord::param(0, 1, 0), 10, 5, 64, &mut dims));
+        assert_eq!(dims, [(5, 15)]);
+        // A fixed coordinate: inside the range and not negative.
+        assert!(clip(&Coord::fixed(7, 64), 10, 5, 64, &mut [(0, 1)]));
+        assert!(!clip(&Coord::fixed(4, 64), 10, 5, 64, &mut [(0, 1)]));
+        assert!(!clip(&Coord::fixed(-1, 64), 12, -1, 64, &mut [(0, 1)]));
+        // Entirely below zero: nothing to prove.
+        assert!(!clip(&Coord::param(0, 1, 0), 5, -10, 64, &mut [(-10, -5)]));
     }
 
     #[test]

@@ -55,6 +55,17 @@ pub trait Capture: SealedCapture + Send + Sync {
     /// The host value; `_proof` shows that the launch holds the borrows.
     #[doc(hidden)]
     fn host<'a>(&'a self, proof: &Borrowed) -> Self::Host<'a>;
+    /// The host value for the host job participant that the calling thread runs now (a duplicated
+    /// ScatterView's accessor keeps that participant's copy); itself for other captures. A driver
+    /// localizes per run of iterations, on the thread that runs them.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn localize<'a>(host: Self::Host<'a>) -> Self::Host<'a>
+    where
+        Self: 'a,
+    {
+        host
+    }
     /// The shadow handle of the kernel parameter named `cxx_name`.
     #[doc(hidden)]
     fn shadow(cxx_name: &str) -> Self::Shadow;
@@ -175,10 +186,11 @@ pub struct Value<V> {
     name: &'static str,
 }
 
-/// A capture the kernel writes (a View).
+/// A capture the kernel writes (a View, or an OffsetView, whose `Capture` implementation lives
+/// with it).
 pub struct Write<V> {
-    value: V,
-    name: &'static str,
+    pub(crate) value: V,
+    pub(crate) name: &'static str,
 }
 
 /// A capture the kernel updates atomically (a View, or a container's View such as a
@@ -609,6 +621,11 @@ pub trait Captures: SealedCaptures + Send + Sync {
     /// The host values (after the borrows are taken).
     #[doc(hidden)]
     fn host<'a>(&'a self, proof: &Borrowed) -> Self::Host<'a>;
+    /// The host values for the participant the calling thread runs now ([`Capture::localize`]).
+    #[doc(hidden)]
+    fn localize<'a>(host: Self::Host<'a>) -> Self::Host<'a>
+    where
+        Self: 'a;
     /// The shadow handles of the parameters named `cxx_names`.
     #[doc(hidden)]
     fn shadow(cxx_names: &[String]) -> Self::Shadow;
@@ -640,6 +657,11 @@ macro_rules! captures {
             #[allow(clippy::unused_unit)]
             fn host<'a>(&'a self, _proof: &Borrowed) -> Self::Host<'a> {
                 ($(self.$k.host(_proof),)*)
+            }
+            #[allow(clippy::unused_unit)]
+            #[inline(always)]
+            fn localize<'a>(_host: Self::Host<'a>) -> Self::Host<'a> where Self: 'a {
+                ($($c::localize(_host.$k),)*)
             }
             #[allow(clippy::unused_unit)]
             fn shadow(_cxx_names: &[String]) -> Self::Shadow {
@@ -679,6 +701,13 @@ impl<A: Captures, B: Captures> Captures for More<A, B> {
     }
     fn host<'a>(&'a self, proof: &Borrowed) -> Self::Host<'a> {
         (self.0.host(proof), self.1.host(proof))
+    }
+    #[inline(always)]
+    fn localize<'a>(host: Self::Host<'a>) -> Self::Host<'a>
+    where
+        Self: 'a,
+    {
+        (A::localize(host.0), B::localize(host.1))
     }
     fn shadow(cxx_names: &[String]) -> Self::Shadow {
         // `A` is a tuple of its own parameters, which come first.

@@ -556,6 +556,21 @@ impl<C: Captures + 'static, H> HostBody<C, H> {
         // longer than the borrowed captures (see `new`); one layout, as in `new`.
         unsafe { &*(&raw const self.captures).cast::<C::Host<'b>>() }
     }
+
+    /// This body for the host job participant the calling thread runs now
+    /// ([`Captures::localize`]): a host driver makes one per run of iterations, on the thread that
+    /// runs them, and drops it with the run (so it lives no longer than this body).
+    #[inline(always)]
+    pub(crate) fn localized(&self) -> Self
+    where
+        H: Copy,
+    {
+        HostBody {
+            captures: C::localize(self.captures),
+            host: self.host,
+            proven: self.proven,
+        }
+    }
 }
 
 macro_rules! split {

@@ -117,6 +117,20 @@ impl<'a> ParamWriter<'a> {
         }
     }
 
+    /// Appends an `fk::OffsetView` descriptor: the View's, then the begin of each dimension.
+    pub fn push_offset_view(
+        &mut self,
+        data: u64,
+        extents: &[usize],
+        strides: &[usize],
+        begins: &[i64],
+    ) {
+        self.push_view(data, extents, strides);
+        for b in begins {
+            self.put(b);
+        }
+    }
+
     /// Notes that a parameter starts here.
     fn record(&mut self) {
         let at = self.len() as u32;

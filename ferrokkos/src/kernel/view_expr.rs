@@ -3,8 +3,9 @@
 use std::marker::PhantomData;
 
 use super::builder::prec;
+use super::device_fn::{Ch, DeviceMethod, MethodReceiver};
 use super::expr::Expr;
-use super::shadow::DeviceInt;
+use super::shadow::{DeviceInt, Takes};
 use super::value::DeviceValue;
 
 /// A View captured by a kernel, as the typed shadow sees it: indexing gives the element expression
@@ -103,16 +104,107 @@ impl<T: DeviceValue, const R: usize, L> ViewExpr<T, R, L> {
     /// `fk::extent`, which checks it (a dimension the View does not have is a fault, as the host
     /// panics) instead of reading past the descriptor.
     pub fn extent(self, r: Expr<usize>) -> Expr<usize> {
-        let text = r.text();
-        let literal = text
-            .strip_suffix("ULL")
-            .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|d| d.parse::<usize>().ok());
-        match literal {
-            Some(dim) if dim < R => {
-                Expr::new(format!("{}.extent[{dim}]", self.name.text()), prec::PRIMARY)
-            }
-            _ => super::expr::call("fk::extent", &[self.name.text(), text]),
+        match literal_dim::<R>(r) {
+            Some(dim) => Expr::new(format!("{}.extent[{dim}]", self.name.text()), prec::PRIMARY),
+            None => super::expr::call("fk::extent", &[self.name.text(), r.text()]),
         }
     }
+}
+
+/// The dimension `r` when it is a literal below `R` (`2ULL`): such a dimension is read from the
+/// descriptor directly; any other goes through a checked device function.
+fn literal_dim<const R: usize>(r: Expr<usize>) -> Option<usize> {
+    r.text()
+        .strip_suffix("ULL")
+        .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|d| d.parse::<usize>().ok())
+        .filter(|&d| d < R)
+}
+
+/// An OffsetView captured by a kernel, as the typed shadow sees it (an `fk::OffsetView`
+/// parameter): indexing gives `x(i, j)`, which subtracts the begins in C++.
+pub struct OffsetExpr<T, const R: usize, L> {
+    view: ViewExpr<T, R, L>,
+}
+
+impl<T, const R: usize, L> Clone for OffsetExpr<T, R, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T, const R: usize, L> Copy for OffsetExpr<T, R, L> {}
+
+impl<T: DeviceValue, const R: usize, L> OffsetExpr<T, R, L> {
+    /// The OffsetView parameter named `cxx_name`.
+    pub(crate) fn new(cxx_name: &str) -> Self {
+        OffsetExpr {
+            view: ViewExpr::new(cxx_name),
+        }
+    }
+
+    /// `x[index]`: the element at the OffsetView's own index.
+    pub fn at(self, index: impl DeviceIndex<R>) -> Expr<T> {
+        self.view.at(index)
+    }
+
+    /// `x.extent(r)`.
+    pub fn extent(self, r: Expr<usize>) -> Expr<usize> {
+        self.view.extent(r)
+    }
+
+    /// `x.begin(r)` for an argument of a known type.
+    pub fn __fk_begin<A>(self, r: Expr<A>) -> Expr<i64>
+    where
+        usize: Takes<A>,
+    {
+        self.__fkt_begin(<usize as Takes<A>>::take(r))
+    }
+
+    /// `x.end(r)` for an argument of a known type.
+    pub fn __fk_end<A>(self, r: Expr<A>) -> Expr<i64>
+    where
+        usize: Takes<A>,
+    {
+        self.__fkt_end(<usize as Takes<A>>::take(r))
+    }
+
+    /// `x.begin(r)`: the first index of dimension `r` (a dimension the OffsetView does not have
+    /// is a fault, as on the host a panic).
+    pub fn __fkt_begin(self, r: Expr<usize>) -> Expr<i64> {
+        let name = self.view.text();
+        match literal_dim::<R>(r) {
+            Some(dim) => Expr::new(format!("{name}.begin[{dim}]"), prec::PRIMARY),
+            None => super::expr::call("fk::offset_begin", &[name, r.text()]),
+        }
+    }
+
+    /// `x.end(r)`: one past the last index of dimension `r`.
+    pub fn __fkt_end(self, r: Expr<usize>) -> Expr<i64> {
+        super::expr::call("fk::offset_end", &[self.view.text(), r.text()])
+    }
+}
+
+// SAFETY: an OffsetView's shadow is called as itself.
+#[diagnostic::do_not_recommend]
+unsafe impl<T, const R: usize, L> MethodReceiver for OffsetExpr<T, R, L> {
+    type Target = OffsetExpr<T, R, L>;
+    fn receive(self) -> Self {
+        self
+    }
+}
+
+// SAFETY: `OffsetExpr::__fk_begin` / `__fkt_begin` emit the device form of the host accessors'
+// `begin` (`view/offset_access.rs`): the first index of the dimension, a fault past the rank.
+#[diagnostic::do_not_recommend]
+unsafe impl<T, const R: usize, L> DeviceMethod<Ch<'b', Ch<'e', Ch<'g', Ch<'i', Ch<'n', ()>>>>>>
+    for OffsetExpr<T, R, L>
+{
+}
+
+// SAFETY: as for `begin`, with `end`: the begin plus the extent.
+#[diagnostic::do_not_recommend]
+unsafe impl<T, const R: usize, L> DeviceMethod<Ch<'e', Ch<'n', Ch<'d', ()>>>>
+    for OffsetExpr<T, R, L>
+{
 }

@@ -30,6 +30,14 @@ use crate::seal::SealedKernelIndex;
 pub trait KernelIndex<const R: usize>: SealedKernelIndex + Copy {
     /// The index as `usize` coordinates (negative ones wrap to huge values, hence out of bounds).
     fn to_index(self) -> [usize; R];
+
+    /// The zero-based coordinates of the index in a View whose indices start at `begins` (an
+    /// OffsetView's): `index[r] - begins[r]` where that is not negative, else `usize::MAX`, so an
+    /// index below its range is out of bounds, never wrapped into it.
+    fn offset_index(self, begins: &[i64; R]) -> [usize; R];
+
+    /// The index's exact value, for messages.
+    fn exact(self) -> [i128; R];
 }
 
 /// The integer types a kernel may index with (sealed).
@@ -42,6 +50,13 @@ pub trait KernelIndex<const R: usize>: SealedKernelIndex + Copy {
 pub trait IndexInt: SealedKernelIndex + Copy {
     /// The value as a coordinate (negative values wrap, so they are out of bounds).
     fn coordinate(self) -> usize;
+
+    /// `self - begin`, computed exactly, when it is a `usize`; else `usize::MAX` (out of bounds of
+    /// any View), so that no index outside the range wraps into it.
+    fn past_begin(self, begin: i64) -> usize;
+
+    /// The value, exactly (for messages).
+    fn exact_value(self) -> i128;
 }
 
 macro_rules! index_int {
@@ -54,11 +69,25 @@ macro_rules! index_int {
                 // Sign extension then reinterpretation: -1 becomes usize::MAX, never in bounds.
                 self as i128 as usize
             }
+            #[inline(always)]
+            fn past_begin(self, begin: i64) -> usize {
+                usize::try_from(self as i128 - begin as i128).unwrap_or(usize::MAX)
+            }
+            fn exact_value(self) -> i128 {
+                self as i128
+            }
         }
         impl KernelIndex<1> for $t {
             #[inline(always)]
             fn to_index(self) -> [usize; 1] {
                 [self.coordinate()]
+            }
+            #[inline(always)]
+            fn offset_index(self, begins: &[i64; 1]) -> [usize; 1] {
+                [self.past_begin(begins[0])]
+            }
+            fn exact(self) -> [i128; 1] {
+                [self as i128]
             }
         }
     )*};
@@ -74,6 +103,12 @@ impl KernelIndex<0> for () {
     fn to_index(self) -> [usize; 0] {
         []
     }
+    fn offset_index(self, _: &[i64; 0]) -> [usize; 0] {
+        []
+    }
+    fn exact(self) -> [i128; 0] {
+        []
+    }
 }
 
 macro_rules! tuple_index {
@@ -85,6 +120,16 @@ macro_rules! tuple_index {
             fn to_index(self) -> [usize; $r] {
                 let ($($v,)+) = self;
                 [$($v.coordinate()),+]
+            }
+            #[inline(always)]
+            fn offset_index(self, begins: &[i64; $r]) -> [usize; $r] {
+                let ($($v,)+) = self;
+                let mut k = 0;
+                [$({ k += 1; $v.past_begin(begins[k - 1]) }),+]
+            }
+            fn exact(self) -> [i128; $r] {
+                let ($($v,)+) = self;
+                [$($v.exact_value()),+]
             }
         }
     };
@@ -251,6 +296,9 @@ pub struct ViewAccess<'a> {
     pub(crate) mode: AccessMode,
     /// The View's extents (a launch proves indices in bounds against them, see `kernel/bounds.rs`).
     pub(crate) extents: &'a [usize],
+    /// The first index of each dimension: empty for a View (whose indices start at 0), an
+    /// OffsetView's begins otherwise.
+    pub(crate) begins: &'a [i64],
     /// The View's memory space, and whether the host and the device can reach it.
     pub(crate) space: &'static str,
     pub(crate) host_accessible: bool,
@@ -269,6 +317,7 @@ impl<'a> ViewAccess<'a> {
             allocation: view.allocation(),
             mode,
             extents: view.extents_slice(),
+            begins: &[],
             space: M::NAME,
             host_accessible: M::HOST_ACCESSIBLE,
             device_accessible: M::DEVICE_ACCESSIBLE,

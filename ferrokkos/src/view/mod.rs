@@ -12,6 +12,7 @@ mod index;
 pub(crate) mod kernel_access;
 mod memory_order;
 mod mirror;
+pub(crate) mod offset_access;
 mod parallel;
 pub(crate) mod raw;
 mod resize;

@@ -55,6 +55,12 @@ impl<'a, T: Element, const R: usize, L: Layout> RawMapping<'a, T, R, L> {
         self.extents[r]
     }
 
+    /// The View's label.
+    pub(crate) fn label(&self) -> &str {
+        // SAFETY: the label lives as long as the View's allocation, alive for `'a`.
+        unsafe { self.label.as_ref() }
+    }
+
     /// The pointer to the element at `index`; panics (naming the View) if it is out of bounds.
     #[inline(always)]
     #[track_caller]

@@ -10,6 +10,17 @@ use std::sync::OnceLock;
 
 use ferrokkos::{InitSettings, Runtime};
 
+/// The panic message of `f`, which must panic (a host kernel's out-of-bounds access, say).
+pub fn panic_message(f: impl FnOnce() -> ferrokkos::Result<()>) -> String {
+    let payload = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .expect_err("the launch must panic");
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
 /// Initializes ferrokkos once for this test process. Tests of one binary run on several threads and
 /// `initialize` may be called only once per process, so the runtime lives (never finalized) in a static.
 /// Threads has 2 threads; the other settings come from the environment (CI runs the conformance

@@ -5,23 +5,11 @@
 //! it lies outside the proven part or is one the proof does not cover (an index read from a View, a
 //! captured array).
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-
 use ferrokkos::Result;
 use ferrokkos::prelude::*;
 use ferrokkos::traits::HostExecutionSpace;
 
-use crate::common;
-
-/// The panic message of `f`, which must panic.
-fn panic_message(f: impl FnOnce() -> Result<()>) -> String {
-    let payload = catch_unwind(AssertUnwindSafe(f)).expect_err("the launch must panic");
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_default()
-}
+use crate::common::{self, panic_message};
 
 /// Copies `values` into the contiguous View `v`.
 fn fill<T: ferrokkos::traits::Element, const R: usize>(v: &View<T, R>, values: &[T]) -> Result<()> {

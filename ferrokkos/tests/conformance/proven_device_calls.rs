@@ -4,14 +4,12 @@
 //! function with its Views read unchecked. A read outside the proven part, or one the list cannot
 //! describe, keeps its check and still panics naming the View.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-
 use ferrokkos::__private::{DeviceCoord, DeviceFunction};
 use ferrokkos::Result;
 use ferrokkos::prelude::*;
 use ferrokkos::traits::HostExecutionSpace;
 
-use crate::common;
+use crate::common::{self, panic_message};
 
 /// The 5-point Laplacian of `u` at `(i, j)`.
 #[device]
@@ -46,16 +44,6 @@ fn rebinds(x: &View<f64, 1>, i: usize) -> f64 {
 #[device]
 fn passes_on(x: &View<f64, 1>, i: usize) -> f64 {
     rebinds(x, i)
-}
-
-/// The panic message of `f`, which must panic.
-fn panic_message(f: impl FnOnce() -> Result<()>) -> String {
-    let payload = catch_unwind(AssertUnwindSafe(f)).expect_err("the launch must panic");
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_default()
 }
 
 #[test]

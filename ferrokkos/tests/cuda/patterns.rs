@@ -20,10 +20,11 @@ fn the_device_is_described() {
     assert_eq!(exec.device_id() >> 24, 2);
     exec.fence("test").unwrap();
     ferrokkos::fence("global").unwrap();
-    // Instances: each new one has the next number, encoded in its device id with the device.
+    // Instances: each new one has a larger number, encoded in its device id with the device.
     let parts = ferrokkos::partition_space_with_weights(&exec, &[1.0, 3.0]).unwrap();
     assert_eq!(parts.len(), 2);
-    assert!(parts[1].instance_id() == parts[0].instance_id() + 1);
+    // (Other tests may make instances in between: the numbers only grow.)
+    assert!(parts[1].instance_id() > parts[0].instance_id());
     assert_eq!(parts[0].device_id() & 0x1_ffff, parts[0].instance_id());
     assert_eq!((parts[0].device_id() >> 17) & 0x7f, d.ordinal as u32);
     let e = ferrokkos::partition_space_with_weights(&exec, &[1.0, -1.0]).unwrap_err();

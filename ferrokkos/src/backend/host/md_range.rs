@@ -65,11 +65,13 @@ wide_or_plain! {
         K: ForKernel<<[I; R] as IndexTuple<I>>::Tuple>,
     ] {
         let inside = kernel.proven_box();
-        if grid.last_fastest() {
-            walk::<I, R, true, WIDE>(grid, tiles, inside, ForPoint(kernel))
-        } else {
-            walk::<I, R, false, WIDE>(grid, tiles, inside, ForPoint(kernel))
-        }
+        kernel.with_local(|kernel| {
+            if grid.last_fastest() {
+                walk::<I, R, true, WIDE>(grid, tiles, inside, ForPoint(kernel))
+            } else {
+                walk::<I, R, false, WIDE>(grid, tiles, inside, ForPoint(kernel))
+            }
+        })
     }
 }
 
@@ -88,21 +90,23 @@ wide_or_plain! {
         K: ReduceKernel<<[I; R] as IndexTuple<I>>::Tuple, Rd::Value>,
     ] {
         let inside = kernel.proven_box();
-        if !in_order && chunked::<Rd::Value>() {
-            let point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
-            if grid.last_fastest() {
-                walk::<I, R, true, WIDE>(grid, tiles, inside, point)
+        kernel.with_local(|kernel| {
+            if !in_order && chunked::<Rd::Value>() {
+                let point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
+                if grid.last_fastest() {
+                    walk::<I, R, true, WIDE>(grid, tiles, inside, point)
+                } else {
+                    walk::<I, R, false, WIDE>(grid, tiles, inside, point)
+                }
             } else {
-                walk::<I, R, false, WIDE>(grid, tiles, inside, point)
+                let point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
+                if grid.last_fastest() {
+                    walk::<I, R, true, WIDE>(grid, tiles, inside, point)
+                } else {
+                    walk::<I, R, false, WIDE>(grid, tiles, inside, point)
+                }
             }
-        } else {
-            let point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
-            if grid.last_fastest() {
-                walk::<I, R, true, WIDE>(grid, tiles, inside, point)
-            } else {
-                walk::<I, R, false, WIDE>(grid, tiles, inside, point)
-            }
-        }
+        })
     }
 }
 

@@ -32,7 +32,9 @@ wide_or_plain! {
     /// Runs iterations `items` (counted from `begin`) of a range kernel.
     fn for_range[I: IndexType, K: ForKernel<I>](kernel: &K, begin: I, items: Range<u64>) {
         let inside = proven_part(&items, begin, kernel.proven_box());
-        each_run(items, inside, &mut ForPoint(kernel), |k| begin.advance(k));
+        kernel.with_local(|kernel| {
+            each_run(items, inside, &mut ForPoint(kernel), |k| begin.advance(k))
+        });
     }
 }
 
@@ -62,13 +64,15 @@ wide_or_plain! {
         acc: &mut Rd::Value,
     ) {
         let inside = proven_part(&items, begin, kernel.proven_box());
-        if !in_order && chunked::<Rd::Value>() {
-            let mut point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
-            each_run(items, inside, &mut point, |k| begin.advance(k));
-        } else {
-            let mut point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
-            each_run(items, inside, &mut point, |k| begin.advance(k));
-        }
+        kernel.with_local(|kernel| {
+            if !in_order && chunked::<Rd::Value>() {
+                let mut point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
+                each_run(items, inside, &mut point, |k| begin.advance(k));
+            } else {
+                let mut point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
+                each_run(items, inside, &mut point, |k| begin.advance(k));
+            }
+        });
     }
 }
 

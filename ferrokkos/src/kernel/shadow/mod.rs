@@ -45,7 +45,7 @@ pub use super::device_fn::{device_assoc, device_method};
 pub use super::subview_range::{
     subview_extent_shadow as subview_extent, subview_range_shadow as subview_range,
 };
-pub use super::view_expr::{DeviceIndex, ViewExpr};
+pub use super::view_expr::{DeviceIndex, OffsetExpr, ViewExpr};
 pub use arith::{
     Operand, Rhs, add, add_assign, div, div_assign, like, mul, mul_assign, rem, rem_assign, sub,
     sub_assign,

@@ -4,6 +4,7 @@ mod bitset;
 mod dual_view;
 mod dyn_rank_view;
 mod dynamic_view;
+mod offset_view;
 mod scatter_view;
 mod unique_token;
 mod unordered_map;

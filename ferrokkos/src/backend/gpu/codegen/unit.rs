@@ -227,9 +227,15 @@ struct Walk {
 fn capture_decls(body: &KernelBody, options: UnitOptions) -> Vec<String> {
     body.captures
         .iter()
-        .map(|(t, n)| match t.strip_prefix("fk::View<const ") {
-            Some(rest) if options.unsafe_aliasing => format!("fk::View<{rest} {n}"),
-            _ => format!("{t} {n}"),
+        .map(|(t, n)| {
+            let writable = ["fk::View<", "fk::OffsetView<"].iter().find_map(|k| {
+                let rest = t.strip_prefix(k)?.strip_prefix("const ")?;
+                Some(format!("{k}{rest} {n}"))
+            });
+            match writable {
+                Some(decl) if options.unsafe_aliasing => decl,
+                _ => format!("{t} {n}"),
+            }
         })
         .collect()
 }

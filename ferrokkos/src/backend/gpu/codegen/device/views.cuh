@@ -48,6 +48,11 @@ struct View {
     static_assert((detail::int_traits<typename detail::remove_const<I>::type>::is_int && ...),
                   "fk::View: indices must be integers");
     const usize idx[R] = {static_cast<usize>(index)...};
+    return at(idx);
+  }
+
+  /// The element at the zero-based coordinates `idx` (checked as `operator()` checks them).
+  __device__ __forceinline__ decltype(auto) at(const usize (&idx)[R]) const {
     usize offset = 0;
 #pragma unroll
     for (int k = 0; k < R; ++k) {
@@ -72,6 +77,42 @@ struct View {
   }
 };
 
+namespace detail {
+/// `i - begin` as a zero-based coordinate when `i >= begin` (compared as integers), else a
+/// coordinate past every extent: an index below its range is out of bounds, never wrapped into it.
+template <class I>
+__device__ __forceinline__ usize past_begin(I i, i64 begin) {
+  if constexpr (int_traits<typename remove_const<I>::type>::is_signed) {
+    const i64 v = static_cast<i64>(i);
+    return v < begin ? ~usize(0) : static_cast<usize>(v) - static_cast<usize>(begin);
+  } else {
+    const usize u = static_cast<usize>(i);
+    // An OffsetView's last index is at most the largest i64, so a larger `u` is past it.
+    if (u > static_cast<usize>(0x7fffffffffffffffLL)) return ~usize(0);
+    return static_cast<i64>(u) < begin ? ~usize(0) : u - static_cast<usize>(begin);
+  }
+}
+}  // namespace detail
+
+/// An OffsetView: a View whose index of dimension `k` starts at `begin[k]` (the host struct is the
+/// View's descriptor, then R 64-bit begins). Out-of-range indices reach no memory, as a View's; the
+/// fault records the zero-based coordinate.
+template <class T, int R, class L>
+struct OffsetView : View<T, R, L> {
+  i64 begin[R];
+
+  template <class... I>
+  __device__ __forceinline__ decltype(auto) operator()(I... index) const {
+    static_assert(sizeof...(I) == R, "fk::OffsetView: the number of indices must equal the rank");
+    static_assert((detail::int_traits<typename detail::remove_const<I>::type>::is_int && ...),
+                  "fk::OffsetView: indices must be integers");
+    int k = 0;
+    // Braced initializers are evaluated in order, so `k` walks the dimensions.
+    const usize idx[R] = {detail::past_begin(index, begin[k++])...};
+    return this->at(idx);
+  }
+};
+
 /// A rank-0 View: one element (the host struct is the pointer alone).
 template <class T, class L>
 struct View<T, 0, L> {
@@ -92,6 +133,25 @@ __device__ __forceinline__ usize extent(const View<T, R, L>& v, usize r) {
     return 0;
   }
   return v.extent[r];
+}
+
+/// `x.begin(r)` of an OffsetView with a dimension known only at run time (checked as `extent`).
+template <class T, int R, class L>
+__device__ __forceinline__ i64 offset_begin(const OffsetView<T, R, L>& v, usize r) {
+  if (r >= (usize)R) {
+    const usize at[1] = {r};
+    const usize rank[1] = {(usize)R};
+    detail::out_of_bounds<1>(3u, at, rank);
+    return 0;
+  }
+  return v.begin[r];
+}
+
+/// `x.end(r)` of an OffsetView: one past its last index (the host checked that it fits i64).
+template <class T, int R, class L>
+__device__ __forceinline__ i64 offset_end(const OffsetView<T, R, L>& v, usize r) {
+  if (r >= (usize)R) return offset_begin(v, r);
+  return v.begin[r] + static_cast<i64>(v.extent[r]);
 }
 
 /// A rank-0 View has no dimension.
