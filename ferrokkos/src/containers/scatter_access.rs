@@ -21,12 +21,21 @@ use crate::view::View;
 use crate::view::kernel_access::KernelIndex;
 use crate::view::raw::RawMapping;
 
+/// The bytes that separate the copies: two cache lines (a line and the one an adjacent-line
+/// prefetcher pairs with it), so that no two participants' copies share a line.
+const COPY_ALIGN: usize = 128;
+
 /// The per-participant copies of a duplicated ScatterView: `count` copies of the View's span
 /// (participants `1..=count`; participant 0 writes the View itself), each element the operation's
-/// identity until a contribution lands.
+/// identity until a contribution lands. Copy `k` starts at `lead + (k - 1) * stride`, on a
+/// [`COPY_ALIGN`] boundary, and `stride` is the span rounded up to whole [`COPY_ALIGN`] blocks, so
+/// the threads updating their copies never write one cache line (which would make every update of
+/// a small histogram's boundary bins a coherence miss).
 pub(crate) struct Copies<T> {
     data: Box<[UnsafeCell<T>]>,
     span: usize,
+    stride: usize,
+    lead: usize,
     count: usize,
 }
 
@@ -37,10 +46,28 @@ unsafe impl<T: Send> Sync for Copies<T> {}
 impl<T: ScatterValue> Copies<T> {
     /// `count` copies of `span` elements, each `identity`.
     pub(crate) fn new(span: usize, count: usize, identity: T) -> Copies<T> {
-        let data = (0..span * count)
+        let size = std::mem::size_of::<T>().max(1);
+        let block = (COPY_ALIGN / size).max(1);
+        let stride = span.div_ceil(block) * block;
+        let data: Box<[UnsafeCell<T>]> = (0..stride * count + block)
             .map(|_| UnsafeCell::new(identity))
             .collect();
-        Copies { data, span, count }
+        // Elements are `size`-aligned and `size` divides COPY_ALIGN (a power of two at most 16),
+        // so an element on the boundary exists within the first `block` elements.
+        let lead = data.as_ptr().align_offset(COPY_ALIGN).min(block);
+        Copies {
+            data,
+            span,
+            stride,
+            lead,
+            count,
+        }
+    }
+
+    /// Copy `k`'s `span` elements (`1 <= k <= count`).
+    fn copy(&self, k: usize) -> &[UnsafeCell<T>] {
+        let start = self.lead + (k - 1) * self.stride;
+        &self.data[start..start + self.span]
     }
 
     /// Combines every copy into `dst` (the View's `span` elements, in storage order) with `Op`,
@@ -50,8 +77,8 @@ impl<T: ScatterValue> Copies<T> {
     /// The caller holds the View's allocation exclusively (no launch writes the copies).
     pub(crate) unsafe fn drain_into<Op: ScatterOp>(&self, dst: &mut [T]) {
         let identity = Op::identity::<T>();
-        for copy in self.data.chunks(self.span.max(1)) {
-            for (d, c) in dst.iter_mut().zip(copy) {
+        for k in 1..=self.count {
+            for (d, c) in dst.iter_mut().zip(self.copy(k)) {
                 let p = c.get();
                 // SAFETY: the caller's exclusive borrow: nothing else touches the copies now.
                 unsafe {
@@ -136,7 +163,7 @@ impl<'a, T: ScatterValue, const R: usize, Op: ScatterOp, L: Layout> ScatterAcces
             k => {
                 Self::check_participant(k, copies.count);
                 // `UnsafeCell<T>` has `T`'s layout: copy `k`'s first cell is its first element.
-                UnsafeCell::raw_get(copies.data[(k - 1) * copies.span..].as_ptr())
+                UnsafeCell::raw_get(copies.copy(k).as_ptr())
             }
         };
         ScatterAccess { own, ..self }
@@ -187,7 +214,7 @@ impl<'a, T: ScatterValue, const R: usize, Op: ScatterOp, L: Layout> ScatterAcces
                 0 => p,
                 k => {
                     Self::check_participant(k, copies.count);
-                    copies.data[(k - 1) * copies.span + offset].get()
+                    copies.copy(k)[offset].get()
                 }
             }
         };

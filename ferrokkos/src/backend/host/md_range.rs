@@ -65,13 +65,11 @@ wide_or_plain! {
         K: ForKernel<<[I; R] as IndexTuple<I>>::Tuple>,
     ] {
         let inside = kernel.proven_box();
-        kernel.with_local(|kernel| {
-            if grid.last_fastest() {
-                walk::<I, R, true, WIDE>(grid, tiles, inside, ForPoint(kernel))
-            } else {
-                walk::<I, R, false, WIDE>(grid, tiles, inside, ForPoint(kernel))
-            }
-        })
+        if grid.last_fastest() {
+            walk::<I, R, true, WIDE>(grid, tiles, inside, ForPoint(kernel))
+        } else {
+            walk::<I, R, false, WIDE>(grid, tiles, inside, ForPoint(kernel))
+        }
     }
 }
 
@@ -90,23 +88,21 @@ wide_or_plain! {
         K: ReduceKernel<<[I; R] as IndexTuple<I>>::Tuple, Rd::Value>,
     ] {
         let inside = kernel.proven_box();
-        kernel.with_local(|kernel| {
-            if !in_order && chunked::<Rd::Value>() {
-                let point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
-                if grid.last_fastest() {
-                    walk::<I, R, true, WIDE>(grid, tiles, inside, point)
-                } else {
-                    walk::<I, R, false, WIDE>(grid, tiles, inside, point)
-                }
+        if !in_order && chunked::<Rd::Value>() {
+            let point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
+            if grid.last_fastest() {
+                walk::<I, R, true, WIDE>(grid, tiles, inside, point)
             } else {
-                let point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
-                if grid.last_fastest() {
-                    walk::<I, R, true, WIDE>(grid, tiles, inside, point)
-                } else {
-                    walk::<I, R, false, WIDE>(grid, tiles, inside, point)
-                }
+                walk::<I, R, false, WIDE>(grid, tiles, inside, point)
             }
-        })
+        } else {
+            let point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
+            if grid.last_fastest() {
+                walk::<I, R, true, WIDE>(grid, tiles, inside, point)
+            } else {
+                walk::<I, R, false, WIDE>(grid, tiles, inside, point)
+            }
+        }
     }
 }
 
@@ -186,7 +182,8 @@ where
 {
     host_for(policy, label, kernel, |this, kernel, what| {
         let grid = this.grid();
-        let body = |tiles: Range<u64>| for_tiles(kernel, &grid, tiles);
+        // Localized per run of tiles, outside the loop's function (see `range.rs`).
+        let body = |tiles: Range<u64>| kernel.with_local(|k| for_tiles(k, &grid, tiles));
         run_for(this.space(), what, this.work(grid.count), &body)
     })
 }
@@ -213,7 +210,9 @@ where
         |this, kernel, reducer, what| {
             let grid = this.grid();
             let body = |tiles: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-                reduce_tiles(kernel, reducer, S::IN_ORDER_REDUCTIONS, &grid, tiles, acc)
+                kernel.with_local(|k| {
+                    reduce_tiles(k, reducer, S::IN_ORDER_REDUCTIONS, &grid, tiles, acc)
+                })
             };
             run_reduce(this.space(), what, this.work(grid.count), reducer, &body)
         },

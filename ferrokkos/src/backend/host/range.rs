@@ -32,9 +32,7 @@ wide_or_plain! {
     /// Runs iterations `items` (counted from `begin`) of a range kernel.
     fn for_range[I: IndexType, K: ForKernel<I>](kernel: &K, begin: I, items: Range<u64>) {
         let inside = proven_part(&items, begin, kernel.proven_box());
-        kernel.with_local(|kernel| {
-            each_run(items, inside, &mut ForPoint(kernel), |k| begin.advance(k))
-        });
+        each_run(items, inside, &mut ForPoint(kernel), |k| begin.advance(k));
     }
 }
 
@@ -64,15 +62,13 @@ wide_or_plain! {
         acc: &mut Rd::Value,
     ) {
         let inside = proven_part(&items, begin, kernel.proven_box());
-        kernel.with_local(|kernel| {
-            if !in_order && chunked::<Rd::Value>() {
-                let mut point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
-                each_run(items, inside, &mut point, |k| begin.advance(k));
-            } else {
-                let mut point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
-                each_run(items, inside, &mut point, |k| begin.advance(k));
-            }
-        });
+        if !in_order && chunked::<Rd::Value>() {
+            let mut point = ReducePoint::<_, _, CHUNK>::new(kernel, reducer, acc);
+            each_run(items, inside, &mut point, |k| begin.advance(k));
+        } else {
+            let mut point = ReducePoint::<_, _, 0>::new(kernel, reducer, acc);
+            each_run(items, inside, &mut point, |k| begin.advance(k));
+        }
     }
 }
 
@@ -258,7 +254,9 @@ where
 {
     host_for(policy, label, kernel, |this, kernel, what| {
         let begin = this.begin();
-        let body = |items: Range<u64>| for_range(kernel, begin, items);
+        // Localized per run of items, on the thread that runs them (see `ForKernel::with_local`),
+        // outside the loop's function so that its `&K` parameter keeps its no-alias promise.
+        let body = |items: Range<u64>| kernel.with_local(|k| for_range(k, begin, items));
         run_for(this.space(), what, this.work(), &body)
     })
 }
@@ -284,7 +282,9 @@ where
         |this, kernel, reducer, what| {
             let begin = this.begin();
             let body = |items: Range<u64>, acc: &mut <T::Reducer as Reducer>::Value| {
-                reduce_range(kernel, reducer, S::IN_ORDER_REDUCTIONS, begin, items, acc)
+                kernel.with_local(|k| {
+                    reduce_range(k, reducer, S::IN_ORDER_REDUCTIONS, begin, items, acc)
+                })
             };
             run_reduce(this.space(), what, this.work(), reducer, &body)
         },
