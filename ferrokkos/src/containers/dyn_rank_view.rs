@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::layout::{LayoutRight, RegularLayout};
 use crate::space::MemorySpace;
 use crate::space::host_space::HostSpace;
-use crate::view::{Element, View, create_mirror_view_in, deep_copy};
+use crate::view::{Element, View, create_mirror_view_in, deep_copy, realloc, resize};
 
 /// The most dimensions a DynRankView has (Kokkos' `DynRankView` limit).
 const DYN_RANK_MAX: usize = 7;
@@ -194,6 +194,62 @@ impl<T: Element, L: RegularLayout, M: MemorySpace> DynRankView<T, L, M> {
         deep_copy(&self.flat, &src.flat)
     }
 
+    /// The elements as a rank-7 View: the extents padded with 1 after the last (which leaves the
+    /// strides of the first `rank()` dimensions as they are, in either layout), sharing them.
+    fn padded(&self) -> View<T, DYN_RANK_MAX, L, M> {
+        let extents = pad(&self.extents);
+        let strides = L::strides_for(&extents).expect("the size fit when it was made");
+        View::from_parts(
+            self.flat.allocation().clone(),
+            self.flat.ptr(),
+            extents,
+            strides,
+        )
+    }
+
+    /// Replaces the elements by `view`'s (a contiguous rank-7 View), with `extents` as the shape.
+    fn take(&mut self, view: View<T, DYN_RANK_MAX, L, M>, extents: &[usize]) {
+        self.flat = View::from_parts(view.allocation().clone(), view.ptr(), [view.size()], [1]);
+        self.extents = extents.to_vec();
+    }
+
+    /// Checks a new shape: at most 7 extents.
+    fn check_extents(&self, operation: &'static str, extents: &[usize]) -> Result<()> {
+        if extents.len() > DYN_RANK_MAX {
+            return Err(Error::InvalidArgument {
+                operation,
+                reason: format!(
+                    "\"{}\": {} extents {extents:?}; a DynRankView has at most 7",
+                    self.label(),
+                    extents.len()
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Gives the DynRankView the shape `extents` (Kokkos' `resize`; its rank becomes their
+    /// number), keeping the values at the indices both shapes have, in new memory where the shape
+    /// changes (other handles keep the old elements). The new elements are zero.
+    /// `Err(Error::InvalidArgument)` for more than 7 extents; an allocation error as for a View.
+    pub fn resize(&mut self, extents: &[usize]) -> Result<()> {
+        self.check_extents("DynRankView::resize", extents)?;
+        let mut view = self.padded();
+        resize(&mut view, pad(extents))?;
+        self.take(view, extents);
+        Ok(())
+    }
+
+    /// Gives the DynRankView the shape `extents` in new zeroed memory, keeping no values (Kokkos'
+    /// `realloc`). Errors as for [`resize`](DynRankView::resize).
+    pub fn realloc(&mut self, extents: &[usize]) -> Result<()> {
+        self.check_extents("DynRankView::realloc", extents)?;
+        let mut view = self.padded();
+        realloc(&mut view, pad(extents))?;
+        self.take(view, extents);
+        Ok(())
+    }
+
     /// The flat offset of `index`, or `Err(Error::OutOfBounds)` naming the View.
     fn offset(&self, index: &[usize]) -> Result<usize> {
         let out = || Error::OutOfBounds {
@@ -204,16 +260,19 @@ impl<T: Element, L: RegularLayout, M: MemorySpace> DynRankView<T, L, M> {
         if index.len() != self.rank() || index.iter().zip(&self.extents).any(|(i, e)| i >= e) {
             return Err(out());
         }
-        // `L`'s strides for the extents padded to rank 7 with extents of 1 after the last (which
-        // leaves the strides of the first `rank()` dimensions as they are, in either layout), and
-        // index 0 in the padding.
-        let mut padded = [1usize; DYN_RANK_MAX];
+        // `L`'s strides for the padded extents (see `padded`), and index 0 in the padding.
         let mut at = [0usize; DYN_RANK_MAX];
-        padded[..self.rank()].copy_from_slice(&self.extents);
         at[..self.rank()].copy_from_slice(index);
-        let strides = L::strides_for(&padded).ok_or_else(out)?;
+        let strides = L::strides_for(&pad(&self.extents)).ok_or_else(out)?;
         Ok(L::offset(&at, &strides))
     }
+}
+
+/// `extents` (at most 7) padded to rank 7 with extents of 1.
+fn pad(extents: &[usize]) -> [usize; DYN_RANK_MAX] {
+    let mut padded = [1usize; DYN_RANK_MAX];
+    padded[..extents.len()].copy_from_slice(extents);
+    padded
 }
 
 impl<T: Element, L: RegularLayout, M: crate::space::HostAccessible> DynRankView<T, L, M> {

@@ -78,3 +78,45 @@ fn layouts_views_and_rank_limits() -> Result<()> {
     );
     Ok(())
 }
+
+/// `resize` keeps the values at the indices both shapes have (a rank change included) and zeroes
+/// the rest, in new memory (another handle keeps the old elements); `realloc` keeps none; both
+/// refuse more than 7 extents. On every space, read back through a mirror.
+fn resize_keeps_the_common_box<S: Launch>(exec: &S) -> Result<()> {
+    let mut d = SDyn::<S, LayoutLeft>::new("grow", &[3, 4])?;
+    let a = d.view::<2>()?;
+    parallel_for(
+        "fill",
+        MDRangePolicy::new(exec, [0, 0], [3, 4])?,
+        kernel!(|(i, j)| a[(i, j)] = (10 * i + j + 1) as f64),
+    )?;
+    let old = d.clone();
+    d.resize(&[5, 2])?;
+    assert_eq!((d.rank(), d.extents()), (2, &[5, 2][..]));
+    let m = d.create_mirror_view()?;
+    m.deep_copy_from(&d)?;
+    for i in 0..5 {
+        for j in 0..2 {
+            let want = if i < 3 { (10 * i + j + 1) as f64 } else { 0.0 };
+            assert_eq!(m.get(&[i, j])?, want, "({i}, {j})");
+        }
+    }
+    let o = old.create_mirror_view()?;
+    o.deep_copy_from(&old)?;
+    assert_eq!((old.extents(), o.get(&[2, 3])?), (&[3, 4][..], 24.0));
+    // Rank 2 to rank 3: the values sit at k = 0.
+    d.resize(&[5, 2, 2])?;
+    let m = d.create_mirror_view()?;
+    m.deep_copy_from(&d)?;
+    assert_eq!((m.get(&[1, 1, 0])?, m.get(&[1, 1, 1])?), (12.0, 0.0));
+    d.realloc(&[2])?;
+    let m = d.create_mirror_view()?;
+    m.deep_copy_from(&d)?;
+    assert_eq!((d.rank(), m.get(&[1])?), (1, 0.0));
+    let e = d.resize(&[1; 8]).unwrap_err();
+    assert!(e.to_string().contains("\"grow\": 8 extents"), "{e}");
+    assert!(d.realloc(&[1; 8]).is_err());
+    Ok(())
+}
+
+per_space!(resize_keeps_the_common_box, resize_keeps_the_common_box);
