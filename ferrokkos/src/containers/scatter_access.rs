@@ -13,6 +13,7 @@
 
 use std::cell::UnsafeCell;
 use std::marker::PhantomData;
+use std::sync::OnceLock;
 
 use super::scatter_op::{ScatterMax, ScatterMin, ScatterOp, ScatterProd, ScatterSum, ScatterValue};
 use crate::layout::Layout;
@@ -21,53 +22,67 @@ use crate::view::View;
 use crate::view::kernel_access::KernelIndex;
 use crate::view::raw::RawMapping;
 
-/// The bytes that separate the copies: two cache lines (a line and the one an adjacent-line
-/// prefetcher pairs with it), so that no two participants' copies share a line.
+/// The bytes a copy starts on and is rounded up to: two cache lines (a line and the one an
+/// adjacent-line prefetcher pairs with it), so that no two copies share a line.
 const COPY_ALIGN: usize = 128;
 
-/// The per-participant copies of a duplicated ScatterView: `count` copies of the View's span
-/// (participants `1..=count`; participant 0 writes the View itself), each element the operation's
-/// identity until a contribution lands. Copy `k` starts at `lead + (k - 1) * stride`, on a
-/// [`COPY_ALIGN`] boundary, and `stride` is the span rounded up to whole [`COPY_ALIGN`] blocks, so
-/// the threads updating their copies never write one cache line (which would make every update of
-/// a small histogram's boundary bins a coherence miss).
-pub(crate) struct Copies<T> {
+/// One participant's copy: `span` elements from `lead`, on a [`COPY_ALIGN`] boundary.
+struct OneCopy<T> {
     data: Box<[UnsafeCell<T>]>,
-    span: usize,
-    stride: usize,
     lead: usize,
+}
+
+/// The per-participant copies of a duplicated ScatterView: up to `count` copies of the View's span
+/// (participants `1..=count`; participant 0 writes the View itself), each element the operation's
+/// identity until a contribution lands. A copy is allocated and filled by the participant that
+/// updates it, on its own thread, at its first update (so its pages and cache lines start where
+/// that thread runs: one buffer filled by the dispatching thread made every thread of a 16-thread
+/// histogram update at half its one-thread rate); a copy never made holds only identities.
+pub(crate) struct Copies<T> {
+    copies: Box<[OnceLock<OneCopy<T>>]>,
+    span: usize,
+    identity: T,
     count: usize,
 }
 
 // SAFETY: the cells are written only as the module's comment says: by one participant per copy
-// under the View's exclusive launch borrow, or by `contribute` / `reset` under the same borrow.
+// under the View's exclusive launch borrow, or by `contribute` / `reset` under the same borrow;
+// a copy is made once, under its `OnceLock`.
 unsafe impl<T: Send> Sync for Copies<T> {}
 
 impl<T: ScatterValue> Copies<T> {
-    /// `count` copies of `span` elements, each `identity`.
+    /// Room for `count` copies of `span` elements, each `identity` (made at their first use).
     pub(crate) fn new(span: usize, count: usize, identity: T) -> Copies<T> {
-        let size = std::mem::size_of::<T>().max(1);
-        let block = (COPY_ALIGN / size).max(1);
-        let stride = span.div_ceil(block) * block;
-        let data: Box<[UnsafeCell<T>]> = (0..stride * count + block)
-            .map(|_| UnsafeCell::new(identity))
-            .collect();
-        // Elements are `size`-aligned and `size` divides COPY_ALIGN (a power of two at most 16),
-        // so an element on the boundary exists within the first `block` elements.
-        let lead = data.as_ptr().align_offset(COPY_ALIGN).min(block);
         Copies {
-            data,
+            copies: (0..count).map(|_| OnceLock::new()).collect(),
             span,
-            stride,
-            lead,
+            identity,
             count,
         }
     }
 
-    /// Copy `k`'s `span` elements (`1 <= k <= count`).
+    /// Copy `k`'s `span` elements (`1 <= k <= count`), made now (on this thread) if it was not.
     fn copy(&self, k: usize) -> &[UnsafeCell<T>] {
-        let start = self.lead + (k - 1) * self.stride;
-        &self.data[start..start + self.span]
+        let c = self.copies[k - 1].get_or_init(|| {
+            let size = std::mem::size_of::<T>().max(1);
+            let block = (COPY_ALIGN / size).max(1);
+            let data: Box<[UnsafeCell<T>]> = (0..self.span.div_ceil(block) * block + block)
+                .map(|_| UnsafeCell::new(self.identity))
+                .collect();
+            // Elements are `size`-aligned and `size` divides COPY_ALIGN (a power of two at most
+            // 16), so an element on the boundary exists within the first `block` elements.
+            let lead = data.as_ptr().align_offset(COPY_ALIGN).min(block);
+            OneCopy { data, lead }
+        });
+        &c.data[c.lead..c.lead + self.span]
+    }
+
+    /// The copies made so far.
+    fn made(&self) -> impl Iterator<Item = &[UnsafeCell<T>]> {
+        self.copies
+            .iter()
+            .filter_map(|c| c.get())
+            .map(|c| &c.data[c.lead..c.lead + self.span])
     }
 
     /// Combines every copy into `dst` (the View's `span` elements, in storage order) with `Op`,
@@ -77,8 +92,8 @@ impl<T: ScatterValue> Copies<T> {
     /// The caller holds the View's allocation exclusively (no launch writes the copies).
     pub(crate) unsafe fn drain_into<Op: ScatterOp>(&self, dst: &mut [T]) {
         let identity = Op::identity::<T>();
-        for k in 1..=self.count {
-            for (d, c) in dst.iter_mut().zip(self.copy(k)) {
+        for copy in self.made() {
+            for (d, c) in dst.iter_mut().zip(copy) {
                 let p = c.get();
                 // SAFETY: the caller's exclusive borrow: nothing else touches the copies now.
                 unsafe {
@@ -94,7 +109,7 @@ impl<T: ScatterValue> Copies<T> {
     /// # Safety
     /// As for [`Copies::drain_into`].
     pub(crate) unsafe fn fill(&self, identity: T) {
-        for c in self.data.iter() {
+        for c in self.made().flatten() {
             // SAFETY: as in `drain_into`.
             unsafe { *c.get() = identity };
         }
@@ -280,5 +295,30 @@ impl<T: ScatterValue, const R: usize, L: Layout> ScatterAccess<'_, T, R, Scatter
         self.update(index, v, T::max, |p, v| unsafe {
             T::fetch_max(p, v, std::sync::atomic::Ordering::Relaxed);
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::containers::ScatterSum;
+
+    #[test]
+    fn a_copy_is_made_at_its_first_use_aligned_and_drained_into_the_view() {
+        let copies = Copies::<u32>::new(5, 3, 0);
+        assert_eq!(copies.made().count(), 0);
+        let two = copies.copy(2);
+        assert_eq!(two.len(), 5);
+        assert_eq!(two.as_ptr() as usize % COPY_ALIGN, 0);
+        // SAFETY: this test is the only user of the copies.
+        unsafe { *two[3].get() = 7 };
+        assert_eq!(copies.made().count(), 1);
+        let mut view = [1u32; 5];
+        // SAFETY: as above.
+        unsafe { copies.drain_into::<ScatterSum>(&mut view) };
+        assert_eq!(view, [1, 1, 1, 8, 1]);
+        // SAFETY: as above.
+        assert_eq!(unsafe { *copies.copy(2)[3].get() }, 0);
+        assert_eq!(copies.made().count(), 1);
     }
 }

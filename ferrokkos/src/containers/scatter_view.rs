@@ -113,8 +113,8 @@ where
         })
     }
 
-    /// The copies of a duplicated ScatterView of `view`: one per host thread beyond the first,
-    /// each the operation's identity.
+    /// The copies of a duplicated ScatterView of `view`: room for one per host thread beyond the
+    /// first, each made (the operation's identity) by its thread at its first update.
     fn copies(view: &View<T, R, L, M>) -> Result<Copies<T>> {
         if !M::HOST_ACCESSIBLE || !view.span_is_contiguous() {
             return Err(Error::Unsupported {
