@@ -10,6 +10,13 @@ use crate::view::{Element, View, create_mirror_view_in, deep_copy};
 
 mod sealed {
     /// The seal of [`super::IndexRange`].
+    #[diagnostic::on_unimplemented(
+        message = "`IndexRange` is sealed: an OffsetView's dimension is a `Range<i64>` or a \
+                   `RangeInclusive<i64>`",
+        label = "`{Self}` cannot be an OffsetView's index range",
+        note = "launches prove indices against the begins and extents these ranges give; write \
+                `b..e` or `b..=e`"
+    )]
     pub trait Sealed {}
 }
 

@@ -243,3 +243,21 @@ fn offset_view_kernels_compile_for_the_gpu() -> Result<()> {
     check_device_code(&tu);
     Ok(())
 }
+
+/// An OffsetView and its own View captured under two names, one of them written, are one
+/// allocation: the launch refuses them (`Error::KernelAlias`) as it refuses two Views of it.
+#[test]
+fn an_offset_view_and_its_view_in_one_kernel_are_refused() -> Result<()> {
+    crate::common::runtime();
+    let exec = Serial::default_instance()?;
+    let o = OffsetView::<f64, 1>::new("o", [-1..=8])?;
+    let v = o.view().clone();
+    let e = parallel_for(
+        "alias",
+        RangePolicy::new(&exec, 0i64, 9)?,
+        kernel!(|i: i64| o[i] = v[(i + 1) as usize]),
+    )
+    .unwrap_err();
+    assert!(matches!(e, Error::KernelAlias { .. }), "{e}");
+    Ok(())
+}

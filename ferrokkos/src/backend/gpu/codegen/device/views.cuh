@@ -122,44 +122,41 @@ struct View<T, 0, L> {
   __device__ __forceinline__ T& operator()() const { return *data; }
 };
 
+namespace detail {
+/// Whether dimension `r` of a rank-`rank` View exists; records the fault (kind 3: the dimension and
+/// the rank; the host panics) when it does not.
+__device__ __forceinline__ bool has_dimension(usize r, usize rank) {
+  if (r < rank) return true;
+  const usize at[1] = {r};
+  const usize ranks[1] = {rank};
+  out_of_bounds<1>(3u, at, ranks);
+  return false;
+}
+}  // namespace detail
+
 /// `x.extent(r)` with a dimension known only at run time: a dimension the View does not have is
 /// recorded as a fault (the host panics) and gives 0, instead of reading past the descriptor.
 template <class T, int R, class L>
 __device__ __forceinline__ usize extent(const View<T, R, L>& v, usize r) {
-  if (r >= (usize)R) {
-    const usize at[1] = {r};
-    const usize rank[1] = {(usize)R};
-    detail::out_of_bounds<1>(3u, at, rank);
-    return 0;
-  }
-  return v.extent[r];
+  return detail::has_dimension(r, (usize)R) ? v.extent[r] : 0;
 }
 
 /// `x.begin(r)` of an OffsetView with a dimension known only at run time (checked as `extent`).
 template <class T, int R, class L>
 __device__ __forceinline__ i64 offset_begin(const OffsetView<T, R, L>& v, usize r) {
-  if (r >= (usize)R) {
-    const usize at[1] = {r};
-    const usize rank[1] = {(usize)R};
-    detail::out_of_bounds<1>(3u, at, rank);
-    return 0;
-  }
-  return v.begin[r];
+  return detail::has_dimension(r, (usize)R) ? v.begin[r] : 0;
 }
 
 /// `x.end(r)` of an OffsetView: one past its last index (the host checked that it fits i64).
 template <class T, int R, class L>
 __device__ __forceinline__ i64 offset_end(const OffsetView<T, R, L>& v, usize r) {
-  if (r >= (usize)R) return offset_begin(v, r);
-  return v.begin[r] + static_cast<i64>(v.extent[r]);
+  return detail::has_dimension(r, (usize)R) ? v.begin[r] + static_cast<i64>(v.extent[r]) : 0;
 }
 
 /// A rank-0 View has no dimension.
 template <class T, class L>
 __device__ __forceinline__ usize extent(const View<T, 0, L>&, usize r) {
-  const usize at[1] = {r};
-  const usize rank[1] = {0};
-  detail::out_of_bounds<1>(3u, at, rank);
+  detail::has_dimension(r, 0);
   return 0;
 }
 
