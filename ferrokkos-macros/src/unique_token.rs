@@ -1,4 +1,6 @@
-//! UniqueTokens in `kernel!` (Kokkos' `int id = token.acquire(); ... token.release(id);`).
+//! UniqueTokens in `kernel!` (Kokkos' `int id = token.acquire(); ... token.release(id);`), and
+//! random pools, whose states kernels hold the same way (Kokkos' `auto rng = pool.get_state(); ...
+//! pool.free_state(rng);`).
 //!
 //! A pre-pass (before the captures are found) writes every use of a token and of its ids as a
 //! marker call, which every later stage sees through:
@@ -9,6 +11,11 @@
 //! - `id` as a View coordinate (`work[(id, k)]`) → `__fk_token_held(token, id)`, which the race
 //!   rules take for an id held from `token`;
 //! - `id` anywhere else → `__fk_token_value(id)` (a `usize`).
+//!
+//! - `let mut rng = pool.get_state();` → `let mut rng = __fk_rand_get(pool);` (an iteration holds one
+//!   state of a pool at a time);
+//! - `pool.free_state(rng);` → `__fk_rand_free(pool, rng);` (a statement);
+//! - `rng` is used only as the receiver of its draws (`rng.drand()`), which stay method calls.
 //!
 //! The host body calls the runtime's functions of the same names (`ferrokkos::__private`), whose
 //! types make the markers what the rules took them for: an id is a `TokenId`, which is made only by
@@ -31,6 +38,8 @@ const RELEASE: &str = "__fk_token_release";
 const SIZE: &str = "__fk_token_size";
 const HELD: &str = "__fk_token_held";
 const VALUE: &str = "__fk_token_value";
+const RAND_GET: &str = "__fk_rand_get";
+const RAND_FREE: &str = "__fk_rand_free";
 
 /// Which marker a call is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -45,6 +54,10 @@ pub enum Marker {
     Held,
     /// `__fk_token_value(id)`: the id as a number.
     Value,
+    /// `__fk_rand_get(pool)`: a random pool's state taken.
+    RandGet,
+    /// `__fk_rand_free(pool, rng)`: a random pool's state given back.
+    RandFree,
 }
 
 impl Marker {
@@ -57,6 +70,8 @@ impl Marker {
             Marker::Size => "token_size",
             Marker::Held => "token_held",
             Marker::Value => "token_value",
+            Marker::RandGet => "rand_get_state",
+            Marker::RandFree => "rand_free_state",
         }
     }
 
@@ -78,16 +93,61 @@ pub fn marker(c: &ExprCall) -> Option<Marker> {
         (SIZE, 1) => Some(Marker::Size),
         (HELD, 2) => Some(Marker::Held),
         (VALUE, 1) => Some(Marker::Value),
+        (RAND_GET, 1) => Some(Marker::RandGet),
+        (RAND_FREE, 2) => Some(Marker::RandFree),
         _ => None,
     }
 }
 
-/// Whether `st` is `let id = token.acquire();` (its marker form).
+/// Whether `st` is `let id = token.acquire();` or `let mut rng = pool.get_state();` (their
+/// marker forms): a hold that ends with its block.
 pub fn acquires(st: &Stmt) -> bool {
     matches!(st, Stmt::Local(l) if l.init.as_ref().is_some_and(|i| matches!(
         strip(&i.expr),
-        Expr::Call(c) if marker(c) == Some(Marker::Acquire)
+        Expr::Call(c) if matches!(marker(c), Some(Marker::Acquire | Marker::RandGet))
     )))
+}
+
+impl Marker {
+    /// Whether the marker is a random pool's (its first argument a pool, not a token).
+    pub fn is_random(self) -> bool {
+        matches!(self, Marker::RandGet | Marker::RandFree)
+    }
+}
+
+/// What a hold is of: a token's id or a pool's generator state.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Kind {
+    Id,
+    State,
+}
+
+impl Kind {
+    /// The method that takes a hold, and the one that gives it back.
+    fn methods(self) -> (&'static str, &'static str) {
+        match self {
+            Kind::Id => ("acquire", "release"),
+            Kind::State => ("get_state", "free_state"),
+        }
+    }
+
+    /// The kind a method taking a hold (`acquire`, `get_state`) makes.
+    fn of_take(method: &str) -> Option<Kind> {
+        match method {
+            "acquire" => Some(Kind::Id),
+            "get_state" => Some(Kind::State),
+            _ => None,
+        }
+    }
+
+    /// The kind a method giving a hold back (`release`, `free_state`) ends.
+    fn of_give(method: &str) -> Option<Kind> {
+        match method {
+            "release" => Some(Kind::Id),
+            "free_state" => Some(Kind::State),
+            _ => None,
+        }
+    }
 }
 
 /// The token named by a `__fk_token_held(token, id)` coordinate `e`, if it is one.
@@ -149,15 +209,16 @@ pub fn check_held(name: &str, accesses: &[&crate::race::Access], errors: &mut Ve
     }
 }
 
-/// A binding of an id in the pre-pass's scopes: the token's expression, and whether the block
-/// released it already.
+/// A binding of a hold in the pre-pass's scopes: the token's (or pool's) expression, what it
+/// holds, and whether the block gave it back already.
 struct Held {
     token: Expr,
+    kind: Kind,
     released: bool,
 }
 
 /// The pre-pass (see the module's documentation); `team`: the kernel is a team kernel, where
-/// tokens are not supported yet.
+/// tokens and pools are not supported yet.
 pub fn rewrite(body: &mut Expr, team: bool) -> Vec<syn::Error> {
     let mut tokens = HashSet::new();
     collect_tokens(body, &mut tokens);
@@ -174,13 +235,16 @@ pub fn rewrite(body: &mut Expr, team: bool) -> Vec<syn::Error> {
     r.errors
 }
 
-/// The receivers of `.acquire()` (as text): the tokens of the body.
-fn collect_tokens(body: &Expr, out: &mut HashSet<String>) {
-    struct Find<'a>(&'a mut HashSet<String>);
+/// The receivers of `.acquire()` and `.get_state()` (as text, with the kind they hold): the
+/// tokens and pools of the body.
+fn collect_tokens(body: &Expr, out: &mut HashSet<(String, Kind)>) {
+    struct Find<'a>(&'a mut HashSet<(String, Kind)>);
     impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
         fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-            if m.method == "acquire" && m.args.is_empty() {
-                self.0.insert(key(&m.receiver));
+            if let Some(kind) = Kind::of_take(&m.method.to_string())
+                && m.args.is_empty()
+            {
+                self.0.insert((key(&m.receiver), kind));
             }
             syn::visit::visit_expr_method_call(self, m);
         }
@@ -194,8 +258,9 @@ fn key(e: &Expr) -> String {
 }
 
 struct Rewrite {
-    tokens: HashSet<String>,
-    /// Per block, the names it bound in order: `Some` for an id, `None` for anything else.
+    /// The tokens and pools, with what they hold.
+    tokens: HashSet<(String, Kind)>,
+    /// Per block, the names it bound in order: `Some` for a hold, `None` for anything else.
     scopes: Vec<Vec<(String, Option<Held>)>>,
     team: bool,
     errors: Vec<syn::Error>,
@@ -211,7 +276,12 @@ impl Rewrite {
         self.errors.push(syn::Error::new(span, msg.into()));
     }
 
-    /// The binding `name` resolves to, if it is an id.
+    /// Whether `receiver` is a token or pool of `kind`.
+    fn is_holder(&self, receiver: &Expr, kind: Kind) -> bool {
+        self.tokens.contains(&(key(receiver), kind))
+    }
+
+    /// The binding `name` resolves to, if it is a hold.
     fn id(&self, name: &str) -> Option<&Held> {
         for scope in self.scopes.iter().rev() {
             if let Some((_, b)) = scope.iter().rev().find(|(n, _)| n == name) {
@@ -223,7 +293,12 @@ impl Rewrite {
 
     /// The name of an id that `e` is, if it is one.
     fn id_name(&self, e: &Expr) -> Option<String> {
-        ident_of(e).filter(|n| self.id(n).is_some())
+        ident_of(e).filter(|n| self.id(n).is_some_and(|h| h.kind == Kind::Id))
+    }
+
+    /// The name of a held generator state that `e` is, if it is one.
+    fn state_name(&self, e: &Expr) -> Option<String> {
+        ident_of(e).filter(|n| self.id(n).is_some_and(|h| h.kind == Kind::State))
     }
 
     fn bind(&mut self, name: String, held: Option<Held>) {
@@ -246,7 +321,7 @@ impl Rewrite {
         }
     }
 
-    /// The id of `token` held now (not released in the block that acquired it), if any.
+    /// The hold of `token` held now (not given back in the block that took it), if any.
     fn held_of(&self, token: &str) -> Option<String> {
         self.scopes.iter().flatten().find_map(|(n, b)| {
             b.as_ref()
@@ -255,86 +330,125 @@ impl Rewrite {
         })
     }
 
-    /// `let id = token.acquire();`, if `l` is one (rewritten, the id bound).
+    /// `let id = token.acquire();` or `let mut rng = pool.get_state();`, if `l` is one
+    /// (rewritten, the hold bound).
     fn acquire_let(&mut self, l: &mut syn::Local) -> bool {
         let Some(init) = &l.init else { return false };
         let Expr::MethodCall(m) = strip(&init.expr) else {
             return false;
         };
-        if m.method != "acquire" || !m.args.is_empty() {
+        let Some(kind) = Kind::of_take(&m.method.to_string()) else {
+            return false;
+        };
+        if !m.args.is_empty() || !self.is_holder(&m.receiver, kind) {
             return false;
         }
+        let (take, give) = kind.methods();
+        let what = match kind {
+            Kind::Id => "a token's id",
+            Kind::State => "a random pool's state",
+        };
         let span = m.method.span();
         if self.team {
             self.err(
                 span,
-                "UniqueToken ids are not supported in team kernels yet; acquire them in a range or \
-                 multidimensional kernel",
+                match kind {
+                    Kind::Id => {
+                        "UniqueToken ids are not supported in team kernels yet; acquire them in a \
+                         range or multidimensional kernel"
+                    }
+                    Kind::State => {
+                        "random pool states are not supported in team kernels yet; take them in a \
+                         range or multidimensional kernel"
+                    }
+                },
             );
         }
+        let form = match kind {
+            Kind::Id => "`let id = token.acquire();`",
+            Kind::State => "`let mut rng = pool.get_state();`",
+        };
         if m.turbofish.is_some() || init.diverge.is_some() {
-            self.err(
-                span,
-                "a token's id is acquired as `let id = token.acquire();`",
-            );
+            self.err(span, format!("{what} is taken as {form}"));
         }
         let token = (*m.receiver).clone();
         let name = match &l.pat {
-            Pat::Ident(p) if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() => {
+            Pat::Ident(p)
+                if (p.mutability.is_none() || kind == Kind::State)
+                    && p.by_ref.is_none()
+                    && p.subpat.is_none() =>
+            {
                 p.ident.to_string()
             }
             other => {
+                let rule = match kind {
+                    Kind::Id => "not `mut`, not a pattern or a typed binding",
+                    Kind::State => "not a pattern or a typed binding",
+                };
                 self.err(
                     other.span(),
-                    "a token's id is bound to a plain name: `let id = token.acquire();` (not \
-                     `mut`, not a pattern or a typed binding)",
+                    format!("{what} is bound to a plain name: {form} ({rule})"),
                 );
                 return true;
             }
         };
         if let Some(other) = self.held_of(&key(&token)) {
+            let t = pretty(&token);
             self.err(
                 span,
                 format!(
-                    "this iteration holds `{other}` from `{}` already: an iteration holds one id of \
-                     a token at a time (release it first with `{}.release({other});`)",
-                    pretty(&token),
-                    pretty(&token)
+                    "this iteration holds `{other}` from `{t}` already: an iteration holds one \
+                     {} of `{t}` at a time ({give} it first with `{t}.{give}({other});`)",
+                    match kind {
+                        Kind::Id => "id",
+                        Kind::State => "state",
+                    }
                 ),
             );
         }
+        let _ = take;
         let init = l.init.as_mut().expect("checked");
-        *init.expr = call(ACQUIRE, span, token.to_token_stream());
+        let marker = match kind {
+            Kind::Id => ACQUIRE,
+            Kind::State => RAND_GET,
+        };
+        *init.expr = call(marker, span, token.to_token_stream());
         self.bind(
             name,
             Some(Held {
                 token,
+                kind,
                 released: false,
             }),
         );
         true
     }
 
-    /// `token.release(id);`, if `e` is one (rewritten; the id released if this block bound it).
+    /// `token.release(id);` or `pool.free_state(rng);`, if `e` is one (rewritten; the hold given
+    /// back if this block bound it).
     fn release_stmt(&mut self, e: &mut Expr) -> bool {
         let Expr::MethodCall(m) = strip(e) else {
             return false;
         };
-        let arg_id = match m.args.iter().collect::<Vec<_>>().as_slice() {
-            [a] => self.id_name(a),
+        let Some(kind) = Kind::of_give(&m.method.to_string()) else {
+            return false;
+        };
+        let arg = match m.args.iter().collect::<Vec<_>>().as_slice() {
+            [a] => ident_of(a).filter(|n| self.id(n).is_some_and(|h| h.kind == kind)),
             _ => None,
         };
-        if m.method != "release" || (!self.tokens.contains(&key(&m.receiver)) && arg_id.is_none()) {
+        if !self.is_holder(&m.receiver, kind) && arg.is_none() {
             return false;
         }
+        let (take, give) = kind.methods();
         let span = m.method.span();
         let token = key(&m.receiver);
-        if let Some(id) = &arg_id
+        if let Some(id) = &arg
             && let Some(b) = self.id(id)
             && key(&b.token) != token
         {
             let msg = format!(
-                "`{id}` is an id of `{}`, so it is released by `{}.release({id})`, not by `{}`",
+                "`{id}` is held from `{}`, so it is given back by `{}.{give}({id})`, not by `{}`",
                 pretty(&b.token),
                 pretty(&b.token),
                 pretty(&m.receiver)
@@ -342,15 +456,19 @@ impl Rewrite {
             self.err(span, msg);
             return true;
         }
-        let Some(id) = arg_id else {
+        let Some(id) = arg else {
+            let r = pretty(&m.receiver);
+            let bound = match kind {
+                Kind::Id => "let id",
+                Kind::State => "let mut rng",
+            };
+            let held = match kind {
+                Kind::Id => "id",
+                Kind::State => "rng",
+            };
             self.err(
                 span,
-                format!(
-                    "`{}.release(id)` takes an id acquired from `{}` (`let id = {}.acquire();`)",
-                    pretty(&m.receiver),
-                    pretty(&m.receiver),
-                    pretty(&m.receiver)
-                ),
+                format!("`{r}.{give}({held})` takes what `{bound} = {r}.{take}();` holds"),
             );
             return true;
         };
@@ -366,7 +484,11 @@ impl Rewrite {
             b.released = true;
         }
         let id = syn::Ident::new(&id, m.args[0].span());
-        *e = call(RELEASE, span, quote!(#receiver, #id));
+        let marker = match kind {
+            Kind::Id => RELEASE,
+            Kind::State => RAND_FREE,
+        };
+        *e = call(marker, span, quote!(#receiver, #id));
         true
     }
 
@@ -435,30 +557,58 @@ impl VisitMut for Rewrite {
                 self.visit_expr_mut(&mut ix.expr);
                 self.index(&mut ix.index);
             }
-            Expr::MethodCall(m) if m.method == "acquire" && m.args.is_empty() => {
-                let span = m.method.span();
-                self.err(
-                    span,
-                    "a token's id is acquired only as a statement of its own: `let id = \
-                     token.acquire();`",
-                );
-            }
             Expr::MethodCall(m)
-                if m.method == "release" && self.tokens.contains(&key(&m.receiver)) =>
+                if m.args.is_empty()
+                    && Kind::of_take(&m.method.to_string())
+                        .is_some_and(|k| self.is_holder(&m.receiver, k)) =>
             {
                 let span = m.method.span();
-                self.err(
-                    span,
-                    "a token's id is released only as a statement of its own: `token.release(id);`",
-                );
+                let form = match Kind::of_take(&m.method.to_string()) {
+                    Some(Kind::Id) => "a token's id is acquired only as a statement of its own: \
+                                       `let id = token.acquire();`",
+                    _ => "a random pool's state is taken only as a statement of its own: `let mut \
+                          rng = pool.get_state();`",
+                };
+                self.err(span, form);
+            }
+            Expr::MethodCall(m)
+                if Kind::of_give(&m.method.to_string())
+                    .is_some_and(|k| self.is_holder(&m.receiver, k)) =>
+            {
+                let span = m.method.span();
+                let form = match Kind::of_give(&m.method.to_string()) {
+                    Some(Kind::Id) => "a token's id is released only as a statement of its own: \
+                                       `token.release(id);`",
+                    _ => "a random pool's state is given back only as a statement of its own: \
+                          `pool.free_state(rng);`",
+                };
+                self.err(span, form);
             }
             Expr::MethodCall(m)
                 if m.method == "size"
                     && m.args.is_empty()
-                    && self.tokens.contains(&key(&m.receiver)) =>
+                    && self.is_holder(&m.receiver, Kind::Id) =>
             {
                 let token = (*m.receiver).clone();
                 *e = call(SIZE, m.method.span(), token.to_token_stream());
+            }
+            // `rng.drand()`: a draw of a held state stays a method call (its receiver as it is).
+            Expr::MethodCall(m) if self.state_name(&m.receiver).is_some() => {
+                for a in &mut m.args {
+                    self.visit_expr_mut(a);
+                }
+            }
+            Expr::Path(_) if self.state_name(e).is_some() => {
+                let name = self.state_name(e).expect("checked");
+                let pool = self.id(&name).map(|h| pretty(&h.token)).unwrap_or_default();
+                self.err(
+                    e.span(),
+                    format!(
+                        "`{name}` is a state held from random pool `{pool}`: a kernel uses it \
+                         only through its draws (`{name}.drand()`, `{name}.urand_below(n)`, ...) \
+                         and gives it back with `{pool}.free_state({name});`"
+                    ),
+                );
             }
             Expr::Path(_) if self.id_name(e).is_some() => {
                 let span = e.span();
@@ -516,7 +666,7 @@ pub fn host(c: &mut ExprCall, marker: Marker) {
     let f = syn::Ident::new(marker.function(), span);
     *c.func = syn::parse2(quote_spanned!(span=> ::ferrokkos::__private::#f)).expect("a path");
     for (k, a) in c.args.iter_mut().enumerate() {
-        let by_value = marker == Marker::Release && k == 1;
+        let by_value = matches!(marker, Marker::Release | Marker::RandFree) && k == 1;
         if !by_value {
             *a = syn::parse2(quote_spanned!(a.span()=> &#a)).expect("a reference");
         }
@@ -542,5 +692,13 @@ pub fn as_written(c: &ExprCall) -> Option<Expr> {
         }
         Marker::Held => a(1),
         Marker::Value => a(0),
+        Marker::RandGet => {
+            let p = a(0);
+            syn::parse_quote!(#p.get_state())
+        }
+        Marker::RandFree => {
+            let (p, g) = (a(0), a(1));
+            syn::parse_quote!(#p.free_state(#g))
+        }
     })
 }

@@ -49,6 +49,7 @@
 // the crate: its unit tests, and the containers' device types (`InsertResult`).
 extern crate self as ferrokkos;
 
+mod algorithms;
 mod backend;
 mod choice;
 mod containers;
@@ -94,6 +95,10 @@ pub use error::{BackendError, BorrowKind, DeviceTarget, Error, Result};
 pub use ferrokkos_macros::kernel;
 pub use graph::{Graph, GraphNode, create_graph, when_all};
 
+pub use algorithms::{
+    RandomPool, RandomXorShift64Pool, RandomXorShift1024Pool, XorShift64, XorShift1024,
+    fill_random,
+};
 pub use backend::initialize;
 pub use containers::{
     Bitset, DualView, DynRankView, DynamicView, InsertResult, OffsetView, ScatterMax, ScatterMin,
@@ -247,6 +252,7 @@ pub mod traits {
     //! # Ok::<(), ferrokkos::Error>(())
     //! ```
 
+    pub use crate::algorithms::{FillRank, Generator, RandomValue};
     pub use crate::containers::{IndexRange, MapKey, MapValue, ScatterOp, ScatterValue};
     pub use crate::dispatch::{
         Everywhere, ForFunctor, ForKernel, HostExecutionSpace, HostOnly, Launch, LaunchMDRange,
@@ -310,6 +316,9 @@ pub mod prelude {
 /// nothing here is needed to write or launch kernels.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::algorithms::random::{
+        PoolAccess, RandState, rand_free_state, rand_get_state,
+    };
     pub use crate::containers::{
         BitsetAccess, MapAccess, ScatterAccess, TokenAccess, TokenId, token_acquire, token_held,
         token_release, token_size, token_value,
@@ -352,6 +361,10 @@ pub mod __private {
 
     /// The typed shadow's builders (one call per operation of a kernel body).
     pub mod shadow {
+        pub use crate::algorithms::random::{
+            PoolShadow, StateShadow, rand_free_state_shadow as rand_free_state,
+            rand_get_state_shadow as rand_get_state,
+        };
         pub use crate::kernel::shadow::*;
     }
 

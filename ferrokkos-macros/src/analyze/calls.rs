@@ -267,8 +267,20 @@ impl Walker {
                 Some(name) if !self.is_local(&name) => {
                     self.use_name(&name, a.span());
                     self.constants.remove(&name);
-                    self.unique_tokens.insert(name);
+                    if m.is_random() {
+                        self.random_pools.insert(name);
+                    } else {
+                        self.unique_tokens.insert(name);
+                    }
                 }
+                _ if m.is_random() => self.err_spanned(
+                    &a.to_token_stream(),
+                    format!(
+                        "`{}` is not a random pool the kernel captures: a kernel takes states of a \
+                         captured pool (`let mut rng = pool.get_state();`)",
+                        pretty(a)
+                    ),
+                ),
                 _ => self.err_spanned(
                     &a.to_token_stream(),
                     format!(

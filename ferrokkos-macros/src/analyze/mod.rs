@@ -62,6 +62,8 @@ pub struct Analysis {
     pub constants: HashSet<String>,
     /// Captured UniqueTokens (`token.acquire()`): captured as tokens.
     pub unique_tokens: HashSet<String>,
+    /// Captured random pools (`pool.get_state()`): captured as pools.
+    pub random_pools: HashSet<String>,
     /// Captured Views handed whole to `#[device]` functions (`f(&u, i)`): captured as their type
     /// says (`capture::passed`).
     pub passed: HashSet<String>,
@@ -105,6 +107,8 @@ struct Walker {
     constants: HashSet<String>,
     /// Captured UniqueTokens.
     unique_tokens: HashSet<String>,
+    /// Captured random pools.
+    random_pools: HashSet<String>,
     /// Captured names used as values (not indexed, not the receiver of `extent` or an atomic).
     value_uses: Vec<(String, Span)>,
     /// A device function's parameters taken by reference.
@@ -160,6 +164,7 @@ fn analyze_with(
         views: HashSet::new(),
         constants: HashSet::new(),
         unique_tokens: HashSet::new(),
+        random_pools: HashSet::new(),
         value_uses: Vec::new(),
         ref_params: ref_params.iter().cloned().collect(),
         team,
@@ -185,6 +190,17 @@ impl Walker {
                         "`{name}` is a captured UniqueToken here used as a value; a kernel uses a \
                          token only as `let id = {name}.acquire();`, `{name}.release(id);` and \
                          `{name}.size()`"
+                    ),
+                ));
+                continue;
+            }
+            if self.random_pools.contains(&name) && reported.insert(name.clone()) {
+                self.errors.push(syn::Error::new(
+                    span,
+                    format!(
+                        "`{name}` is a captured random pool here used as a value; a kernel uses a \
+                         pool only as `let mut rng = {name}.get_state();` and \
+                         `{name}.free_state(rng);`"
                     ),
                 ));
                 continue;
@@ -266,6 +282,7 @@ impl Walker {
             views: w.views,
             constants: w.constants,
             unique_tokens: w.unique_tokens,
+            random_pools: w.random_pools,
             passed,
             launch_constants,
             owner_idents: found.owners,

@@ -184,6 +184,7 @@ fn capture_values(
                 // atomic View atomic), which the function's parameter must then take.
                 Role::Read if analysis.passed.contains(name) => quote!(passed),
                 Role::Read if analysis.unique_tokens.contains(name) => quote!(token),
+                Role::Read if analysis.random_pools.contains(name) => quote!(random_pool),
                 Role::Read if analysis.views.contains(name) => quote!(read),
                 Role::Read => quote!(value),
                 Role::Write => quote!(write),

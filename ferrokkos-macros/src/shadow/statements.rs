@@ -101,6 +101,15 @@ fn plain_let(l: &syn::Local, marker: &TokenStream) -> TokenStream {
         let name = ident.to_string();
         return quote!(#marker let #ident = #s::token_acquire(#token, #name););
     }
+    // `let mut gen = pool.get_state();` (a marker since `crate::unique_token`): an `fk::RandHold`.
+    if let (Some(ident), Some(init)) = (&ident, &l.init)
+        && let Expr::Call(c) = strip(&init.expr)
+        && crate::unique_token::marker(c) == Some(crate::unique_token::Marker::RandGet)
+    {
+        let pool = expr(&c.args[0]);
+        let name = ident.to_string();
+        return quote!(#marker let #ident = #s::rand_get_state(#pool, #name););
+    }
     match (ident, &l.init) {
         (None, Some(init)) => {
             let e = expr(&init.expr);

@@ -228,6 +228,34 @@ where
     }
 }
 
+/// A capture the kernel holds generator states of (a random pool, whose `Capture` implementation
+/// lives with it).
+pub struct PoolUse<V> {
+    pub(crate) value: V,
+    pub(crate) name: &'static str,
+}
+
+/// What a kernel holds generator states of: a random pool (sealed).
+#[diagnostic::on_unimplemented(
+    message = "the kernel takes generator states of `{Self}`, which is not a random pool",
+    label = "`get_state()` and `free_state(rng)` in a kernel are a random pool's",
+    note = "make one with `RandomXorShift64Pool::new(&exec, seed)` and capture it: `let mut rng = \
+            pool.get_state();`"
+)]
+pub trait KernelRandomPool: Sealed {}
+
+/// Captures `value`, which the kernel takes generator states of (`pool.get_state()`), as `name`.
+pub fn random_pool<C: IntoCapture + ?Sized>(value: &C, name: &'static str) -> PoolUse<C::Value>
+where
+    C::Value: KernelRandomPool,
+    PoolUse<C::Value>: Capture,
+{
+    PoolUse {
+        value: value.capture_value(),
+        name,
+    }
+}
+
 /// How a captured name becomes a captured value: numbers are copied, Views cloned (sharing the
 /// allocation), and references to either captured as what they refer to (so that `let x = &self.x;`
 /// can be captured).

@@ -195,7 +195,7 @@ mod abort;
 pub(crate) mod array;
 mod body;
 pub(crate) mod bounds;
-mod builder;
+pub(crate) mod builder;
 pub(crate) mod capture;
 mod complex;
 pub(crate) mod device_bounds;

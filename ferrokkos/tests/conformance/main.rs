@@ -22,6 +22,7 @@ mod common;
 #[macro_use]
 mod spaces;
 
+mod algorithms;
 mod containers;
 mod custom_reducers;
 mod deep_copy;

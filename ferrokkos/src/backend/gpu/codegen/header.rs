@@ -37,7 +37,8 @@ impl Target {
 /// (`complex.cuh`); atomics (`atomics.cuh`);
 /// reducers (`reducers.cuh`); block-level reduction and scan (`block.cuh`); team collectives
 /// (`team.cuh`); UniqueTokens (`token.cuh`); Bitsets (`bitset.cuh`); UnorderedMaps
-/// (`unordered_map.cuh`); then the end of the include guard that `types.cuh` opens.
+/// (`unordered_map.cuh`); random pools (`random.cuh`); then the end of the include guard that
+/// `types.cuh` opens.
 pub const DEVICE_HEADER: &str = concat!(
     include_str!("device/types.cuh"),
     "\n",
@@ -62,6 +63,8 @@ pub const DEVICE_HEADER: &str = concat!(
     include_str!("device/bitset.cuh"),
     "\n",
     include_str!("device/unordered_map.cuh"),
+    "\n",
+    include_str!("device/random.cuh"),
     "\n#endif  // FERROKKOS_DEVICE_CUH\n",
 );
 
@@ -87,6 +90,8 @@ pub(crate) struct HeaderParts {
     pub(crate) bitsets: bool,
     /// UnorderedMaps (`fk::UnorderedMap`, `fk::map_*`: `unordered_map.cuh`).
     pub(crate) maps: bool,
+    /// Random pools (`fk::RandomPool`, `fk::RandHold`: `random.cuh`).
+    pub(crate) random: bool,
 }
 
 impl HeaderParts {
@@ -105,6 +110,7 @@ impl HeaderParts {
             tokens: text.contains("fk::UniqueToken") || text.contains("fk::TokenHold"),
             bitsets: text.contains("fk::Bitset") || text.contains("fk::bitset_"),
             maps: text.contains("fk::UnorderedMap") || text.contains("fk::map_"),
+            random: text.contains("fk::RandomPool") || text.contains("fk::RandHold"),
         }
     }
 
@@ -117,6 +123,7 @@ impl HeaderParts {
             tokens: self.tokens || other.tokens,
             bitsets: self.bitsets || other.bitsets,
             maps: self.maps || other.maps,
+            random: self.random || other.random,
         }
     }
 }
@@ -159,6 +166,10 @@ pub(crate) fn device_header(parts: HeaderParts, target: Target) -> String {
     if parts.maps {
         out.push_str(include_str!("device/unordered_map.cuh"));
     }
+    out.push('\n');
+    if parts.random {
+        out.push_str(include_str!("device/random.cuh"));
+    }
     out.push_str(GUARD_END);
     out
 }
@@ -177,6 +188,7 @@ mod tests {
             tokens: true,
             bitsets: true,
             maps: true,
+            random: true,
         };
         assert_eq!(device_header(all, Target::Cuda), DEVICE_HEADER);
         let none = device_header(HeaderParts::default(), Target::Cuda);

@@ -1,0 +1,3 @@
+//! Kokkos' algorithms on every space, against plain Rust and Kokkos' formulas.
+
+mod random;
