@@ -83,6 +83,9 @@ pub enum Command {
     /// concurrent inserts and lookups into an UnorderedMap, a hand-written table and (host) dashmap
     #[command(long_about = crate::map::LONG_ABOUT)]
     Map(crate::map::Args),
+    /// fill_random with Kokkos' random pools, against cuRAND (cuda) and rand's SmallRng (host)
+    #[command(long_about = crate::random::LONG_ABOUT)]
+    Random(crate::random::Args),
     /// 2D 9-point stencil sweep and matrix-free CG (MDRangePolicy) on serial, threads or cuda
     #[command(long_about = crate::stencil::LONG_ABOUT)]
     Stencil(crate::stencil::Args),

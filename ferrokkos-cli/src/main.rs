@@ -31,6 +31,7 @@ mod in_child;
 mod info;
 mod latency;
 mod map;
+mod random;
 mod openmp;
 mod progress;
 mod scatter;
@@ -105,6 +106,7 @@ fn main() -> ExitCode {
         Some(Command::Spmv(args)) => spmv::main(settings, args),
         Some(Command::Scatter(args)) => scatter::main(settings, args),
         Some(Command::Map(args)) => map::main(settings, args),
+        Some(Command::Random(args)) => random::main(settings, args),
         Some(Command::Stencil(args)) => stencil::main(settings, args),
         Some(Command::Latency(args)) => latency::main(settings, args),
         Some(Command::Timeline(args)) => timeline::main(args),

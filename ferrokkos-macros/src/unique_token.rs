@@ -398,10 +398,14 @@ impl Rewrite {
                 span,
                 format!(
                     "this iteration holds `{other}` from `{t}` already: an iteration holds one \
-                     {} of `{t}` at a time ({give} it first with `{t}.{give}({other});`)",
+                     {} at a time ({} first with `{t}.{give}({other});`)",
                     match kind {
-                        Kind::Id => "id",
-                        Kind::State => "state",
+                        Kind::Id => "id of a token",
+                        Kind::State => "state of a pool",
+                    },
+                    match kind {
+                        Kind::Id => "release it",
+                        Kind::State => "give it back",
                     }
                 ),
             );
@@ -447,8 +451,12 @@ impl Rewrite {
             && let Some(b) = self.id(id)
             && key(&b.token) != token
         {
+            let (what, verb) = match kind {
+                Kind::Id => ("an id", "released"),
+                Kind::State => ("a state", "given back"),
+            };
             let msg = format!(
-                "`{id}` is held from `{}`, so it is given back by `{}.{give}({id})`, not by `{}`",
+                "`{id}` is {what} of `{}`, so it is {verb} by `{}.{give}({id})`, not by `{}`",
                 pretty(&b.token),
                 pretty(&b.token),
                 pretty(&m.receiver)
