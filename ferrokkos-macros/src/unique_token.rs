@@ -131,6 +131,52 @@ impl Kind {
         }
     }
 
+    /// What a hold is, for messages.
+    fn what(self) -> &'static str {
+        match self {
+            Kind::Id => "a token's id",
+            Kind::State => "a random pool's state",
+        }
+    }
+
+    /// The statement that takes a hold.
+    fn form(self) -> &'static str {
+        match self {
+            Kind::Id => "`let id = token.acquire();`",
+            Kind::State => "`let mut rng = pool.get_state();`",
+        }
+    }
+
+    /// The statement that gives a hold back.
+    fn give_form(self) -> &'static str {
+        match self {
+            Kind::Id => "`token.release(id);`",
+            Kind::State => "`pool.free_state(rng);`",
+        }
+    }
+
+    /// Why a hold is refused in a team kernel.
+    fn team_message(self) -> &'static str {
+        match self {
+            Kind::Id => {
+                "UniqueToken ids are not supported in team kernels yet; acquire them in a range or \
+                 multidimensional kernel"
+            }
+            Kind::State => {
+                "random pool states are not supported in team kernels yet; take them in a range or \
+                 multidimensional kernel"
+            }
+        }
+    }
+
+    /// The hold's noun and the verb of giving it back (`id of a token`, `release it`).
+    fn one_at_a_time(self) -> (&'static str, &'static str) {
+        match self {
+            Kind::Id => ("id of a token", "release it"),
+            Kind::State => ("state of a pool", "give it back"),
+        }
+    }
+
     /// The kind a method taking a hold (`acquire`, `get_state`) makes.
     fn of_take(method: &str) -> Option<Kind> {
         match method {
@@ -343,33 +389,13 @@ impl Rewrite {
         if !m.args.is_empty() || !self.is_holder(&m.receiver, kind) {
             return false;
         }
-        let (take, give) = kind.methods();
-        let what = match kind {
-            Kind::Id => "a token's id",
-            Kind::State => "a random pool's state",
-        };
+        let (_, give) = kind.methods();
         let span = m.method.span();
         if self.team {
-            self.err(
-                span,
-                match kind {
-                    Kind::Id => {
-                        "UniqueToken ids are not supported in team kernels yet; acquire them in a \
-                         range or multidimensional kernel"
-                    }
-                    Kind::State => {
-                        "random pool states are not supported in team kernels yet; take them in a \
-                         range or multidimensional kernel"
-                    }
-                },
-            );
+            self.err(span, kind.team_message());
         }
-        let form = match kind {
-            Kind::Id => "`let id = token.acquire();`",
-            Kind::State => "`let mut rng = pool.get_state();`",
-        };
         if m.turbofish.is_some() || init.diverge.is_some() {
-            self.err(span, format!("{what} is taken as {form}"));
+            self.err(span, format!("{} is taken as {}", kind.what(), kind.form()));
         }
         let token = (*m.receiver).clone();
         let name = match &l.pat {
@@ -385,32 +411,26 @@ impl Rewrite {
                     Kind::Id => "not `mut`, not a pattern or a typed binding",
                     Kind::State => "not a pattern or a typed binding",
                 };
-                self.err(
-                    other.span(),
-                    format!("{what} is bound to a plain name: {form} ({rule})"),
+                let msg = format!(
+                    "{} is bound to a plain name: {} ({rule})",
+                    kind.what(),
+                    kind.form()
                 );
+                self.err(other.span(), msg);
                 return true;
             }
         };
         if let Some(other) = self.held_of(&key(&token)) {
             let t = pretty(&token);
+            let (noun, verb) = kind.one_at_a_time();
             self.err(
                 span,
                 format!(
                     "this iteration holds `{other}` from `{t}` already: an iteration holds one \
-                     {} at a time ({} first with `{t}.{give}({other});`)",
-                    match kind {
-                        Kind::Id => "id of a token",
-                        Kind::State => "state of a pool",
-                    },
-                    match kind {
-                        Kind::Id => "release it",
-                        Kind::State => "give it back",
-                    }
+                     {noun} at a time ({verb} first with `{t}.{give}({other});`)"
                 ),
             );
         }
-        let _ = take;
         let init = l.init.as_mut().expect("checked");
         let marker = match kind {
             Kind::Id => ACQUIRE,
@@ -554,57 +574,74 @@ impl Rewrite {
     }
 }
 
+impl Rewrite {
+    /// A method call of a token, a pool or a held state outside the statements that take and give
+    /// back holds: refused (a take or give-back in an expression), rewritten (`token.size()`), or
+    /// a draw (`rng.drand()`, which stays a method call with its receiver as it is). Whether `e`
+    /// was one.
+    fn hold_method(&mut self, e: &mut Expr) -> bool {
+        let Expr::MethodCall(m) = e else { return false };
+        let method = m.method.to_string();
+        let span = m.method.span();
+        if let Some(kind) = Kind::of_take(&method)
+            && m.args.is_empty()
+            && self.is_holder(&m.receiver, kind)
+        {
+            let verb = match kind {
+                Kind::Id => "acquired",
+                Kind::State => "taken",
+            };
+            let msg = format!(
+                "{} is {verb} only as a statement of its own: {}",
+                kind.what(),
+                kind.form()
+            );
+            self.err(span, msg);
+            return true;
+        }
+        if let Some(kind) = Kind::of_give(&method)
+            && self.is_holder(&m.receiver, kind)
+        {
+            let verb = match kind {
+                Kind::Id => "released",
+                Kind::State => "given back",
+            };
+            let msg = format!(
+                "{} is {verb} only as a statement of its own: {}",
+                kind.what(),
+                kind.give_form()
+            );
+            self.err(span, msg);
+            return true;
+        }
+        if method == "size" && m.args.is_empty() && self.is_holder(&m.receiver, Kind::Id) {
+            let token = (*m.receiver).clone();
+            *e = call(SIZE, span, token.to_token_stream());
+            return true;
+        }
+        if self.state_name(&m.receiver).is_some() {
+            for a in &mut m.args {
+                self.visit_expr_mut(a);
+            }
+            return true;
+        }
+        false
+    }
+}
+
 impl VisitMut for Rewrite {
     fn visit_block_mut(&mut self, b: &mut syn::Block) {
         self.block(b);
     }
 
     fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if self.hold_method(e) {
+            return;
+        }
         match e {
             Expr::Index(ix) => {
                 self.visit_expr_mut(&mut ix.expr);
                 self.index(&mut ix.index);
-            }
-            Expr::MethodCall(m)
-                if m.args.is_empty()
-                    && Kind::of_take(&m.method.to_string())
-                        .is_some_and(|k| self.is_holder(&m.receiver, k)) =>
-            {
-                let span = m.method.span();
-                let form = match Kind::of_take(&m.method.to_string()) {
-                    Some(Kind::Id) => "a token's id is acquired only as a statement of its own: \
-                                       `let id = token.acquire();`",
-                    _ => "a random pool's state is taken only as a statement of its own: `let mut \
-                          rng = pool.get_state();`",
-                };
-                self.err(span, form);
-            }
-            Expr::MethodCall(m)
-                if Kind::of_give(&m.method.to_string())
-                    .is_some_and(|k| self.is_holder(&m.receiver, k)) =>
-            {
-                let span = m.method.span();
-                let form = match Kind::of_give(&m.method.to_string()) {
-                    Some(Kind::Id) => "a token's id is released only as a statement of its own: \
-                                       `token.release(id);`",
-                    _ => "a random pool's state is given back only as a statement of its own: \
-                          `pool.free_state(rng);`",
-                };
-                self.err(span, form);
-            }
-            Expr::MethodCall(m)
-                if m.method == "size"
-                    && m.args.is_empty()
-                    && self.is_holder(&m.receiver, Kind::Id) =>
-            {
-                let token = (*m.receiver).clone();
-                *e = call(SIZE, m.method.span(), token.to_token_stream());
-            }
-            // `rng.drand()`: a draw of a held state stays a method call (its receiver as it is).
-            Expr::MethodCall(m) if self.state_name(&m.receiver).is_some() => {
-                for a in &mut m.args {
-                    self.visit_expr_mut(a);
-                }
             }
             Expr::Path(_) if self.state_name(e).is_some() => {
                 let name = self.state_name(e).expect("checked");

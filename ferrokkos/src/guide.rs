@@ -67,6 +67,10 @@ pub struct UnorderedMapChapter;
 #[doc = include_str!("../../docs/guide/offset-view.md")]
 pub struct OffsetViewChapter;
 
+/// Chapter: random numbers.
+#[doc = include_str!("../../docs/guide/random-numbers.md")]
+pub struct RandomNumbers;
+
 /// The Kokkos -> ferrokkos name table.
 #[doc = include_str!("../../docs/guide/names.md")]
 pub struct Names;

@@ -96,8 +96,7 @@ pub use ferrokkos_macros::kernel;
 pub use graph::{Graph, GraphNode, create_graph, when_all};
 
 pub use algorithms::{
-    RandomPool, RandomXorShift64Pool, RandomXorShift1024Pool, XorShift64, XorShift1024,
-    fill_random,
+    RandomPool, RandomXorShift64Pool, RandomXorShift1024Pool, XorShift64, XorShift1024, fill_random,
 };
 pub use backend::initialize;
 pub use containers::{
@@ -316,9 +315,7 @@ pub mod prelude {
 /// nothing here is needed to write or launch kernels.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::algorithms::random::{
-        PoolAccess, RandState, rand_free_state, rand_get_state,
-    };
+    pub use crate::algorithms::random::{PoolAccess, RandState, rand_free_state, rand_get_state};
     pub use crate::containers::{
         BitsetAccess, MapAccess, ScatterAccess, TokenAccess, TokenId, token_acquire, token_held,
         token_release, token_size, token_value,

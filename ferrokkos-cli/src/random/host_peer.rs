@@ -4,6 +4,7 @@
 //! system), and its `SmallRng` (xoshiro256++), one per chunk seeded from the chunk's number.
 
 use super::Fill;
+#[cfg(feature = "peers")]
 use crate::Failure;
 
 /// The elements of one chunk (one generator).

@@ -152,7 +152,9 @@ fn run<S: Launch>(args: &Args, exec: &S) -> Result<(), Failure> {
 /// Every number in [0, 1], and their mean within six standard errors of 1/2.
 fn check(name: &str, v: &[f64]) -> Result<(), Failure> {
     if let Some(bad) = v.iter().find(|e| !(0.0..=1.0).contains(*e)) {
-        return Err(Failure::Run(format!("random: {name} gave {bad}, outside [0, 1]")));
+        return Err(Failure::Run(format!(
+            "random: {name} gave {bad}, outside [0, 1]"
+        )));
     }
     let mean = v.iter().sum::<f64>() / v.len() as f64;
     let tolerance = 6.0 * (1.0 / 12.0 / v.len() as f64).sqrt();

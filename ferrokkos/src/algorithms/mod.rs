@@ -3,6 +3,6 @@
 pub(crate) mod random;
 
 pub use random::{
-    FillRank, Generator, RandomPool, RandomValue, RandomXorShift64Pool, RandomXorShift1024Pool, XorShift64,
-    XorShift1024, fill_random,
+    FillRank, Generator, RandomPool, RandomValue, RandomXorShift64Pool, RandomXorShift1024Pool,
+    XorShift64, XorShift1024, fill_random,
 };

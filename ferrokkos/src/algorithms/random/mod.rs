@@ -15,4 +15,6 @@ pub use fill::{FillRank, fill_random};
 pub use generator::{Generator, XorShift64, XorShift1024};
 pub use pool::{RandomPool, RandomXorShift64Pool, RandomXorShift1024Pool};
 pub use shadow::{PoolShadow, StateShadow};
-pub use shadow::{rand_free_state as rand_free_state_shadow, rand_get_state as rand_get_state_shadow};
+pub use shadow::{
+    rand_free_state as rand_free_state_shadow, rand_get_state as rand_get_state_shadow,
+};

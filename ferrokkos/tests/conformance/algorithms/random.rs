@@ -26,7 +26,9 @@ impl Ref64 {
         (self.step().wrapping_mul(2685821657736338717) >> 16) as u32
     }
     fn urand64(&mut self) -> u64 {
-        self.step().wrapping_mul(2685821657736338717).wrapping_sub(1)
+        self.step()
+            .wrapping_mul(2685821657736338717)
+            .wrapping_sub(1)
     }
 }
 
@@ -43,7 +45,9 @@ impl Ref1024 {
         s1 ^= s1 >> 11;
         let s0 = s0 ^ (s0 >> 30);
         self.0[self.1] = s0 ^ s1;
-        self.0[self.1].wrapping_mul(1181783497276652981).wrapping_sub(1)
+        self.0[self.1]
+            .wrapping_mul(1181783497276652981)
+            .wrapping_sub(1)
     }
 }
 
@@ -75,7 +79,11 @@ fn pool_states_are_seeded_as_kokkos_seeds_them() -> Result<()> {
         let words = kokkos_seed_words(seed, 3 * 16);
         for k in 0..3 {
             let (w, p) = pool.state(k)?.state();
-            assert_eq!(&w[..], &words[16 * k..16 * k + 16], "seed {seed}, state {k}");
+            assert_eq!(
+                &w[..],
+                &words[16 * k..16 * k + 16],
+                "seed {seed}, state {k}"
+            );
             assert_eq!(p, 0);
         }
         assert_eq!(XorShift1024::new(seed).state().0[..], words[..16]);
@@ -96,7 +104,10 @@ fn host_generators_follow_kokkos_formulas() {
         assert_eq!(g.rand64(), (r.urand64() / 2) as i64);
         assert_eq!(g.drand(), r.urand64() as f64 / u64::MAX as f64);
         assert_eq!(g.frand(), r.urand64() as f32 / u64::MAX as f32);
-        assert_eq!(g.drand_between(-2.0, 3.0), 5.0 * r.urand64() as f64 / u64::MAX as f64 - 2.0);
+        assert_eq!(
+            g.drand_between(-2.0, 3.0),
+            5.0 * r.urand64() as f64 / u64::MAX as f64 - 2.0
+        );
         // `urand(10)`: draws at or above 4294967290 are drawn again.
         let v = loop {
             let v = r.urand();
@@ -105,14 +116,17 @@ fn host_generators_follow_kokkos_formulas() {
             }
         };
         assert_eq!(g.urand_below(10), v);
-        assert_eq!(g.urand_between(7, 17), 7 + {
-            loop {
-                let v = r.urand();
-                if v < (u32::MAX / 10) * 10 {
-                    break v % 10;
+        assert_eq!(
+            g.urand_between(7, 17),
+            7 + {
+                loop {
+                    let v = r.urand();
+                    if v < (u32::MAX / 10) * 10 {
+                        break v % 10;
+                    }
                 }
             }
-        });
+        );
     }
     assert_eq!(XorShift64::new(0), XorShift64::new(1318319));
     let words = kokkos_seed_words(9, 16);
@@ -123,7 +137,10 @@ fn host_generators_follow_kokkos_formulas() {
     }
     // Empty ranges draw nothing and give 0 (Kokkos divides by zero there).
     let before = g;
-    assert_eq!((g.urand_below(0), g.rand_below(-3), g.rand64_below(0)), (0, 0, 0));
+    assert_eq!(
+        (g.urand_below(0), g.rand_below(-3), g.rand64_below(0)),
+        (0, 0, 0)
+    );
     assert_eq!(g, before);
 }
 
@@ -180,7 +197,11 @@ fn states_are_held_by_one_iteration_at_a_time<S: Launch>(exec: &S) -> Result<()>
         let mut sorted = got.clone();
         sorted.sort_unstable();
         sorted.dedup();
-        assert_eq!(sorted.len(), got.len(), "a number drawn twice: a state was shared");
+        assert_eq!(
+            sorted.len(),
+            got.len(),
+            "a number drawn twice: a state was shared"
+        );
         // Each state gave out a prefix of its stream: replay each and count what it gave.
         let mut remaining: std::collections::HashSet<u64> = got.iter().copied().collect();
         let seeds = kokkos_seed_words(31, states);
@@ -197,7 +218,11 @@ fn states_are_held_by_one_iteration_at_a_time<S: Launch>(exec: &S) -> Result<()>
             }
             assert_eq!(pool.state(k)?.state(), r.0, "state {k} after {given} draws");
         }
-        assert!(remaining.is_empty(), "{} draws of no state's stream", remaining.len());
+        assert!(
+            remaining.is_empty(),
+            "{} draws of no state's stream",
+            remaining.len()
+        );
     }
     Ok(())
 }
@@ -309,7 +334,11 @@ fn draws_match_the_host_generator<S: Launch>(exec: &S) -> Result<()> {
     let got = download(&floats)?;
     for (k, (a, b)) in got.iter().zip(&wf).enumerate() {
         // `normal` takes `ln` and `cos` from each side's math library: within a few ulps.
-        let tol = if k % 7 >= 5 { 1e-13 * b.abs().max(1.0) } else { 0.0 };
+        let tol = if k % 7 >= 5 {
+            1e-13 * b.abs().max(1.0)
+        } else {
+            0.0
+        };
         assert!((a - b).abs() <= tol, "draw {k}: {a} against {b}");
     }
     for r in wi.chunks(9) {
@@ -320,7 +349,10 @@ fn draws_match_the_host_generator<S: Launch>(exec: &S) -> Result<()> {
     Ok(())
 }
 
-per_space!(draws_match_the_host_generator, draws_match_the_host_generator);
+per_space!(
+    draws_match_the_host_generator,
+    draws_match_the_host_generator
+);
 
 /// `fill_random` on Serial gives Kokkos' Serial values: rows in order, 128 per held state, the
 /// elements of a row in index order; ranks 1 to 3, both layouts, integers and floats.
@@ -374,7 +406,11 @@ fn fill_random_fills_every_element_in_range<S: Launch>(exec: &S) -> Result<()> {
     }
     let e = fill_random(exec, &i, &pool, 4..4).unwrap_err();
     assert!(matches!(e, Error::InvalidArgument { .. }));
-    assert!(e.to_string().contains("View \"i\": the range 4..4 is empty"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("View \"i\": the range 4..4 is empty"),
+        "{e}"
+    );
     let e = fill_random(exec, &x, &pool, 1.0..f64::NAN).unwrap_err();
     assert!(e.to_string().contains("the range 1.0..NaN is empty"), "{e}");
     Ok(())
@@ -498,7 +534,10 @@ fn pool_errors_name_the_problem() -> Result<()> {
     );
     let pool = RandomXorShift1024Pool::with_states(&exec, 1, 2)?;
     let e = pool.state(2).unwrap_err();
-    assert_eq!(e.to_string(), "Random_XorShift1024: state 2 of a pool of 2 states");
+    assert_eq!(
+        e.to_string(),
+        "Random_XorShift1024: state 2 of a pool of 2 states"
+    );
     // A pool captured by two launches at once is one launch's at a time.
     let x = View::<u32, 1>::new("x", [4])?;
     let twice = pool.clone();
@@ -537,8 +576,14 @@ fn random_kernels_compile_for_the_gpu() -> Result<()> {
     });
     let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
-    assert!(text.contains("const fk::RandomPool<fk::XorShift64> p64"), "{text}");
-    assert!(text.contains("fk::RandHold<fk::XorShift1024> b(p1024);"), "{text}");
+    assert!(
+        text.contains("const fk::RandomPool<fk::XorShift64> p64"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fk::RandHold<fk::XorShift1024> b(p1024);"),
+        "{text}"
+    );
     assert!(text.contains("a.release();"), "{text}");
     check_device_code(&tu);
     Ok(())
@@ -547,15 +592,20 @@ fn random_kernels_compile_for_the_gpu() -> Result<()> {
 /// The numbers Kokkos itself gives (Kokkos 3.4's `Random_XorShift64_Pool<Serial>(seed)` and
 /// `Random_XorShift1024_Pool<Serial>(seed)`, one state each, and `fill_random(a, pool, -1.0, 1.0)`
 /// of a 130 x 2 View, printed by a C++ program against Debian's Trilinos 13.2 Kokkos): the same
-/// seeds give the same numbers here.
+/// seeds give the same numbers here. (The literals are as Kokkos printed them, `%.17g` and `%.9g`.)
 #[test]
+#[allow(clippy::excessive_precision)]
 fn seeds_give_the_numbers_kokkos_gives() -> Result<()> {
     crate::common::runtime();
     let exec = Serial::default_instance()?;
     let cases: [(u64, [u64; 3], u32, f64, f32, i32); 2] = [
         (
             0,
-            [6727787113599424570, 9149168868200328435, 11242822011026406021],
+            [
+                6727787113599424570,
+                9149168868200328435,
+                11242822011026406021,
+            ],
             10,
             0.65414067376690133,
             0.454432458,
@@ -563,7 +613,11 @@ fn seeds_give_the_numbers_kokkos_gives() -> Result<()> {
         ),
         (
             12345,
-            [13560069293903648721, 1503290412936721775, 13280106426889089020],
+            [
+                13560069293903648721,
+                1503290412936721775,
+                13280106426889089020,
+            ],
             14,
             0.31191095728729001,
             0.199149728,
@@ -581,13 +635,21 @@ fn seeds_give_the_numbers_kokkos_gives() -> Result<()> {
     let cases: [(u64, [u64; 3], u32, f64); 2] = [
         (
             0,
-            [4321707613525514059, 3837409992859919612, 16719450502560912221],
+            [
+                4321707613525514059,
+                3837409992859919612,
+                16719450502560912221,
+            ],
             16,
             0.75447161433660281,
         ),
         (
             12345,
-            [7653950897185246563, 15615541196074927405, 2489548469643262458],
+            [
+                7653950897185246563,
+                15615541196074927405,
+                2489548469643262458,
+            ],
             12,
             0.18903205501404505,
         ),

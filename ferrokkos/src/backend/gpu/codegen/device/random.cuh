@@ -35,28 +35,36 @@ struct XorShift64 {
   }
 };
 
-/// Kokkos' `Random_XorShift1024`.
+/// Kokkos' `Random_XorShift1024`, its sixteen words kept rotated so that `r[0]` is the word at the
+/// position `p`: every index is then a constant, and the words stay in registers (an array indexed
+/// by `p` would live in local memory). A step reads `r[0]` and `r[1]` and rotates by one, with the
+/// new word first (Kokkos writes it at position `p + 1`, which becomes `p`).
 struct XorShift1024 {
   static constexpr u64 MULTIPLIER = 1181783497276652981ull;
-  u64 s[16];
+  u64 r[16];
   u32 p;
   __device__ __forceinline__ void load(const u64* w, usize stride) {
-    for (int j = 0; j < 16; ++j) s[j] = w[j * stride];
     p = (u32)(w[16 * stride] & 15ull);
+#pragma unroll
+    for (u32 j = 0; j < 16u; ++j) r[j] = w[((p + j) & 15u) * stride];
   }
   __device__ __forceinline__ void store(u64* w, usize stride) const {
-    for (int j = 0; j < 16; ++j) w[j * stride] = s[j];
+#pragma unroll
+    for (u32 j = 0; j < 16u; ++j) w[((p + j) & 15u) * stride] = r[j];
     w[16 * stride] = (u64)p;
   }
   __device__ __forceinline__ u64 step() {
-    const u64 s0 = s[p];
-    p = (p + 1u) & 15u;
-    u64 s1 = s[p];
+    const u64 s0 = r[0];
+    u64 s1 = r[1];
     s1 ^= s1 << 31;
     s1 ^= s1 >> 11;
-    const u64 r = s0 ^ (s0 >> 30) ^ s1;
-    s[p] = r;
-    return r;
+    const u64 out = s0 ^ (s0 >> 30) ^ s1;
+#pragma unroll
+    for (int j = 1; j < 15; ++j) r[j] = r[j + 1];
+    r[15] = s0;
+    r[0] = out;
+    p = (p + 1u) & 15u;
+    return out;
   }
 };
 
