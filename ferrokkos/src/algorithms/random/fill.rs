@@ -120,7 +120,7 @@ impl<T: RandomValue, L: Layout, M: MemorySpace> FillRank<T> for View<T, 1, L, M>
             RangePolicy::new(exec, 0, chunks)?,
             crate::kernel!(|c| {
                 let mut rng = pool.get_state();
-                for j in 0..128usize {
+                for j in 0..ROWS {
                     let idx = c * step_c + j * step_j;
                     if idx < n0 {
                         // SAFETY (race rules): iteration `c` alone writes rows `c * step_c + j *
@@ -163,7 +163,7 @@ macro_rules! fill_rank {
                     RangePolicy::new(exec, 0, chunks)?,
                     crate::kernel!(|c| {
                         let mut rng = pool.get_state();
-                        for j in 0..128usize {
+                        for j in 0..ROWS {
                             let idx = c * step_c + j * step_j;
                             if idx < n0 {
                                 for t in 0..row {
