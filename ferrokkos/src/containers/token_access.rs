@@ -88,7 +88,7 @@ impl<'a> TokenAccess<'a> {
         }
         let start = participant % self.slots;
         let mut k = start;
-        let mut rounds = 0u32;
+        let mut backoff = context::Backoff::new();
         loop {
             let slot = self.slot(k);
             if slot.load(Ordering::Relaxed) == 0
@@ -104,12 +104,7 @@ impl<'a> TokenAccess<'a> {
             }
             k = if k + 1 == self.slots { 0 } else { k + 1 };
             if k == start {
-                rounds += 1;
-                if rounds < 64 {
-                    std::hint::spin_loop();
-                } else {
-                    std::thread::yield_now();
-                }
+                backoff.round();
             }
         }
     }

@@ -53,6 +53,27 @@ pub(crate) fn participant_of() -> (usize, usize) {
     PARTICIPANT.with(Cell::get)
 }
 
+/// A thread's wait for a slot that other threads of its job hold (a UniqueToken's id, a random
+/// pool's state): after each full round over the slots, a spin hint for the first 64 rounds, then
+/// a yield (a holder may be descheduled).
+pub(crate) struct Backoff(u32);
+
+impl Backoff {
+    pub(crate) fn new() -> Backoff {
+        Backoff(0)
+    }
+
+    /// One more round found every slot held.
+    pub(crate) fn round(&mut self) {
+        self.0 += 1;
+        if self.0 < 64 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
 /// Marks this thread as running participant `index` of a host job of `count` participants until the
 /// scope is dropped (then the participant it was before, for a job run inline inside another).
 pub(crate) struct ParticipantScope((usize, usize));

@@ -92,7 +92,7 @@ impl<'a, G: Generator> PoolAccess<'a, G> {
         } else {
             let start = participant % states;
             let mut k = start;
-            let mut rounds = 0u32;
+            let mut backoff = context::Backoff::new();
             loop {
                 // SAFETY: word 0 of a state is its lock, only ever accessed atomically in the
                 // launch; `AtomicU64` has `u64`'s layout, and the words are 8-aligned.
@@ -106,12 +106,7 @@ impl<'a, G: Generator> PoolAccess<'a, G> {
                 }
                 k = if k + 1 == states { 0 } else { k + 1 };
                 if k == start {
-                    rounds += 1;
-                    if rounds < 64 {
-                        std::hint::spin_loop();
-                    } else {
-                        std::thread::yield_now();
-                    }
+                    backoff.round();
                 }
             }
         };

@@ -32,7 +32,10 @@ const MAX_STATES: usize = i32::MAX as usize;
 /// streams, as Kokkos' pool of that generator, seed and number of states. Which state an iteration
 /// gets depends on the thread that runs it: on Serial (one state) the numbers are Kokkos' Serial
 /// numbers, on Threads and Cuda the same streams are spread over the iterations as the threads
-/// come. A clone shares the states (Kokkos' shallow copy).
+/// come. A clone shares the states (Kokkos' shallow copy). A launch holds the pool's states
+/// exclusively: launches on several instances that share a pool run one after the other on a GPU,
+/// and on the host the second is refused with `Error::Borrow` (give each instance a pool of its
+/// own, as `partition_space` users do).
 ///
 /// ```
 /// use ferrokkos::prelude::*;
@@ -175,12 +178,18 @@ impl<G: Generator, S: ExecutionSpace> RandomPool<G, S> {
             });
         }
         let first = k * self.state_stride + self.word_stride;
-        let last = first + (G::WORDS - 1) * self.word_stride;
-        let span = subview(&self.words, (first..last + 1,))?;
-        let host = create_mirror_view_and_copy(HostSpace, &span)?.to_vec()?;
         let mut buf = [0u64; 17];
-        for (j, w) in buf[..G::WORDS].iter_mut().enumerate() {
-            *w = host[j * self.word_stride];
+        if self.word_stride == 1 {
+            let span = subview(&self.words, (first..first + G::WORDS,))?;
+            let host = create_mirror_view_and_copy(HostSpace, &span)?.to_vec()?;
+            buf[..G::WORDS].copy_from_slice(&host);
+        } else {
+            // A GPU pool's words of one state are `states` apart: copied one by one.
+            for (j, w) in buf[..G::WORDS].iter_mut().enumerate() {
+                let at = first + j * self.word_stride;
+                let one = subview(&self.words, (at..at + 1,))?;
+                *w = create_mirror_view_and_copy(HostSpace, &one)?.to_vec()?[0];
+            }
         }
         Ok(G::load(&buf[..G::WORDS]))
     }
