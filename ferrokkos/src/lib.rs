@@ -97,6 +97,7 @@ pub use graph::{Graph, GraphNode, create_graph, when_all};
 
 pub use algorithms::{
     RandomPool, RandomXorShift64Pool, RandomXorShift1024Pool, XorShift64, XorShift1024, fill_random,
+    sort, sort_by, sort_by_key,
 };
 pub use backend::initialize;
 pub use containers::{
@@ -251,7 +252,7 @@ pub mod traits {
     //! # Ok::<(), ferrokkos::Error>(())
     //! ```
 
-    pub use crate::algorithms::{FillRank, Generator, RandomValue};
+    pub use crate::algorithms::{FillRank, Generator, RadixBits, RandomValue, SortKey};
     pub use crate::containers::{IndexRange, MapKey, MapValue, ScatterOp, ScatterValue};
     pub use crate::dispatch::{
         Everywhere, ForFunctor, ForKernel, HostExecutionSpace, HostOnly, Launch, LaunchMDRange,

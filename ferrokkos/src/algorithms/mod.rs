@@ -1,8 +1,10 @@
-//! Kokkos' algorithms (`algorithms/src/`): random pools, re-exported at the crate root.
+//! Kokkos' algorithms (`algorithms/src/`): random pools and sorts, re-exported at the crate root.
 
 pub(crate) mod random;
+pub(crate) mod sort;
 
 pub use random::{
     FillRank, Generator, RandomPool, RandomValue, RandomXorShift64Pool, RandomXorShift1024Pool,
     XorShift64, XorShift1024, fill_random,
 };
+pub use sort::{RadixBits, SortKey, sort, sort_by, sort_by_key};

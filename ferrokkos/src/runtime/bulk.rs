@@ -1,5 +1,6 @@
 //! [`HostBulk`]: the seam through which `deep_copy` hands large host copies and fills to the host
-//! backend, which splits them over its threads (the view layer cannot name the backend).
+//! backend, which splits them over its threads, and through which the host's sorts run their parts
+//! (the view and algorithms layers cannot name the backend).
 
 use std::any::Any;
 
@@ -23,4 +24,12 @@ pub(crate) trait HostBulk: Sync {
     /// `dst` must be valid for writes of `count * value.len()` bytes (which must not overflow), and
     /// nothing else may access them until the call returns.
     unsafe fn fill(&self, exec: Option<&dyn Any>, dst: *mut u8, value: &[u8], count: usize);
+
+    /// How many threads `exec` runs work on (1 for Serial).
+    fn participants(&self, exec: Option<&dyn Any>) -> usize;
+
+    /// Runs `part(k)` once for every `k` in `0..parts`, spread over the threads of `exec`, and
+    /// returns when all have finished (on the calling thread, in order, when the instance cannot
+    /// run it). For the host's sorts, whose phases are parts over disjoint memory.
+    fn run_parts(&self, exec: Option<&dyn Any>, parts: usize, part: &(dyn Fn(usize) + Sync));
 }

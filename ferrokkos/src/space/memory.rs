@@ -107,6 +107,13 @@ pub trait MemorySpace: SealedMemorySpace + Copy + Default + Debug + Send + Sync 
     fn device_copy(&self, _: Token) -> Option<&'static dyn super::copy::DeviceCopy> {
         None
     }
+
+    /// The sorts of the backend this space belongs to, for `sort` on its instances; `None` for
+    /// host memory (the host sorts in the algorithms layer).
+    #[doc(hidden)]
+    fn device_sort(&self, _: Token) -> Option<&'static dyn super::sort::DeviceSort> {
+        None
+    }
 }
 
 /// Who can reach some memory: host code, and kernels on the GPU.

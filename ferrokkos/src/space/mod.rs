@@ -10,6 +10,7 @@ mod lend;
 mod memory;
 mod partition;
 mod pending;
+mod sort;
 
 pub(crate) use allocation::Allocation;
 pub(crate) use copy::{CopyExec, DeviceCopy, Elem, Side};
@@ -23,5 +24,6 @@ pub(crate) use memory::{RawMemory, Reachable};
 pub(crate) use partition::split_concurrency;
 pub use partition::{partition_space, partition_space_with_weights};
 pub(crate) use pending::Pending;
+pub(crate) use sort::{DeviceSort, KeyKind, SortKeys, SortPart};
 #[cfg(feature = "cuda")] // the CUDA backend's streams are the queues
 pub(crate) use pending::WorkQueue;

@@ -212,3 +212,31 @@ impl<T: Element, const R: usize, L: Layout, M: HostAccessible> Drop for HostMut<
         self.view.allocation().release_exclusive();
     }
 }
+
+impl<T: Element, const R: usize, L: Layout, M: crate::space::MemorySpace> View<T, R, L, M> {
+    /// Runs `f` over the elements as one mutable slice, borrowed exclusively (after the device
+    /// work that uses them): for the algorithms' host paths, generic over the memory space.
+    /// `Ok(None)` when host code cannot reach the space or the View is not contiguous.
+    pub(crate) fn with_host_slice_mut<U>(
+        &self,
+        f: impl FnOnce(&mut [T]) -> U,
+    ) -> Result<Option<U>> {
+        if !M::HOST_ACCESSIBLE || !self.span_is_contiguous() {
+            return Ok(None);
+        }
+        let alloc = self.allocation();
+        alloc.borrow_exclusive()?;
+        struct Release<'a>(&'a crate::space::Allocation);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                self.0.release_exclusive();
+            }
+        }
+        let _release = Release(alloc);
+        // SAFETY: the space is host-accessible (its `HOST_ACCESSIBLE`, which only the sealed
+        // spaces of ferrokkos declare), the elements are contiguous inside the allocation, and the
+        // exclusive borrow, held until `_release` drops after `f`, excludes every other access.
+        let all = unsafe { std::slice::from_raw_parts_mut(self.ptr().as_ptr(), self.size()) };
+        Ok(Some(f(all)))
+    }
+}

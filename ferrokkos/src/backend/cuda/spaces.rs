@@ -7,9 +7,10 @@ use std::sync::Arc;
 use super::backend::{CudaShared, backend_shared, default_instance};
 use super::driver::{self, CudaDriver, DeviceBuffer, ManagedBuffer, PinnedBuffer, PointerKind};
 use crate::backend::gpu::copy::GpuCopies;
+use crate::backend::gpu::sort::GpuSort;
 use crate::error::{BackendError, Error, Result};
 use crate::seal::{Sealed, Token};
-use crate::space::DeviceCopy;
+use crate::space::{DeviceCopy, DeviceSort};
 use crate::space::host_space::HostSpace;
 use crate::space::{
     HostAccessible, Init, MemoryRecord, MemorySpace, MemoryStats, RawMemory, Reachable,
@@ -17,6 +18,9 @@ use crate::space::{
 
 /// The device rows of `deep_copy` for the three spaces, on the default instance when given none.
 static COPIES: GpuCopies<CudaDriver> = GpuCopies::new(default_instance);
+
+/// The sorts on Cuda instances, over memory the device reaches.
+static SORTS: GpuSort<CudaDriver> = GpuSort::new();
 
 /// GPU memory (Kokkos' `CudaSpace`), the default memory space of [`super::Cuda`]. Host code
 /// cannot touch its elements: a View in it has no host accessors (a compile error), and is read or
@@ -236,6 +240,10 @@ impl MemorySpace for CudaSpace {
     fn device_copy(&self, _: Token) -> Option<&'static dyn DeviceCopy> {
         Some(&COPIES)
     }
+
+    fn device_sort(&self, _: Token) -> Option<&'static dyn DeviceSort> {
+        Some(&SORTS)
+    }
 }
 
 impl Sealed for CudaHostPinnedSpace {}
@@ -262,6 +270,10 @@ impl MemorySpace for CudaHostPinnedSpace {
     fn device_copy(&self, _: Token) -> Option<&'static dyn DeviceCopy> {
         Some(&COPIES)
     }
+
+    fn device_sort(&self, _: Token) -> Option<&'static dyn DeviceSort> {
+        Some(&SORTS)
+    }
 }
 
 impl Sealed for CudaUVMSpace {}
@@ -287,6 +299,10 @@ impl MemorySpace for CudaUVMSpace {
 
     fn device_copy(&self, _: Token) -> Option<&'static dyn DeviceCopy> {
         Some(&COPIES)
+    }
+
+    fn device_sort(&self, _: Token) -> Option<&'static dyn DeviceSort> {
+        Some(&SORTS)
     }
 }
 

@@ -54,6 +54,9 @@ pub(crate) mod queue;
 pub(crate) mod reduce;
 #[cfg(feature = "cuda")]
 pub(crate) mod scratch;
+// The sort's plan and source are pure and unit-tested (as `grid`); its runtime needs a driver.
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+pub(crate) mod sort;
 #[cfg(feature = "cuda")]
 pub(crate) mod space;
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))] // as `grid`

@@ -109,6 +109,31 @@ impl HostBulk for HostBackend {
             unsafe { nontemporal::fill((d + lo) as *mut u8, &pattern, lo, hi - lo, streaming) }
         });
     }
+
+    fn participants(&self, exec: Option<&dyn Any>) -> usize {
+        match self.runner(exec) {
+            Runner::Caller => 1,
+            Runner::Threads(t) => t.concurrency(),
+        }
+    }
+
+    fn run_parts(&self, exec: Option<&dyn Any>, parts: usize, part: &(dyn Fn(usize) + Sync)) {
+        let threads = match self.runner(exec) {
+            Runner::Threads(t) if parts > 1 && t.concurrency() > 1 => t,
+            _ => return (0..parts).for_each(part),
+        };
+        let run = |p: Part| {
+            for k in (p.index..parts).step_by(p.count.max(1)) {
+                part(k);
+            }
+        };
+        if threads
+            .broadcast(|| "sort on Threads".into(), &run)
+            .is_err()
+        {
+            (0..parts).for_each(part);
+        }
+    }
 }
 
 /// The size in bytes of the largest cache of CPU 0 (Linux's sysfs), else 32 MiB.

@@ -1,3 +1,4 @@
 //! Kokkos' algorithms on every space, against plain Rust and Kokkos' formulas.
 
 mod random;
+mod sort;

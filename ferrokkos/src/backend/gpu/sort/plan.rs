@@ -1,0 +1,149 @@
+//! [`Plan`]: what a GPU sort of `n` keys needs (pure, unit-tested): how the values travel, the
+//! passes, the tiles, the status words' width, and where each temporary lies in one buffer.
+
+use super::source::{STATUS32_MAX, TILE};
+use crate::error::{Error, Result};
+
+/// How the values travel with their keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Carry {
+    /// No values.
+    None,
+    /// Values of 4 or 8 bytes, moved by the sweeps.
+    Direct(usize),
+    /// Other values: the sweeps move each key's index (u32), then a gather moves the values, in
+    /// words of `word` bytes, `words` per element.
+    Indexed { word: usize, words: usize },
+}
+
+/// The layout of a sort's temporaries in one device buffer, and its launches' shapes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Plan {
+    pub(crate) n: usize,
+    pub(crate) key_bytes: usize,
+    pub(crate) carry: Carry,
+    /// Digits of 8 bits: 4 or 8 (even, so the sorted keys end in the caller's buffer).
+    pub(crate) passes: usize,
+    /// Tiles of a sweep (its blocks).
+    pub(crate) tiles: usize,
+    /// The width of a status word (4 or 8).
+    pub(crate) status_bytes: usize,
+    /// Byte offsets in the buffer: the other keys, the other values (or indices), the indices
+    /// (`Indexed` only), the copy of the values (`Indexed` only), then the zeroed part: the
+    /// histogram (`passes * 256` u64), the status words and the tile counters.
+    pub(crate) alt_keys: usize,
+    pub(crate) alt_values: usize,
+    pub(crate) index: usize,
+    pub(crate) value_copy: usize,
+    pub(crate) histogram: usize,
+    pub(crate) status: usize,
+    pub(crate) counters: usize,
+    pub(crate) bytes: usize,
+}
+
+impl Plan {
+    /// The plan for `n` keys of `key_bytes` (4 or 8) and values of `value` (size, alignment) bytes.
+    pub(crate) fn new(n: usize, key_bytes: usize, value: Option<(usize, usize)>) -> Result<Plan> {
+        let carry = match value {
+            None => Carry::None,
+            Some((size @ (4 | 8), align)) if align == size => Carry::Direct(size),
+            Some((size, align)) => {
+                let word = crate::backend::gpu::builtin::word_bytes(align);
+                Carry::Indexed {
+                    word,
+                    words: size / word,
+                }
+            }
+        };
+        if matches!(carry, Carry::Indexed { .. }) && n > u32::MAX as usize {
+            return Err(Error::Unsupported {
+                what: format!("a sort of {n} keys on the GPU"),
+                reason: format!(
+                    "values of other than 4 or 8 bytes move by a 32-bit index, which takes at \
+                     most {} keys",
+                    u32::MAX
+                ),
+            });
+        }
+        let passes = key_bytes;
+        let tiles = n.div_ceil(TILE).max(1);
+        let status_bytes = if n <= STATUS32_MAX { 4 } else { 8 };
+        let sweep_value = match carry {
+            Carry::None => 0,
+            Carry::Direct(size) => size,
+            Carry::Indexed { .. } => 4,
+        };
+        let align = |at: usize| at.next_multiple_of(256);
+        let alt_keys = 0;
+        let alt_values = align(alt_keys + n * key_bytes);
+        let index = align(alt_values + n * sweep_value);
+        let indexed = |bytes: usize| match carry {
+            Carry::Indexed { .. } => bytes,
+            _ => 0,
+        };
+        let value_copy = align(index + indexed(n * 4));
+        let histogram = align(value_copy + indexed(n * value.map_or(0, |v| v.0)));
+        let status = align(histogram + passes * 256 * 8);
+        let counters = align(status + passes * tiles * 256 * status_bytes);
+        let bytes = counters + passes * 4;
+        Ok(Plan {
+            n,
+            key_bytes,
+            carry,
+            passes,
+            tiles,
+            status_bytes,
+            alt_keys,
+            alt_values,
+            index,
+            value_copy,
+            histogram,
+            status,
+            counters,
+            bytes,
+        })
+    }
+
+    /// The bytes of the values the sweeps move (0 for none).
+    pub(crate) fn sweep_value_bytes(&self) -> usize {
+        match self.carry {
+            Carry::None => 0,
+            Carry::Direct(size) => size,
+            Carry::Indexed { .. } => 4,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Temporaries do not overlap, the zeroed part is last, and the widths follow the sizes.
+    #[test]
+    fn plans_lay_out_disjoint_temporaries() {
+        let p = Plan::new(1 << 26, 4, Some((4, 4))).unwrap();
+        assert_eq!(
+            (p.passes, p.tiles, p.status_bytes),
+            (4, (1 << 26) / TILE, 4)
+        );
+        assert_eq!(p.carry, Carry::Direct(4));
+        assert!(p.alt_values >= p.alt_keys + (1 << 28));
+        assert!(p.histogram >= p.alt_values + (1 << 28));
+        assert_eq!(p.status, p.histogram + 4 * 256 * 8);
+        assert_eq!(p.counters, p.status + 4 * p.tiles * 256 * 4);
+        assert_eq!(p.bytes, p.counters + 16);
+
+        let q = Plan::new(1000, 8, Some((12, 4))).unwrap();
+        assert_eq!(q.carry, Carry::Indexed { word: 4, words: 3 });
+        assert_eq!((q.passes, q.tiles, q.sweep_value_bytes()), (8, 1, 4));
+        assert!(q.value_copy >= q.index + 4000 && q.histogram >= q.value_copy + 12000);
+
+        let big = Plan::new(STATUS32_MAX + 1, 4, None).unwrap();
+        assert_eq!((big.status_bytes, big.sweep_value_bytes()), (8, 0));
+        assert_eq!(
+            Plan::new(10, 4, Some((8, 4))).unwrap().carry.clone(),
+            Carry::Indexed { word: 4, words: 2 }
+        );
+        assert!(Plan::new(u32::MAX as usize + 1, 4, Some((2, 2))).is_err());
+    }
+}

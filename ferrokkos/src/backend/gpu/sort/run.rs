@@ -1,0 +1,263 @@
+//! [`GpuSort`]: the checks, the borrows and the launches of one GPU sort.
+
+use std::any::Any;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use super::plan::{Carry, Plan};
+use super::source::{self, THREADS};
+use crate::backend::gpu::builtin;
+use crate::backend::gpu::copy::Borrows;
+use crate::backend::gpu::copy::plan::PointerKind;
+use crate::backend::gpu::driver::{DeviceBuffer as _, DeviceInfo as _, Driver, Stream as _};
+use crate::backend::gpu::instance::Instance;
+use crate::backend::gpu::queue::Submission;
+use crate::error::{Error, Result};
+use crate::space::{DeviceSort, KeyKind, SortKeys, SortPart};
+
+/// A GPU backend's sorts (its memory spaces' `MemorySpace::device_sort`).
+pub(crate) struct GpuSort<D: Driver>(PhantomData<fn() -> D>);
+
+impl<D: Driver> GpuSort<D> {
+    /// The sorts of the backend of driver `D`.
+    pub(crate) const fn new() -> GpuSort<D> {
+        GpuSort(PhantomData)
+    }
+}
+
+impl<D: Driver> DeviceSort for GpuSort<D> {
+    fn sort(
+        &self,
+        exec: &dyn Any,
+        keys: &SortKeys<'_>,
+        values: Option<&SortPart<'_>>,
+        what: &dyn Fn() -> String,
+    ) -> Result<()> {
+        let gpu = exec
+            .downcast_ref::<Arc<Instance<D>>>()
+            .ok_or_else(|| Error::Unsupported {
+                what: what(),
+                reason: format!(
+                    "View \"{}\" is in {} memory, which this execution space does not sort: \
+                     sort it on a {} instance",
+                    keys.part.label,
+                    D::MEMORY_SPACE,
+                    D::MEMORY_SPACE
+                ),
+            })?;
+        gpu.shared().check_alive(what)?;
+        if gpu.queue().is_recording() {
+            return Err(Error::Unsupported {
+                what: what(),
+                reason: "a graph cannot hold a sort (its temporaries are allocated when it is \
+                         queued); sort outside the graph"
+                    .into(),
+            });
+        }
+        reached::<D>(&keys.part, what)?;
+        if let Some(v) = values {
+            reached::<D>(v, what)?;
+        }
+        let plan = Plan::new(
+            keys.count,
+            keys.part.size,
+            values.map(|v| (v.size, v.align)),
+        )?;
+        let mut uses = vec![(keys.part.alloc, true)];
+        if let Some(v) = values {
+            uses.push((v.alloc, true));
+        }
+        let borrows = Borrows::take_each(&uses)?;
+        let mut sub = gpu.queue().begin_work(what)?;
+        borrows.order(&mut sub, what)?;
+        sub.trace("kernel", what, || vec![("keys", plan.n.to_string())]);
+        let temp = D::DeviceBuffer::on_stream(gpu.queue().stream(), plan.bytes, what)?;
+        if temp.ptr() == 0 {
+            return Err(Error::Allocation {
+                label: format!("sort temporaries of View \"{}\"", keys.part.label),
+                bytes: plan.bytes as u128,
+                space: D::MEMORY_SPACE,
+            });
+        }
+        let launches = Launches {
+            gpu,
+            plan: &plan,
+            temp: temp.ptr(),
+            kind: keys.kind,
+        };
+        launches.enqueue(&mut sub, keys, values, what)?;
+        sub.note("sort", keys.part.label);
+        sub.finish(borrows.allocs());
+        // Freed in the stream's order, after the sort.
+        drop(temp);
+        Ok(())
+    }
+}
+
+/// Refuses memory the device cannot reach (pageable host memory).
+fn reached<D: Driver>(part: &SortPart<'_>, what: &dyn Fn() -> String) -> Result<()> {
+    match D::pointer_kind(part.ptr)? {
+        PointerKind::Pageable => Err(Error::Unsupported {
+            what: what(),
+            reason: format!(
+                "View \"{}\" is in pageable host memory, which the GPU cannot sort; copy it into \
+                 a space the GPU reaches",
+                part.label
+            ),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The launches of one sort, over its temporaries at `temp`.
+struct Launches<'a, D: Driver> {
+    gpu: &'a Instance<D>,
+    plan: &'a Plan,
+    temp: u64,
+    kind: KeyKind,
+}
+
+impl<D: Driver> Launches<'_, D> {
+    /// Zeroes the counts, counts the digits, sorts digit by digit, and gathers the values that
+    /// travelled by index.
+    fn enqueue(
+        &self,
+        sub: &mut Submission<'_, D>,
+        keys: &SortKeys<'_>,
+        values: Option<&SortPart<'_>>,
+        what: &dyn Fn() -> String,
+    ) -> Result<()> {
+        let p = self.plan;
+        let zeroed = p.bytes - p.histogram;
+        // SAFETY: the zeroed part lies inside `temp` (the plan's layout), 4-aligned (every
+        // offset is a multiple of 256, and the part's length a multiple of 4).
+        unsafe {
+            sub.stream()
+                .fill_async(self.temp + p.histogram as u64, &[0; 4], zeroed / 4, what)?
+        };
+        let key_ptr = keys.part.ptr as u64;
+        let n = p.n as u64;
+        let kind = match self.kind {
+            KeyKind::Unsigned => 0,
+            KeyKind::Signed => 1,
+            KeyKind::Float => 2,
+        };
+        let sms = self.gpu.shared().info.sm_count().max(1);
+        let hist = self.temp + p.histogram as u64;
+        self.launch(
+            sub,
+            source::histogram_entry(p.key_bytes),
+            (sms * 4).min(p.tiles as u32),
+            &[key_ptr, n, kind, hist],
+            what,
+        )?;
+        let value_ptr = match (p.carry, values) {
+            (Carry::Direct(_), Some(v)) => v.ptr as u64,
+            (Carry::Indexed { .. }, Some(_)) => {
+                let index = self.temp + p.index as u64;
+                self.launch(sub, source::IOTA, grid_for(p.n), &[index, n], what)?;
+                index
+            }
+            _ => 0,
+        };
+        self.sweeps(sub, key_ptr, value_ptr, kind, what)?;
+        if let (Carry::Indexed { word, words }, Some(v)) = (p.carry, values) {
+            let copy = self.temp + p.value_copy as u64;
+            // SAFETY: the copy of `n` elements fits its place in `temp`; the values are borrowed
+            // and ordered by `sub`.
+            unsafe {
+                sub.stream()
+                    .copy_async(copy, v.ptr as u64, p.n * v.size, what)?
+            };
+            let args = [
+                v.ptr as u64,
+                copy,
+                self.temp + p.index as u64,
+                n,
+                words as u64,
+            ];
+            self.launch(sub, source::gather_entry(word), grid_for(p.n), &args, what)?;
+        }
+        Ok(())
+    }
+
+    /// One sweep per digit, the keys (and values) between the caller's buffers and the others.
+    fn sweeps(
+        &self,
+        sub: &mut Submission<'_, D>,
+        key_ptr: u64,
+        value_ptr: u64,
+        kind: u64,
+        what: &dyn Fn() -> String,
+    ) -> Result<()> {
+        let p = self.plan;
+        let entry = source::sweep_entry(p.key_bytes, p.sweep_value_bytes(), p.status_bytes)
+            .ok_or_else(|| Error::Internal {
+                what: what(),
+                reason: format!("no sweep for {p:?}"),
+            })?;
+        let (mut kin, mut kout) = (key_ptr, self.temp + p.alt_keys as u64);
+        let (mut vin, mut vout) = match value_ptr {
+            0 => (0, 0),
+            v => (v, self.temp + p.alt_values as u64),
+        };
+        let status_stride = (p.tiles * 256 * p.status_bytes) as u64;
+        for pass in 0..p.passes as u64 {
+            let args = [
+                kin,
+                kout,
+                vin,
+                vout,
+                p.n as u64,
+                kind,
+                8 * pass,
+                self.temp + p.histogram as u64 + pass * 256 * 8,
+                self.temp + p.status as u64 + pass * status_stride,
+                self.temp + p.counters as u64 + pass * 4,
+            ];
+            self.launch(sub, entry, p.tiles as u32, &args, what)?;
+            (kin, kout) = (kout, kin);
+            (vin, vout) = (vout, vin);
+        }
+        Ok(())
+    }
+
+    /// Launches `entry` (loaded on first use) with `grid` blocks of [`THREADS`] and the 64-bit
+    /// parameters `args`.
+    fn launch(
+        &self,
+        sub: &mut Submission<'_, D>,
+        entry: &'static str,
+        grid: u32,
+        args: &[u64],
+        what: &dyn Fn() -> String,
+    ) -> Result<()> {
+        let shared = self.gpu.shared();
+        let f = shared
+            .kernels
+            .builtin(&shared.ctx, &shared.info, entry, source::entry_source)?;
+        let packed: Vec<u8> = args.iter().flat_map(|a| a.to_ne_bytes()).collect();
+        let offsets: Vec<usize> = (0..args.len()).map(|k| 8 * k).collect();
+        let mut params = builtin::param_pointers(&packed, &offsets);
+        // SAFETY: every entry of the sort takes `args.len()` 64-bit parameters, the pointers
+        // among them address the borrowed Views (memory the device reaches, checked) or the
+        // sort's temporaries, laid out by the plan for `n` keys; `sub` orders the launch after
+        // the Views' pending work. A sweep's grid is its tiles; the others loop over any grid.
+        unsafe {
+            D::launch(
+                &f,
+                grid.max(1),
+                THREADS as u32,
+                0,
+                sub.stream(),
+                params.pointers(),
+                what,
+            )
+        }
+    }
+}
+
+/// The grid of a grid-stride loop over `n` elements.
+fn grid_for(n: usize) -> u32 {
+    n.div_ceil(THREADS).clamp(1, 1 << 16) as u32
+}
