@@ -71,6 +71,10 @@ pub struct OffsetViewChapter;
 #[doc = include_str!("../../docs/guide/random-numbers.md")]
 pub struct RandomNumbers;
 
+/// Chapter: sorting.
+#[doc = include_str!("../../docs/guide/sorting.md")]
+pub struct Sorting;
+
 /// The Kokkos -> ferrokkos name table.
 #[doc = include_str!("../../docs/guide/names.md")]
 pub struct Names;

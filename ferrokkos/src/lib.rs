@@ -96,8 +96,8 @@ pub use ferrokkos_macros::kernel;
 pub use graph::{Graph, GraphNode, create_graph, when_all};
 
 pub use algorithms::{
-    RandomPool, RandomXorShift64Pool, RandomXorShift1024Pool, XorShift64, XorShift1024, fill_random,
-    sort, sort_by, sort_by_key,
+    BinOp1D, BinOp3D, BinSort, RandomPool, RandomXorShift64Pool, RandomXorShift1024Pool,
+    XorShift64, XorShift1024, fill_random, sort, sort_by, sort_by_key,
 };
 pub use backend::initialize;
 pub use containers::{
@@ -252,7 +252,9 @@ pub mod traits {
     //! # Ok::<(), ferrokkos::Error>(())
     //! ```
 
-    pub use crate::algorithms::{FillRank, Generator, RadixBits, RandomValue, SortKey};
+    pub use crate::algorithms::{
+        BinKey, BinOp, FillRank, Generator, Permute, RadixBits, RandomValue, SortKey,
+    };
     pub use crate::containers::{IndexRange, MapKey, MapValue, ScatterOp, ScatterValue};
     pub use crate::dispatch::{
         Everywhere, ForFunctor, ForKernel, HostExecutionSpace, HostOnly, Launch, LaunchMDRange,

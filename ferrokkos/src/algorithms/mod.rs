@@ -7,4 +7,7 @@ pub use random::{
     FillRank, Generator, RandomPool, RandomValue, RandomXorShift64Pool, RandomXorShift1024Pool,
     XorShift64, XorShift1024, fill_random,
 };
-pub use sort::{RadixBits, SortKey, sort, sort_by, sort_by_key};
+pub use sort::{
+    BinKey, BinOp, BinOp1D, BinOp3D, BinSort, Permute, RadixBits, SortKey, sort, sort_by,
+    sort_by_key,
+};

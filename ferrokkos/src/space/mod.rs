@@ -24,6 +24,6 @@ pub(crate) use memory::{RawMemory, Reachable};
 pub(crate) use partition::split_concurrency;
 pub use partition::{partition_space, partition_space_with_weights};
 pub(crate) use pending::Pending;
-pub(crate) use sort::{DeviceSort, KeyKind, SortKeys, SortPart};
 #[cfg(feature = "cuda")] // the CUDA backend's streams are the queues
 pub(crate) use pending::WorkQueue;
+pub(crate) use sort::{DeviceSort, KeyKind, SortKeys, SortPart};

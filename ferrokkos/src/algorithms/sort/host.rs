@@ -337,7 +337,7 @@ mod tests {
                 .map(|i| ((lcg(&mut seed) % 7) as u8, i))
                 .collect();
             let mut want = data.clone();
-            want.sort_by(|a, b| b.0.cmp(&a.0));
+            want.sort_by_key(|p| std::cmp::Reverse(p.0));
             merge_sort(&parts, &mut data, &|a, b| b.0.cmp(&a.0));
             assert_eq!(data, want, "n {n}");
         }

@@ -1,10 +1,18 @@
-//! Kokkos' sorts (`Kokkos_Sort.hpp`): [`sort`], [`sort_by_key`] and [`sort_by`] over rank-1
-//! Views. `key.rs` says which keys order how; `sort.rs` picks the device's sort (through the
-//! `DeviceSort` seam) or the host's (`host.rs`, safe code on the instance's threads).
+//! Kokkos' sorts (`Kokkos_Sort.hpp`, `Kokkos_BinSort.hpp`): [`sort`], [`sort_by_key`] and
+//! [`sort_by`] over rank-1 Views, and [`BinSort`]. `key.rs` says which keys order how; `api.rs`
+//! picks the device's sort (through the `DeviceSort` seam) or the host's (`host.rs`, safe code on
+//! the instance's threads); `bin_op.rs`, `bin_sort.rs` and `permute.rs` build `BinSort` from
+//! kernels and `sort_by_key`.
 
+mod api;
+mod bin_op;
+mod bin_sort;
 mod host;
 mod key;
-mod sort;
+mod permute;
 
+pub use api::{sort, sort_by, sort_by_key};
+pub use bin_op::{BinKey, BinOp, BinOp1D, BinOp3D};
+pub use bin_sort::BinSort;
 pub use key::{RadixBits, SortKey};
-pub use sort::{sort, sort_by, sort_by_key};
+pub use permute::Permute;

@@ -10,8 +10,8 @@ use crate::backend::gpu::copy::GpuCopies;
 use crate::backend::gpu::sort::GpuSort;
 use crate::error::{BackendError, Error, Result};
 use crate::seal::{Sealed, Token};
-use crate::space::{DeviceCopy, DeviceSort};
 use crate::space::host_space::HostSpace;
+use crate::space::{DeviceCopy, DeviceSort};
 use crate::space::{
     HostAccessible, Init, MemoryRecord, MemorySpace, MemoryStats, RawMemory, Reachable,
 };

@@ -5,7 +5,9 @@
 use crate::spaces::{SView, download, upload};
 use ferrokkos::prelude::*;
 use ferrokkos::traits::{Element, HostExecutionSpace, SortKey};
-use ferrokkos::{Error, Result, sort, sort_by, sort_by_key, subview};
+use ferrokkos::{
+    BinOp1D, BinOp3D, BinSort, Error, Result, kernel, sort, sort_by, sort_by_key, subview,
+};
 
 /// A fixed pseudo-random stream (splitmix64).
 struct Mix(u64);
@@ -304,3 +306,144 @@ fn sorts_refuse_memory_their_space_does_not_reach() -> Result<()> {
     );
     Ok(())
 }
+
+/// Kokkos' bins of `x` under `BinOp1D(max_bins, min, max)`, computed here from its formula.
+fn reference_bin_1d(x: f64, max_bins: usize, min: f64, max: f64, integer: bool) -> usize {
+    let wide = max - min;
+    let mul = if integer && wide <= max_bins as f64 {
+        1.0
+    } else {
+        max_bins as f64 / wide
+    };
+    (mul * (x - min)) as usize
+}
+
+/// BinSort with BinOp1D: the permutation sorts by bin, keeping the keys' order within a bin; the
+/// counts and offsets are the bins'; `sort` reorders values of rank 1 to 3; with
+/// `sort_within_bins` each bin's keys are in order.
+fn bin_sort_1d_orders_by_bin<S: Launch>(exec: &S) -> Result<()> {
+    let n = 30_001;
+    let keys: Vec<f64> = keys_of::<u64>(n, 4, None)
+        .iter()
+        .map(|&b| (b % 10_000) as f64 / 10_000.0)
+        .collect();
+    let k = upload::<S, f64>("x", &keys)?;
+    let bs = BinSort::new(exec, &k, BinOp1D::new(64, 0.0, 1.0)?, false)?;
+    let bin = |x: f64| reference_bin_1d(x, 64, 0.0, 1.0, false);
+    let mut want: Vec<usize> = (0..n).collect();
+    want.sort_by_key(|&i| bin(keys[i]));
+    assert_eq!(download(bs.permute_vector())?, want);
+    let mut counts = vec![0u32; 65];
+    keys.iter().for_each(|&x| counts[bin(x)] += 1);
+    assert_eq!(download(bs.bin_count())?, counts);
+    let offsets: Vec<usize> = counts
+        .iter()
+        .scan(0usize, |s, &c| {
+            let o = *s;
+            *s += c as usize;
+            Some(o)
+        })
+        .collect();
+    assert_eq!(download(bs.bin_offsets())?, offsets);
+    // Values of rank 1, 2 and 3 follow the permutation.
+    let v1 = upload::<S, u32>("v1", &(0..n as u32).collect::<Vec<_>>())?;
+    bs.sort(exec, &v1)?;
+    assert!(
+        download(&v1)?
+            .iter()
+            .zip(&want)
+            .all(|(&v, &w)| v as usize == w)
+    );
+    let v2 = SView::<S, i64, 2>::new("v2", [n, 2])?;
+    parallel_for(
+        "fill",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| {
+            v2[(i, 0)] = i as i64;
+            v2[(i, 1)] = -(i as i64);
+        }),
+    )?;
+    bs.sort(exec, &v2)?;
+    let got = download(&v2)?;
+    assert!((0..n).all(|i| got[2 * i] == want[i] as i64 && got[2 * i + 1] == -(want[i] as i64)));
+    let v3 = SView::<S, f32, 3>::new("v3", [n, 2, 2])?;
+    parallel_for(
+        "fill",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| {
+            for a in 0..2 {
+                for b in 0..2 {
+                    v3[(i, a, b)] = (i * 4 + a * 2 + b) as f32;
+                }
+            }
+        }),
+    )?;
+    bs.sort(exec, &v3)?;
+    let got = download(&v3)?;
+    assert!((0..n).all(|i| (0..4).all(|c| got[4 * i + c] == (want[i] * 4 + c) as f32)));
+    // Within bins: the keys themselves in order.
+    let within = BinSort::new(exec, &k, BinOp1D::new(64, 0.0, 1.0)?, true)?;
+    let perm = download(within.permute_vector())?;
+    assert!(perm.windows(2).all(|w| keys[w[0]] <= keys[w[1]]));
+    assert_eq!(download(within.bin_count())?, counts);
+    assert!(within.sort_within_bins());
+    Ok(())
+}
+per_space!(bin_sort_1d_orders_by_bin, bin_sort_1d_orders_by_bin);
+
+/// BinSort with BinOp3D over points, on a range of the keys, with values sorted into another
+/// range; integer keys of BinOp1D with one bin per value; keys outside the bins are an error that
+/// names the first one.
+fn bin_sort_3d_ranges_and_errors<S: Launch>(exec: &S) -> Result<()> {
+    let n = 5000;
+    let pts: Vec<f64> = keys_of::<u64>(3 * n, 6, None)
+        .iter()
+        .map(|&b| (b % 1000) as f64 / 100.0)
+        .collect();
+    let p = SView::<S, f64, 2>::new("points", [n, 3])?;
+    let host = crate::common::view_from("pts", &pts)?;
+    let flat = View::<f64, 2>::new("flat", [n, 3])?;
+    for i in 0..n {
+        for d in 0..3 {
+            flat.set((i, d), host.get(3 * i + d)?)?;
+        }
+    }
+    deep_copy(&p, &flat)?;
+    let op = BinOp3D::new([4, 3, 5], [0.0; 3], [10.0; 3])?;
+    let range = 100..4100;
+    let bs = BinSort::with_range(exec, &p, range.clone(), op, false)?;
+    let cell = |i: usize| {
+        let b = |d: usize, m: usize| ((m as f64 / 10.0) * pts[3 * i + d]) as usize;
+        (b(0, 4) * 3 + b(1, 3)) * 5 + b(2, 5)
+    };
+    let mut want: Vec<usize> = range.clone().collect();
+    want.sort_by_key(|&i| cell(i));
+    assert_eq!(download(bs.permute_vector())?, want);
+    assert_eq!(download(bs.bin_count())?.len(), 60);
+    // Values sorted into rows 0..4000.
+    let v = upload::<S, u32>("v", &(0..n as u32).collect::<Vec<_>>())?;
+    bs.sort_range(exec, &v, 0..4000)?;
+    let got = download(&v)?;
+    assert!((0..4000).all(|i| got[i] as usize == want[i] - 100));
+    assert!((4000..n).all(|i| got[i] as usize == i));
+    assert!(bs.sort_range(exec, &v, 0..10).is_err());
+
+    // Integer keys, range narrower than the bins: one bin per value.
+    let ik = upload::<S, i32>("ik", &[5, -2, 3, 5, -2])?;
+    let ibs = BinSort::new(exec, &ik, BinOp1D::new(100, -2, 5)?, false)?;
+    assert_eq!(download(ibs.permute_vector())?, [1, 4, 2, 0, 3]);
+    assert_eq!(download(ibs.bin_count())?[..8], [2, 0, 0, 0, 0, 1, 0, 2]);
+
+    // A key outside the bins (and a NaN) is an error naming the first one.
+    let bad = upload::<S, f64>("bad", &[0.5, 2.0, f64::NAN, 0.1])?;
+    let err = BinSort::new(exec, &bad, BinOp1D::new(8, 0.0, 1.0)?, false)
+        .err()
+        .expect("a key outside the bins");
+    let msg = err.to_string();
+    assert!(msg.contains("index 1") && msg.contains("\"bad\""), "{msg}");
+    assert!(BinOp1D::new(8, 1.0, 1.0).is_err());
+    assert!(BinOp3D::new([0, 1, 1], [0.0; 3], [1.0; 3]).is_err());
+    assert!(BinSort::with_range(exec, &ik, 3..9, BinOp1D::new(4, -2, 5)?, false).is_err());
+    Ok(())
+}
+per_space!(bin_sort_3d_ranges_and_errors, bin_sort_3d_ranges_and_errors);

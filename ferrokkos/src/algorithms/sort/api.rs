@@ -30,7 +30,8 @@ use crate::view::{Element, View, deep_copy_async, view_alloc};
 ///
 /// let _rt = ferrokkos::initialize(InitSettings::new())?;
 /// let exec = Threads::default_instance()?;
-/// let v = View::<f64, 1>::from_slice("v", &[2.5, -1.0, 7.0, 0.0])?;
+/// let v = View::<f64, 1>::new("v", [4])?;
+/// v.host_mut()?.as_mut_slice().unwrap().copy_from_slice(&[2.5, -1.0, 7.0, 0.0]);
 /// sort(&exec, &v)?;
 /// assert_eq!(v.to_vec()?, [-1.0, 0.0, 2.5, 7.0]);
 /// # Ok::<(), ferrokkos::Error>(())
@@ -57,8 +58,10 @@ where
 ///
 /// let _rt = ferrokkos::initialize(InitSettings::new())?;
 /// let exec = Serial::default_instance()?;
-/// let keys = View::<u32, 1>::from_slice("keys", &[3, 1, 3, 0])?;
-/// let names = View::<char, 1>::from_slice("names", &['a', 'b', 'c', 'd'])?;
+/// let keys = View::<u32, 1>::new("keys", [4])?;
+/// keys.host_mut()?.as_mut_slice().unwrap().copy_from_slice(&[3, 1, 3, 0]);
+/// let names = View::<char, 1>::new("names", [4])?;
+/// names.host_mut()?.as_mut_slice().unwrap().copy_from_slice(&['a', 'b', 'c', 'd']);
 /// sort_by_key(&exec, &keys, &names)?;
 /// assert_eq!(keys.to_vec()?, [0, 1, 3, 3]);
 /// assert_eq!(names.to_vec()?, ['d', 'b', 'a', 'c']);
@@ -110,7 +113,8 @@ where
 ///
 /// let _rt = ferrokkos::initialize(InitSettings::new())?;
 /// let exec = Threads::default_instance()?;
-/// let v = View::<[i32; 2], 1>::from_slice("pairs", &[[2, 0], [1, 1], [2, 2], [0, 3]])?;
+/// let v = View::<[i32; 2], 1>::new("pairs", [4])?;
+/// v.host_mut()?.as_mut_slice().unwrap().copy_from_slice(&[[2, 0], [1, 1], [2, 2], [0, 3]]);
 /// sort_by(&exec, &v, |a, b| b[0].cmp(&a[0]))?; // descending by the first field
 /// assert_eq!(v.to_vec()?, [[2, 0], [2, 2], [1, 1], [0, 3]]);
 /// # Ok::<(), ferrokkos::Error>(())
