@@ -86,6 +86,9 @@ pub enum Command {
     /// fill_random with Kokkos' random pools, against cuRAND (cuda) and rand's SmallRng (host)
     #[command(long_about = crate::random::LONG_ABOUT)]
     Random(crate::random::Args),
+    /// sort and sort_by_key of u32 keys, against CUB's radix sort (cuda) and rayon's sorts (host)
+    #[command(long_about = crate::sort::LONG_ABOUT)]
+    Sort(crate::sort::Args),
     /// 2D 9-point stencil sweep and matrix-free CG (MDRangePolicy) on serial, threads or cuda
     #[command(long_about = crate::stencil::LONG_ABOUT)]
     Stencil(crate::stencil::Args),

@@ -36,6 +36,7 @@ mod progress;
 mod random;
 mod scatter;
 mod schedule;
+mod sort;
 mod spaces;
 mod spmv;
 mod stencil;
@@ -107,6 +108,7 @@ fn main() -> ExitCode {
         Some(Command::Scatter(args)) => scatter::main(settings, args),
         Some(Command::Map(args)) => map::main(settings, args),
         Some(Command::Random(args)) => random::main(settings, args),
+        Some(Command::Sort(args)) => sort::main(settings, args),
         Some(Command::Stencil(args)) => stencil::main(settings, args),
         Some(Command::Latency(args)) => latency::main(settings, args),
         Some(Command::Timeline(args)) => timeline::main(args),
