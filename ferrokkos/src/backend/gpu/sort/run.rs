@@ -58,10 +58,12 @@ impl<D: Driver> DeviceSort for GpuSort<D> {
         if let Some(v) = values {
             reached::<D>(v, what)?;
         }
+        let sms = gpu.shared().info.sm_count() as usize;
         let plan = Plan::new(
             keys.count,
             keys.part.size,
             values.map(|v| (v.size, v.align)),
+            sms,
         )?;
         let mut uses = vec![(keys.part.alloc, true)];
         if let Some(v) = values {
@@ -118,8 +120,7 @@ struct Launches<'a, D: Driver> {
 }
 
 impl<D: Driver> Launches<'_, D> {
-    /// Zeroes the counts, counts the digits, sorts digit by digit, and gathers the values that
-    /// travelled by index.
+    /// Sorts digit by digit, and gathers the values that travelled by index.
     fn enqueue(
         &self,
         sub: &mut Submission<'_, D>,
@@ -128,29 +129,8 @@ impl<D: Driver> Launches<'_, D> {
         what: &dyn Fn() -> String,
     ) -> Result<()> {
         let p = self.plan;
-        let zeroed = p.bytes - p.histogram;
-        // SAFETY: the zeroed part lies inside `temp` (the plan's layout), 4-aligned (every
-        // offset is a multiple of 256, and the part's length a multiple of 4).
-        unsafe {
-            sub.stream()
-                .fill_async(self.temp + p.histogram as u64, &[0; 4], zeroed / 4, what)?
-        };
         let key_ptr = keys.part.ptr as u64;
         let n = p.n as u64;
-        let kind = match self.kind {
-            KeyKind::Unsigned => 0,
-            KeyKind::Signed => 1,
-            KeyKind::Float => 2,
-        };
-        let sms = self.gpu.shared().info.sm_count().max(1);
-        let hist = self.temp + p.histogram as u64;
-        self.launch(
-            sub,
-            source::histogram_entry(p.key_bytes),
-            (sms * 4).min(p.tiles as u32),
-            &[key_ptr, n, kind, hist],
-            what,
-        )?;
         let value_ptr = match (p.carry, values) {
             (Carry::Direct(_), Some(v)) => v.ptr as u64,
             (Carry::Indexed { .. }, Some(_)) => {
@@ -160,7 +140,7 @@ impl<D: Driver> Launches<'_, D> {
             }
             _ => 0,
         };
-        self.sweeps(sub, key_ptr, value_ptr, kind, what)?;
+        self.passes(sub, key_ptr, value_ptr, what)?;
         if let (Carry::Indexed { word, words }, Some(v)) = (p.carry, values) {
             let copy = self.temp + p.value_copy as u64;
             // SAFETY: the copy of `n` elements fits its place in `temp`; the values are borrowed
@@ -181,41 +161,44 @@ impl<D: Driver> Launches<'_, D> {
         Ok(())
     }
 
-    /// One sweep per digit, the keys (and values) between the caller's buffers and the others.
-    fn sweeps(
+    /// Per digit: `up`, `scan` and `down`, the keys (and values) between the caller's buffers and
+    /// the others.
+    fn passes(
         &self,
         sub: &mut Submission<'_, D>,
         key_ptr: u64,
         value_ptr: u64,
-        kind: u64,
         what: &dyn Fn() -> String,
     ) -> Result<()> {
         let p = self.plan;
-        let entry = source::sweep_entry(p.key_bytes, p.sweep_value_bytes(), p.status_bytes)
+        let entries = source::entries_for(p.key_bytes, p.sweep_value_bytes(), p.count_bytes)
             .ok_or_else(|| Error::Internal {
                 what: what(),
-                reason: format!("no sweep for {p:?}"),
+                reason: format!("no sort kernels for {p:?}"),
             })?;
+        let kind = match self.kind {
+            KeyKind::Unsigned => 0,
+            KeyKind::Signed => 1,
+            KeyKind::Float => 2,
+        };
+        let (n, blocks, per_block) = (p.n as u64, p.blocks as u32, p.per_block as u64);
+        let counts = self.temp + p.counts as u64;
+        let totals = self.temp + p.totals as u64;
         let (mut kin, mut kout) = (key_ptr, self.temp + p.alt_keys as u64);
         let (mut vin, mut vout) = match value_ptr {
             0 => (0, 0),
             v => (v, self.temp + p.alt_values as u64),
         };
-        let status_stride = (p.tiles * 256 * p.status_bytes) as u64;
         for pass in 0..p.passes as u64 {
-            let args = [
-                kin,
-                kout,
-                vin,
-                vout,
-                p.n as u64,
-                kind,
-                8 * pass,
-                self.temp + p.histogram as u64 + pass * 256 * 8,
-                self.temp + p.status as u64 + pass * status_stride,
-                self.temp + p.counters as u64 + pass * 4,
+            let shift = 8 * pass;
+            let up = [kin, n, kind, shift, counts, per_block];
+            self.launch(sub, entries.up, blocks, &up, what)?;
+            let scan = [counts, p.blocks as u64, totals];
+            self.launch(sub, entries.scan, 256, &scan, what)?;
+            let down = [
+                kin, kout, vin, vout, n, kind, shift, counts, totals, per_block,
             ];
-            self.launch(sub, entry, p.tiles as u32, &args, what)?;
+            self.launch(sub, entries.down, blocks, &down, what)?;
             (kin, kout) = (kout, kin);
             (vin, vout) = (vout, vin);
         }
@@ -242,7 +225,8 @@ impl<D: Driver> Launches<'_, D> {
         // SAFETY: every entry of the sort takes `args.len()` 64-bit parameters, the pointers
         // among them address the borrowed Views (memory the device reaches, checked) or the
         // sort's temporaries, laid out by the plan for `n` keys; `sub` orders the launch after
-        // the Views' pending work. A sweep's grid is its tiles; the others loop over any grid.
+        // the Views' pending work. `up` and `down` take the plan's blocks (each its own chunk),
+        // `scan` a block per digit value; the others loop over any grid.
         unsafe {
             D::launch(
                 &f,
