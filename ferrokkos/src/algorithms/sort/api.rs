@@ -13,6 +13,7 @@ use super::key::SortKey;
 use crate::error::{Error, Result};
 use crate::layout::{Layout, LayoutRight};
 use crate::seal::Token;
+use crate::space::host_space::HostSpace;
 use crate::space::{DeviceSort, ExecutionSpace, MemorySpace, SortKeys, SortPart};
 use crate::view::{Element, View, deep_copy_async, view_alloc};
 
@@ -163,10 +164,17 @@ where
             radix_sort::<K, V>(&parts, k, None);
             Ok(())
         }
-        Some(values) => on_host_slice(values, what, &mut |v: &mut [V]| {
-            radix_sort(&parts, &mut *k, Some(v));
-            Ok(())
-        }),
+        Some(values) => {
+            // The values' second buffer: a zeroed host View (its pages are touched first by the
+            // parallel passes, not copied on this thread).
+            let spare = View::<V, 1, LayoutRight, HostSpace>::new("sort_by_key values", [k.len()])?;
+            on_host_slice(&spare, what, &mut |t: &mut [V]| {
+                on_host_slice(values, what, &mut |v: &mut [V]| {
+                    radix_sort(&parts, &mut *k, Some((v, &mut *t)));
+                    Ok(())
+                })
+            })
+        }
     })
 }
 

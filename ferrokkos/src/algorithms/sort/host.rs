@@ -77,20 +77,23 @@ impl<T> Each<T> {
 }
 
 /// Sorts `keys` ascending by [`SortKey::ordered`], stably, moving `values` (as long as `keys`)
-/// alongside.
+/// alongside; `spare` is the values' second buffer, as long (its contents are overwritten).
 pub(crate) fn radix_sort<K: SortKey, V: Copy + Send + Sync>(
     parts: &Parts<'_>,
     keys: &mut [K],
-    mut values: Option<&mut [V]>,
+    mut values: Option<(&mut [V], &mut [V])>,
 ) {
     let n = keys.len();
     if n < RADIX_MIN {
-        return small_sort(keys, values);
+        return small_sort(keys, values.map(|(v, _)| v));
     }
     let p = parts.count(n);
-    // The other buffers (zeroed pages, which the first pass that uses them touches in parallel).
+    // The keys' other buffer (zeroed pages, which the first pass touches in parallel).
     let mut key_tmp = vec![K::default(); n];
-    let mut value_tmp: Option<Vec<V>> = values.as_deref().map(<[V]>::to_vec);
+    let (mut values, mut value_tmp) = match values.take() {
+        Some((v, spare)) => (Some(v), Some(spare)),
+        None => (None, None),
+    };
     let mut in_place = true;
     for d in 0..<K::Bits as RadixBits>::DIGITS {
         let (src, dst): (&[K], &mut [K]) = match in_place {
@@ -127,7 +130,7 @@ pub(crate) fn radix_sort<K: SortKey, V: Copy + Send + Sync>(
     }
     if !in_place {
         copy_back(parts, p, keys, &key_tmp);
-        if let (Some(v), Some(t)) = (values, value_tmp.as_deref()) {
+        if let (Some(v), Some(t)) = (values, value_tmp) {
             copy_back(parts, p, v, t);
         }
     }
@@ -316,10 +319,11 @@ mod tests {
                     .map(|_| (lcg(&mut seed) % spread) as i64 - (spread / 2) as i64)
                     .collect();
                 let mut values: Vec<u32> = (0..n as u32).collect();
+                let mut spare = vec![0u32; n];
                 let mut want: Vec<(i64, u32)> =
                     keys.iter().copied().zip(values.iter().copied()).collect();
                 want.sort_by_key(|p| p.0);
-                radix_sort(&parts, &mut keys, Some(&mut values));
+                radix_sort(&parts, &mut keys, Some((&mut values, &mut spare)));
                 let got: Vec<(i64, u32)> = keys.into_iter().zip(values).collect();
                 assert_eq!(got, want, "n {n} spread {spread}");
             }
