@@ -270,7 +270,8 @@ int main(int argc, char **argv) {
         }
     }
 
-    /// How a finished program ended, for a message: `exit status: 1; stderr: ...` (the end of the error output).
+    /// How a finished program ended, for a message: `exit status: 1; stderr: ...` (the end of
+    /// the error output).
     fn ended(out: &Output) -> String {
         format!("{}; stderr: {}", out.status, tail(&out.stderr))
     }
