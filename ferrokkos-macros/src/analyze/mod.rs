@@ -35,6 +35,9 @@ pub use team::{LEAGUE, TeamAccess, TeamCtx};
 pub enum Mode {
     Kernel,
     DeviceFn,
+    /// A device closure (`kernel!(|x: f64| -> bool { .. })`): captures like a kernel, returns a
+    /// value like a device function.
+    Closure,
 }
 
 /// A `#[device]` function's parameter taken by reference: a View it reads (`u: &View<T, R>`) or an

@@ -5,6 +5,7 @@
 //! (`generate.rs`), the launch's checks (`launch.rs`), and the messages naming the paths the user
 //! wrote (`messages.rs`).
 
+mod closure;
 mod generate;
 mod launch;
 mod messages;
@@ -36,6 +37,9 @@ struct Params {
 
 pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let closure = parse(input)?;
+    if closure::is_device_closure(&closure) {
+        return closure::expand(&closure);
+    }
     let params = parameters(&closure)?;
     let Params {
         team,

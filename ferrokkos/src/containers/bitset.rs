@@ -224,7 +224,7 @@ impl<M: MemorySpace> KernelValue for Bitset<M> {
         // used, and every kernel access of them is an accessor's atomic operation.
         unsafe { BitsetAccess::new(&self.words, self.size) }
     }
-    fn read_shadow(cxx_name: &str) -> BitsetShadow {
+    fn read_shadow(&self, cxx_name: &str) -> BitsetShadow {
         BitsetShadow::name(cxx_name)
     }
     fn read_cxx_type() -> String {

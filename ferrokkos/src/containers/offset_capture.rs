@@ -72,7 +72,7 @@ impl<T: DeviceValue, const R: usize, L: Layout, M: MemorySpace> KernelValue
         // memory is host-accessible.
         unsafe { OffsetReadAccess::new(self.view(), self.begins()) }
     }
-    fn read_shadow(cxx_name: &str) -> Self::Shadow {
+    fn read_shadow(&self, cxx_name: &str) -> Self::Shadow {
         OffsetExpr::new(cxx_name)
     }
     fn read_cxx_type() -> String {
@@ -113,7 +113,7 @@ where
         // rules are their contract), and the host launch checked that the memory is host-accessible.
         unsafe { OffsetWriteAccess::new(self.value.view(), self.value.begins()) }
     }
-    fn shadow(cxx_name: &str) -> Self::Shadow {
+    fn shadow(&self, cxx_name: &str) -> Self::Shadow {
         OffsetExpr::new(cxx_name)
     }
     fn cxx_type() -> String {

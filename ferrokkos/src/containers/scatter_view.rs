@@ -289,7 +289,7 @@ where
     {
         host.localized()
     }
-    fn shadow(cxx_name: &str) -> Self::Shadow {
+    fn shadow(&self, cxx_name: &str) -> Self::Shadow {
         ViewExpr::new(cxx_name)
     }
     fn cxx_type() -> String {

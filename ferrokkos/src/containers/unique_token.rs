@@ -180,7 +180,7 @@ impl<S: ExecutionSpace> Capture for TokenUse<UniqueToken<S>> {
         // touches the words after they were zeroed.
         unsafe { TokenAccess::new(&self.value.slots, self.value.size) }
     }
-    fn shadow(cxx_name: &str) -> Self::Shadow {
+    fn shadow(&self, cxx_name: &str) -> Self::Shadow {
         Expr::name(cxx_name)
     }
     fn cxx_type() -> String {

@@ -365,7 +365,7 @@ impl<K: MapKey, V: MapValue, M: MemorySpace> KernelValue for UnorderedMap<K, V, 
         // used, and within the launch only accessors touch it.
         unsafe { MapAccess::new(self.parts(self.table.as_mut_ptr())) }
     }
-    fn read_shadow(cxx_name: &str) -> MapShadow<K, V> {
+    fn read_shadow(&self, cxx_name: &str) -> MapShadow<K, V> {
         MapShadow::name(cxx_name)
     }
     fn read_cxx_type() -> String {

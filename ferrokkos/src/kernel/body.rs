@@ -99,7 +99,7 @@ impl KernelBody {
             let params: Vec<String> = info.params.iter().map(|n| builder::fresh_name(n)).collect();
             // Every emission starts with no scratch View carved (team kernels carve in order).
             super::shadow::team::reset_scratch();
-            body(C::shadow(&caps), &index, &params);
+            body(captures.shadow(&caps), &index, &params);
             // Inside the emission, so that the user types of the parameters are defined.
             let types = C::cxx_types();
             let mut code: Vec<String> = Vec::new();

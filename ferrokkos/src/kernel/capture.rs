@@ -68,7 +68,7 @@ pub trait Capture: SealedCapture + Send + Sync {
     }
     /// The shadow handle of the kernel parameter named `cxx_name`.
     #[doc(hidden)]
-    fn shadow(cxx_name: &str) -> Self::Shadow;
+    fn shadow(&self, cxx_name: &str) -> Self::Shadow;
     /// The C++ type of the kernel parameter (`const f32`, `fk::View<const f64, 1, fk::LayoutRight>`).
     #[doc(hidden)]
     fn cxx_type() -> String;
@@ -92,7 +92,7 @@ pub trait KernelValue: SealedKernelValue + Clone + Send + Sync + 'static {
     #[doc(hidden)]
     fn read_host<'a>(&'a self, proof: &Borrowed) -> Self::Host<'a>;
     #[doc(hidden)]
-    fn read_shadow(cxx_name: &str) -> Self::Shadow;
+    fn read_shadow(&self, cxx_name: &str) -> Self::Shadow;
     #[doc(hidden)]
     fn read_cxx_type() -> String;
     /// Appends the kernel parameter's bytes (a number, a View descriptor, an array).
@@ -111,7 +111,7 @@ impl<T: DeviceValue> KernelValue for T {
     fn read_host(&self, _: &Borrowed) -> T {
         *self
     }
-    fn read_shadow(cxx_name: &str) -> Expr<T> {
+    fn read_shadow(&self, cxx_name: &str) -> Expr<T> {
         Expr::name(cxx_name)
     }
     fn read_cxx_type() -> String {
@@ -155,7 +155,7 @@ where
         // host launches, which checked that the View's memory is host-accessible (`Reach::Host`).
         unsafe { ReadAccess::new(self) }
     }
-    fn read_shadow(cxx_name: &str) -> Self::Shadow {
+    fn read_shadow(&self, cxx_name: &str) -> Self::Shadow {
         ViewExpr::new(cxx_name)
     }
     fn read_cxx_type() -> String {
@@ -482,6 +482,26 @@ where
     }
 }
 
+/// What a [`DeviceClosure`](super::closure::DeviceClosure) may capture: a device value (a number,
+/// a `bool`, a [`DeviceValue`] struct, an array of them).
+#[diagnostic::on_unimplemented(
+    message = "a device closure captures only values, but `{Self}` is not one",
+    note = "a closure `kernel!(|x: T| -> R {{ .. }})` captures numbers, `bool`s, `DeviceValue` structs \
+            and arrays of them, copied when it is made; it reads no View (index the View in a \
+            kernel and pass the element to the closure)"
+)]
+pub trait ClosureValue: DeviceValue {}
+
+impl<T: DeviceValue> ClosureValue for T {}
+
+/// Captures `value` for a device closure (a copy).
+pub fn closure_value<C: IntoCapture + ?Sized>(value: &C) -> C::Value
+where
+    C::Value: ClosureValue,
+{
+    value.capture_value()
+}
+
 /// A value a kernel may write: a View of [`DeviceValue`] elements (in any memory space; a launch
 /// checks that its execution space can reach it).
 #[diagnostic::on_unimplemented(
@@ -548,8 +568,8 @@ macro_rules! read_only_capture {
             fn host<'a>(&'a self, proof: &Borrowed) -> V::Host<'a> {
                 self.value.read_host(proof)
             }
-            fn shadow(cxx_name: &str) -> V::Shadow {
-                V::read_shadow(cxx_name)
+            fn shadow(&self, cxx_name: &str) -> V::Shadow {
+                self.value.read_shadow(cxx_name)
             }
             fn cxx_type() -> String {
                 V::read_cxx_type()
@@ -585,7 +605,7 @@ where
         // their contract); the host launch checked that the memory is host-accessible.
         unsafe { WriteAccess::new(&self.value) }
     }
-    fn shadow(cxx_name: &str) -> Self::Shadow {
+    fn shadow(&self, cxx_name: &str) -> Self::Shadow {
         ViewExpr::new(cxx_name)
     }
     fn cxx_type() -> String {
@@ -621,7 +641,7 @@ where
         // unsafe; the host launch checked that the memory is host-accessible.
         unsafe { AtomicAccess::new(&self.value) }
     }
-    fn shadow(cxx_name: &str) -> Self::Shadow {
+    fn shadow(&self, cxx_name: &str) -> Self::Shadow {
         ViewExpr::new(cxx_name)
     }
     fn cxx_type() -> String {
@@ -656,7 +676,7 @@ pub trait Captures: SealedCaptures + Send + Sync {
         Self: 'a;
     /// The shadow handles of the parameters named `cxx_names`.
     #[doc(hidden)]
-    fn shadow(cxx_names: &[String]) -> Self::Shadow;
+    fn shadow(&self, cxx_names: &[String]) -> Self::Shadow;
     /// The C++ types of the parameters.
     #[doc(hidden)]
     fn cxx_types() -> Vec<String>;
@@ -692,8 +712,8 @@ macro_rules! captures {
                 ($($c::localize(_host.$k),)*)
             }
             #[allow(clippy::unused_unit)]
-            fn shadow(_cxx_names: &[String]) -> Self::Shadow {
-                ($($c::shadow(&_cxx_names[$k]),)*)
+            fn shadow(&self, _cxx_names: &[String]) -> Self::Shadow {
+                ($(self.$k.shadow(&_cxx_names[$k]),)*)
             }
             fn cxx_types() -> Vec<String> {
                 vec![$($c::cxx_type()),*]
@@ -737,12 +757,12 @@ impl<A: Captures, B: Captures> Captures for More<A, B> {
     {
         (A::localize(host.0), B::localize(host.1))
     }
-    fn shadow(cxx_names: &[String]) -> Self::Shadow {
+    fn shadow(&self, cxx_names: &[String]) -> Self::Shadow {
         // `A` is a tuple of its own parameters, which come first.
         let split = A::cxx_types().len().min(cxx_names.len());
         (
-            A::shadow(&cxx_names[..split]),
-            B::shadow(&cxx_names[split..]),
+            self.0.shadow(&cxx_names[..split]),
+            self.1.shadow(&cxx_names[split..]),
         )
     }
     fn cxx_types() -> Vec<String> {

@@ -197,6 +197,8 @@ mod body;
 pub(crate) mod bounds;
 pub(crate) mod builder;
 pub(crate) mod capture;
+pub(crate) mod closure;
+pub(crate) mod closure_cxx;
 mod complex;
 pub(crate) mod device_bounds;
 pub(crate) mod device_fn;
@@ -220,6 +222,8 @@ pub(crate) mod view_expr;
 // of kernels and reducers that run on a device, and the device value types.
 pub use abort::abort;
 pub use body::{BodyKind, KernelBody};
+pub use closure::{ClosureShadow, DeviceClosure, DeviceFn};
+pub use closure_cxx::{ClosureArgs, ClosureCaptures, ClosureCxx};
 pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
 pub use device_reducer::{DeviceReducer, NestedReducer};
 pub use kernel::{ForKind, Kernel, KernelInfo, ReduceKind, ScanKind, TeamForKind, TeamReduceKind};

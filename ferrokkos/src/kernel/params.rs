@@ -131,6 +131,24 @@ impl<'a> ParamWriter<'a> {
         }
     }
 
+    /// Starts a C++ struct parameter aligned to `align` (its most aligned member's alignment);
+    /// its members follow ([`ParamWriter::member`]), then [`ParamWriter::end_struct`].
+    pub fn begin_struct(&mut self, align: usize) {
+        self.align(align);
+        self.record();
+    }
+
+    /// Appends one member of the struct begun last, at the next offset aligned for `T`.
+    pub fn member<T: PlainBytes>(&mut self, value: &T) {
+        self.align(std::mem::align_of::<T>());
+        self.put(value);
+    }
+
+    /// Ends the struct begun last: pads it to a multiple of its alignment.
+    pub fn end_struct(&mut self, align: usize) {
+        self.align(align);
+    }
+
     /// Notes that a parameter starts here.
     fn record(&mut self) {
         let at = self.len() as u32;

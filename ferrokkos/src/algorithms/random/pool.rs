@@ -239,7 +239,7 @@ impl<G: Generator, S: ExecutionSpace> Capture for PoolUse<RandomPool<G, S>> {
             })
         }
     }
-    fn shadow(cxx_name: &str) -> PoolShadow<G> {
+    fn shadow(&self, cxx_name: &str) -> PoolShadow<G> {
         PoolShadow::name(cxx_name)
     }
     fn cxx_type() -> String {

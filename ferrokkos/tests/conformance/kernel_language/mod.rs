@@ -11,6 +11,7 @@ mod atomics;
 mod builtin_named_methods;
 mod captures;
 pub(crate) mod casts;
+mod closures;
 mod complex;
 pub(crate) mod control_flow;
 mod device_reducers;
