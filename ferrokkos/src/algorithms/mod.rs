@@ -2,6 +2,7 @@
 
 pub(crate) mod random;
 pub(crate) mod sort;
+pub mod std_algorithms;
 
 pub use random::{
     FillRank, Generator, RandomPool, RandomValue, RandomXorShift64Pool, RandomXorShift1024Pool,

@@ -2,3 +2,4 @@
 
 mod random;
 mod sort;
+mod std_algorithms;
