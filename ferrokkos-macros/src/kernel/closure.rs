@@ -108,7 +108,7 @@ pub(super) fn expand(closure: &ExprClosure) -> syn::Result<TokenStream> {
     }))
 }
 
-/// The parameters: names with their types, one to three.
+/// The parameters: names with their types, up to three.
 fn parameters(closure: &ExprClosure) -> syn::Result<(Vec<syn::Ident>, Vec<syn::Type>)> {
     let mut names = Vec::new();
     let mut types = Vec::new();
@@ -135,10 +135,10 @@ fn parameters(closure: &ExprClosure) -> syn::Result<(Vec<syn::Ident>, Vec<syn::T
             }
         }
     }
-    if names.is_empty() || names.len() > 3 {
+    if names.len() > 3 {
         return Err(syn::Error::new(
             closure.inputs.span(),
-            "a device closure takes one to three parameters",
+            "a device closure takes at most three parameters",
         ));
     }
     Ok((names, types))

@@ -25,7 +25,7 @@ use crate::seal::{Sealed, SealedKernelValue};
 use crate::view::kernel_access::ViewAccess;
 
 /// A function of values that kernels (and the std algorithms) call, made by
-/// `kernel!(|x: T| -> R { ... })` with one to three typed parameters. `C` is its captured values,
+/// `kernel!(|x: T| -> R { ... })` with up to three typed parameters. `C` is its captured values,
 /// `A` the tuple of its parameter types, `R` its result type; `H` and `S` are its host form and
 /// typed shadow (generated). Call it in a kernel as `f.call(x)` (`f.call(a, b)` for two
 /// parameters), or on the host with the same method.
@@ -102,6 +102,20 @@ where
     #[inline(always)]
     fn apply(&self, args: A) -> R {
         (self.host)(self.captures, args)
+    }
+}
+
+impl<C, R, H, S> DeviceClosure<C, (), R, H, S>
+where
+    C: ClosureCaptures,
+    R: DeviceValue,
+    H: Fn(C, ()) -> R + Copy + Send + Sync + 'static,
+    S: Fn(C::Shadow, ()) -> Expr<R> + Copy + Send + Sync + 'static,
+{
+    /// The closure's value (in a kernel as on the host).
+    #[inline(always)]
+    pub fn call(&self) -> R {
+        self.apply(())
     }
 }
 

@@ -115,14 +115,18 @@ closure_captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7, C8 8, C9 9);
 closure_captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7, C8 8, C9 9, C10 10);
 closure_captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7, C8 8, C9 9, C10 10, C11 11);
 
-/// A closure's parameter types: a tuple of one to three [`DeviceValue`]s.
+/// A closure's parameter types: a tuple of up to three [`DeviceValue`]s.
 #[diagnostic::on_unimplemented(
-    message = "a device closure takes one to three values: `{Self}` is not such a tuple",
+    message = "a device closure takes up to three values: `{Self}` is not such a tuple",
     note = "write each parameter with its type: `kernel!(|a: f64, b: f64| -> f64 {{ a + b }})`"
 )]
 pub trait ClosureArgs: 'static {
     /// The arguments in the typed shadow.
     type Shadow: Copy;
+}
+
+impl ClosureArgs for () {
+    type Shadow = ();
 }
 
 impl<A0: DeviceValue> ClosureArgs for (A0,) {
@@ -152,6 +156,22 @@ unsafe impl<C, A, R, S: Copy> MethodReceiver for ClosureShadow<C, A, R, S> {
 unsafe impl<C, A, R, S> DeviceMethod<Ch<'c', Ch<'a', Ch<'l', Ch<'l', ()>>>>>
     for ClosureShadow<C, A, R, S>
 {
+}
+
+impl<C, R, S> ClosureShadow<C, (), R, S>
+where
+    C: ClosureCaptures,
+    S: Fn(C::Shadow, ()) -> Expr<R>,
+{
+    /// `f.call()`.
+    pub fn __fk_call(self) -> Expr<R> {
+        self.apply(())
+    }
+
+    /// `f.call()`.
+    pub fn __fkt_call(self) -> Expr<R> {
+        self.apply(())
+    }
 }
 
 impl<C, A0, R, S> ClosureShadow<C, (A0,), R, S>

@@ -10,6 +10,8 @@ use super::Number;
 use super::check;
 use crate::dispatch::{Launch, parallel_for, parallel_scan};
 use crate::error::{Error, Result};
+use crate::kernel::DeviceFn;
+use crate::kernel::value::DeviceValue;
 use crate::layout::{Layout, LayoutRight};
 use crate::policy::RangePolicy;
 use crate::space::MemorySpace;
@@ -224,6 +226,97 @@ where
                     unsafe {
                         dst[j] = sum;
                     }
+                }
+            }
+        }),
+    )
+}
+
+/// [`reduce_by_key`] with `op` in place of `+`: each run's values folded by `op` in index order
+/// (Thrust's `reduce_by_key` with a binary operation; `op` associative).
+pub fn reduce_by_key_with<K, T, L, J, LK, LV, M, S, F>(
+    exec: &S,
+    keys: &View<K, 1, L, M>,
+    values: &View<T, 1, J, M>,
+    out_keys: &View<K, 1, LK, M>,
+    out_values: &View<T, 1, LV, M>,
+    op: F,
+) -> Result<usize>
+where
+    K: Number,
+    T: DeviceValue,
+    L: Layout,
+    J: Layout,
+    LK: Layout,
+    LV: Layout,
+    M: MemorySpace,
+    S: Launch,
+    F: DeviceFn<(T, T), Output = T>,
+{
+    check::same_extent("reduce_by_key", keys, values)?;
+    check::distinct("reduce_by_key", keys, out_keys)?;
+    check::distinct("reduce_by_key", values, out_values)?;
+    let (starts, segments) = segment_starts(exec, keys, "reduce_by_key")?;
+    holds("reduce_by_key", out_keys, segments)?;
+    holds("reduce_by_key", out_values, segments)?;
+    let op = op.closure();
+    parallel_for(
+        "Kokkos::reduce_by_key",
+        RangePolicy::new(exec, 0, segments)?,
+        crate::kernel!(|s| {
+            let (first, end) = (starts[s], starts[s + 1]);
+            let mut acc = values[first];
+            for j in first + 1..end {
+                acc = op.call(acc, values[j]);
+            }
+            out_keys[s] = keys[first];
+            out_values[s] = acc;
+        }),
+    )?;
+    Ok(segments)
+}
+
+/// [`inclusive_scan_by_key`] with `op` in place of `+` (Thrust's `inclusive_scan_by_key` with a
+/// binary operation).
+pub fn inclusive_scan_by_key_with<K, T, L, J, LD, M, S, F>(
+    exec: &S,
+    keys: &View<K, 1, L, M>,
+    values: &View<T, 1, J, M>,
+    dst: &View<T, 1, LD, M>,
+    op: F,
+) -> Result<()>
+where
+    K: Number,
+    T: DeviceValue,
+    L: Layout,
+    J: Layout,
+    LD: Layout,
+    M: MemorySpace,
+    S: Launch,
+    F: DeviceFn<(T, T), Output = T>,
+{
+    let operation = "inclusive_scan_by_key";
+    check::same_extent(operation, keys, values)?;
+    check::same_extent(operation, values, dst)?;
+    check::distinct(operation, values, dst)?;
+    check::distinct(operation, keys, dst)?;
+    let (starts, segments) = segment_starts(exec, keys, operation)?;
+    let op = op.closure();
+    parallel_for(
+        "Kokkos::scan_by_key",
+        RangePolicy::new(exec, 0, segments)?,
+        crate::kernel!(|s| {
+            let (first, end) = (starts[s], starts[s + 1]);
+            let mut acc = values[first];
+            // SAFETY (race rules): the segments are disjoint index ranges, each one iteration's.
+            unsafe {
+                dst[first] = acc;
+            }
+            for j in first + 1..end {
+                acc = op.call(acc, values[j]);
+                // SAFETY (race rules): as above.
+                unsafe {
+                    dst[j] = acc;
                 }
             }
         }),

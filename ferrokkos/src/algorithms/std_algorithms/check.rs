@@ -78,3 +78,41 @@ pub(super) fn distinct<
         ),
     })
 }
+
+/// `Err(InvalidArgument)` unless `view` has at least `n` elements.
+pub(super) fn has<T: Element, L: Layout, M: MemorySpace>(
+    operation: &'static str,
+    view: &View<T, 1, L, M>,
+    n: usize,
+) -> Result<()> {
+    if n <= view.extent(0) {
+        return Ok(());
+    }
+    Err(Error::InvalidArgument {
+        operation,
+        reason: format!(
+            "{n} elements asked of View \"{}\", which has {}",
+            view.label(),
+            view.extent(0)
+        ),
+    })
+}
+
+/// `Err(InvalidArgument)` unless `i` indexes `view`.
+pub(super) fn index<T: Element, L: Layout, M: MemorySpace>(
+    operation: &'static str,
+    view: &View<T, 1, L, M>,
+    i: usize,
+) -> Result<()> {
+    if i < view.extent(0) {
+        return Ok(());
+    }
+    Err(Error::InvalidArgument {
+        operation,
+        reason: format!(
+            "index {i} is out of bounds of View \"{}\" (extent {})",
+            view.label(),
+            view.extent(0)
+        ),
+    })
+}

@@ -1,7 +1,9 @@
 //! The std algorithms that keep some elements, in order: [`copy_if`], [`remove_copy_if`],
-//! [`unique_copy`]. Each is one `parallel_scan` over the elements: the running count of kept
-//! elements is where the next kept one goes (a destination shorter than the source is first
-//! checked to hold them all, by a count).
+//! [`remove_copy`], [`unique_copy`], and in place [`remove`], [`remove_if`], [`unique`]. Each
+//! is one `parallel_scan` over the elements: the running count of kept elements is where the next
+//! kept one goes (a destination shorter than the source is first checked to hold them all, by a
+//! count). The in-place forms compact into a temporary and copy the kept elements back; the
+//! elements past the new end keep their values (Kokkos: unspecified).
 
 use super::Number;
 use super::check;
@@ -10,10 +12,10 @@ use crate::dispatch::{Launch, parallel_scan};
 use crate::error::{Error, Result};
 use crate::kernel::DeviceFn;
 use crate::kernel::value::DeviceValue;
-use crate::layout::Layout;
+use crate::layout::{Layout, LayoutRight};
 use crate::policy::RangePolicy;
 use crate::space::MemorySpace;
-use crate::view::View;
+use crate::view::{View, view_alloc};
 
 /// Checks that `dst` holds the `kept` elements.
 fn room<T: DeviceValue, L: Layout, K: Layout, M: MemorySpace>(
@@ -179,4 +181,95 @@ where
             }
         }),
     )
+}
+
+/// Copies the elements of `src` not equal to `value` to the front of `dst`; returns how many
+/// (Kokkos' `remove_copy`).
+pub fn remove_copy<T, L, K, M, S>(
+    exec: &S,
+    src: &View<T, 1, L, M>,
+    dst: &View<T, 1, K, M>,
+    value: T,
+) -> Result<usize>
+where
+    T: Number,
+    L: Layout,
+    K: Layout,
+    M: MemorySpace,
+    S: Launch,
+{
+    let equal = crate::kernel!(|x: T| -> bool { x == value });
+    keep_where(exec, src, dst, equal, false, "remove_copy")
+}
+
+/// Moves the elements of `view` not equal to `value` to its front, in order; returns how many
+/// (the new end; Kokkos' `remove`).
+pub fn remove<T, L, M, S>(exec: &S, view: &View<T, 1, L, M>, value: T) -> Result<usize>
+where
+    T: Number,
+    L: Layout,
+    M: MemorySpace,
+    S: Launch,
+{
+    let equal = crate::kernel!(|x: T| -> bool { x == value });
+    in_place(exec, view, "Kokkos::remove", |tmp| {
+        keep_where(exec, view, tmp, equal, false, "remove")
+    })
+}
+
+/// Moves the elements of `view` not satisfying `pred` to its front, in order; returns how many
+/// (the new end; Kokkos' `remove_if`, Rust's `retain` with the predicate negated).
+pub fn remove_if<T, L, M, S, F>(exec: &S, view: &View<T, 1, L, M>, pred: F) -> Result<usize>
+where
+    T: DeviceValue,
+    L: Layout,
+    M: MemorySpace,
+    S: Launch,
+    F: DeviceFn<(T,), Output = bool>,
+{
+    in_place(exec, view, "Kokkos::remove_if", |tmp| {
+        keep_where(exec, view, tmp, pred, false, "remove_if")
+    })
+}
+
+/// Moves the first element of each run of equal consecutive elements of `view` to its front;
+/// returns how many (the new end; Kokkos' `unique`, Rust's `dedup`).
+pub fn unique<T, L, M, S>(exec: &S, view: &View<T, 1, L, M>) -> Result<usize>
+where
+    T: Number,
+    L: Layout,
+    M: MemorySpace,
+    S: Launch,
+{
+    in_place(exec, view, "Kokkos::unique", |tmp| {
+        unique_copy(exec, view, tmp)
+    })
+}
+
+/// Compacts `view` into a temporary with `compact` (which returns the count kept), then copies
+/// the kept elements back to its front.
+fn in_place<T, L, M, S>(
+    exec: &S,
+    view: &View<T, 1, L, M>,
+    label: &str,
+    compact: impl FnOnce(&View<T, 1, LayoutRight, M>) -> Result<usize>,
+) -> Result<usize>
+where
+    T: DeviceValue,
+    L: Layout,
+    M: MemorySpace,
+    S: Launch,
+{
+    let tmp = View::<T, 1, LayoutRight, M>::new(
+        view_alloc(label).without_initializing(),
+        [view.extent(0)],
+    )?;
+    let kept = compact(&tmp)?;
+    let v = view;
+    crate::dispatch::parallel_for(
+        "Kokkos::compact_back",
+        RangePolicy::new(exec, 0, kept)?,
+        crate::kernel!(|i| v[i] = tmp[i]),
+    )?;
+    Ok(kept)
 }

@@ -268,3 +268,34 @@ where
     )?;
     Ok(differ == 0)
 }
+
+/// How many `i` have `pred(view[i - 1]) == before` and `pred(view[i]) == after`.
+pub(super) fn count_if_pairs<T, L, M, S, F>(
+    exec: &S,
+    view: &View<T, 1, L, M>,
+    pred: F,
+    before: bool,
+    after: bool,
+) -> Result<usize>
+where
+    T: DeviceValue,
+    L: Layout,
+    M: MemorySpace,
+    S: Launch,
+    F: DeviceFn<(T,), Output = bool>,
+{
+    let (v, n, pred) = (view, view.extent(0), pred.closure());
+    if n < 2 {
+        return Ok(0);
+    }
+    parallel_reduce(
+        "Kokkos::is_partitioned",
+        RangePolicy::new(exec, 1, n)?,
+        crate::kernel!(
+            |i, acc| if pred.call(v[i - 1]) == before && pred.call(v[i]) == after {
+                *acc += 1usize;
+            }
+        ),
+        Sum::<usize>::new(),
+    )
+}

@@ -3,3 +3,4 @@
 mod random;
 mod sort;
 mod std_algorithms;
+mod std_algorithms_more;

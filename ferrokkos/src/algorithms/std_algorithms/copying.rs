@@ -1,7 +1,7 @@
-//! The std algorithms that write elements one by one: [`fill`], [`copy`], [`transform`],
-//! [`transform_binary`], [`replace`], [`replace_if`], [`reverse`], [`swap_ranges`],
-//! [`adjacent_difference`]. Each is one `parallel_for`; a source and a destination are distinct
-//! allocations.
+//! The std algorithms that write a function of each source element to a destination:
+//! [`copy`], [`copy_n`], [`copy_backward`], [`transform`], [`transform_binary`], [`replace`],
+//! [`replace_if`], [`replace_copy`], [`replace_copy_if`], [`adjacent_difference`]. Each is one
+//! `parallel_for`; a source and a destination are distinct allocations.
 
 use super::Number;
 use super::check;
@@ -13,23 +13,6 @@ use crate::layout::Layout;
 use crate::policy::RangePolicy;
 use crate::space::MemorySpace;
 use crate::view::View;
-
-/// Sets every element of `view` to `value` (Kokkos' `fill`, Rust's `fill`).
-pub fn fill<T, L, M, S>(exec: &S, view: &View<T, 1, L, M>, value: T) -> Result<()>
-where
-    T: DeviceValue,
-    L: Layout,
-    M: MemorySpace,
-    S: Launch,
-{
-    // A one-element array: kernels capture any device value so.
-    let (v, value) = (view, [value]);
-    parallel_for(
-        "Kokkos::fill",
-        RangePolicy::new(exec, 0, view.extent(0))?,
-        crate::kernel!(|i| v[i] = value[0]),
-    )
-}
 
 /// Copies `src` into the first `src.extent(0)` elements of `dst`; returns that count, the index in
 /// `dst` past the last element written (Kokkos' `copy`, Rust's `copy_from_slice`).
@@ -54,6 +37,57 @@ where
         crate::kernel!(|i| dst[i] = src[i]),
     )?;
     Ok(n)
+}
+
+/// Copies the first `n` elements of `src` to the first `n` of `dst`; returns `n` (Kokkos'
+/// `copy_n`).
+pub fn copy_n<T, L, K, M, S>(
+    exec: &S,
+    src: &View<T, 1, L, M>,
+    n: usize,
+    dst: &View<T, 1, K, M>,
+) -> Result<usize>
+where
+    T: DeviceValue,
+    L: Layout,
+    K: Layout,
+    M: MemorySpace,
+    S: Launch,
+{
+    check::has("copy_n", src, n)?;
+    check::has("copy_n", dst, n)?;
+    check::distinct("copy_n", src, dst)?;
+    parallel_for(
+        "Kokkos::copy_n",
+        RangePolicy::new(exec, 0, n)?,
+        crate::kernel!(|i| dst[i] = src[i]),
+    )?;
+    Ok(n)
+}
+
+/// Copies `src` to the last `src.extent(0)` elements of `dst`; returns the index in `dst` of the
+/// first element written (Kokkos' `copy_backward`).
+pub fn copy_backward<T, L, K, M, S>(
+    exec: &S,
+    src: &View<T, 1, L, M>,
+    dst: &View<T, 1, K, M>,
+) -> Result<usize>
+where
+    T: DeviceValue,
+    L: Layout,
+    K: Layout,
+    M: MemorySpace,
+    S: Launch,
+{
+    check::fits("copy_backward", src, dst)?;
+    check::distinct("copy_backward", src, dst)?;
+    let (n, first) = (src.extent(0), dst.extent(0) - src.extent(0));
+    parallel_for(
+        "Kokkos::copy_backward",
+        RangePolicy::new(exec, 0, n)?,
+        crate::kernel!(|i| dst[first + i] = src[i]),
+    )?;
+    Ok(first)
 }
 
 /// Writes `op(src[i])` to `dst[i]` for every element of `src`; returns the count (Kokkos'
@@ -169,54 +203,65 @@ where
     )
 }
 
-/// Reverses the order of `view`'s elements (Kokkos' `reverse`, Rust's `reverse`).
-pub fn reverse<T, L, M, S>(exec: &S, view: &View<T, 1, L, M>) -> Result<()>
+/// Copies `src` to `dst` with every element equal to `old` replaced by `new`; returns the count
+/// (Kokkos' `replace_copy`).
+pub fn replace_copy<T, L, K, M, S>(
+    exec: &S,
+    src: &View<T, 1, L, M>,
+    dst: &View<T, 1, K, M>,
+    old: T,
+    new: T,
+) -> Result<usize>
 where
-    T: DeviceValue,
+    T: Number,
     L: Layout,
+    K: Layout,
     M: MemorySpace,
     S: Launch,
 {
-    let (v, n) = (view, view.extent(0));
-    // Iteration `i` exchanges `i` and `n - 1 - i`: the lower and the upper half, apart (checked
-    // at launch).
+    check::fits("replace_copy", src, dst)?;
+    check::distinct("replace_copy", src, dst)?;
+    let n = src.extent(0);
     parallel_for(
-        "Kokkos::reverse",
-        RangePolicy::new(exec, 0, n / 2)?,
+        "Kokkos::replace_copy",
+        RangePolicy::new(exec, 0, n)?,
         crate::kernel!(|i| {
-            let low = v[i];
-            let high = v[n - 1 - i];
-            v[i] = high;
-            v[n - 1 - i] = low;
+            let x = src[i];
+            dst[i] = if x == old { new } else { x };
         }),
-    )
+    )?;
+    Ok(n)
 }
 
-/// Exchanges the elements of `a` and `b`, which have one extent and are distinct allocations
-/// (Kokkos' `swap_ranges`, Rust's `swap_with_slice`).
-pub fn swap_ranges<T, L, K, M, S>(
+/// Copies `src` to `dst` with every element satisfying `pred` replaced by `new`; returns the
+/// count (Kokkos' `replace_copy_if`).
+pub fn replace_copy_if<T, L, K, M, S, F>(
     exec: &S,
-    a: &View<T, 1, L, M>,
-    b: &View<T, 1, K, M>,
-) -> Result<()>
+    src: &View<T, 1, L, M>,
+    dst: &View<T, 1, K, M>,
+    pred: F,
+    new: T,
+) -> Result<usize>
 where
     T: DeviceValue,
     L: Layout,
     K: Layout,
     M: MemorySpace,
     S: Launch,
+    F: DeviceFn<(T,), Output = bool>,
 {
-    check::same_extent("swap_ranges", a, b)?;
-    check::distinct("swap_ranges", a, b)?;
+    check::fits("replace_copy_if", src, dst)?;
+    check::distinct("replace_copy_if", src, dst)?;
+    let (n, pred, new) = (src.extent(0), pred.closure(), [new]);
     parallel_for(
-        "Kokkos::swap_ranges",
-        RangePolicy::new(exec, 0, a.extent(0))?,
+        "Kokkos::replace_copy_if",
+        RangePolicy::new(exec, 0, n)?,
         crate::kernel!(|i| {
-            let t = a[i];
-            a[i] = b[i];
-            b[i] = t;
+            let x = src[i];
+            dst[i] = if pred.call(x) { new[0] } else { x };
         }),
-    )
+    )?;
+    Ok(n)
 }
 
 /// Writes `src[0]` to `dst[0]` and `src[i] - src[i - 1]` to `dst[i]` (Kokkos'
