@@ -75,6 +75,10 @@ pub struct RandomNumbers;
 #[doc = include_str!("../../docs/guide/sorting.md")]
 pub struct Sorting;
 
+/// Chapter: std algorithms and device closures.
+#[doc = include_str!("../../docs/guide/std-algorithms.md")]
+pub struct StdAlgorithms;
+
 /// The Kokkos -> ferrokkos name table.
 #[doc = include_str!("../../docs/guide/names.md")]
 pub struct Names;

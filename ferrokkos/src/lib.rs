@@ -91,7 +91,8 @@ pub use dispatch::{
 pub use error::{BackendError, BorrowKind, DeviceTarget, Error, Result};
 /// A single-source kernel: `kernel!(|i| y[i] = a * x[i] + y[i])` runs on the host spaces as Rust and
 /// becomes CUDA C++ for the GPU. Its language, parameters and race rules are described in the
-/// [`kernel`](mod@kernel) module.
+/// [`kernel`](mod@kernel) module. With a result type, `kernel!(|x: f64| -> bool { x > t })` is a
+/// device closure ([`kernel::DeviceClosure`]) that kernels and the [`std_algorithms`] call.
 pub use ferrokkos_macros::kernel;
 pub use graph::{Graph, GraphNode, create_graph, when_all};
 

@@ -78,12 +78,11 @@ pub(super) fn expand(closure: &ExprClosure) -> syn::Result<TokenStream> {
         quote!(let #local = &#path;)
     });
     let checks = crate::device::type_checks(&types, Some(ret));
-    let key = syn::Ident::new("__FkClosure", Span::mixed_site());
+    let key = syn::Ident::new("__fk_key", Span::mixed_site());
     let caps_var = syn::Ident::new("__fk_caps", Span::mixed_site());
     Ok(quote!({
         #(#field_locals)*
         #(#checks)*
-        enum #key {}
         let #caps_var = (#(#caps,)*);
         #[allow(unused, unused_unsafe, clippy::all)]
         // SAFETY: the host form is the closure's body over its captures and arguments, and the
@@ -93,9 +92,9 @@ pub(super) fn expand(closure: &ExprClosure) -> syn::Result<TokenStream> {
             ::ferrokkos::kernel::DeviceClosure::new(
                 #caps_var,
                 |(#(#cap_idents,)*), (#(#names,)*): (#(#types,)*)| -> #ret #host_block,
-                |(#(#cap_idents,)*), (#(#names,)*)| -> #k::Expr<#ret> {
+                |#key: ::ferrokkos::kernel::ClosureKey, (#(#cap_idents,)*), (#(#names,)*)| -> #k::Expr<#ret> {
                     #k::shadow::device_call(
-                        ::core::any::TypeId::of::<#key>(),
+                        #key.type_id(),
                         "closure",
                         [#(#cap_names,)* #(#name_strs),*],
                         (#(#cap_idents,)* #(#names,)*),

@@ -79,7 +79,7 @@ where
     A: ClosureArgs,
     R: DeviceValue,
     H: Fn(C, A) -> R + Copy + Send + Sync + 'static,
-    S: Fn(C::Shadow, A::Shadow) -> Expr<R> + Copy + Send + Sync + 'static,
+    S: Fn(ClosureKey, C::Shadow, A::Shadow) -> Expr<R> + Copy + Send + Sync + 'static,
 {
     /// The closure of `captures`, host form `host` and typed shadow `shadow` (`kernel!` calls this).
     ///
@@ -110,7 +110,7 @@ where
     C: ClosureCaptures,
     R: DeviceValue,
     H: Fn(C, ()) -> R + Copy + Send + Sync + 'static,
-    S: Fn(C::Shadow, ()) -> Expr<R> + Copy + Send + Sync + 'static,
+    S: Fn(ClosureKey, C::Shadow, ()) -> Expr<R> + Copy + Send + Sync + 'static,
 {
     /// The closure's value (in a kernel as on the host).
     #[inline(always)]
@@ -125,7 +125,11 @@ where
     (A0,): ClosureArgs,
     R: DeviceValue,
     H: Fn(C, (A0,)) -> R + Copy + Send + Sync + 'static,
-    S: Fn(C::Shadow, <(A0,) as ClosureArgs>::Shadow) -> Expr<R> + Copy + Send + Sync + 'static,
+    S: Fn(ClosureKey, C::Shadow, <(A0,) as ClosureArgs>::Shadow) -> Expr<R>
+        + Copy
+        + Send
+        + Sync
+        + 'static,
 {
     /// The closure's value at `x` (in a kernel as on the host).
     #[inline(always)]
@@ -140,7 +144,11 @@ where
     (A0, A1): ClosureArgs,
     R: DeviceValue,
     H: Fn(C, (A0, A1)) -> R + Copy + Send + Sync + 'static,
-    S: Fn(C::Shadow, <(A0, A1) as ClosureArgs>::Shadow) -> Expr<R> + Copy + Send + Sync + 'static,
+    S: Fn(ClosureKey, C::Shadow, <(A0, A1) as ClosureArgs>::Shadow) -> Expr<R>
+        + Copy
+        + Send
+        + Sync
+        + 'static,
 {
     /// The closure's value at `(a, b)` (in a kernel as on the host).
     #[inline(always)]
@@ -155,7 +163,7 @@ where
     (A0, A1, A2): ClosureArgs,
     R: DeviceValue,
     H: Fn(C, (A0, A1, A2)) -> R + Copy + Send + Sync + 'static,
-    S: Fn(C::Shadow, <(A0, A1, A2) as ClosureArgs>::Shadow) -> Expr<R>
+    S: Fn(ClosureKey, C::Shadow, <(A0, A1, A2) as ClosureArgs>::Shadow) -> Expr<R>
         + Copy
         + Send
         + Sync
@@ -186,7 +194,7 @@ pub trait DeviceFn<A: ClosureArgs>: Sealed + Copy + Send + Sync + 'static {
     #[doc(hidden)]
     type Host: Fn(Self::Captures, A) -> Self::Output + Copy + Send + Sync + 'static;
     #[doc(hidden)]
-    type Shadow: Fn(<Self::Captures as ClosureCaptures>::Shadow, A::Shadow) -> Expr<Self::Output>
+    type Shadow: Fn(ClosureKey, <Self::Captures as ClosureCaptures>::Shadow, A::Shadow) -> Expr<Self::Output>
         + Copy
         + Send
         + Sync
@@ -204,7 +212,7 @@ where
     A: ClosureArgs,
     R: DeviceValue,
     H: Fn(C, A) -> R + Copy + Send + Sync + 'static,
-    S: Fn(C::Shadow, A::Shadow) -> Expr<R> + Copy + Send + Sync + 'static,
+    S: Fn(ClosureKey, C::Shadow, A::Shadow) -> Expr<R> + Copy + Send + Sync + 'static,
 {
     type Output = R;
     type Captures = C;
@@ -222,7 +230,7 @@ where
     A: ClosureArgs,
     R: DeviceValue,
     H: Fn(C, A) -> R + Copy + Send + Sync + 'static,
-    S: Fn(C::Shadow, A::Shadow) -> Expr<R> + Copy + Send + Sync + 'static,
+    S: Fn(ClosureKey, C::Shadow, A::Shadow) -> Expr<R> + Copy + Send + Sync + 'static,
 {
     type Value = Self;
     fn capture_value(&self) -> Self {
@@ -238,7 +246,7 @@ where
     A: ClosureArgs,
     R: DeviceValue,
     H: Fn(C, A) -> R + Copy + Send + Sync + 'static,
-    S: Fn(C::Shadow, A::Shadow) -> Expr<R> + Copy + Send + Sync + 'static,
+    S: Fn(ClosureKey, C::Shadow, A::Shadow) -> Expr<R> + Copy + Send + Sync + 'static,
 {
     type Host<'a> = Self;
     type Shadow = ClosureShadow<C, A, R, S>;
@@ -269,7 +277,7 @@ where
     A: ClosureArgs,
     R: DeviceValue,
     H: Fn(C, A) -> R + Copy + Send + Sync + 'static,
-    S: Fn(C::Shadow, A::Shadow) -> Expr<R> + Copy + Send + Sync + 'static,
+    S: Fn(ClosureKey, C::Shadow, A::Shadow) -> Expr<R> + Copy + Send + Sync + 'static,
 {
 }
 
@@ -289,12 +297,26 @@ impl<C, A, R, S: Copy> Clone for ClosureShadow<C, A, R, S> {
 
 impl<C, A, R, S: Copy> Copy for ClosureShadow<C, A, R, S> {}
 
-impl<C: ClosureCaptures, A: ClosureArgs, R, S> ClosureShadow<C, A, R, S>
+impl<C: ClosureCaptures, A: ClosureArgs, R, S: 'static> ClosureShadow<C, A, R, S>
 where
-    S: Fn(C::Shadow, A::Shadow) -> Expr<R>,
+    S: Fn(ClosureKey, C::Shadow, A::Shadow) -> Expr<R>,
 {
     /// The call with the argument tuple `args`.
     pub(crate) fn apply(self, args: A::Shadow) -> Expr<R> {
-        (self.shadow)(C::fields(self.param), args)
+        let key = ClosureKey(std::any::TypeId::of::<S>());
+        (self.shadow)(key, C::fields(self.param), args)
+    }
+}
+
+/// What identifies a closure's C++ function in a translation unit: the type of its shadow, which
+/// differs between the instantiations of generic code around it (type and const parameters
+/// alike), so that each gets its own function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClosureKey(std::any::TypeId);
+
+impl ClosureKey {
+    /// The key as a `TypeId` (what `device_call` keys functions by).
+    pub fn type_id(self) -> std::any::TypeId {
+        self.0
     }
 }

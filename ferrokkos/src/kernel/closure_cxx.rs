@@ -7,7 +7,7 @@
 use std::any::TypeId;
 
 use super::builder::{self, prec};
-use super::closure::ClosureShadow;
+use super::closure::{ClosureKey, ClosureShadow};
 use super::device_fn::{Ch, DeviceMethod, MethodReceiver};
 use super::expr::Expr;
 use super::params::ParamWriter;
@@ -161,7 +161,7 @@ unsafe impl<C, A, R, S> DeviceMethod<Ch<'c', Ch<'a', Ch<'l', Ch<'l', ()>>>>>
 impl<C, R, S> ClosureShadow<C, (), R, S>
 where
     C: ClosureCaptures,
-    S: Fn(C::Shadow, ()) -> Expr<R>,
+    S: 'static + Fn(ClosureKey, C::Shadow, ()) -> Expr<R>,
 {
     /// `f.call()`.
     pub fn __fk_call(self) -> Expr<R> {
@@ -178,7 +178,7 @@ impl<C, A0, R, S> ClosureShadow<C, (A0,), R, S>
 where
     C: super::closure_cxx::ClosureCaptures,
     A0: DeviceValue,
-    S: Fn(C::Shadow, (Expr<A0>,)) -> Expr<R>,
+    S: 'static + Fn(ClosureKey, C::Shadow, (Expr<A0>,)) -> Expr<R>,
 {
     /// `f.call(x)` for an argument of a known type.
     pub fn __fk_call<X0>(self, x: Expr<X0>) -> Expr<R>
@@ -199,7 +199,7 @@ where
     C: ClosureCaptures,
     A0: DeviceValue,
     A1: DeviceValue,
-    S: Fn(C::Shadow, (Expr<A0>, Expr<A1>)) -> Expr<R>,
+    S: 'static + Fn(ClosureKey, C::Shadow, (Expr<A0>, Expr<A1>)) -> Expr<R>,
 {
     /// `f.call(a, b)` for arguments of known types.
     pub fn __fk_call<X0, X1>(self, a: Expr<X0>, b: Expr<X1>) -> Expr<R>
@@ -222,7 +222,7 @@ where
     A0: DeviceValue,
     A1: DeviceValue,
     A2: DeviceValue,
-    S: Fn(C::Shadow, (Expr<A0>, Expr<A1>, Expr<A2>)) -> Expr<R>,
+    S: 'static + Fn(ClosureKey, C::Shadow, (Expr<A0>, Expr<A1>, Expr<A2>)) -> Expr<R>,
 {
     /// `f.call(a, b, c)` for arguments of known types.
     pub fn __fk_call<X0, X1, X2>(self, a: Expr<X0>, b: Expr<X1>, c: Expr<X2>) -> Expr<R>

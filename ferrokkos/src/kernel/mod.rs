@@ -56,6 +56,7 @@
 //! | `kernel!(\|i, partial, is_final\| ...)` | `parallel_scan` | `partial: &mut V`, `is_final: bool` |
 //! | `kernel!(\|team: &TeamMember\| ...)` | `parallel_for` over a `TeamPolicy` | the team member (its type written) |
 //! | `kernel!(\|team: &TeamMember, acc\| ...)` | `parallel_reduce` over a `TeamPolicy` | the member and `acc: &mut V` |
+//! | `kernel!(\|x: f64, y: f64\| -> f64 { ... })` | none: a [`DeviceClosure`] that kernels and the std algorithms call, `f.call(x, y)` | up to three, each with its type, and the result type |
 //!
 //! Three parameters mean a scan when the last one is annotated `bool` or is never dereferenced, and
 //! a reduction into two accumulators otherwise. Accumulator types are inferred from the reducer; a
@@ -222,7 +223,7 @@ pub(crate) mod view_expr;
 // of kernels and reducers that run on a device, and the device value types.
 pub use abort::abort;
 pub use body::{BodyKind, KernelBody};
-pub use closure::{ClosureShadow, DeviceClosure, DeviceFn};
+pub use closure::{ClosureKey, ClosureShadow, DeviceClosure, DeviceFn};
 pub use closure_cxx::{ClosureArgs, ClosureCaptures, ClosureCxx};
 pub use device_kernel::{DeviceFor, DeviceReduce, DeviceScan};
 pub use device_reducer::{DeviceReducer, NestedReducer};

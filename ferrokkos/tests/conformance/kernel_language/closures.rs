@@ -79,6 +79,32 @@ fn clamp_below<T: DeviceValue + PartialOrd + ferrokkos::kernel::DeviceScalar>(
     kernel!(|v: T| -> T { if v < limit { limit } else { v } })
 }
 
+/// A closure of generic code that differs only by a constant: one per instantiation.
+fn times<const K: usize>() -> impl DeviceFn<(f64,), Output = f64> {
+    kernel!(|v: f64| -> f64 { v * K as f64 })
+}
+
+fn closures_of_each_instantiation_are_their_own<S: Launch>(exec: &S) -> Result<()> {
+    let n = 9usize;
+    let x_h: Vec<f64> = (0..n).map(|k| k as f64 + 0.5).collect();
+    let x = upload::<S, f64>("x", &x_h)?;
+    let y = SView::<S, f64, 1>::new("y", [n])?;
+    let (two, three) = (times::<2>().closure(), times::<3>().closure());
+    parallel_for(
+        "times",
+        RangePolicy::new(exec, 0, n)?,
+        kernel!(|i| y[i] = two.call(x[i]) * 10.0 + three.call(x[i])),
+    )?;
+    let want: Vec<f64> = x_h.iter().map(|v| v * 20.0 + v * 3.0).collect();
+    assert_eq!(download(&y)?, want);
+    Ok(())
+}
+
+per_space!(
+    closures_of_each_instantiation_are_their_own,
+    closures_of_each_instantiation_are_their_own
+);
+
 /// Each closure is one C++ function taking its captures first, its captures travel as one struct
 /// parameter, generic closures give one function per type, and NVRTC compiles them.
 #[test]
@@ -92,13 +118,15 @@ fn closures_are_device_functions_of_their_captures_and_arguments() -> Result<()>
     let lin = kernel!(|a: f64, b: f64| -> f64 { a * w[0] + b * w[1] });
     let lo64 = clamp_below(1.5f64).closure();
     let lo32 = clamp_below(2.5f32).closure();
+    let (two, three) = (times::<2>().closure(), times::<3>().closure());
     let k = kernel!(|i| {
         let a = if above.call(x[i]) {
             lin.call(x[i], 1.0)
         } else {
             0.0
         };
-        y[i] = (lo64.call(a) + lin.call(a, a)) as f32 + lo32.call(y[i]);
+        let b = two.call(a) + three.call(a);
+        y[i] = (lo64.call(b) + lin.call(a, a)) as f32 + lo32.call(y[i]);
     });
     let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
@@ -107,18 +135,11 @@ fn closures_are_device_functions_of_their_captures_and_arguments() -> Result<()>
             "static __device__ bool closure_fn(const f64 t, const f64 v)",
             1,
         ),
-        (
-            "static __device__ f64 closure_fn1(const fk::Array<f64, 2> w, const f64 a, const f64 b)",
-            1,
-        ),
-        (
-            "static __device__ f64 closure_fn2(const f64 limit, const f64 v)",
-            1,
-        ),
-        (
-            "static __device__ f32 closure_fn3(const f32 limit, const f32 v)",
-            1,
-        ),
+        ("(const fk::Array<f64, 2> w, const f64 a, const f64 b)", 1),
+        ("(const f64 limit, const f64 v)", 1),
+        ("(const f32 limit, const f32 v)", 1),
+        ("(const f64 v) {", 2),
+        ("static __device__ f64 closure_fn", 4),
         ("const Captures above", 1),
         ("lin.c0", 2),
     ] {
