@@ -18,14 +18,19 @@ use super::value::DeviceValue;
 #[derive(Clone, Copy, Debug)]
 pub struct ClosureCxx;
 
-/// The captured values of a closure: a tuple of up to 12 [`DeviceValue`]s (sealed by its use:
-/// only `kernel!` makes closures).
+mod private {
+    /// The seal of [`super::ClosureCaptures`] and [`super::ClosureArgs`]: a launch trusts their
+    /// C++ descriptions and byte layouts.
+    pub trait Sealed {}
+}
+
+/// The captured values of a closure: a tuple of up to 12 [`DeviceValue`]s (sealed).
 #[diagnostic::on_unimplemented(
     message = "a device closure captures only values: `{Self}` holds something else",
     note = "a closure given to an algorithm captures numbers, `bool`s, `DeviceValue` structs and \
             arrays of them (at most 12); read Views in a kernel instead"
 )]
-pub trait ClosureCaptures: Copy + Send + Sync + 'static {
+pub trait ClosureCaptures: private::Sealed + Copy + Send + Sync + 'static {
     /// The captures in the typed shadow: the struct's members.
     type Shadow: Copy;
     /// The members of the struct parameter `param`.
@@ -68,6 +73,8 @@ fn definition(cxx: &str, types: &[String], layout: (usize, usize)) -> String {
 
 macro_rules! closure_captures {
     ($($c:ident $k:tt),*) => {
+        impl<$($c: DeviceValue),*> private::Sealed for ($($c,)*) {}
+
         impl<$($c: DeviceValue),*> ClosureCaptures for ($($c,)*) {
             type Shadow = ($(Expr<$c>,)*);
             #[allow(clippy::unused_unit)]
@@ -115,12 +122,13 @@ closure_captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7, C8 8, C9 9);
 closure_captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7, C8 8, C9 9, C10 10);
 closure_captures!(C0 0, C1 1, C2 2, C3 3, C4 4, C5 5, C6 6, C7 7, C8 8, C9 9, C10 10, C11 11);
 
-/// A closure's parameter types: a tuple of up to three [`DeviceValue`]s.
+/// A closure's parameter types: a tuple of up to three [`DeviceValue`]s (sealed; the tuples of
+/// one to three are also captures tuples, and so already sealed).
 #[diagnostic::on_unimplemented(
     message = "a device closure takes up to three values: `{Self}` is not such a tuple",
     note = "write each parameter with its type: `kernel!(|a: f64, b: f64| -> f64 {{ a + b }})`"
 )]
-pub trait ClosureArgs: 'static {
+pub trait ClosureArgs: private::Sealed + 'static {
     /// The arguments in the typed shadow.
     type Shadow: Copy;
 }

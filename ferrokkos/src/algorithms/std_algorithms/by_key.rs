@@ -32,7 +32,7 @@ where
 {
     let n = keys.extent(0);
     let starts = View::<usize, 1, LayoutRight, M>::new(
-        view_alloc(&format!("Kokkos::{operation}::starts")).without_initializing(),
+        view_alloc(format!("Kokkos::{operation}::starts")).without_initializing(),
         [n + 1],
     )?;
     let segments = parallel_scan(
