@@ -38,7 +38,7 @@ impl<'a> Parts<'a> {
     }
 
     /// How many parts a sort of `n` elements is split into.
-    fn count(&self, n: usize) -> usize {
+    pub(super) fn count(&self, n: usize) -> usize {
         if n < PARALLEL_MIN {
             return 1;
         }
@@ -58,20 +58,46 @@ impl<'a> Parts<'a> {
     }
 }
 
+/// Where a phase runs: in `p` parts on the sort's threads, or on the calling thread alone (a
+/// bucket sorted by one part).
+#[derive(Clone, Copy)]
+pub(super) enum Run<'p, 'a> {
+    Parts(&'p Parts<'a>, usize),
+    Here,
+}
+
+impl Run<'_, '_> {
+    /// The number of parts.
+    fn p(self) -> usize {
+        match self {
+            Run::Parts(_, p) => p,
+            Run::Here => 1,
+        }
+    }
+
+    /// Runs `part(k)` for every `k` in `0..count`.
+    pub(super) fn run(self, count: usize, part: &(dyn Fn(usize) + Sync)) {
+        match self {
+            Run::Parts(parts, _) => parts.run(count, part),
+            Run::Here => (0..count).for_each(part),
+        }
+    }
+}
+
 /// The start of part `k` of `parts` over `n` elements.
 fn cut(k: usize, parts: usize, n: usize) -> usize {
     k * n / parts
 }
 
 /// Each part's own value, handed to it once (parts run on other threads).
-struct Each<T>(Vec<Mutex<Option<T>>>);
+pub(super) struct Each<T>(Vec<Mutex<Option<T>>>);
 
 impl<T> Each<T> {
-    fn new(items: impl IntoIterator<Item = T>) -> Each<T> {
+    pub(super) fn new(items: impl IntoIterator<Item = T>) -> Each<T> {
         Each(items.into_iter().map(|t| Mutex::new(Some(t))).collect())
     }
 
-    fn take(&self, k: usize) -> Option<T> {
+    pub(super) fn take(&self, k: usize) -> Option<T> {
         self.0[k].lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 }
@@ -87,60 +113,105 @@ pub(crate) fn radix_sort<K: SortKey, V: Copy + Send + Sync>(
     if n < RADIX_MIN {
         return small_sort(keys, values.map(|(v, _)| v));
     }
-    let p = parts.count(n);
+    let run = Run::Parts(parts, parts.count(n));
     // The keys' other buffer (zeroed pages, which the first pass touches in parallel).
     let mut key_tmp = vec![K::default(); n];
-    let (mut values, mut value_tmp) = match values.take() {
+    let again = values.as_mut().map(|(a, b)| (&mut **a, &mut **b));
+    if super::host_buckets::by_buckets(run, keys, &mut key_tmp, again) {
+        return;
+    }
+    lsd(
+        run,
+        keys,
+        &mut key_tmp,
+        values,
+        0..<K::Bits as RadixBits>::DIGITS,
+    );
+}
+
+/// The passes of digits `digits` (least significant first) over `keys`, with `key_tmp` (as long)
+/// as the other buffer and `values` moving alongside; the result ends in `keys` (and the values'
+/// first buffer).
+pub(super) fn lsd<K: SortKey, V: Copy + Send + Sync>(
+    run: Run<'_, '_>,
+    keys: &mut [K],
+    key_tmp: &mut [K],
+    values: Option<(&mut [V], &mut [V])>,
+    digits: std::ops::Range<usize>,
+) {
+    let (mut values, mut value_tmp) = match values {
         Some((v, spare)) => (Some(v), Some(spare)),
         None => (None, None),
     };
     let mut in_place = true;
-    for d in 0..<K::Bits as RadixBits>::DIGITS {
+    for d in digits {
         let (src, dst): (&[K], &mut [K]) = match in_place {
-            true => (keys, &mut key_tmp),
-            false => (&key_tmp, keys),
+            true => (keys, key_tmp),
+            false => (key_tmp, keys),
         };
-        let counts = count_digits(parts, p, src, d);
-        if (0..256).any(|g| counts.iter().map(|c| c[g]).sum::<usize>() == n) {
+        let counts = count_digits(run, src, d);
+        if single_digit(&counts, src.len()) {
             continue; // every key has this digit: the pass would not move anything
         }
-        let key_slices = Each::new(slices(dst, &counts));
-        match (values.as_deref_mut(), value_tmp.as_deref_mut()) {
-            (Some(v), Some(t)) => {
-                let (vsrc, vdst): (&[V], &mut [V]) = match in_place {
-                    true => (v, t),
-                    false => (t, v),
-                };
-                let value_slices = Each::new(slices(vdst, &counts));
-                parts.run(p, &|k| {
-                    let (lo, hi) = (cut(k, p, n), cut(k + 1, p, n));
-                    if let (Some(kb), Some(vb)) = (key_slices.take(k), value_slices.take(k)) {
-                        scatter_pairs(&src[lo..hi], &vsrc[lo..hi], kb, vb, d);
-                    }
-                });
-            }
-            _ => parts.run(p, &|k| {
-                let (lo, hi) = (cut(k, p, n), cut(k + 1, p, n));
-                if let Some(kb) = key_slices.take(k) {
-                    scatter_keys(&src[lo..hi], kb, d);
-                }
+        let vpair = match (values.as_deref_mut(), value_tmp.as_deref_mut()) {
+            (Some(v), Some(t)) => Some(match in_place {
+                true => (&*v, t),
+                false => (&*t, v),
             }),
-        }
+            _ => None,
+        };
+        pass(run, src, dst, vpair, &counts, d);
         in_place = !in_place;
     }
     if !in_place {
-        copy_back(parts, p, keys, &key_tmp);
+        copy_back(run, keys, key_tmp);
         if let (Some(v), Some(t)) = (values, value_tmp) {
-            copy_back(parts, p, v, t);
+            copy_back(run, v, t);
         }
     }
 }
 
+/// Whether every key counted in `counts` (of `n` keys) has one digit value.
+pub(super) fn single_digit(counts: &[[usize; 256]], n: usize) -> bool {
+    (0..256).any(|g| counts.iter().map(|c| c[g]).sum::<usize>() == n)
+}
+
+/// One pass: the keys of `src` (and values, if any) moved stably by digit `d` to `dst`, each part
+/// its chunk, `counts` the parts' counts.
+pub(super) fn pass<K: SortKey, V: Copy + Send + Sync>(
+    run: Run<'_, '_>,
+    src: &[K],
+    dst: &mut [K],
+    values: Option<(&[V], &mut [V])>,
+    counts: &[[usize; 256]],
+    d: usize,
+) {
+    let (n, p) = (src.len(), run.p());
+    let key_slices = Each::new(slices(dst, counts));
+    match values {
+        Some((vsrc, vdst)) => {
+            let value_slices = Each::new(slices(vdst, counts));
+            run.run(p, &|k| {
+                let (lo, hi) = (cut(k, p, n), cut(k + 1, p, n));
+                if let (Some(kb), Some(vb)) = (key_slices.take(k), value_slices.take(k)) {
+                    scatter_pairs(&src[lo..hi], &vsrc[lo..hi], kb, vb, d);
+                }
+            });
+        }
+        None => run.run(p, &|k| {
+            let (lo, hi) = (cut(k, p, n), cut(k + 1, p, n));
+            if let Some(kb) = key_slices.take(k) {
+                scatter_keys(&src[lo..hi], kb, d);
+            }
+        }),
+    }
+}
+
 /// Each part's count of each value of digit `d` in its chunk of `src`.
-fn count_digits<K: SortKey>(parts: &Parts<'_>, p: usize, src: &[K], d: usize) -> Vec<[usize; 256]> {
-    let n = src.len();
+pub(super) fn count_digits<K: SortKey>(run: Run<'_, '_>, src: &[K], d: usize) -> Vec<[usize; 256]> {
+    let (n, p) = (src.len(), run.p());
     let rows: Vec<Mutex<[usize; 256]>> = (0..p).map(|_| Mutex::new([0; 256])).collect();
-    parts.run(p, &|k| {
+    run.run(p, &|k| {
         let mut c = [0usize; 256];
         for key in &src[cut(k, p, n)..cut(k + 1, p, n)] {
             c[key.ordered().digit(d)] += 1;
@@ -198,13 +269,13 @@ fn scatter_pairs<K: SortKey, V: Copy>(
     }
 }
 
-/// Copies `src` into `dst` (equal lengths) in `p` parts.
-fn copy_back<T: Copy + Send + Sync>(parts: &Parts<'_>, p: usize, dst: &mut [T], src: &[T]) {
-    let n = dst.len();
+/// Copies `src` into `dst` (equal lengths) in the run's parts.
+pub(super) fn copy_back<T: Copy + Send + Sync>(run: Run<'_, '_>, dst: &mut [T], src: &[T]) {
+    let (n, p) = (dst.len(), run.p());
     let chunk = n.div_ceil(p).max(1);
     let chunks = Each::new(dst.chunks_mut(chunk));
     let count = n.div_ceil(chunk);
-    parts.run(count, &|k| {
+    run.run(count, &|k| {
         if let Some(c) = chunks.take(k) {
             let lo = k * chunk;
             c.copy_from_slice(&src[lo..lo + c.len()]);
@@ -270,7 +341,7 @@ pub(crate) fn merge_sort<T: Copy + Send + Sync>(
         run = pair;
     }
     if !in_place {
-        copy_back(parts, p, data, &tmp);
+        copy_back(Run::Parts(parts, p), data, &tmp);
     }
 }
 

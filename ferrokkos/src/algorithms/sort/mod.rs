@@ -8,6 +8,7 @@ mod api;
 mod bin_op;
 mod bin_sort;
 mod host;
+mod host_buckets;
 mod key;
 mod permute;
 
