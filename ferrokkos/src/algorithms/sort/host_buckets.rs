@@ -56,7 +56,7 @@ pub(super) fn by_buckets<K: SortKey, V: Copy + Send + Sync>(
         }
     }
     // The top digit: from the first buffers to the second ones.
-    let (mut values, mut spare) = match values {
+    let (values, mut spare) = match values {
         Some((v, s)) => (Some(v), Some(s)),
         None => (None, None),
     };
@@ -68,8 +68,7 @@ pub(super) fn by_buckets<K: SortKey, V: Copy + Send + Sync>(
     // Each bucket: back to the first buffers, then sorted by the lower digits there.
     let kb = cut_buckets(keys, &sizes);
     let tb = cut_buckets(key_tmp, &sizes);
-    let vb: Vec<Option<(&mut [V], &mut [V])>> = match (values.as_deref_mut(), spare.as_deref_mut())
-    {
+    let vb: Vec<Option<(&mut [V], &mut [V])>> = match (values, spare) {
         (Some(v), Some(s)) => cut_buckets(v, &sizes)
             .into_iter()
             .zip(cut_buckets(s, &sizes))
@@ -141,7 +140,8 @@ mod tests {
         let run = Run::Parts(&parts, 4);
         let n = 4 * BUCKETS_MIN_PER_PART + 123;
         let mut seed = 11;
-        let shapes: [(&str, fn(u64) -> u64); 4] = [
+        type Shape = (&'static str, fn(u64) -> u64);
+        let shapes: [Shape; 4] = [
             ("uniform", |r| r),
             ("few buckets", |r| (r % 5) << 61 | (r >> 20)),
             ("one large bucket", |r| if r % 3 == 0 { r } else { r >> 8 }),
