@@ -9,7 +9,7 @@ use super::source::{self, THREADS};
 use crate::backend::gpu::builtin;
 use crate::backend::gpu::copy::Borrows;
 use crate::backend::gpu::copy::plan::PointerKind;
-use crate::backend::gpu::driver::{DeviceBuffer as _, DeviceInfo as _, Driver, Stream as _};
+use crate::backend::gpu::driver::{DeviceBuffer as _, Driver, Stream as _};
 use crate::backend::gpu::instance::Instance;
 use crate::backend::gpu::queue::Submission;
 use crate::error::{Error, Result};
@@ -58,12 +58,10 @@ impl<D: Driver> DeviceSort for GpuSort<D> {
         if let Some(v) = values {
             reached::<D>(v, what)?;
         }
-        let sms = gpu.shared().info.sm_count() as usize;
         let plan = Plan::new(
             keys.count,
             keys.part.size,
             values.map(|v| (v.size, v.align)),
-            sms,
         )?;
         let mut uses = vec![(keys.part.alloc, true)];
         if let Some(v) = values {
@@ -161,8 +159,8 @@ impl<D: Driver> Launches<'_, D> {
         Ok(())
     }
 
-    /// Per digit: `up`, `scan` and `down`, the keys (and values) between the caller's buffers and
-    /// the others.
+    /// Per digit: `up`, the three scans and `down`, the keys (and values) between the caller's
+    /// buffers and the others.
     fn passes(
         &self,
         sub: &mut Submission<'_, D>,
@@ -181,9 +179,10 @@ impl<D: Driver> Launches<'_, D> {
             KeyKind::Signed => 1,
             KeyKind::Float => 2,
         };
-        let (n, blocks, per_block) = (p.n as u64, p.blocks as u32, p.per_block as u64);
+        let (n, tiles, ranges) = (p.n as u64, p.tiles as u64, p.ranges as u64);
+        let (blocks, range_blocks) = (p.blocks as u32, p.ranges as u32);
         let counts = self.temp + p.counts as u64;
-        let totals = self.temp + p.totals as u64;
+        let sums = self.temp + p.sums as u64;
         let (mut kin, mut kout) = (key_ptr, self.temp + p.alt_keys as u64);
         let (mut vin, mut vout) = match value_ptr {
             0 => (0, 0),
@@ -191,13 +190,13 @@ impl<D: Driver> Launches<'_, D> {
         };
         for pass in 0..p.passes as u64 {
             let shift = 8 * pass;
-            let up = [kin, n, kind, shift, counts, per_block];
+            let up = [kin, n, kind, shift, counts, tiles];
             self.launch(sub, entries.up, blocks, &up, what)?;
-            let scan = [counts, p.blocks as u64, totals];
-            self.launch(sub, entries.scan, 256, &scan, what)?;
-            let down = [
-                kin, kout, vin, vout, n, kind, shift, counts, totals, per_block,
-            ];
+            let scan = [counts, tiles, sums];
+            self.launch(sub, entries.scan_ranges, range_blocks, &scan, what)?;
+            self.launch(sub, entries.scan_bases, 1, &[sums, ranges], what)?;
+            self.launch(sub, entries.scan_tiles, range_blocks, &scan, what)?;
+            let down = [kin, kout, vin, vout, n, kind, shift, counts, tiles];
             self.launch(sub, entries.down, blocks, &down, what)?;
             (kin, kout) = (kout, kin);
             (vin, vout) = (vout, vin);
@@ -225,8 +224,9 @@ impl<D: Driver> Launches<'_, D> {
         // SAFETY: every entry of the sort takes `args.len()` 64-bit parameters, the pointers
         // among them address the borrowed Views (memory the device reaches, checked) or the
         // sort's temporaries, laid out by the plan for `n` keys; `sub` orders the launch after
-        // the Views' pending work. `up` and `down` take the plan's blocks (each its own chunk),
-        // `scan` a block per digit value; the others loop over any grid.
+        // the Views' pending work. `up` and `down` walk the tiles over any grid, the range scans
+        // take a block per range of the plan (each reads and writes its own tiles' counts),
+        // `scan_bases` one block; the others loop over any grid.
         unsafe {
             D::launch(
                 &f,

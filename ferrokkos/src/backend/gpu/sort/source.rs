@@ -1,15 +1,16 @@
 //! The CUDA C++ of the GPU sort (`ferrokkos_sort.cu`): a stable least-significant-digit radix
-//! sort with 8-bit digits, three kernels per digit (reduce, scan, then scatter). Self-contained (no
+//! sort with 8-bit digits, five kernels per digit (count, three scans, scatter). Self-contained (no
 //! includes), compiled by NVRTC one entry at a time, like the built-in copies. Every parameter is
 //! passed as a 64-bit word.
 //!
-//! The keys are cut into one contiguous chunk of whole tiles ([`TILE`] keys) per block. Per digit:
-//! `up` counts each block's keys of each digit value; `scan` (a block per value) turns the counts
-//! into where each block's keys of each value start among that value's keys, and sums them; `down` walks each block's chunk tile by tile, ranks the tile's keys in shared
-//! memory (each warp counts its own keys in order, the lanes of one digit found through a shared
-//! mask, so equal digits keep their order), exchanges them through shared memory into digit order and writes them out in
-//! runs, the values after them the same way, and moves its running starts past the tile. No block
-//! waits for another, so any grid is correct.
+//! The keys are cut into tiles of [`TILE`] keys. Per digit: `up` counts each tile's keys of each
+//! digit value; the scans turn the counts into where each tile's keys of each value start in the
+//! sorted order (`scan_ranges` sums the counts of up to 256 ranges of tiles, `scan_bases` scans
+//! those sums in one block, `scan_tiles` scans each range's tiles from its base); `down` ranks each
+//! tile's keys in shared memory, exchanges them into digit order and writes them out in runs, the
+//! values with them. Consecutive tiles are in flight at once, so the runs written to each value's
+//! region follow one another and the cache merges them into whole lines. No block waits for
+//! another, so any grid is correct.
 
 /// Threads per block of every kernel (one per digit value).
 pub(crate) const THREADS: usize = 256;
@@ -17,6 +18,11 @@ pub(crate) const THREADS: usize = 256;
 pub(crate) const ITEMS: usize = 16;
 /// Keys per tile.
 pub(crate) const TILE: usize = THREADS * ITEMS;
+/// The most ranges of tiles the scans split the counts into (a block each).
+pub(crate) const RANGES: usize = 256;
+/// Blocks of `down` a multiprocessor holds at once (its registers are fitted to it: measured
+/// best on an H200 among 2, 3 and 4).
+const DOWN_BLOCKS: u32 = 3;
 
 /// The shared part: the key order and the kernels' bodies.
 const BODY: &str = r#"// ferrokkos sort: a stable LSD radix sort, 8-bit digits, reduce then scan then scatter.
@@ -32,67 +38,76 @@ constexpr int WARPS = THREADS / 32;
 constexpr int ITEMS = 16;
 constexpr int TILE = THREADS * ITEMS;
 constexpr int BINS = 256;
+constexpr u32 ALL = 0xffffffffu;
 
 // The key's bits mapped so that unsigned order is the key's order: kind 0 unsigned, 1 signed,
-// 2 float (total order: negative floats reversed).
+// 2 float (total order: negative floats reversed), as one xor.
 template <typename K>
-__device__ __forceinline__ K ordered(K k, u32 kind) {
-    const K sign = K(1) << (sizeof(K) * 8 - 1);
-    if (kind == 1) return k ^ sign;
-    if (kind == 2) return (k & sign) ? ~k : (k | sign);
-    return k;
+struct Order {
+    K sign_flip, all_flip;
+    __device__ __forceinline__ explicit Order(u32 kind) {
+        const K sign = K(1) << (sizeof(K) * 8 - 1);
+        sign_flip = kind != 0 ? sign : K(0);
+        all_flip = kind == 2 ? ~K(0) : K(0);
+    }
+    __device__ __forceinline__ K ordered(K k) const {
+        const K sign = K(1) << (sizeof(K) * 8 - 1);
+        const K negative = (k & sign) ? all_flip : K(0);
+        return k ^ (sign_flip | negative);
+    }
+    __device__ __forceinline__ u32 digit(K k, u32 shift) const {
+        return (u32)(ordered(k) >> shift) & 0xffu;
+    }
+};
+
+// The keys of tile t: [t * TILE, min((t + 1) * TILE, n)).
+__device__ __forceinline__ u32 tile_keys(u64 n, u64 t) {
+    const u64 rest = n - t * TILE;
+    return rest < (u64)TILE ? (u32)rest : (u32)TILE;
 }
 
-template <typename K>
-__device__ __forceinline__ u32 digit_of(K k, u32 kind, u32 shift) {
-    return (u32)((ordered<K>(k, kind) >> shift) & 0xff);
-}
-
-// The keys of block b: tiles [b * per_block, (b + 1) * per_block) of the n keys.
-__device__ __forceinline__ void chunk_of(u64 n, u64 per_block, u64& lo, u64& hi) {
-    lo = (u64)blockIdx.x * per_block * TILE;
-    hi = lo + per_block * TILE;
-    if (hi > n) hi = n;
-    if (lo > n) lo = n;
-}
-
-// counts[b * 256 + v]: the keys of block b's chunk whose digit at `shift` is v. Each warp counts
-// into its own row (so equal keys contend within a warp at most), a tile's keys loaded at once.
+// counts[t * 256 + v]: the keys of tile t whose digit at `shift` is v, for the tiles
+// blockIdx.x, blockIdx.x + gridDim.x, ... Each warp counts into its own row.
 template <typename K, typename S>
-__device__ void up(const K* keys, u64 n, u32 kind, u32 shift, S* counts, u64 per_block) {
+__device__ void up(const K* keys, u64 n, u32 kind, u32 shift, S* counts, u64 tiles) {
     __shared__ u32 c[WARPS][BINS];
+    const Order<K> order(kind);
     const u32 warp = threadIdx.x >> 5;
     for (u32 w = 0; w < WARPS; ++w) c[w][threadIdx.x] = 0;
     __syncthreads();
-    u64 lo, hi;
-    chunk_of(n, per_block, lo, hi);
-    for (u64 tile_start = lo; tile_start < hi; tile_start += TILE) {
+    for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const u32 here = tile_keys(n, t);
+        const K* tile = keys + t * TILE;
         K k[ITEMS];
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) {
-            const u64 i = tile_start + (u64)j * THREADS + threadIdx.x;
-            if (i < hi) k[j] = keys[i];
+            const u32 i = j * THREADS + threadIdx.x;
+            if (i < here) k[j] = tile[i];
         }
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) {
-            const u64 i = tile_start + (u64)j * THREADS + threadIdx.x;
-            if (i < hi) atomicAdd(&c[warp][digit_of<K>(k[j], kind, shift)], 1u);
+            const u32 i = j * THREADS + threadIdx.x;
+            if (i < here) atomicAdd(&c[warp][order.digit(k[j], shift)], 1u);
         }
+        __syncthreads();
+        u32 total = 0;
+#pragma unroll
+        for (int w = 0; w < WARPS; ++w) {
+            total += c[w][threadIdx.x];
+            c[w][threadIdx.x] = 0;
+        }
+        counts[t * BINS + threadIdx.x] = (S)total;
+        __syncthreads();
     }
-    __syncthreads();
-    u32 total = 0;
-    for (u32 w = 0; w < WARPS; ++w) total += c[w][threadIdx.x];
-    counts[(u64)blockIdx.x * BINS + threadIdx.x] = (S)total;
 }
 
-// The exclusive scan over the block's threads of one value each.
 template <typename T>
 __device__ __forceinline__ T block_exclusive(T x, T* warp_sums) {
     const u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     T inc = x;
 #pragma unroll
     for (int o = 1; o < 32; o <<= 1) {
-        const T y = __shfl_up_sync(0xffffffffu, inc, o);
+        const T y = __shfl_up_sync(ALL, inc, o);
         if (lane >= (u32)o) inc += y;
     }
     if (lane == 31) warp_sums[warp] = inc;
@@ -103,140 +118,201 @@ __device__ __forceinline__ T block_exclusive(T x, T* warp_sums) {
     return before + inc - x;
 }
 
-// Block v: the counts of value v over the `blocks` blocks become exclusive prefixes (where block
-// b's keys of value v start among the keys of value v), and totals[v] their sum.
+// The tiles of range r of `ranges`: [r * per, min((r + 1) * per, tiles)).
+__device__ __forceinline__ void range_of(u64 tiles, u64 ranges, u64 r, u64& lo, u64& hi) {
+    const u64 per = (tiles + ranges - 1) / ranges;
+    lo = r * per;
+    hi = lo + per;
+    if (hi > tiles) hi = tiles;
+    if (lo > tiles) lo = tiles;
+}
+
+// Keys per batch of the scans' loads, issued together before any is used.
+constexpr int BATCH = 16;
+
+// Block r, thread v: sums[r * 256 + v], the keys of value v in the tiles of range r.
 template <typename S>
-__device__ void scan(S* counts, u64 blocks, S* totals) {
-    __shared__ S sums[WARPS];
-    const u64 v = blockIdx.x;
-    const u64 per = (blocks + THREADS - 1) / THREADS;
-    const u64 first = (u64)threadIdx.x * per;
-    S mine = 0;
-    for (u64 b = first; b < first + per && b < blocks; ++b) mine += counts[b * BINS + v];
-    S at = block_exclusive<S>(mine, sums);
-    for (u64 b = first; b < first + per && b < blocks; ++b) {
-        const S c = counts[b * BINS + v];
-        counts[b * BINS + v] = at;
-        at += c;
+__device__ void scan_ranges(const S* counts, u64 tiles, S* sums) {
+    u64 lo, hi;
+    range_of(tiles, gridDim.x, blockIdx.x, lo, hi);
+    S sum = 0;
+    for (u64 t = lo; t < hi; t += BATCH) {
+        S c[BATCH];
+#pragma unroll
+        for (int j = 0; j < BATCH; ++j) c[j] = t + j < hi ? counts[(t + j) * BINS + threadIdx.x] : 0;
+#pragma unroll
+        for (int j = 0; j < BATCH; ++j) sum += c[j];
     }
-    if (threadIdx.x == THREADS - 1) totals[v] = at;
+    sums[(u64)blockIdx.x * BINS + threadIdx.x] = sum;
+}
+
+// Thread v of each block: the exclusive prefix of `at` + x[lo..hi) * stride + v, written back in
+// place; returns the sum. Loads are batched, then the stores.
+template <typename S>
+__device__ __forceinline__ S exclusive_column(S* x, u64 lo, u64 hi, S at) {
+    for (u64 t = lo; t < hi; t += BATCH) {
+        S c[BATCH];
+#pragma unroll
+        for (int j = 0; j < BATCH; ++j) c[j] = t + j < hi ? x[(t + j) * BINS + threadIdx.x] : 0;
+#pragma unroll
+        for (int j = 0; j < BATCH; ++j) {
+            if (t + j < hi) x[(t + j) * BINS + threadIdx.x] = at;
+            at += c[j];
+        }
+    }
+    return at;
+}
+
+// One block, thread v: sums[r * 256 + v] becomes where range r's keys of value v start in the
+// sorted keys: after every key of a smaller value and the keys of value v of the ranges before.
+template <typename S>
+__device__ void scan_bases(S* sums, u64 ranges) {
+    __shared__ S warp_sums[WARPS];
+    S total = 0;
+    for (u64 r = 0; r < ranges; r += BATCH) {
+        S c[BATCH];
+#pragma unroll
+        for (int j = 0; j < BATCH; ++j) c[j] = r + j < ranges ? sums[(r + j) * BINS + threadIdx.x] : 0;
+#pragma unroll
+        for (int j = 0; j < BATCH; ++j) total += c[j];
+    }
+    const S start = block_exclusive<S>(total, warp_sums);
+    exclusive_column<S>(sums, 0, ranges, start);
+}
+
+// Block r, thread v: counts[t * 256 + v] becomes where tile t's keys of value v start, for the
+// tiles of range r.
+template <typename S>
+__device__ void scan_tiles(S* counts, u64 tiles, const S* sums) {
+    u64 lo, hi;
+    range_of(tiles, gridDim.x, blockIdx.x, lo, hi);
+    exclusive_column<S>(counts, lo, hi, sums[(u64)blockIdx.x * BINS + threadIdx.x]);
 }
 
 struct NoValue {};
 
+// The lanes of the warp whose digit `d` equals this lane's: one vote per bit (cheaper than
+// __match_any_sync where the values are many).
+__device__ __forceinline__ u32 peers_of(u32 d) {
+    u32 peers = ALL;
+#pragma unroll
+    for (int b = 0; b < 8; ++b) {
+        const bool bit = (d >> b) & 1u;
+        const u32 set = __ballot_sync(ALL, bit);
+        peers &= bit ? set : ~set;
+    }
+    return peers;
+}
+
+// A warp's ITEMS keys of a tile, from `from` (its first): item j of lane l is key j * 32 + l of
+// the warp's run, which starts `at` keys into a tile of `here` (zero past the end).
+template <typename T>
+__device__ __forceinline__ void load_run(T (&out)[ITEMS], const T* from, u32 at, u32 here) {
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j)
+        out[j] = at + j * 32 < here ? from[j * 32] : T();
+}
+
 // One digit's scatter: keys (and values, unless V is NoValue) from `kin` to `kout` by the digit
-// at `shift`, block b's keys of value v going to `starts[b * 256 + v]` on.
+// at `shift`, tile t's keys of value v going to `starts[t * 256 + v]` on. Per tile: each warp ranks
+// its run of keys (the lanes of one digit found by votes, the lowest counting for them into the
+// warp's row, so equal digits keep their order); thread v turns the rows of value v into offsets
+// in the tile; the keys (and values) are exchanged through shared memory into digit order and
+// written out in runs. Past the end, keys count as digit 255: they rank after every key of the
+// tile and are never written.
 template <typename K, typename V, typename S>
 __device__ void down(const K* kin, K* kout, const V* vin, V* vout, u64 n, u32 kind, u32 shift,
-                     const S* starts, const S* totals, u64 per_block) {
+                     const S* starts, u64 tiles) {
     constexpr bool VALUES = sizeof(V) > 1;
+    // Keys and values each in their own buffer where both fit, else one after the other in one.
+    constexpr bool SPLIT = VALUES && sizeof(K) + sizeof(V) <= 8;
     constexpr int BUF = TILE * (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V));
     __shared__ __align__(16) unsigned char buf[BUF];
-    __shared__ u32 warp_count[WARPS][BINS];
-    __shared__ u64 base[BINS];
-    __shared__ u32 tile_before[BINS];
+    __shared__ __align__(16) unsigned char vbuf[SPLIT ? TILE * sizeof(V) : 1];
+    __shared__ u32 offsets[WARPS][BINS + 1];
+    __shared__ S base[BINS];
     __shared__ u32 sums[WARPS];
-    __shared__ S sums_s[WARPS];
+    __shared__ unsigned char sdig[VALUES && !SPLIT ? TILE : 1];
 
+    const Order<K> order(kind);
     const u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const u32 below = (1u << lane) - 1;
-    u64 lo, hi;
-    chunk_of(n, per_block, lo, hi);
-    // Where the chunk's next key of value `threadIdx.x` goes: after the smaller values' keys and
-    // this value's keys of the blocks before.
-    u64 next = (u64)block_exclusive<S>(totals[threadIdx.x], sums_s) +
-               (u64)starts[(u64)blockIdx.x * BINS + threadIdx.x];
-    // While a tile is ranked, `buf` holds per warp and value the lanes holding that value in the
-    // current item (value BINS: past the end); each leader clears the entry it read.
-    u32* peers_of = reinterpret_cast<u32*>(buf) + warp * (BINS + 1);
-    static_assert(WARPS * (BINS + 1) * 4 <= BUF, "the masks fit the exchange buffer");
-    for (u64 tile_start = lo; tile_start < hi; tile_start += TILE) {
-        for (u32 b = lane; b < BINS; b += 32) warp_count[warp][b] = 0;
-        for (u32 b = lane; b <= BINS; b += 32) peers_of[b] = 0;
+    const u32 lower = (1u << lane) - 1;
+    const u32 run = warp * 32 * ITEMS + lane;  // this thread's first key in a tile
+    u32* count = offsets[warp];
+    K keys[ITEMS];
+    for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const u64 tile_start = t * TILE;
+        const u32 here = tile_keys(n, t);
+        const S next = starts[t * BINS + threadIdx.x];
+        load_run<K>(keys, kin + tile_start + run, run, here);
+        V vals[ITEMS];
+        for (u32 b = lane; b < BINS; b += 32) count[b] = 0;
         __syncwarp();
-        // Warp w holds the w-th run of 32 * ITEMS keys of the tile, item j of lane l its key
-        // j * 32 + l, so that ranks in (warp, item, lane) order are the keys' order.
-        const u64 first = tile_start + (u64)warp * 32 * ITEMS + lane;
-        K keys[ITEMS];
-        u32 digit[ITEMS];
         u32 rank[ITEMS];
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) {
-            const u64 i = first + (u64)j * 32;
-            if (i < hi) {
-                keys[j] = kin[i];
-                digit[j] = digit_of<K>(keys[j], kind, shift);
-            } else {
-                digit[j] = BINS;  // past the chunk: counted nowhere
-            }
+            const u32 d = run + j * 32 < here ? order.digit(keys[j], shift) : BINS - 1;
+            const u32 peers = peers_of(d);
+            const u32 leader = 31 - __clz(peers);
+            u32 before = 0;
+            if (lane == leader) before = atomicAdd(&count[d], __popc(peers));
+            before = __shfl_sync(ALL, before, leader);
+            rank[j] = (before + __popc(peers & lower)) | (d << 16);
         }
+        __syncthreads();
+        {
+            const u32 v = threadIdx.x;
+            u32 c[WARPS];
+            u32 sum = 0;
 #pragma unroll
-        for (int j = 0; j < ITEMS; ++j) {
-            // The lanes with the same digit (what __match_any_sync gives, through shared memory:
-            // much cheaper where the digits are many), the lowest one counting for them.
-            const u32 d = digit[j];
-            atomicOr(&peers_of[d], 1u << lane);
-            __syncwarp();
-            const u32 peers = peers_of[d];
-            const u32 leader = __ffs(peers) - 1;
-            u32 start = 0;
-            if (lane == leader) {
-                peers_of[d] = 0;
-                if (d < BINS) {
-                    start = warp_count[warp][d];
-                    warp_count[warp][d] = start + __popc(peers);
-                }
+            for (int w = 0; w < WARPS; ++w) {
+                c[w] = offsets[w][v];
+                sum += c[w];
             }
-            __syncwarp();
-            rank[j] = __shfl_sync(0xffffffffu, start, leader) + __popc(peers & below);
+            u32 at = block_exclusive<u32>(sum, sums);
+            base[v] = next - (S)at;
+#pragma unroll
+            for (int w = 0; w < WARPS; ++w) {
+                offsets[w][v] = at;
+                at += c[w];
+            }
         }
         __syncthreads();
-        // Thread t owns value t: the warps' counts become offsets within the tile's run of t.
-        const u32 d = threadIdx.x;
-        u32 count = 0;
-        for (u32 w = 0; w < WARPS; ++w) {
-            const u32 c = warp_count[w][d];
-            warp_count[w][d] = count;
-            count += c;
-        }
-        const u32 in_tile = block_exclusive<u32>(count, sums);
-        tile_before[d] = in_tile;
-        base[d] = next - in_tile;
-        next += count;
-        __syncthreads();
-
         K* skeys = reinterpret_cast<K*>(buf);
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) {
-            if (digit[j] < BINS) {
-                rank[j] += tile_before[digit[j]] + warp_count[warp][digit[j]];
-                skeys[rank[j]] = keys[j];
-            }
+            const u32 d = rank[j] >> 16;
+            rank[j] = (rank[j] & 0xffffu) + offsets[warp][d];
+            skeys[rank[j]] = keys[j];
+        }
+        if constexpr (SPLIT) {
+            load_run<V>(vals, vin + tile_start + run, run, here);
+#pragma unroll
+            for (int j = 0; j < ITEMS; ++j) reinterpret_cast<V*>(vbuf)[rank[j]] = vals[j];
         }
         __syncthreads();
-        const u32 here = (u32)(hi - tile_start < (u64)TILE ? hi - tile_start : (u64)TILE);
-        u32 out_digit[ITEMS];
 #pragma unroll
         for (int j = 0; j < ITEMS; ++j) {
             const u32 i = threadIdx.x + j * THREADS;
             if (i < here) {
                 const K k = skeys[i];
-                out_digit[j] = digit_of<K>(k, kind, shift);
-                kout[base[out_digit[j]] + i] = k;
+                const u32 d = order.digit(k, shift);
+                kout[base[d] + (S)i] = k;
+                if constexpr (SPLIT) vout[base[d] + (S)i] = reinterpret_cast<const V*>(vbuf)[i];
+                if constexpr (VALUES && !SPLIT) sdig[i] = (unsigned char)d;
             }
         }
-        if constexpr (VALUES) {
+        if constexpr (VALUES && !SPLIT) {
+            load_run<V>(vals, vin + tile_start + run, run, here);
             __syncthreads();
             V* svals = reinterpret_cast<V*>(buf);
 #pragma unroll
-            for (int j = 0; j < ITEMS; ++j) {
-                if (digit[j] < BINS) svals[rank[j]] = vin[first + (u64)j * 32];
-            }
+            for (int j = 0; j < ITEMS; ++j) svals[rank[j]] = vals[j];
             __syncthreads();
 #pragma unroll
             for (int j = 0; j < ITEMS; ++j) {
                 const u32 i = threadIdx.x + j * THREADS;
-                if (i < here) vout[base[out_digit[j]] + i] = svals[i];
+                if (i < here) vout[base[sdig[i]] + (S)i] = svals[i];
             }
         }
         __syncthreads();
@@ -273,8 +349,19 @@ const UPS: [&str; 4] = [
     "fk_sort_up_k8_c8",
 ];
 
-/// The `scan` entries, by count width (4, 8).
-const SCANS: [&str; 2] = ["fk_sort_scan_c4", "fk_sort_scan_c8"];
+/// The scans' entries (`scan_ranges`, `scan_bases`, `scan_tiles`), by count width (4, 8).
+const SCANS: [[&str; 3]; 2] = [
+    [
+        "fk_sort_scan_ranges_c4",
+        "fk_sort_scan_bases_c4",
+        "fk_sort_scan_tiles_c4",
+    ],
+    [
+        "fk_sort_scan_ranges_c8",
+        "fk_sort_scan_bases_c8",
+        "fk_sort_scan_tiles_c8",
+    ],
+];
 
 /// The `down` entries, by key width (4, 8), value width (none, 4, 8), count width (4, 8).
 const DOWNS: [&str; 12] = [
@@ -312,11 +399,13 @@ fn wide(bytes: usize) -> Option<usize> {
     }
 }
 
-/// The kernels of one sort: `up`, `scan` and `down` for its widths.
+/// The kernels of one sort: `up`, the three scans and `down` for its widths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Entries {
     pub(crate) up: &'static str,
-    pub(crate) scan: &'static str,
+    pub(crate) scan_ranges: &'static str,
+    pub(crate) scan_bases: &'static str,
+    pub(crate) scan_tiles: &'static str,
     pub(crate) down: &'static str,
 }
 
@@ -336,7 +425,9 @@ pub(crate) fn entries_for(
     let (k, c) = (wide(key_bytes)?, wide(count_bytes)?);
     Some(Entries {
         up: UPS[k * 2 + c],
-        scan: SCANS[c],
+        scan_ranges: SCANS[c][0],
+        scan_bases: SCANS[c][1],
+        scan_tiles: SCANS[c][2],
         down: DOWNS[k * 6 + v * 2 + c],
     })
 }
@@ -348,12 +439,18 @@ pub(crate) fn gather_entry(align: usize) -> &'static str {
 
 /// The C++ entry `name` with 64-bit parameters `params`, whose body is `body`.
 fn entry(name: &str, params: &[&str], body: &str) -> String {
+    entry_bounded(name, 1, params, body)
+}
+
+/// [`entry`], asking the compiler to fit `blocks` blocks on a multiprocessor (its registers).
+fn entry_bounded(name: &str, blocks: u32, params: &[&str], body: &str) -> String {
     let list: Vec<String> = params
         .iter()
         .map(|p| format!("const fks::u64 {p}"))
         .collect();
     format!(
-        "extern \"C\" __global__ void __launch_bounds__(256) {name}({}) {{\n    {body}\n}}\n",
+        "extern \"C\" __global__ void __launch_bounds__(256, {blocks}) {name}({}) {{\n    \
+         {body}\n}}\n",
         list.join(", ")
     )
 }
@@ -366,37 +463,32 @@ fn entry_texts() -> Vec<(&'static str, String)> {
             let up = UPS[k * 2 + c];
             let body = format!(
                 "fks::up<{kt}, {ct}>((const {kt}*)keys, n, (fks::u32)kind, (fks::u32)shift, \
-                 ({ct}*)counts, per_block);"
+                 ({ct}*)counts, tiles);"
             );
-            let params = ["keys", "n", "kind", "shift", "counts", "per_block"];
+            let params = ["keys", "n", "kind", "shift", "counts", "tiles"];
             out.push((up, entry(up, &params, &body)));
             for (v, (_, vt)) in VALUES.iter().enumerate() {
                 let down = DOWNS[k * 6 + v * 2 + c];
                 let body = format!(
                     "fks::down<{kt}, {vt}, {ct}>((const {kt}*)kin, ({kt}*)kout, (const {vt}*)vin, \
                      ({vt}*)vout, n, (fks::u32)kind, (fks::u32)shift, (const {ct}*)starts, \
-                     (const {ct}*)totals, per_block);"
+                     tiles);"
                 );
                 let params = [
-                    "kin",
-                    "kout",
-                    "vin",
-                    "vout",
-                    "n",
-                    "kind",
-                    "shift",
-                    "starts",
-                    "totals",
-                    "per_block",
+                    "kin", "kout", "vin", "vout", "n", "kind", "shift", "starts", "tiles",
                 ];
-                out.push((down, entry(down, &params, &body)));
+                out.push((down, entry_bounded(down, DOWN_BLOCKS, &params, &body)));
             }
         }
     }
     for (c, (_, ct)) in COUNTS.iter().enumerate() {
-        let body = format!("fks::scan<{ct}>(({ct}*)counts, blocks, ({ct}*)totals);");
-        let params = ["counts", "blocks", "totals"];
-        out.push((SCANS[c], entry(SCANS[c], &params, &body)));
+        let [ranges, bases, tiles] = SCANS[c];
+        let body = format!("fks::scan_ranges<{ct}>((const {ct}*)counts, tiles, ({ct}*)sums);");
+        out.push((ranges, entry(ranges, &["counts", "tiles", "sums"], &body)));
+        let body = format!("fks::scan_bases<{ct}>(({ct}*)sums, ranges);");
+        out.push((bases, entry(bases, &["sums", "ranges"], &body)));
+        let body = format!("fks::scan_tiles<{ct}>(({ct}*)counts, tiles, (const {ct}*)sums);");
+        out.push((tiles, entry(tiles, &["counts", "tiles", "sums"], &body)));
     }
     let body = "const fks::u64 step = (fks::u64)gridDim.x * blockDim.x;\n    \
                 for (fks::u64 i = (fks::u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; \
