@@ -2,7 +2,7 @@
 //! passes, the tiles, the ranges of tiles the scans use, the counts' width, and where each
 //! temporary lies in one buffer.
 
-use super::source::{RANGES, TILE};
+use super::source::{RANGES, tile_for};
 use crate::error::{Error, Result};
 
 /// How the values travel with their keys.
@@ -25,8 +25,9 @@ pub(crate) struct Plan {
     pub(crate) carry: Carry,
     /// Digits of 8 bits: 4 or 8 (even, so the sorted keys end in the caller's buffer).
     pub(crate) passes: usize,
-    /// The tiles of [`TILE`] keys (at least one), and the blocks of `up` and `down` (a tile each,
+    /// Keys per tile ([`tile_for`] the widths), the tiles (at least one), and the blocks of `up` and `down` (a tile each,
     /// up to the grid's limit; a block walks its tiles in steps of the grid).
+    pub(crate) tile: usize,
     pub(crate) tiles: usize,
     pub(crate) blocks: usize,
     /// The ranges of tiles the scans split the counts into (a block each).
@@ -73,15 +74,16 @@ impl Plan {
             });
         }
         let passes = key_bytes;
-        let tiles = n.div_ceil(TILE).max(1);
-        let blocks = tiles.min(MAX_BLOCKS);
-        let ranges = tiles.min(RANGES);
-        let count_bytes = if n <= u32::MAX as usize { 4 } else { 8 };
         let sweep_value = match carry {
             Carry::None => 0,
             Carry::Direct(size) => size,
             Carry::Indexed { .. } => 4,
         };
+        let tile = tile_for(key_bytes, sweep_value);
+        let tiles = n.div_ceil(tile).max(1);
+        let blocks = tiles.min(MAX_BLOCKS);
+        let ranges = tiles.min(RANGES);
+        let count_bytes = if n <= u32::MAX as usize { 4 } else { 8 };
         let align = |at: usize| at.next_multiple_of(256);
         let alt_keys = 0;
         let alt_values = align(alt_keys + n * key_bytes);
@@ -99,6 +101,7 @@ impl Plan {
             key_bytes,
             carry,
             passes,
+            tile,
             tiles,
             blocks,
             ranges,
@@ -131,7 +134,8 @@ mod tests {
     #[test]
     fn plans_lay_out_disjoint_temporaries() {
         let p = Plan::new(1 << 26, 4, Some((4, 4))).unwrap();
-        let tiles = (1usize << 26) / TILE;
+        assert_eq!(p.tile, 256 * 18);
+        let tiles = (1usize << 26).div_ceil(p.tile);
         assert_eq!((p.passes, p.count_bytes), (4, 4));
         assert_eq!((p.tiles, p.blocks, p.ranges), (tiles, tiles, RANGES));
         assert_eq!(p.carry, Carry::Direct(4));
@@ -149,14 +153,17 @@ mod tests {
         assert!(q.value_copy >= q.index + 4000 && q.counts >= q.value_copy + 12000);
         assert_eq!(q.bytes, q.sums + 256 * 4);
 
-        let one = Plan::new(TILE + 1, 4, None).unwrap();
+        assert_eq!(q.tile, 256 * 16);
+        let one = Plan::new(256 * 18 + 1, 4, None).unwrap();
         assert_eq!((one.tiles, one.blocks, one.ranges), (2, 2, 2));
         let empty = Plan::new(0, 4, None).unwrap();
         assert_eq!((empty.tiles, empty.blocks, empty.ranges), (1, 1, 1));
 
         let big = Plan::new(u32::MAX as usize + 1, 4, None).unwrap();
         assert_eq!((big.count_bytes, big.sweep_value_bytes()), (8, 0));
-        assert_eq!(big.tiles, (u32::MAX as usize + 1) / TILE);
+        assert_eq!(big.tiles, (u32::MAX as usize + 1).div_ceil(big.tile));
+        assert_eq!(Plan::new(100, 8, Some((8, 8))).unwrap().tile, 256 * 16);
+        assert_eq!(Plan::new(100, 4, Some((8, 8))).unwrap().tile, 256 * 16);
         let odd = Plan::new(10, 4, Some((8, 4))).unwrap();
         assert_eq!(odd.carry, Carry::Indexed { word: 4, words: 2 });
         assert!(Plan::new(u32::MAX as usize + 1, 4, Some((2, 2))).is_err());

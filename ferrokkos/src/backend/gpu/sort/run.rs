@@ -159,7 +159,7 @@ impl<D: Driver> Launches<'_, D> {
         Ok(())
     }
 
-    /// Per digit: `up`, the three scans and `down`, the keys (and values) between the caller's
+    /// Per digit: `up`, the two scans and `down`, the keys (and values) between the caller's
     /// buffers and the others.
     fn passes(
         &self,
@@ -179,7 +179,7 @@ impl<D: Driver> Launches<'_, D> {
             KeyKind::Signed => 1,
             KeyKind::Float => 2,
         };
-        let (n, tiles, ranges) = (p.n as u64, p.tiles as u64, p.ranges as u64);
+        let (n, tiles) = (p.n as u64, p.tiles as u64);
         let (blocks, range_blocks) = (p.blocks as u32, p.ranges as u32);
         let counts = self.temp + p.counts as u64;
         let sums = self.temp + p.sums as u64;
@@ -194,7 +194,6 @@ impl<D: Driver> Launches<'_, D> {
             self.launch(sub, entries.up, blocks, &up, what)?;
             let scan = [counts, tiles, sums];
             self.launch(sub, entries.scan_ranges, range_blocks, &scan, what)?;
-            self.launch(sub, entries.scan_bases, 1, &[sums, ranges], what)?;
             self.launch(sub, entries.scan_tiles, range_blocks, &scan, what)?;
             let down = [kin, kout, vin, vout, n, kind, shift, counts, tiles];
             self.launch(sub, entries.down, blocks, &down, what)?;
@@ -224,9 +223,9 @@ impl<D: Driver> Launches<'_, D> {
         // SAFETY: every entry of the sort takes `args.len()` 64-bit parameters, the pointers
         // among them address the borrowed Views (memory the device reaches, checked) or the
         // sort's temporaries, laid out by the plan for `n` keys; `sub` orders the launch after
-        // the Views' pending work. `up` and `down` walk the tiles over any grid, the range scans
-        // take a block per range of the plan (each reads and writes its own tiles' counts),
-        // `scan_bases` one block; the others loop over any grid.
+        // the Views' pending work. `up` and `down` walk the tiles over any grid, the scans take a
+        // block per range of the plan (each reads every range's sums, and reads and writes its own
+        // tiles' counts); the others loop over any grid.
         unsafe {
             D::launch(
                 &f,

@@ -1,12 +1,12 @@
 //! The CUDA C++ of the GPU sort (`ferrokkos_sort.cu`): a stable least-significant-digit radix
-//! sort with 8-bit digits, five kernels per digit (count, three scans, scatter). Self-contained (no
+//! sort with 8-bit digits, four kernels per digit (count, two scans, scatter). Self-contained (no
 //! includes), compiled by NVRTC one entry at a time, like the built-in copies. Every parameter is
 //! passed as a 64-bit word.
 //!
-//! The keys are cut into tiles of [`TILE`] keys. Per digit: `up` counts each tile's keys of each
-//! digit value; the scans turn the counts into where each tile's keys of each value start in the
-//! sorted order (`scan_ranges` sums the counts of up to 256 ranges of tiles, `scan_bases` scans
-//! those sums in one block, `scan_tiles` scans each range's tiles from its base); `down` ranks each
+//! The keys are cut into tiles of [`tile_for`] keys. Per digit: `up` counts each tile's keys of
+//! each digit value; the scans turn the counts into where each tile's keys of each value start in
+//! the sorted order (`scan_ranges` sums the counts of up to 256 ranges of tiles, `scan_tiles` adds
+//! up those sums in each block and scans its range's tiles from there); `down` ranks each
 //! tile's keys in shared memory, exchanges them into digit order and writes them out in runs, the
 //! values with them. Consecutive tiles are in flight at once, so the runs written to each value's
 //! region follow one another and the cache merges them into whole lines. No block waits for
@@ -14,18 +14,31 @@
 
 /// Threads per block of every kernel (one per digit value).
 pub(crate) const THREADS: usize = 256;
-/// Keys per thread of a tile.
-pub(crate) const ITEMS: usize = 16;
-/// Keys per tile.
-pub(crate) const TILE: usize = THREADS * ITEMS;
 /// The most ranges of tiles the scans split the counts into (a block each).
 pub(crate) const RANGES: usize = 256;
-/// Blocks of `down` a multiprocessor holds at once (its registers are fitted to it: measured
-/// best on an H200 among 2, 3 and 4).
-const DOWN_BLOCKS: u32 = 3;
+
+/// Keys per thread of a tile, for keys of `key_bytes` and values of `value_bytes` (0: none) moved
+/// by `down`: 18 where both are at most 4 bytes, else 16 (`down`'s buffers then fill the 48 KiB of
+/// static shared memory). Measured on an H200 among 12, 16 and 18.
+pub(crate) fn items_for(key_bytes: usize, value_bytes: usize) -> usize {
+    if key_bytes <= 4 && value_bytes <= 4 {
+        18
+    } else {
+        16
+    }
+}
+
+/// Keys per tile (see [`items_for`]).
+pub(crate) fn tile_for(key_bytes: usize, value_bytes: usize) -> usize {
+    THREADS * items_for(key_bytes, value_bytes)
+}
+
+/// Blocks of `down` a multiprocessor holds at once, without and with values (its registers are
+/// fitted to them: measured best on an H200 among 2, 3 and 4).
+const DOWN_BLOCKS: [u32; 2] = [3, 2];
 
 /// The shared part: the key order and the kernels' bodies.
-const BODY: &str = r#"// ferrokkos sort: a stable LSD radix sort, 8-bit digits, reduce then scan then scatter.
+const BODY: &str = r#"// ferrokkos sort: a stable LSD radix sort, 8-bit digits: count, scan, then scatter, per digit.
 // Self-contained (no includes); compiled by NVRTC with -std=c++17 -default-device.
 
 namespace fks {
@@ -35,10 +48,10 @@ typedef unsigned int u32;
 
 constexpr int THREADS = 256;
 constexpr int WARPS = THREADS / 32;
-constexpr int ITEMS = 16;
-constexpr int TILE = THREADS * ITEMS;
 constexpr int BINS = 256;
 constexpr u32 ALL = 0xffffffffu;
+// Loads of the scans issued together before any is used.
+constexpr int BATCH = 64;
 
 // The key's bits mapped so that unsigned order is the key's order: kind 0 unsigned, 1 signed,
 // 2 float (total order: negative floats reversed), as one xor.
@@ -60,23 +73,25 @@ struct Order {
     }
 };
 
-// The keys of tile t: [t * TILE, min((t + 1) * TILE, n)).
+// The keys of tile t of TILE keys: [t * TILE, min((t + 1) * TILE, n)).
+template <int TILE>
 __device__ __forceinline__ u32 tile_keys(u64 n, u64 t) {
     const u64 rest = n - t * TILE;
     return rest < (u64)TILE ? (u32)rest : (u32)TILE;
 }
 
-// counts[t * 256 + v]: the keys of tile t whose digit at `shift` is v, for the tiles
-// blockIdx.x, blockIdx.x + gridDim.x, ... Each warp counts into its own row.
-template <typename K, typename S>
+// counts[t * 256 + v]: the keys of tile t (of ITEMS keys per thread) whose digit at `shift` is v,
+// for the tiles blockIdx.x, blockIdx.x + gridDim.x, ... Each warp counts into its own row.
+template <typename K, typename S, int ITEMS>
 __device__ void up(const K* keys, u64 n, u32 kind, u32 shift, S* counts, u64 tiles) {
+    constexpr int TILE = THREADS * ITEMS;
     __shared__ u32 c[WARPS][BINS];
     const Order<K> order(kind);
     const u32 warp = threadIdx.x >> 5;
     for (u32 w = 0; w < WARPS; ++w) c[w][threadIdx.x] = 0;
     __syncthreads();
     for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const u32 here = tile_keys(n, t);
+        const u32 here = tile_keys<TILE>(n, t);
         const K* tile = keys + t * TILE;
         K k[ITEMS];
 #pragma unroll
@@ -101,6 +116,7 @@ __device__ void up(const K* keys, u64 n, u32 kind, u32 shift, S* counts, u64 til
     }
 }
 
+// The exclusive scan over the block's threads of one value each.
 template <typename T>
 __device__ __forceinline__ T block_exclusive(T x, T* warp_sums) {
     const u32 lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -127,10 +143,7 @@ __device__ __forceinline__ void range_of(u64 tiles, u64 ranges, u64 r, u64& lo, 
     if (lo > tiles) lo = tiles;
 }
 
-// Keys per batch of the scans' loads, issued together before any is used.
-constexpr int BATCH = 16;
-
-// Block r, thread v: sums[r * 256 + v], the keys of value v in the tiles of range r.
+// Block r of the ranges, thread v: sums[r * 256 + v], the keys of value v in the tiles of range r.
 template <typename S>
 __device__ void scan_ranges(const S* counts, u64 tiles, S* sums) {
     u64 lo, hi;
@@ -146,47 +159,38 @@ __device__ void scan_ranges(const S* counts, u64 tiles, S* sums) {
     sums[(u64)blockIdx.x * BINS + threadIdx.x] = sum;
 }
 
-// Thread v of each block: the exclusive prefix of `at` + x[lo..hi) * stride + v, written back in
-// place; returns the sum. Loads are batched, then the stores.
+// Block r of the ranges, thread v: counts[t * 256 + v] becomes where tile t's keys of value v
+// start in the sorted keys, for the tiles of range r: after every key of a smaller value (the
+// sums of all ranges, which each block adds up itself), the keys of value v of the ranges before,
+// and those of the tiles before in the range.
 template <typename S>
-__device__ __forceinline__ S exclusive_column(S* x, u64 lo, u64 hi, S at) {
-    for (u64 t = lo; t < hi; t += BATCH) {
-        S c[BATCH];
-#pragma unroll
-        for (int j = 0; j < BATCH; ++j) c[j] = t + j < hi ? x[(t + j) * BINS + threadIdx.x] : 0;
-#pragma unroll
-        for (int j = 0; j < BATCH; ++j) {
-            if (t + j < hi) x[(t + j) * BINS + threadIdx.x] = at;
-            at += c[j];
-        }
-    }
-    return at;
-}
-
-// One block, thread v: sums[r * 256 + v] becomes where range r's keys of value v start in the
-// sorted keys: after every key of a smaller value and the keys of value v of the ranges before.
-template <typename S>
-__device__ void scan_bases(S* sums, u64 ranges) {
+__device__ void scan_tiles(S* counts, u64 tiles, const S* sums) {
     __shared__ S warp_sums[WARPS];
-    S total = 0;
+    const u64 ranges = gridDim.x;
+    S before = 0, total = 0;
     for (u64 r = 0; r < ranges; r += BATCH) {
         S c[BATCH];
 #pragma unroll
         for (int j = 0; j < BATCH; ++j) c[j] = r + j < ranges ? sums[(r + j) * BINS + threadIdx.x] : 0;
 #pragma unroll
-        for (int j = 0; j < BATCH; ++j) total += c[j];
+        for (int j = 0; j < BATCH; ++j) {
+            if (r + j < blockIdx.x) before += c[j];
+            total += c[j];
+        }
     }
-    const S start = block_exclusive<S>(total, warp_sums);
-    exclusive_column<S>(sums, 0, ranges, start);
-}
-
-// Block r, thread v: counts[t * 256 + v] becomes where tile t's keys of value v start, for the
-// tiles of range r.
-template <typename S>
-__device__ void scan_tiles(S* counts, u64 tiles, const S* sums) {
+    S at = block_exclusive<S>(total, warp_sums) + before;
     u64 lo, hi;
-    range_of(tiles, gridDim.x, blockIdx.x, lo, hi);
-    exclusive_column<S>(counts, lo, hi, sums[(u64)blockIdx.x * BINS + threadIdx.x]);
+    range_of(tiles, ranges, blockIdx.x, lo, hi);
+    for (u64 t = lo; t < hi; t += BATCH) {
+        S c[BATCH];
+#pragma unroll
+        for (int j = 0; j < BATCH; ++j) c[j] = t + j < hi ? counts[(t + j) * BINS + threadIdx.x] : 0;
+#pragma unroll
+        for (int j = 0; j < BATCH; ++j) {
+            if (t + j < hi) counts[(t + j) * BINS + threadIdx.x] = at;
+            at += c[j];
+        }
+    }
 }
 
 struct NoValue {};
@@ -206,23 +210,23 @@ __device__ __forceinline__ u32 peers_of(u32 d) {
 
 // A warp's ITEMS keys of a tile, from `from` (its first): item j of lane l is key j * 32 + l of
 // the warp's run, which starts `at` keys into a tile of `here` (zero past the end).
-template <typename T>
+template <typename T, int ITEMS>
 __device__ __forceinline__ void load_run(T (&out)[ITEMS], const T* from, u32 at, u32 here) {
 #pragma unroll
-    for (int j = 0; j < ITEMS; ++j)
-        out[j] = at + j * 32 < here ? from[j * 32] : T();
+    for (int j = 0; j < ITEMS; ++j) out[j] = at + j * 32 < here ? from[j * 32] : T();
 }
 
 // One digit's scatter: keys (and values, unless V is NoValue) from `kin` to `kout` by the digit
-// at `shift`, tile t's keys of value v going to `starts[t * 256 + v]` on. Per tile: each warp ranks
-// its run of keys (the lanes of one digit found by votes, the lowest counting for them into the
-// warp's row, so equal digits keep their order); thread v turns the rows of value v into offsets
-// in the tile; the keys (and values) are exchanged through shared memory into digit order and
-// written out in runs. Past the end, keys count as digit 255: they rank after every key of the
-// tile and are never written.
-template <typename K, typename V, typename S>
+// at `shift`, tile t's keys of value v going to `starts[t * 256 + v]` on. Per tile (ITEMS keys per
+// thread; the values loaded with the keys): each warp ranks its run of keys (the lanes of one
+// digit found by votes, the lowest counting for them into the warp's row, so equal digits keep
+// their order); thread v turns the rows of value v into offsets in the tile; the keys (and values)
+// are exchanged through shared memory into digit order and written out in runs. Past the end, keys
+// count as digit 255: they rank after every key of the tile and are never written.
+template <typename K, typename V, typename S, int ITEMS>
 __device__ void down(const K* kin, K* kout, const V* vin, V* vout, u64 n, u32 kind, u32 shift,
                      const S* starts, u64 tiles) {
+    constexpr int TILE = THREADS * ITEMS;
     constexpr bool VALUES = sizeof(V) > 1;
     // Keys and values each in their own buffer where both fit, else one after the other in one.
     constexpr bool SPLIT = VALUES && sizeof(K) + sizeof(V) <= 8;
@@ -239,13 +243,14 @@ __device__ void down(const K* kin, K* kout, const V* vin, V* vout, u64 n, u32 ki
     const u32 lower = (1u << lane) - 1;
     const u32 run = warp * 32 * ITEMS + lane;  // this thread's first key in a tile
     u32* count = offsets[warp];
-    K keys[ITEMS];
     for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
         const u64 tile_start = t * TILE;
-        const u32 here = tile_keys(n, t);
+        const u32 here = tile_keys<TILE>(n, t);
         const S next = starts[t * BINS + threadIdx.x];
-        load_run<K>(keys, kin + tile_start + run, run, here);
+        K keys[ITEMS];
         V vals[ITEMS];
+        load_run<K, ITEMS>(keys, kin + tile_start + run, run, here);
+        if constexpr (VALUES) load_run<V, ITEMS>(vals, vin + tile_start + run, run, here);
         for (u32 b = lane; b < BINS; b += 32) count[b] = 0;
         __syncwarp();
         u32 rank[ITEMS];
@@ -261,6 +266,7 @@ __device__ void down(const K* kin, K* kout, const V* vin, V* vout, u64 n, u32 ki
         }
         __syncthreads();
         {
+            // Thread v owns value v: the warps' counts become offsets in the tile.
             const u32 v = threadIdx.x;
             u32 c[WARPS];
             u32 sum = 0;
@@ -284,11 +290,7 @@ __device__ void down(const K* kin, K* kout, const V* vin, V* vout, u64 n, u32 ki
             const u32 d = rank[j] >> 16;
             rank[j] = (rank[j] & 0xffffu) + offsets[warp][d];
             skeys[rank[j]] = keys[j];
-        }
-        if constexpr (SPLIT) {
-            load_run<V>(vals, vin + tile_start + run, run, here);
-#pragma unroll
-            for (int j = 0; j < ITEMS; ++j) reinterpret_cast<V*>(vbuf)[rank[j]] = vals[j];
+            if constexpr (SPLIT) reinterpret_cast<V*>(vbuf)[rank[j]] = vals[j];
         }
         __syncthreads();
 #pragma unroll
@@ -303,7 +305,6 @@ __device__ void down(const K* kin, K* kout, const V* vin, V* vout, u64 n, u32 ki
             }
         }
         if constexpr (VALUES && !SPLIT) {
-            load_run<V>(vals, vin + tile_start + run, run, here);
             __syncthreads();
             V* svals = reinterpret_cast<V*>(buf);
 #pragma unroll
@@ -341,26 +342,27 @@ const VALUES: [(usize, &str); 3] = [(0, "fks::NoValue"), (4, "fks::u32"), (8, "f
 /// The widths of the counts (4 while the keys fit a `u32` count, else 8) with their C++ types.
 const COUNTS: [(usize, &str); 2] = [(4, "fks::u32"), (8, "fks::u64")];
 
-/// The `up` entries, by key width (4, 8) and count width (4, 8).
-const UPS: [&str; 4] = [
-    "fk_sort_up_k4_c4",
-    "fk_sort_up_k4_c8",
-    "fk_sort_up_k8_c4",
-    "fk_sort_up_k8_c8",
+/// The `up` entries, by key width (4, 8), value width (none, 4, 8: they set the tile), count width
+/// (4, 8).
+const UPS: [&str; 12] = [
+    "fk_sort_up_k4_v0_c4",
+    "fk_sort_up_k4_v0_c8",
+    "fk_sort_up_k4_v4_c4",
+    "fk_sort_up_k4_v4_c8",
+    "fk_sort_up_k4_v8_c4",
+    "fk_sort_up_k4_v8_c8",
+    "fk_sort_up_k8_v0_c4",
+    "fk_sort_up_k8_v0_c8",
+    "fk_sort_up_k8_v4_c4",
+    "fk_sort_up_k8_v4_c8",
+    "fk_sort_up_k8_v8_c4",
+    "fk_sort_up_k8_v8_c8",
 ];
 
-/// The scans' entries (`scan_ranges`, `scan_bases`, `scan_tiles`), by count width (4, 8).
-const SCANS: [[&str; 3]; 2] = [
-    [
-        "fk_sort_scan_ranges_c4",
-        "fk_sort_scan_bases_c4",
-        "fk_sort_scan_tiles_c4",
-    ],
-    [
-        "fk_sort_scan_ranges_c8",
-        "fk_sort_scan_bases_c8",
-        "fk_sort_scan_tiles_c8",
-    ],
+/// The scans' entries (`scan_ranges`, `scan_tiles`), by count width (4, 8).
+const SCANS: [[&str; 2]; 2] = [
+    ["fk_sort_scan_ranges_c4", "fk_sort_scan_tiles_c4"],
+    ["fk_sort_scan_ranges_c8", "fk_sort_scan_tiles_c8"],
 ];
 
 /// The `down` entries, by key width (4, 8), value width (none, 4, 8), count width (4, 8).
@@ -399,12 +401,11 @@ fn wide(bytes: usize) -> Option<usize> {
     }
 }
 
-/// The kernels of one sort: `up`, the three scans and `down` for its widths.
+/// The kernels of one sort: `up`, the two scans and `down` for its widths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Entries {
     pub(crate) up: &'static str,
     pub(crate) scan_ranges: &'static str,
-    pub(crate) scan_bases: &'static str,
     pub(crate) scan_tiles: &'static str,
     pub(crate) down: &'static str,
 }
@@ -424,10 +425,9 @@ pub(crate) fn entries_for(
     };
     let (k, c) = (wide(key_bytes)?, wide(count_bytes)?);
     Some(Entries {
-        up: UPS[k * 2 + c],
+        up: UPS[k * 6 + v * 2 + c],
         scan_ranges: SCANS[c][0],
-        scan_bases: SCANS[c][1],
-        scan_tiles: SCANS[c][2],
+        scan_tiles: SCANS[c][1],
         down: DOWNS[k * 6 + v * 2 + c],
     })
 }
@@ -458,35 +458,35 @@ fn entry_bounded(name: &str, blocks: u32, params: &[&str], body: &str) -> String
 /// Every entry's C++ text.
 fn entry_texts() -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
-    for (k, (_, kt)) in KEYS.iter().enumerate() {
+    for (k, (kb, kt)) in KEYS.iter().enumerate() {
         for (c, (_, ct)) in COUNTS.iter().enumerate() {
-            let up = UPS[k * 2 + c];
-            let body = format!(
-                "fks::up<{kt}, {ct}>((const {kt}*)keys, n, (fks::u32)kind, (fks::u32)shift, \
-                 ({ct}*)counts, tiles);"
-            );
-            let params = ["keys", "n", "kind", "shift", "counts", "tiles"];
-            out.push((up, entry(up, &params, &body)));
-            for (v, (_, vt)) in VALUES.iter().enumerate() {
+            for (v, (vb, vt)) in VALUES.iter().enumerate() {
+                let items = items_for(*kb, *vb);
+                let up = UPS[k * 6 + v * 2 + c];
+                let body = format!(
+                    "fks::up<{kt}, {ct}, {items}>((const {kt}*)keys, n, (fks::u32)kind, \
+                     (fks::u32)shift, ({ct}*)counts, tiles);"
+                );
+                let params = ["keys", "n", "kind", "shift", "counts", "tiles"];
+                out.push((up, entry(up, &params, &body)));
                 let down = DOWNS[k * 6 + v * 2 + c];
                 let body = format!(
-                    "fks::down<{kt}, {vt}, {ct}>((const {kt}*)kin, ({kt}*)kout, (const {vt}*)vin, \
-                     ({vt}*)vout, n, (fks::u32)kind, (fks::u32)shift, (const {ct}*)starts, \
-                     tiles);"
+                    "fks::down<{kt}, {vt}, {ct}, {items}>((const {kt}*)kin, ({kt}*)kout, \
+                     (const {vt}*)vin, ({vt}*)vout, n, (fks::u32)kind, (fks::u32)shift, \
+                     (const {ct}*)starts, tiles);"
                 );
                 let params = [
                     "kin", "kout", "vin", "vout", "n", "kind", "shift", "starts", "tiles",
                 ];
-                out.push((down, entry_bounded(down, DOWN_BLOCKS, &params, &body)));
+                let blocks = DOWN_BLOCKS[usize::from(*vb > 0)];
+                out.push((down, entry_bounded(down, blocks, &params, &body)));
             }
         }
     }
     for (c, (_, ct)) in COUNTS.iter().enumerate() {
-        let [ranges, bases, tiles] = SCANS[c];
+        let [ranges, tiles] = SCANS[c];
         let body = format!("fks::scan_ranges<{ct}>((const {ct}*)counts, tiles, ({ct}*)sums);");
         out.push((ranges, entry(ranges, &["counts", "tiles", "sums"], &body)));
-        let body = format!("fks::scan_bases<{ct}>(({ct}*)sums, ranges);");
-        out.push((bases, entry(bases, &["sums", "ranges"], &body)));
         let body = format!("fks::scan_tiles<{ct}>(({ct}*)counts, tiles, (const {ct}*)sums);");
         out.push((tiles, entry(tiles, &["counts", "tiles", "sums"], &body)));
     }
