@@ -1,5 +1,6 @@
 //! [`Scratch`]: the device and pinned host memory one instance reuses from launch to launch
-//! (reduction partials, the pinned slot a result comes back through, teams' level-1 scratch).
+//! (reduction partials, the pinned slot a result comes back through, teams' level-1 scratch, a
+//! sort's temporaries).
 
 use std::sync::Arc;
 
@@ -15,6 +16,9 @@ pub(crate) struct Scratch<D: Driver> {
     device: Option<D::DeviceBuffer>,
     /// Growable device memory for the level-1 scratch of team launches (a slice per block).
     team: Option<D::DeviceBuffer>,
+    /// Growable device memory for a sort's temporaries (kept: allocating hundreds of megabytes
+    /// again for every sort would cost more than the sort).
+    sort: Option<D::DeviceBuffer>,
     /// The zeroed `u32` counter of fused reductions (256 bytes).
     counter: Option<D::DeviceBuffer>,
     /// Growable pinned memory a result comes back through.
@@ -35,6 +39,7 @@ impl<D: Driver> Scratch<D> {
             stream: Arc::clone(stream),
             device: None,
             team: None,
+            sort: None,
             counter: None,
             pinned: None,
             recording,
@@ -107,6 +112,32 @@ impl<D: Driver> Scratch<D> {
             })?);
         }
         Ok(self.team.as_ref().map_or(0, |b| b.ptr()))
+    }
+
+    /// At least `bytes` of device memory for a sort's temporaries, grown like [`Scratch::device`]
+    /// to a multiple of 1 MiB. Not while recording (a graph holds no sort).
+    pub(crate) fn sort(&mut self, bytes: usize) -> Result<u64> {
+        if self.recording {
+            return Err(crate::error::Error::Internal {
+                what: format!("recording a {} graph", D::SPACE),
+                reason: "sort temporaries were asked for while recording".into(),
+            });
+        }
+        let len = self.sort.as_ref().map_or(0, |b| b.len());
+        if bytes > len {
+            let grown = bytes.checked_next_multiple_of(1 << 20).unwrap_or(bytes);
+            if let Some(old) = self.sort.take() {
+                // Only work on this stream uses it (the buffer's invariant): freed after that work.
+                old.free()?;
+            }
+            self.sort = Some(D::DeviceBuffer::on_stream(&self.stream, grown, || {
+                format!(
+                    "allocating {grown} bytes for the temporaries of a sort on a {} instance",
+                    D::SPACE
+                )
+            })?);
+        }
+        Ok(self.sort.as_ref().map_or(0, |b| b.ptr()))
     }
 
     /// The zeroed `u32` counter of fused reductions (each reduction leaves it at zero again).

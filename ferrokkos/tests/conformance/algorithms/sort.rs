@@ -1,6 +1,7 @@
 //! `sort`, `sort_by_key` and `sort_by`: every key type in its order (floats in `total_cmp`'s, the
 //! same bits on every space), stable pairs with values of any size, strided Views, sizes around the
-//! GPU's tile of 4096 keys and many tiles, and the errors.
+//! GPU's tiles (4096 keys, and 4608 where keys and values are at most 4 bytes) and many tiles, and
+//! the errors.
 
 use crate::spaces::{SView, download, upload};
 use ferrokkos::prelude::*;
@@ -22,8 +23,8 @@ impl Mix {
     }
 }
 
-/// The sizes every sort is checked at: empty, one, a few, around a GPU tile, several tiles.
-const SIZES: [usize; 8] = [0, 1, 2, 100, 4095, 4096, 4097, 70_001];
+/// The sizes every sort is checked at: empty, one, a few, around the GPU's tiles, several tiles.
+const SIZES: [usize; 11] = [0, 1, 2, 100, 4095, 4096, 4097, 4607, 4608, 4609, 70_001];
 
 /// A key type with its reference order and a generator of keys (full range, or `spread` values).
 trait Key: SortKey + Element + Copy + PartialEq {
@@ -175,7 +176,9 @@ per_space!(
     pairs_sort_stably_with_values_of_any_size
 );
 
-/// Many tiles on a GPU (the look-back walks back over several), keys and values of 8 bytes.
+/// Many tiles on a GPU (more than the scans' 256 ranges, some of them empty), keys and values of 8
+/// bytes; then keys and values of 4 bytes, few distinct keys (long runs of equal keys across
+/// tiles and ranges keep their order).
 fn many_tiles_sort_as_one<S: Launch>(exec: &S) -> Result<()> {
     let n = (1 << 20) + 123;
     let data: Vec<u64> = keys_of(n, 5, None);
@@ -193,6 +196,23 @@ fn many_tiles_sort_as_one<S: Launch>(exec: &S) -> Result<()> {
     assert!(
         seen.iter().enumerate().all(|(i, &x)| x == i as u64),
         "a permutation"
+    );
+
+    let n = (3 << 20) + 77;
+    let data: Vec<u32> = keys_of(n, 6, Some(1000));
+    let idx: Vec<u32> = (0..n as u32).collect();
+    let (k, v) = (
+        upload::<S, u32>("keys", &data)?,
+        upload::<S, u32>("idx", &idx)?,
+    );
+    sort_by_key(exec, &k, &v)?;
+    let mut want: Vec<(u32, u32)> = data.iter().copied().zip(idx).collect();
+    want.sort_by_key(|p| p.0);
+    let got: Vec<(u32, u32)> = download(&k)?.into_iter().zip(download(&v)?).collect();
+    assert_eq!(
+        got.iter().zip(&want).position(|(a, b)| a != b),
+        None,
+        "{n} pairs of 4 bytes with 1000 distinct keys sort stably"
     );
     Ok(())
 }

@@ -9,7 +9,7 @@ use super::source::{self, THREADS};
 use crate::backend::gpu::builtin;
 use crate::backend::gpu::copy::Borrows;
 use crate::backend::gpu::copy::plan::PointerKind;
-use crate::backend::gpu::driver::{DeviceBuffer as _, Driver, Stream as _};
+use crate::backend::gpu::driver::{Driver, Stream as _};
 use crate::backend::gpu::instance::Instance;
 use crate::backend::gpu::queue::Submission;
 use crate::error::{Error, Result};
@@ -71,25 +71,17 @@ impl<D: Driver> DeviceSort for GpuSort<D> {
         let mut sub = gpu.queue().begin_work(what)?;
         borrows.order(&mut sub, what)?;
         sub.trace("kernel", what, || vec![("keys", plan.n.to_string())]);
-        let temp = D::DeviceBuffer::on_stream(gpu.queue().stream(), plan.bytes, what)?;
-        if temp.ptr() == 0 {
-            return Err(Error::Allocation {
-                label: format!("sort temporaries of View \"{}\"", keys.part.label),
-                bytes: plan.bytes as u128,
-                space: D::MEMORY_SPACE,
-            });
-        }
+        // The instance's own, kept for its next sort (only its stream's work uses it).
+        let temp = sub.scratch().sort(plan.bytes)?;
         let launches = Launches {
             gpu,
             plan: &plan,
-            temp: temp.ptr(),
+            temp,
             kind: keys.kind,
         };
         launches.enqueue(&mut sub, keys, values, what)?;
         sub.note("sort", keys.part.label);
         sub.finish(borrows.allocs());
-        // Freed in the stream's order, after the sort.
-        drop(temp);
         Ok(())
     }
 }
