@@ -99,7 +99,7 @@ pub use graph::{Graph, GraphNode, create_graph, when_all};
 pub use algorithms::std_algorithms;
 pub use algorithms::{
     BinOp1D, BinOp3D, BinSort, RandomPool, RandomXorShift64Pool, RandomXorShift1024Pool,
-    XorShift64, XorShift1024, fill_random, sort, sort_by, sort_by_key,
+    XorShift64, XorShift1024, fill_random, sort, sort_by, sort_by_key, sort_by_key_with, sort_with,
 };
 pub use backend::initialize;
 pub use containers::{

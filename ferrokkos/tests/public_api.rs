@@ -161,6 +161,8 @@ const ROOT: &[&str] = &[
     "sort",
     "sort_by",
     "sort_by_key",
+    "sort_by_key_with",
+    "sort_with",
     "std_algorithms",
     "subview",
     "traits",

@@ -1,25 +1,31 @@
 //! The Cuda peer of `ferrokkos sort --compare`: CUB's `cub::DeviceRadixSort::SortKeys` and
-//! `SortPairs`, in a small CUDA C++ program (`imp::SOURCE`) that is written into a temporary
+//! `SortPairs`, and `cub::DeviceMergeSort::SortKeys` with a less-than functor, in a small CUDA C++ program (`imp::SOURCE`) that is written into a temporary
 //! directory, compiled there by nvcc (`-O3 -std=c++17 -arch=native`, or without `-arch` if that
 //! fails) and run on the same GPU as ferrokkos. It sorts the same keys (splitmix64 from the same
 //! seed) and the same pairs, times each sort call alone with CUDA events after one warm-up,
-//! checks the results on the host, and prints its best and median times, which become two rows of
-//! the report. No nvcc, a failed compilation or a failed run skip the peer with the reason; a
+//! checks the results on the host, and prints its best and median times, which become rows of the
+//! report. No nvcc, a failed compilation or a failed run skip the peer with the reason; a
 //! wrong result is a failure.
 
 use super::Row;
 use crate::Failure;
 
-/// The peer's rows (keys, then pairs) for `n` keys and `runs` timed runs of keys from `seed`;
-/// `Ok(Err(why))` when it was skipped (a line saying why), `Err` when it gave a wrong result.
-pub fn rows(n: usize, runs: usize, seed: u64) -> Result<Result<Vec<Row>, String>, Failure> {
+/// The peer's rows (keys, pairs, then the merge sort if `comparator`) for `n` keys and `runs`
+/// timed runs of keys from `seed`; `Ok(Err(why))` when it was skipped (a line saying why), `Err`
+/// when it gave a wrong result.
+pub fn rows(
+    n: usize,
+    runs: usize,
+    seed: u64,
+    comparator: bool,
+) -> Result<Result<Vec<Row>, String>, Failure> {
     #[cfg(feature = "peers")]
     {
-        Ok(imp::rows(n, runs, seed)?.map_err(|why| format!("CUB peer skipped: {why}")))
+        Ok(imp::rows(n, runs, seed, comparator)?.map_err(|why| format!("CUB peer skipped: {why}")))
     }
     #[cfg(not(feature = "peers"))]
     {
-        let _ = (n, runs, seed);
+        let _ = (n, runs, seed, comparator);
         Ok(Err(
             "CUB peer skipped: it needs ferrokkos-cli built with the `peers` feature".into(),
         ))
@@ -38,12 +44,13 @@ mod imp {
 
     /// The peer's CUDA C++ source.
     pub const SOURCE: &str = r##"// The CUB peer of `ferrokkos sort --compare`, written out and compiled with nvcc by the
-// ferrokkos command. Usage: cub_sort N RUNS SEED DEVICE. Sorts N uniform random u32 keys
+// ferrokkos command. Usage: cub_sort N RUNS SEED DEVICE MERGE. Sorts N uniform random u32 keys
 // (splitmix64 from SEED, as ferrokkos generates them) with cub::DeviceRadixSort::SortKeys, then N
-// (key, original index) pairs with SortPairs, on GPU DEVICE: one warm-up, then RUNS runs timed with
+// (key, original index) pairs with SortPairs, then (MERGE = 1) the keys with
+// cub::DeviceMergeSort::SortKeys and a less-than functor, on GPU DEVICE: one warm-up, then RUNS runs timed with
 // events around the sort call alone, the input restored with cudaMemcpy before each (not timed);
-// temporary storage allocated once. Checks each result on the host and prints "keys BEST MEDIAN"
-// and "pairs BEST MEDIAN" (seconds). Exit status: 0; 1 on a CUDA error; 2 on a wrong result.
+// temporary storage allocated once. Checks each result on the host and prints "keys BEST MEDIAN",
+// "pairs BEST MEDIAN" and "merge BEST MEDIAN" (seconds). Exit status: 0; 1 on a CUDA error; 2 on a wrong result.
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
 
@@ -105,6 +112,11 @@ static void check_keys(const std::vector<u32> &original, const std::vector<u32> 
     wrong("SortKeys: the keys are not a permutation of the input", 0);
 }
 
+// The merge sort's comparator.
+struct Less {
+  __device__ bool operator()(const u32 &a, const u32 &b) const { return a < b; }
+};
+
 // Sorted pairs: keys in order, every index once, each beside its own key, stable.
 static void check_pairs(const std::vector<u32> &original, const std::vector<u32> &keys,
                         const std::vector<u32> &values) {
@@ -152,8 +164,8 @@ static std::vector<double> timed(int runs, Restore restore, Sort sort) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: %s N RUNS SEED DEVICE\n", argv[0]);
+  if (argc != 6) {
+    std::fprintf(stderr, "usage: %s N RUNS SEED DEVICE MERGE\n", argv[0]);
     return 1;
   }
   const u32 n = u32(std::strtoull(argv[1], nullptr, 10));
@@ -194,6 +206,19 @@ int main(int argc, char **argv) {
   });
   check_pairs(original, download(keys_out, n), download(values_out, n));
   print_times("pairs", pairs_times);
+  if (std::atoi(argv[5]) == 1) {
+    std::size_t merge_bytes = 0;
+    CHECK(cub::DeviceMergeSort::SortKeys(nullptr, merge_bytes, keys_in, n, Less()));
+    void *merge_temp = nullptr;
+    CHECK(cudaMalloc(&merge_temp, merge_bytes));
+    const std::vector<double> merge_times = timed(runs, restore, [&] {
+      std::size_t b = merge_bytes;
+      return cub::DeviceMergeSort::SortKeys(merge_temp, b, keys_in, n, Less());
+    });
+    check_keys(original, download(keys_in, n));
+    print_times("merge", merge_times);
+    CHECK(cudaFree(merge_temp));
+  }
   for (void *p : {(void *)keys_original, (void *)values_original, (void *)keys_in,
                   (void *)keys_out, (void *)values_in, (void *)values_out, temp})
     CHECK(cudaFree(p));
@@ -302,8 +327,9 @@ int main(int argc, char **argv) {
         Err(format!("nvcc failed ({why})"))
     }
 
-    /// The best and median seconds of the `keys` and `pairs` lines of the program's output.
-    fn parse(stdout: &str) -> Option<[(f64, f64); 2]> {
+    /// The best and median seconds of the `keys` and `pairs` lines of the program's output, and
+    /// of its `merge` line if it has one.
+    fn parse(stdout: &str) -> Option<Times> {
         let line = |kind: &str| {
             stdout.lines().find_map(|l| {
                 let mut words = l.split_whitespace();
@@ -314,22 +340,36 @@ int main(int argc, char **argv) {
                 Some((best, words.next()?.parse().ok()?))
             })
         };
-        Some([line("keys")?, line("pairs")?])
+        Some(Times {
+            keys: line("keys")?,
+            pairs: line("pairs")?,
+            merge: line("merge"),
+        })
     }
 
-    /// Runs the program for `n` keys, `runs` runs, `seed` on the GPU `device`: its times, or why
-    /// it did not run (`Ok(Err)`), or its wrong result (`Err`).
+    /// The program's (best, median) seconds.
+    #[derive(Debug, PartialEq)]
+    struct Times {
+        keys: (f64, f64),
+        pairs: (f64, f64),
+        merge: Option<(f64, f64)>,
+    }
+
+    /// Runs the program for `n` keys, `runs` runs, `seed` on the GPU `device`, the merge sort too
+    /// if `merge`: its times, or why it did not run (`Ok(Err)`), or its wrong result (`Err`).
     fn execute(
         exe: &Path,
         n: usize,
         runs: usize,
         seed: u64,
         device: usize,
-    ) -> Result<Result<[(f64, f64); 2], String>, Failure> {
+        merge: bool,
+    ) -> Result<Result<Times, String>, Failure> {
         let _spinner = Progress::spinner("sort: running the CUB peer");
         let out = Command::new(exe)
             .args([n, runs].map(|a| a.to_string()))
             .args([seed.to_string(), device.to_string()])
+            .arg(if merge { "1" } else { "0" })
             .output();
         let out = match out {
             Ok(out) => out,
@@ -349,7 +389,12 @@ int main(int argc, char **argv) {
     }
 
     /// See [`super::rows`]; the reason of a skip without its "CUB peer skipped: ".
-    pub fn rows(n: usize, runs: usize, seed: u64) -> Result<Result<Vec<Row>, String>, Failure> {
+    pub fn rows(
+        n: usize,
+        runs: usize,
+        seed: u64,
+        comparator: bool,
+    ) -> Result<Result<Vec<Row>, String>, Failure> {
         let prepared = (|| {
             let nvcc = find_nvcc()?;
             let device = ferrokkos::Cuda::device()
@@ -363,7 +408,7 @@ int main(int argc, char **argv) {
             Ok(p) => p,
             Err(why) => return Ok(Err(why)),
         };
-        let [keys, pairs] = match execute(&exe, n, runs, seed, device)? {
+        let times = match execute(&exe, n, runs, seed, device, comparator)? {
             Ok(times) => times,
             Err(why) => return Ok(Err(why)),
         };
@@ -373,15 +418,27 @@ int main(int argc, char **argv) {
             format!("{version}, nvcc -arch=native")
         };
         let row = |name: &str, kind, (best, median): (f64, f64)| Row {
-            name: format!("CUB DeviceRadixSort::{name} ({how})"),
+            name: format!("CUB {name} ({how})"),
             kind,
             best,
             median,
         };
-        Ok(Ok(vec![
-            row("SortKeys", Kind::Keys, keys),
-            row("SortPairs, stable", Kind::Pairs, pairs),
-        ]))
+        let mut rows = vec![
+            row("DeviceRadixSort::SortKeys", Kind::Keys, times.keys),
+            row(
+                "DeviceRadixSort::SortPairs, stable",
+                Kind::Pairs,
+                times.pairs,
+            ),
+        ];
+        if let Some(merge) = times.merge {
+            rows.push(row(
+                "DeviceMergeSort::SortKeys (a < b)",
+                Kind::Comparator,
+                merge,
+            ));
+        }
+        Ok(Ok(rows))
     }
 
     #[cfg(test)]
@@ -389,9 +446,16 @@ int main(int argc, char **argv) {
         use super::*;
 
         #[test]
-        fn the_output_parses_into_keys_then_pairs() {
+        fn the_output_parses_into_keys_pairs_and_merge() {
             let out = "keys 1.5e-03 2.0e-03\npairs 3.000000000e-03 4.0e-03\n";
-            assert_eq!(parse(out), Some([(1.5e-3, 2e-3), (3e-3, 4e-3)]));
+            let want = Times {
+                keys: (1.5e-3, 2e-3),
+                pairs: (3e-3, 4e-3),
+                merge: None,
+            };
+            assert_eq!(parse(out), Some(want));
+            let with_merge = format!("{out}merge 5e-3 6e-3\n");
+            assert_eq!(parse(&with_merge).unwrap().merge, Some((5e-3, 6e-3)));
             assert_eq!(parse("pairs 1 2\n"), None);
             assert_eq!(parse("keys 1\npairs 1 2\n"), None);
         }
@@ -406,9 +470,10 @@ int main(int argc, char **argv) {
             let dir = TempDir::new().unwrap();
             let (exe, dropped) = compile(&nvcc, &dir.0).unwrap();
             assert!(!dropped, "-arch=native failed");
-            let [keys, pairs] = execute(&exe, 300_000, 2, 7, 0).unwrap().unwrap();
-            assert!(keys.0 > 0.0 && keys.0 <= keys.1, "{keys:?}");
-            assert!(pairs.0 > 0.0 && pairs.0 <= pairs.1, "{pairs:?}");
+            let times = execute(&exe, 300_000, 2, 7, 0, true).unwrap().unwrap();
+            for t in [times.keys, times.pairs, times.merge.unwrap()] {
+                assert!(t.0 > 0.0 && t.0 <= t.1, "{times:?}");
+            }
             let version = cuda_version(&nvcc);
             assert!(version.starts_with("CUDA 1"), "{version}");
             let path = dir.0.clone();

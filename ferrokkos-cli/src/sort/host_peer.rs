@@ -1,23 +1,31 @@
 //! The host peers of `ferrokkos sort --compare`, from a rayon pool of as many threads as the space
 //! (std's sorts on the calling thread for Serial): `par_sort_unstable` of a `Vec<u32>` (rayon's
-//! parallel pattern-defeating quicksort), and `par_sort_by_key` (a stable parallel merge sort) and
-//! `par_sort_unstable_by_key` of a `Vec<(u32, u32)>` by its first field. The stable one is the
-//! fair peer of `sort_by_key`, which is stable; the unstable one is the fastest rayon has.
+//! parallel pattern-defeating quicksort), `par_sort_by_key` (a stable parallel merge sort) and
+//! `par_sort_unstable_by_key` of a `Vec<(u32, u32)>` by its first field, and `par_sort_by` (the
+//! same merge sort, with a comparator) of a `Vec<u32>`. The stable one is the fair peer of
+//! `sort_by_key`, which is stable; the unstable one is the fastest rayon has; `par_sort_by` is the
+//! peer of `sort_with`.
 
 use std::sync::Arc;
 
 use super::Sorter;
 
 /// The peers for a space of `threads` threads (one: on the calling thread, without rayon), each
-/// sorting its copy of `original`; or why they were not built.
-pub fn peers(threads: usize, original: &Arc<Vec<u32>>) -> Result<Vec<Box<dyn Sorter>>, String> {
+/// sorting its copy of `original` (`par_sort_by` only if `comparator`); or why they were not
+/// built.
+pub fn peers(
+    threads: usize,
+    original: &Arc<Vec<u32>>,
+    comparator: bool,
+) -> Result<Vec<Box<dyn Sorter>>, String> {
     #[cfg(feature = "peers")]
     {
-        imp::peers(threads, original).map_err(|why| format!("rayon peers skipped: {why}"))
+        imp::peers(threads, original, comparator)
+            .map_err(|why| format!("rayon peers skipped: {why}"))
     }
     #[cfg(not(feature = "peers"))]
     {
-        let _ = (threads, original);
+        let _ = (threads, original, comparator);
         Err("rayon peers skipped: they need ferrokkos-cli built with the `peers` feature".into())
     }
 }
@@ -38,10 +46,13 @@ mod imp {
         format!("({})", crate::spaces::count(n, "thread"))
     }
 
-    /// `par_sort_unstable` of a `Vec<u32>` (`sort_unstable` without a pool).
+    /// `par_sort_unstable` of a `Vec<u32>` (`sort_unstable` without a pool), or, `by_comparator`,
+    /// `par_sort_by(|a, b| a.cmp(b))` (`sort_by`).
     struct Keys {
         /// The pool that sorts, or none for the calling thread.
         pool: Option<Arc<ThreadPool>>,
+        /// Whether the stable sort with a comparator is used.
+        by_comparator: bool,
         /// The unsorted keys.
         original: Arc<Vec<u32>>,
         /// The keys that are sorted.
@@ -50,16 +61,23 @@ mod imp {
 
     impl Sorter for Keys {
         fn name(&self) -> String {
-            match self.pool {
-                Some(_) => format!("rayon par_sort_unstable {}", threads(&self.pool)),
-                None => format!("std sort_unstable {}", threads(&self.pool)),
-            }
+            let call = match (self.pool.is_some(), self.by_comparator) {
+                (true, false) => "rayon par_sort_unstable",
+                (true, true) => "rayon par_sort_by(|a, b| a.cmp(b)), stable",
+                (false, false) => "std sort_unstable",
+                (false, true) => "std sort_by(|a, b| a.cmp(b)), stable",
+            };
+            format!("{call} {}", threads(&self.pool))
         }
         fn kind(&self) -> Kind {
-            Kind::Keys
+            if self.by_comparator {
+                Kind::Comparator
+            } else {
+                Kind::Keys
+            }
         }
         fn stable(&self) -> bool {
-            false
+            self.by_comparator
         }
         fn restore(&mut self) -> Result<(), Failure> {
             self.keys.copy_from_slice(&self.original);
@@ -67,9 +85,11 @@ mod imp {
         }
         fn sort(&mut self) -> Result<(), Failure> {
             let keys = &mut self.keys;
-            match &self.pool {
-                Some(p) => p.install(|| keys.par_sort_unstable()),
-                None => keys.sort_unstable(),
+            match (&self.pool, self.by_comparator) {
+                (Some(p), false) => p.install(|| keys.par_sort_unstable()),
+                (Some(p), true) => p.install(|| keys.par_sort_by(|a, b| a.cmp(b))),
+                (None, false) => keys.sort_unstable(),
+                (None, true) => keys.sort_by(|a, b| a.cmp(b)),
             }
             Ok(())
         }
@@ -137,7 +157,11 @@ mod imp {
     }
 
     /// See [`super::peers`].
-    pub fn peers(threads: usize, original: &Arc<Vec<u32>>) -> Result<Vec<Box<dyn Sorter>>, String> {
+    pub fn peers(
+        threads: usize,
+        original: &Arc<Vec<u32>>,
+        comparator: bool,
+    ) -> Result<Vec<Box<dyn Sorter>>, String> {
         let pool = if threads > 1 {
             Some(Arc::new(
                 rayon::ThreadPoolBuilder::new()
@@ -151,6 +175,7 @@ mod imp {
         let n = original.len();
         let mut peers: Vec<Box<dyn Sorter>> = vec![Box::new(Keys {
             pool: pool.clone(),
+            by_comparator: false,
             original: Arc::clone(original),
             keys: vec![0; n],
         })];
@@ -160,6 +185,14 @@ mod imp {
                 stable,
                 original: Arc::clone(original),
                 pairs: vec![(0, 0); n],
+            }));
+        }
+        if comparator {
+            peers.push(Box::new(Keys {
+                pool: pool.clone(),
+                by_comparator: true,
+                original: Arc::clone(original),
+                keys: vec![0; n],
             }));
         }
         Ok(peers)

@@ -1,8 +1,9 @@
-//! `ferrokkos sort`: ferrokkos' `sort` of n uniform random u32 keys and `sort_by_key` of n (u32
-//! key, u32 value) pairs in the space's memory, against CUB's `DeviceRadixSort::SortKeys` and
-//! `SortPairs` on Cuda (`--compare`: a CUDA C++ program compiled by nvcc at run time) and rayon's
-//! parallel sorts of a `Vec` from a pool of as many threads as the space (std's sorts on one
-//! thread for Serial). Every implementation's result is checked: keys in order and a permutation of
+//! `ferrokkos sort`: ferrokkos' `sort` of n uniform random u32 keys, `sort_by_key` of n (u32
+//! key, u32 value) pairs and `sort_with` of the keys by a comparator (`a < b`) in the space's
+//! memory, against CUB's `DeviceRadixSort::SortKeys`, `SortPairs` and `DeviceMergeSort::SortKeys`
+//! on Cuda (`--compare`: a CUDA C++ program compiled by nvcc at run time) and rayon's parallel
+//! sorts of a `Vec` from a pool of as many threads as the space (std's sorts on one thread for
+//! Serial). Every implementation's result is checked: keys in order and a permutation of
 //! the input, each value the original index of its key, equal keys in input order where the sort
 //! is stable.
 
@@ -15,7 +16,9 @@ use std::time::Instant;
 
 use ferrokkos::prelude::*;
 use ferrokkos::traits::Launch;
-use ferrokkos::{SpaceChoice, SpaceTask, create_mirror_view_and_copy, sort, sort_by_key};
+use ferrokkos::{
+    SpaceChoice, SpaceTask, create_mirror_view_and_copy, kernel, sort, sort_by_key, sort_with,
+};
 
 use crate::Failure;
 use crate::cli::{SpaceArg, integer, space_choice};
@@ -27,20 +30,24 @@ use crate::timing::Times;
 pub const LONG_ABOUT: &str = "\
 Sorts n uniform random u32 keys (splitmix64 from a fixed seed, generated once on the host and
 copied into the space's memory) with ferrokkos' sort, and n (u32 key, u32 value) pairs, the values
-being the keys' original indices 0..n, with sort_by_key (stable). Before each run the unsorted input
+being the keys' original indices 0..n, with sort_by_key (stable), and the keys again with
+sort_with and the device comparator a < b (a merge sort, for orders a radix sort cannot give; with
+--no-comparator left out). Before each run the unsorted input
 is restored by a deep_copy from a second View that holds it (not timed); a run times the sort alone,
-ended by a fence. With --compare, on cuda CUB's cub::DeviceRadixSort::SortKeys and SortPairs (a
+ended by a fence. With --compare, on cuda CUB's cub::DeviceRadixSort::SortKeys and SortPairs and
+cub::DeviceMergeSort::SortKeys with a less-than functor (a
 CUDA C++ program that the command writes, compiles with the nvcc it finds in $CUDA_HOME/bin,
 /usr/local/cuda/bin or PATH, and runs: the same keys, one warm-up, then cudaEvent times around the
 sort call alone, the input restored by cudaMemcpy before each; skipped, with the reason, when there
-is no nvcc or it fails); on serial and threads rayon's par_sort_unstable of a Vec<u32>, and
-par_sort_by_key (stable) and par_sort_unstable_by_key of a Vec<(u32, u32)> by the key, in a rayon
-pool of the space's threads (std's sort_unstable, sort_by_key and sort_unstable_by_key on the
-calling thread for serial), the input restored before each run (not timed). Every result is
+is no nvcc or it fails); on serial and threads rayon's par_sort_unstable of a Vec<u32>,
+par_sort_by_key (stable) and par_sort_unstable_by_key of a Vec<(u32, u32)> by the key, and
+par_sort_by(|a, b| a.cmp(b)) (stable) of the keys, in a rayon pool of the space's threads (std's
+sort_unstable, sort_by_key, sort_unstable_by_key and sort_by on the calling thread for serial), the
+input restored before each run (not timed). Every result is
 checked (keys in order and a permutation of the input, each value the original index of its key,
 equal keys in input order for the stable sorts). Prints the best and median time of each after one
 warm-up, its rate in Gkeys/s (n / best), and its time over ferrokkos' of the same kind: sort for
-keys, sort_by_key for pairs (above 1: slower).";
+keys, sort_by_key for pairs, sort_with for the comparator's rows (above 1: slower).";
 
 /// The seed of the keys' splitmix64 generator (the CUB peer generates the same keys from it).
 const SEED: u64 = 20_241_129;
@@ -60,6 +67,9 @@ pub struct Args {
     /// also run the peers (see above)
     #[arg(long)]
     compare: bool,
+    /// leave out the comparator sorts (sort_with and its peers)
+    #[arg(long)]
+    no_comparator: bool,
 }
 
 /// Runs `ferrokkos sort` with its options.
@@ -85,6 +95,19 @@ pub enum Kind {
     Keys,
     /// (u32 key, u32 value) pairs, by the key.
     Pairs,
+    /// u32 keys alone, by a comparator (`a < b`).
+    Comparator,
+}
+
+impl Kind {
+    /// What ferrokkos calls for this kind.
+    fn call(self) -> &'static str {
+        match self {
+            Kind::Keys => "sort",
+            Kind::Pairs => "sort_by_key",
+            Kind::Comparator => "sort_with (a < b)",
+        }
+    }
 }
 
 /// The output of one sort, read back on the host.
@@ -134,10 +157,12 @@ pub fn uniform_keys(n: usize, seed: u64) -> Vec<u32> {
 /// A View of u32 in the memory space `M`.
 type Array<M> = View<u32, 1, LayoutRight, M>;
 
-/// ferrokkos' `sort` (no values) or `sort_by_key`, on `exec`.
+/// ferrokkos' `sort` (no values), `sort_by_key` or `sort_with`, on `exec`.
 struct Ferrokkos<'a, S: Launch> {
     /// The instance that sorts.
     exec: &'a S,
+    /// Keys, pairs (then `values` is some) or keys by the comparator.
+    kind: Kind,
     /// The keys that are sorted.
     keys: Array<S::MemorySpace>,
     /// The unsorted keys, copied into `keys` before each run.
@@ -156,19 +181,10 @@ struct Values<M: MemorySpace> {
 
 impl<S: Launch> Sorter for Ferrokkos<'_, S> {
     fn name(&self) -> String {
-        let what = if self.values.is_some() {
-            "sort_by_key"
-        } else {
-            "sort"
-        };
-        crate::spaces::ferrokkos_line(self.exec, what)
+        crate::spaces::ferrokkos_line(self.exec, self.kind.call())
     }
     fn kind(&self) -> Kind {
-        if self.values.is_some() {
-            Kind::Pairs
-        } else {
-            Kind::Keys
-        }
+        self.kind
     }
     fn stable(&self) -> bool {
         true
@@ -181,9 +197,14 @@ impl<S: Launch> Sorter for Ferrokkos<'_, S> {
         Ok(())
     }
     fn sort(&mut self) -> Result<(), Failure> {
-        match &self.values {
-            None => sort(self.exec, &self.keys)?,
-            Some(values) => sort_by_key(self.exec, &self.keys, &values.sorted)?,
+        match (&self.values, self.kind) {
+            (Some(values), _) => sort_by_key(self.exec, &self.keys, &values.sorted)?,
+            (None, Kind::Comparator) => sort_with(
+                self.exec,
+                &self.keys,
+                kernel!(|a: u32, b: u32| -> bool { a < b }),
+            )?,
+            (None, _) => sort(self.exec, &self.keys)?,
         }
         self.exec.fence("sort")?;
         Ok(())
@@ -215,11 +236,12 @@ fn upload<M: MemorySpace>(label: &str, data: &[u32]) -> Result<Array<M>, Failure
     Ok(view)
 }
 
-/// ferrokkos' two implementations on `exec`: `sort` of `original`, and `sort_by_key` of it with
-/// the values 0..n.
+/// ferrokkos' implementations on `exec`: `sort` of `original`, `sort_by_key` of it with the
+/// values 0..n, and, if `comparator`, `sort_with` of it.
 fn ferrokkos<'a, S: Launch>(
     exec: &'a S,
     original: &[u32],
+    comparator: bool,
 ) -> Result<Vec<Box<dyn Sorter + 'a>>, Failure> {
     let n = original.len();
     let keys_in = upload::<S::MemorySpace>("keys_original", original)?;
@@ -229,30 +251,43 @@ fn ferrokkos<'a, S: Launch>(
         |label: &str| Array::<S::MemorySpace>::new(view_alloc(label).without_initializing(), [n]);
     let keys = Ferrokkos {
         exec,
+        kind: Kind::Keys,
         keys: scratch("keys")?,
         original: keys_in.clone(),
         values: None,
     };
     let pairs = Ferrokkos {
         exec,
+        kind: Kind::Pairs,
         keys: scratch("pair_keys")?,
-        original: keys_in,
+        original: keys_in.clone(),
         values: Some(Values {
             sorted: scratch("pair_values")?,
             original: values_in,
         }),
     };
-    Ok(vec![Box::new(keys), Box::new(pairs)])
+    let mut imps: Vec<Box<dyn Sorter + 'a>> = vec![Box::new(keys), Box::new(pairs)];
+    if comparator {
+        imps.push(Box::new(Ferrokkos {
+            exec,
+            kind: Kind::Comparator,
+            keys: scratch("comparator_keys")?,
+            original: keys_in,
+            values: None,
+        }));
+    }
+    Ok(imps)
 }
 
 /// The benchmark on `exec`: generates the keys, times every implementation, checks their results
 /// (not timed), runs the CUB peer on a GPU, and prints the table.
 fn run<S: Launch>(args: &Args, exec: &S) -> Result<(), Failure> {
     let original = Arc::new(uniform_keys(args.n, SEED));
-    let mut imps = ferrokkos(exec, &original)?;
+    let comparator = !args.no_comparator;
+    let mut imps = ferrokkos(exec, &original, comparator)?;
     let mut skipped = vec![];
     if args.compare && !on_device::<S>() {
-        match host_peer::peers(exec.concurrency(), &original) {
+        match host_peer::peers(exec.concurrency(), &original, comparator) {
             Ok(p) => imps.extend(p),
             Err(why) => skipped.push(why),
         }
@@ -277,7 +312,7 @@ fn run<S: Launch>(args: &Args, exec: &S) -> Result<(), Failure> {
     }
     drop(imps);
     if args.compare && on_device::<S>() {
-        match cub_peer::rows(args.n, args.runs, SEED)? {
+        match cub_peer::rows(args.n, args.runs, SEED, comparator)? {
             Ok(r) => rows.extend(r),
             Err(why) => skipped.push(why),
         }
@@ -308,13 +343,13 @@ fn time(imps: &mut [Box<dyn Sorter + '_>], runs: usize) -> Result<Vec<Times>, Fa
     Ok(times)
 }
 
-/// The table: keys first, then pairs, each time over ferrokkos' of its kind.
+/// The table: keys, then pairs, then the comparator's, each time over ferrokkos' of its kind.
 fn report(rows: &[Row], n: usize) {
     println!(
         "  {:<72} {:>10} {:>10} {:>8} {:>15}",
         "implementation", "best s", "median s", "Gkeys/s", "best/ferrokkos"
     );
-    for kind in [Kind::Keys, Kind::Pairs] {
+    for kind in [Kind::Keys, Kind::Pairs, Kind::Comparator] {
         let of_kind: Vec<&Row> = rows.iter().filter(|r| r.kind == kind).collect();
         // ferrokkos' row comes first in each kind.
         let base = of_kind.first().map_or(f64::NAN, |r| r.best);

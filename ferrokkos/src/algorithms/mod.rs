@@ -10,5 +10,5 @@ pub use random::{
 };
 pub use sort::{
     BinKey, BinOp, BinOp1D, BinOp3D, BinSort, Permute, RadixBits, SortKey, sort, sort_by,
-    sort_by_key,
+    sort_by_key, sort_by_key_with, sort_with,
 };

@@ -10,10 +10,12 @@ mod bin_sort;
 mod host;
 mod host_buckets;
 mod key;
+mod merge;
 mod permute;
 
 pub use api::{sort, sort_by, sort_by_key};
 pub use bin_op::{BinKey, BinOp, BinOp1D, BinOp3D};
 pub use bin_sort::BinSort;
 pub use key::{RadixBits, SortKey};
+pub use merge::{sort_by_key_with, sort_with};
 pub use permute::Permute;

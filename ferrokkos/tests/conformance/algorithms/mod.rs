@@ -2,5 +2,6 @@
 
 mod random;
 mod sort;
+mod sort_with;
 mod std_algorithms;
 mod std_algorithms_more;
