@@ -30,24 +30,24 @@ use crate::timing::Times;
 pub const LONG_ABOUT: &str = "\
 Sorts n uniform random u32 keys (splitmix64 from a fixed seed, generated once on the host and
 copied into the space's memory) with ferrokkos' sort, and n (u32 key, u32 value) pairs, the values
-being the keys' original indices 0..n, with sort_by_key (stable), and the keys again with
-sort_with and the device comparator a < b (a merge sort, for orders a radix sort cannot give; with
---no-comparator left out). Before each run the unsorted input
-is restored by a deep_copy from a second View that holds it (not timed); a run times the sort alone,
-ended by a fence. With --compare, on cuda CUB's cub::DeviceRadixSort::SortKeys and SortPairs and
-cub::DeviceMergeSort::SortKeys with a less-than functor (a
-CUDA C++ program that the command writes, compiles with the nvcc it finds in $CUDA_HOME/bin,
-/usr/local/cuda/bin or PATH, and runs: the same keys, one warm-up, then cudaEvent times around the
-sort call alone, the input restored by cudaMemcpy before each; skipped, with the reason, when there
-is no nvcc or it fails); on serial and threads rayon's par_sort_unstable of a Vec<u32>,
-par_sort_by_key (stable) and par_sort_unstable_by_key of a Vec<(u32, u32)> by the key, and
-par_sort_by(|a, b| a.cmp(b)) (stable) of the keys, in a rayon pool of the space's threads (std's
-sort_unstable, sort_by_key, sort_unstable_by_key and sort_by on the calling thread for serial), the
-input restored before each run (not timed). Every result is
-checked (keys in order and a permutation of the input, each value the original index of its key,
-equal keys in input order for the stable sorts). Prints the best and median time of each after one
-warm-up, its rate in Gkeys/s (n / best), and its time over ferrokkos' of the same kind: sort for
-keys, sort_by_key for pairs, sort_with for the comparator's rows (above 1: slower).";
+being the keys' original indices 0..n, with sort_by_key (stable), and the keys again with sort_with
+and the device comparator a < b (a merge sort, for orders a radix sort cannot give; with
+--no-comparator left out). Before each run the unsorted input is restored by a deep_copy from a
+second View that holds it (not timed); a run times the sort alone, ended by a fence. With
+--compare, on cuda CUB's cub::DeviceRadixSort::SortKeys and SortPairs and
+cub::DeviceMergeSort::SortKeys with a less-than functor (a CUDA C++ program that the command
+writes, compiles with the nvcc it finds in $CUDA_HOME/bin, /usr/local/cuda/bin or PATH, and runs:
+the same keys, one warm-up, then cudaEvent times around the sort call alone, the input restored by
+cudaMemcpy before each; skipped, with the reason, when there is no nvcc or it fails); on serial and
+threads rayon's par_sort_unstable of a Vec<u32>, par_sort_by_key (stable) and
+par_sort_unstable_by_key of a Vec<(u32, u32)> by the key, and par_sort_by(|a, b| a.cmp(b)) (stable)
+of the keys, in a rayon pool of the space's threads (std's sort_unstable, sort_by_key,
+sort_unstable_by_key and sort_by on the calling thread for serial), the input restored before each
+run (not timed). Every result is checked (keys in order and a permutation of the input, each value
+the original index of its key, equal keys in input order for the stable sorts). Prints the best and
+median time of each after one warm-up, its rate in Gkeys/s (n / best), and its time over ferrokkos'
+of the same kind: sort for keys, sort_by_key for pairs, sort_with for the comparator's rows (above
+1: slower).";
 
 /// The seed of the keys' splitmix64 generator (the CUB peer generates the same keys from it).
 const SEED: u64 = 20_241_129;

@@ -5,15 +5,15 @@
 //! The keys are copied into a contiguous buffer (with their original indices, for values), and
 //! pass `w` (1, 2, 4, ...) merges each pair of neighbouring sorted runs of `w` keys into a second
 //! buffer, the two buffers trading places after each pass. An iteration of a pass writes one chunk
-//! of `q` outputs (`q` = `2w` up to a bound per space: a few on a GPU, thousands on the host): it
-//! finds where its chunk starts and ends on the merge path, by a binary search along each of the
-//! two diagonals (`split(d)`: how many of the first `d` outputs come from the left run), then
-//! merges sequentially from the start, taking the left key unless the right one is strictly less
-//! (stability). The chunks' output ranges are apart whatever the comparator does, so nothing can
-//! race. When the comparator is a strict weak order each chunk's merge ends where the next one's
-//! search begins; a chunk that ends elsewhere is counted, and a comparator that gives one stops
-//! the sort with an error after writing back the last complete pass, so no element is lost or
-//! repeated.
+//! of `q` outputs (`q` = `2w` up to a bound per space: 32 on a GPU, 4096 on the host). Where a
+//! chunk is shorter than a pair of runs, a first kernel finds where each chunk starts on the merge
+//! path, by a binary search along its diagonal (`split(d)`: how many of the first `d` outputs come
+//! from the left run). The merge kernel then merges each chunk sequentially from its start, taking
+//! the left key unless the right one is strictly less (stability). The chunks' output ranges are
+//! apart whatever the comparator does, so nothing can race. When the comparator is a strict weak
+//! order each chunk's merge ends where the next one starts; a chunk that ends elsewhere is
+//! counted, and a comparator that gives one stops the sort with an error after writing back the
+//! last complete pass, so no element is lost or repeated.
 
 use super::permute::Permute;
 use crate::dispatch::{Launch, parallel_for, parallel_reduce};
@@ -130,10 +130,10 @@ where
     sorted.result(&what)
 }
 
-/// The largest chunk one iteration of a pass merges: a few outputs per GPU thread, thousands per
-/// host task.
+/// The largest chunk one iteration of a pass merges: 32 outputs per GPU thread (its binary search
+/// then costs about as much as its merge), thousands per host task. A power of two.
 fn chunk_bound(gpu: bool) -> usize {
-    if gpu { 8 } else { 4096 }
+    if gpu { 32 } else { 4096 }
 }
 
 /// One buffer of the merge: the keys, and their original indices when values follow them (else
@@ -223,9 +223,13 @@ where
         )?;
     }
     let bound = chunk_bound(S::DEVICE_TYPE.is_gpu());
+    let splits = View::<usize, 1, LayoutRight, M>::new(
+        view_alloc("Kokkos::sort_with::splits").without_initializing(),
+        [n.div_ceil(bound)],
+    )?;
     let mut width = 1usize;
     while width < n {
-        let bad = merge_pass(exec, &src, &dst, n, width, bound, less)?;
+        let bad = merge_pass(exec, &src, &dst, &splits, n, width, bound, less)?;
         if bad > 0 {
             return Ok(Sorted {
                 runs: src,
@@ -243,11 +247,14 @@ where
 
 /// Merges each pair of sorted runs of `width` keys of `src` into `dst`, in chunks of at most
 /// `bound` outputs; returns the number of chunks whose merge ended off the merge path (0 for a
-/// strict weak order).
+/// strict weak order). `splits` holds a chunk's start on the merge path, for passes whose chunks
+/// are shorter than a pair of runs.
+#[allow(clippy::too_many_arguments)]
 fn merge_pass<K, M, S, F>(
     exec: &S,
     src: &Runs<K, M>,
     dst: &Runs<K, M>,
+    splits: &View<usize, 1, LayoutRight, M>,
     n: usize,
     width: usize,
     bound: usize,
@@ -259,16 +266,49 @@ where
     S: Launch,
     F: DeviceFn<(K, K), Output = bool>,
 {
-    // A chunk divides a pair of runs (both are powers of two), so it never spans two pairs.
+    // A chunk divides a pair of runs (both are powers of two), so it never spans two pairs; where
+    // it is the whole pair, it starts at the pair's start and ends at its end on the merge path.
     let q = bound.min(width.saturating_mul(2));
+    let whole = q == width.saturating_mul(2);
+    let chunks = n.div_ceil(q);
+    let (sk, less) = (&src.keys, less.closure());
+    if !whole {
+        parallel_for(
+            "Kokkos::sort_with::split",
+            RangePolicy::new(exec, 0, chunks)?,
+            crate::kernel!(|c| {
+                // split(d): how many of the first d outputs of the pair's merge are left keys.
+                let start = c * q;
+                let pair = start / (2 * width) * (2 * width);
+                let la = if n - pair < width { n - pair } else { width };
+                let rest = n - pair - la;
+                let lb = if rest < width { rest } else { width };
+                let d = start - pair;
+                let mut lo = if d > lb { d - lb } else { 0usize };
+                let mut hi = if d < la { d } else { la };
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    // Left key `mid` goes after right key `d - 1 - mid` only when that one is
+                    // strictly less (stability).
+                    if less.call(sk[pair + la + d - 1 - mid], sk[pair + mid]) {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                splits[c] = lo;
+            }),
+        )?;
+    }
     let with_perm = src.perm.extent(0) > 0;
-    let (sk, sp, dk, dp, less) = (&src.keys, &src.perm, &dst.keys, &dst.perm, less.closure());
+    let (sp, dk, dp) = (&src.perm, &dst.keys, &dst.perm);
     parallel_reduce(
         "Kokkos::sort_with::merge",
-        RangePolicy::new(exec, 0, n.div_ceil(q))?,
+        RangePolicy::new(exec, 0, chunks)?,
         crate::kernel!(|c, bad| {
             // The pair of runs chunk `c` is in: the left one `[pair, pair + la)`, the right one
-            // `[pair + la, pair + la + lb)`; the chunk is outputs `[d0, d1)` of their merge.
+            // `[pair + la, pair + la + lb)`; the chunk is outputs `[d0, d1)` of their merge, and
+            // starts with `a0` left keys before it.
             let start = c * q;
             let pair = start / (2 * width) * (2 * width);
             let la = if n - pair < width { n - pair } else { width };
@@ -276,48 +316,41 @@ where
             let lb = if rest < width { rest } else { width };
             let d0 = start - pair;
             let d1 = if d0 + q < la + lb { d0 + q } else { la + lb };
-            // split(d0) and split(d1): how many of the first d0 (d1) outputs are left keys.
-            let mut a0 = 0usize;
-            let mut a1 = 0usize;
-            for t in 0..2usize {
-                let e = if t == 0 { d0 } else { d1 };
-                let mut lo = if e > lb { e - lb } else { 0usize };
-                let mut hi = if e < la { e } else { la };
-                while lo < hi {
-                    let mid = (lo + hi) / 2;
-                    // Left key `mid` goes after right key `e - 1 - mid` only when that one is
-                    // strictly less.
-                    if less.call(sk[pair + la + e - 1 - mid], sk[pair + mid]) {
-                        hi = mid;
-                    } else {
-                        lo = mid + 1;
-                    }
-                }
-                if t == 0 {
-                    a0 = lo;
-                } else {
-                    a1 = lo;
-                }
-            }
-            // The merge of the chunk: a + b = d0 + j < la + lb, so one side always has a key.
+            let a0 = if whole { 0usize } else { splits[c] };
+            let a1 = if d1 == la + lb { la } else { splits[c + 1] };
+            // The merge of the chunk, the next key of each run kept: a + b = d0 + j < la + lb,
+            // so one run always has a key.
             let mut a = a0;
             let mut b = d0 - a0;
+            let mut ka = sk[pair + if a < la { a } else { 0usize }];
+            let mut kb = sk[pair + if b < lb { la + b } else { 0usize }];
             for j in 0..(d1 - d0) {
-                let left = a < la && (b >= lb || !less.call(sk[pair + la + b], sk[pair + a]));
-                let from = if left { pair + a } else { pair + la + b };
+                let left = a < la && (b >= lb || !less.call(kb, ka));
                 // SAFETY (race rules): chunk `c` writes outputs `start + j` for `j < d1 - d0 <=
                 // q`, and chunks start `q` apart, so no two iterations write one element,
                 // whatever the comparator answers; the writes are still bounds-checked.
-                unsafe {
-                    dk[start + j] = sk[from];
-                    if with_perm {
-                        dp[start + j] = sp[from];
-                    }
-                }
                 if left {
+                    unsafe {
+                        dk[start + j] = ka;
+                        if with_perm {
+                            dp[start + j] = sp[pair + a];
+                        }
+                    }
                     a += 1;
+                    if a < la {
+                        ka = sk[pair + a];
+                    }
                 } else {
+                    unsafe {
+                        dk[start + j] = kb;
+                        if with_perm {
+                            dp[start + j] = sp[pair + la + b];
+                        }
+                    }
                     b += 1;
+                    if b < lb {
+                        kb = sk[pair + la + b];
+                    }
                 }
             }
             if a != a1 {

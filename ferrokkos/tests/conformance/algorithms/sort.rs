@@ -1,7 +1,7 @@
 //! `sort`, `sort_by_key` and `sort_by`: every key type in its order (floats in `total_cmp`'s, the
 //! same bits on every space), stable pairs with values of any size, strided Views, sizes around the
-//! GPU's tiles (4096 keys, and 4608 where keys and values are at most 4 bytes) and many tiles, and
-//! the errors.
+//! GPU's tiles (4096 keys; 4608 for 4-byte keys alone; 6144 for 4-byte keys with 4-byte values) and
+//! many tiles, and the errors.
 
 use crate::spaces::{SView, download, upload};
 use ferrokkos::prelude::*;
@@ -24,7 +24,9 @@ impl Mix {
 }
 
 /// The sizes every sort is checked at: empty, one, a few, around the GPU's tiles, several tiles.
-const SIZES: [usize; 11] = [0, 1, 2, 100, 4095, 4096, 4097, 4607, 4608, 4609, 70_001];
+const SIZES: [usize; 14] = [
+    0, 1, 2, 100, 4095, 4096, 4097, 4607, 4608, 4609, 6143, 6144, 6145, 70_001,
+];
 
 /// A key type with its reference order and a generator of keys (full range, or `spread` values).
 trait Key: SortKey + Element + Copy + PartialEq {

@@ -134,7 +134,8 @@ mod tests {
     #[test]
     fn plans_lay_out_disjoint_temporaries() {
         let p = Plan::new(1 << 26, 4, Some((4, 4))).unwrap();
-        assert_eq!(p.tile, 256 * 18);
+        assert_eq!(p.tile, 256 * 24);
+        assert_eq!(Plan::new(1 << 26, 4, None).unwrap().tile, 256 * 18);
         let tiles = (1usize << 26).div_ceil(p.tile);
         assert_eq!((p.passes, p.count_bytes), (4, 4));
         assert_eq!((p.tiles, p.blocks, p.ranges), (tiles, tiles, RANGES));

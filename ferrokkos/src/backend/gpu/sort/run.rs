@@ -9,7 +9,7 @@ use super::source::{self, THREADS};
 use crate::backend::gpu::builtin;
 use crate::backend::gpu::copy::Borrows;
 use crate::backend::gpu::copy::plan::PointerKind;
-use crate::backend::gpu::driver::{Driver, Stream as _};
+use crate::backend::gpu::driver::{Driver, Function as _, Stream as _};
 use crate::backend::gpu::instance::Instance;
 use crate::backend::gpu::queue::Submission;
 use crate::error::{Error, Result};
@@ -125,7 +125,7 @@ impl<D: Driver> Launches<'_, D> {
             (Carry::Direct(_), Some(v)) => v.ptr as u64,
             (Carry::Indexed { .. }, Some(_)) => {
                 let index = self.temp + p.index as u64;
-                self.launch(sub, source::IOTA, grid_for(p.n), &[index, n], what)?;
+                self.launch(sub, source::IOTA, grid_for(p.n), 0, &[index, n], what)?;
                 index
             }
             _ => 0,
@@ -146,7 +146,14 @@ impl<D: Driver> Launches<'_, D> {
                 n,
                 words as u64,
             ];
-            self.launch(sub, source::gather_entry(word), grid_for(p.n), &args, what)?;
+            self.launch(
+                sub,
+                source::gather_entry(word),
+                grid_for(p.n),
+                0,
+                &args,
+                what,
+            )?;
         }
         Ok(())
     }
@@ -172,6 +179,7 @@ impl<D: Driver> Launches<'_, D> {
             KeyKind::Float => 2,
         };
         let (n, tiles) = (p.n as u64, p.tiles as u64);
+        let down_shared = source::down_dynamic_shared(p.key_bytes, p.sweep_value_bytes());
         let (blocks, range_blocks) = (p.blocks as u32, p.ranges as u32);
         let counts = self.temp + p.counts as u64;
         let sums = self.temp + p.sums as u64;
@@ -183,25 +191,27 @@ impl<D: Driver> Launches<'_, D> {
         for pass in 0..p.passes as u64 {
             let shift = 8 * pass;
             let up = [kin, n, kind, shift, counts, tiles];
-            self.launch(sub, entries.up, blocks, &up, what)?;
+            self.launch(sub, entries.up, blocks, 0, &up, what)?;
             let scan = [counts, tiles, sums];
-            self.launch(sub, entries.scan_ranges, range_blocks, &scan, what)?;
-            self.launch(sub, entries.scan_tiles, range_blocks, &scan, what)?;
+            self.launch(sub, entries.scan_ranges, range_blocks, 0, &scan, what)?;
+            self.launch(sub, entries.scan_tiles, range_blocks, 0, &scan, what)?;
             let down = [kin, kout, vin, vout, n, kind, shift, counts, tiles];
-            self.launch(sub, entries.down, blocks, &down, what)?;
+            self.launch(sub, entries.down, blocks, down_shared, &down, what)?;
             (kin, kout) = (kout, kin);
             (vin, vout) = (vout, vin);
         }
         Ok(())
     }
 
-    /// Launches `entry` (loaded on first use) with `grid` blocks of [`THREADS`] and the 64-bit
+    /// Launches `entry` (loaded on first use) with `grid` blocks of [`THREADS`], `dynamic_shared`
+    /// bytes of dynamic shared memory (opted into where it is more than 0), and the 64-bit
     /// parameters `args`.
     fn launch(
         &self,
         sub: &mut Submission<'_, D>,
         entry: &'static str,
         grid: u32,
+        dynamic_shared: usize,
         args: &[u64],
         what: &dyn Fn() -> String,
     ) -> Result<()> {
@@ -209,6 +219,9 @@ impl<D: Driver> Launches<'_, D> {
         let f = shared
             .kernels
             .builtin(&shared.ctx, &shared.info, entry, source::entry_source)?;
+        if dynamic_shared > 0 {
+            f.set_max_dynamic_shared(dynamic_shared, what)?;
+        }
         let packed: Vec<u8> = args.iter().flat_map(|a| a.to_ne_bytes()).collect();
         let offsets: Vec<usize> = (0..args.len()).map(|k| 8 * k).collect();
         let mut params = builtin::param_pointers(&packed, &offsets);
@@ -217,13 +230,14 @@ impl<D: Driver> Launches<'_, D> {
         // sort's temporaries, laid out by the plan for `n` keys; `sub` orders the launch after
         // the Views' pending work. `up` and `down` walk the tiles over any grid, the scans take a
         // block per range of the plan (each reads every range's sums, and reads and writes its own
-        // tiles' counts); the others loop over any grid.
+        // tiles' counts); the others loop over any grid. `down` takes the dynamic shared memory
+        // its entry was compiled for, opted into above.
         unsafe {
             D::launch(
                 &f,
                 grid.max(1),
                 THREADS as u32,
-                0,
+                dynamic_shared as u32,
                 sub.stream(),
                 params.pointers(),
                 what,

@@ -18,13 +18,26 @@ pub(crate) const THREADS: usize = 256;
 pub(crate) const RANGES: usize = 256;
 
 /// Keys per thread of a tile, for keys of `key_bytes` and values of `value_bytes` (0: none) moved
-/// by `down`: 18 where both are at most 4 bytes, else 16 (`down`'s buffers then fill the 48 KiB of
-/// static shared memory). Measured on an H200 among 12, 16 and 18.
+/// by `down`: 24 for 4-byte keys with 4-byte values (`down`'s buffers then take 48 KiB of dynamic
+/// shared memory, see [`down_dynamic_shared`]), 18 for 4-byte keys alone, else 16 (`down`'s
+/// buffers then fill the 48 KiB of static shared memory). Measured on an H200: keys alone among
+/// 12, 16, 18, 24, 28 and 32 (18 to 28 alike); 4-byte pairs among 12, 16, 18, 24, 28 and 32 (24
+/// best, 6% ahead of 18).
 pub(crate) fn items_for(key_bytes: usize, value_bytes: usize) -> usize {
-    if key_bytes <= 4 && value_bytes <= 4 {
-        18
-    } else {
-        16
+    match (key_bytes, value_bytes) {
+        (4, 4) => 24,
+        (4, 0) => 18,
+        _ => 16,
+    }
+}
+
+/// The bytes of dynamic shared memory `down` takes for these widths: its key and value buffers
+/// for 4-byte keys with 4-byte values (more than the 48 KiB a block has without opting in, with
+/// its static part), else none (its buffers are static).
+pub(crate) fn down_dynamic_shared(key_bytes: usize, value_bytes: usize) -> usize {
+    match (key_bytes, value_bytes) {
+        (4, 4) => tile_for(4, 4) * 8,
+        _ => 0,
     }
 }
 
@@ -223,7 +236,7 @@ __device__ __forceinline__ void load_run(T (&out)[ITEMS], const T* from, u32 at,
 // their order); thread v turns the rows of value v into offsets in the tile; the keys (and values)
 // are exchanged through shared memory into digit order and written out in runs. Past the end, keys
 // count as digit 255: they rank after every key of the tile and are never written.
-template <typename K, typename V, typename S, int ITEMS>
+template <typename K, typename V, typename S, int ITEMS, bool DYN>
 __device__ void down(const K* kin, K* kout, const V* vin, V* vout, u64 n, u32 kind, u32 shift,
                      const S* starts, u64 tiles) {
     constexpr int TILE = THREADS * ITEMS;
@@ -231,8 +244,12 @@ __device__ void down(const K* kin, K* kout, const V* vin, V* vout, u64 n, u32 ki
     // Keys and values each in their own buffer where both fit, else one after the other in one.
     constexpr bool SPLIT = VALUES && sizeof(K) + sizeof(V) <= 8;
     constexpr int BUF = TILE * (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V));
-    __shared__ __align__(16) unsigned char buf[BUF];
-    __shared__ __align__(16) unsigned char vbuf[SPLIT ? TILE * sizeof(V) : 1];
+    // The buffers: in dynamic shared memory (BUF bytes, then the values') where DYN, else static.
+    extern __shared__ __align__(16) unsigned char dyn[];
+    __shared__ __align__(16) unsigned char sbuf[DYN ? 1 : BUF];
+    __shared__ __align__(16) unsigned char svbuf[SPLIT && !DYN ? TILE * sizeof(V) : 1];
+    unsigned char* const buf = DYN ? dyn : sbuf;
+    unsigned char* const vbuf = DYN ? dyn + BUF : svbuf;
     __shared__ u32 offsets[WARPS][BINS + 1];
     __shared__ S base[BINS];
     __shared__ u32 sums[WARPS];
@@ -470,8 +487,9 @@ fn entry_texts() -> Vec<(&'static str, String)> {
                 let params = ["keys", "n", "kind", "shift", "counts", "tiles"];
                 out.push((up, entry(up, &params, &body)));
                 let down = DOWNS[k * 6 + v * 2 + c];
+                let dynamic = down_dynamic_shared(*kb, *vb) > 0;
                 let body = format!(
-                    "fks::down<{kt}, {vt}, {ct}, {items}>((const {kt}*)kin, ({kt}*)kout, \
+                    "fks::down<{kt}, {vt}, {ct}, {items}, {dynamic}>((const {kt}*)kin, ({kt}*)kout, \
                      (const {vt}*)vin, ({vt}*)vout, n, (fks::u32)kind, (fks::u32)shift, \
                      (const {ct}*)starts, tiles);"
                 );
