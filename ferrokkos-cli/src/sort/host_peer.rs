@@ -83,6 +83,8 @@ mod imp {
             self.keys.copy_from_slice(&self.original);
             Ok(())
         }
+        // The comparator form on purpose: it is the peer of a sort by a comparator.
+        #[allow(clippy::unnecessary_sort_by)]
         fn sort(&mut self) -> Result<(), Failure> {
             let keys = &mut self.keys;
             match (&self.pool, self.by_comparator) {

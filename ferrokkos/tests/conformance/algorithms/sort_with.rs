@@ -37,7 +37,7 @@ fn sorts_by_a_device_comparator<S: Launch>(exec: &S) -> Result<()> {
             kernel!(|a: i32, b: i32| -> bool { a.abs() > b.abs() }),
         )?;
         let mut want = data.clone();
-        want.sort_by(|a, b| b.abs().cmp(&a.abs()));
+        want.sort_by_key(|a| std::cmp::Reverse(a.abs()));
         assert_eq!(download(&v)?, want, "n {n}");
     }
     Ok(())
@@ -116,7 +116,7 @@ fn moves_values_with_their_keys<S: Launch>(exec: &S) -> Result<()> {
     let mut want: Vec<(i64, f32)> = (0..n)
         .map(|i| (((i * 7919) % 1000) as i64, i as f32))
         .collect();
-    want.sort_by(|a, b| b.0.cmp(&a.0));
+    want.sort_by_key(|p| std::cmp::Reverse(p.0));
     for (i, &(key, val)) in want.iter().enumerate() {
         assert_eq!((gm[2 * i], gw[3 * i + 1]), (key, val), "row {i}");
         assert_eq!((gm[2 * i + 1], gw[3 * i], gw[3 * i + 2]), (-1, 0.5, 0.25));
