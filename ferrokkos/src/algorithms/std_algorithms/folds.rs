@@ -24,7 +24,7 @@ use crate::view::{View, create_mirror_view, deep_copy, view_alloc};
 const CHUNK: usize = 256;
 
 /// A temporary of `n` elements in `M`, uninitialized.
-fn scratch<T: DeviceValue, M: MemorySpace>(
+pub(super) fn scratch<T: DeviceValue, M: MemorySpace>(
     label: &str,
     n: usize,
 ) -> Result<View<T, 1, LayoutRight, M>> {

@@ -20,6 +20,7 @@ use crate::reducer::ReductionScalar;
 mod by_key;
 mod check;
 mod compacting;
+mod comparing;
 mod copying;
 mod filling;
 mod folds;
@@ -36,6 +37,10 @@ pub use by_key::{
 };
 pub use compacting::{
     copy_if, remove, remove_copy, remove_copy_if, remove_if, unique, unique_copy,
+};
+pub use comparing::{
+    adjacent_find_by, is_sorted_by, is_sorted_until_by, max_element_by, min_element_by,
+    minmax_element_by,
 };
 pub use copying::{
     adjacent_difference, copy, copy_backward, copy_n, replace, replace_copy, replace_copy_if,

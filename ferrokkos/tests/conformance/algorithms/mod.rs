@@ -5,3 +5,4 @@ mod sort;
 mod sort_with;
 mod std_algorithms;
 mod std_algorithms_more;
+mod std_comparators;
