@@ -5,8 +5,9 @@
 //! number of threads at once.
 //!
 //! Kokkos' overloads became names: a binary operation in place of `+` is a `_with` form
-//! ([`reduce_with`], [`inclusive_scan_with`]), two input Views a `_binary` or `_by` form
-//! ([`transform_binary`], [`equal_by`]); positions are `Option<usize>` (Kokkos returns `last`
+//! ([`reduce_with`], [`inclusive_scan_with`]), two input Views a `_binary` form
+//! ([`transform_binary`]), a comparator or binary predicate a `_by` form ([`min_element_by`],
+//! [`equal_by`]); positions are `Option<usize>` (Kokkos returns `last`
 //! for "not found"). Segmented reductions and scans by key ([`reduce_by_key`]) go beyond Kokkos.
 //! The guide's chapter `docs/guide/std-algorithms.md` lists Kokkos' name, ours and the Rust slice
 //! method beside each.
