@@ -1,5 +1,6 @@
-/* The OpenMP peer of ferrokkos-cli's `stencil --compare`: the 9-point stencil sweep and the kernels
- * of a matrix-free CG on the 5-point Laplacian, written in C with OpenMP, on (n + 2) x (n + 2)
+/* The OpenMP peer of ferrokkos-cli's `stencil --compare`: the 9-point stencil sweep, the kernels
+ * of a matrix-free CG on the 5-point Laplacian and those of TeaLeaf-shaped CG (TeaLeaf's operator
+ * with variable face coefficients), written in C with OpenMP, on (n + 2) x (n + 2)
  * row-major grids of doubles (n x n interior cells and one layer of halo cells; cell (i, j) at
  * i * (n + 2) + j). Each kernel is one `#pragma omp parallel for` over the rows with a static
  * schedule and an inner loop over the columns, on exactly `threads` threads (`num_threads`, so
@@ -20,6 +21,20 @@ static double sweep_start(size_t i, size_t j)
 static double cg_rhs(size_t i, size_t j)
 {
     return (double)((i * 5 + j * 3) % 17) / 16.0 - 0.5;
+}
+
+/* TeaLeaf-shaped CG's face coefficient kx at cell (i, j), halo included:
+ * 1/4 + ((3 i + 5 j) mod 16) / 64, exact in binary. */
+static double tea_kx(long long i, long long j)
+{
+    return 0.25 + (double)((i * 3 + j * 5) % 16) / 64.0;
+}
+
+/* TeaLeaf-shaped CG's face coefficient ky at cell (i, j), halo included:
+ * 1/4 + ((7 i + 3 j) mod 16) / 64. */
+static double tea_ky(long long i, long long j)
+{
+    return 0.25 + (double)((i * 7 + j * 3) % 16) / 64.0;
 }
 
 /* u = v = the start values on every cell, halo included (rows in parallel: first touch). */
@@ -117,4 +132,95 @@ void ferrokkos_stencil_cg_direction(double *restrict p, const double *restrict r
     for (size_t i = 1; i <= n; i++)
         for (size_t j = 1; j <= n; j++)
             p[i * w + j] = r[i * w + j] + beta * p[i * w + j];
+}
+
+/* TeaLeaf-shaped CG's face coefficients kx and ky on every cell, halo included (set once). */
+void ferrokkos_stencil_tea_init(double *restrict kx, double *restrict ky, size_t n, int threads)
+{
+    size_t width = n + 2;
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (size_t i = 0; i < width; i++)
+        for (size_t j = 0; j < width; j++) {
+            kx[i * width + j] = tea_kx((long long)i, (long long)j);
+            ky[i * width + j] = tea_ky((long long)i, (long long)j);
+        }
+}
+
+/* TeaLeaf-shaped CG's start, on every cell: u = 0, r = p = the right-hand side (0 on the halo),
+ * w = 0. Returns r . r over the interior. */
+double ferrokkos_stencil_tea_reset(double *restrict u, double *restrict r, double *restrict p,
+                                   double *restrict w, size_t n, int threads)
+{
+    size_t width = n + 2;
+    double sum = 0.0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : sum)
+    for (size_t i = 0; i < width; i++)
+        for (size_t j = 0; j < width; j++) {
+            int inside = i >= 1 && i <= n && j >= 1 && j <= n;
+            double b = inside ? cg_rhs(i, j) : 0.0;
+            u[i * width + j] = 0.0;
+            r[i * width + j] = b;
+            p[i * width + j] = b;
+            w[i * width + j] = 0.0;
+            if (inside)
+                sum += b * b;
+        }
+    return sum;
+}
+
+/* w = A p on the interior, A TeaLeaf's operator (its order of operations):
+ *   w = (1 + (kx[i+1][j] + kx[i][j]) + (ky[i][j+1] + ky[i][j])) p[i][j]
+ *     - (kx[i+1][j] p[i+1][j] + kx[i][j] p[i-1][j]) - (ky[i][j+1] p[i][j+1] + ky[i][j] p[i][j-1]).
+ * Returns p . w over the interior. */
+double ferrokkos_stencil_tea_w(const double *restrict kx, const double *restrict ky,
+                               const double *restrict p, double *restrict w, size_t n, int threads)
+{
+    size_t width = n + 2;
+    double sum = 0.0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : sum)
+    for (size_t i = 1; i <= n; i++) {
+        const double *up = p + (i - 1) * width;
+        const double *mid = p + i * width;
+        const double *down = p + (i + 1) * width;
+        const double *kx_mid = kx + i * width;
+        const double *kx_down = kx + (i + 1) * width;
+        const double *ky_mid = ky + i * width;
+        double *out = w + i * width;
+        for (size_t j = 1; j <= n; j++) {
+            double wij = (1.0 + (kx_down[j] + kx_mid[j]) + (ky_mid[j + 1] + ky_mid[j])) * mid[j] -
+                         (kx_down[j] * down[j] + kx_mid[j] * up[j]) -
+                         (ky_mid[j + 1] * mid[j + 1] + ky_mid[j] * mid[j - 1]);
+            out[j] = wij;
+            sum += mid[j] * wij;
+        }
+    }
+    return sum;
+}
+
+/* u += alpha p and r -= alpha w on the interior. Returns the new r . r over the interior. */
+double ferrokkos_stencil_tea_ur(double *restrict u, double *restrict r, const double *restrict p,
+                                const double *restrict w, double alpha, size_t n, int threads)
+{
+    size_t width = n + 2;
+    double sum = 0.0;
+#pragma omp parallel for schedule(static) num_threads(threads) reduction(+ : sum)
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= n; j++) {
+            size_t k = i * width + j;
+            u[k] += alpha * p[k];
+            r[k] -= alpha * w[k];
+            sum += r[k] * r[k];
+        }
+    return sum;
+}
+
+/* p = r + beta p on the interior (TeaLeaf-shaped CG's new search direction). */
+void ferrokkos_stencil_tea_p(double *restrict p, const double *restrict r, double beta, size_t n,
+                             int threads)
+{
+    size_t width = n + 2;
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= n; j++)
+            p[i * width + j] = r[i * width + j] + beta * p[i * width + j];
 }

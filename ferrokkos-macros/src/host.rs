@@ -72,20 +72,13 @@ impl Proven<'_> {
     /// Whether the access `base[index]` skips its check in the proven form (then recorded): a
     /// captured View indexed by an affine map in every coordinate.
     fn take(&mut self, base: &Expr, index: &Expr) -> bool {
-        let Some(view) = ident_of(base).filter(|v| self.views.contains(v)) else {
-            return false;
-        };
-        let map = affine::coords(index, self.params, &|n| self.constants.contains(n));
-        if map
-            .iter()
-            .any(|c| matches!(c, Coord::Any | Coord::Mixed { .. }))
-        {
-            return false;
+        match proven_access(base, index, self.params, self.constants, self.views) {
+            Some(access) => {
+                self.found.push(access);
+                true
+            }
+            None => false,
         }
-        let mut idents = Vec::new();
-        param_idents(index, self.params, &mut idents);
-        self.found.push((view, map, idents));
-        true
     }
 
     /// The record of a call with arguments `args` (before the host form rewrites them): `None`
@@ -130,6 +123,31 @@ impl Proven<'_> {
             idents,
         })
     }
+}
+
+/// The access `base[index]` as a proven form records it (its View, index map and the identifiers
+/// the map took for the iteration index `params`), when `base` is one of the captured `views` and
+/// `index` an affine map of the iteration index and the launch `constants` in every coordinate.
+/// The host's proven form and the device's proven accesses (`shadow::DeviceProven`) both decide
+/// here.
+pub fn proven_access(
+    base: &Expr,
+    index: &Expr,
+    params: &[String],
+    constants: &HashSet<String>,
+    views: &HashSet<String>,
+) -> Option<(String, Vec<Coord>, Vec<syn::Ident>)> {
+    let view = ident_of(base).filter(|v| views.contains(v))?;
+    let map = affine::coords(index, params, &|n| constants.contains(n));
+    if map
+        .iter()
+        .any(|c| matches!(c, Coord::Any | Coord::Mixed { .. }))
+    {
+        return None;
+    }
+    let mut idents = Vec::new();
+    param_idents(index, params, &mut idents);
+    Some((view, map, idents))
 }
 
 /// The identifiers of `e` that name an iteration index parameter.

@@ -11,6 +11,7 @@ use super::Implementation;
 use super::cg::{Dot, Update, Vectors};
 use super::ping_pong::PingPong;
 use super::problem::{self, C0, C1, C2, Grid};
+use super::tea::TeaFields;
 use crate::Failure;
 
 /// A field with its halo, in the execution space's own memory space.
@@ -31,6 +32,17 @@ pub struct FerrokkosStencil<S: Launch> {
     fields: PingPong<Field<S>>,
     /// CG's vectors.
     cg: Vectors<Field<S>>,
+    /// TeaLeaf-shaped CG's fields.
+    tea: TeaFields<Field<S>>,
+}
+
+/// TeaLeaf's operator at `(i, j)` (its `SMVP`, in its order of operations) with face coefficients
+/// `kx` and `ky`, as a new user writes it: one `#[device]` function reading the Views.
+#[device]
+pub fn tea_operator(kx: &View<f64, 2>, ky: &View<f64, 2>, p: &View<f64, 2>, i: i64, j: i64) -> f64 {
+    (1.0 + (kx[(i + 1, j)] + kx[(i, j)]) + (ky[(i, j + 1)] + ky[(i, j)])) * p[(i, j)]
+        - (kx[(i + 1, j)] * p[(i + 1, j)] + kx[(i, j)] * p[(i - 1, j)])
+        - (ky[(i, j + 1)] * p[(i, j + 1)] + ky[(i, j)] * p[(i, j - 1)])
 }
 
 // Each kernel writes its Views at the iteration's own index only and reads its neighbours in
@@ -52,12 +64,22 @@ impl<S: Launch> FerrokkosStencil<S> {
                 p: alloc("stencil::cg::p")?,
                 ap: alloc("stencil::cg::ap")?,
             },
+            tea: TeaFields {
+                kx: alloc("stencil::tea::kx")?,
+                ky: alloc("stencil::tea::ky")?,
+                u: alloc("stencil::tea::u")?,
+                r: alloc("stencil::tea::r")?,
+                p: alloc("stencil::tea::p")?,
+                w: alloc("stencil::tea::w")?,
+            },
             space,
             grid,
         };
         let all = stencil.all()?;
         let (u, v) = stencil.fields.both_mut();
-        parallel_for("stencil::init", all, Self::init_kernel(u, v))?;
+        parallel_for("stencil::init", all.clone(), Self::init_kernel(u, v))?;
+        let (kx, ky) = (&stencil.tea.kx, &stencil.tea.ky);
+        parallel_for("stencil::tea::init", all, Self::coefficients_kernel(kx, ky))?;
         stencil.cg_reset()?;
         Ok(stencil)
     }
@@ -157,6 +179,43 @@ impl<S: Launch> FerrokkosStencil<S> {
         kernel!(|(i, j)| p[(i, j)] = r[(i, j)] + beta * p[(i, j)])
     }
 
+    /// TeaLeaf-shaped CG's face coefficients, on every cell.
+    fn coefficients_kernel(
+        kx: &Field<S>,
+        ky: &Field<S>,
+    ) -> impl ForFunctor<Ij, Reach = Everywhere> + DeviceFor<Ij> {
+        kernel!(|(i, j)| {
+            kx[(i, j)] = problem::tea_kx(i, j);
+            ky[(i, j)] = problem::tea_ky(i, j);
+        })
+    }
+
+    /// `w = A p` on the interior (TeaLeaf's operator), and the sum of `p w`.
+    fn tea_w_kernel(
+        tea: &TeaFields<Field<S>>,
+    ) -> impl ReduceFunctor<Ij, f64, Reach = Everywhere> + DeviceReduce<Ij, Sum<f64>> {
+        let TeaFields { kx, ky, p, w, .. } = tea;
+        kernel!(|(i, j), acc| {
+            let a = tea_operator(&kx, &ky, &p, i, j);
+            w[(i, j)] = a;
+            *acc += p[(i, j)] * a;
+        })
+    }
+
+    /// `u += alpha p`, `r -= alpha w` on the interior, and the sum of the new `r r`.
+    fn tea_ur_kernel(
+        tea: &TeaFields<Field<S>>,
+        alpha: f64,
+    ) -> impl ReduceFunctor<Ij, f64, Reach = Everywhere> + DeviceReduce<Ij, Sum<f64>> {
+        let TeaFields { u, r, p, w, .. } = tea;
+        kernel!(|(i, j), acc| {
+            u[(i, j)] += alpha * p[(i, j)];
+            let ri = r[(i, j)] - alpha * w[(i, j)];
+            r[(i, j)] = ri;
+            *acc += ri * ri;
+        })
+    }
+
     /// A View's cells on the host, row-major.
     fn read(v: &Field<S>) -> Result<Vec<f64>> {
         let mirror = create_mirror_view(v)?;
@@ -235,6 +294,55 @@ impl<S: Launch> Implementation for FerrokkosStencil<S> {
     fn cg_solution(&self) -> std::result::Result<Vec<f64>, Failure> {
         Ok(Self::read(&self.cg.x)?)
     }
+
+    fn tea_reset(&mut self) -> std::result::Result<f64, Failure> {
+        let TeaFields { u, r, p, w, .. } = &self.tea;
+        let cells = Vectors {
+            x: u.clone(),
+            r: r.clone(),
+            p: p.clone(),
+            ap: w.clone(),
+        };
+        let kernel = Self::reset_kernel(&cells, self.grid);
+        parallel_for("stencil::tea::reset", self.all()?, kernel)?;
+        let kernel = Self::dot_kernel(r, r);
+        Ok(parallel_reduce(
+            "stencil::tea::rr",
+            self.interior()?,
+            kernel,
+            Sum::new(),
+        )?)
+    }
+
+    fn tea_w(&mut self) -> std::result::Result<f64, Failure> {
+        let kernel = Self::tea_w_kernel(&self.tea);
+        Ok(parallel_reduce(
+            "stencil::tea::w",
+            self.interior()?,
+            kernel,
+            Sum::new(),
+        )?)
+    }
+
+    fn tea_ur(&mut self, alpha: f64) -> std::result::Result<f64, Failure> {
+        let kernel = Self::tea_ur_kernel(&self.tea, alpha);
+        Ok(parallel_reduce(
+            "stencil::tea::ur",
+            self.interior()?,
+            kernel,
+            Sum::new(),
+        )?)
+    }
+
+    fn tea_p(&mut self, beta: f64) -> std::result::Result<(), Failure> {
+        let TeaFields { r, p, .. } = &self.tea;
+        let kernel = Self::direction_kernel(p, r, beta);
+        Ok(parallel_for("stencil::tea::p", self.interior()?, kernel)?)
+    }
+
+    fn tea_solution(&self) -> std::result::Result<Vec<f64>, Failure> {
+        Ok(Self::read(&self.tea.u)?)
+    }
 }
 
 #[cfg(test)]
@@ -258,6 +366,21 @@ mod tests {
             let o = || Default::default();
             let units = [
                 TranslationUnit::for_kernel_with(&Stencil::init_kernel(u, v), Iterate::Right, o()),
+                TranslationUnit::for_kernel_with(
+                    &Stencil::coefficients_kernel(u, v),
+                    Iterate::Right,
+                    o(),
+                ),
+                TranslationUnit::reduce_kernel_with(
+                    &Stencil::tea_w_kernel(&s.tea),
+                    Iterate::Right,
+                    o(),
+                ),
+                TranslationUnit::reduce_kernel_with(
+                    &Stencil::tea_ur_kernel(&s.tea, 0.5),
+                    Iterate::Right,
+                    o(),
+                ),
                 TranslationUnit::for_kernel_with(&Stencil::sweep_kernel(u, v), Iterate::Right, o()),
                 TranslationUnit::for_kernel_with(
                     &Stencil::reset_kernel(&s.cg, s.grid),
@@ -286,9 +409,11 @@ mod tests {
                 ),
             ];
             assert!(
-                units[3].generated().contains("ap(i, j) = 4.0 * p(i, j)"),
+                units[6]
+                    .generated()
+                    .contains("ap(fk_proven, i, j) = 4.0 * p(fk_proven, i, j)"),
                 "{}",
-                units[3].generated()
+                units[6].generated()
             );
             if !ferrokkos::nvrtc::require_or_skip() {
                 return;

@@ -1,18 +1,24 @@
-//! `ferrokkos stencil`: a 2D 9-point stencil sweep and a matrix-free CG iteration on an n x n grid
-//! with one halo layer, written with ferrokkos (`kernel!`s over rank-2 `MDRangePolicy`s) and
+//! `ferrokkos stencil`: a 2D 9-point stencil sweep, a matrix-free CG iteration and a
+//! TeaLeaf-shaped CG iteration (its operator in a `#[device]` function) on an n x n grid with one
+//! halo layer, written with ferrokkos (`kernel!`s over rank-2 `MDRangePolicy`s) and
 //! measured against peers.
 //!
-//! ferrokkos runs on Serial, Threads or Cuda as chosen at run time (`--space`). `--compare` on the
-//! host spaces adds, in the same process and taking turns with it run by run, the same loop nests
-//! hand-written in Rust (plain nested loops over slices on Serial, rayon's `par_chunks_mut` over
+//! ferrokkos runs on Serial, Threads or Cuda as chosen at run time (`--space`). `--compare` adds,
+//! in the same process and taking turns with it run by run, the same kernels written by hand: on
+//! the host spaces in Rust (plain nested loops over slices on Serial, rayon's `par_chunks_mut` over
 //! the rows on Threads) and in C with OpenMP (`csrc/stencil_omp.c`), each on as many threads as the
-//! space. Every peer's final sweep field must equal ferrokkos' bit for bit and its CG residual
-//! norms and solution must agree within 1e-8 (relative: the dot products add in different orders,
+//! space; on Cuda in CUDA C++ (`cuda_source.rs`, compiled by NVRTC). Every peer's final sweep
+//! field must equal ferrokkos' bit for bit and both CGs' residual norms and solutions must agree
+//! within 1e-8 (relative: the dot products add in different orders,
 //! and CG amplifies the difference); a mismatch is exit status 1. The report gives the best and
 //! median time per sweep step and per CG iteration, the effective bandwidth, and the ratios
 //! peer / ferrokkos.
 
 mod cg;
+#[cfg(feature = "peers")]
+mod cuda_peer;
+#[cfg(feature = "peers")]
+mod cuda_source;
 mod ferrokkos_impl;
 #[cfg(all(feature = "peers", not(ferrokkos_no_openmp)))]
 mod openmp_peer;
@@ -21,6 +27,7 @@ mod problem;
 mod report;
 #[cfg(feature = "peers")]
 mod rust_peer;
+mod tea;
 mod validate;
 
 use std::time::Instant;
@@ -48,15 +55,18 @@ const MANY: u64 = 1 << 30;
 
 /// `ferrokkos stencil --help`: what the command does, before the options.
 pub const LONG_ABOUT: &str = "\
-Two kernels on an n x n grid of f64 with one halo layer, written with ferrokkos as kernel!s over
+Three kernels on an n x n grid of f64 with one halo layer, written with ferrokkos as kernel!s over
 rank-2 MDRangePolicies:
   sweep  v = 0.5 u + 0.1 (4 edge neighbours) + 0.025 (4 corners) on the interior, the halo fixed
          (Dirichlet), two fields taking turns; timed per step
   cg     conjugate gradients on the 5-point Laplacian of the interior (zero halo) from x = 0, a
          fixed number of iterations (one operator apply, two dot products with Sum, three
          updates each; no convergence test); timed per iteration
+  tea    TeaLeaf-shaped CG: TeaLeaf's operator (variable face coefficients, in a #[device]
+         function) fused with p.w, u and r updated with r.r, p updated: three kernels an
+         iteration, a fixed number of iterations; timed per iteration
 Prints the best and median time per step and per iteration, and the effective bandwidth (sweep 16
-bytes, cg iteration 112 bytes per interior cell).";
+bytes, cg iteration 112, tea iteration 104 bytes per interior cell).";
 
 /// The options of `ferrokkos stencil`.
 #[derive(Debug, clap::Args)]
@@ -100,13 +110,14 @@ pub struct Args {
     runs: usize,
     #[command(flatten)]
     space: SpaceArg,
-    /// on serial and threads, also run the same loop nests hand-written in
+    /// also run the same kernels written by hand: on serial and threads in
     /// Rust (plain nested loops on serial, rayon par_chunks_mut over the rows
     /// on threads) and in C with OpenMP (parallel for over the rows), as many
-    /// threads as the space, taking turns with ferrokkos run by run; print
-    /// peer time / ferrokkos time, and check that each peer's sweep field
-    /// equals ferrokkos' bit for bit and its CG residual norms and solution
-    /// agree within 1e-8 (else exit status 1)
+    /// threads as the space; on cuda in CUDA C++ (compiled by NVRTC, one
+    /// thread per cell in 2D blocks, int indices); taking turns with ferrokkos
+    /// run by run; print peer time / ferrokkos time, and check that each
+    /// peer's sweep field equals ferrokkos' bit for bit and its CG residual
+    /// norms and solutions agree within 1e-8 (else exit status 1)
     #[arg(long, verbatim_doc_comment)]
     compare: bool,
     /// print CSV instead of tables
@@ -182,6 +193,18 @@ pub trait Implementation {
     fn cg_update(&mut self, update: Update, a: f64) -> Result<(), Failure>;
     /// CG's x, halo included, row-major.
     fn cg_solution(&self) -> Result<Vec<f64>, Failure>;
+    /// TeaLeaf-shaped CG's start, on every cell: u = 0, r = p = the right-hand side (0 on the
+    /// halo), w = 0 (kx and ky were set at construction); finished when it returns. Returns the
+    /// start's `r . r` over the interior.
+    fn tea_reset(&mut self) -> Result<f64, Failure>;
+    /// `w = A p` (TeaLeaf's operator) on the interior; returns `p . w` over the interior.
+    fn tea_w(&mut self) -> Result<f64, Failure>;
+    /// `u += alpha p` and `r -= alpha w` on the interior; returns the new `r . r`.
+    fn tea_ur(&mut self, alpha: f64) -> Result<f64, Failure>;
+    /// `p = r + beta p` on the interior.
+    fn tea_p(&mut self, beta: f64) -> Result<(), Failure>;
+    /// TeaLeaf-shaped CG's u, halo included, row-major.
+    fn tea_solution(&self) -> Result<Vec<f64>, Failure>;
 }
 
 /// The benchmark as a [`SpaceTask`]: [`ferrokkos::run_on`] calls its `run` with the instance of the
@@ -208,12 +231,24 @@ fn implementations<S: Launch>(cfg: &Config, exec: &S) -> Result<Lineup, Failure>
         return Ok((list, Vec::new()));
     }
     if on_device::<S>() {
-        return Ok((
-            list,
-            vec!["no peers on cuda: --compare compares on serial and threads".into()],
-        ));
+        return device_peers(cfg, list);
     }
     host_peers(cfg, exec, list)
+}
+
+/// `list` and the hand-written CUDA peer.
+#[cfg(feature = "peers")]
+fn device_peers(cfg: &Config, mut list: Vec<Box<dyn Implementation>>) -> Result<Lineup, Failure> {
+    list.push(Box::new(cuda_peer::CudaPeer::new(cfg.grid)?));
+    Ok((list, Vec::new()))
+}
+
+/// Without the `peers` feature, `--compare` has nothing to add.
+#[cfg(not(feature = "peers"))]
+fn device_peers(_cfg: &Config, _list: Vec<Box<dyn Implementation>>) -> Result<Lineup, Failure> {
+    Err(Failure::Run(
+        "stencil: --compare needs ferrokkos-cli built with the `peers` feature".into(),
+    ))
 }
 
 /// `list` and the host peers on `exec`'s thread count.
@@ -253,9 +288,9 @@ fn host_peers<S: Launch>(
     ))
 }
 
-/// Runs one timed unit of `kernel` on `imp`: `steps` sweeps, or CG from its start for `iters`
-/// iterations (the reset and the start's `r . r` not timed). Returns the seconds per step or
-/// iteration, and CG's residual norms.
+/// Runs one timed unit of `kernel` on `imp`: `steps` sweeps, or CG or TeaLeaf-shaped CG from its
+/// start for `iters` iterations (the reset and the start's `r . r` not timed). Returns the seconds
+/// per step or iteration, and the residual norms of a CG.
 fn time_one(
     cfg: &Config,
     imp: &mut dyn Implementation,
@@ -279,6 +314,16 @@ fn time_one(
                 Some(norms),
             ))
         }
+        Kernel::Tea => {
+            let rr = imp.tea_reset()?;
+            let start = Instant::now();
+            let norms = tea::iterate(imp, rr, cfg.iters)?;
+            imp.fence()?;
+            Ok((
+                start.elapsed().as_secs_f64() / cfg.iters as f64,
+                Some(norms),
+            ))
+        }
     }
 }
 
@@ -295,8 +340,9 @@ fn run<S: Launch>(cfg: &Config, exec: &S) -> Result<(), Failure> {
         setup.print_header(&crate::spaces::describe(exec));
     }
     let (mut impls, notes) = implementations(cfg, exec)?;
-    let mut times = vec![[Times::default(), Times::default()]; impls.len()];
-    let mut norms = vec![Vec::new(); impls.len()];
+    let mut times = vec![KERNELS.map(|_| Times::default()); impls.len()];
+    // Per implementation, the residual norms of CG and of TeaLeaf-shaped CG (by kernel).
+    let mut norms = vec![KERNELS.map(|_| Vec::new()); impls.len()];
     let orders = crate::schedule::permutations(impls.len());
     let mut next_order = orders.iter().cycle();
     // Run 0 is the warm-up (on Cuda it compiles the kernels), not timed.
@@ -308,7 +354,7 @@ fn run<S: Launch>(cfg: &Config, exec: &S) -> Result<(), Failure> {
                     times[m][k].0.push(seconds);
                 }
                 if let Some(cg_norms) = cg_norms {
-                    norms[m] = cg_norms;
+                    norms[m][k] = cg_norms;
                 }
             }
         }
@@ -339,27 +385,47 @@ fn run<S: Launch>(cfg: &Config, exec: &S) -> Result<(), Failure> {
     }
 }
 
-/// Each implementation's line, its results (final sweep field; CG's residual `norms` and
-/// solution) checked against ferrokkos', the first implementation's.
+/// One implementation's results: the sweep's final field, and per CG kind its solution and
+/// residual norms.
+struct Results<'a> {
+    field: Vec<f64>,
+    cg: (Vec<f64>, &'a [f64]),
+    tea: (Vec<f64>, &'a [f64]),
+}
+
+/// Each implementation's line, its results (final sweep field; the residual `norms` and solution
+/// of CG and of TeaLeaf-shaped CG) checked against ferrokkos', the first implementation's.
 fn validate_all(
     cfg: &Config,
     impls: &[Box<dyn Implementation>],
-    times: Vec<[Times; 2]>,
-    norms: &[Vec<f64>],
+    times: Vec<[Times; 3]>,
+    norms: &[[Vec<f64>; 3]],
 ) -> Result<Vec<Line>, Failure> {
     let mut lines = Vec::new();
-    let mut reference: Option<(Vec<f64>, Vec<f64>, &[f64])> = None;
+    let mut reference: Option<Results<'_>> = None;
+    let at = |kernel: Kernel| KERNELS.iter().position(|&k| k == kernel).unwrap_or(0);
+    let (cg_at, tea_at) = (at(Kernel::Cg), at(Kernel::Tea));
     for ((imp, times), norms) in impls.iter().zip(times).zip(norms) {
-        let (field, x) = (imp.field()?, imp.cg_solution()?);
+        let results = Results {
+            field: imp.field()?,
+            cg: (imp.cg_solution()?, &norms[cg_at]),
+            tea: (imp.tea_solution()?, &norms[tea_at]),
+        };
         let mut failures = Vec::new();
         match &reference {
-            None => reference = Some((field, x, norms)),
-            Some((ref_field, ref_x, ref_norms)) => {
-                if let Some(m) = validate::sweep_mismatch(&field, ref_field, cfg.grid) {
+            None => reference = Some(results),
+            Some(r) => {
+                if let Some(m) = validate::sweep_mismatch(&results.field, &r.field, cfg.grid) {
                     failures.push(format!("sweep: {m}"));
                 }
-                if let Some(m) = validate::cg_mismatch(norms, ref_norms, &x, ref_x, cfg.grid) {
-                    failures.push(format!("cg: {m}"));
+                for (name, ours, theirs) in
+                    [("cg", &results.cg, &r.cg), ("tea", &results.tea, &r.tea)]
+                {
+                    if let Some(m) =
+                        validate::cg_mismatch(ours.1, theirs.1, &ours.0, &theirs.0, cfg.grid)
+                    {
+                        failures.push(format!("{name}: {m}"));
+                    }
                 }
             }
         }

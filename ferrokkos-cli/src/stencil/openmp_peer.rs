@@ -1,7 +1,7 @@
 //! The OpenMP peer of `stencil --compare` on the host spaces: the same loop nests in C with OpenMP
 //! (`csrc/stencil_omp.c`: `parallel for` over the rows with a static schedule, the columns inside,
-//! `reduction(+:sum)` for the dots), on arrays the C allocates, with as many threads as the
-//! ferrokkos space it is compared with.
+//! `reduction(+:sum)` for the dots, which TeaLeaf-shaped CG's kernels fuse with their updates), on
+//! arrays the C allocates, with as many threads as the ferrokkos space it is compared with.
 
 use std::ffi::c_int;
 
@@ -9,6 +9,7 @@ use super::Implementation;
 use super::cg::{Dot, Update, Vectors};
 use super::ping_pong::PingPong;
 use super::problem::{C0, C1, C2, Grid};
+use super::tea::TeaFields;
 use crate::Failure;
 use crate::openmp::{CBuffer, c_threads, peer_name};
 
@@ -41,6 +42,33 @@ unsafe extern "C" {
         n: usize,
         threads: c_int,
     );
+    fn ferrokkos_stencil_tea_init(kx: *mut f64, ky: *mut f64, n: usize, threads: c_int);
+    fn ferrokkos_stencil_tea_reset(
+        u: *mut f64,
+        r: *mut f64,
+        p: *mut f64,
+        w: *mut f64,
+        n: usize,
+        threads: c_int,
+    ) -> f64;
+    fn ferrokkos_stencil_tea_w(
+        kx: *const f64,
+        ky: *const f64,
+        p: *const f64,
+        w: *mut f64,
+        n: usize,
+        threads: c_int,
+    ) -> f64;
+    fn ferrokkos_stencil_tea_ur(
+        u: *mut f64,
+        r: *mut f64,
+        p: *const f64,
+        w: *const f64,
+        alpha: f64,
+        n: usize,
+        threads: c_int,
+    ) -> f64;
+    fn ferrokkos_stencil_tea_p(p: *mut f64, r: *const f64, beta: f64, n: usize, threads: c_int);
 }
 
 /// The C kernels behind safe wrappers: each first checks that every array holds all the grid's
@@ -135,6 +163,60 @@ impl Kernels {
         unsafe { ferrokkos_stencil_cg_direction(p, r, beta, self.grid.n, self.threads) };
         Ok(())
     }
+
+    /// TeaLeaf-shaped CG's face coefficients, halo included.
+    fn tea_init(&self, kx: &mut [f64], ky: &mut [f64]) -> Result<(), Failure> {
+        self.fits(&[kx.len(), ky.len()])?;
+        let (kx, ky) = (kx.as_mut_ptr(), ky.as_mut_ptr());
+        // SAFETY: `fits` passed: the lengths and exclusive borrows hold (see above `impl Kernels`).
+        unsafe { ferrokkos_stencil_tea_init(kx, ky, self.grid.n, self.threads) };
+        Ok(())
+    }
+
+    /// TeaLeaf-shaped CG's start; returns `r . r`.
+    fn tea_reset(&self, [u, r, p, w]: [&mut [f64]; 4]) -> Result<f64, Failure> {
+        self.fits(&[u.len(), r.len(), p.len(), w.len()])?;
+        let (u, r, p, w) = (
+            u.as_mut_ptr(),
+            r.as_mut_ptr(),
+            p.as_mut_ptr(),
+            w.as_mut_ptr(),
+        );
+        // SAFETY: `fits` passed: the lengths and exclusive borrows hold (see above `impl Kernels`).
+        Ok(unsafe { ferrokkos_stencil_tea_reset(u, r, p, w, self.grid.n, self.threads) })
+    }
+
+    /// `w = A p` (TeaLeaf's operator); returns `p . w`.
+    fn tea_w(&self, kx: &[f64], ky: &[f64], p: &[f64], w: &mut [f64]) -> Result<f64, Failure> {
+        self.fits(&[kx.len(), ky.len(), p.len(), w.len()])?;
+        let (kx, ky, p, w) = (kx.as_ptr(), ky.as_ptr(), p.as_ptr(), w.as_mut_ptr());
+        // SAFETY: `fits` passed: the lengths and exclusive borrows hold (see above `impl Kernels`).
+        Ok(unsafe { ferrokkos_stencil_tea_w(kx, ky, p, w, self.grid.n, self.threads) })
+    }
+
+    /// `u += alpha p` and `r -= alpha w` on the interior; returns the new `r . r`.
+    fn tea_ur(
+        &self,
+        [u, r]: [&mut [f64]; 2],
+        p: &[f64],
+        w: &[f64],
+        alpha: f64,
+    ) -> Result<f64, Failure> {
+        self.fits(&[u.len(), r.len(), p.len(), w.len()])?;
+        let (u, r, p, w) = (u.as_mut_ptr(), r.as_mut_ptr(), p.as_ptr(), w.as_ptr());
+        let (n, t) = (self.grid.n, self.threads);
+        // SAFETY: `fits` passed: the lengths and exclusive borrows hold (see above `impl Kernels`).
+        Ok(unsafe { ferrokkos_stencil_tea_ur(u, r, p, w, alpha, n, t) })
+    }
+
+    /// `p = r + beta p` on the interior.
+    fn tea_p(&self, p: &mut [f64], r: &[f64], beta: f64) -> Result<(), Failure> {
+        self.fits(&[p.len(), r.len()])?;
+        let (p, r) = (p.as_mut_ptr(), r.as_ptr());
+        // SAFETY: `fits` passed: the lengths and exclusive borrows hold (see above `impl Kernels`).
+        unsafe { ferrokkos_stencil_tea_p(p, r, beta, self.grid.n, self.threads) };
+        Ok(())
+    }
 }
 
 /// The peer: the fields and vectors allocated by C, and the kernels.
@@ -145,6 +227,8 @@ pub struct OpenMpStencil {
     fields: PingPong<CBuffer<f64>>,
     /// CG's vectors.
     cg: Vectors<CBuffer<f64>>,
+    /// TeaLeaf-shaped CG's fields.
+    tea: TeaFields<CBuffer<f64>>,
 }
 
 impl OpenMpStencil {
@@ -164,11 +248,23 @@ impl OpenMpStencil {
                 p: alloc("p")?,
                 ap: alloc("ap")?,
             },
+            tea: TeaFields {
+                kx: alloc("kx")?,
+                ky: alloc("ky")?,
+                u: alloc("u")?,
+                r: alloc("r")?,
+                p: alloc("p")?,
+                w: alloc("w")?,
+            },
         };
         let (u, v) = peer.fields.both_mut();
         peer.kernels
             .sweep_init(u.as_mut_slice(), v.as_mut_slice())?;
         peer.cg_reset()?;
+        let TeaFields { kx, ky, .. } = &mut peer.tea;
+        peer.kernels
+            .tea_init(kx.as_mut_slice(), ky.as_mut_slice())?;
+        peer.tea_reset()?;
         Ok(peer)
     }
 }
@@ -227,15 +323,52 @@ impl Implementation for OpenMpStencil {
     fn cg_solution(&self) -> Result<Vec<f64>, Failure> {
         Ok(self.cg.x.as_slice().to_vec())
     }
+
+    fn tea_reset(&mut self) -> Result<f64, Failure> {
+        let TeaFields { u, r, p, w, .. } = &mut self.tea;
+        self.kernels.tea_reset([
+            u.as_mut_slice(),
+            r.as_mut_slice(),
+            p.as_mut_slice(),
+            w.as_mut_slice(),
+        ])
+    }
+
+    fn tea_w(&mut self) -> Result<f64, Failure> {
+        let TeaFields { kx, ky, p, w, .. } = &mut self.tea;
+        self.kernels
+            .tea_w(kx.as_slice(), ky.as_slice(), p.as_slice(), w.as_mut_slice())
+    }
+
+    fn tea_ur(&mut self, alpha: f64) -> Result<f64, Failure> {
+        let TeaFields { u, r, p, w, .. } = &mut self.tea;
+        self.kernels.tea_ur(
+            [u.as_mut_slice(), r.as_mut_slice()],
+            p.as_slice(),
+            w.as_slice(),
+            alpha,
+        )
+    }
+
+    fn tea_p(&mut self, beta: f64) -> Result<(), Failure> {
+        let TeaFields { r, p, .. } = &mut self.tea;
+        self.kernels.tea_p(p.as_mut_slice(), r.as_slice(), beta)
+    }
+
+    fn tea_solution(&self) -> Result<Vec<f64>, Failure> {
+        Ok(self.tea.u.as_slice().to_vec())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::cg::iterate;
+    use super::super::problem::{tea_kx, tea_ky};
     use super::super::rust_peer::{InOrder, RustPeer};
+    use super::super::tea;
     use super::*;
 
-    /// The C peer's sweeps match the Rust loops' bit for bit, its CG within rounding.
+    /// The C peer's sweeps match the Rust loops' bit for bit, its CGs within rounding.
     #[test]
     fn the_openmp_peer_matches_the_rust_loops() {
         let grid = Grid { n: 45 };
@@ -256,6 +389,31 @@ mod tests {
         for (a, b) in a.iter().zip(&b) {
             assert!((a - b).abs() <= 1e-12 * b, "{a} vs {b}");
         }
+        // The C's face coefficients are problem.rs' bit for bit, on every cell.
+        let (kx, ky) = (omp.tea.kx.as_slice(), omp.tea.ky.as_slice());
+        for (k, (kx, ky)) in kx.iter().zip(ky).enumerate() {
+            let (i, j) = ((k / grid.width()) as i64, (k % grid.width()) as i64);
+            assert_eq!(kx.to_bits(), tea_kx(i, j).to_bits(), "kx at ({i}, {j})");
+            assert_eq!(ky.to_bits(), tea_ky(i, j).to_bits(), "ky at ({i}, {j})");
+        }
+        let (rr, rr_omp) = (rust.tea_reset().unwrap(), omp.tea_reset().unwrap());
+        assert!((rr - rr_omp).abs() <= 1e-14 * rr, "{rr} vs {rr_omp}");
+        let (a, b) = (
+            tea::iterate(&mut omp, rr_omp, 8).unwrap(),
+            tea::iterate(&mut rust, rr, 8).unwrap(),
+        );
+        for (a, b) in a.iter().zip(&b) {
+            assert!((a - b).abs() <= 1e-12 * b, "{a} vs {b}");
+        }
+        let (a, b) = (omp.tea_solution().unwrap(), rust.tea_solution().unwrap());
+        let scale = b.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        assert!(scale > 0.0);
+        for (a, b) in a.iter().zip(&b) {
+            assert!((a - b).abs() <= 1e-12 * scale, "{a} vs {b}");
+        }
+        // A second start is the first one again.
+        assert_eq!(omp.tea_reset().unwrap(), rr_omp);
+        assert!(omp.tea_solution().unwrap().iter().all(|&v| v == 0.0));
         assert!(omp.name().ends_with("; 3 threads)"), "{}", omp.name());
     }
 
@@ -269,5 +427,9 @@ mod tests {
         assert!(k.sweep(&short, &mut full).is_err());
         assert!(k.cg_dot(&full, &full).is_ok());
         assert!(k.cg_axpy(&mut full, &short, 1.0).is_err());
+        let (mut u, mut r) = (vec![0.0; 16], vec![0.0; 16]);
+        assert!(k.tea_w(&full, &full, &short, &mut u).is_err());
+        assert!(k.tea_ur([&mut u, &mut r], &full, &short, 1.0).is_err());
+        assert!(k.tea_p(&mut u, &full, 1.0).is_ok());
     }
 }

@@ -14,7 +14,7 @@ pub struct Line {
     /// Whether it is ferrokkos (the others are peers).
     pub ferrokkos: bool,
     /// Seconds per unit (sweep step, CG iteration) of each timed run, per kernel of [`KERNELS`].
-    pub times: [Times; 2],
+    pub times: [Times; 3],
     /// What failed validation (empty: passed).
     pub failures: Vec<String>,
 }
@@ -58,9 +58,15 @@ impl Setup {
             self.iters
         );
         println!(
-            "Bytes: sweep {}; cg {}",
+            "tea: TeaLeaf-shaped CG: TeaLeaf's operator (variable face coefficients) from u = 0; {} \
+             iterations a run, each three kernels: the operator with p.w, u and r with r.r, p",
+            self.iters
+        );
+        println!(
+            "Bytes: sweep {}; cg {}; tea {}",
             Kernel::Sweep.bytes_formula(),
-            Kernel::Cg.bytes_formula()
+            Kernel::Cg.bytes_formula(),
+            Kernel::Tea.bytes_formula()
         );
         println!(
             "Space: {space}; {} timed runs per implementation after one warm-up, the \
@@ -112,7 +118,7 @@ impl Setup {
             println!("Validation: nothing to compare with (no peers)");
         } else if failed.is_empty() {
             println!(
-                "Validation: passed (every sweep's field equals ferrokkos' bit for bit; CG's \
+                "Validation: passed (every sweep's field equals ferrokkos' bit for bit; both CGs' \
                  residual norms and solutions within {CG_TOLERANCE:e} relative of ferrokkos')"
             );
         } else {
@@ -170,7 +176,7 @@ impl Setup {
         for (k, &kernel) in KERNELS.iter().enumerate() {
             let per_run = match kernel {
                 Kernel::Sweep => self.steps,
-                Kernel::Cg => self.iters,
+                Kernel::Cg | Kernel::Tea => self.iters,
             };
             for l in lines {
                 let (best, median) = (l.times[k].best(), l.times[k].median());

@@ -8,7 +8,9 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::{Expr, ExprClosure, Pat, Stmt, Type};
 
-use super::launch::{bounds_checks, capture_value, field_local, overlap_checks, with_captures};
+use super::launch::{
+    bounds_checks, capture_value, device_bounds_checks, field_local, overlap_checks, with_captures,
+};
 use super::params::{IndexParam, Kind, param_name};
 use crate::race::Role;
 use crate::{affine, analyze, fields, host, shadow};
@@ -94,7 +96,7 @@ pub(super) fn generate(
     let host_body = host::body(body, &roles, None);
     let (host_form, proven, calls) =
         proven_form(index, kind, analysis, body, &roles, &host_body, &names);
-    let shadow_block = shadow_block(kind, analysis, body);
+    let (shadow_block, device_proven) = device_shadow(index, kind, analysis, body);
     let parts = Parts {
         unpack_host: unpack_host(&cap_idents, analysis, &names.captures),
         unpack_shadow: unpack_shadow(&cap_idents, &names.captures),
@@ -111,7 +113,8 @@ pub(super) fn generate(
         ctor,
         params,
     } = parts.pattern(kind);
-    let witness = witness(index, kind, analysis, &proven, &calls);
+    let witnessed: Vec<ProvenAccess> = proven.iter().chain(&device_proven).cloned().collect();
+    let witness = witness(index, kind, analysis, &witnessed, &calls);
     let caps_value = nest(
         caps.chunks(CHUNK).map(|c| quote!((#(#c,)*))).collect(),
         |first, rest| quote!(#k::capture::More(#first, #rest)),
@@ -120,6 +123,7 @@ pub(super) fn generate(
     let h = hash(&closure.to_token_stream().to_string());
     let overlaps = overlap_checks(analysis, fields);
     let bounds = bounds_checks(&proven, &calls, analysis, fields);
+    let device_bounds = device_bounds_checks(&device_proven, analysis, fields);
     let scratch = scratch_sizes(analysis, fields);
     let blocks = league_blocks(analysis, fields);
     let lane = one_lane(analysis);
@@ -163,7 +167,7 @@ pub(super) fn generate(
                 params: &[#(#params),*],
             })
         };
-        #kernel_var #overlaps #bounds #blocks #lane #scratch
+        #kernel_var #overlaps #bounds #device_bounds #blocks #lane #scratch
     })
 }
 
@@ -229,12 +233,7 @@ fn proven_form(
     host_body: &TokenStream,
     names: &Names,
 ) -> (TokenStream, Vec<ProvenAccess>, Vec<host::ProvenCall>) {
-    let proven_views: HashSet<String> = analysis
-        .captures
-        .iter()
-        .filter(|(n, r, _)| analysis.views.contains(n) && matches!(r, Role::Read | Role::Write))
-        .map(|(n, _, _)| n.clone())
-        .collect();
+    let proven_views = proven_views(analysis);
     let mut proven = host::Proven {
         params: &index.names,
         constants: &analysis.launch_constants,
@@ -253,6 +252,40 @@ fn proven_form(
         quote!(if #flag { #proven_body } else { #host_body })
     };
     (host_form, proven.found, proven.calls)
+}
+
+/// The typed shadow of the body and, for range and multidimensional kernels, the accesses it
+/// writes `at_proven` (see `shadow::DeviceProven`).
+fn device_shadow(
+    index: &IndexParam,
+    kind: &Kind,
+    analysis: &analyze::Analysis,
+    body: &Expr,
+) -> (TokenStream, Vec<ProvenAccess>) {
+    match kind {
+        Kind::For | Kind::Reduce { .. } => {
+            let wanted = shadow::DeviceProven {
+                params: index.names.clone(),
+                constants: analysis.launch_constants.clone(),
+                views: proven_views(analysis),
+                found: Vec::new(),
+            };
+            let (block, found) =
+                shadow::with_device_proven(wanted, || shadow_block(kind, analysis, body));
+            (block, found.found)
+        }
+        _ => (shadow_block(kind, analysis, body), Vec::new()),
+    }
+}
+
+/// The captured Views whose accesses a proven form may take (read or written, not atomic).
+fn proven_views(analysis: &analyze::Analysis) -> HashSet<String> {
+    analysis
+        .captures
+        .iter()
+        .filter(|(n, r, _)| analysis.views.contains(n) && matches!(r, Role::Read | Role::Write))
+        .map(|(n, _, _)| n.clone())
+        .collect()
 }
 
 /// The typed shadow of the body. Unannotated accumulators (and a scan's partial value) take their

@@ -145,6 +145,31 @@ fn coord_tokens(
     }
 }
 
+/// The accesses the body's device code writes `at_proven` (`shadow::DeviceProven`), as
+/// `.with_device_bounds(vec![...])` (nothing when there are none): a device launch that proves
+/// every one within its View over its whole iteration box runs the entry where they skip their
+/// checks.
+pub(super) fn device_bounds_checks(
+    found: &[(String, Vec<affine::Coord>, Vec<syn::Ident>)],
+    analysis: &analyze::Analysis,
+    fields: &[fields::FieldCapture],
+) -> TokenStream {
+    if found.is_empty() {
+        return quote!();
+    }
+    let k = quote!(::ferrokkos::__private);
+    let each = found.iter().map(|(view, map, _)| {
+        let cs = map.iter().map(|c| coord_tokens(c, analysis, fields));
+        quote!(#k::InBounds { view: #view, map: ::std::vec![#(#cs),*] })
+    });
+    let b = syn::Ident::new("__fk_device_bounds", Span::mixed_site());
+    quote!(.with_device_bounds({
+        #[allow(clippy::all)]
+        let #b = ::std::vec![#(#each),*];
+        #b
+    }))
+}
+
 /// The accesses of the body's proven form, as `.with_bounds(vec![...])` (nothing when there are
 /// none): each launch proves their maps within their Views before it runs that form. A call of a
 /// `#[device]` function adds its reads composed with the call's arguments (`device_bounds`).

@@ -88,6 +88,74 @@ pub fn with_constants<R>(constants: &HashSet<String>, f: impl FnOnce() -> R) -> 
 }
 
 thread_local! {
+    /// While the shadow of a range or multidimensional kernel is written: what its device-proven
+    /// accesses need, and those found (see [`DeviceProven`]).
+    static PROVEN: std::cell::RefCell<Option<DeviceProven>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The accesses of a range or multidimensional kernel's body that its device code reads or writes
+/// unchecked where a launch proves them in bounds: each captured View access at an affine index
+/// map (decided as for the host's proven form, `host::proven_access`) is written
+/// `x.at_proven(index)`, and recorded here in the order written; the expansion hands the records
+/// to `Kernel::with_device_bounds`, and a launch that proves every one of them over its whole
+/// iteration box runs the entry whose proven accesses skip their checks (a capture that is not a
+/// View keeps its check there).
+pub struct DeviceProven {
+    /// The iteration index's names.
+    pub params: Vec<String>,
+    /// The launch constants of index maps.
+    pub constants: HashSet<String>,
+    /// The captured Views (not arrays, not scratch Views).
+    pub views: HashSet<String>,
+    /// The accesses written `at_proven`: the View, the index map, and the identifiers the map took
+    /// for the iteration index (the expansion checks that each resolves to it).
+    pub found: Vec<(String, Vec<crate::affine::Coord>, Vec<syn::Ident>)>,
+}
+
+/// Runs `f` (a kernel's shadow) writing the accesses `proven` describes as device-proven ones;
+/// returns `f`'s result and `proven` with the accesses found.
+pub fn with_device_proven<R>(proven: DeviceProven, f: impl FnOnce() -> R) -> (R, DeviceProven) {
+    PROVEN.with(|p| *p.borrow_mut() = Some(proven));
+    let r = f();
+    let proven = PROVEN.with(|p| p.borrow_mut().take());
+    (r, proven.expect("the device-proven accesses are still set"))
+}
+
+/// Whether `base[index]` is a device-proven access (then recorded). An index that calls anything
+/// is not: a subview range's marker (`__fk_subview_range`) is proved as `i + lo` but checks `i`
+/// against the range itself, and on the device its failure gives a coordinate that only the View's
+/// own check keeps from memory.
+fn device_proven(base: &Expr, index: &Expr) -> bool {
+    struct Calls(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Calls {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            match e {
+                Expr::Call(_) | Expr::MethodCall(_) | Expr::Macro(_) => self.0 = true,
+                _ => syn::visit::visit_expr(self, e),
+            }
+        }
+    }
+    let mut calls = Calls(false);
+    syn::visit::Visit::visit_expr(&mut calls, index);
+    if calls.0 {
+        return false;
+    }
+    PROVEN.with(|p| {
+        let mut p = p.borrow_mut();
+        let Some(p) = p.as_mut() else {
+            return false;
+        };
+        match crate::host::proven_access(base, index, &p.params, &p.constants, &p.views) {
+            Some(access) => {
+                p.found.push(access);
+                true
+            }
+            None => false,
+        }
+    })
+}
+
+thread_local! {
     /// The locals of the body being translated whose type may be open where they are declared
     /// (`let w = x.try_into().unwrap();`, typed by a later use), set by [`body`].
     static OPEN: std::cell::RefCell<HashSet<String>> = std::cell::RefCell::new(HashSet::new());
@@ -290,9 +358,14 @@ pub fn expr(e: &Expr) -> TokenStream {
         Expr::Paren(p) => expr(&p.expr),
         Expr::Group(g) => expr(&g.expr),
         Expr::Index(ix) => {
+            let proven = device_proven(&ix.expr, &ix.index);
             let base = expr(&ix.expr);
             let idx = index(&ix.index);
-            quote_spanned!(span=> #base.at(#idx))
+            if proven {
+                quote_spanned!(span=> #base.at_proven(#idx))
+            } else {
+                quote_spanned!(span=> #base.at(#idx))
+            }
         }
         Expr::MethodCall(m) => calls::method_call(m, span),
         Expr::Call(c) => call_expr(c, span),

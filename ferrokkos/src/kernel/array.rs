@@ -74,6 +74,13 @@ impl<T: DeviceValue, const N: usize> Expr<[T; N]> {
         )
     }
 
+    /// `values[index]` of a captured array where the macro could not tell it from a View (see
+    /// `ViewExpr::at_proven`): a launch proves only Views' accesses, so it keeps its check.
+    #[doc(hidden)]
+    pub fn at_proven(self, index: impl DeviceIndex<1>) -> Expr<T> {
+        self.at(index)
+    }
+
     /// `values.len()`.
     pub fn len(self) -> Expr<usize> {
         Expr::new(format!("{N}ULL"), prec::PRIMARY)

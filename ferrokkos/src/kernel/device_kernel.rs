@@ -47,6 +47,11 @@ pub trait DeviceLaunch {
     /// Appends the captures' parameter bytes.
     #[doc(hidden)]
     fn pack_captures(&self, w: &mut ParamWriter<'_>);
+    /// Whether a launch over the iteration box `ranges` (per index coordinate `[begin, end)`, an
+    /// index type of `bits` bits) proves every access the device code writes `at_proven` inside
+    /// its View at every index: the launch may then run the entry where they skip their checks.
+    #[doc(hidden)]
+    fn device_proven_over(&self, ranges: &[(i128, i128)], bits: u32) -> bool;
 }
 
 impl<K: 'static, C: Captures + 'static, H: 'static, S: 'static> DeviceLaunch
@@ -73,6 +78,9 @@ impl<K: 'static, C: Captures + 'static, H: 'static, S: 'static> DeviceLaunch
     }
     fn pack_captures(&self, w: &mut ParamWriter<'_>) {
         self.captures().pack(w)
+    }
+    fn device_proven_over(&self, ranges: &[(i128, i128)], bits: u32) -> bool {
+        Kernel::device_proven_over(self, ranges, bits)
     }
 }
 
@@ -164,6 +172,9 @@ impl<K: DeviceLaunch> DeviceLaunch for &K {
     }
     fn pack_captures(&self, w: &mut ParamWriter<'_>) {
         (**self).pack_captures(w)
+    }
+    fn device_proven_over(&self, ranges: &[(i128, i128)], bits: u32) -> bool {
+        (**self).device_proven_over(ranges, bits)
     }
 }
 

@@ -100,6 +100,20 @@ impl<T: DeviceValue, const R: usize, L> ViewExpr<T, R, L> {
         Expr::new(self.element(index), prec::PRIMARY)
     }
 
+    /// `x[index]` at an index map the kernel records with `Kernel::with_device_bounds`:
+    /// `x(fk_proven, i, j)`, unchecked in an entry whose launch proved every such access in
+    /// bounds over its whole iteration box (`fk_proven` is an `fk::Proof<true>`), checked in any
+    /// other.
+    #[doc(hidden)]
+    pub fn at_proven(self, index: impl DeviceIndex<R>) -> Expr<T> {
+        let mut args = vec!["fk_proven".to_string()];
+        args.extend(index.coordinates());
+        Expr::new(
+            format!("{}({})", self.name.text(), args.join(", ")),
+            prec::PRIMARY,
+        )
+    }
+
     /// `x.extent(r)`: a literal dimension of the View reads `x.extent[r]`; any other goes through
     /// `fk::extent`, which checks it (a dimension the View does not have is a fault, as the host
     /// panics) instead of reading past the descriptor.
@@ -146,6 +160,14 @@ impl<T: DeviceValue, const R: usize, L> OffsetExpr<T, R, L> {
     /// `x[index]`: the element at the OffsetView's own index.
     pub fn at(self, index: impl DeviceIndex<R>) -> Expr<T> {
         self.view.at(index)
+    }
+
+    /// `x[index]` at a recorded index map (see [`ViewExpr::at_proven`]): the index is checked
+    /// against the begins, and the coordinate it gives against the extents only where
+    /// `fk_proven` is false.
+    #[doc(hidden)]
+    pub fn at_proven(self, index: impl DeviceIndex<R>) -> Expr<T> {
+        self.view.at_proven(index)
     }
 
     /// `x.extent(r)`.

@@ -7,7 +7,7 @@
 
 use ferrokkos::Result;
 use ferrokkos::prelude::*;
-use ferrokkos::traits::HostExecutionSpace;
+use ferrokkos::traits::{HostExecutionSpace, Launch};
 
 use crate::common::{self, panic_message};
 
@@ -395,4 +395,100 @@ fn a_field_path_is_evaluated_once_for_the_capture_and_the_proof() {
     );
     assert_eq!(p.calls.get(), 1);
     assert_eq!(y.to_vec().unwrap(), vec![0.0; 4]);
+}
+
+/// The device proof (`Kernel::with_device_bounds`): a launch whose whole box keeps every affine
+/// access inside its View runs the entry whose accesses skip their checks, any other launch of the
+/// same kernel the checked one. On every space the results are the plain loops' (on the host the
+/// device proof is not used; on a GPU both entries run here).
+fn device_proof_per_launch<S: Launch>(exec: &S) -> Result<()> {
+    use crate::spaces::{SView, download, upload_nd};
+    let n = 37;
+    let host = field(n);
+    let u = upload_nd::<S, f64, 2, LayoutRight>("u", [n, n], &host)?;
+    let v = SView::<S, f64, 2>::new("v", [n, n])?;
+    let stencil = kernel!(|(i, j)| {
+        v[(i, j)] = 0.5 * u[(i, j)]
+            + 0.0625 * (u[(i - 1, j)] + u[(i + 1, j)] + u[(i, j - 1)] + u[(i, j + 1)])
+            + 0.03125
+                * (u[(i - 1, j - 1)] + u[(i - 1, j + 1)] + u[(i + 1, j - 1)] + u[(i + 1, j + 1)]);
+    });
+    let e = n as i128 - 1;
+    assert!(stencil.device_proven_over(&[(1, e), (1, e)], 64));
+    assert!(!stencil.device_proven_over(&[(0, e), (1, e)], 64));
+    assert!(!stencil.device_proven_over(&[(1, e), (1, e + 1)], 64));
+    let last = n as i64 - 1;
+    parallel_for(
+        "stencil",
+        MDRangePolicy::new(exec, [1, 1], [last, last])?,
+        &stencil,
+    )?;
+    assert_eq!(download(&v)?, stencil_reference(&host, n), "on {}", S::NAME);
+    // A reduction proved over its box.
+    let neighbours = kernel!(|(i, j), acc| *acc += u[(i - 1, j + 1)] - u[(i + 1, j - 1)]);
+    assert!(neighbours.device_proven_over(&[(1, e), (1, e)], 64));
+    let total = parallel_reduce(
+        "neighbours",
+        MDRangePolicy::new(exec, [1, 1], [last, last])?,
+        &neighbours,
+        Sum::new(),
+    )?;
+    let at = |i: usize, j: usize| host[i * n + j];
+    let mut expected = 0.0;
+    for i in 1..n - 1 {
+        for j in 1..n - 1 {
+            expected += at(i - 1, j + 1) - at(i + 1, j - 1);
+        }
+    }
+    assert!(
+        (total - expected).abs() <= 1e-9 * expected.abs().max(1.0),
+        "{total} against {expected} on {}",
+        S::NAME
+    );
+    // A range kernel: its own index and a shifted one, proved over `[0, n - 1)` only.
+    let x = crate::spaces::upload::<S, f64>("x", &host[..n])?;
+    let y = SView::<S, f64, 1>::new("y", [n])?;
+    let shift = kernel!(|i| y[i] = x[i] + 2.0 * x[i + 1]);
+    assert!(shift.device_proven_over(&[(0, e)], 64));
+    assert!(!shift.device_proven_over(&[(0, e + 1)], 64));
+    parallel_for("shift", RangePolicy::new(exec, 0, n - 1)?, &shift)?;
+    let got = download(&y)?;
+    for i in 0..n - 1 {
+        assert_eq!(got[i], host[i] + 2.0 * host[i + 1], "y[{i}] on {}", S::NAME);
+    }
+    assert_eq!(got[n - 1], 0.0);
+    Ok(())
+}
+per_space!(
+    a_device_proof_holds_per_launch_and_results_match,
+    device_proof_per_launch
+);
+
+/// The unit of a proven launch declares `fk_proven` an `fk::Proof<true>`, a checked one an
+/// `fk::Proof<false>`; both compile (NVRTC, hiprtc).
+#[test]
+fn proven_and_checked_units_compile() {
+    use ferrokkos::codegen::{TranslationUnit, UnitOptions};
+    common::runtime();
+    let n = 8;
+    let u = View::<f64, 2>::new("u", [n, n]).unwrap();
+    let v = View::<f64, 2>::new("v", [n, n]).unwrap();
+    let k = kernel!(|(i, j)| v[(i, j)] = u[(i - 1, j)] + u[(i, j + 1)]);
+    for proven in [false, true] {
+        let options = UnitOptions {
+            proven,
+            ..UnitOptions::default()
+        };
+        let tu = TranslationUnit::for_kernel_with(&k, Iterate::Right, options);
+        let text = tu.generated();
+        assert!(
+            text.contains(&format!("constexpr fk::Proof<{proven}> fk_proven{{}};")),
+            "{text}"
+        );
+        assert!(
+            text.contains("v(fk_proven, i, j) = u(fk_proven, fk::wrapping_sub(i, 1LL), j)"),
+            "{text}"
+        );
+        common::check_device_code(&tu);
+    }
 }

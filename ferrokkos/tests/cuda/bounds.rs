@@ -603,3 +603,60 @@ fn an_atomic_division_by_zero_stores_zero_and_is_reported() {
     }
     assert_eq!(host_copy(&h), vec![14, 0, 14, 0, 14, 0, 14, 0]);
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_kernel_proved_for_one_box_is_checked_in_a_box_it_leaves() {
+    if !in_own_process(
+        module_path!(),
+        "a_kernel_proved_for_one_box_is_checked_in_a_box_it_leaves",
+    ) {
+        return;
+    }
+    let exec = cuda();
+    let n = 1000;
+    let x = Dev1::<f64>::new("x", [n]).unwrap();
+    let y = Dev1::<f64>::new("y", [n]).unwrap();
+    parallel_for(
+        "fill x",
+        RangePolicy::new(&exec, 0, n).unwrap(),
+        kernel!(|i| x[i] = 1.0 + i as f64),
+    )
+    .unwrap();
+    let shift = kernel!(|i| y[i] = x[i + 1]);
+    // Proved over [0, n - 1): the unchecked entry.
+    parallel_for("shift", RangePolicy::new(&exec, 0, n - 1).unwrap(), &shift).unwrap();
+    exec.fence("proved").unwrap();
+    let expect: Vec<f64> = (0..n)
+        .map(|i| if i + 1 < n { 2.0 + i as f64 } else { 0.0 })
+        .collect();
+    assert_eq!(host_copy(&y), expect);
+    // Over [0, n): x[n] is outside, so the launch runs the checked entry, which drops the read
+    // (zero) and reports it.
+    parallel_for("shift all", RangePolicy::new(&exec, 0, n).unwrap(), &shift).unwrap();
+    let e = exec.fence("checked").unwrap_err();
+    match &e {
+        Error::DeviceOutOfBounds {
+            target,
+            index,
+            extents,
+            count,
+            ..
+        } => {
+            assert_eq!(*target, DeviceTarget::View);
+            assert_eq!(
+                (&index[..], &extents[..]),
+                (&[n as u64][..], &[n as u64][..])
+            );
+            assert_eq!(*count, 1);
+        }
+        other => panic!("expected DeviceOutOfBounds, got {other}"),
+    }
+    assert!(e.to_string().contains("parallel_for \"shift all\""), "{e}");
+    let mut expect = expect;
+    expect[n - 1] = 0.0;
+    assert_eq!(host_copy(&y), expect);
+    // Proved again: the unchecked entry, no fault.
+    parallel_for("shift", RangePolicy::new(&exec, 0, n - 1).unwrap(), &shift).unwrap();
+    exec.fence("proved again").unwrap();
+}

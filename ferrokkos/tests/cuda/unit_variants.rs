@@ -1,15 +1,15 @@
 //! Every entry variant a Cuda launch may ask for (32-bit index, captures by pointer, fused join,
-//! tiles, read-only Views declared as written ones for a kernel with `unsafe`) generates C++ that
-//! NVRTC compiles, for each pattern and for multidimensional indices.
+//! tiles, read-only Views declared as written ones for a kernel with `unsafe`, proven accesses
+//! unchecked) generates C++ that NVRTC compiles, for each pattern and for multidimensional indices.
 
 use crate::common::{self, check_device_code};
 use ferrokkos::codegen::TranslationUnit;
 use ferrokkos::codegen::UnitOptions;
 use ferrokkos::prelude::*;
 
-/// All 32 combinations of the five options.
+/// All 64 combinations of the six options.
 fn variants() -> impl Iterator<Item = UnitOptions> {
-    (0..32u8).map(|bits| UnitOptions {
+    (0..64u8).map(|bits| UnitOptions {
         index32: bits & 1 != 0,
         captures_by_pointer: bits & 2 != 0,
         fused_join: bits & 4 != 0,
@@ -17,6 +17,7 @@ fn variants() -> impl Iterator<Item = UnitOptions> {
         unsafe_aliasing: bits & 16 != 0,
         // Only reducers with a final step differ (`device_reducers` checks those).
         finalize: false,
+        proven: bits & 32 != 0,
     })
 }
 

@@ -9,9 +9,10 @@ static __device__ f64 smoothstep_fn(const f64 lo, const f64 hi, const f64 x) {
 #line N (back in the unit)
 
 extern "C" __global__ void fk_kernel_l311_4c292c35(const usize fk_begin, const u64 fk_count, fk::View<const f64, 1, fk::LayoutRight> x, const u32 steps, fk::View<f64, 1, fk::LayoutRight> y, fk::View<u32, 1, fk::LayoutRight> flips) {
+    [[maybe_unused]] constexpr fk::Proof<false> fk_proven{};
     auto fk_body = [&](const usize i) {
 #line 311 "ferrokkos/tests/conformance/kernel_language/representative.rs"
-        f64 v = x(i);
+        f64 v = x(fk_proven, i);
 #line 311 "ferrokkos/tests/conformance/kernel_language/representative.rs"
         u32 f = 0U;
 #line 311 "ferrokkos/tests/conformance/kernel_language/representative.rs"
@@ -36,9 +37,9 @@ extern "C" __global__ void fk_kernel_l311_4c292c35(const usize fk_begin, const u
             }
         }
 #line 311 "ferrokkos/tests/conformance/kernel_language/representative.rs"
-        y(i) = v;
+        y(fk_proven, i) = v;
 #line 311 "ferrokkos/tests/conformance/kernel_language/representative.rs"
-        flips(i) = f;
+        flips(fk_proven, i) = f;
 #line N (back in the unit)
     };
     for (u64 fk_k = (u64)blockIdx.x * blockDim.x + threadIdx.x; fk_k < fk_count; fk_k += (u64)gridDim.x * blockDim.x) {

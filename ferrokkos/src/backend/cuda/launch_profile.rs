@@ -114,6 +114,7 @@ fn lookup_time(exec: &Cuda, dk: &dyn DeviceKernel, wanted: Wanted, m: usize) -> 
                     tiled: false,
                     unsafe_aliasing: false,
                     finalize: false,
+                    proven: false,
                 },
             )
         };

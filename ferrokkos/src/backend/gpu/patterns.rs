@@ -45,13 +45,15 @@ fn range_writer<I: IndexType>(begin: I, count: u64) -> impl Fn(&mut ParamWriter<
     }
 }
 
-/// The iteration space of a launch without tiles.
+/// The iteration space of a launch without tiles, over the iteration box `proof` (per index
+/// coordinate `[begin, end)`, an index type of so many bits).
 fn untiled<'a>(
     count: u64,
     iterate: Iterate,
     max_extent: u64,
     write: &'a dyn Fn(&mut ParamWriter<'_>),
     label: &'a str,
+    proof: (&'a [(i128, i128)], u32),
 ) -> Space<'a> {
     Space {
         count,
@@ -61,7 +63,24 @@ fn untiled<'a>(
         label,
         tiles: None,
         team: None,
+        proof: Some(proof),
     }
+}
+
+/// The iteration box of a range.
+fn range_box<S: GpuSpace, I: IndexType>(p: &RangePolicy<S, I>) -> [(i128, i128); 1] {
+    [(p.begin().to_i128(), p.end().to_i128())]
+}
+
+/// The iteration box of a multidimensional range.
+fn md_box<S: GpuSpace, const R: usize, I: IndexType>(
+    p: &MDRangePolicy<S, R, I>,
+) -> [(i128, i128); R]
+where
+    [I; R]: IndexTuple<I>,
+{
+    let (lo, hi) = (p.lower(), p.upper());
+    std::array::from_fn(|d| (lo[d].to_i128(), hi[d].to_i128()))
 }
 
 /// `parallel_for` over a range.
@@ -82,7 +101,8 @@ pub(crate) fn range_for<S: GpuSpace, I: IndexType, K: ForFunctor<I>>(
                 return Ok(());
             }
             let write = range_writer(begin, count);
-            let space = untiled(count, Iterate::Right, count, &write, label);
+            let bx = range_box(&policy);
+            let space = untiled(count, Iterate::Right, count, &write, label, (&bx, I::BITS));
             launch(
                 policy.space().gpu_instance(),
                 what,
@@ -118,7 +138,8 @@ where
         |what, dk| {
             let (begin, count) = (policy.begin(), policy.len());
             let write = range_writer(begin, count);
-            let space = untiled(count, Iterate::Right, count, &write, label);
+            let bx = range_box(&policy);
+            let space = untiled(count, Iterate::Right, count, &write, label, (&bx, I::BITS));
             reduce_with(policy.space().gpu_instance(), what, dk, target, space)
         },
     )
@@ -149,7 +170,8 @@ where
                 reducer.init()
             } else {
                 let write = range_writer(begin, count);
-                let space = untiled(count, Iterate::Right, count, &write, label);
+                let bx = range_box(&policy);
+                let space = untiled(count, Iterate::Right, count, &write, label, (&bx, I::BITS));
                 let done = launch(
                     policy.space().gpu_instance(),
                     what,
@@ -209,6 +231,7 @@ fn md_for_space<'a, S: GpuSpace, const R: usize, I>(
     tiles: Option<[u64; R]>,
     write: &'a dyn Fn(&mut ParamWriter<'_>),
     label: &'a str,
+    bx: &'a [(i128, i128)],
 ) -> Space<'a>
 where
     I: IndexType,
@@ -231,6 +254,7 @@ where
             (points, count)
         }),
         team: None,
+        proof: Some((bx, I::BITS)),
     }
 }
 
@@ -239,13 +263,15 @@ fn md_reduce_space<'a, S: GpuSpace, const R: usize, I>(
     policy: &MDRangePolicy<S, R, I>,
     write: &'a dyn Fn(&mut ParamWriter<'_>),
     label: &'a str,
+    bx: &'a [(i128, i128)],
 ) -> Space<'a>
 where
     I: IndexType,
     [I; R]: IndexTuple<I>,
 {
     let max_extent = policy.extents().iter().copied().max().unwrap_or(0);
-    untiled(policy.len(), policy.get_iterate(), max_extent, write, label)
+    let (count, iterate) = (policy.len(), policy.get_iterate());
+    untiled(count, iterate, max_extent, write, label, (bx, I::BITS))
 }
 
 /// `parallel_for` over a multidimensional range. With tile sizes set on the policy (at most 1024
@@ -284,7 +310,8 @@ where
                     }
                 }
             };
-            let space = md_for_space(&policy, tiles, &write, label);
+            let bx = md_box(&policy);
+            let space = md_for_space(&policy, tiles, &write, label, &bx);
             launch(
                 policy.space().gpu_instance(),
                 what,
@@ -320,7 +347,8 @@ where
         || kernel.device_kernel(Token::new()),
         |what, dk| {
             let write = md_writer(policy.lower(), policy.len(), policy.extents());
-            let space = md_reduce_space(&policy, &write, label);
+            let bx = md_box(&policy);
+            let space = md_reduce_space(&policy, &write, label, &bx);
             reduce_with(policy.space().gpu_instance(), what, dk, target, space)
         },
     )
@@ -333,7 +361,15 @@ pub(crate) fn prepare_range<S: GpuSpace, I: IndexType>(
     request: Request<'_>,
 ) -> Result<Option<Job>> {
     let count = policy.len();
-    let space = untiled(count, Iterate::Right, count, &|_| {}, request.label);
+    let bx = range_box(policy);
+    let space = untiled(
+        count,
+        Iterate::Right,
+        count,
+        &|_| {},
+        request.label,
+        (&bx, I::BITS),
+    );
     prepare(policy.space().gpu_instance(), &request, count, &space)
 }
 
@@ -347,9 +383,10 @@ where
     [I; R]: IndexTuple<I>,
 {
     let label = request.label;
+    let bx = md_box(policy);
     let space = match request.pattern {
-        RequestPattern::For => md_for_space(policy, md_tiles(policy), &|_| {}, label),
-        _ => md_reduce_space(policy, &|_| {}, label),
+        RequestPattern::For => md_for_space(policy, md_tiles(policy), &|_| {}, label, &bx),
+        _ => md_reduce_space(policy, &|_| {}, label, &bx),
     };
     prepare(
         policy.space().gpu_instance(),

@@ -114,7 +114,7 @@ fn builtin_named_methods_are_the_types_own_functions() -> Result<()> {
     let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
     assert!(
-        text.contains("V3_norm_fn(V3_scale_fn(a(i), 2.0)) + fk::abs(a(i).x)"),
+        text.contains("V3_norm_fn(V3_scale_fn(a(fk_proven, i), 2.0)) + fk::abs(a(fk_proven, i).x)"),
         "{text}"
     );
     check_device_code(&tu);

@@ -364,9 +364,10 @@ fn an_nvrtc_error_in_a_body_points_at_the_rust_line() -> Result<()> {
         return Ok(());
     }
     // Break the C++ of the statement on `line` (as a bug in the emitter would).
-    tu.source = tu
-        .source
-        .replace("y(i) = t * 2.0;", "y(i) = t * undefined_name;");
+    tu.source = tu.source.replace(
+        "y(fk_proven, i) = t * 2.0;",
+        "y(fk_proven, i) = t * undefined_name;",
+    );
     let err = tu.compile_cubin(90).unwrap_err();
     let text = err.to_string();
     let at = format!("{}({line})", file!());

@@ -732,7 +732,10 @@ fn constants_are_used_by_value() -> Result<()> {
     );
     let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let g = tu.generated();
-    assert!(g.contains("scaled_fn(x(i)) + 1.5 + f64(-7)"), "{g}");
+    assert!(
+        g.contains("scaled_fn(x(fk_proven, i)) + 1.5 + f64(-7)"),
+        "{g}"
+    );
     assert!(g.contains("return v * 1.5;"), "{g}");
     check_device_code(&tu);
     Ok(())

@@ -115,7 +115,10 @@ fn match_becomes_an_if_chain_that_compiles() -> Result<()> {
     assert_eq!(y.to_vec()?, vec![1, 0, 2]);
     let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
-    assert!(text.contains("const i32 scrutinee = x(i);"), "{text}");
+    assert!(
+        text.contains("const i32 scrutinee = x(fk_proven, i);"),
+        "{text}"
+    );
     assert!(text.contains("scrutinee == 40"), "{text}");
     crate::common::check_device_code(&tu);
     Ok(())
@@ -246,7 +249,7 @@ fn enums_compile_as_their_discriminants() -> Result<()> {
         text.contains("fk::View<u8, 1, fk::LayoutRight> phases"),
         "{text}"
     );
-    assert!(text.contains("phases(i) = u8(1);"), "{text}");
+    assert!(text.contains("phases(fk_proven, i) = u8(1);"), "{text}");
     crate::common::check_device_code(&tu);
     Ok(())
 }
@@ -287,7 +290,7 @@ fn enum_casts_compile() -> Result<()> {
     let k = kernel!(|i| out[i] = phases[i] as i32 + Phase::Liquid as i32);
     let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     assert!(
-        tu.generated().contains("i32(phases(i))"),
+        tu.generated().contains("i32(phases(fk_proven, i))"),
         "{}",
         tu.generated()
     );

@@ -73,7 +73,7 @@ fn let_assignment_and_compound_assignment() -> Result<()> {
         tu.generated()
     );
     assert!(
-        tu.generated().contains("const i64 a = x(i);"),
+        tu.generated().contains("const i64 a = x(fk_proven, i);"),
         "{}",
         tu.generated()
     );
@@ -300,7 +300,10 @@ fn literals_take_the_type_rust_infers() -> Result<()> {
     let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let g = tu.generated();
     assert!(g.contains("const f64 alone = 2.0;"), "{g}");
-    assert!(g.contains("const f32 with_f32 = x(i) * 2.0f;"), "{g}");
+    assert!(
+        g.contains("const f32 with_f32 = x(fk_proven, i) * 2.0f;"),
+        "{g}"
+    );
     assert!(g.contains("const i32 n = 3;"), "{g}");
     check_device_code(&tu);
     Ok(())

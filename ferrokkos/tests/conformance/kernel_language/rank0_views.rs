@@ -157,7 +157,7 @@ fn a_rank0_access_is_the_views_call_without_coordinates() -> Result<()> {
     });
     let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
-    assert!(text.contains("s() + 1.0"), "{text}");
+    assert!(text.contains("s(fk_proven) + 1.0"), "{text}");
     assert!(text.contains("fk::atomic_add(&t(), 0.5)"), "{text}");
     check_device_code(&tu);
     let w = View::<i32, 0>::new("w", [])?;
@@ -165,7 +165,11 @@ fn a_rank0_access_is_the_views_call_without_coordinates() -> Result<()> {
         w[()] = w[()] + i as i32;
     });
     let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
-    assert!(tu.generated().contains("w() = "), "{}", tu.generated());
+    assert!(
+        tu.generated().contains("w(fk_proven) = "),
+        "{}",
+        tu.generated()
+    );
     check_device_code(&tu);
     Ok(())
 }

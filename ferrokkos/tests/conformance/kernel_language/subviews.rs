@@ -91,7 +91,7 @@ fn a_subview_access_is_the_views_access_in_cxx() -> Result<()> {
     let tu = TranslationUnit::for_kernel(&k, Iterate::Right);
     let text = tu.generated();
     assert!(
-        text.contains("y(j) = a(j, 2) + f64(a.extent[1]);"),
+        text.contains("y(fk_proven, j) = a(fk_proven, j, 2) + f64(a.extent[1]);"),
         "{text}"
     );
     check_device_code(&tu);

@@ -341,7 +341,9 @@ fn structs_are_defined_once_before_use_and_compile() -> Result<()> {
         "{text}"
     );
     assert!(
-        text.contains("Vec2_dot_fn(Vec2_scaled_fn(parts(i).vel, 2.0), Vec2_new_fn(1.0, 0.5))"),
+        text.contains(
+            "Vec2_dot_fn(Vec2_scaled_fn(parts(fk_proven, i).vel, 2.0), Vec2_new_fn(1.0, 0.5))"
+        ),
         "{text}"
     );
     check_device_code(&tu);

@@ -40,6 +40,10 @@ pub struct UnitOptions {
     /// their result into a device place ask for it; a value that comes back to the host is
     /// finalized there instead.
     pub finalize: bool,
+    /// The launch proved every access the body writes `at_proven` inside its View at every index
+    /// of its iteration box (`Kernel::with_device_bounds`): those accesses skip their bounds
+    /// checks (the entry's `fk_proven` is an `fk::Proof<true>`). Every other access keeps its check.
+    pub proven: bool,
 }
 
 /// The pattern to generate entries for.

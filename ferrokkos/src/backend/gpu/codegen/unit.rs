@@ -191,6 +191,11 @@ pub(crate) fn generate(
         "extern \"C\" __global__ void {entry}({}) {{",
         params_all.join(", ")
     ));
+    // Whether the body's `at_proven` accesses skip their checks (`UnitOptions::proven`).
+    t.push(&format!(
+        "    [[maybe_unused]] constexpr fk::Proof<{}> fk_proven{{}};",
+        options.proven && !pattern.is_team()
+    ));
     if by_pointer {
         for n in &caps {
             t.push(&format!("    const auto& {n} = fk_caps->{n};"));

@@ -49,6 +49,9 @@ pub(super) struct PlanInput {
     pub(super) tiles: Option<(u32, u64)>,
     /// For a league of teams, its shape (`count` is then the league size).
     pub(super) team: Option<TeamInput>,
+    /// The launch proved the kernel's device-proven accesses over its whole iteration box
+    /// (`UnitOptions::proven`).
+    pub(super) proven: bool,
     /// The size of the captures as parameters (large captured arrays counted, not copied).
     pub(super) captures_len: usize,
     /// The device's limit on the size of a launch's parameters.
@@ -80,10 +83,12 @@ pub(super) struct Entry {
     pub(super) by_pointer: bool,
     /// A tiled multidimensional `parallel_for` (one block per tile).
     pub(super) tiled: bool,
+    /// The kernel's device-proven accesses skip their bounds checks (never for a league of teams).
+    pub(super) proven: bool,
     /// The cache key's variant: the pattern (bits 0-1: for 0, reduce 1, scan 2), walk order Left
     /// (bit 2), `index32` (bit 3), `by_pointer` (bit 4), `tiled` (bit 5), a league of teams (bit 6:
-    /// a team kernel's entries, which take the league instead of a range); the launch adds bit 7
-    /// for a reduction finalized on the device (`UnitOptions::finalize`).
+    /// a team kernel's entries, which take the league instead of a range), `proven` (bit 8); the
+    /// launch adds bit 7 for a reduction finalized on the device (`UnitOptions::finalize`).
     pub(super) variant: u32,
     /// The suffix of the second entry (`_prefix` for scans).
     pub(super) extra: Option<&'static str>,
@@ -101,6 +106,7 @@ impl Entry {
         let by_pointer =
             input.pattern.fixed_param_bytes() + input.captures_len > input.max_param_bytes;
         let tiled = !team && matches!(input.pattern, Pattern::For) && input.tiles.is_some();
+        let proven = !team && input.proven;
         let (pattern_bits, extra, value_size) = match input.pattern {
             Pattern::For => (0, None, 0),
             Pattern::Reduce { value_size } => (1, None, value_size),
@@ -111,11 +117,13 @@ impl Entry {
             | (index32 as u32) << 3
             | (by_pointer as u32) << 4
             | (tiled as u32) << 5
-            | (team as u32) << 6;
+            | (team as u32) << 6
+            | (proven as u32) << 8;
         Entry {
             index32,
             by_pointer,
             tiled,
+            proven,
             variant,
             extra,
             value_size,

@@ -76,6 +76,10 @@ pub(crate) struct Space<'a> {
     /// For a league of teams: its shape (`count` is then the league size; the parameters are the
     /// league's).
     pub(crate) team: Option<TeamShape>,
+    /// The iteration box of a range or multidimensional launch (per index coordinate `[begin,
+    /// end)`) and its index type's width in bits, over which the kernel's device-proven accesses
+    /// may be proved (`None` for a league of teams).
+    pub(crate) proof: Option<(&'a [(i128, i128)], u32)>,
 }
 
 /// The result of one launch's enqueueing.
@@ -276,6 +280,13 @@ impl<'a> Chosen<'a> {
             }),
             captures_len,
             max_param_bytes,
+            // Only a `parallel_for` or reduction (scans keep every check: their entries call the
+            // body twice, and proving is for the common patterns).
+            proven: matches!(kind, Kind::For | Kind::Reduce(_))
+                && space
+                    .proof
+                    .is_some_and(|(ranges, bits)| dk.device_proven_over(ranges, bits))
+                && !tuning::always_check_bounds(),
         };
         let entry = Entry::choose(&input);
         // A result written into a device place gets the reducer's final step there.
@@ -289,6 +300,7 @@ impl<'a> Chosen<'a> {
             // Only a kernel with `unsafe` may alias a read-only capture with a written one.
             unsafe_aliasing: dk.device_is_unsafe(),
             finalize,
+            proven: entry.proven,
         };
         let pattern = match kind {
             Kind::For => DevicePattern::For {

@@ -82,6 +82,7 @@ fn league_space<'a>(
         write,
         label,
         tiles: None,
+        proof: None,
         team: Some(shape),
     }
 }

@@ -29,6 +29,12 @@ template <> struct ldg_able<const i64> { static constexpr bool value = true; };
 template <> struct ldg_able<const u64> { static constexpr bool value = true; };
 }  // namespace detail
 
+/// The first argument of a View access at an index map that the kernel records for its launches
+/// to prove (`x(fk_proven, i, j)`): each entry declares `fk_proven` a `Proof<true>` where its
+/// launch proved every such access inside its View at every index of the launch (then the access
+/// skips its bounds check), a `Proof<false>` everywhere else (then it is checked).
+template <bool Proven> struct Proof {};
+
 /// A View of rank R >= 1 over elements of type T (`const T` for read-only captures).
 template <class T, int R, class L>
 struct View {
@@ -49,6 +55,37 @@ struct View {
                   "fk::View: indices must be integers");
     const usize idx[R] = {static_cast<usize>(index)...};
     return at(idx);
+  }
+
+  /// The element at the multi-index, as `operator()` gives it; without the bounds check when
+  /// `Proven` (see `Proof`; `kernel/bounds.rs`).
+  template <bool Proven, class... I>
+  __device__ __forceinline__ decltype(auto) operator()(Proof<Proven>, I... index) const {
+    static_assert(sizeof...(I) == R, "fk::View: the number of indices must equal the rank");
+    static_assert((detail::int_traits<typename detail::remove_const<I>::type>::is_int && ...),
+                  "fk::View: indices must be integers");
+    const usize idx[R] = {static_cast<usize>(index)...};
+    if constexpr (Proven) {
+      return at_proven(idx);
+    } else {
+      return at(idx);
+    }
+  }
+
+  /// The element at the zero-based coordinates `idx`, which the launch proved inside the extents.
+  __device__ __forceinline__ decltype(auto) at_proven(const usize (&idx)[R]) const {
+    usize offset = 0;
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+      const bool unit = (detail::is_same<L, LayoutRight>::value && k == R - 1) ||
+                        (detail::is_same<L, LayoutLeft>::value && k == 0);
+      offset += unit ? idx[k] : idx[k] * stride[k];
+    }
+    if constexpr (detail::ldg_able<T>::value) {
+      return __ldg(data + offset);
+    } else {
+      return (data[offset]);
+    }
   }
 
   /// The element at the zero-based coordinates `idx` (checked as `operator()` checks them).
@@ -111,6 +148,20 @@ struct OffsetView : View<T, R, L> {
     const usize idx[R] = {detail::past_begin(index, begin[k++])...};
     return this->at(idx);
   }
+
+  /// As a View's proven access: the coordinates past the begins, unchecked against the extents
+  /// when `Proven` (the launch proved the index in `[begin, begin + extent)`).
+  template <bool Proven, class... I>
+  __device__ __forceinline__ decltype(auto) operator()(Proof<Proven>, I... index) const {
+    static_assert(sizeof...(I) == R, "fk::OffsetView: the number of indices must equal the rank");
+    int k = 0;
+    const usize idx[R] = {detail::past_begin(index, begin[k++])...};
+    if constexpr (Proven) {
+      return this->at_proven(idx);
+    } else {
+      return this->at(idx);
+    }
+  }
 };
 
 /// A rank-0 View: one element (the host struct is the pointer alone).
@@ -120,6 +171,10 @@ struct View<T, 0, L> {
 
   /// The element.
   __device__ __forceinline__ T& operator()() const { return *data; }
+
+  /// The element (a proven access: a rank-0 View has no index to check).
+  template <bool Proven>
+  __device__ __forceinline__ T& operator()(Proof<Proven>) const { return *data; }
 };
 
 namespace detail {

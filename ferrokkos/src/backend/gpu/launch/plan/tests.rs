@@ -20,6 +20,7 @@ fn input(pattern: Pattern, count: u64, captures_len: usize) -> PlanInput {
         team: None,
         captures_len,
         max_param_bytes: LIMIT,
+        proven: false,
     }
 }
 
@@ -39,6 +40,7 @@ fn a_small_range_for_takes_the_32_bit_entry_with_captures_as_parameters() {
             index32: true,
             by_pointer: false,
             tiled: false,
+            proven: false,
             variant: 1 << 3,
             extra: None,
             value_size: 0,
@@ -319,4 +321,27 @@ fn a_league_with_level_1_scratch_runs_one_wave_at_most() {
         ..league(Pattern::For, 100, 128, 0)
     };
     assert_eq!(plan(small), 100);
+}
+
+#[test]
+fn a_proven_launch_has_its_own_variant_but_never_a_league() {
+    let checked = Entry::choose(&input(Pattern::For, 100, 64));
+    let proven = Entry::choose(&PlanInput {
+        proven: true,
+        ..input(Pattern::For, 100, 64)
+    });
+    assert!(!checked.proven && proven.proven);
+    assert_eq!(proven.variant, checked.variant | 1 << 8);
+    let league = Entry::choose(&PlanInput {
+        proven: true,
+        team: Some(TeamInput {
+            league: 10,
+            block: 64,
+            scratch_shared: 0,
+            level1: false,
+        }),
+        ..input(Pattern::For, 10, 64)
+    });
+    assert!(!league.proven);
+    assert_eq!(league.variant & 1 << 8, 0);
 }
