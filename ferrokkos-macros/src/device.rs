@@ -446,11 +446,12 @@ impl ShadowFns<'_> {
                 #(#names: #shadow_types),*
             ) -> #ret_shadow #where_clause {
                 #(#checks)*
-                #k::shadow::device_call(
+                #k::shadow::device_fn_call(
                     ::core::any::TypeId::of::<(#marker, #instance)>(),
                     #name_str,
                     [#(#name_strs),*],
                     (#(#names,)*),
+                    <#marker as #k::DeviceFunction>::ACCESSES.is_some(),
                     |(#(#names,)*): (#(#shadow_types,)*)| #body_shadow,
                 )
             }

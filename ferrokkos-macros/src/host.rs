@@ -89,40 +89,56 @@ impl Proven<'_> {
         args: &[&Expr],
         roles: &HashMap<String, Role>,
     ) -> Option<ProvenCall> {
-        let views: Vec<Option<String>> = args
-            .iter()
-            .map(|a| match strip(a) {
-                Expr::Reference(r) if r.mutability.is_none() => ident_of(&r.expr)
-                    .filter(|v| self.views.contains(v) && roles.get(v) == Some(&Role::Read)),
-                _ => None,
-            })
-            .collect();
-        if views.iter().all(Option::is_none) {
-            return None;
-        }
-        let mut idents = Vec::new();
-        let args = args
-            .iter()
-            .map(|a| {
-                if matches!(strip(a), Expr::Reference(_)) {
-                    return Coord::Any;
-                }
-                match affine::coords(a, self.params, &|n| self.constants.contains(n)).as_slice() {
-                    [c] if !matches!(c, Coord::Any) => {
-                        param_idents(a, self.params, &mut idents);
-                        c.clone()
-                    }
-                    _ => Coord::Any,
-                }
-            })
-            .collect();
-        Some(ProvenCall {
-            marker: marker.clone(),
-            views,
-            args,
-            idents,
-        })
+        let read = |v: &str| self.views.contains(v) && roles.get(v) == Some(&Role::Read);
+        proven_call_record(marker, args, self.params, self.constants, &read)
     }
+}
+
+/// The record of a call of the `#[device]` function `marker` with arguments `args` in a proven
+/// form (the host's, or the device's, `shadow::DeviceProven`): per argument, the View it passes
+/// (`&u` of a View `read_views` accepts) and its map of the iteration index `params` (with the
+/// launch `constants`); `None` when it passes no such View.
+pub fn proven_call_record(
+    marker: &syn::Path,
+    args: &[&Expr],
+    params: &[String],
+    constants: &HashSet<String>,
+    read_views: &dyn Fn(&str) -> bool,
+) -> Option<ProvenCall> {
+    let views: Vec<Option<String>> = args
+        .iter()
+        .map(|a| match strip(a) {
+            Expr::Reference(r) if r.mutability.is_none() => {
+                ident_of(&r.expr).filter(|v| read_views(v))
+            }
+            _ => None,
+        })
+        .collect();
+    if views.iter().all(Option::is_none) {
+        return None;
+    }
+    let mut idents = Vec::new();
+    let args = args
+        .iter()
+        .map(|a| {
+            if matches!(strip(a), Expr::Reference(_)) {
+                return Coord::Any;
+            }
+            match affine::coords(a, params, &|n| constants.contains(n)).as_slice() {
+                [c] if !matches!(c, Coord::Any) => {
+                    param_idents(a, params, &mut idents);
+                    c.clone()
+                }
+                _ => Coord::Any,
+            }
+        })
+        .collect();
+    Some(ProvenCall {
+        marker: marker.clone(),
+        views,
+        args,
+        idents,
+    })
 }
 
 /// The access `base[index]` as a proven form records it (its View, index map and the identifiers

@@ -363,62 +363,86 @@ mod tests {
                 FerrokkosStencil::new(Serial::default_instance().unwrap(), Grid { n: 4 }).unwrap();
             let (u, v) = (s.fields.current(), &s.cg.x);
             let Vectors { x, r, p, ap } = &s.cg;
-            let o = || Default::default();
-            let units = [
-                TranslationUnit::for_kernel_with(&Stencil::init_kernel(u, v), Iterate::Right, o()),
-                TranslationUnit::for_kernel_with(
-                    &Stencil::coefficients_kernel(u, v),
-                    Iterate::Right,
-                    o(),
-                ),
-                TranslationUnit::reduce_kernel_with(
-                    &Stencil::tea_w_kernel(&s.tea),
-                    Iterate::Right,
-                    o(),
-                ),
-                TranslationUnit::reduce_kernel_with(
-                    &Stencil::tea_ur_kernel(&s.tea, 0.5),
-                    Iterate::Right,
-                    o(),
-                ),
-                TranslationUnit::for_kernel_with(&Stencil::sweep_kernel(u, v), Iterate::Right, o()),
-                TranslationUnit::for_kernel_with(
-                    &Stencil::reset_kernel(&s.cg, s.grid),
-                    Iterate::Right,
-                    o(),
-                ),
-                TranslationUnit::for_kernel_with(
-                    &Stencil::apply_kernel(p, ap),
-                    Iterate::Right,
-                    o(),
-                ),
-                TranslationUnit::reduce_kernel_with(
-                    &Stencil::dot_kernel(p, ap),
-                    Iterate::Right,
-                    o(),
-                ),
-                TranslationUnit::for_kernel_with(
-                    &Stencil::axpy_kernel(x, p, 0.5),
-                    Iterate::Right,
-                    o(),
-                ),
-                TranslationUnit::for_kernel_with(
-                    &Stencil::direction_kernel(p, r, 0.5),
-                    Iterate::Right,
-                    o(),
-                ),
-            ];
+            // Each kernel as the checked entry and as the entry of a launch that proved it.
+            let units = |o: &dyn Fn() -> ferrokkos::codegen::UnitOptions| {
+                [
+                    TranslationUnit::for_kernel_with(
+                        &Stencil::init_kernel(u, v),
+                        Iterate::Right,
+                        o(),
+                    ),
+                    TranslationUnit::for_kernel_with(
+                        &Stencil::coefficients_kernel(u, v),
+                        Iterate::Right,
+                        o(),
+                    ),
+                    TranslationUnit::reduce_kernel_with(
+                        &Stencil::tea_w_kernel(&s.tea),
+                        Iterate::Right,
+                        o(),
+                    ),
+                    TranslationUnit::reduce_kernel_with(
+                        &Stencil::tea_ur_kernel(&s.tea, 0.5),
+                        Iterate::Right,
+                        o(),
+                    ),
+                    TranslationUnit::for_kernel_with(
+                        &Stencil::sweep_kernel(u, v),
+                        Iterate::Right,
+                        o(),
+                    ),
+                    TranslationUnit::for_kernel_with(
+                        &Stencil::reset_kernel(&s.cg, s.grid),
+                        Iterate::Right,
+                        o(),
+                    ),
+                    TranslationUnit::for_kernel_with(
+                        &Stencil::apply_kernel(p, ap),
+                        Iterate::Right,
+                        o(),
+                    ),
+                    TranslationUnit::reduce_kernel_with(
+                        &Stencil::dot_kernel(p, ap),
+                        Iterate::Right,
+                        o(),
+                    ),
+                    TranslationUnit::for_kernel_with(
+                        &Stencil::axpy_kernel(x, p, 0.5),
+                        Iterate::Right,
+                        o(),
+                    ),
+                    TranslationUnit::for_kernel_with(
+                        &Stencil::direction_kernel(p, r, 0.5),
+                        Iterate::Right,
+                        o(),
+                    ),
+                ]
+            };
+            let checked = units(&Default::default);
+            let proven = units(&|| ferrokkos::codegen::UnitOptions {
+                proven: true,
+                ..Default::default()
+            });
             assert!(
-                units[6]
+                checked[6]
                     .generated()
                     .contains("ap(fk_proven, i, j) = 4.0 * p(fk_proven, i, j)"),
                 "{}",
-                units[6].generated()
+                checked[6].generated()
+            );
+            // The TeaLeaf operator's Views go to the #[device] function as proven Views.
+            assert!(
+                checked[2].generated().contains(
+                    "tea_operator_fn(fk::proven(kx, fk_proven), fk::proven(ky, fk_proven), \
+                     fk::proven(p, fk_proven), i, j)"
+                ),
+                "{}",
+                checked[2].generated()
             );
             if !ferrokkos::nvrtc::require_or_skip() {
                 return;
             }
-            for unit in &units {
+            for unit in checked.iter().chain(&proven) {
                 for arch in [80, 90] {
                     if let Err(e) = unit.compile_cubin(arch) {
                         panic!("{e}\n{}", unit.generated());

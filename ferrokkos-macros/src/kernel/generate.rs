@@ -96,7 +96,7 @@ pub(super) fn generate(
     let host_body = host::body(body, &roles, None);
     let (host_form, proven, calls) =
         proven_form(index, kind, analysis, body, &roles, &host_body, &names);
-    let (shadow_block, device_proven) = device_shadow(index, kind, analysis, body);
+    let (shadow_block, device_proven, device_calls) = device_shadow(index, kind, analysis, body);
     let parts = Parts {
         unpack_host: unpack_host(&cap_idents, analysis, &names.captures),
         unpack_shadow: unpack_shadow(&cap_idents, &names.captures),
@@ -114,7 +114,8 @@ pub(super) fn generate(
         params,
     } = parts.pattern(kind);
     let witnessed: Vec<ProvenAccess> = proven.iter().chain(&device_proven).cloned().collect();
-    let witness = witness(index, kind, analysis, &witnessed, &calls);
+    let witnessed_calls: Vec<&host::ProvenCall> = calls.iter().chain(&device_calls).collect();
+    let witness = witness(index, kind, analysis, &witnessed, &witnessed_calls);
     let caps_value = nest(
         caps.chunks(CHUNK).map(|c| quote!((#(#c,)*))).collect(),
         |first, rest| quote!(#k::capture::More(#first, #rest)),
@@ -123,7 +124,7 @@ pub(super) fn generate(
     let h = hash(&closure.to_token_stream().to_string());
     let overlaps = overlap_checks(analysis, fields);
     let bounds = bounds_checks(&proven, &calls, analysis, fields);
-    let device_bounds = device_bounds_checks(&device_proven, analysis, fields);
+    let device_bounds = device_bounds_checks(&device_proven, &device_calls, analysis, fields);
     let scratch = scratch_sizes(analysis, fields);
     let blocks = league_blocks(analysis, fields);
     let lane = one_lane(analysis);
@@ -261,20 +262,29 @@ fn device_shadow(
     kind: &Kind,
     analysis: &analyze::Analysis,
     body: &Expr,
-) -> (TokenStream, Vec<ProvenAccess>) {
+) -> (TokenStream, Vec<ProvenAccess>, Vec<host::ProvenCall>) {
     match kind {
         Kind::For | Kind::Reduce { .. } => {
+            let views = proven_views(analysis);
+            let read_views = analysis
+                .captures
+                .iter()
+                .filter(|(n, r, _)| views.contains(n) && *r == Role::Read)
+                .map(|(n, _, _)| n.clone())
+                .collect();
             let wanted = shadow::DeviceProven {
                 params: index.names.clone(),
                 constants: analysis.launch_constants.clone(),
-                views: proven_views(analysis),
+                views,
+                read_views,
                 found: Vec::new(),
+                calls: Vec::new(),
             };
             let (block, found) =
                 shadow::with_device_proven(wanted, || shadow_block(kind, analysis, body));
-            (block, found.found)
+            (block, found.found, found.calls)
         }
-        _ => (shadow_block(kind, analysis, body), Vec::new()),
+        _ => (shadow_block(kind, analysis, body), Vec::new(), Vec::new()),
     }
 }
 
@@ -585,7 +595,7 @@ fn witness(
     kind: &Kind,
     analysis: &analyze::Analysis,
     proven: &[ProvenAccess],
-    calls: &[host::ProvenCall],
+    calls: &[&host::ProvenCall],
 ) -> TokenStream {
     let k = quote!(::ferrokkos::__private);
     if matches!(kind, Kind::Team { .. }) {

@@ -151,10 +151,11 @@ fn coord_tokens(
 /// checks.
 pub(super) fn device_bounds_checks(
     found: &[(String, Vec<affine::Coord>, Vec<syn::Ident>)],
+    calls: &[crate::host::ProvenCall],
     analysis: &analyze::Analysis,
     fields: &[fields::FieldCapture],
 ) -> TokenStream {
-    if found.is_empty() {
+    if found.is_empty() && calls.is_empty() {
         return quote!();
     }
     let k = quote!(::ferrokkos::__private);
@@ -163,11 +164,44 @@ pub(super) fn device_bounds_checks(
         quote!(#k::InBounds { view: #view, map: ::std::vec![#(#cs),*] })
     });
     let b = syn::Ident::new("__fk_device_bounds", Span::mixed_site());
+    let mutable = (!calls.is_empty()).then(|| quote!(mut));
+    let calls = device_call_bounds(&b, calls, analysis, fields);
     quote!(.with_device_bounds({
         #[allow(clippy::all)]
-        let #b = ::std::vec![#(#each),*];
+        let #mutable #b = ::std::vec![#(#each),*];
+        #(#calls)*
         #b
     }))
+}
+
+/// For each call of a `#[device]` function whose Views the body passes as `proven_view(u,
+/// proves)`: its reads composed with the call's arguments, appended to `b` (none where `proves`,
+/// the same test the shadow made, does not hold).
+fn device_call_bounds(
+    b: &syn::Ident,
+    calls: &[crate::host::ProvenCall],
+    analysis: &analyze::Analysis,
+    fields: &[fields::FieldCapture],
+) -> Vec<TokenStream> {
+    let k = quote!(::ferrokkos::__private);
+    calls
+        .iter()
+        .map(|c| {
+            let marker = &c.marker;
+            let known = c.known();
+            let views = c.views.iter().map(|v| match v {
+                Some(v) => quote!(::core::option::Option::Some(#v)),
+                None => quote!(::core::option::Option::None),
+            });
+            let args = c.args.iter().map(|a| coord_tokens(a, analysis, fields));
+            quote!(#b.extend(#k::device_bounds(
+                <#marker as #k::DeviceFunction>::ACCESSES,
+                &[#(#known),*],
+                &[#(#views),*],
+                &[#(#args),*],
+            ));)
+        })
+        .collect()
 }
 
 /// The accesses of the body's proven form, as `.with_bounds(vec![...])` (nothing when there are

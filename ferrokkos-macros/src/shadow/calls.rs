@@ -116,7 +116,34 @@ pub(super) fn call(c: &syn::ExprCall, span: Span) -> TokenStream {
     } else {
         format_ident!("shadow_typed", span = p.span())
     };
-    let args = c.args.iter().map(expr);
+    let arg_refs: Vec<&Expr> = c.args.iter().collect();
+    let args: Vec<TokenStream> = match super::proven_call(&marker, &arg_refs) {
+        // A device-proven call: each captured View it passes goes as `proven_view(u, proves)`,
+        // which the function reads unchecked where `proves` holds and the launch proved the
+        // composed maps (the expansion adds them to the device bounds with the same `proves`).
+        Some(record) => {
+            let k = quote!(::ferrokkos::__private);
+            let known = record.known();
+            let is_view: Vec<bool> = record.views.iter().map(Option::is_some).collect();
+            let proves = quote!(#k::proves(
+                <#marker as #k::DeviceFunction>::ACCESSES,
+                &[#(#known),*],
+                &[#(#is_view),*],
+            ));
+            c.args
+                .iter()
+                .zip(&record.views)
+                .map(|(a, v)| match v {
+                    Some(_) => {
+                        let a = expr(a);
+                        quote_spanned!(span=> #s::proven_view(#a, #proves))
+                    }
+                    None => expr(a),
+                })
+                .collect()
+        }
+        None => c.args.iter().map(expr).collect(),
+    };
     quote_spanned!(span=> #marker::#f(#(#args),*))
 }
 

@@ -16,6 +16,7 @@ use syn::{BinOp, Block, Expr, Pat};
 use crate::analyze::{ident_of, strip};
 
 mod calls;
+use device_proven_call as proven_call;
 mod control;
 mod operators;
 mod output;
@@ -107,9 +108,16 @@ pub struct DeviceProven {
     pub constants: HashSet<String>,
     /// The captured Views (not arrays, not scratch Views).
     pub views: HashSet<String>,
+    /// Those the kernel only reads (the Views it may pass to a `#[device]` function).
+    pub read_views: HashSet<String>,
     /// The accesses written `at_proven`: the View, the index map, and the identifiers the map took
     /// for the iteration index (the expansion checks that each resolves to it).
     pub found: Vec<(String, Vec<crate::affine::Coord>, Vec<syn::Ident>)>,
+    /// The calls of `#[device]` functions whose View arguments are passed as
+    /// `proven_view(u, proves)`: where `proves` holds (the function lists its reads, each composes
+    /// with the call's arguments), the expansion adds the composed maps to the device bounds, and
+    /// the function reads those Views as the entry's `fk_proven` says.
+    pub calls: Vec<crate::host::ProvenCall>,
 }
 
 /// Runs `f` (a kernel's shadow) writing the accesses `proven` describes as device-proven ones;
@@ -119,6 +127,25 @@ pub fn with_device_proven<R>(proven: DeviceProven, f: impl FnOnce() -> R) -> (R,
     let r = f();
     let proven = PROVEN.with(|p| p.borrow_mut().take());
     (r, proven.expect("the device-proven accesses are still set"))
+}
+
+/// The call of the `#[device]` function `marker` with `args` as a device-proven call (then
+/// recorded): its record, when it passes a captured View the kernel reads (see
+/// `host::proven_call_record`).
+fn device_proven_call(marker: &syn::Path, args: &[&Expr]) -> Option<crate::host::ProvenCall> {
+    PROVEN.with(|p| {
+        let mut p = p.borrow_mut();
+        let p = p.as_mut()?;
+        let read = |v: &str| p.read_views.contains(v);
+        let record = crate::host::proven_call_record(marker, args, &p.params, &p.constants, &read)?;
+        p.calls.push(crate::host::ProvenCall {
+            marker: record.marker.clone(),
+            views: record.views.clone(),
+            args: record.args.clone(),
+            idents: record.idents.clone(),
+        });
+        Some(record)
+    })
 }
 
 /// Whether `base[index]` is a device-proven access (then recorded). An index that calls anything

@@ -397,6 +397,13 @@ fn a_field_path_is_evaluated_once_for_the_capture_and_the_proof() {
     assert_eq!(y.to_vec().unwrap(), vec![0.0; 4]);
 }
 
+/// The 5-point Laplacian of `u` at `(i, j)`, read by a `#[device]` function (its reads composed with
+/// a call's arguments join the kernel's device proof).
+#[device]
+fn laplacian(u: &View<f64, 2>, i: i64, j: i64) -> f64 {
+    u[(i - 1, j)] + u[(i + 1, j)] + u[(i, j - 1)] + u[(i, j + 1)] - 4.0 * u[(i, j)]
+}
+
 /// The device proof (`Kernel::with_device_bounds`): a launch whose whole box keeps every affine
 /// access inside its View runs the entry whose accesses skip their checks, any other launch of the
 /// same kernel the checked one. On every space the results are the plain loops' (on the host the
@@ -445,6 +452,22 @@ fn device_proof_per_launch<S: Launch>(exec: &S) -> Result<()> {
         "{total} against {expected} on {}",
         S::NAME
     );
+    // A `#[device]` function's reads, composed with the call's arguments.
+    let lap = kernel!(|(i, j)| v[(i, j)] = laplacian(&u, i, j));
+    assert!(lap.device_proven_over(&[(1, e), (1, e)], 64));
+    assert!(!lap.device_proven_over(&[(1, e), (0, e)], 64));
+    parallel_for(
+        "laplacian",
+        MDRangePolicy::new(exec, [1, 1], [last, last])?,
+        &lap,
+    )?;
+    let got = download(&v)?;
+    for i in 1..n - 1 {
+        for j in 1..n - 1 {
+            let want = at(i - 1, j) + at(i + 1, j) + at(i, j - 1) + at(i, j + 1) - 4.0 * at(i, j);
+            assert_eq!(got[i * n + j], want, "({i}, {j}) on {}", S::NAME);
+        }
+    }
     // A range kernel: its own index and a shifted one, proved over `[0, n - 1)` only.
     let x = crate::spaces::upload::<S, f64>("x", &host[..n])?;
     let y = SView::<S, f64, 1>::new("y", [n])?;

@@ -659,4 +659,23 @@ fn a_kernel_proved_for_one_box_is_checked_in_a_box_it_leaves() {
     // Proved again: the unchecked entry, no fault.
     parallel_for("shift", RangePolicy::new(&exec, 0, n - 1).unwrap(), &shift).unwrap();
     exec.fence("proved again").unwrap();
+    // The same through a `#[device]` function's read: proved over [0, n - 1), checked over
+    // [0, n), where its read of x[n] is dropped and reported.
+    let through = kernel!(|i| y[i] = next(&x, i));
+    parallel_for("next", RangePolicy::new(&exec, 0, n - 1).unwrap(), &through).unwrap();
+    exec.fence("next proved").unwrap();
+    parallel_for("next all", RangePolicy::new(&exec, 0, n).unwrap(), &through).unwrap();
+    let e = exec.fence("next checked").unwrap_err();
+    assert!(
+        matches!(&e, Error::DeviceOutOfBounds { index, count: 1, .. } if index[..] == [n as u64]),
+        "{e}"
+    );
+    assert!(e.to_string().contains("parallel_for \"next all\""), "{e}");
+    assert_eq!(host_copy(&y), expect);
+}
+
+/// The element after `i`.
+#[device]
+fn next(x: &View<f64, 1>, i: usize) -> f64 {
+    x[i + 1]
 }

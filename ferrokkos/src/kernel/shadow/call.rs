@@ -65,6 +65,10 @@ pub trait FnParam: SealedParam + Copy {
     /// The parameter named `name`.
     #[doc(hidden)]
     fn named(name: &str) -> Self;
+    /// Whether it is a read View (`ViewExpr`), which a function listing its reads takes as a type
+    /// parameter of its C++ template (see [`device_fn_call`]).
+    #[doc(hidden)]
+    const VIEW: bool = false;
 }
 
 /// The seal of [`FnParam`].
@@ -108,6 +112,7 @@ impl<T: DeviceValue> FnParam for Expr<Mut<T>> {
 impl<T: DeviceValue, const R: usize, L: Layout> SealedParam for ViewExpr<T, R, L> {}
 
 impl<T: DeviceValue, const R: usize, L: Layout> FnParam for ViewExpr<T, R, L> {
+    const VIEW: bool = true;
     fn cxx_decl(name: &str) -> String {
         format!("const {}& {name}", view_cxx::<T, R, L>(true))
     }
@@ -196,6 +201,9 @@ pub trait DeviceParams: SealedParams + Sized {
     /// The parameters named `names` (one per parameter).
     #[doc(hidden)]
     fn named(names: &[String]) -> Self;
+    /// Which parameters are read Views ([`FnParam::VIEW`]).
+    #[doc(hidden)]
+    fn views() -> Vec<bool>;
 }
 
 /// The seal of [`DeviceParams`].
@@ -224,6 +232,9 @@ macro_rules! device_params {
             #[allow(clippy::unused_unit)]
             fn named(_names: &[String]) -> Self {
                 ($($t::named(&_names[$k]),)*)
+            }
+            fn views() -> Vec<bool> {
+                vec![$($t::VIEW),*]
             }
         }
     };
@@ -261,6 +272,24 @@ pub fn device_call<P: DeviceParams + 'static, R: FnReturn>(
     args: P,
     body: impl FnOnce(P) -> R,
 ) -> R {
+    device_fn_call(key, name, names, args, false, body)
+}
+
+/// [`device_call`] for a `#[device]` function; `lists_reads`: the function lists its View reads
+/// (`DeviceFunction::ACCESSES` is `Some`), so a kernel may pass it a View as [`proven_view`]. Its
+/// C++ then takes each read View parameter as a type parameter of a template
+/// (`template <class FkV0> static __device__ f64 lap_fn(const FkV0& u, ...)`), so that a View
+/// passed as `fk::proven(u, fk_proven)` (an `fk::ProvenView`, whose reads are unchecked only in an
+/// entry whose launch proved them) instantiates the function with those reads, and a plain View
+/// with checked ones.
+pub fn device_fn_call<P: DeviceParams + 'static, R: FnReturn>(
+    key: std::any::TypeId,
+    name: &str,
+    names: impl AsRef<[&'static str]>,
+    args: P,
+    lists_reads: bool,
+    body: impl FnOnce(P) -> R,
+) -> R {
     let names = names.as_ref();
     let arguments = args.texts();
     let key = (key, std::any::TypeId::of::<P>());
@@ -268,12 +297,48 @@ pub fn device_call<P: DeviceParams + 'static, R: FnReturn>(
         let cxx_params: Vec<String> = (0..arguments.len())
             .map(|k| builder::fresh_name(names.get(k).copied().unwrap_or("p")))
             .collect();
-        let decl = P::cxx_decls(&cxx_params);
+        let mut decl = P::cxx_decls(&cxx_params);
+        let mut template = Vec::new();
+        if lists_reads {
+            for (k, is_view) in P::views().into_iter().enumerate() {
+                if is_view {
+                    let t = format!("FkV{}", template.len());
+                    decl[k] = format!("const {t}& {}", cxx_params[k]);
+                    template.push(format!("class {t}"));
+                }
+            }
+        }
         let value = body(P::named(&cxx_params));
         value.finish();
-        format!("static __device__ {} {cxx}({})", R::cxx(), decl.join(", "))
+        let head = if template.is_empty() {
+            String::new()
+        } else {
+            format!("template <{}> ", template.join(", "))
+        };
+        format!(
+            "{head}static __device__ {} {cxx}({})",
+            R::cxx(),
+            decl.join(", ")
+        )
     });
     R::call(&cxx, &arguments)
+}
+
+/// A captured View that a kernel passes to a `#[device]` function at a call whose reads the
+/// launch may prove (`proves`: the function lists its reads and each composes with the call's
+/// arguments into a map of the iteration index, which the kernel adds to its device bounds):
+/// `fk::proven(u, fk_proven)`, read unchecked in an entry whose launch proved them, checked in
+/// any other; the View itself where `proves` does not hold.
+#[doc(hidden)]
+pub fn proven_view<T: DeviceValue, const R: usize, L>(
+    view: ViewExpr<T, R, L>,
+    proves: bool,
+) -> ViewExpr<T, R, L> {
+    if proves {
+        ViewExpr::new(&format!("fk::proven({}, fk_proven)", view.text()))
+    } else {
+        view
+    }
 }
 
 use crate::reducer::{MinMaxLocScalar, MinMaxScalar, ValLocScalar};

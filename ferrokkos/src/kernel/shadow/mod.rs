@@ -53,8 +53,8 @@ pub use arith::{
 pub use bitset::{BitsetCxx, BitsetShadow};
 pub use call::{
     AtomicParam, ConstLen, DeviceParams, FnParam, FnReturn, IntoAtomicParam, Place, Statement,
-    checked, construct, device_call, field, field_value, mut_ref, pop_receiver, receiver, split2,
-    split3, split4, split5, split6, stmt,
+    checked, construct, device_call, device_fn_call, field, field_value, mut_ref, pop_receiver,
+    proven_view, receiver, split2, split3, split4, split5, split6, stmt,
 };
 pub use control::{
     Branch, DeviceInt, RangeShape, break_, break_to, continue_, continue_to, for_range, if_,

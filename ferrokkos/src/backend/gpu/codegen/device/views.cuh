@@ -114,6 +114,24 @@ struct View {
   }
 };
 
+/// A View that a kernel passes to a `#[device]` function at a call whose reads the launch may prove
+/// (`fk::proven(u, fk_proven)`): the function (a template over its View parameters) reads it
+/// unchecked when `Proven`, as the View checks otherwise.
+template <class T, int R, class L, bool Proven>
+struct ProvenView : View<T, R, L> {
+  template <class... I>
+  __device__ __forceinline__ decltype(auto) operator()(I... index) const {
+    return View<T, R, L>::operator()(Proof<Proven>{}, index...);
+  }
+};
+
+/// `v` as a `ProvenView` of the entry's proof.
+template <class T, int R, class L, bool Proven>
+__device__ __forceinline__ ProvenView<T, R, L, Proven> proven(const View<T, R, L>& v,
+                                                             Proof<Proven>) {
+  return ProvenView<T, R, L, Proven>{v};
+}
+
 namespace detail {
 /// `i - begin` as a zero-based coordinate when `i >= begin` (compared as integers), else a
 /// coordinate past every extent: an index below its range is out of bounds, never wrapped into it.
