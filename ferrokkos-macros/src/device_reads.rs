@@ -68,6 +68,22 @@ pub fn accesses(f: &syn::ItemFn, kinds: &[ParamKind]) -> (TokenStream, TokenStre
     (value, witness)
 }
 
+/// Whether `e` calls a function, a method or a macro.
+pub fn calls(e: &Expr) -> bool {
+    struct Calls(bool);
+    impl<'ast> Visit<'ast> for Calls {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            match e {
+                Expr::Call(_) | Expr::MethodCall(_) | Expr::Macro(_) => self.0 = true,
+                _ => visit::visit_expr(self, e),
+            }
+        }
+    }
+    let mut c = Calls(false);
+    c.visit_expr(e);
+    c.0
+}
+
 /// The parameters' names, in order.
 fn param_names(f: &syn::ItemFn) -> Vec<String> {
     f.sig
@@ -110,6 +126,13 @@ impl Reads<'_> {
     /// parameter times a literal plus a literal, or a literal.
     fn read(&mut self, view: usize, index: &Expr) {
         let k = quote!(::ferrokkos::__private);
+        // An index that calls anything is not listed: a coordinate the affine walk sees through
+        // (a subview range's marker) checks more than its map, and on the GPU, where the function
+        // may read a proven View unchecked (`fk::ProvenView`), only the View's own check would
+        // keep its failure from memory.
+        if calls(index) {
+            self.complete = false;
+        }
         let mut map = Vec::new();
         for c in affine::coords(index, self.params, &|_| false) {
             match c {
@@ -195,5 +218,19 @@ mod tests {
         assert!(l.starts_with("::core::option::Option::Some"), "{l}");
         assert!(l.contains("param:1usize,coef:1i64,offset:-1i64"), "{l}");
         assert!(l.contains("param:2usize,coef:1i64,offset:2i64"), "{l}");
+    }
+
+    #[test]
+    fn an_index_that_calls_anything_is_not_listed() {
+        for body in [
+            "u[__fk_subview_range(i, 2, 5, u.extent(0))]",
+            "u[(i as usize).min(3)]",
+            "u[f(i)]",
+        ] {
+            let l = listed(&format!(
+                "fn g(u: &View<f64, 1>, i: usize) -> f64 {{ {body} }}"
+            ));
+            assert_eq!(l, "::core::option::Option::None", "{body}");
+        }
     }
 }

@@ -14,9 +14,9 @@ use syn::spanned::Spanned;
 use syn::{BinOp, Block, Expr, Pat};
 
 use crate::analyze::{ident_of, strip};
+use crate::device_reads::calls;
 
 mod calls;
-use device_proven_call as proven_call;
 mod control;
 mod operators;
 mod output;
@@ -132,12 +132,20 @@ pub fn with_device_proven<R>(proven: DeviceProven, f: impl FnOnce() -> R) -> (R,
 /// The call of the `#[device]` function `marker` with `args` as a device-proven call (then
 /// recorded): its record, when it passes a captured View the kernel reads (see
 /// `host::proven_call_record`).
-fn device_proven_call(marker: &syn::Path, args: &[&Expr]) -> Option<crate::host::ProvenCall> {
+fn proven_call(marker: &syn::Path, args: &[&Expr]) -> Option<crate::host::ProvenCall> {
     PROVEN.with(|p| {
         let mut p = p.borrow_mut();
         let p = p.as_mut()?;
         let read = |v: &str| p.read_views.contains(v);
-        let record = crate::host::proven_call_record(marker, args, &p.params, &p.constants, &read)?;
+        let mut record =
+            crate::host::proven_call_record(marker, args, &p.params, &p.constants, &read)?;
+        // An argument that calls anything has no map here (a subview range's marker gives a
+        // coordinate that only a View's own check keeps from memory when its range check fails).
+        for (c, a) in record.args.iter_mut().zip(args) {
+            if calls(a) {
+                *c = crate::affine::Coord::Any;
+            }
+        }
         p.calls.push(crate::host::ProvenCall {
             marker: record.marker.clone(),
             views: record.views.clone(),
@@ -153,18 +161,7 @@ fn device_proven_call(marker: &syn::Path, args: &[&Expr]) -> Option<crate::host:
 /// against the range itself, and on the device its failure gives a coordinate that only the View's
 /// own check keeps from memory.
 fn device_proven(base: &Expr, index: &Expr) -> bool {
-    struct Calls(bool);
-    impl<'ast> syn::visit::Visit<'ast> for Calls {
-        fn visit_expr(&mut self, e: &'ast Expr) {
-            match e {
-                Expr::Call(_) | Expr::MethodCall(_) | Expr::Macro(_) => self.0 = true,
-                _ => syn::visit::visit_expr(self, e),
-            }
-        }
-    }
-    let mut calls = Calls(false);
-    syn::visit::Visit::visit_expr(&mut calls, index);
-    if calls.0 {
+    if calls(index) {
         return false;
     }
     PROVEN.with(|p| {
