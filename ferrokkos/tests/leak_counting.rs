@@ -88,7 +88,10 @@ fn work() -> ferrokkos::Result<()> {
     let k = ferrokkos::kernel!(|i| out[i] = column[i] * 2.0);
     parallel_for("leak check kernel", RangePolicy::new(&threads, 0, 64)?, &k)?;
     let unit = TranslationUnit::for_kernel(&k, ferrokkos::Iterate::Right);
-    assert!(unit.generated().contains("out(i) = column(i) * 2.0;"));
+    assert!(
+        unit.generated()
+            .contains("out(fk_proven, i) = column(fk_proven, i) * 2.0;")
+    );
     drop((k, unit, out));
     serial.fence("leak check")?;
     threads.fence("leak check")?;

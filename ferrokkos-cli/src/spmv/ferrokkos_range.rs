@@ -112,7 +112,7 @@ mod tests {
             let unit =
                 TranslationUnit::for_kernel_with(&s.kernel(), Iterate::Right, Default::default());
             assert!(
-                unit.generated().contains("y(i) = sum;"),
+                unit.generated().contains("y(fk_proven, i) = sum;"),
                 "{}",
                 unit.generated()
             );

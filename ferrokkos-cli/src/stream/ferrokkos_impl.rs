@@ -251,7 +251,11 @@ mod tests {
                 Default::default(),
             ),
         ];
-        assert!(units[3].generated().contains("a(i) = b(i) + s * c(i);"));
+        assert!(
+            units[3]
+                .generated()
+                .contains("a(fk_proven, i) = b(fk_proven, i) + s * c(fk_proven, i);")
+        );
         if !ferrokkos::nvrtc::require_or_skip() {
             return;
         }

@@ -41,7 +41,7 @@
 //! // The same kernel in CUDA C++ (compiled by NVRTC when the CUDA backend launches it).
 //! let k = kernel!(|i| y[i] = a * x[i] + 1.0);
 //! let unit = ferrokkos::codegen::TranslationUnit::for_kernel(&k, Iterate::Right);
-//! assert!(unit.generated().contains("y(i) = a * x(i) + 1.0f;"));
+//! assert!(unit.generated().contains("y(fk_proven, i) = a * x(fk_proven, i) + 1.0f;"));
 //! # Ok::<(), ferrokkos::Error>(())
 //! ```
 //!

@@ -39,7 +39,7 @@ fn description<R: DeviceReducer>() -> ReducerCxx {
 /// let a = 2.0f32;
 /// let axpy = kernel!(|i| y[i] = a * x[i] + y[i]);
 /// let unit = TranslationUnit::for_kernel(&axpy, Iterate::Right);
-/// assert!(unit.generated().contains("y(i) = a * x(i) + y(i);"));
+/// assert!(unit.generated().contains("y(fk_proven, i) = a * x(fk_proven, i) + y(fk_proven, i);"));
 ///
 /// let dot = kernel!(|i, acc| *acc += x[i] * y[i]);
 /// let unit = TranslationUnit::reduce_kernel::<Sum<f32>, _>(&dot, Iterate::Right);
