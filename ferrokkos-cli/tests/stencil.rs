@@ -62,7 +62,7 @@ fn stencil_peers_validate_and_compare_on_serial_and_threads() {
         } else {
             1
         };
-        for kernel in ["sweep", "cg"] {
+        for kernel in ["sweep", "cg", "tea"] {
             let r = ratios(&stdout, kernel);
             assert_eq!(r.len(), 2 * peers, "{kernel}: {r:?} in\n{stdout}");
             // (Printed to 3 decimals: a peer run while ferrokkos waited for a preempted thread
@@ -80,10 +80,11 @@ fn stencil_without_peers_times_ferrokkos_alone() {
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     let rows: Vec<&str> = stdout.lines().collect();
-    assert_eq!(rows.len(), 3, "{stdout}");
+    assert_eq!(rows.len(), 4, "{stdout}");
     assert!(rows[0].starts_with("implementation,kernel,n,per_run,runs,"));
     assert!(rows[1].starts_with("ferrokkos,sweep,8,10,1,"), "{stdout}");
     assert!(rows[2].starts_with("ferrokkos,cg,8,20,1,"), "{stdout}");
+    assert!(rows[3].starts_with("ferrokkos,tea,8,20,1,"), "{stdout}");
 }
 
 #[test]
